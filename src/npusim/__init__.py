@@ -1,0 +1,11 @@
+"""npusim: a bit-exact CPU emulator of NPU vector instructions.
+
+Vendors live in sub-packages: ``npusim.ascend`` (Huawei Ascend C) and
+``npusim.sophgo`` (Sophgo TPU-Kernel).  They share :mod:`npusim.errors`,
+:mod:`npusim.dtypes` and :mod:`npusim.memory`.
+"""
+
+from .errors import ConstraintError, UninitializedReadWarning
+
+__version__ = "0.1.0"
+__all__ = ["ConstraintError", "UninitializedReadWarning", "__version__"]

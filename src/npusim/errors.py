@@ -1,0 +1,128 @@
+"""Errors and warnings raised by npusim.
+
+Every rule an instruction enforces is reported as a subclass of
+:class:`ConstraintError`.  The message always names five things, in this order::
+
+    <instruction>: <operand> = <value>: <rule>; allowed: <allowed> [<source>]
+
+for example::
+
+    select: src0 address = 0x44: UB operands must be 32-byte aligned; allowed: multiples of 32 [ascend §1.4]
+
+The same five facts are kept as attributes so tools can report them
+structurally (``err.instruction``, ``err.operand``, ``err.value``, ``err.rule``,
+``err.allowed``, ``err.source``).
+
+An instruction that raises has not changed memory or any register: every check
+runs in the *plan* step, before anything is committed (design.md §1).
+
+Undefined-but-legal behaviour, such as reading bytes that were never written, is
+a warning (:class:`UninitializedReadWarning`), or an error in strict mode
+(:class:`UninitializedReadError`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "AlignmentError",
+    "ConstraintError",
+    "NoActiveCoreError",
+    "OutOfBoundsError",
+    "OverlapError",
+    "ParameterRangeError",
+    "RuntimeMisuseError",
+    "UninitializedReadError",
+    "UninitializedReadWarning",
+    "UnsupportedError",
+    "WrongCoreError",
+]
+
+
+def format_value(value: Any) -> str:
+    """Render an offending value for a message: addresses and masks in hex."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int) and abs(value) >= 256:
+        return f"{value:#x}" if value >= 0 else f"-{-value:#x}"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+class ConstraintError(ValueError):
+    """A call broke a documented rule of the instruction or product.
+
+    Args:
+        instruction: API name as the user called it (``"select"``, ``"tpu_bdc_greater_select"``).
+        operand: the operand or parameter at fault (``"src0 address"``, ``"repeat_times"``).
+        value: the offending value.
+        rule: the rule, in words.
+        allowed: what would have been accepted.
+        source: where the rule is documented (document and section).
+    """
+
+    def __init__(
+        self,
+        instruction: str,
+        operand: str,
+        value: Any,
+        rule: str,
+        allowed: str,
+        source: str | None = None,
+    ) -> None:
+        self.instruction = instruction
+        self.operand = operand
+        self.value = value
+        self.rule = rule
+        self.allowed = allowed
+        self.source = source
+        text = f"{instruction}: {operand} = {format_value(value)}: {rule}; allowed: {allowed}"
+        if source:
+            text += f" [{source}]"
+        super().__init__(text)
+
+
+class AlignmentError(ConstraintError):
+    """An address is not aligned as the memory or instruction requires."""
+
+
+class OutOfBoundsError(ConstraintError):
+    """A byte the call would touch lies outside the memory or the tensor's extent."""
+
+
+class ParameterRangeError(ConstraintError):
+    """A scalar parameter (repeat, stride, mask, count, shape ...) is outside its range."""
+
+
+class UnsupportedError(ConstraintError):
+    """The dtype, mode or instruction is not supported on the selected product."""
+
+
+class OverlapError(ConstraintError):
+    """Operands overlap in a way the documents forbid (partial overlap, cross-repeat dependency)."""
+
+
+class RuntimeMisuseError(ConstraintError):
+    """A runtime object (queue, pipe, buffer, tensor) was used against its protocol."""
+
+
+class NoActiveCoreError(ConstraintError):
+    """An instruction ran with no emulated core active (no enclosing ``with Core(...)``)."""
+
+
+class WrongCoreError(ConstraintError):
+    """An operand belongs to a different emulated core than the one running the call."""
+
+
+class UninitializedReadError(ConstraintError):
+    """Strict mode: an instruction read bytes that were never written since the core started."""
+
+
+class UninitializedReadWarning(UserWarning):
+    """An instruction read bytes never written since the core started.
+
+    Hardware returns whatever the memory held; npusim returns zeros and warns.
+    The message names the instruction, the operand and the first such address.
+    Use ``Core(..., strict=True)`` to turn this into :class:`UninitializedReadError`, or
+    ``warnings.filterwarnings("ignore", category=UninitializedReadWarning)`` to silence it.
+    """

@@ -1,0 +1,166 @@
+"""Byte-addressable on-chip memory with a shadow map of written bytes.
+
+A :class:`Memory` is a flat ``uint8`` array plus a same-sized shadow array
+that records, byte by byte, whether the byte was ever written since the memory
+was created.  Instructions read through :meth:`Memory.gather` (typed element
+reads at byte addresses) and write through :meth:`Memory.scatter`; the shadow
+lets every read report the first never-written address it touched.
+
+This module knows nothing about any vendor: Ascend's Unified Buffer and
+Sophgo's lane-major local memory are both a :class:`Memory`.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Literal
+
+import numpy as np
+
+from .errors import OutOfBoundsError, UninitializedReadError, UninitializedReadWarning
+
+__all__ = ["Memory", "UninitPolicy", "user_stacklevel"]
+
+UninitPolicy = Literal["warn", "raise", "ignore"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first frame outside npusim."""
+    import sys
+
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+class Memory:
+    """A flat byte-addressed memory.
+
+    Args:
+        size_bytes: capacity in bytes (a multiple of 8).
+        name: how messages refer to it (``"UB"``, ``"local memory"``, ``"GM"``).
+        uninit: what a read of never-written bytes does: ``"warn"`` (default),
+            ``"raise"`` (strict mode) or ``"ignore"``.
+    """
+
+    def __init__(self, size_bytes: int, name: str, uninit: UninitPolicy = "warn") -> None:
+        if size_bytes <= 0 or size_bytes % 8:
+            raise ValueError(f"memory size must be a positive multiple of 8, got {size_bytes}")
+        if uninit not in ("warn", "raise", "ignore"):
+            raise ValueError(f"uninit policy must be 'warn', 'raise' or 'ignore', got {uninit!r}")
+        self.size_bytes = size_bytes
+        self.name = name
+        self.uninit: UninitPolicy = uninit
+        self.data = np.zeros(size_bytes, dtype=np.uint8)
+        self.written = np.zeros(size_bytes, dtype=np.uint8)
+
+    # ----------------------------------------------------------------- bounds
+    def check_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
+        """Raise :class:`OutOfBoundsError` unless bytes ``[start, stop)`` lie inside the memory."""
+        if start < 0 or stop > self.size_bytes:
+            first_bad = start if start < 0 else max(start, self.size_bytes)
+            raise OutOfBoundsError(
+                instruction,
+                f"{operand} byte address",
+                first_bad,
+                f"touches bytes [{_hex(start)}, {_hex(stop)}) outside {self.name}",
+                f"[0x0, {_hex(self.size_bytes)})",
+            )
+
+    # ------------------------------------------------------------ host access
+    def read_bytes(self, addr: int, nbytes: int, who: str = "read") -> bytes:
+        """Host read of raw bytes (no uninitialised-read report)."""
+        self.check_span(who, "range", addr, addr + nbytes)
+        return self.data[addr : addr + nbytes].tobytes()
+
+    def write_bytes(self, addr: int, payload: bytes | bytearray | memoryview | np.ndarray, who: str = "write") -> None:
+        """Host write of raw bytes; marks them written."""
+        raw = np.frombuffer(bytes(payload), dtype=np.uint8) if not isinstance(payload, np.ndarray) else (
+            np.ascontiguousarray(payload).view(np.uint8).reshape(-1)
+        )
+        self.check_span(who, "range", addr, addr + raw.size)
+        self.data[addr : addr + raw.size] = raw
+        self.written[addr : addr + raw.size] = 1
+
+    # ------------------------------------------------------- instruction access
+    def typed(self, dtype: np.dtype) -> np.ndarray:
+        """The whole memory viewed as elements of ``dtype`` (element i at byte i*itemsize)."""
+        return self.data.view(dtype)
+
+    def gather(self, elem_index: np.ndarray, dtype: np.dtype) -> np.ndarray:
+        """Read elements of ``dtype`` at element indices (byte address / itemsize)."""
+        return self.data.view(dtype)[elem_index]
+
+    def scatter(self, elem_index: np.ndarray, values: np.ndarray) -> None:
+        """Write elements at element indices and mark their bytes written.
+
+        When an index repeats, the value that comes last in ``elem_index`` wins,
+        which is the order the hardware issues repeats in.
+        """
+        dtype = values.dtype
+        self.data.view(dtype)[elem_index] = values
+        self.written.view(np.dtype(f"<u{dtype.itemsize}"))[elem_index] = _ALL_WRITTEN[dtype.itemsize]
+
+    def mark_written(self, start: int, stop: int) -> None:
+        self.written[start:stop] = 1
+
+    def check_initialized(
+        self, instruction: str, operand: str, elem_index: np.ndarray, itemsize: int
+    ) -> None:
+        """Report the first never-written element among ``elem_index`` (indices in itemsize units).
+
+        Depending on :attr:`uninit`, warns (:class:`UninitializedReadWarning`), raises
+        (:class:`UninitializedReadError`) or does nothing.
+        """
+        if self.uninit == "ignore" or np.size(elem_index) == 0:
+            return
+        shadow = self.written.view(np.dtype(f"<u{itemsize}"))[elem_index]
+        full = _ALL_WRITTEN[itemsize]
+        if bool(np.all(shadow == full)):
+            return
+        flat_idx = np.asarray(elem_index).reshape(-1)
+        flat_shadow = shadow.reshape(-1)
+        bad = flat_idx[flat_shadow != full]
+        first_elem = int(bad.min())
+        first_byte = first_elem * itemsize + int(
+            np.argmin(self.written[first_elem * itemsize : (first_elem + 1) * itemsize])
+        )
+        self.report_uninitialized(instruction, operand, first_byte)
+
+    def check_initialized_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
+        """Like :meth:`check_initialized`, for the contiguous byte range ``[start, stop)``."""
+        if self.uninit == "ignore" or stop <= start:
+            return
+        window = self.written[start:stop]
+        if window.all():
+            return
+        self.report_uninitialized(instruction, operand, start + int(np.argmin(window)))
+
+    def report_uninitialized(self, instruction: str, operand: str, byte_addr: int) -> None:
+        message = f"{instruction}: {operand} reads never-written {self.name} byte {_hex(byte_addr)}"
+        if self.uninit == "raise":
+            raise UninitializedReadError(
+                instruction,
+                f"{operand} byte address",
+                byte_addr,
+                f"reads {self.name} bytes never written since the core started (strict mode)",
+                "addresses written earlier by a host write or an instruction",
+            )
+        if self.uninit == "warn":
+            warnings.warn(UninitializedReadWarning(message), stacklevel=user_stacklevel())
+
+    # ------------------------------------------------------------ snapshots
+    def snapshot(self) -> tuple[bytes, bytes]:
+        """Contents and shadow, for comparing state before and after a call."""
+        return self.data.tobytes(), self.written.tobytes()
+
+
+def _hex(value: int) -> str:
+    return f"{value:#x}" if value >= 0 else f"-{-value:#x}"
