@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Set up a virtual environment in .venv and run one project task.
+
+    python3 dev.py demo    # install npusim and run every bundled example (PASS/FAIL per example)
+    python3 dev.py test    # install npusim with test extras, lint with ruff, run the test suite
+    python3 dev.py bench   # install npusim and print the speed table (benchmarks/)
+    python3 dev.py fuzz    # the fuzz suite with many more examples than CI runs
+
+Only Python >= 3.10 with venv and pip is assumed; packages come from PyPI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+def run(*cmd: str, env: dict | None = None) -> None:
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT, env=env)
+
+
+def setup(extras: str = "") -> None:
+    if not PY.exists():
+        run(sys.executable, "-m", "venv", str(VENV))
+    run(str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f".{extras}")
+
+
+def main(argv: list[str]) -> int:
+    task = argv[1] if len(argv) > 1 else "help"
+    if task == "demo":
+        setup()
+        run(str(BIN / "npusim"), "demo")
+    elif task == "test":
+        setup("[test]")
+        run(str(PY), "-m", "ruff", "check", "src", "tests", "tools", "benchmarks", "examples", "dev.py")
+        run(str(PY), "-m", "pytest", *argv[2:])
+    elif task == "bench":
+        setup()
+        run(str(PY), "benchmarks/run.py", *argv[2:])
+    elif task == "fuzz":
+        setup("[test]")
+        run(str(PY), "-m", "pytest", "tests/fuzz", "-p", "no:randomly", *argv[2:],
+            env={**os.environ, "NPUSIM_FUZZ_EXAMPLES": os.environ.get("NPUSIM_FUZZ_EXAMPLES", "20000")})
+    else:
+        print(__doc__)
+        return 0 if task in ("help", "-h", "--help") else 2
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv))
+    except subprocess.CalledProcessError as failure:
+        sys.exit(failure.returncode or 1)

@@ -1,0 +1,54 @@
+"""Huawei Ascend C vector instructions, emulated bit-exactly.
+
+Names follow pyasc (``hicann/pyasc``): ``asc.select``, ``asc.LocalTensor``,
+``asc.BinaryRepeatParams`` ...; C-API functions keep their ``asc_*`` names.
+
+    from npusim import ascend as asc
+    with asc.Core("A2") as core:
+        x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)
+"""
+
+from ..dtypes import DTYPES as _DTYPES
+from .c_api import asc_get_cmp_mask, asc_select, asc_select_sync, asc_set_cmp_mask
+from .chips import CHIPS, AscendChip, get_chip
+from .core import Core, current_core
+from .ops.registers import get_cmp_mask, reset_mask, set_cmp_mask, set_mask_count, set_mask_norm, set_vector_mask
+from .ops.select import select
+from .tensor import LocalTensor
+from .types import (
+    CMPMODE,
+    SELMODE,
+    BinaryRepeatParams,
+    HardEvent,
+    MaskMode,
+    PipeID,
+    SelMode,
+    TPosition,
+    TransDataTo5HDParams,
+    UnaryRepeatParams,
+)
+
+int8 = _DTYPES["int8"]
+uint8 = _DTYPES["uint8"]
+int16 = _DTYPES["int16"]
+uint16 = _DTYPES["uint16"]
+int32 = _DTYPES["int32"]
+uint32 = _DTYPES["uint32"]
+int64 = _DTYPES["int64"]
+uint64 = _DTYPES["uint64"]
+float16 = _DTYPES["float16"]
+bfloat16 = _DTYPES["bfloat16"]
+float32 = _DTYPES["float32"]
+float64 = _DTYPES["float64"]
+half = float16
+float_ = float32
+double = float64
+
+__all__ = [
+    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "Core", "HardEvent", "LocalTensor",
+    "MaskMode", "PipeID", "SelMode", "TPosition", "TransDataTo5HDParams", "UnaryRepeatParams",
+    "asc_get_cmp_mask", "asc_select", "asc_select_sync", "asc_set_cmp_mask", "bfloat16", "current_core",
+    "double", "float16", "float32", "float64", "float_", "get_chip", "get_cmp_mask", "half", "int8", "int16",
+    "int32", "int64", "reset_mask", "select", "set_cmp_mask", "set_mask_count", "set_mask_norm",
+    "set_vector_mask", "uint8", "uint16", "uint32", "uint64",
+]

@@ -1,0 +1,146 @@
+"""Repeat / DataBlock / mask address arithmetic of Ascend vector instructions.
+
+This module is the only place that turns repeat parameters into addresses.
+
+* A DataBlock is 32 bytes; one repeat covers 8 DataBlocks = 256 bytes, so a
+  repeat has ``E = 256 / sizeof(T)`` lanes and a block ``B = 32 / sizeof(T)``
+  elements (ref §1.1).
+* Lane ``j`` of repeat ``r`` of an operand based at ``base`` lives at byte::
+
+      base + r * rep_stride * 32 + (j // B) * blk_stride * 32 + (j % B) * sizeof(T)
+
+  with both strides in DataBlocks (ref §1.1).
+* Normal mask mode: the vector mask register selects lanes, bit ``j`` = lane
+  ``j``, LSB first, the same bits in every repeat (ref §1.2).
+* Counter mask mode: the register's low 64 bits hold an element count ``N``;
+  the instruction runs ``ceil(N / E)`` repeats, lane ``j`` of repeat ``r``
+  being active iff ``r * E + j < N`` (ref §1.3).
+
+Everything returned here depends only on parameters, so it is cached and
+shared; returned arrays are read-only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+__all__ = [
+    "ActiveLanes",
+    "BLOCKS_PER_REPEAT",
+    "BLOCK_BYTES",
+    "REPEAT_BYTES",
+    "contiguous_mask_words",
+    "counter_mode_lanes",
+    "elems_per_block",
+    "lane_offsets",
+    "lanes_per_repeat",
+    "mask_word_bits",
+    "normal_mode_lanes",
+]
+
+BLOCK_BYTES = 32
+BLOCKS_PER_REPEAT = 8
+REPEAT_BYTES = BLOCK_BYTES * BLOCKS_PER_REPEAT
+FULL_WORD = (1 << 64) - 1
+
+
+def lanes_per_repeat(itemsize: int) -> int:
+    """``E``: elements one repeat processes (256 bytes' worth)."""
+    return REPEAT_BYTES // itemsize
+
+
+def elems_per_block(itemsize: int) -> int:
+    """``B``: elements in one 32-byte DataBlock."""
+    return BLOCK_BYTES // itemsize
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+@lru_cache(maxsize=4096)
+def lane_offsets(repeats: int, itemsize: int, blk_stride: int, rep_stride: int) -> np.ndarray:
+    """Byte offset from the operand base of every lane of every repeat, shape ``(repeats, E)``.
+
+    Example: float32 (B = 8), ``blk_stride=2``, ``rep_stride=16``: lane 9 of repeat 1 is at
+    ``1*16*32 + (9//8)*2*32 + (9%8)*4 = 580``.
+    """
+    lanes = lanes_per_repeat(itemsize)
+    per_block = elems_per_block(itemsize)
+    j = np.arange(lanes, dtype=np.int64)
+    in_repeat = (j // per_block) * (blk_stride * BLOCK_BYTES) + (j % per_block) * itemsize
+    r = np.arange(repeats, dtype=np.int64)[:, None]
+    return _frozen(r * (rep_stride * BLOCK_BYTES) + in_repeat[None, :])
+
+
+def contiguous_mask_words(length: int, itemsize: int) -> tuple[int, int]:
+    """The register value ``(low, high)`` the contiguous-mask APIs set for ``length`` lanes.
+
+    Mirrors ``AscendCUtils::SetMask<T>(len)`` (``impl/basic_api/kernel_utils_base.h``, ref §1.2):
+    64 -> (~0, 0); E or >= 128 -> (~0, ~0); otherwise the low ``length`` bits.
+    Values above E are therefore clamped to E, as the documents state.
+    """
+    lanes = lanes_per_repeat(itemsize)
+    if length == 64:
+        return FULL_WORD, 0
+    if length == lanes or length >= 128:
+        return FULL_WORD, FULL_WORD
+    if length > 64:
+        return FULL_WORD, (1 << (length - 64)) - 1
+    return (1 << length) - 1, 0
+
+
+def mask_word_bits(words: tuple[int, ...], lanes: int) -> np.ndarray:
+    """The first ``lanes`` bits of the mask words, LSB first, as a bool array."""
+    raw = np.array(words, dtype=np.uint64).view(np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:lanes].astype(bool)
+
+
+@dataclass(frozen=True)
+class ActiveLanes:
+    """Which lanes of which repeats an instruction touches.
+
+    Attributes:
+        repeats: number of repeats issued.
+        lanes: ``E``, lanes per repeat.
+        mask: ``(repeats, lanes)`` bool array, or ``None`` when every lane is active.
+        count: number of active lanes in total.
+    """
+
+    repeats: int
+    lanes: int
+    mask: np.ndarray | None
+    count: int
+
+    @property
+    def all_active(self) -> bool:
+        return self.mask is None
+
+    def select(self, per_lane: np.ndarray) -> np.ndarray:
+        """The entries of a ``(repeats, lanes)`` array at active lanes, in repeat-major order."""
+        return per_lane.reshape(-1) if self.mask is None else per_lane[self.mask]
+
+
+@lru_cache(maxsize=1024)
+def normal_mode_lanes(words: tuple[int, ...], lanes: int, repeats: int) -> ActiveLanes:
+    """Normal mode: the same register bits select lanes in every repeat (ref §1.2)."""
+    bits = mask_word_bits(words, lanes)
+    per_repeat = int(bits.sum())
+    if per_repeat == lanes:
+        return ActiveLanes(repeats, lanes, None, repeats * lanes)
+    mask = _frozen(np.broadcast_to(bits, (repeats, lanes)).copy())
+    return ActiveLanes(repeats, lanes, mask, repeats * per_repeat)
+
+
+@lru_cache(maxsize=1024)
+def counter_mode_lanes(count: int, lanes: int) -> ActiveLanes:
+    """Counter mode: ``ceil(count / E)`` repeats, the first ``count`` lanes in order active (ref §1.3)."""
+    repeats = -(-count // lanes)
+    if count == repeats * lanes:
+        return ActiveLanes(repeats, lanes, None, count)
+    flat = np.arange(repeats * lanes, dtype=np.int64) < count
+    return ActiveLanes(repeats, lanes, _frozen(flat.reshape(repeats, lanes)), count)

@@ -1,0 +1,382 @@
+"""Ascend products as data.
+
+One frozen :class:`AscendChip` per product row of the seed documents.  Every
+behaviour that differs between products (UB size, where the API scratch lives,
+which dtypes and modes an instruction accepts, whether a compare honours its
+mask, whether CMPMASK keeps old bits) is a field here, never an ``if chip ==``
+in instruction code.
+
+Sources (paths in ``cannmirror/asc-devkit`` @0da921b9, summarised in
+``shared/reference/ascend-semantics.md``, cited below as "ref §N"):
+
+* UB sizes and ``TMP_UB_OFFSET``: ``impl/basic_api/utils/kernel_utils_constants.h`` (ref §1.5).
+* Select modes/dtypes: ``Select.md`` and ``impl/basic_api/dav_*/kernel_operator_vec_*sel*_impl.h`` (ref §2.4-2.6).
+* Compare: ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md`` (ref §3.2-3.5).
+* TransDataTo5HD dtypes: seed 002 "数据类型" table (ref §4.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..errors import UnsupportedError
+
+__all__ = [
+    "AscendChip",
+    "CHIPS",
+    "CompareSupport",
+    "SelectSupport",
+    "get_chip",
+    "products_where",
+    "unsupported_on",
+]
+
+KIB = 1024
+
+HALF_FLOAT = frozenset({"float16", "float32"})
+B8_TO_B32 = frozenset({"int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"})
+SEL_MASK_DTYPES = frozenset({"uint8", "uint16", "uint32", "uint64"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class SelectSupport:
+    """How ``Select`` behaves on one product (ref §2.4-2.6).
+
+    Attributes:
+        modes: SELMODE values accepted.
+        dtypes: data types T of the high-dimensional (mask + repeat) forms.
+        count_dtypes: data types T of the count (calCount) forms.
+        lowering: ``"native"``: the API issues the ``vsel`` instruction (A2/A3, 310P, 910).
+            Its tensor forms load CMPMASK first (mode 0: the first 16 bytes of selMask;
+            mode 1: scalar copies; mode 2: the selMask address), clobbering any earlier
+            compare result; its mask forms leave the mask in the vector mask register; its
+            count forms end with the register reset to all ones in normal mode (ref §2.2).
+            ``"vf"``: the API is a vector function on the register ISA (950, 310B, Kirin):
+            mode 0 reads its bits straight from selMask, CMPMASK and the vector mask
+            register are left alone, and in counter mode an integer mask is the count itself.
+        scratch_offset_bytes: UB byte offset of the API scratch that modes 1 and 2 write
+            (32 scalar copies, or 32 copies of the 32-bit selMask address); ``None`` if the
+            product's lowering writes no scratch inside UB (ref §2.6).
+        no_mask_modes: modes of the no-mask forms (vector mask and CMPMASK set beforehand).
+        no_mask_spill_offset_bytes: UB offset where the software-emulated no-mask mode 0
+            stores a copy of CMPMASK (950: ``GetRuntimeUBSize()``), ``None`` if none.
+    """
+
+    modes: frozenset[int]
+    dtypes: frozenset[str]
+    count_dtypes: frozenset[str]
+    lowering: Literal["native", "vf"]
+    scratch_offset_bytes: int | None
+    no_mask_modes: frozenset[int]
+    no_mask_spill_offset_bytes: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompareSupport:
+    """How the Compare family behaves on one product (ref §3.2-3.5).
+
+    Attributes:
+        dtypes: T of ``Compare`` (tensor-tensor, to a UB bitmask).
+        scalar_dtypes: T of ``Compares`` / ``compare_scalar``.
+        eq_only_dtypes: dtypes allowed only with ``CMPMODE.EQ``.
+        count_only_dtypes: dtypes only accepted by the count form.
+        mask_honoured: the high-dim mask selects lanes (masked-off bits written as 0);
+            ``False``: the mask is a reserved parameter and every bit is computed.
+        register_compare: compare-to-CMPMASK is available.
+        register_keeps_masked_bits: compare-to-CMPMASK leaves masked-off bits unchanged
+            (hardware ``vcmp``); ``False``: the whole register is rewritten, inactive bits 0.
+    """
+
+    dtypes: frozenset[str]
+    scalar_dtypes: frozenset[str]
+    eq_only_dtypes: frozenset[str] = frozenset()
+    count_only_dtypes: frozenset[str] = frozenset()
+    mask_honoured: bool = False
+    register_compare: bool = False
+    register_keeps_masked_bits: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class AscendChip:
+    """One Ascend product.
+
+    Attributes:
+        name: short name (``"A2"``).
+        product: the product as the documents name it.
+        soc_names: CANN SoC names that select this row.
+        npu_arch: ``__NPU_ARCH__`` of its vector core, ``None`` if not documented.
+        ub_bytes: Unified Buffer size modelled, in bytes.
+        counter_mode: the hardware has the counter mask mode (910 emulates count forms).
+        zero_mask_allowed: a normal-mode contiguous mask of 0 is a NOP (310P rejects it).
+        cmpmask_api: ``SetCmpMask`` / ``GetCmpMask`` are available.
+        c_api: the ``asc_*`` C API exists (A2/A3 only, ref §2.2, §3.4).
+        select: Select support, ``None`` where the documents say "not supported".
+        compare: Compare support, ``None`` where not supported.
+        transdata_dtypes: TransDataTo5HD dtypes, empty where not supported.
+        source: where this row's numbers come from.
+    """
+
+    name: str
+    product: str
+    soc_names: tuple[str, ...]
+    npu_arch: int | None
+    ub_bytes: int
+    counter_mode: bool = True
+    zero_mask_allowed: bool = True
+    cmpmask_api: bool = True
+    c_api: bool = False
+    select: SelectSupport | None = None
+    compare: CompareSupport | None = None
+    transdata_dtypes: frozenset[str] = field(default_factory=frozenset)
+    source: str = ""
+
+
+# -------------------------------------------------------------------- rows
+_A2_A3_SELECT = SelectSupport(
+    modes=frozenset({0, 1, 2}),
+    dtypes=HALF_FLOAT,
+    count_dtypes=HALF_FLOAT,
+    lowering="native",
+    scratch_offset_bytes=184 * KIB,  # TMP_UB_OFFSET on 2201 (ref §1.5, §2.6)
+    no_mask_modes=frozenset({0, 1, 2}),
+)
+_A2_A3_COMPARE = CompareSupport(
+    dtypes=HALF_FLOAT | {"int32"},
+    scalar_dtypes=HALF_FLOAT | {"int32"},
+    eq_only_dtypes=frozenset({"int32"}),
+    mask_honoured=False,
+    register_compare=True,
+    register_keeps_masked_bits=True,
+)
+
+_950_SELECT_T = frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32", "bfloat16"})
+_950_COMPARE_T = _950_SELECT_T | {"int8", "uint8", "int64", "uint64", "float64"}
+
+_ROWS = (
+    AscendChip(
+        name="950",
+        product="Ascend 950PR/Ascend 950DT",
+        soc_names=("Ascend950PR_9599", "Ascend950DT_9599", "Ascend950PR", "Ascend950DT"),
+        npu_arch=3510,
+        ub_bytes=256 * KIB,
+        select=SelectSupport(
+            modes=frozenset({0, 1, 2}),
+            dtypes=_950_SELECT_T,
+            count_dtypes=_950_SELECT_T | {"int8", "uint8", "int64", "uint64"},
+            lowering="vf",
+            scratch_offset_bytes=None,
+            no_mask_modes=frozenset({0, 1, 2}),
+            no_mask_spill_offset_bytes=248 * KIB,  # GetRuntimeUBSize() = 256 KiB - 8 KiB
+        ),
+        compare=CompareSupport(
+            dtypes=_950_COMPARE_T,
+            scalar_dtypes=_950_COMPARE_T,
+            eq_only_dtypes=frozenset({"float64"}),
+            count_only_dtypes=frozenset({"int8", "uint8", "int64", "uint64", "float64"}),
+            mask_honoured=True,
+            register_compare=True,
+            register_keeps_masked_bits=False,
+        ),
+        transdata_dtypes=B8_TO_B32 | {"bfloat16"},
+        source="ref §0, §1.5 (3510), §2.4, §3.4, §4.5",
+    ),
+    AscendChip(
+        name="A3",
+        product="Atlas A3 training/inference series",
+        soc_names=("Ascend910_9391", "Ascend910_9392", "Ascend910_9381", "Ascend910_9382", "Ascend910_9372"),
+        npu_arch=2201,
+        ub_bytes=192 * KIB,
+        c_api=True,
+        select=_A2_A3_SELECT,
+        compare=_A2_A3_COMPARE,
+        transdata_dtypes=B8_TO_B32,
+        source="ref §1.5 (2201), §2.4, §3.4, §4.5",
+    ),
+    AscendChip(
+        name="A2",
+        product="Atlas A2 training/inference series",
+        soc_names=("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"),
+        npu_arch=2201,
+        ub_bytes=192 * KIB,
+        c_api=True,
+        select=_A2_A3_SELECT,
+        compare=_A2_A3_COMPARE,
+        transdata_dtypes=B8_TO_B32,
+        source="ref §1.5 (2201), §2.4, §3.4, §4.5",
+    ),
+    AscendChip(
+        name="310B",
+        product="Atlas 200I/500 A2 inference",
+        soc_names=("Ascend310B1", "Ascend310B"),
+        npu_arch=3002,
+        ub_bytes=248 * KIB,  # TOTAL_UB_SIZE; its TMP_UB_OFFSET (248 KiB) lies past the modelled UB
+        cmpmask_api=False,  # dav_m300 GetCmpMaskImpl/SetCmpMaskImpl report "not support"
+        select=SelectSupport(
+            modes=frozenset({0, 1, 2}),
+            dtypes=HALF_FLOAT,
+            count_dtypes=HALF_FLOAT,
+            lowering="vf",
+            scratch_offset_bytes=None,
+            no_mask_modes=frozenset(),  # dav_m300 SelectCal asserts
+        ),
+        compare=CompareSupport(
+            dtypes=HALF_FLOAT,
+            scalar_dtypes=frozenset({"int16", "uint16", "float16", "int32", "uint32", "float32"}),
+            mask_honoured=True,
+            register_compare=False,
+        ),
+        transdata_dtypes=B8_TO_B32,
+        source="ref §1.5 (3002), §2.4, §3.2, §3.4, §4.5",
+    ),
+    AscendChip(
+        name="310P",
+        product="Atlas inference series AI Core",
+        soc_names=("Ascend310P1", "Ascend310P3", "Ascend310P"),
+        npu_arch=2002,
+        ub_bytes=256 * KIB,
+        zero_mask_allowed=False,  # CheckMaskValue: "mask cannot be 0 in normal mode" on 2002 (ref §1.2)
+        select=SelectSupport(
+            modes=frozenset({0, 1, 2}),
+            dtypes=HALF_FLOAT,
+            count_dtypes=HALF_FLOAT,
+            lowering="native",
+            scratch_offset_bytes=248 * KIB,
+            no_mask_modes=frozenset({0, 1, 2}),
+        ),
+        compare=CompareSupport(
+            dtypes=HALF_FLOAT,
+            scalar_dtypes=HALF_FLOAT,
+            register_compare=True,
+            register_keeps_masked_bits=True,
+        ),
+        transdata_dtypes=B8_TO_B32,
+        source="ref §1.5 (2002), §2.4, §3.4, §4.5",
+    ),
+    AscendChip(
+        name="310P-VEC",
+        product="Atlas inference series Vector Core",
+        soc_names=("Ascend310P1-VEC", "Ascend310P3-VEC"),
+        npu_arch=None,
+        ub_bytes=256 * KIB,  # not documented; assumed equal to the AI Core's
+        cmpmask_api=False,
+        source="seed 002 and ref §2.4: Select and TransDataTo5HD not supported on the Vector Core",
+    ),
+    AscendChip(
+        name="910",
+        product="Atlas training series",
+        soc_names=("Ascend910A", "Ascend910ProA", "Ascend910PremiumA", "Ascend910"),
+        npu_arch=1001,
+        ub_bytes=256 * KIB,
+        counter_mode=False,  # count forms are emulated with full repeats + a tail repeat (ref §1.3)
+        select=SelectSupport(
+            modes=frozenset({0}),
+            dtypes=HALF_FLOAT,
+            count_dtypes=HALF_FLOAT,
+            lowering="native",
+            scratch_offset_bytes=None,
+            no_mask_modes=frozenset({0}),
+        ),
+        compare=CompareSupport(dtypes=HALF_FLOAT, scalar_dtypes=frozenset(), register_compare=False),
+        transdata_dtypes=frozenset({"int8", "uint8", "int16", "uint16", "float16"}),
+        source="ref §1.5 (1001), §2.4-2.5, §3.4, §4.5",
+    ),
+    AscendChip(
+        name="KirinX90",
+        product="Kirin X90",
+        soc_names=("KirinX90", "kirinx90"),
+        npu_arch=3003,
+        ub_bytes=118 * KIB,
+        select=SelectSupport(
+            modes=frozenset({0, 1, 2}),
+            dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
+            count_dtypes=B8_TO_B32,
+            lowering="vf",
+            scratch_offset_bytes=None,  # TMP_UB_OFFSET = 118 KiB = end of UB
+            no_mask_modes=frozenset({0, 1, 2}),
+        ),
+        compare=CompareSupport(
+            dtypes=HALF_FLOAT | {"int32"},
+            scalar_dtypes=HALF_FLOAT | {"int32"},
+            eq_only_dtypes=frozenset({"int32"}),
+            register_compare=False,
+        ),
+        transdata_dtypes=B8_TO_B32,
+        source="ref §0 (3003, inferred), §1.5, §2.4, §3.4, §4.5",
+    ),
+    AscendChip(
+        name="Kirin9030",
+        product="Kirin 9030",
+        soc_names=("Kirin9030", "kirin9030"),
+        npu_arch=3113,
+        ub_bytes=118 * KIB,
+        select=SelectSupport(
+            modes=frozenset({0, 1, 2}),
+            dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
+            count_dtypes=B8_TO_B32,
+            lowering="vf",
+            scratch_offset_bytes=None,
+            no_mask_modes=frozenset({0, 1, 2}),
+        ),
+        compare=CompareSupport(
+            dtypes=HALF_FLOAT | {"int32"},
+            scalar_dtypes=HALF_FLOAT | {"int32"},
+            eq_only_dtypes=frozenset({"int32"}),
+            register_compare=False,
+        ),
+        transdata_dtypes=B8_TO_B32,
+        source="ref §0 (3113, inferred), §1.5, §2.4, §3.4, §4.5",
+    ),
+)
+
+CHIPS: dict[str, AscendChip] = {row.name: row for row in _ROWS}
+_LOOKUP: dict[str, AscendChip] = {}
+for _row in _ROWS:
+    for _key in (_row.name, *_row.soc_names):
+        _LOOKUP[_key.lower()] = _row
+DEFAULT_CHIP = "A2"
+
+
+def get_chip(name: str | AscendChip) -> AscendChip:
+    """The product row for a short name (``"A2"``) or CANN SoC name (``"Ascend910B1"``).
+
+    Raises:
+        UnsupportedError: for an unknown name, listing the known ones.
+    """
+    if isinstance(name, AscendChip):
+        return name
+    if not isinstance(name, str):
+        raise TypeError(f"Core: chip must be a product name (str), got {type(name).__name__}")
+    try:
+        return _LOOKUP[name.lower()]
+    except KeyError:
+        raise UnsupportedError(
+            "Core",
+            "chip",
+            name,
+            "unknown Ascend product",
+            ", ".join(f"{r.name} ({'/'.join(r.soc_names[:1])})" for r in _ROWS),
+        ) from None
+
+
+def products_where(predicate: Callable[[AscendChip], bool]) -> str:
+    """Short names of the products for which ``predicate`` holds, for error messages."""
+    names = [row.name for row in _ROWS if predicate(row)]
+    return ", ".join(names) if names else "none"
+
+
+def unsupported_on(
+    chip: AscendChip, instruction: str, what: str, predicate: Callable[[AscendChip], bool]
+) -> UnsupportedError:
+    """An :class:`UnsupportedError` saying ``what`` is not available on ``chip``.
+
+    ``predicate`` tells which products do support it, so the message can list them.
+    """
+    return UnsupportedError(
+        instruction,
+        "product",
+        f"{chip.name} ({chip.product})",
+        f"{what} is not supported on this product",
+        f"products that support it: {products_where(predicate)}",
+    )

@@ -1,0 +1,168 @@
+"""The emulated Ascend AI Vector core: Unified Buffer plus vector registers.
+
+A :class:`Core` owns the state an instruction can change:
+
+* ``ub``: the Unified Buffer, a :class:`~npusim.memory.Memory` sized per product (ref §1.5);
+* ``cmpmask``: the 128-bit CMPMASK special register, as 16 little-endian bytes (ref §2.3);
+* the vector mask register (two or four 64-bit words, bit j = lane j, ref §1.2)
+  and the mask mode, normal or counter (ref §1.3).
+
+Instructions act on the core of the innermost enclosing ``with Core(...)``
+block; there is no hidden global core.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import warnings
+from typing import NamedTuple
+
+from ..errors import (
+    NoActiveCoreError,
+    ParameterRangeError,
+    UninitializedReadError,
+    UninitializedReadWarning,
+    UnsupportedError,
+)
+from ..memory import Memory, user_stacklevel
+from .chips import DEFAULT_CHIP, AscendChip, get_chip
+from .types import MaskMode
+
+__all__ = ["Core", "SyncRecord", "current_core"]
+
+FULL_WORD = (1 << 64) - 1
+CMPMASK_BYTES = 16
+
+_ACTIVE: contextvars.ContextVar[tuple[Core, ...]] = contextvars.ContextVar("npusim_ascend_cores", default=())
+
+
+class SyncRecord(NamedTuple):
+    """One synchronisation call (``set_flag``, ``wait_flag``, ``pipe_barrier``), kept in order."""
+
+    kind: str
+    arg: int
+    event_id: int
+
+
+class Core:
+    """One emulated AI Vector core.
+
+    Args:
+        chip: product short name (``"A2"``, ``"950"``, ``"310P"`` ...) or CANN SoC name
+            (``"Ascend910B1"``). Default ``"A2"``.
+        strict: make reads of never-written UB bytes an error instead of a warning.
+        block_idx: this core's index in a multi-core launch (``get_block_idx()``).
+        block_num: number of cores in the launch (``get_block_num()``).
+
+    Example::
+
+        with Core("A2") as core:
+            core.ub_write(0, bytes(256))
+    """
+
+    def __init__(self, chip: str | AscendChip = DEFAULT_CHIP, *, strict: bool = False,
+                 block_idx: int = 0, block_num: int = 1) -> None:
+        self.chip: AscendChip = get_chip(chip)
+        self.ub = Memory(self.chip.ub_bytes, "UB", uninit="raise" if strict else "warn")
+        self._cmpmask = bytearray(CMPMASK_BYTES)
+        self.cmpmask_written = False
+        self.mask_words: tuple[int, int, int, int] = (FULL_WORD, FULL_WORD, 0, 0)
+        self.mask_mode = MaskMode.NORMAL
+        self.block_idx = block_idx
+        self.block_num = block_num
+        self.sync_log: list[SyncRecord] = []
+        self._tokens: list[contextvars.Token] = []
+
+    # ------------------------------------------------------------ context
+    def __enter__(self) -> Core:
+        self._tokens.append(_ACTIVE.set(_ACTIVE.get() + (self,)))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _ACTIVE.reset(self._tokens.pop())
+
+    def __repr__(self) -> str:
+        return f"Core(chip={self.chip.name!r}, ub={self.chip.ub_bytes // 1024} KiB)"
+
+    # ----------------------------------------------------------- UB access
+    def ub_write(self, addr: int, data: bytes) -> None:
+        """Write raw bytes into UB (host side; marks them written)."""
+        self.ub.write_bytes(addr, data, who="ub_write")
+
+    def ub_read(self, addr: int, nbytes: int) -> bytes:
+        """Read raw bytes from UB (host side; no uninitialised-read report)."""
+        return self.ub.read_bytes(addr, nbytes, who="ub_read")
+
+    # ------------------------------------------------------------- CMPMASK
+    @property
+    def cmpmask(self) -> bytes:
+        """The 16-byte CMPMASK register (byte 0 holds lanes 0-7, LSB first)."""
+        return bytes(self._cmpmask)
+
+    @cmpmask.setter
+    def cmpmask(self, value: bytes) -> None:
+        raw = bytes(value)
+        if len(raw) != CMPMASK_BYTES:
+            raise ParameterRangeError(
+                "Core.cmpmask", "value length", len(raw), "CMPMASK is a 128-bit register", "exactly 16 bytes"
+            )
+        self._cmpmask[:] = raw
+        self.cmpmask_written = True
+
+    def load_cmpmask(self, raw: bytes) -> None:
+        """Instruction-side load of CMPMASK (``set_cmpmask``)."""
+        self._cmpmask[:] = raw
+        self.cmpmask_written = True
+
+    def report_unset_cmpmask(self, instruction: str) -> None:
+        """CMPMASK is read before anything set it: warn, or raise in strict mode (design.md §3)."""
+        if self.cmpmask_written or self.ub.uninit == "ignore":
+            return
+        if self.ub.uninit == "raise":
+            raise UninitializedReadError(
+                instruction, "CMPMASK", "never set", "the instruction reads CMPMASK before any instruction "
+                "or host write set it (strict mode)", "set it first (set_cmp_mask, compare to register)",
+            )
+        warnings.warn(
+            UninitializedReadWarning(f"{instruction}: reads CMPMASK, which was never set since the core started"),
+            stacklevel=user_stacklevel(),
+        )
+
+    # --------------------------------------------------------- vector mask
+    @property
+    def vector_mask(self) -> tuple[int, int]:
+        """The vector mask register as ``(mask_high, mask_low)`` (lanes 64-127, lanes 0-63)."""
+        return self.mask_words[1], self.mask_words[0]
+
+    def set_mask_words(self, low: int, high: int, word2: int = 0, word3: int = 0) -> None:
+        self.mask_words = (low, high, word2, word3)
+
+    # --------------------------------------------------------------- state
+    def register_state(self) -> tuple:
+        """Every register's value, for comparing state before and after a call."""
+        return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode)
+
+    def require_counter_mode(self, instruction: str) -> None:
+        if not self.chip.counter_mode:
+            raise UnsupportedError(
+                instruction,
+                "mask mode",
+                "counter",
+                f"{self.chip.product} has no counter mask mode",
+                "normal mode (set_mask_norm)",
+                "ref §1.3",
+            )
+
+
+def current_core(instruction: str) -> Core:
+    """The innermost active :class:`Core`; raises :class:`NoActiveCoreError` if there is none."""
+    stack = _ACTIVE.get()
+    if not stack:
+        raise NoActiveCoreError(
+            instruction,
+            "core",
+            None,
+            "instructions run on the core of the enclosing `with asc.Core(...)` block and none is active",
+            "call inside `with asc.Core(chip) as core:`",
+        )
+    return stack[-1]

@@ -1,0 +1,148 @@
+"""What bytes an operand touches, and the checks that depend on it.
+
+A :class:`Footprint` lists, for one operand of one call, the byte address of
+every element it reads or writes, in issue order (repeat-major), together with
+the repeat each access belongs to.  From footprints follow three checks of the
+plan step:
+
+* bounds — every touched byte inside UB and inside the operand's tensor;
+* alignment — the operand's start address (``require_aligned``);
+* overlap — the Unified Buffer rules of ref §1.4: within one repeat a source
+  and the destination overlap completely (exact in-place) or not at all, and
+  no repeat may read what an earlier repeat of the same call wrote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import OverlapError
+from .addressing import ActiveLanes, lane_offsets
+from .tensor import LocalTensor
+
+__all__ = ["Footprint", "bytes_footprint", "check_overlap", "strided_footprint"]
+
+OVERLAP_SOURCE = "ref §1.4; SIMD-API 通用说明和约束 (UB 地址重叠约束)"
+
+
+@dataclass
+class Footprint:
+    """Element accesses of one operand.
+
+    Attributes:
+        name: operand name used in messages (``"dst"``, ``"src0"``, ``"sel_mask"``).
+        addrs: byte address of each accessed element, shape ``(n,)``, issue order.
+        repeats: repeat index of each access, shape ``(n,)``.
+        itemsize: bytes per access.
+    """
+
+    name: str
+    addrs: np.ndarray
+    repeats: np.ndarray
+    itemsize: int
+    lo: int = field(init=False)
+    hi: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.addrs.size:
+            self.lo = int(self.addrs.min())
+            self.hi = int(self.addrs.max()) + self.itemsize
+        else:
+            self.lo = self.hi = 0
+
+    @property
+    def empty(self) -> bool:
+        return self.addrs.size == 0
+
+    @property
+    def elem_index(self) -> np.ndarray:
+        """Element indices into UB viewed as this operand's dtype."""
+        return self.addrs // self.itemsize
+
+    def byte_addrs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every touched byte with its repeat (expanded from element accesses)."""
+        offsets = np.arange(self.itemsize, dtype=np.int64)
+        return (self.addrs[:, None] + offsets).reshape(-1), np.repeat(self.repeats, self.itemsize)
+
+    def check_in(self, instruction: str, tensor: LocalTensor) -> None:
+        """Bounds check against UB and ``tensor``'s extent (no-op when nothing is touched)."""
+        if not self.empty:
+            tensor.check_span(instruction, self.name, self.lo, self.hi)
+
+
+def _repeat_grid(lanes: ActiveLanes) -> np.ndarray:
+    grid = np.broadcast_to(np.arange(lanes.repeats, dtype=np.int64)[:, None], (lanes.repeats, lanes.lanes))
+    return lanes.select(grid)
+
+
+def strided_footprint(
+    name: str, base: int, lanes: ActiveLanes, itemsize: int, blk_stride: int, rep_stride: int
+) -> Footprint:
+    """Footprint of a repeat/block-strided operand at its active lanes (ref §1.1)."""
+    offsets = lane_offsets(lanes.repeats, itemsize, blk_stride, rep_stride)
+    return Footprint(name, base + lanes.select(offsets), _repeat_grid(lanes), itemsize)
+
+
+def bytes_footprint(name: str, start: int, nbytes_per_repeat: int, repeats: int) -> Footprint:
+    """Footprint of a byte stream consumed (or produced) contiguously, ``nbytes_per_repeat`` each repeat."""
+    index = np.arange(nbytes_per_repeat * repeats, dtype=np.int64)
+    return Footprint(name, start + index, index // max(nbytes_per_repeat, 1), 1)
+
+
+def check_overlap(instruction: str, dst: Footprint, src: Footprint) -> None:
+    """Apply the overlap rules of ref §1.4 between a written and a read operand.
+
+    * Within one repeat, ``dst`` and ``src`` must touch disjoint bytes, or be exactly in
+      place: the same addresses lane for lane with the same element size.
+    * No repeat may read a byte that an earlier repeat wrote (a cross-repeat dependency,
+      which the pipelined hardware does not honour).
+    """
+    if dst.empty or src.empty or dst.hi <= src.lo or src.hi <= dst.lo:
+        return
+    d_bytes, d_rep = dst.byte_addrs()
+    s_bytes, s_rep = src.byte_addrs()
+    lo = max(dst.lo, src.lo)
+    span = min(dst.hi, src.hi) - lo
+    first_write = np.full(span, np.iinfo(np.int64).max, dtype=np.int64)
+    last_read = np.full(span, -1, dtype=np.int64)
+    d_in = (d_bytes >= lo) & (d_bytes < lo + span)
+    s_in = (s_bytes >= lo) & (s_bytes < lo + span)
+    np.minimum.at(first_write, d_bytes[d_in] - lo, d_rep[d_in])
+    np.maximum.at(last_read, s_bytes[s_in] - lo, s_rep[s_in])
+    later = last_read > first_write
+    if later.any():
+        byte = lo + int(np.argmax(later))
+        raise OverlapError(
+            instruction, f"{src.name} / {dst.name}", f"byte {byte:#x}",
+            f"repeat {int(last_read[byte - lo])} reads a byte that repeat {int(first_write[byte - lo])} "
+            f"writes ({dst.name} of one repeat is {src.name} of a later one)",
+            "no cross-repeat dependency between destination and source", OVERLAP_SOURCE,
+        )
+    _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep)
+
+
+def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep) -> None:
+    span = max(dst.hi, src.hi)
+    d_keys = d_rep * span + d_bytes
+    s_keys = s_rep * span + s_bytes
+    shared = np.intersect1d(d_keys, s_keys, assume_unique=False)
+    if shared.size == 0:
+        return
+    exact = (
+        dst.itemsize == src.itemsize
+        and dst.addrs.shape == src.addrs.shape
+        and np.array_equal(dst.repeats, src.repeats)
+    )
+    if exact:
+        clash = np.unique(shared // span)
+        in_clash = np.isin(dst.repeats, clash)
+        if np.array_equal(dst.addrs[in_clash], src.addrs[in_clash]):
+            return
+    repeat, byte = int(shared[0] // span), int(shared[0] % span)
+    raise OverlapError(
+        instruction, f"{src.name} / {dst.name}", f"byte {byte:#x} in repeat {repeat}",
+        f"{src.name} and {dst.name} partially overlap within one repeat",
+        "either exactly the same addresses lane for lane (in place) or no common byte", OVERLAP_SOURCE,
+    )

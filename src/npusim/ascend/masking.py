@@ -1,0 +1,142 @@
+"""From an API call's mask arguments to the lanes it activates (ref §1.2, §1.3).
+
+Three sources of a lane selection, one function each:
+
+* :func:`lanes_from_mask_arg` — the high-dimensional forms' ``mask`` (an int for
+  the contiguous mode, a list of 64-bit words for the bitwise mode) plus
+  ``repeat_times``;
+* :func:`lanes_from_register` — the no-mask forms, which use the vector mask
+  register and the mask mode as set beforehand (``set_vector_mask``,
+  ``set_mask_count``);
+* :func:`lanes_from_count` — the count (calCount) forms: the first ``count``
+  elements, contiguous.
+
+Each returns the :class:`~npusim.ascend.addressing.ActiveLanes` and, where the
+API writes it, the new value of the vector mask register.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import ParameterRangeError
+from ..validate import require_int
+from .addressing import (
+    FULL_WORD,
+    ActiveLanes,
+    contiguous_mask_words,
+    counter_mode_lanes,
+    lanes_per_repeat,
+    normal_mode_lanes,
+)
+from .core import Core
+from .types import MaskMode
+
+__all__ = ["MaskWords", "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register", "mask_arg_words"]
+
+MaskWords = tuple[int, int, int, int]
+MAX_REPEAT = 255
+COUNTER_MAX = (1 << 32) - 1  # CheckMaskValue: counter-mode mask <= UINT32_MAX (ref §1.2)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: bool, counter: bool) -> MaskWords:
+    """Validate a ``mask`` argument and return the register words it stands for.
+
+    Args:
+        lowering_counts_raw: in counter mode an integer mask is the count itself
+            (vector-function lowering) rather than the ``SetMask<T>(len)`` bit pattern.
+        counter: the core is in counter mode.
+    """
+    lanes = lanes_per_repeat(itemsize)
+    if _is_int(mask):
+        length = require_int(instruction, "mask", mask, 0, FULL_WORD, "Select.md 'mask'",
+                             rule="a contiguous mask is an unsigned 64-bit lane count")
+        if counter and lowering_counts_raw:
+            return (length, 0, 0, 0)
+        low, high = contiguous_mask_words(length, itemsize)
+        return (low, high, 0, 0)
+    if isinstance(mask, (str, bytes)) or not isinstance(mask, (Sequence, np.ndarray)):
+        raise TypeError(f"{instruction}: mask must be an int (contiguous mode) or a list of uint64 words "
+                        f"(bitwise mode), got {type(mask).__name__}")
+    words = list(mask)
+    allowed_lengths = (2, 4) if itemsize == 1 else (2,)
+    if len(words) not in allowed_lengths:
+        raise ParameterRangeError(
+            instruction, "mask length", len(words), f"a bitwise mask for {8 * itemsize}-bit data has "
+            f"{' or '.join(map(str, allowed_lengths))} uint64 words", " or ".join(map(str, allowed_lengths)),
+            "Select.md 'mask'",
+        )
+    words = [require_int(instruction, f"mask[{i}]", w, 0, FULL_WORD, rule="a mask word is uint64")
+             for i, w in enumerate(words)]
+    if itemsize >= 4 and words[1] != 0:
+        raise ParameterRangeError(
+            instruction, "mask[1]", words[1], f"{8 * itemsize}-bit data has {lanes} lanes, so the high "
+            "mask word must be 0", "0", "Select.md 'mask' (32-bit: mask[1] is 0)",
+        )
+    if itemsize == 8 and words[0] > 0xFFFFFFFF:
+        raise ParameterRangeError(instruction, "mask[0]", words[0], "64-bit data has 32 lanes",
+                                  "[0, 2**32-1]", "ref §1.2 (b64)")
+    if not counter and not any(words):
+        raise ParameterRangeError(instruction, "mask", words, "bitwise mask words cannot all be 0",
+                                  "at least one set bit", "Select.md 'mask'")
+    return tuple(words + [0] * (4 - len(words)))  # type: ignore[return-value]
+
+
+def _check_zero_mask(core: Core, instruction: str, words: MaskWords) -> None:
+    if not any(words) and not core.chip.zero_mask_allowed:
+        raise ParameterRangeError(
+            instruction, "mask", 0, f"a normal-mode mask of 0 is rejected on {core.chip.product}",
+            "at least one active lane", "ref §1.2 (CheckMaskValue on 2002)",
+        )
+
+
+def _counter_lanes(instruction: str, count: int, lanes: int, operand: str) -> ActiveLanes:
+    if count > COUNTER_MAX:
+        raise ParameterRangeError(
+            instruction, operand, count, "in counter mode the mask register's low word is the element "
+            "count and must not exceed UINT32_MAX", f"[0, {COUNTER_MAX}]", "ref §1.2-1.3",
+        )
+    return counter_mode_lanes(count, lanes)
+
+
+def lanes_from_mask_arg(
+    core: Core, instruction: str, mask, repeat_times: int, itemsize: int, *, lowering_counts_raw: bool = False
+) -> tuple[ActiveLanes, MaskWords]:
+    """Lanes of a high-dimensional form with a ``mask`` argument; also the register value it sets.
+
+    In counter mode ``repeat_times`` is ignored and the mask's low word is the count
+    (``接口内设置Mask.md``, Counter 模式 高维切分).
+    """
+    counter = core.mask_mode == MaskMode.COUNTER
+    words = mask_arg_words(instruction, mask, itemsize, lowering_counts_raw, counter)
+    lanes = lanes_per_repeat(itemsize)
+    if counter:
+        return _counter_lanes(instruction, words[0], lanes, "mask (counter-mode count)"), words
+    repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
+    _check_zero_mask(core, instruction, words)
+    return normal_mode_lanes(words, lanes, repeat_times), words
+
+
+def lanes_from_register(core: Core, instruction: str, repeat_times: int, itemsize: int) -> ActiveLanes:
+    """Lanes of a no-mask form: the vector mask register in the current mask mode."""
+    lanes = lanes_per_repeat(itemsize)
+    repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
+    if core.mask_mode == MaskMode.COUNTER:
+        return _counter_lanes(instruction, core.mask_words[0], lanes, "vector mask register (counter)")
+    _check_zero_mask(core, instruction, core.mask_words)
+    return normal_mode_lanes(core.mask_words, lanes, repeat_times)
+
+
+def lanes_from_count(instruction: str, count, itemsize: int, name: str = "count") -> ActiveLanes:
+    """Lanes of a count form: the first ``count`` elements, ``count`` in ``[1, E * 255]``."""
+    lanes = lanes_per_repeat(itemsize)
+    count = require_int(instruction, name, count, 1, lanes * MAX_REPEAT, "Select.md 'calCount'",
+                        rule=f"at most 255 repeats of {lanes} elements")
+    return counter_mode_lanes(count, lanes)

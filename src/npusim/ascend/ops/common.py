@@ -1,0 +1,101 @@
+"""Checks and conversions every Ascend vector instruction shares."""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import fields
+
+import numpy as np
+
+from ...dtypes import DType
+from ...errors import ParameterRangeError, UnsupportedError
+from ...validate import require_aligned, require_uint
+from ..core import Core
+from ..tensor import LocalTensor
+from ..types import UB_POSITIONS
+
+__all__ = [
+    "UB_ALIGN",
+    "is_scalar",
+    "is_tensor",
+    "require_dtype",
+    "require_repeat_params",
+    "require_ub_tensor",
+    "scalar_bits",
+]
+
+UB_ALIGN = 32  # ref §1.4: UB operand start addresses are 32-byte aligned
+ALIGN_SOURCE = "ref §1.4; SIMD-API 通用说明和约束 (UB 地址对齐)"
+
+
+def is_tensor(value) -> bool:
+    return isinstance(value, LocalTensor)
+
+
+def is_scalar(value) -> bool:
+    """A Python or numpy real number (not a bool, not a tensor)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, (numbers.Real, np.integer, np.floating))
+
+
+def require_ub_tensor(
+    instruction: str, name: str, tensor: LocalTensor, core: Core, alignment: int = UB_ALIGN
+) -> LocalTensor:
+    """A tensor usable by ``instruction`` on ``core``: alive, same core, in UB, aligned."""
+    if not isinstance(tensor, LocalTensor):
+        raise TypeError(f"{instruction}: {name} must be a LocalTensor, got {type(tensor).__name__}")
+    tensor.check_usable(instruction, name, core)
+    if tensor.position not in UB_POSITIONS:
+        raise UnsupportedError(
+            instruction, f"{name} position", tensor.position.name,
+            "vector instructions read and write the Unified Buffer", "VECIN, VECOUT, VECCALC",
+            "Select.md: supported TPosition is VECIN, VECCALC, VECOUT",
+        )
+    require_aligned(instruction, name, tensor.addr, alignment, "UB", ALIGN_SOURCE)
+    return tensor
+
+
+def require_dtype(instruction: str, name: str, dtype: DType, allowed: frozenset[str], what: str) -> None:
+    """Raise :class:`UnsupportedError` unless ``dtype`` is in ``allowed``."""
+    if dtype.name not in allowed:
+        raise UnsupportedError(
+            instruction, f"{name} dtype", dtype.name, f"{what}", ", ".join(sorted(allowed)) or "none",
+        )
+
+
+def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
+    """Validate every stride field of a repeat-parameter object against its C field width."""
+    if not isinstance(params, cls):
+        raise TypeError(f"{instruction}: repeat_params must be asc.{cls.__name__}, got {type(params).__name__}")
+    return tuple(
+        require_uint(instruction, f"repeat_params.{f.name}", getattr(params, f.name), cls.FIELD_BITS[f.name],
+                     "ref §1.1 (field widths)")
+        for f in fields(params)
+    )
+
+
+def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
+    """``value`` converted to ``dtype``, as a one-element array of its raw bits.
+
+    Floats round to nearest, ties to even, straight from the Python value (a double);
+    out-of-range magnitudes become infinities as in IEEE conversion.  Integers must be
+    representable in ``dtype``.
+    """
+    if not is_scalar(value):
+        raise TypeError(f"{instruction}: {name} must be a number, got {type(value).__name__} {value!r}")
+    if dtype.is_float:
+        if isinstance(value, np.generic) and value.dtype == dtype.np_dtype:
+            converted = np.array([value], dtype=dtype.np_dtype)
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                converted = np.array([float(value)], dtype=np.float64).astype(dtype.np_dtype)
+        return converted.view(dtype.raw)
+    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        raise ParameterRangeError(instruction, name, value, f"{dtype} data needs an integral scalar",
+                                  f"integers representable in {dtype}")
+    info = np.iinfo(dtype.np_dtype)
+    as_int = int(value)
+    if not info.min <= as_int <= info.max:
+        raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]")
+    return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)

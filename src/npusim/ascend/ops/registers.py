@@ -1,0 +1,95 @@
+"""Instructions that set or read the mask registers (ref §1.2, §1.3, §2.3).
+
+* ``set_vector_mask`` / ``reset_mask`` — the vector mask register;
+* ``set_mask_count`` / ``set_mask_norm`` — the mask mode;
+* ``set_cmp_mask`` / ``get_cmp_mask`` — CMPMASK from / to a 16-byte-aligned UB tensor.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...dtypes import DType
+from ...validate import require_int
+from ..addressing import FULL_WORD, contiguous_mask_words
+from ..chips import unsupported_on
+from ..core import CMPMASK_BYTES, current_core
+from ..tensor import LocalTensor
+from ..types import MaskMode
+from .common import require_dtype, require_ub_tensor
+
+__all__ = ["get_cmp_mask", "reset_mask", "set_cmp_mask", "set_mask_count", "set_mask_norm", "set_vector_mask"]
+
+CMPMASK_ALIGN = 16  # SetCmpMask/GetCmpMask tensors: 16-byte aligned (ref §1.4, debug check align16B)
+CMPMASK_TENSOR_DTYPES = frozenset({"int8", "uint8", "int16", "uint16", "float16", "bfloat16", "int32",
+                                   "uint32", "float32", "int64", "uint64"})
+
+
+def set_vector_mask(*args, dtype: DType | None = None, mode: MaskMode = MaskMode.NORMAL) -> None:
+    """Set the vector mask register (pyasc ``set_vector_mask``).
+
+    Forms::
+
+        set_vector_mask(length, dtype=T, mode=MaskMode.NORMAL)   # first `length` lanes (SetMask<T>(len))
+        set_vector_mask(length, dtype=T, mode=MaskMode.COUNTER)  # low word = element count
+        set_vector_mask(mask_high, mask_low, dtype=T, mode=...)  # raw register words
+    """
+    instruction = "set_vector_mask"
+    core = current_core(instruction)
+    if not isinstance(mode, MaskMode):
+        raise TypeError(f"{instruction}: mode must be asc.MaskMode, got {mode!r}")
+    if len(args) == 1:
+        if not isinstance(dtype, DType):
+            raise TypeError(f"{instruction}: the length form needs dtype=asc.<type>, got {dtype!r}")
+        length = require_int(instruction, "length", args[0], 0, FULL_WORD)
+        counter = mode == MaskMode.COUNTER
+        words = (length, 0) if counter else contiguous_mask_words(length, dtype.itemsize)
+    elif len(args) == 2:
+        high = require_int(instruction, "mask_high", args[0], 0, FULL_WORD)
+        low = require_int(instruction, "mask_low", args[1], 0, FULL_WORD)
+        words = (low, high)
+    else:
+        raise TypeError(f"{instruction}: takes (length) or (mask_high, mask_low), got {len(args)} positional args")
+    core.set_mask_words(*words)
+
+
+def reset_mask() -> None:
+    """Vector mask register to all ones (``ResetMask``)."""
+    current_core("reset_mask").set_mask_words(FULL_WORD, FULL_WORD)
+
+
+def set_mask_count() -> None:
+    """Switch to counter mode: the register's low word is an element count (``SetMaskCount``)."""
+    core = current_core("set_mask_count")
+    core.require_counter_mode("set_mask_count")
+    core.mask_mode = MaskMode.COUNTER
+
+
+def set_mask_norm() -> None:
+    """Switch to normal mode: the register is a per-repeat lane mask (``SetMaskNorm``)."""
+    current_core("set_mask_norm").mask_mode = MaskMode.NORMAL
+
+
+def _cmpmask_tensor(instruction: str, tensor: LocalTensor):
+    core = current_core(instruction)
+    if not core.chip.cmpmask_api:
+        raise unsupported_on(core.chip, instruction, "SetCmpMask/GetCmpMask", lambda c: c.cmpmask_api)
+    tensor = require_ub_tensor(instruction, "tensor", tensor, core, CMPMASK_ALIGN)
+    require_dtype(instruction, "tensor", tensor.dtype, CMPMASK_TENSOR_DTYPES, "CMPMASK tensors are 8-64 bit")
+    tensor.check_span(instruction, "tensor", tensor.addr, tensor.addr + CMPMASK_BYTES)
+    return core, tensor
+
+
+def set_cmp_mask(src: LocalTensor, *, instruction: str = "set_cmp_mask") -> None:
+    """Load CMPMASK from the first 16 bytes of ``src`` (``SetCmpMask``; ref §2.3)."""
+    core, src = _cmpmask_tensor(instruction, src)
+    core.ub.check_initialized_span(instruction, "src", src.addr, src.addr + CMPMASK_BYTES)
+    core.load_cmpmask(core.ub.data[src.addr : src.addr + CMPMASK_BYTES].tobytes())
+
+
+def get_cmp_mask(dst: LocalTensor, *, instruction: str = "get_cmp_mask") -> None:
+    """Store CMPMASK into the first 16 bytes of ``dst`` (``GetCmpMask``; ref §2.3)."""
+    core, dst = _cmpmask_tensor(instruction, dst)
+    core.report_unset_cmpmask(instruction)
+    core.ub.write_bytes(dst.addr, np.frombuffer(core.cmpmask, dtype=np.uint8), who=instruction)
+

@@ -1,0 +1,192 @@
+"""``LocalTensor``: a typed window onto the Unified Buffer of one core.
+
+A LocalTensor is (core, dtype, position, byte address, length in elements).
+It holds no data of its own: reads and writes go to ``core.ub``.  Like pyasc's
+``LocalTensor(dtype, pos, addr, tile_size)``, ``t[offset:]`` (or ``t[offset]``)
+is the tensor ``offset`` elements later, sharing the same memory.
+
+A tensor handed out by a queue or buffer (see ``npusim.ascend.runtime``) carries
+a *lease*; once the buffer is freed the lease is revoked and any use of the
+tensor is a :class:`~npusim.errors.RuntimeMisuseError`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import DType
+from ..errors import OutOfBoundsError, RuntimeMisuseError, WrongCoreError
+from ..validate import require_int
+from .core import Core, current_core
+from .types import TPosition
+
+__all__ = ["Lease", "LocalTensor"]
+
+
+class Lease:
+    """Validity token of a runtime-allocated buffer; ``revoke()`` on free."""
+
+    __slots__ = ("alive", "owner")
+
+    def __init__(self, owner: str) -> None:
+        self.alive = True
+        self.owner = owner
+
+    def revoke(self) -> None:
+        self.alive = False
+
+
+class LocalTensor:
+    """A typed view of ``tile_size`` elements of UB starting at byte ``addr``.
+
+    Args:
+        dtype: element type (``asc.float16``, ``asc.float32`` ...).
+        pos: logical position; VECIN, VECOUT and VECCALC live in UB.
+        addr: byte address in UB.
+        tile_size: length in elements; 0 means "up to the end of UB".
+
+    The tensor belongs to the core active when it is created.
+    """
+
+    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease")
+
+    def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
+                 *, core: Core | None = None, lease: Lease | None = None) -> None:
+        if not isinstance(dtype, DType):
+            raise TypeError(f"LocalTensor: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        if not isinstance(pos, TPosition):
+            raise TypeError(f"LocalTensor: pos must be an asc.TPosition, got {pos!r}")
+        self.core = core if core is not None else current_core("LocalTensor")
+        ub_bytes = self.core.ub.size_bytes
+        self.dtype = dtype
+        self.position = pos
+        self.addr = require_int("LocalTensor", "addr", addr, 0, ub_bytes - 1)
+        max_elems = (ub_bytes - self.addr) // dtype.itemsize
+        tile = require_int("LocalTensor", "tile_size", tile_size, 0, max(max_elems, 0))
+        self.tile_size = tile if tile else max_elems
+        self.lease = lease
+
+    # ------------------------------------------------------------ identity
+    @property
+    def nbytes(self) -> int:
+        return self.tile_size * self.dtype.itemsize
+
+    @property
+    def end(self) -> int:
+        """One past the last byte of the tensor."""
+        return self.addr + self.nbytes
+
+    def __repr__(self) -> str:
+        return (f"LocalTensor({self.dtype}, {self.position.name}, addr={self.addr:#x}, "
+                f"tile_size={self.tile_size})")
+
+    def get_phy_addr(self, offset: int = 0) -> int:
+        """Byte address of element ``offset`` (pyasc ``get_phy_addr``)."""
+        offset = require_int("get_phy_addr", "offset", offset, 0, self.tile_size)
+        return self.addr + offset * self.dtype.itemsize
+
+    def get_length(self) -> int:
+        """Length in bytes (pyasc ``get_length``)."""
+        return self.nbytes
+
+    def get_size(self) -> int:
+        """Length in elements (pyasc ``get_size``)."""
+        return self.tile_size
+
+    def get_position(self) -> TPosition:
+        return self.position
+
+    # -------------------------------------------------------------- views
+    def __getitem__(self, index) -> LocalTensor:
+        """``t[offset:]`` or ``t[offset]``: the tensor ``offset`` elements later (pyasc semantics)."""
+        if isinstance(index, slice):
+            if index.stop is not None or index.step is not None:
+                raise TypeError("LocalTensor slicing supports only t[offset:] (as pyasc)")
+            offset = 0 if index.start is None else index.start
+        else:
+            offset = index
+        offset = require_int("LocalTensor[]", "offset", offset, 0, self.tile_size)
+        return self._derive(self.dtype, self.addr + offset * self.dtype.itemsize, self.tile_size - offset)
+
+    def reinterpret_cast(self, dtype: DType) -> LocalTensor:
+        """The same bytes viewed as ``dtype``."""
+        if not isinstance(dtype, DType):
+            raise TypeError(f"reinterpret_cast: dtype must be an npusim dtype, got {dtype!r}")
+        return self._derive(dtype, self.addr, self.nbytes // dtype.itemsize)
+
+    def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
+        view = object.__new__(LocalTensor)
+        view.core, view.dtype, view.position = self.core, dtype, self.position
+        view.addr, view.tile_size, view.lease = addr, tile_size, self.lease
+        return view
+
+    # --------------------------------------------------------- validation
+    def check_usable(self, instruction: str, operand: str, core: Core) -> None:
+        """Raise unless this tensor may be used by ``instruction`` running on ``core``."""
+        if self.lease is not None and not self.lease.alive:
+            raise RuntimeMisuseError(
+                instruction, operand, repr(self),
+                f"the tensor's buffer was freed ({self.lease.owner})",
+                "a tensor allocated and not yet freed",
+            )
+        if self.core is not core:
+            raise WrongCoreError(
+                instruction, operand, repr(self),
+                "the tensor belongs to another core (each core has its own UB)",
+                "tensors created on the running core",
+            )
+
+    def check_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
+        """Raise unless UB bytes ``[start, stop)`` lie inside both UB and this tensor."""
+        self.core.ub.check_span(instruction, operand, start, stop)
+        if start < self.addr or stop > self.end:
+            raise OutOfBoundsError(
+                instruction,
+                f"{operand} byte range",
+                f"[{start:#x}, {stop:#x})",
+                f"the call touches bytes outside the tensor's extent ({self.tile_size} x {self.dtype})",
+                f"[{self.addr:#x}, {self.end:#x})",
+            )
+
+    # -------------------------------------------------------- host access
+    def write(self, values) -> None:
+        """Copy ``values`` (converted to this dtype) into the first elements of the tensor."""
+        self._check_host("write")
+        array = np.ascontiguousarray(np.asarray(values).astype(self.dtype.np_dtype, copy=False)).reshape(-1)
+        if array.size > self.tile_size:
+            raise OutOfBoundsError(
+                "LocalTensor.write", "values length", array.size,
+                "more elements than the tensor holds", f"at most {self.tile_size}",
+            )
+        self.core.ub.write_bytes(self.addr, array.view(np.uint8), who="LocalTensor.write")
+
+    def read(self, count: int | None = None) -> np.ndarray:
+        """A copy of the first ``count`` elements (default: all) as a numpy array."""
+        self._check_host("read")
+        count = self.tile_size if count is None else require_int("LocalTensor.read", "count", count, 0,
+                                                                  self.tile_size)
+        raw = self.core.ub.data[self.addr : self.addr + count * self.dtype.itemsize]
+        return raw.view(self.dtype.np_dtype).copy()
+
+    def get_value(self, index: int):
+        """Element ``index`` as a numpy scalar (a scalar read of UB)."""
+        self._check_host("get_value")
+        index = require_int("get_value", "index", index, 0, self.tile_size - 1)
+        start = self.addr + index * self.dtype.itemsize
+        self.core.ub.check_initialized_span("get_value", "tensor", start, start + self.dtype.itemsize)
+        return self.core.ub.data[start : start + self.dtype.itemsize].view(self.dtype.np_dtype)[0]
+
+    def set_value(self, index: int, value) -> None:
+        """Write element ``index`` (converted to this dtype)."""
+        self._check_host("set_value")
+        index = require_int("set_value", "index", index, 0, self.tile_size - 1)
+        item = np.asarray(value).astype(self.dtype.np_dtype).reshape(1)
+        self.core.ub.write_bytes(self.addr + index * self.dtype.itemsize, item.view(np.uint8), who="set_value")
+
+    def _check_host(self, what: str) -> None:
+        if self.lease is not None and not self.lease.alive:
+            raise RuntimeMisuseError(
+                f"LocalTensor.{what}", "tensor", repr(self),
+                f"the tensor's buffer was freed ({self.lease.owner})",
+                "a tensor allocated and not yet freed",
+            )

@@ -1,0 +1,183 @@
+"""Enums and parameter classes with pyasc's names, values and defaults.
+
+Names and defaults follow ``hicann/pyasc`` ``python/asc/language/core/enums.py``
+and ``core/types.py``; field widths follow the Ascend C structs they mirror
+(``include/basic_api/kernel_struct_binary.h``, ``kernel_struct_unary.h``,
+``kernel_struct_transpose.h``; ref §1.1, §4.1).  Fields are checked when an
+instruction uses them, so a bad value is reported with the instruction's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import IntEnum
+
+__all__ = [
+    "BinaryRepeatParams",
+    "CMPMODE",
+    "HardEvent",
+    "MaskMode",
+    "PipeID",
+    "SELMODE",
+    "SelMode",
+    "TPosition",
+    "TransDataTo5HDParams",
+    "UnaryRepeatParams",
+]
+
+
+class TPosition(IntEnum):
+    """Logical buffer positions (pyasc ``TPosition``). VECIN/VECOUT/VECCALC live in UB."""
+
+    GM = 0
+    A1 = 1
+    A2 = 2
+    B1 = 3
+    B2 = 4
+    C1 = 5
+    C2 = 6
+    CO1 = 7
+    CO2 = 8
+    VECIN = 9
+    VECOUT = 10
+    VECCALC = 11
+    MAX = 12
+
+
+UB_POSITIONS = frozenset({TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC})
+
+
+class SelMode(IntEnum):
+    """Select modes (seed 003 "selMode")."""
+
+    VSEL_CMPMASK_SPR = 0
+    VSEL_TENSOR_SCALAR_MODE = 1
+    VSEL_TENSOR_TENSOR_MODE = 2
+
+
+SELMODE = SelMode  # the Ascend C spelling
+
+
+class CMPMODE(IntEnum):
+    """Compare modes (pyasc ``CMPMODE``)."""
+
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
+
+
+class MaskMode(IntEnum):
+    """Vector mask modes (ref §1.3)."""
+
+    NORMAL = 0
+    COUNTER = 1
+
+
+class PipeID(IntEnum):
+    """Hardware pipes (pyasc ``PipeID``)."""
+
+    PIPE_S = 0
+    PIPE_V = 1
+    PIPE_M = 2
+    PIPE_MTE1 = 3
+    PIPE_MTE2 = 4
+    PIPE_MTE3 = 5
+    PIPE_ALL = 6
+    PIPE_MTE4 = 7
+    PIPE_MTE5 = 8
+    PIPE_V2 = 9
+    PIPE_FIX = 10
+
+
+class HardEvent(IntEnum):
+    """Inter-pipe synchronisation events (pyasc ``HardEvent``)."""
+
+    MTE2_MTE1 = 0
+    MTE1_MTE2 = 1
+    MTE1_M = 2
+    M_MTE1 = 3
+    MTE2_V = 4
+    V_MTE2 = 5
+    MTE3_V = 6
+    V_MTE3 = 7
+    M_V = 8
+    V_M = 9
+    V_V = 10
+    MTE3_MTE1 = 11
+    MTE1_MTE3 = 12
+    MTE1_V = 13
+    MTE2_M = 14
+    M_MTE2 = 15
+    V_MTE1 = 16
+    M_FIX = 17
+    FIX_M = 18
+    MTE3_MTE2 = 19
+    MTE2_MTE3 = 20
+    S_V = 21
+    V_S = 22
+    S_MTE2 = 23
+    MTE2_S = 24
+    S_MTE3 = 25
+    MTE3_S = 26
+    MTE2_FIX = 27
+    FIX_MTE2 = 28
+    FIX_S = 29
+    M_S = 30
+    FIX_MTE3 = 31
+    MTE1_FIX = 32
+    FIX_MTE1 = 33
+    FIX_FIX = 34
+
+
+@dataclass
+class BinaryRepeatParams:
+    """Strides of a two-source instruction, in 32-byte DataBlocks (all ``uint8_t``, ref §1.1)."""
+
+    dst_blk_stride: int = 1
+    src0_blk_stride: int = 1
+    src1_blk_stride: int = 1
+    dst_rep_stride: int = 8
+    src0_rep_stride: int = 8
+    src1_rep_stride: int = 8
+
+    FIELD_BITS = {name: 8 for name in (
+        "dst_blk_stride", "src0_blk_stride", "src1_blk_stride",
+        "dst_rep_stride", "src0_rep_stride", "src1_rep_stride",
+    )}
+
+    def astuple(self) -> tuple[int, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+@dataclass
+class UnaryRepeatParams:
+    """Strides of a one-source instruction: block strides ``uint16_t``, repeat strides ``uint8_t``."""
+
+    dst_blk_stride: int = 1
+    src_blk_stride: int = 1
+    dst_rep_stride: int = 8
+    src_rep_stride: int = 8
+
+    FIELD_BITS = {"dst_blk_stride": 16, "src_blk_stride": 16, "dst_rep_stride": 8, "src_rep_stride": 8}
+
+    def astuple(self) -> tuple[int, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+@dataclass
+class TransDataTo5HDParams:
+    """TransDataTo5HD control (seed 002 表3): halves for b8, repeats, strides in DataBlocks."""
+
+    dst_high_half: bool = False
+    src_high_half: bool = False
+    repeat_times: int = 1
+    dst_rep_stride: int = 0
+    src_rep_stride: int = 0
+
+    FIELD_BITS = {"repeat_times": 8, "dst_rep_stride": 16, "src_rep_stride": 16}
+
+    def astuple(self) -> tuple:
+        return tuple(getattr(self, f.name) for f in fields(self))
