@@ -40,13 +40,17 @@ __all__ = [
 ]
 
 
-def format_value(value: Any) -> str:
-    """Render an offending value for a message: addresses and masks in hex."""
+def format_value(value: Any, as_hex: bool = False) -> str:
+    """Render an offending value for a message (addresses and masks in hex)."""
     if isinstance(value, bool):
         return str(value)
-    if isinstance(value, int) and abs(value) >= 256:
+    if isinstance(value, int) and as_hex:
         return f"{value:#x}" if value >= 0 else f"-{-value:#x}"
     return repr(value) if isinstance(value, str) else str(value)
+
+
+def _is_hex_operand(operand: str) -> bool:
+    return "address" in operand or (operand.startswith("mask") and "length" not in operand)
 
 
 class ConstraintError(ValueError):
@@ -76,7 +80,7 @@ class ConstraintError(ValueError):
         self.rule = rule
         self.allowed = allowed
         self.source = source
-        text = f"{instruction}: {operand} = {format_value(value)}: {rule}; allowed: {allowed}"
+        text = f"{instruction}: {operand} = {format_value(value, _is_hex_operand(operand))}: {rule}; allowed: {allowed}"
         if source:
             text += f" [{source}]"
         super().__init__(text)

@@ -1,0 +1,82 @@
+"""Product rows, lookups by short and SoC name, and LocalTensor's pyasc-style API."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from npusim import ascend as asc
+from npusim.ascend.chips import CHIPS
+from npusim.errors import OutOfBoundsError, UnsupportedError
+
+KIB = 1024
+# issue 2 / ref §1.5: the UB each product row must model
+UB = {"950": 256, "A3": 192, "A2": 192, "310B": 248, "310P": 256, "310P-VEC": 256, "910": 256,
+      "KirinX90": 118, "Kirin9030": 118}
+SOC = {"Ascend910B1": "A2", "Ascend910_9391": "A3", "Ascend950PR_9599": "950", "Ascend310P1": "310P",
+       "Ascend310B1": "310B", "Ascend910A": "910"}
+
+
+def test_every_seed_product_has_a_row():
+    assert set(CHIPS) == set(UB)
+
+
+@pytest.mark.parametrize("name", sorted(UB))
+def test_ub_size(name):
+    with asc.Core(name) as core:
+        assert core.ub.size_bytes == UB[name] * KIB
+
+
+@pytest.mark.parametrize("soc,short", sorted(SOC.items()))
+def test_lookup_by_soc_name(soc, short):
+    assert asc.get_chip(soc) is CHIPS[short]
+
+
+def test_default_chip_is_a2():
+    with asc.Core() as core:
+        assert core.chip.name == "A2"
+
+
+def test_unknown_chip():
+    with pytest.raises(UnsupportedError, match="unknown Ascend product.*A2 \\(Ascend910B1\\)"):
+        asc.Core("Ascend999")
+
+
+def test_a2_scratch_offset_is_184_kib():
+    assert CHIPS["A2"].select.scratch_offset_bytes == 184 * KIB
+    assert CHIPS["310P"].select.scratch_offset_bytes == 248 * KIB
+
+
+def test_cores_nest_and_instructions_use_the_innermost():
+    with asc.Core("A2") as outer:
+        with asc.Core("950") as inner:
+            assert asc.current_core("x") is inner
+        assert asc.current_core("x") is outer
+
+
+def test_local_tensor_views_and_values():
+    with asc.Core("A2"):
+        t = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0x100, 64)
+        t.write(np.arange(64))
+        view = t[16:]
+        assert view.get_phy_addr() == 0x100 + 32 and view.tile_size == 48
+        assert t[16].get_phy_addr() == view.get_phy_addr()
+        assert view.get_value(0) == np.float16(16)
+        view.set_value(1, 99.0)
+        assert t.read()[17] == np.float16(99)
+        assert t.reinterpret_cast(asc.uint16).read()[1] == 0x3C00
+
+
+def test_local_tensor_extent_checks():
+    with asc.Core("A2"):
+        with pytest.raises(OutOfBoundsError):
+            asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0x100, 64).write(np.zeros(65))
+        with pytest.raises(Exception, match="tile_size"):
+            asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 192 * KIB - 64, 17)
+        with pytest.raises(Exception, match="index"):
+            asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 4).get_value(4)
+
+
+def test_aliases():
+    assert asc.half is asc.float16 and asc.float_ is asc.float32
+    assert asc.SELMODE is asc.SelMode
