@@ -10,6 +10,7 @@ pyasc names, ``npusim.sophgo.types`` under ``DT_*`` codes).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import ml_dtypes
@@ -41,7 +42,7 @@ class DType:
         """Width in bytes."""
         return self.bits // 8
 
-    @property
+    @cached_property
     def raw(self) -> np.dtype:
         """The unsigned integer dtype of the same width, used to move bits unchanged."""
         return uint_of_bits(self.bits)

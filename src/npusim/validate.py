@@ -15,7 +15,16 @@ import numpy as np
 
 from .errors import AlignmentError, ParameterRangeError
 
-__all__ = ["align_up", "div_up", "require_aligned", "require_bool", "require_int", "require_uint"]
+__all__ = ["align_up", "div_up", "is_integer", "require_aligned", "require_bool", "require_int", "require_uint"]
+
+
+def is_integer(value) -> bool:
+    """A Python or numpy integer, not a bool (fast path before the ``numbers`` ABC)."""
+    if type(value) is int:
+        return True
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, (int, np.integer, numbers.Integral))
 
 
 def div_up(value: int, divisor: int) -> int:
@@ -38,7 +47,7 @@ def require_int(
     rule: str | None = None,
 ) -> int:
     """``value`` as an ``int`` in ``[low, high]``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+    if not is_integer(value):
         raise TypeError(f"{instruction}: {name} must be an integer, got {type(value).__name__} {value!r}")
     value = int(value)
     if not low <= value <= high:

@@ -71,6 +71,7 @@ class Core:
         self.block_idx = block_idx
         self.block_num = block_num
         self.sync_log: list[SyncRecord] = []
+        self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
         self._tokens: list[contextvars.Token] = []
 
     # ------------------------------------------------------------ context

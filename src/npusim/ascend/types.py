@@ -9,7 +9,7 @@ instruction uses them, so a bad value is reported with the instruction's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import IntEnum
 
 __all__ = [
@@ -149,7 +149,8 @@ class BinaryRepeatParams:
     )}
 
     def astuple(self) -> tuple[int, ...]:
-        return tuple(getattr(self, f.name) for f in fields(self))
+        return (self.dst_blk_stride, self.src0_blk_stride, self.src1_blk_stride,
+                self.dst_rep_stride, self.src0_rep_stride, self.src1_rep_stride)
 
 
 @dataclass
@@ -164,7 +165,7 @@ class UnaryRepeatParams:
     FIELD_BITS = {"dst_blk_stride": 16, "src_blk_stride": 16, "dst_rep_stride": 8, "src_rep_stride": 8}
 
     def astuple(self) -> tuple[int, ...]:
-        return tuple(getattr(self, f.name) for f in fields(self))
+        return self.dst_blk_stride, self.src_blk_stride, self.dst_rep_stride, self.src_rep_stride
 
 
 @dataclass
@@ -180,4 +181,4 @@ class TransDataTo5HDParams:
     FIELD_BITS = {"repeat_times": 8, "dst_rep_stride": 16, "src_rep_stride": 16}
 
     def astuple(self) -> tuple:
-        return tuple(getattr(self, f.name) for f in fields(self))
+        return self.dst_high_half, self.src_high_half, self.repeat_times, self.dst_rep_stride, self.src_rep_stride

@@ -20,7 +20,6 @@ alone.  The whole call is planned and checked before anything is written.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,12 +27,13 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param, bind
-from ...validate import require_bool
-from ..addressing import ActiveLanes, mask_word_bits
+from ...validate import is_integer, require_bool
+from ..addressing import ActiveLanes
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
 from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
+from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
 from .common import is_scalar, is_tensor, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
@@ -44,12 +44,11 @@ DEFAULT_STRIDES = (1, 1, 1, 8, 8, 8)
 SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (ref §2.6)
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
+_is_int = is_integer
 
 
 def _is_mask(v) -> bool:
-    return _is_int(v) or (isinstance(v, (list, tuple, np.ndarray)) and not isinstance(v, (str, bytes)))
+    return is_integer(v) or (isinstance(v, (list, tuple, np.ndarray)) and not isinstance(v, (str, bytes)))
 
 
 def _is_params(v) -> bool:
@@ -84,7 +83,11 @@ SELECT_FORMS = (
 
 @dataclass
 class SelectCall:
-    """A fully resolved Select call: operands, lanes and the register/scratch effects to commit."""
+    """A resolved Select call: operands, lanes and where bits, scalar and register effects come from.
+
+    Everything here depends only on the call's parameters and register configuration,
+    never on memory contents, so a checked call can be cached as a :class:`SelectPlan`.
+    """
 
     instruction: str
     core: Core
@@ -93,14 +96,15 @@ class SelectCall:
     dst: LocalTensor
     src0: LocalTensor
     src1: LocalTensor | None
-    scalar_raw: np.ndarray | None
     lanes: ActiveLanes
     strides: tuple[int, ...]
     sel: LocalTensor | None = None
+    bits_from: str = "stream"  # "stream" (selMask r*E+j), "selmask_head" (selMask j), "cmpmask" (CMPMASK j)
     sel_addr: int | None = None
-    cmpmask_for_bits: bytes | None = None
-    scratch: tuple[int, bytes] | None = None
-    cmpmask_after: bytes | None = None
+    scalar_from: str | None = None  # "argument" or "cmpmask" (mode 1)
+    cmpmask_after: str | None = None  # "selmask" (16 B of selMask) or "scratch" (first 16 B of the copies)
+    scratch_kind: str | None = None  # "scalar", "address" or "cmpmask" (what the copies hold)
+    scratch_addr: int | None = None
     mask_words_after: MaskWords | None = None
     mask_mode_after: MaskMode | None = None
 
@@ -124,8 +128,40 @@ def select(dst: LocalTensor, *args, **kwargs) -> None:
 def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
     form, bound = bind(instruction, SELECT_FORMS, args, kwargs)
     core = current_core(instruction)
-    call = _plan(instruction, core, form, dst, bound)
-    _execute(call)
+    key = _plan_key(instruction, form, dst, bound, core)
+    plan = core.plan_cache.get(key) if key is not None else None
+    if plan is None:
+        plan = SelectPlan.compile(_plan(instruction, core, form, dst, bound))
+        if key is not None:
+            core.plan_cache[key] = plan
+    else:
+        plan.check_tensors(core, dst, bound)
+    plan.run(core, bound)
+
+
+def _tensor_key(value):
+    if isinstance(value, LocalTensor):
+        return value.addr, value.tile_size, value.dtype.name, value.position
+    return None if value is None else "scalar"
+
+
+def _plan_key(instruction: str, form: str, dst, bound: dict, core: Core):
+    """Everything a Select plan depends on; ``None`` if some argument is not hashable."""
+    mask = bound.get("mask")
+    params = bound.get("repeat_params")
+    try:
+        key = (
+            instruction, form, bound.get("sel_mode"), _tensor_key(dst), _tensor_key(bound.get("sel_mask")),
+            _tensor_key(bound.get("src0")), _tensor_key(bound.get("src1")),
+            params.astuple() if params is not None else None,
+            tuple(mask) if isinstance(mask, (list, tuple, np.ndarray)) else mask,
+            bound.get("repeat_times"), bound.get("count"), bound.get("is_set_mask"),
+            core.mask_mode, core.mask_words, core.cmpmask[:8] if form == "no_mask" else None,
+        )
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 # ----------------------------------------------------------------- planning
@@ -151,14 +187,14 @@ def _mode(instruction: str, value, support: SelectSupport, core: Core, allowed=N
 
 
 def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCall:
+    """Check every parameter-dependent rule and resolve the call (nothing is read or written)."""
     support = _support(core, instruction)
     dst = require_ub_tensor(instruction, "dst", dst, core)
     dtype = dst.dtype
     src0 = require_ub_tensor(instruction, "src0", bound["src0"], core)
     allowed_t = support.count_dtypes if form == "count" else support.dtypes
     require_dtype(instruction, "dst", dtype, allowed_t, f"Select does not support this data type on {core.chip.name}")
-    if src0.dtype != dtype:
-        raise UnsupportedError(instruction, "src0 dtype", src0.dtype.name, "src0 must have dst's dtype", dtype.name)
+    _require_same_dtype(instruction, "src0", src0, dtype)
 
     if form == "no_mask_scalar":
         mode = _mode(instruction, SelMode.VSEL_TENSOR_SCALAR_MODE, support, core, support.no_mask_modes)
@@ -172,21 +208,15 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
         )
 
     src1 = bound.get("src1")
-    scalar_raw = None
     if form in ("count", "mask"):
-        if mode == 1:
-            if not is_scalar(src1):
-                raise TypeError(f"{instruction}: src1 must be a scalar in mode 1 (VSEL_TENSOR_SCALAR_MODE), "
-                                f"got {type(src1).__name__}")
-            scalar_raw = scalar_bits(instruction, "src1", src1, dtype)
-            src1 = None
-        elif not is_tensor(src1):
+        if mode == 1 and not is_scalar(src1):
+            raise TypeError(f"{instruction}: src1 must be a scalar in mode 1 (VSEL_TENSOR_SCALAR_MODE), "
+                            f"got {type(src1).__name__}")
+        if mode != 1 and not is_tensor(src1):
             raise TypeError(f"{instruction}: src1 must be a LocalTensor in mode {mode}, got {type(src1).__name__}")
     if is_tensor(src1):
         src1 = require_ub_tensor(instruction, "src1", src1, core)
-        if src1.dtype != dtype:
-            raise UnsupportedError(instruction, "src1 dtype", src1.dtype.name, "src1 must have dst's dtype",
-                                   dtype.name)
+        _require_same_dtype(instruction, "src1", src1, dtype)
     else:
         src1 = None
 
@@ -195,8 +225,8 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
         sel = require_ub_tensor(instruction, "sel_mask", sel, core)
         require_dtype(instruction, "sel_mask", sel.dtype, SEL_MASK_DTYPES, "selMask must be an unsigned integer tensor")
 
-    call = SelectCall(instruction, core, dtype, mode, dst, src0, src1, scalar_raw,
-                      lanes=None, strides=DEFAULT_STRIDES, sel=sel)  # type: ignore[arg-type]
+    call = SelectCall(instruction, core, dtype, mode, dst, src0, src1, lanes=None,  # type: ignore[arg-type]
+                      strides=DEFAULT_STRIDES, sel=sel)
     native = support.lowering == "native"
     itemsize = dtype.itemsize
     if form == "count":
@@ -228,45 +258,43 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
     return call
 
 
+def _require_same_dtype(instruction: str, name: str, tensor: LocalTensor, dtype: DType) -> None:
+    if tensor.dtype != dtype:
+        raise UnsupportedError(instruction, f"{name} dtype", tensor.dtype.name, f"{name} must have dst's dtype",
+                               dtype.name)
+
+
 def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport) -> None:
-    """CMPMASK, scratch and selMask source for the forms that take a selMask tensor."""
+    """CMPMASK, scratch and selMask source for the forms that take a selMask tensor (ref §2.2, §2.6)."""
     sel = call.sel
+    call.scalar_from = "argument" if call.mode == 1 else None
+    call.sel_addr = sel.addr
     if support.lowering != "native":
-        call.sel_addr = sel.addr
+        call.bits_from = "selmask_head" if call.mode == 0 else "stream"
         return
     if call.mode == 0:
         call.core.ub.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)
         sel.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)
-        call.cmpmask_after = bytes(call.core.ub.data[sel.addr : sel.addr + CMPMASK_BYTES])
-        call.cmpmask_for_bits = call.cmpmask_after
+        call.bits_from, call.cmpmask_after = "cmpmask", "selmask"
         return
-    call.sel_addr = sel.addr
-    if call.mode == 1:
-        copies = np.repeat(call.scalar_raw, SCRATCH_COPIES).tobytes()
-    else:
-        copies = np.full(SCRATCH_COPIES, sel.addr, dtype="<u4").tobytes()
-    call.cmpmask_after = copies[:CMPMASK_BYTES]
-    if support.scratch_offset_bytes is not None:
-        call.scratch = (support.scratch_offset_bytes, copies)
+    call.cmpmask_after = "scratch"
+    call.scratch_kind = "scalar" if call.mode == 1 else "address"
+    call.scratch_addr = support.scratch_offset_bytes
 
 
 def _plan_no_mask_registers(call: SelectCall, support: SelectSupport) -> None:
     """Where the no-mask forms take their bits, scalar or selMask address from: CMPMASK (ref §2.3)."""
     core = call.core
-    if not core.cmpmask_written:
-        core.report_unset_cmpmask(call.instruction)
-    cmpmask = core.cmpmask
     if call.mode == 0:
-        call.cmpmask_for_bits = cmpmask
+        call.bits_from = "cmpmask"
         if support.no_mask_spill_offset_bytes is not None:
-            spill = cmpmask[: 16 if call.dtype.itemsize == 2 else 8]
-            call.scratch = (support.no_mask_spill_offset_bytes, spill)
+            call.scratch_kind, call.scratch_addr = "cmpmask", support.no_mask_spill_offset_bytes
     elif call.mode == 1:
-        call.scalar_raw = np.frombuffer(cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw).copy()
+        call.scalar_from = "cmpmask"
         call.sel_addr = call.sel.addr
     else:
         width = 4 if support.lowering == "native" else 8
-        address = int.from_bytes(cmpmask[:width], "little")
+        address = int.from_bytes(core.cmpmask[:width], "little")
         if address % 32 or address >= core.ub.size_bytes:
             raise ParameterRangeError(
                 call.instruction, "CMPMASK (selMask address)", address,
@@ -276,87 +304,192 @@ def _plan_no_mask_registers(call: SelectCall, support: SelectSupport) -> None:
         call.sel_addr = address
 
 
-# ---------------------------------------------------------------- execution
-def _sel_bit_positions(call: SelectCall) -> tuple[np.ndarray, Footprint | None]:
-    """Per active lane, the bit of the selMask stream (or of CMPMASK) that chooses it."""
+# ---------------------------------------------------------------- the plan
+def _scratch_bytes(call: SelectCall) -> int:
+    return {"scalar": SCRATCH_COPIES * call.dtype.itemsize, "address": SCRATCH_COPIES * 4,
+            "cmpmask": 16 if call.dtype.itemsize == 2 else 8}[call.scratch_kind]
+
+
+@dataclass
+class SelectPlan:
+    """A checked Select call, compiled to operand accesses; cached per core and re-run.
+
+    ``run`` does only what depends on memory or register contents: uninitialised-read
+    checks, reading the selection bits, the select itself and the commit.
+    """
+
+    call: SelectCall
+    dst: OperandAccess
+    src0: OperandAccess
+    src1: OperandAccess | None
+    bit_index: np.ndarray | None  # flat layout: per active lane, its bit in the unpacked bits
+    sel_bytes: int  # selMask bytes read (stream / head), 0 if bits come from CMPMASK
+    sel_check: np.ndarray | None  # selMask byte offsets holding active bits, None if all of the first sel_bytes
+
+    @classmethod
+    def compile(cls, call: SelectCall) -> SelectPlan:
+        ub, lanes, itemsize = call.core.ub, call.lanes, call.dtype.itemsize
+        d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
+        dst = StridedOperand(call.dst.addr, strided_footprint("dst", call.dst.addr, lanes, itemsize, d_blk, d_rep),
+                             d_blk, d_rep)
+        src0 = StridedOperand(call.src0.addr,
+                              strided_footprint("src0", call.src0.addr, lanes, itemsize, s0_blk, s0_rep),
+                              s0_blk, s0_rep)
+        src1 = None
+        if call.src1 is not None:
+            src1 = StridedOperand(call.src1.addr,
+                                  strided_footprint("src1", call.src1.addr, lanes, itemsize, s1_blk, s1_rep),
+                                  s1_blk, s1_rep)
+        bit_index, sel_fp = _selection_bits(call)
+
+        dst.footprint.check_in(call.instruction, call.dst)
+        src0.footprint.check_in(call.instruction, call.src0)
+        if src1 is not None:
+            src1.footprint.check_in(call.instruction, call.src1)
+        if sel_fp is not None and not sel_fp.empty:
+            if call.sel is not None and call.sel.addr == call.sel_addr:
+                sel_fp.check_in(call.instruction, call.sel)
+            else:
+                ub.check_span(call.instruction, "sel_mask", sel_fp.lo, sel_fp.hi)
+        reads = [op.footprint for op in (src0, src1) if op is not None]
+        if sel_fp is not None:
+            reads.append(sel_fp)
+        for footprint in reads:
+            check_overlap(call.instruction, dst.footprint, footprint)
+        if call.scratch_kind is not None and call.scratch_addr is not None:
+            _check_clear_of_scratch(call, [dst.footprint, *reads])
+
+        operands = [op for op in (dst, src0, src1) if op is not None]
+        layout = choose_layout(ub, operands, lanes, dst)
+        raw = call.dtype.raw
+        accesses = [OperandAccess.build(ub, op, raw, lanes, layout) if op is not None else None
+                    for op in (dst, src0, src1)]
+        sel_bytes = 0
+        sel_check = None
+        if sel_fp is not None:
+            sel_check = np.unique(sel_fp.addrs) - call.sel_addr
+            sel_bytes = int(sel_check[-1]) + 1 if sel_check.size else 0
+            if sel_check.size == sel_bytes:
+                sel_check = None  # every byte up to sel_bytes holds an active bit: check the span
+        if layout == "view":
+            bit_index = None
+        return cls(call, accesses[0], accesses[1], accesses[2], bit_index, sel_bytes, sel_check)
+
+    def check_tensors(self, core: Core, dst, bound: dict) -> None:
+        """The per-call part of tensor validation: not freed, and owned by the running core."""
+        instruction = self.call.instruction
+        for name, tensor in (("dst", dst), ("sel_mask", bound.get("sel_mask")), ("src0", bound.get("src0")),
+                             ("src1", bound.get("src1"))):
+            if isinstance(tensor, LocalTensor):
+                tensor.check_usable(instruction, name, core)
+
+    def run(self, core: Core, bound: dict) -> None:
+        call, ub = self.call, core.ub
+        instruction, dtype, lanes = call.instruction, call.dtype, call.lanes
+        raw = dtype.raw
+
+        # --- values that depend on the call's arguments or on register contents
+        scalar = None
+        if call.scalar_from == "argument":
+            scalar = scalar_bits(instruction, "src1", bound["src1"], dtype)
+        elif call.scalar_from == "cmpmask":
+            core.report_unset_cmpmask(instruction)
+            scalar = np.frombuffer(core.cmpmask[: dtype.itemsize], dtype=raw)
+        if call.cmpmask_after == "selmask":
+            ub.check_initialized_span(instruction, "sel_mask", call.sel_addr,
+                                      call.sel_addr + max(lanes.lanes // 8, 1))
+            cmpmask = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES].tobytes()
+        elif call.bits_from == "cmpmask":
+            core.report_unset_cmpmask(instruction)
+            cmpmask = core.cmpmask
+        else:
+            cmpmask = None
+        scratch = self._scratch_payload(scalar, core)
+
+        # --- reads (memory as it is before any write)
+        self.src0.check_initialized(ub, instruction)
+        if self.src1 is not None:
+            self.src1.check_initialized(ub, instruction)
+        bits = self._bits(ub, cmpmask)
+        chosen0 = self.src0.gather(ub, raw)
+        chosen1 = self.src1.gather(ub, raw) if self.src1 is not None else scalar
+        result = np.where(bits, chosen0, chosen1)
+
+        # --- commit
+        if scratch is not None:
+            ub.write_bytes(call.scratch_addr, scratch, who=instruction)
+        if call.cmpmask_after == "selmask":
+            core.load_cmpmask(cmpmask)
+        elif call.cmpmask_after == "scratch":
+            core.load_cmpmask(bytes(scratch[:CMPMASK_BYTES]) if scratch is not None
+                              else self._copies(scalar)[:CMPMASK_BYTES])
+        if call.mask_words_after is not None:
+            core.mask_words = call.mask_words_after
+        if call.mask_mode_after is not None:
+            core.mask_mode = call.mask_mode_after
+        self.dst.write(ub, result)
+
+    def _copies(self, scalar) -> bytes:
+        call = self.call
+        if call.scratch_kind == "address" or (call.scratch_kind is None and call.mode == 2):
+            return np.full(SCRATCH_COPIES, call.sel_addr, dtype="<u4").tobytes()
+        return np.repeat(scalar, SCRATCH_COPIES).tobytes()
+
+    def _scratch_payload(self, scalar, core: Core) -> bytes | None:
+        call = self.call
+        if call.scratch_kind is None or call.scratch_addr is None:
+            return None
+        if call.scratch_kind == "cmpmask":
+            return core.cmpmask[: _scratch_bytes(call)]
+        return self._copies(scalar)
+
+    def _bits(self, ub, cmpmask: bytes | None) -> np.ndarray:
+        """The selection bit of every lane, in the plan's layout (bool)."""
+        call, lanes = self.call, self.call.lanes
+        if cmpmask is not None:
+            packed = np.frombuffer(cmpmask, dtype=np.uint8)
+        else:
+            start, nbytes = call.sel_addr, self.sel_bytes
+            if self.sel_check is None:
+                ub.check_initialized_span(call.instruction, "sel_mask", start, start + nbytes)
+            elif self.sel_check.size:
+                ub.check_initialized(call.instruction, "sel_mask", self.sel_check + start, 1)
+            packed = ub.data[start : start + nbytes]
+            if nbytes < self.stream_bytes:
+                packed = np.concatenate([packed, np.zeros(self.stream_bytes - nbytes, np.uint8)])
+        source = np.unpackbits(packed, bitorder="little").view(bool)
+        if self.bit_index is not None:
+            return source[self.bit_index]
+        per_block = lanes.lanes // 8
+        if call.bits_from == "stream":
+            return source.reshape(lanes.repeats, 8, per_block)
+        return source[: lanes.lanes].reshape(1, 8, per_block)
+
+    @property
+    def stream_bytes(self) -> int:
+        lanes = self.call.lanes
+        return lanes.repeats * lanes.lanes // 8 if self.call.bits_from == "stream" else lanes.lanes // 8
+
+
+def _selection_bits(call: SelectCall) -> tuple[np.ndarray, Footprint | None]:
+    """Per active lane (issue order), the index of its bit in the unpacked selection bits,
+    and the footprint of the selMask bytes read (``None`` when bits come from CMPMASK)."""
     lanes = call.lanes
     grid_r = np.arange(lanes.repeats, dtype=np.int64)[:, None]
     grid_j = np.arange(lanes.lanes, dtype=np.int64)[None, :]
-    if call.mode == 0:
-        positions = lanes.select(np.broadcast_to(grid_j, (lanes.repeats, lanes.lanes)))
-    else:
+    if call.bits_from == "stream":
         positions = lanes.select(grid_r * lanes.lanes + grid_j)
-    if call.sel_addr is None:
+    else:
+        positions = lanes.select(np.broadcast_to(grid_j, (lanes.repeats, lanes.lanes)))
+    if call.bits_from == "cmpmask":
         return positions, None
     repeats = lanes.select(np.broadcast_to(grid_r, (lanes.repeats, lanes.lanes)))
     return positions, Footprint("sel_mask", call.sel_addr + (positions >> 3), repeats, 1)
 
 
-def _execute(call: SelectCall) -> None:
-    ub = call.core.ub
-    lanes = call.lanes
-    itemsize = call.dtype.itemsize
-    d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
-    dst_fp = strided_footprint("dst", call.dst.addr, lanes, itemsize, d_blk, d_rep)
-    src0_fp = strided_footprint("src0", call.src0.addr, lanes, itemsize, s0_blk, s0_rep)
-    src1_fp = (strided_footprint("src1", call.src1.addr, lanes, itemsize, s1_blk, s1_rep)
-               if call.src1 is not None else None)
-    bit_positions, sel_fp = _sel_bit_positions(call)
-
-    # --- plan: bounds and overlap (nothing has been written yet)
-    dst_fp.check_in(call.instruction, call.dst)
-    src0_fp.check_in(call.instruction, call.src0)
-    if src1_fp is not None:
-        src1_fp.check_in(call.instruction, call.src1)
-    if sel_fp is not None and not sel_fp.empty:
-        if call.sel is not None:
-            sel_fp.check_in(call.instruction, call.sel)
-        else:
-            ub.check_span(call.instruction, "sel_mask", sel_fp.lo, sel_fp.hi)
-    reads = [fp for fp in (src0_fp, src1_fp, sel_fp) if fp is not None]
-    for fp in reads:
-        check_overlap(call.instruction, dst_fp, fp)
-    if call.scratch is not None:
-        _check_clear_of_scratch(call, [dst_fp, *reads])
-
-    # --- execute: gather and compute from memory as it is before any write
-    for fp in reads:
-        if fp.name == "sel_mask":
-            ub.check_initialized(call.instruction, fp.name, np.unique(fp.addrs), 1)
-        else:
-            ub.check_initialized(call.instruction, fp.name, fp.elem_index, itemsize)
-    if call.mode == 0 and call.cmpmask_for_bits is not None and call.sel is not None:
-        ub.check_initialized_span(call.instruction, "sel_mask", call.sel.addr,
-                                  call.sel.addr + max(lanes.lanes // 8, 1))
-    raw = call.dtype.raw
-    if sel_fp is not None:
-        bits = (ub.data[sel_fp.addrs] >> (bit_positions & 7).astype(np.uint8)) & 1
-    else:
-        bits = mask_word_bits(_words(call.cmpmask_for_bits), lanes.lanes)[bit_positions]
-    chosen0 = ub.gather(src0_fp.elem_index, raw)
-    chosen1 = ub.gather(src1_fp.elem_index, raw) if src1_fp is not None else call.scalar_raw
-    result = np.where(bits.astype(bool), chosen0, chosen1).astype(raw, copy=False)
-
-    # --- commit
-    if call.scratch is not None:
-        ub.write_bytes(call.scratch[0], call.scratch[1], who=call.instruction)
-    if call.cmpmask_after is not None:
-        call.core.load_cmpmask(call.cmpmask_after)
-    if call.mask_words_after is not None:
-        call.core.mask_words = call.mask_words_after
-    if call.mask_mode_after is not None:
-        call.core.mask_mode = call.mask_mode_after
-    if not dst_fp.empty:
-        ub.scatter(dst_fp.elem_index, result)
-
-
-def _words(cmpmask: bytes) -> tuple[int, int]:
-    return int.from_bytes(cmpmask[:8], "little"), int.from_bytes(cmpmask[8:16], "little")
-
-
 def _check_clear_of_scratch(call: SelectCall, footprints: list[Footprint]) -> None:
-    start, payload = call.scratch
-    stop = start + len(payload)
+    start = call.scratch_addr
+    stop = start + _scratch_bytes(call)
     for fp in footprints:
         if not fp.empty and fp.lo < stop and start < fp.hi:
             raise OverlapError(
@@ -365,7 +498,6 @@ def _check_clear_of_scratch(call: SelectCall, footprints: list[Footprint]) -> No
                 "(reserve the top 8 KiB of UB: 需要预留8KB UB)", f"UB outside [{start:#x}, {stop:#x})",
                 "ref §2.6",
             )
-
 
 
 def vsel_cmpmask(
@@ -380,16 +512,11 @@ def vsel_cmpmask(
     support = _support(core, instruction)
     dst = require_ub_tensor(instruction, "dst", dst, core)
     for name, tensor in (("src0", src0), ("src1", src1)):
-        tensor = require_ub_tensor(instruction, name, tensor, core)
-        if tensor.dtype != dst.dtype:
-            raise UnsupportedError(instruction, f"{name} dtype", tensor.dtype.name, f"{name} must have dst's dtype",
-                                   dst.dtype.name)
+        _require_same_dtype(instruction, name, require_ub_tensor(instruction, name, tensor, core), dst.dtype)
     require_dtype(instruction, "dst", dst.dtype, support.dtypes, f"not supported on {core.chip.name}")
     if strides[0] == 0:
         raise ParameterRangeError(instruction, "dst_block_stride", 0, "a destination block stride of 0 is "
                                   "undefined behaviour", "[1, 255]", "ref §1.1 (高维切分.md)")
-    core.report_unset_cmpmask(instruction)
-    call = SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, None, lanes, strides,
-                      cmpmask_for_bits=core.cmpmask, mask_words_after=mask_words_after,
-                      mask_mode_after=mask_mode_after)
-    _execute(call)
+    call = SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, lanes, strides, bits_from="cmpmask",
+                      mask_words_after=mask_words_after, mask_mode_after=mask_mode_after)
+    SelectPlan.compile(call).run(core, {})
