@@ -19,6 +19,7 @@ from typing import Literal
 import numpy as np
 
 from .errors import OutOfBoundsError, UninitializedReadError, UninitializedReadWarning
+from .validate import require_bytes, require_int
 
 __all__ = ["Memory", "UninitPolicy", "user_stacklevel"]
 
@@ -77,14 +78,15 @@ class Memory:
     # ------------------------------------------------------------ host access
     def read_bytes(self, addr: int, nbytes: int, who: str = "read") -> bytes:
         """Host read of raw bytes (no uninitialised-read report)."""
+        addr = require_int(who, "addr", addr, 0, self.size_bytes)
+        nbytes = require_int(who, "nbytes", nbytes, 0, self.size_bytes)
         self.check_span(who, "range", addr, addr + nbytes)
         return self.data[addr : addr + nbytes].tobytes()
 
     def write_bytes(self, addr: int, payload: bytes | bytearray | memoryview | np.ndarray, who: str = "write") -> None:
         """Host write of raw bytes; marks them written."""
-        raw = np.frombuffer(bytes(payload), dtype=np.uint8) if not isinstance(payload, np.ndarray) else (
-            np.ascontiguousarray(payload).view(np.uint8).reshape(-1)
-        )
+        raw = np.frombuffer(require_bytes(who, "data", payload), dtype=np.uint8)
+        addr = require_int(who, "addr", addr, 0, self.size_bytes)
         self.check_span(who, "range", addr, addr + raw.size)
         self.data[addr : addr + raw.size] = raw
         self.written[addr : addr + raw.size] = 1

@@ -15,7 +15,10 @@ import numpy as np
 
 from .errors import AlignmentError, ParameterRangeError
 
-__all__ = ["align_up", "div_up", "is_integer", "require_aligned", "require_bool", "require_int", "require_uint"]
+__all__ = [
+    "align_up", "div_up", "is_integer", "require_aligned", "require_bool", "require_bytes", "require_int",
+    "require_uint", "to_elements",
+]
 
 
 def is_integer(value) -> bool:
@@ -86,3 +89,41 @@ def require_aligned(
             f"multiples of {alignment}",
             source,
         )
+
+
+def to_elements(instruction: str, name: str, values, np_dtype: np.dtype) -> np.ndarray:
+    """Host data converted to ``np_dtype`` as a flat array, without silent garbage.
+
+    Floats round to nearest-even (overflow gives infinities, as IEEE conversion does);
+    integer targets need integral values within range.  Non-numeric input is a
+    ``TypeError``; an integer out of range is a :class:`ParameterRangeError`.
+    """
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError) as err:
+        raise TypeError(f"{instruction}: {name} must be numbers or an array of numbers ({err})") from None
+    if array.dtype.kind not in "biuf" and array.dtype != np_dtype:
+        raise TypeError(f"{instruction}: {name} must be numeric, got an array of {array.dtype}")
+    array = array.reshape(-1)
+    target = np.dtype(np_dtype)
+    integral = target.kind in "iu"
+    if integral and array.dtype.kind == "f" and not (np.all(np.isfinite(array)) and np.all(array == np.round(array))):
+        raise ParameterRangeError(instruction, name, "non-integral values", f"{target} data needs integers",
+                                  f"integers in [{np.iinfo(target).min}, {np.iinfo(target).max}]")
+    if target.kind in "iu" and array.size and array.dtype.kind in "iuf":
+        info = np.iinfo(target)
+        low, high = array.min(), array.max()
+        if low < info.min or high > info.max:
+            bad = int(low) if low < info.min else int(high)
+            raise ParameterRangeError(instruction, name, bad, f"does not fit {target}", f"[{info.min}, {info.max}]")
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array.astype(target)
+
+
+def require_bytes(instruction: str, name: str, payload) -> bytes:
+    """A bytes-like payload (``bytes``, ``bytearray``, ``memoryview`` or a numpy array's raw bytes)."""
+    if isinstance(payload, (bytes, bytearray, memoryview)):
+        return bytes(payload)
+    if isinstance(payload, np.ndarray):
+        return np.ascontiguousarray(payload).tobytes()
+    raise TypeError(f"{instruction}: {name} must be bytes-like, got {type(payload).__name__}")

@@ -10,10 +10,10 @@ variants add a ``pipe_barrier(PIPE_ALL)``, which the emulator records.
 from __future__ import annotations
 
 from ..validate import require_int, require_uint
-from .addressing import counter_mode_lanes, lanes_per_repeat
+from .addressing import lanes_per_repeat
 from .chips import unsupported_on
 from .core import Core, SyncRecord, current_core
-from .masking import COUNTER_MAX, lanes_from_register
+from .masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from .ops.registers import get_cmp_mask, set_cmp_mask
 from .ops.select import vsel_cmpmask
 from .tensor import LocalTensor
@@ -67,7 +67,7 @@ def _asc_select(instruction: str, dst, src0, src1, args: tuple) -> Core:
         raise TypeError(f"{instruction}: dst must be a LocalTensor, got {type(dst).__name__}")
     if len(args) == 1:
         count = require_int(instruction, "count", args[0], 0, COUNTER_MAX, "asc_select.md (uint32_t count)")
-        lanes = counter_mode_lanes(count, lanes_per_repeat(dst.dtype.itemsize))
+        lanes = checked_counter_lanes(instruction, count, lanes_per_repeat(dst.dtype.itemsize), "count")
         vsel_cmpmask(instruction, core, dst, src0, src1, lanes, (1, 1, 1, 8, 8, 8),
                      mask_words_after=(count, 0, 0, 0), mask_mode_after=MaskMode.NORMAL)
     elif len(args) == 7:

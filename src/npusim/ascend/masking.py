@@ -35,11 +35,15 @@ from .addressing import (
 from .core import Core
 from .types import MaskMode
 
-__all__ = ["MaskWords", "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register", "mask_arg_words"]
+__all__ = [
+    "MaskWords", "checked_counter_lanes", "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register",
+    "mask_arg_words",
+]
 
 MaskWords = tuple[int, int, int, int]
 MAX_REPEAT = 255
 COUNTER_MAX = (1 << 32) - 1  # CheckMaskValue: counter-mode mask <= UINT32_MAX (ref §1.2)
+MAX_MODELLED_REPEATS = 65535  # emulator limit: UB holds at most 1024 distinct 256-byte repeats
 
 
 def _is_int(value) -> bool:
@@ -97,11 +101,17 @@ def _check_zero_mask(core: Core, instruction: str, words: MaskWords) -> None:
         )
 
 
-def _counter_lanes(instruction: str, count: int, lanes: int, operand: str) -> ActiveLanes:
+def checked_counter_lanes(instruction: str, count: int, lanes: int, operand: str) -> ActiveLanes:
+    """Counter-mode lanes for ``count`` elements, after checking the count's range."""
     if count > COUNTER_MAX:
         raise ParameterRangeError(
             instruction, operand, count, "in counter mode the mask register's low word is the element "
             "count and must not exceed UINT32_MAX", f"[0, {COUNTER_MAX}]", "ref §1.2-1.3",
+        )
+    if count > MAX_MODELLED_REPEATS * lanes:
+        raise ParameterRangeError(
+            instruction, operand, count, f"npusim models at most {MAX_MODELLED_REPEATS} repeats per instruction "
+            "(only a repeat stride of 0 could keep more inside UB)", f"[0, {MAX_MODELLED_REPEATS * lanes}]",
         )
     return counter_mode_lanes(count, lanes)
 
@@ -118,7 +128,7 @@ def lanes_from_mask_arg(
     words = mask_arg_words(instruction, mask, itemsize, lowering_counts_raw, counter)
     lanes = lanes_per_repeat(itemsize)
     if counter:
-        return _counter_lanes(instruction, words[0], lanes, "mask (counter-mode count)"), words
+        return checked_counter_lanes(instruction, words[0], lanes, "mask (counter-mode count)"), words
     repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
     _check_zero_mask(core, instruction, words)
     return normal_mode_lanes(words, lanes, repeat_times), words
@@ -129,7 +139,7 @@ def lanes_from_register(core: Core, instruction: str, repeat_times: int, itemsiz
     lanes = lanes_per_repeat(itemsize)
     repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
     if core.mask_mode == MaskMode.COUNTER:
-        return _counter_lanes(instruction, core.mask_words[0], lanes, "vector mask register (counter)")
+        return checked_counter_lanes(instruction, core.mask_words[0], lanes, "vector mask register (counter)")
     _check_zero_mask(core, instruction, core.mask_words)
     return normal_mode_lanes(core.mask_words, lanes, repeat_times)
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..dtypes import DType
 from ..errors import OutOfBoundsError, RuntimeMisuseError, WrongCoreError
-from ..validate import require_int
+from ..validate import require_int, to_elements
 from .core import Core, current_core
 from .types import TPosition
 
@@ -152,7 +152,7 @@ class LocalTensor:
     def write(self, values) -> None:
         """Copy ``values`` (converted to this dtype) into the first elements of the tensor."""
         self._check_host("write")
-        array = np.ascontiguousarray(np.asarray(values).astype(self.dtype.np_dtype, copy=False)).reshape(-1)
+        array = np.ascontiguousarray(to_elements("LocalTensor.write", "values", values, self.dtype.np_dtype))
         if array.size > self.tile_size:
             raise OutOfBoundsError(
                 "LocalTensor.write", "values length", array.size,
@@ -180,7 +180,9 @@ class LocalTensor:
         """Write element ``index`` (converted to this dtype)."""
         self._check_host("set_value")
         index = require_int("set_value", "index", index, 0, self.tile_size - 1)
-        item = np.asarray(value).astype(self.dtype.np_dtype).reshape(1)
+        item = to_elements("set_value", "value", value, self.dtype.np_dtype)
+        if item.size != 1:
+            raise TypeError(f"set_value: value must be one number, got {item.size} values")
         self.core.ub.write_bytes(self.addr + index * self.dtype.itemsize, item.view(np.uint8), who="set_value")
 
     def _check_host(self, what: str) -> None:

@@ -199,8 +199,9 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
     if form == "no_mask_scalar":
         mode = _mode(instruction, SelMode.VSEL_TENSOR_SCALAR_MODE, support, core, support.no_mask_modes)
     else:
+        # the tensor-only no-mask form serves modes 0 and 2; mode 1 has its own form (with sel_mask)
         mode = _mode(instruction, bound["sel_mode"], support, core,
-                     support.no_mask_modes if form == "no_mask" else None)
+                     support.no_mask_modes - {1} if form == "no_mask" else None)
     if dtype.itemsize == 8 and mode == 0:
         raise UnsupportedError(
             instruction, "sel_mode", "VSEL_CMPMASK_SPR", "mode 0 with 64-bit data reuses selMask bits in a "
