@@ -50,10 +50,11 @@ def main(repo: str) -> None:
     scalar_doc = show(repo, f"{MVC}/Compares.md")
     compare_doc = show(repo, f"{MVC}/Compare.md")
 
-    first_bytes = {}
-    for match in re.finditer(r"\n\s*(GT|GE|LE|EQ|NE)：\S+\n((?:[^\n]*\n){1,3}?)\s*输出数据dstLocal：\s*\[\s*(\d+)",
-                             compare_doc):
+    first_bytes, first_bits = {}, {}
+    pattern = r"\n\s*(GT|GE|LE|EQ|NE)：\S+\n((?:[^\n]*\n){1,3}?)\s*输出数据dstLocal：\s*\[\s*(\d+)\((0b[01]{8})\)"
+    for match in re.finditer(pattern, compare_doc):
         first_bytes.setdefault(match.group(1), int(match.group(3)))
+        first_bits.setdefault(match.group(1), match.group(4))
         if match.group(1) == "GT":
             gt_inputs = match.group(2)
     masks_at = compare_doc.index("输入数据masks")
@@ -85,11 +86,14 @@ def main(repo: str) -> None:
             "dst": [int(v) for v in printed_array(bitmask_block, "输出数据dstLocal")],
         },
         "compare_first_byte_float32": {
-            "source": f"{MVC}/Compare.md (tensor前n个数据计算 结果示例: first dst byte per mode); consistent "
-                      "per ref §3.8 (the LT output [0 127 127 127 ...] is misprinted and not used)",
+            "source": f"{MVC}/Compare.md (tensor前n个数据计算 结果示例: first dst byte per mode, printed as "
+                      "'decimal(0bbinary)'); the LT output [0 127 127 127 ...] is misprinted (ref §3.8) and "
+                      "not extracted; for NE the doc prints 126(0b11111110): the binary matches the inputs, "
+                      "the decimal does not",
             "src0_first8": [v for v in printed_array(gt_inputs, "输入数据src0Local") if v != "..."],
             "src1_first8": [v for v in printed_array(gt_inputs, "输入数据src1Local") if v != "..."],
             "first_byte": first_bytes,
+            "first_byte_binary": first_bits,
         },
     }
     json.dump(examples, sys.stdout, ensure_ascii=False, indent=1)
