@@ -196,7 +196,9 @@ def bitmask_cases(draw):
     s0 = strides_fitting(draw, repeats, UB_BYTES[chip], operands)
     s1 = (0, 0) if scalar else strides_fitting(draw, repeats, UB_BYTES[chip], operands)
     dst_strides = (draw(st.integers(0, 3)), draw(st.integers(0, 20)))  # have no effect (ref §3.1)
-    is_set_mask = True if not scalar else draw(st.booleans())
+    # is_set_mask=False is reserved for Compare; with counter mode on the 950 it is rejected
+    # (test_compare_errors), so the model covers it in normal mode only.
+    is_set_mask = True if not scalar or counter else draw(st.booleans())
     register_words = (draw(st.integers(1, FULL)), draw(st.integers(0, FULL)) if lanes == 128 else 0)
     return dict(scalar=scalar, chip=chip, dtype=dtype, mode=mode, counter=counter, mask=mask, repeats=repeats,
                 repeat_times=repeat_times, s0=s0, s1=s1, dst_strides=dst_strides, is_set_mask=is_set_mask,
@@ -207,8 +209,6 @@ def bitmask_cases(draw):
 @given(bitmask_cases())
 def test_bitmask_forms_match_the_model(case):
     chip, dtype, mode, scalar = case["chip"], case["dtype"], case["mode"], case["scalar"]
-    if case["counter"] and not case["is_set_mask"]:
-        return  # 950 spills the register in an unmodelled layout: rejected (test_compare_errors)
     rng = np.random.default_rng(case["seed"])
     size, lanes = SIZE[dtype], 256 // SIZE[dtype]
     repeats = case["repeats"]

@@ -427,8 +427,7 @@ def _plan_register(instruction: str, core: Core, bound: dict) -> ComparePlan:
         count = mask_arg_words(instruction, mask, itemsize, True, True)[0]
         lanes = _first_lanes(count, lanes_per_repeat(itemsize))
     elif is_set_mask:
-        lanes, words = lanes_from_mask_arg(core, instruction, mask, 1, itemsize,
-                                           lowering_counts_raw=support.counter_mode_modelled)
+        lanes, words = lanes_from_mask_arg(core, instruction, mask, 1, itemsize)
         form_key = f"register_{'len' if _is_int(mask) else 'bits'}"
         if form_key in support.mask_arg_sets_register:
             mask_words_after = words
