@@ -455,3 +455,11 @@ def test_uninitialised_source():
     with core:
         never = asc.LocalTensor(asc.uint64, VECIN, 0x9000, 16)
     rejected(core, UninitializedReadError, lambda: asc.trans_data_to_5hd(never, never, P(), dtype=asc.half))
+
+
+def test_demo_module_passes():
+    """``npusim demo`` runs seed 002's three examples; each must match its golden bytes."""
+    from npusim.examples import seed002_trans_data_to_5hd
+
+    outcomes = seed002_trans_data_to_5hd.run()
+    assert len(outcomes) == 3 and all(o.passed for o in outcomes)

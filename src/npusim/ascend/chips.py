@@ -101,7 +101,7 @@ class CompareSupport:
         counter_mode_modelled: in counter mask mode the high-dim forms take their element
             count from the mask (950 VF emulation, ``CompareLevel0CounterMode``); ``False``:
             the product's ``vcmpv``/``vcmp`` has no documented counter-mode behaviour (ref §9.2),
-            so npusim rejects the combination instead of guessing.
+            so npusim rejects any compare issued in counter mode instead of guessing.
         mask_arg_sets_register: the call forms whose ``mask`` argument (with ``is_set_mask``)
             is left in the vector mask register: ``"compare_bits"``, ``"compares_bits"``,
             ``"register_bits"`` (bitwise ``mask[]`` forms) and ``"register_len"`` (contiguous).

@@ -43,8 +43,6 @@ anything is written; a rejected call leaves UB and every register unchanged.
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,11 +86,11 @@ _OPERATORS = {
 
 
 def _is_int(v) -> bool:
-    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 def _is_mask(v) -> bool:
-    return _is_int(v) or (isinstance(v, (Sequence, np.ndarray)) and not isinstance(v, (str, bytes)))
+    return _is_int(v) or isinstance(v, (list, tuple, np.ndarray))
 
 
 def _any(_v) -> bool:
@@ -458,16 +456,22 @@ def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: i
 
 
 # ------------------------------------------------------------------ execution
-def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray) -> np.ndarray:
+def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray,
+                  float_semantics: str = "ieee754") -> np.ndarray:
     """``a <mode> b`` per lane, on raw bits of ``dtype``, as a bool array.
 
-    float16 and bfloat16 widen to float32 exactly; NumPy's comparisons are IEEE-754
-    (NaN unordered, +0 == -0), which is the modelled hardware behaviour (ref §3.7).
+    Integers compare as two's-complement / unsigned values.  Floats follow the product's
+    ``CompareSupport.float_semantics``; the only one documented is ``"ieee754"`` (ref §3.7):
+    NumPy's comparisons are IEEE-754 (NaN unordered, +0 == -0), and float16/bfloat16 widen
+    to float32 exactly first.
     """
     a = np.asarray(a_raw).view(dtype.np_dtype)
     b = np.asarray(b_raw).view(dtype.np_dtype)
-    if dtype.is_float and dtype.itemsize < 4:
-        a, b = a.astype(np.float32), b.astype(np.float32)
+    if dtype.is_float:
+        if float_semantics != "ieee754":
+            raise ValueError(f"unknown float compare semantics {float_semantics!r}")
+        if dtype.itemsize < 4:
+            a, b = a.astype(np.float32), b.astype(np.float32)
     return _OPERATORS[mode](a, b)
 
 
@@ -501,7 +505,7 @@ def _execute(plan: ComparePlan) -> None:
     raw = plan.dtype.raw
     first = ub.gather(reads[0].elem_index, raw)
     second = ub.gather(reads[1].elem_index, raw) if plan.src1 is not None else plan.scalar_raw
-    hits = compare_lanes(plan.mode, plan.dtype, first, second)
+    hits = compare_lanes(plan.mode, plan.dtype, first, second, plan.support.float_semantics)
     bits = np.zeros((lanes.repeats, lanes.lanes), dtype=bool)
     if lanes.mask is None:
         bits[:] = hits.reshape(lanes.repeats, lanes.lanes)

@@ -28,7 +28,6 @@ Semantics (seed 002; ref §4):
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -57,10 +56,13 @@ def _is_tensor_list(v) -> bool:
     return isinstance(v, (list, tuple)) and len(v) > 0 and all(isinstance(t, LocalTensor) for t in v)
 
 
+def _is_integer(value) -> bool:
+    """An int or numpy integer, not a bool (concrete classes: much faster than numbers.Integral)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def _is_addr_list(v) -> bool:
-    return (isinstance(v, (Sequence, np.ndarray)) and not isinstance(v, (str, bytes)) and len(v) > 0
-            and all(isinstance(a, (numbers.Integral, np.integer)) and not isinstance(a, (bool, np.bool_))
-                    for a in v))
+    return (isinstance(v, (list, tuple, np.ndarray)) and len(v) > 0 and all(_is_integer(a) for a in v))
 
 
 def _is_params(v) -> bool:
@@ -188,7 +190,7 @@ def _address_list(instruction: str, name: str, values, ub_bytes: int) -> np.ndar
                                   "the address list has NCHW_CONV_ADDR_LIST_SIZE entries", "16", SOURCE)
     addresses = []
     for i, value in enumerate(values):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        if not _is_integer(value):
             raise TypeError(f"{instruction}: {name}[{i}] must be an integer UB address, got {type(value).__name__}")
         if not 0 <= int(value) < ub_bytes:
             raise OutOfBoundsError(instruction, f"{name}[{i}] address", int(value),
