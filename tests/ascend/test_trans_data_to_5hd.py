@@ -422,6 +422,21 @@ def test_type_errors():
             asc.trans_data_to_5hd(DST, SRC, P(dst_high_half="yes"), dtype=asc.int8)
 
 
+def test_call_forms_alternate_and_mixed_lists_are_type_errors():
+    """Forms are told apart by list contents; consecutive calls of different forms stay correct."""
+    x = np.arange(256, dtype=np.float16)
+    with asc.Core("A2") as core:
+        core.ub_write(0, x.tobytes())
+        core.ub_write(0x1000, bytes(1024))
+        tensors_src = [asc.LocalTensor(asc.half, VECIN, 32 * i) for i in range(16)]
+        tensors_dst = [asc.LocalTensor(asc.half, VECOUT, 0x1000 + 32 * i) for i in range(16)]
+        asc.trans_data_to_5hd(tensors_dst, tensors_src, P())
+        asc.trans_data_to_5hd([0x1200 + 32 * i for i in range(16)], [32 * i for i in range(16)], P(), dtype=asc.half)
+        assert core.ub_read(0x1000, 512) == core.ub_read(0x1200, 512) == x.reshape(16, 16).T.tobytes()
+        with pytest.raises(TypeError, match="LocalTensors each or 16 integer"):
+            asc.trans_data_to_5hd(tensors_dst[:8] + DST[8:], tensors_src, P(), dtype=asc.half)
+
+
 def test_address_tensor_rules():
     core = fresh()
     with core:

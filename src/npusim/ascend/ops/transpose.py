@@ -52,17 +52,13 @@ HALF_BLOCK_BYTES = BLOCK_BYTES // 2
 SOURCE = "TransDataTo5HD.md (seed 002); ref §4"
 
 
-def _is_tensor_list(v) -> bool:
-    return isinstance(v, (list, tuple)) and len(v) > 0 and all(isinstance(t, LocalTensor) for t in v)
-
-
 def _is_integer(value) -> bool:
     """An int or numpy integer, not a bool (concrete classes: much faster than numbers.Integral)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def _is_addr_list(v) -> bool:
-    return (isinstance(v, (list, tuple, np.ndarray)) and len(v) > 0 and all(_is_integer(a) for a in v))
+def _is_list(v) -> bool:
+    return isinstance(v, (list, tuple, np.ndarray))
 
 
 def _is_params(v) -> bool:
@@ -73,15 +69,26 @@ def _is_dtype_or_none(v) -> bool:
     return v is None or isinstance(v, DType)
 
 
+# Every test depends on the argument's type only (overloads.bind may cache by types); whether a
+# list holds LocalTensors or addresses is decided afterwards, by :func:`_list_kind`.
 TRANS_DATA_TO_5HD_FORMS = (
-    Form("tensor_list", (Param("dst_list", _is_tensor_list), Param("src_list", _is_tensor_list),
-                         Param("params", _is_params), Param("dtype", _is_dtype_or_none, None))),
-    Form("addr_list", (Param("dst_list", _is_addr_list), Param("src_list", _is_addr_list),
-                       Param("params", _is_params), Param("dtype", _is_dtype_or_none, None))),
+    Form("lists", (Param("dst_list", _is_list), Param("src_list", _is_list),
+                   Param("params", _is_params), Param("dtype", _is_dtype_or_none, None))),
     Form("addr_tensor", (Param("dst", lambda v: isinstance(v, LocalTensor)),
                          Param("src", lambda v: isinstance(v, LocalTensor)),
                          Param("params", _is_params), Param("dtype", _is_dtype_or_none, None))),
 )
+
+
+def _list_kind(instruction: str, dst_list, src_list) -> str:
+    """``"tensor_list"`` (LocalTensors) or ``"addr_list"`` (integer UB addresses)."""
+    items = [*dst_list, *src_list]
+    if items and all(isinstance(item, LocalTensor) for item in items):
+        return "tensor_list"
+    if all(_is_integer(item) for item in items):
+        return "addr_list"
+    raise TypeError(f"{instruction}: dst_list and src_list hold either 16 LocalTensors each or 16 integer UB "
+                    f"addresses each, got {sorted({type(i).__name__ for i in items})}")
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,8 @@ def trans_data_to_5hd(*args, **kwargs) -> None:
     """
     instruction = "trans_data_to_5hd"
     form, bound = bind(instruction, TRANS_DATA_TO_5HD_FORMS, args, kwargs)
+    if form == "lists":
+        form = _list_kind(instruction, bound["dst_list"], bound["src_list"])
     core = current_core(instruction)
     _require_product(instruction, core)
     params = bound["params"]
