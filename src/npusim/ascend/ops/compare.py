@@ -206,7 +206,7 @@ def vcmpv(instruction: str, core: Core, mode: CMPMODE, dst, src0, src1, repeat: 
     support = _support(core, instruction, "Compare", lambda s: bool(s.dtypes))
     dst, src0, src1 = _tensors(instruction, core, dst, src0, src1)
     _check_dtypes(instruction, core, support, "mask", mode, src0, src1, dst, scalar=False)
-    lanes = _bare_lanes(instruction, core, support, repeat, src0.dtype.itemsize, dst)
+    lanes = _bare_lanes(instruction, core, support, repeat, src0.dtype.itemsize)
     _execute(ComparePlan(instruction, core, support, src0.dtype, mode, src0, src1, None, lanes, strides, dst))
 
 
@@ -217,7 +217,7 @@ def vcmpvs(instruction: str, core: Core, mode: CMPMODE, dst, src, value, repeat:
     dst, src, _ = _tensors(instruction, core, dst, src, None)
     _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True)
     scalar_raw = scalar_bits(instruction, "value", value, src.dtype)
-    lanes = _bare_lanes(instruction, core, support, repeat, src.dtype.itemsize, dst)
+    lanes = _bare_lanes(instruction, core, support, repeat, src.dtype.itemsize)
     _execute(ComparePlan(instruction, core, support, src.dtype, mode, src, None, scalar_raw, lanes,
                          (strides[0], strides[1], 0, 0), dst))
 
@@ -251,7 +251,7 @@ def _register_support(core: Core, instruction: str) -> CompareSupport:
 
 def _cmp_mode(instruction: str, value) -> CMPMODE:
     mode = int(value)
-    if mode not in CMPMODE._value2member_map_:
+    if mode not in {m.value for m in CMPMODE}:
         raise ParameterRangeError(instruction, "cmp_mode", mode, "unknown CMPMODE",
                                   ", ".join(f"{m.name}={m.value}" for m in CMPMODE), "Compare.md 'cmpMode'")
     return CMPMODE(mode)
@@ -444,8 +444,7 @@ def _first_lanes(count: int, lanes: int) -> ActiveLanes:
     return ActiveLanes(1, lanes, row, count)
 
 
-def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: int, itemsize: int,
-                dst: LocalTensor) -> ActiveLanes:
+def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: int, itemsize: int) -> ActiveLanes:
     """Lanes of a bare ``vcmpv``/``vcmpvs``: the register mask where honoured, else every lane."""
     _require_normal_mode(instruction, core, support)
     if support.mask_honoured:
