@@ -19,6 +19,9 @@ Semantics (ref §3; ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄
 * **Count forms** (ref §3.3): ``count * sizeof(T)`` must be a multiple of 256; the call
   runs ``count * sizeof(T) / 256`` full repeats with default strides.  (The library would
   silently skip a partial tail; npusim rejects it, as the 950 does with a hard assert.)
+* ``repeat_times == 0`` / ``count == 0`` writes nothing (parameters are still checked).  The
+  docs guarantee the NOP on A2/A3 only; on the 950 "不保证…视为NOP" (Compare.md 约束说明),
+  and npusim treats it as a NOP there too.
 * **Counter mask mode**: ``vcmpv``/``vcmp`` document no counter-mode behaviour (ref §9.2) and
   the library never combines them, so on products whose compare is the native instruction
   (``counter_mode_modelled`` false) a high-dim, count or register compare issued while the
