@@ -9,11 +9,48 @@ Names follow pyasc (``hicann/pyasc``): ``asc.select``, ``asc.LocalTensor``,
 """
 
 from ..dtypes import DTYPES as _DTYPES
-from .c_api import asc_get_cmp_mask, asc_select, asc_select_sync, asc_set_cmp_mask
+from .c_api import (
+    asc_eq,
+    asc_eq_scalar,
+    asc_eq_scalar_sync,
+    asc_eq_sync,
+    asc_ge,
+    asc_ge_scalar,
+    asc_ge_scalar_sync,
+    asc_ge_sync,
+    asc_get_cmp_mask,
+    asc_gt,
+    asc_gt_scalar,
+    asc_gt_scalar_sync,
+    asc_gt_sync,
+    asc_le,
+    asc_le_scalar,
+    asc_le_scalar_sync,
+    asc_le_sync,
+    asc_lt,
+    asc_lt_scalar,
+    asc_lt_scalar_sync,
+    asc_lt_sync,
+    asc_ne,
+    asc_ne_scalar,
+    asc_ne_scalar_sync,
+    asc_ne_sync,
+    asc_select,
+    asc_select_sync,
+    asc_set_cmp_mask,
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+)
 from .chips import CHIPS, AscendChip, get_chip
 from .core import Core, current_core
+from .ops.compare import compare, compare_scalar
 from .ops.registers import get_cmp_mask, reset_mask, set_cmp_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .ops.select import select
+from .ops.transpose import trans_data_to_5hd
 from .tensor import LocalTensor
 from .types import (
     CMPMODE,
@@ -51,4 +88,14 @@ __all__ = [
     "double", "float16", "float32", "float64", "float_", "get_chip", "get_cmp_mask", "half", "int8", "int16",
     "int32", "int64", "reset_mask", "select", "set_cmp_mask", "set_mask_count", "set_mask_norm",
     "set_vector_mask", "uint8", "uint16", "uint32", "uint64",
+]
+
+# Compare family and TransDataTo5HD (issue 3).
+__all__ += [
+    "asc_eq", "asc_eq_scalar", "asc_eq_scalar_sync", "asc_eq_sync", "asc_ge", "asc_ge_scalar", "asc_ge_scalar_sync",
+    "asc_ge_sync", "asc_gt", "asc_gt_scalar", "asc_gt_scalar_sync", "asc_gt_sync", "asc_le", "asc_le_scalar",
+    "asc_le_scalar_sync", "asc_le_sync", "asc_lt", "asc_lt_scalar", "asc_lt_scalar_sync", "asc_lt_sync", "asc_ne",
+    "asc_ne_scalar", "asc_ne_scalar_sync", "asc_ne_sync", "asc_transto5hd_b8", "asc_transto5hd_b8_sync",
+    "asc_transto5hd_b16", "asc_transto5hd_b16_sync", "asc_transto5hd_b32", "asc_transto5hd_b32_sync", "compare",
+    "compare_scalar", "trans_data_to_5hd",
 ]

@@ -1,7 +1,10 @@
 """The Ascend C API (``asc_*`` functions) as thin wrappers over the instruction models.
 
-Signatures follow ``docs/zh/api/SIMD-API/C-API`` (ref §2.2, §3.4, §3.6); UB
-pointers are passed as :class:`~npusim.ascend.tensor.LocalTensor` objects.  The
+Signatures follow ``docs/zh/api/SIMD-API/C-API`` (ref §2.2, §3.4-3.6, §4) and
+``include/c_api/vector_compute/vector_compute.h``; UB pointers are passed as
+:class:`~npusim.ascend.tensor.LocalTensor` objects.  The compare functions have
+exactly two overloads each in the header — to a uint8 UB bitmask and to CMPMASK
+(the ``_scalar`` ones only the former); there is no count overload.  The
 C API exists on Atlas A2/A3 only; on other products every call raises an
 :class:`~npusim.errors.UnsupportedError` naming the product.  ``*_sync``
 variants add a ``pipe_barrier(PIPE_ALL)``, which the emulator records.
@@ -9,17 +12,36 @@ variants add a ``pipe_barrier(PIPE_ALL)``, which the emulator records.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..dtypes import DTYPES
+from ..overloads import Form, Param, bind
 from ..validate import require_int, require_uint
 from .addressing import lanes_per_repeat
 from .chips import unsupported_on
 from .core import Core, SyncRecord, current_core
 from .masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
+from .ops.common import is_scalar, is_tensor, require_dtype
+from .ops.compare import vcmp, vcmpv, vcmpvs
 from .ops.registers import get_cmp_mask, set_cmp_mask
 from .ops.select import vsel_cmpmask
+from .ops.transpose import vnchwconv
 from .tensor import LocalTensor
-from .types import MaskMode, PipeID
+from .types import CMPMODE, MaskMode, PipeID
 
-__all__ = ["asc_get_cmp_mask", "asc_select", "asc_select_sync", "asc_set_cmp_mask", "c_api_core"]
+__all__ = [
+    "asc_eq", "asc_eq_scalar", "asc_eq_scalar_sync", "asc_eq_sync",
+    "asc_ge", "asc_ge_scalar", "asc_ge_scalar_sync", "asc_ge_sync",
+    "asc_get_cmp_mask",
+    "asc_gt", "asc_gt_scalar", "asc_gt_scalar_sync", "asc_gt_sync",
+    "asc_le", "asc_le_scalar", "asc_le_scalar_sync", "asc_le_sync",
+    "asc_lt", "asc_lt_scalar", "asc_lt_scalar_sync", "asc_lt_sync",
+    "asc_ne", "asc_ne_scalar", "asc_ne_scalar_sync", "asc_ne_sync",
+    "asc_select", "asc_select_sync", "asc_set_cmp_mask",
+    "asc_transto5hd_b8", "asc_transto5hd_b8_sync", "asc_transto5hd_b16", "asc_transto5hd_b16_sync",
+    "asc_transto5hd_b32", "asc_transto5hd_b32_sync",
+    "c_api_core",
+]
 
 
 def c_api_core(instruction: str) -> Core:
@@ -91,3 +113,157 @@ def asc_get_cmp_mask(dst: LocalTensor) -> None:
     """``get_cmpmask``: store CMPMASK into 16 bytes of UB."""
     c_api_core("asc_get_cmp_mask")
     get_cmp_mask(dst, instruction="asc_get_cmp_mask")
+
+
+# ----------------------------------------------------------------- compare
+_STRIDES8 = ("dst_block_stride", "src0_block_stride", "src1_block_stride",
+             "dst_repeat_stride", "src0_repeat_stride", "src1_repeat_stride")
+_SCALAR_STRIDES16 = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
+
+
+def _uint(v) -> bool:
+    return isinstance(v, int) or hasattr(v, "__index__")
+
+
+_COMPARE_FORMS = (
+    Form("to_ub", (Param("dst", is_tensor), Param("src0", is_tensor), Param("src1", is_tensor),
+                   Param("repeat", _uint), *(Param(n, _uint) for n in _STRIDES8))),
+    Form("to_register", (Param("src0", is_tensor), Param("src1", is_tensor), Param("repeat", _uint),
+                         *(Param(n, _uint) for n in _STRIDES8))),
+)
+_COMPARE_SCALAR_FORMS = (
+    Form("to_ub", (Param("dst", is_tensor), Param("src", is_tensor), Param("value", is_scalar),
+                   Param("repeat", _uint), *(Param(n, _uint) for n in _SCALAR_STRIDES16))),
+)
+
+
+def _require_uint8_dst(instruction: str, dst: LocalTensor) -> None:
+    require_dtype(instruction, "dst", dst.dtype, frozenset({"uint8"}), "the C API bitmask is __ubuf__ uint8_t*")
+
+
+def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
+    def call(*args, **kwargs) -> None:
+        form, bound = bind(name, _COMPARE_FORMS, args, kwargs)
+        core = c_api_core(name)
+        strides = {n: require_uint(name, n, bound[n], 8, f"{name}.md") for n in _STRIDES8}
+        repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
+        if form == "to_ub":
+            _require_uint8_dst(name, bound["dst"])
+            vcmpv(name, core, mode, bound["dst"], bound["src0"], bound["src1"], repeat,
+                  (strides["src0_block_stride"], strides["src0_repeat_stride"],
+                   strides["src1_block_stride"], strides["src1_repeat_stride"]))
+        else:  # "固定处理256B的数据，repeat字段不生效": one repeat whatever `repeat` says
+            vcmp(name, core, mode, bound["src0"], bound["src1"],
+                 (strides["src0_block_stride"], strides["src1_block_stride"]))
+        if sync:
+            _barrier(core)
+
+    base = name.removesuffix("_sync")
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = (
+        f"``vcmpv_{mode.name.lower()}`` / ``vcmp_{mode.name.lower()}``: per lane, "
+        f"``src0 {_SYMBOLS[mode]} src1`` ({base}.md).\n\n"
+        "Forms::\n\n"
+        f"    {name}(dst, src0, src1, repeat, dst_block_stride, src0_block_stride, src1_block_stride,\n"
+        "        dst_repeat_stride, src0_repeat_stride, src1_repeat_stride)   # bits to a uint8 UB tensor\n"
+        f"    {name}(src0, src1, repeat, <the same 6 strides>)                 # bits to CMPMASK\n\n"
+        "To UB: ``repeat`` repeats, every bit written (the vector mask has no effect), E/8 bytes per\n"
+        "repeat packed at ``dst``.  To CMPMASK: one 256-byte repeat (``repeat`` has no effect) under\n"
+        "the vector mask register; masked-off CMPMASK bits keep their previous value.  Read it\n"
+        "back with :func:`asc_get_cmp_mask`."
+        + ("\n\nFollowed by ``pipe_barrier(PIPE_ALL)``." if sync else "")
+    )
+    return call
+
+
+def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
+    def call(*args, **kwargs) -> None:
+        _, bound = bind(name, _COMPARE_SCALAR_FORMS, args, kwargs)
+        core = c_api_core(name)
+        strides = {n: require_uint(name, n, bound[n], 16, f"{name}.md") for n in _SCALAR_STRIDES16}
+        repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
+        _require_uint8_dst(name, bound["dst"])
+        vcmpvs(name, core, mode, bound["dst"], bound["src"], bound["value"], repeat,
+               (strides["src_block_stride"], strides["src_repeat_stride"]))
+        if sync:
+            _barrier(core)
+
+    base = name.removesuffix("_sync")
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = (
+        f"``vcmpvs_{mode.name.lower()}``: per lane, ``src {_SYMBOLS[mode]} value`` into a uint8 bitmask "
+        f"({base}.md, seed 001).\n\n"
+        f"Signature: ``{name}(dst, src, value, repeat, dst_block_stride, src_block_stride, "
+        "dst_repeat_stride, src_repeat_stride)`` (strides ``uint16_t``).  ``value`` is converted to the\n"
+        "source dtype; every bit of every repeat is written, E/8 bytes per repeat packed at ``dst``."
+        + ("\n\nFollowed by ``pipe_barrier(PIPE_ALL)``." if sync else "")
+    )
+    return call
+
+
+_SYMBOLS = {CMPMODE.EQ: "==", CMPMODE.NE: "!=", CMPMODE.LT: "<", CMPMODE.LE: "<=", CMPMODE.GT: ">",
+            CMPMODE.GE: ">="}
+
+asc_eq = _tensor_compare("asc_eq", CMPMODE.EQ, sync=False)
+asc_eq_sync = _tensor_compare("asc_eq_sync", CMPMODE.EQ, sync=True)
+asc_ne = _tensor_compare("asc_ne", CMPMODE.NE, sync=False)
+asc_ne_sync = _tensor_compare("asc_ne_sync", CMPMODE.NE, sync=True)
+asc_lt = _tensor_compare("asc_lt", CMPMODE.LT, sync=False)
+asc_lt_sync = _tensor_compare("asc_lt_sync", CMPMODE.LT, sync=True)
+asc_le = _tensor_compare("asc_le", CMPMODE.LE, sync=False)
+asc_le_sync = _tensor_compare("asc_le_sync", CMPMODE.LE, sync=True)
+asc_gt = _tensor_compare("asc_gt", CMPMODE.GT, sync=False)
+asc_gt_sync = _tensor_compare("asc_gt_sync", CMPMODE.GT, sync=True)
+asc_ge = _tensor_compare("asc_ge", CMPMODE.GE, sync=False)
+asc_ge_sync = _tensor_compare("asc_ge_sync", CMPMODE.GE, sync=True)
+
+asc_eq_scalar = _scalar_compare("asc_eq_scalar", CMPMODE.EQ, sync=False)
+asc_eq_scalar_sync = _scalar_compare("asc_eq_scalar_sync", CMPMODE.EQ, sync=True)
+asc_ne_scalar = _scalar_compare("asc_ne_scalar", CMPMODE.NE, sync=False)
+asc_ne_scalar_sync = _scalar_compare("asc_ne_scalar_sync", CMPMODE.NE, sync=True)
+asc_lt_scalar = _scalar_compare("asc_lt_scalar", CMPMODE.LT, sync=False)
+asc_lt_scalar_sync = _scalar_compare("asc_lt_scalar_sync", CMPMODE.LT, sync=True)
+asc_le_scalar = _scalar_compare("asc_le_scalar", CMPMODE.LE, sync=False)
+asc_le_scalar_sync = _scalar_compare("asc_le_scalar_sync", CMPMODE.LE, sync=True)
+asc_gt_scalar = _scalar_compare("asc_gt_scalar", CMPMODE.GT, sync=False)
+asc_gt_scalar_sync = _scalar_compare("asc_gt_scalar_sync", CMPMODE.GT, sync=True)
+asc_ge_scalar = _scalar_compare("asc_ge_scalar", CMPMODE.GE, sync=False)
+asc_ge_scalar_sync = _scalar_compare("asc_ge_scalar_sync", CMPMODE.GE, sync=True)
+
+
+# ----------------------------------------------------------- TransDataTo5HD
+def _transto5hd(name: str, bits: int, sync: bool) -> Callable[..., None]:
+    raw_dtype = DTYPES[f"uint{bits}"]
+
+    def call(dst, src, repeat, dst_stride, src_stride, *halves) -> None:
+        core = c_api_core(name)
+        if bits == 8:
+            if len(halves) != 2:
+                raise TypeError(f"{name}: takes (dst, src, repeat, dst_stride, src_stride, dst_high_half, "
+                                f"src_high_half), got {5 + len(halves)} arguments")
+        elif halves:
+            raise TypeError(f"{name}: takes (dst, src, repeat, dst_stride, src_stride), got {5 + len(halves)} "
+                            "arguments")
+        vnchwconv(name, core, raw_dtype, dst, src, repeat, dst_stride, src_stride, *halves)
+        if sync:
+            _barrier(core)
+
+    call.__name__ = call.__qualname__ = name
+    halves_doc = ", dst_high_half, src_high_half" if bits == 8 else ""
+    call.__doc__ = (
+        f"``scatter_vnchwconv_b{bits}`` (asc_transto5hd.md): ``{name}(dst, src, repeat, dst_stride, "
+        f"src_stride{halves_doc})``.\n\n"
+        "``dst`` / ``src`` stand for the VA register pairs (VA0/VA1, VA2/VA3) that ``asc_set_va_reg``\n"
+        "fills: pass the 16 UB byte addresses (or 16 LocalTensors) they hold.  Strides are in\n"
+        "DataBlocks; with ``repeat == 1`` the start is already offset by one stride (ref §4.3)."
+        + ("\n\nFollowed by ``pipe_barrier(PIPE_ALL)``." if sync else "")
+    )
+    return call
+
+
+asc_transto5hd_b8 = _transto5hd("asc_transto5hd_b8", 8, sync=False)
+asc_transto5hd_b8_sync = _transto5hd("asc_transto5hd_b8_sync", 8, sync=True)
+asc_transto5hd_b16 = _transto5hd("asc_transto5hd_b16", 16, sync=False)
+asc_transto5hd_b16_sync = _transto5hd("asc_transto5hd_b16_sync", 16, sync=True)
+asc_transto5hd_b32 = _transto5hd("asc_transto5hd_b32", 32, sync=False)
+asc_transto5hd_b32_sync = _transto5hd("asc_transto5hd_b32_sync", 32, sync=True)

@@ -11,7 +11,9 @@ Sources (paths in ``cannmirror/asc-devkit`` @0da921b9, summarised in
 
 * UB sizes and ``TMP_UB_OFFSET``: ``impl/basic_api/utils/kernel_utils_constants.h`` (ref §1.5).
 * Select modes/dtypes: ``Select.md`` and ``impl/basic_api/dav_*/kernel_operator_vec_*sel*_impl.h`` (ref §2.4-2.6).
-* Compare: ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md`` (ref §3.2-3.5).
+* Compare: ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md`` (ref §3.2-3.5) and the
+  lowerings in ``impl/basic_api/dav_{c220,m200,m300,3510}/kernel_operator_vec_cmp*_impl.h``;
+  float semantics ref §3.7 (:data:`IEEE_COMPARE_SOURCE`).
 * TransDataTo5HD dtypes: seed 002 "数据类型" table (ref §4.5).
 """
 
@@ -27,6 +29,7 @@ __all__ = [
     "AscendChip",
     "CHIPS",
     "CompareSupport",
+    "IEEE_COMPARE_SOURCE",
     "SelectSupport",
     "get_chip",
     "products_where",
@@ -38,6 +41,13 @@ KIB = 1024
 HALF_FLOAT = frozenset({"float16", "float32"})
 B8_TO_B32 = frozenset({"int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"})
 SEL_MASK_DTYPES = frozenset({"uint8", "uint16", "uint32", "uint64"})
+
+IEEE_COMPARE_SOURCE = (
+    "ref §3.7: the Memory-level Compare docs are silent on NaN; the 950 register-level C API docs "
+    "(CAPI/reg/compare_and_select/asc_ne_scalar.md: 'nan -> 1'; asc_gt_scalar.md: 'nan -> 0') state "
+    "IEEE-754 unordered semantics, and the 950 double emulation (CompareEqualDoubleImpl) treats NaN as "
+    "unequal and +0 == -0. Assumed for every product; not confirmed on A2 hardware."
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,27 +85,53 @@ class SelectSupport:
 
 @dataclass(frozen=True, kw_only=True)
 class CompareSupport:
-    """How the Compare family behaves on one product (ref §3.2-3.5).
+    """How the Compare family behaves on one product (ref §3.2-3.5, §3.7).
 
     Attributes:
         dtypes: T of ``Compare`` (tensor-tensor, to a UB bitmask).
         scalar_dtypes: T of ``Compares`` / ``compare_scalar``.
-        eq_only_dtypes: dtypes allowed only with ``CMPMODE.EQ``.
-        count_only_dtypes: dtypes only accepted by the count form.
+        eq_only_dtypes: dtypes ``Compare`` accepts only with ``CMPMODE.EQ``.
+        scalar_eq_only_dtypes: dtypes ``Compares`` accepts only with ``CMPMODE.EQ``.
+        count_only_dtypes: dtypes only accepted by the count forms.
+        dst_dtypes: U, the bitmask tensor type of ``Compare`` (Compare.md 数据类型).
+        scalar_dst_dtypes: U of ``Compares`` (Compares.md 数据类型).
+        register_dtypes: T of compare-to-CMPMASK (Compare（结果存入寄存器）.md: half, float).
         mask_honoured: the high-dim mask selects lanes (masked-off bits written as 0);
-            ``False``: the mask is a reserved parameter and every bit is computed.
+            ``False``: the mask is a reserved parameter and every bit is computed (ref §3.2).
+        counter_mode_modelled: in counter mask mode the high-dim forms take their element
+            count from the mask (950 VF emulation, ``CompareLevel0CounterMode``); ``False``:
+            the product's ``vcmpv``/``vcmp`` has no documented counter-mode behaviour (ref §9.2),
+            so npusim rejects any compare issued in counter mode instead of guessing.
+        mask_arg_sets_register: the call forms whose ``mask`` argument (with ``is_set_mask``)
+            is left in the vector mask register: ``"compare_bits"``, ``"compares_bits"``,
+            ``"register_bits"`` (bitwise ``mask[]`` forms) and ``"register_len"`` (contiguous).
+            A2: ``VcmpImpl`` calls ``SetMask`` in both register forms; 950: the ``mask[]``
+            forms call ``SetVectorMask``; 310B: only ``Compares`` with ``mask[]`` does.
         register_compare: compare-to-CMPMASK is available.
         register_keeps_masked_bits: compare-to-CMPMASK leaves masked-off bits unchanged
-            (hardware ``vcmp``); ``False``: the whole register is rewritten, inactive bits 0.
+            (hardware ``vcmp``, ``asc_lt.md``); ``False``: the whole register is rewritten,
+            inactive bits 0 (950 emulation, ref §3.5).
+        register_scratch_offset_bytes: UB offset where compare-to-CMPMASK stages its result
+            bits (950: ``GetTemporaryBufferAddr(GetRuntimeUBSize())``), ``None`` if none.
+        float_semantics: how floating-point lanes compare. ``"ieee754"``: unordered NaN
+            (NE true, every other mode false) and +0 == -0 (:data:`IEEE_COMPARE_SOURCE`).
     """
 
     dtypes: frozenset[str]
     scalar_dtypes: frozenset[str]
     eq_only_dtypes: frozenset[str] = frozenset()
+    scalar_eq_only_dtypes: frozenset[str] = frozenset()
     count_only_dtypes: frozenset[str] = frozenset()
+    dst_dtypes: frozenset[str] = frozenset({"int8", "uint8"})
+    scalar_dst_dtypes: frozenset[str] = frozenset({"uint8"})
+    register_dtypes: frozenset[str] = HALF_FLOAT
     mask_honoured: bool = False
+    counter_mode_modelled: bool = False
+    mask_arg_sets_register: frozenset[str] = frozenset()
     register_compare: bool = False
     register_keeps_masked_bits: bool = True
+    register_scratch_offset_bytes: int | None = None
+    float_semantics: Literal["ieee754"] = "ieee754"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,7 +182,9 @@ _A2_A3_COMPARE = CompareSupport(
     dtypes=HALF_FLOAT | {"int32"},
     scalar_dtypes=HALF_FLOAT | {"int32"},
     eq_only_dtypes=frozenset({"int32"}),
+    scalar_eq_only_dtypes=frozenset({"int32"}),
     mask_honoured=False,
+    mask_arg_sets_register=frozenset({"register_bits", "register_len"}),  # dav_c220 VcmpImpl: SetMask
     register_compare=True,
     register_keeps_masked_bits=True,
 )
@@ -173,11 +211,15 @@ _ROWS = (
         compare=CompareSupport(
             dtypes=_950_COMPARE_T,
             scalar_dtypes=_950_COMPARE_T,
-            eq_only_dtypes=frozenset({"float64"}),
+            # Compare.md lists double with every CMPMODE; only Compares.md restricts it to EQ.
+            scalar_eq_only_dtypes=frozenset({"float64"}),
             count_only_dtypes=frozenset({"int8", "uint8", "int64", "uint64", "float64"}),
             mask_honoured=True,
+            counter_mode_modelled=True,
+            mask_arg_sets_register=frozenset({"compare_bits", "compares_bits", "register_bits"}),
             register_compare=True,
             register_keeps_masked_bits=False,
+            register_scratch_offset_bytes=248 * KIB,  # GetRuntimeUBSize() = 256 KiB - 8 KiB
         ),
         transdata_dtypes=B8_TO_B32 | {"bfloat16"},
         source="ref §0, §1.5 (3510), §2.4, §3.4, §4.5",
@@ -225,7 +267,8 @@ _ROWS = (
             dtypes=HALF_FLOAT,
             scalar_dtypes=frozenset({"int16", "uint16", "float16", "int32", "uint32", "float32"}),
             mask_honoured=True,
-            register_compare=False,
+            mask_arg_sets_register=frozenset({"compares_bits"}),  # dav_m300 VcmpvsImpl(mask[]): SetVectorMask
+            register_compare=False,  # dav_m300 VcmpImpl: "Compare written to CMPMASK" not supported
         ),
         transdata_dtypes=B8_TO_B32,
         source="ref §1.5 (3002), §2.4, §3.2, §3.4, §4.5",
@@ -248,6 +291,7 @@ _ROWS = (
         compare=CompareSupport(
             dtypes=HALF_FLOAT,
             scalar_dtypes=HALF_FLOAT,
+            mask_arg_sets_register=frozenset({"register_bits", "register_len"}),  # dav_m200 VcmpImpl: SetMask
             register_compare=True,
             register_keeps_masked_bits=True,
         ),
@@ -300,6 +344,8 @@ _ROWS = (
             dtypes=HALF_FLOAT | {"int32"},
             scalar_dtypes=HALF_FLOAT | {"int32"},
             eq_only_dtypes=frozenset({"int32"}),
+            scalar_eq_only_dtypes=frozenset({"int32"}),
+            dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
             register_compare=False,
         ),
         transdata_dtypes=B8_TO_B32,
@@ -323,6 +369,8 @@ _ROWS = (
             dtypes=HALF_FLOAT | {"int32"},
             scalar_dtypes=HALF_FLOAT | {"int32"},
             eq_only_dtypes=frozenset({"int32"}),
+            scalar_eq_only_dtypes=frozenset({"int32"}),
+            dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
             register_compare=False,
         ),
         transdata_dtypes=B8_TO_B32,

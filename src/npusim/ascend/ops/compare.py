@@ -1,0 +1,556 @@
+"""The Compare family: ``Compare`` / ``Compares`` to a UB bitmask, and compare to CMPMASK.
+
+Semantics (ref §3; ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md``):
+
+* Per lane, ``bit = src0 <op> src1`` (``Compares``: ``src0 <op> scalar``) for the six
+  ``CMPMODE`` values, computed on the source dtype exactly: float16 and bfloat16 are widened
+  to float32 (exact), NaN compares unordered (NE true, all others false) and +0 == -0
+  (``CompareSupport.float_semantics``; an assumption for A2, ref §3.7).  int32 compares its
+  two's-complement values; on A2/A3 and Kirin it is allowed with ``CMPMODE.EQ`` only.
+* **Bitmask output** (ref §3.1): one bit per lane, LSB first; repeat ``r`` writes exactly
+  ``E / 8`` bytes at ``dst + r * E / 8`` (16 B for half, 8 B for float/int32), packed
+  contiguously.  Source strides follow the address formula of ref §1.1; the dst strides
+  of ``BinaryRepeatParams`` / ``UnaryRepeatParams`` are validated but have no effect on
+  the packed output (the hardware behaviour with non-default dst strides is undocumented,
+  ref §9.1; the CCE and TIK descriptions of ``vcmpv`` have no dst stride at all).
+* **Mask** (ref §3.2, ``CompareSupport.mask_honoured``): on A2/A3, 310P, 910 and Kirin the
+  high-dim ``mask`` is a reserved parameter: every bit of every repeat is computed and
+  written.  On 950 and 310B masked-off lanes produce 0 bits (their bytes are still written).
+* **Count forms** (ref §3.3): ``count * sizeof(T)`` must be a multiple of 256; the call
+  runs ``count * sizeof(T) / 256`` full repeats with default strides.  (The library would
+  silently skip a partial tail; npusim rejects it, as the 950 does with a hard assert.)
+* ``repeat_times == 0`` / ``count == 0`` writes nothing (parameters are still checked).  The
+  docs guarantee the NOP on A2/A3 only; on the 950 "不保证…视为NOP" (Compare.md 约束说明),
+  and npusim treats it as a NOP there too.
+* **Counter mask mode**: ``vcmpv``/``vcmp`` document no counter-mode behaviour (ref §9.2) and
+  the library never combines them, so on products whose compare is the native instruction
+  (``counter_mode_modelled`` false) a high-dim, count or register compare issued while the
+  core is in counter mode raises :class:`~npusim.errors.UnsupportedError` rather than guess.
+  On the 950 the VF emulation takes the element count from the mask argument
+  (``CompareLevel0CounterMode``): ``ceil(count / E)`` repeats, the last one's tail bits 0.
+* **Compare to CMPMASK** (ref §3.5): one repeat of 256 bytes; only the source block strides
+  matter.  The E result bits go to CMPMASK bits ``0..E-1``.  A2/A3 and 310P
+  (``register_keeps_masked_bits``): masked-off bits keep their previous value, as do bits
+  ``E..127``; 950: the whole register is rewritten, inactive bits and bits ``E..127`` zero,
+  and the result is staged in UB scratch at ``GetRuntimeUBSize()`` (a visible write).
+* **Register side effects**: where the lowering calls ``SetMask``/``SetVectorMask`` with the
+  mask argument (``CompareSupport.mask_arg_sets_register``), the vector mask register keeps
+  that value after the call.  ``is_set_mask=False`` (``Compares`` and compare to register)
+  means the mask argument is a placeholder and the lanes come from the vector mask register
+  set beforehand (``Compares.md`` 表1); for ``Compare`` to a bitmask the parameter is
+  reserved and must stay ``True`` (``Compare.md`` 表1).
+
+Every call is planned and checked (dtypes, ranges, alignment, bounds, overlap) before
+anything is written; a rejected call leaves UB and every register unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...dtypes import DType
+from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...overloads import Form, Param, bind
+from ...validate import div_up, require_bool, require_int
+from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
+from ..chips import CompareSupport, unsupported_on
+from ..core import CMPMASK_BYTES, Core, current_core
+from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footprint
+from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg, lanes_from_register, mask_arg_words
+from ..tensor import LocalTensor
+from ..types import CMPMODE, BinaryRepeatParams, MaskMode, UnaryRepeatParams
+from .common import is_scalar, is_tensor, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+
+__all__ = [
+    "COMPARE_FORMS",
+    "COMPARE_SCALAR_FORMS",
+    "compare",
+    "compare_lanes",
+    "compare_scalar",
+    "vcmp",
+    "vcmpv",
+    "vcmpvs",
+]
+
+COUNT_MAX = (1 << 32) - 1  # count is uint32_t (Compare.md)
+COUNT_SOURCE = "Compare.md / Compares.md 约束说明 (count elements must fill whole 256-byte repeats); ref §3.3"
+COUNTER_MODE_SOURCE = "ref §9.2 (vcmpv/vcmp under counter mode is undocumented; the library never combines them)"
+
+_OPERATORS = {
+    CMPMODE.LT: np.less,
+    CMPMODE.GT: np.greater,
+    CMPMODE.EQ: np.equal,
+    CMPMODE.LE: np.less_equal,
+    CMPMODE.GE: np.greater_equal,
+    CMPMODE.NE: np.not_equal,
+}
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _is_mask(v) -> bool:
+    return _is_int(v) or isinstance(v, (list, tuple, np.ndarray))
+
+
+def _any(_v) -> bool:
+    return True
+
+
+COMPARE_FORMS = (
+    Form("count", (
+        Param("dst", is_tensor), Param("src0", is_tensor), Param("src1", is_tensor),
+        Param("cmp_mode", _is_int), Param("count", _is_int),
+    )),
+    Form("mask", (
+        Param("dst", is_tensor), Param("src0", is_tensor), Param("src1", is_tensor),
+        Param("cmp_mode", _is_int), Param("mask", _is_mask), Param("repeat_times", _is_int),
+        Param("repeat_params", lambda v: isinstance(v, BinaryRepeatParams)), Param("is_set_mask", _any, True),
+    )),
+    Form("register", (
+        Param("src0", is_tensor), Param("src1", is_tensor), Param("cmp_mode", _is_int), Param("mask", _is_mask),
+        Param("repeat_params", lambda v: isinstance(v, BinaryRepeatParams)), Param("is_set_mask", _any, True),
+    )),
+)
+
+COMPARE_SCALAR_FORMS = (
+    Form("count", (
+        Param("dst", is_tensor), Param("src0", is_tensor), Param("src1_scalar", is_scalar),
+        Param("cmp_mode", _is_int), Param("count", _is_int),
+    )),
+    Form("mask", (
+        Param("dst", is_tensor), Param("src0", is_tensor), Param("src1_scalar", is_scalar),
+        Param("cmp_mode", _is_int), Param("mask", _is_mask), Param("repeat_times", _is_int),
+        Param("repeat_params", lambda v: isinstance(v, UnaryRepeatParams)), Param("is_set_mask", _any, True),
+    )),
+)
+
+
+@dataclass
+class ComparePlan:
+    """A fully resolved compare: operands, lanes, and where the result bits go.
+
+    Attributes:
+        lanes: the repeats issued and, per lane, whether it is active.  Every lane of every
+            repeat owns one result bit; inactive lanes are not read and their bit is 0
+            (bitmask) or left alone / zeroed (CMPMASK, per product).
+        strides: ``(src0_blk, src0_rep, src1_blk, src1_rep)`` in DataBlocks.
+        dst: the bitmask tensor, or ``None`` when the result goes to CMPMASK.
+        mask_words_after: the vector mask register value the call leaves behind, if it sets one.
+    """
+
+    instruction: str
+    core: Core
+    support: CompareSupport
+    dtype: DType
+    mode: CMPMODE
+    src0: LocalTensor
+    src1: LocalTensor | None
+    scalar_raw: np.ndarray | None
+    lanes: ActiveLanes
+    strides: tuple[int, int, int, int]
+    dst: LocalTensor | None = None
+    mask_words_after: MaskWords | None = None
+
+
+# ------------------------------------------------------------------- public API
+def compare(*args, **kwargs) -> None:
+    """``asc.compare`` in every pyasc form (``Compare.md``, ``Compare（结果存入寄存器）.md``).
+
+    Forms::
+
+        compare(dst, src0, src1, cmp_mode, count)                                   # first count elements
+        compare(dst, src0, src1, cmp_mode, mask, repeat_times, repeat_params, is_set_mask=True)
+        compare(src0, src1, cmp_mode, mask, repeat_params, is_set_mask=True)        # to CMPMASK
+
+    ``mask`` is an int (contiguous mode) or a list of uint64 words (bitwise mode);
+    ``repeat_params`` is an :class:`~npusim.ascend.types.BinaryRepeatParams`.  Read a
+    register result back with ``asc.get_cmp_mask``.
+    """
+    instruction = "compare"
+    form, bound = bind(instruction, COMPARE_FORMS, args, kwargs)
+    core = current_core(instruction)
+    if form == "register":
+        plan = _plan_register(instruction, core, bound)
+    else:
+        plan = _plan_bitmask(instruction, core, form, bound, scalar=False)
+    _execute(plan)
+
+
+def compare_scalar(*args, **kwargs) -> None:
+    """``asc.compare_scalar`` (``Compares.md``): each element of ``src0`` against one scalar.
+
+    Forms::
+
+        compare_scalar(dst, src0, src1_scalar, cmp_mode, count)
+        compare_scalar(dst, src0, src1_scalar, cmp_mode, mask, repeat_times, repeat_params, is_set_mask=True)
+
+    The scalar is converted to ``src0``'s dtype first (round to nearest even for floats),
+    as the C++ ``T src1Scalar`` parameter does.
+    """
+    instruction = "compare_scalar"
+    form, bound = bind(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
+    core = current_core(instruction)
+    _execute(_plan_bitmask(instruction, core, form, bound, scalar=True))
+
+
+# ------------------------------------------------------ bare instructions (C API)
+def vcmpv(instruction: str, core: Core, mode: CMPMODE, dst, src0, src1, repeat: int,
+          strides: tuple[int, int, int, int]) -> None:
+    """The ``vcmpv_<op>`` instruction as the C API issues it: tensor-tensor to a UB bitmask.
+
+    ``strides`` are ``(src0_blk, src0_rep, src1_blk, src1_rep)``; the dst strides of the C
+    signature have no effect on the packed output (module docstring).  The vector mask
+    register is used only where the product honours compare masks.
+    """
+    support = _support(core, instruction, "Compare", lambda s: bool(s.dtypes))
+    dst, src0, src1 = _tensors(instruction, core, dst, src0, src1)
+    _check_dtypes(instruction, core, support, "mask", mode, src0, src1, dst, scalar=False)
+    lanes = _bare_lanes(instruction, core, support, repeat, src0.dtype.itemsize)
+    _execute(ComparePlan(instruction, core, support, src0.dtype, mode, src0, src1, None, lanes, strides, dst))
+
+
+def vcmpvs(instruction: str, core: Core, mode: CMPMODE, dst, src, value, repeat: int,
+           strides: tuple[int, int]) -> None:
+    """The ``vcmpvs_<op>`` instruction: tensor-scalar to a UB bitmask; ``strides`` = ``(src_blk, src_rep)``."""
+    support = _support(core, instruction, "Compares", lambda s: bool(s.scalar_dtypes))
+    dst, src, _ = _tensors(instruction, core, dst, src, None)
+    _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True)
+    scalar_raw = scalar_bits(instruction, "value", value, src.dtype)
+    lanes = _bare_lanes(instruction, core, support, repeat, src.dtype.itemsize)
+    _execute(ComparePlan(instruction, core, support, src.dtype, mode, src, None, scalar_raw, lanes,
+                         (strides[0], strides[1], 0, 0), dst))
+
+
+def vcmp(instruction: str, core: Core, mode: CMPMODE, src0, src1, block_strides: tuple[int, int]) -> None:
+    """The ``vcmp_<op>`` instruction: one 256-byte repeat into CMPMASK under the vector mask register."""
+    support = _register_support(core, instruction)
+    _, src0, src1 = _tensors(instruction, core, None, src0, src1)
+    _check_register_dtypes(instruction, core, support, src0, src1)
+    _require_normal_mode(instruction, core, support)
+    lanes = lanes_from_register(core, instruction, 1, src0.dtype.itemsize)
+    _execute(ComparePlan(instruction, core, support, src0.dtype, mode, src0, src1, None, lanes,
+                         (block_strides[0], 0, block_strides[1], 0)))
+
+
+# ------------------------------------------------------------------- planning
+def _support(core: Core, instruction: str, what: str, has) -> CompareSupport:
+    support = core.chip.compare
+    if support is None or not has(support):
+        raise unsupported_on(core.chip, instruction, what, lambda c: c.compare is not None and has(c.compare))
+    return support
+
+
+def _register_support(core: Core, instruction: str) -> CompareSupport:
+    support = core.chip.compare
+    if support is None or not support.register_compare:
+        raise unsupported_on(core.chip, instruction, "Compare with the result in CMPMASK",
+                             lambda c: c.compare is not None and c.compare.register_compare)
+    return support
+
+
+def _cmp_mode(instruction: str, value) -> CMPMODE:
+    mode = int(value)
+    if mode not in {m.value for m in CMPMODE}:
+        raise ParameterRangeError(instruction, "cmp_mode", mode, "unknown CMPMODE",
+                                  ", ".join(f"{m.name}={m.value}" for m in CMPMODE), "Compare.md 'cmpMode'")
+    return CMPMODE(mode)
+
+
+def _tensors(instruction: str, core: Core, dst, src0, src1) -> tuple:
+    checked = []
+    for name, tensor in (("dst", dst), ("src0", src0), ("src1", src1)):
+        checked.append(None if tensor is None else require_ub_tensor(instruction, name, tensor, core))
+    return tuple(checked)
+
+
+def _check_dtypes(instruction: str, core: Core, support: CompareSupport, form: str, mode: CMPMODE,
+                  src0: LocalTensor, src1: LocalTensor | None, dst: LocalTensor, *, scalar: bool) -> None:
+    product = core.chip.name
+    dtypes = support.scalar_dtypes if scalar else support.dtypes
+    if form != "count":
+        dtypes = dtypes - support.count_only_dtypes
+    doc = "Compares.md" if scalar else "Compare.md"
+    require_dtype(instruction, "src0", src0.dtype, dtypes,
+                  f"{doc} '数据类型': not a supported T{'' if form == 'count' else ' of the high-dim forms'} "
+                  f"on {product}")
+    if src1 is not None and src1.dtype != src0.dtype:
+        raise UnsupportedError(instruction, "src1 dtype", src1.dtype.name, "src1 must have src0's dtype",
+                               src0.dtype.name)
+    eq_only = support.scalar_eq_only_dtypes if scalar else support.eq_only_dtypes
+    if src0.dtype.name in eq_only and mode != CMPMODE.EQ:
+        raise UnsupportedError(instruction, "cmp_mode", mode.name,
+                               f"{src0.dtype} data supports only CMPMODE.EQ on {product}", "EQ",
+                               f"{doc} '数据类型'; ref §3.4")
+    require_dtype(instruction, "dst", dst.dtype, support.scalar_dst_dtypes if scalar else support.dst_dtypes,
+                  f"{doc} '数据类型': not a supported bitmask type U on {product}")
+
+
+def _check_register_dtypes(instruction: str, core: Core, support: CompareSupport, src0: LocalTensor,
+                           src1: LocalTensor) -> None:
+    require_dtype(instruction, "src0", src0.dtype, support.register_dtypes,
+                  f"Compare（结果存入寄存器）.md: not a supported T on {core.chip.name}")
+    if src1.dtype != src0.dtype:
+        raise UnsupportedError(instruction, "src1 dtype", src1.dtype.name, "src1 must have src0's dtype",
+                               src0.dtype.name)
+
+
+def _require_normal_mode(instruction: str, core: Core, support: CompareSupport) -> None:
+    if core.mask_mode == MaskMode.COUNTER and not support.counter_mode_modelled:
+        raise UnsupportedError(
+            instruction, "mask mode", "counter",
+            f"the compare instruction on {core.chip.product} has no documented counter-mode behaviour; "
+            "npusim does not guess it", "normal mode (call set_mask_norm first)", COUNTER_MODE_SOURCE,
+        )
+
+
+def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *, scalar: bool) -> ComparePlan:
+    what = "Compares" if scalar else "Compare"
+    support = _support(core, instruction, what, (lambda s: bool(s.scalar_dtypes)) if scalar else
+                       (lambda s: bool(s.dtypes)))
+    mode = _cmp_mode(instruction, bound["cmp_mode"])
+    dst, src0, src1 = _tensors(instruction, core, bound["dst"], bound["src0"], bound.get("src1"))
+    _check_dtypes(instruction, core, support, form, mode, src0, src1, dst, scalar=scalar)
+    dtype = src0.dtype
+    scalar_raw = scalar_bits(instruction, "src1_scalar", bound["src1_scalar"], dtype) if scalar else None
+    if form == "count":
+        lanes = _count_lanes(instruction, core, support, bound["count"], src0, src1, dst)
+        strides = (1, 8, 1, 8)
+        mask_words_after = None
+    else:
+        params_cls = UnaryRepeatParams if scalar else BinaryRepeatParams
+        fields = require_repeat_params(instruction, bound["repeat_params"], params_cls)
+        # Unary: (dst_blk, src_blk, dst_rep, src_rep); Binary: (dst_blk, s0_blk, s1_blk, dst_rep, s0_rep, s1_rep).
+        strides = (fields[1], fields[3], 0, 0) if scalar else (fields[1], fields[4], fields[2], fields[5])
+        is_set_mask = require_bool(instruction, "is_set_mask", bound["is_set_mask"])
+        if not scalar and not is_set_mask:
+            raise ParameterRangeError(
+                instruction, "is_set_mask", False, "is_set_mask is a reserved parameter of Compare to a "
+                "bitmask; keep the default", "True", "Compare.md 表1 (isSetMask: 保留参数，保持默认值即可)",
+            )
+        lanes, mask_words_after = _high_dim_lanes(
+            instruction, core, support, "compares" if scalar else "compare", bound["mask"],
+            bound["repeat_times"], is_set_mask, dtype.itemsize, dst,
+        )
+    return ComparePlan(instruction, core, support, dtype, mode, src0, src1, scalar_raw, lanes, strides, dst,
+                       mask_words_after)
+
+
+def _count_lanes(instruction: str, core: Core, support: CompareSupport, count, src0: LocalTensor,
+                 src1: LocalTensor | None, dst: LocalTensor) -> ActiveLanes:
+    """Full repeats covering ``count`` elements, after checking that they fit every operand."""
+    itemsize = src0.dtype.itemsize
+    count = require_int(instruction, "count", count, 0, COUNT_MAX, COUNT_SOURCE, rule="count is uint32_t")
+    if count * itemsize % REPEAT_BYTES:
+        step = REPEAT_BYTES // itemsize
+        raise ParameterRangeError(
+            instruction, "count", count, f"count * sizeof({src0.dtype}) must be a multiple of 256 bytes "
+            "(elements past the last whole repeat would not be compared)", f"multiples of {step}", COUNT_SOURCE,
+        )
+    _require_normal_mode(instruction, core, support)
+    repeats = count * itemsize // REPEAT_BYTES
+    lanes = lanes_per_repeat(itemsize)
+    # Bounds first, from the contiguous extents, so a huge count never builds huge index arrays.
+    if repeats:
+        for name, tensor in (("src0", src0), ("src1", src1)):
+            if tensor is not None:
+                tensor.check_span(instruction, name, tensor.addr, tensor.addr + repeats * REPEAT_BYTES)
+        dst.check_span(instruction, "dst", dst.addr, dst.addr + repeats * lanes // 8)
+    return ActiveLanes(repeats, lanes, None, repeats * lanes)
+
+
+def _high_dim_lanes(instruction: str, core: Core, support: CompareSupport, kind: str, mask, repeat_times,
+                    is_set_mask: bool, itemsize: int, dst: LocalTensor | None) -> tuple[ActiveLanes, MaskWords | None]:
+    """Lanes of a high-dim bitmask form and the vector mask register value it leaves, if any."""
+    lanes = lanes_per_repeat(itemsize)
+    _require_normal_mode(instruction, core, support)
+    counter = core.mask_mode == MaskMode.COUNTER
+    if not support.mask_honoured:
+        _check_reserved_mask(instruction, mask, itemsize)
+        repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
+        return ActiveLanes(repeat_times, lanes, None, repeat_times * lanes), None
+    if not is_set_mask:
+        if counter:
+            raise _spill_unsupported(instruction, core)
+        return lanes_from_register(core, instruction, repeat_times, itemsize), None
+    words = mask_arg_words(instruction, mask, itemsize, True, counter)
+    if counter and dst is not None:
+        # ceil(count / E) repeats of E/8 bytes each: check the extent before building lanes.
+        dst.check_span(instruction, "dst", dst.addr, dst.addr + div_up(words[0], lanes) * lanes // 8)
+    active, words = lanes_from_mask_arg(core, instruction, mask, repeat_times, itemsize, lowering_counts_raw=True)
+    form_key = f"{kind}_{'len' if _is_int(mask) else 'bits'}"
+    sets_register = not counter and form_key in support.mask_arg_sets_register
+    return active, (words if sets_register else None)
+
+
+def _check_reserved_mask(instruction: str, mask, itemsize: int) -> None:
+    """A reserved ``mask`` (ref §3.2) still has to be a well-formed uint64 or uint64 list."""
+    if _is_int(mask):
+        require_int(instruction, "mask", mask, 0, FULL_WORD, "Compare.md 'mask'", rule="mask is uint64_t")
+        return
+    words = list(mask)
+    allowed = (2, 4) if itemsize == 1 else (2,)
+    if len(words) not in allowed:
+        raise ParameterRangeError(instruction, "mask length", len(words), "a bitwise mask is uint64_t mask[2]",
+                                  " or ".join(map(str, allowed)), "Compare.md 'mask'")
+    for i, word in enumerate(words):
+        require_int(instruction, f"mask[{i}]", word, 0, FULL_WORD, rule="a mask word is uint64")
+
+
+def _spill_unsupported(instruction: str, core: Core) -> UnsupportedError:
+    return UnsupportedError(
+        instruction, "is_set_mask", False,
+        f"in counter mode {core.chip.product} spills the vector mask register to UB scratch in a packed "
+        "layout npusim does not model", "is_set_mask=True, or normal mode",
+        "dav_3510 kernel_operator_vec_cmp_impl.h (MoveMask + StoreAlign DIST_PACK)",
+    )
+
+
+def _plan_register(instruction: str, core: Core, bound: dict) -> ComparePlan:
+    support = _register_support(core, instruction)
+    mode = _cmp_mode(instruction, bound["cmp_mode"])
+    _, src0, src1 = _tensors(instruction, core, None, bound["src0"], bound["src1"])
+    _check_register_dtypes(instruction, core, support, src0, src1)
+    fields = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
+    strides = (fields[1], 0, fields[2], 0)  # one repeat: only the source block strides matter
+    is_set_mask = require_bool(instruction, "is_set_mask", bound["is_set_mask"])
+    itemsize = src0.dtype.itemsize
+    mask = bound["mask"]
+    _require_normal_mode(instruction, core, support)
+    mask_words_after = None
+    if core.mask_mode == MaskMode.COUNTER:
+        if not is_set_mask:
+            raise _spill_unsupported(instruction, core)
+        # 950 CompareWithoutDstCounterModeImplVF: one repeat, the first min(count, E) lanes.
+        count = mask_arg_words(instruction, mask, itemsize, True, True)[0]
+        lanes = _first_lanes(count, lanes_per_repeat(itemsize))
+    elif is_set_mask:
+        lanes, words = lanes_from_mask_arg(core, instruction, mask, 1, itemsize)
+        form_key = f"register_{'len' if _is_int(mask) else 'bits'}"
+        if form_key in support.mask_arg_sets_register:
+            mask_words_after = words
+    else:
+        lanes = lanes_from_register(core, instruction, 1, itemsize)
+    return ComparePlan(instruction, core, support, src0.dtype, mode, src0, src1, None, lanes, strides, None,
+                       mask_words_after)
+
+
+def _first_lanes(count: int, lanes: int) -> ActiveLanes:
+    """One repeat with its first ``min(count, E)`` lanes active."""
+    if count >= lanes:
+        return ActiveLanes(1, lanes, None, lanes)
+    row = np.arange(lanes, dtype=np.int64)[None, :] < count
+    row.setflags(write=False)
+    return ActiveLanes(1, lanes, row, count)
+
+
+def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: int, itemsize: int) -> ActiveLanes:
+    """Lanes of a bare ``vcmpv``/``vcmpvs``: the register mask where honoured, else every lane."""
+    _require_normal_mode(instruction, core, support)
+    if support.mask_honoured:
+        return lanes_from_register(core, instruction, repeat, itemsize)
+    repeat = require_int(instruction, "repeat", repeat, 0, MAX_REPEAT, "ref §1.1")
+    lanes = lanes_per_repeat(itemsize)
+    return ActiveLanes(repeat, lanes, None, repeat * lanes)
+
+
+# ------------------------------------------------------------------ execution
+def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray,
+                  float_semantics: str = "ieee754") -> np.ndarray:
+    """``a <mode> b`` per lane, on raw bits of ``dtype``, as a bool array.
+
+    Integers compare as two's-complement / unsigned values.  Floats follow the product's
+    ``CompareSupport.float_semantics``; the only one documented is ``"ieee754"`` (ref §3.7):
+    NumPy's comparisons are IEEE-754 (NaN unordered, +0 == -0), and float16/bfloat16 widen
+    to float32 exactly first.
+    """
+    a = np.asarray(a_raw).view(dtype.np_dtype)
+    b = np.asarray(b_raw).view(dtype.np_dtype)
+    if dtype.is_float:
+        if float_semantics != "ieee754":
+            raise ValueError(f"unknown float compare semantics {float_semantics!r}")
+        if dtype.itemsize < 4:
+            a, b = a.astype(np.float32), b.astype(np.float32)
+    return _OPERATORS[mode](a, b)
+
+
+def _execute(plan: ComparePlan) -> None:
+    core, ub = plan.core, plan.core.ub
+    lanes = plan.lanes
+    itemsize = plan.dtype.itemsize
+    s0_blk, s0_rep, s1_blk, s1_rep = plan.strides
+    reads = [strided_footprint("src0", plan.src0.addr, lanes, itemsize, s0_blk, s0_rep)]
+    if plan.src1 is not None:
+        reads.append(strided_footprint("src1", plan.src1.addr, lanes, itemsize, s1_blk, s1_rep))
+    tensors = {"src0": plan.src0, "src1": plan.src1}
+
+    # --- plan: bounds, overlap, scratch (nothing has been written yet)
+    for fp in reads:
+        fp.check_in(plan.instruction, tensors[fp.name])
+    dst_fp = None
+    if plan.dst is not None:
+        dst_fp = bytes_footprint("dst", plan.dst.addr, lanes.lanes // 8, lanes.repeats)
+        dst_fp.check_in(plan.instruction, plan.dst)
+        for fp in reads:
+            check_overlap(plan.instruction, dst_fp, fp)
+    scratch = None
+    if plan.dst is None and plan.support.register_scratch_offset_bytes is not None:
+        scratch = (plan.support.register_scratch_offset_bytes, lanes.lanes // 8)
+        _check_clear_of_scratch(plan, scratch, reads)
+
+    # --- execute: read and compare, from memory as it is before any write
+    for fp in reads:
+        ub.check_initialized(plan.instruction, fp.name, fp.elem_index, itemsize)
+    raw = plan.dtype.raw
+    first = ub.gather(reads[0].elem_index, raw)
+    second = ub.gather(reads[1].elem_index, raw) if plan.src1 is not None else plan.scalar_raw
+    hits = compare_lanes(plan.mode, plan.dtype, first, second, plan.support.float_semantics)
+    bits = np.zeros((lanes.repeats, lanes.lanes), dtype=bool)
+    if lanes.mask is None:
+        bits[:] = hits.reshape(lanes.repeats, lanes.lanes)
+    else:
+        bits[lanes.mask] = hits
+    packed = np.packbits(bits, axis=1, bitorder="little")
+
+    # --- commit
+    if plan.dst is None:
+        cmpmask = _cmpmask_after(plan, bits[0])
+        if scratch is not None:
+            ub.write_bytes(scratch[0], packed[0], who=plan.instruction)
+        core.load_cmpmask(cmpmask)
+    elif packed.size:
+        ub.write_bytes(plan.dst.addr, packed.reshape(-1), who=plan.instruction)
+    if plan.mask_words_after is not None:
+        core.mask_words = plan.mask_words_after
+
+
+def _cmpmask_after(plan: ComparePlan, bits: np.ndarray) -> bytes:
+    """CMPMASK after a compare to register: result bits at lanes ``0..E-1`` (ref §3.5)."""
+    core = plan.core
+    lanes = plan.lanes
+    if not plan.support.register_keeps_masked_bits:
+        register = np.zeros(8 * CMPMASK_BYTES, dtype=bool)
+        register[: lanes.lanes] = bits
+        return np.packbits(register, bitorder="little").tobytes()
+    if lanes.mask is not None and not core.cmpmask_written:
+        core.report_unset_cmpmask(plan.instruction)  # masked-off bits keep a never-set value
+    register = np.unpackbits(np.frombuffer(core.cmpmask, dtype=np.uint8), bitorder="little").astype(bool)
+    active = np.ones(lanes.lanes, dtype=bool) if lanes.mask is None else lanes.mask[0]
+    register[: lanes.lanes][active] = bits[active]
+    return np.packbits(register, bitorder="little").tobytes()
+
+
+def _check_clear_of_scratch(plan: ComparePlan, scratch: tuple[int, int], footprints: list[Footprint]) -> None:
+    start, nbytes = scratch
+    stop = start + nbytes
+    for fp in footprints:
+        if not fp.empty and fp.lo < stop and start < fp.hi:
+            raise OverlapError(
+                plan.instruction, fp.name, f"bytes [{fp.lo:#x}, {fp.hi:#x})",
+                f"the operand lies in the UB scratch [{start:#x}, {stop:#x}) this call writes "
+                "(该接口占用8KB Unified Buffer临时空间)", f"UB outside [{start:#x}, {stop:#x})",
+                "Compare（结果存入寄存器）.md 约束说明; dav_3510 VcmpImpl",
+            )
