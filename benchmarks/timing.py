@@ -2,8 +2,10 @@
 
 Each *run* times a batch of calls sized so that the batch lasts at least
 ``MIN_BATCH_SECONDS`` (timer resolution and loop overhead stay negligible) and
-reports seconds per call.  npusim and numpy runs alternate, so load from other
-processes on a shared machine hits both sides of a ratio alike.  The garbage
+reports seconds per call.  Time is this process's CPU time (``time.process_time``):
+on a shared machine the wall clock also counts the time other processes hold the
+CPU, the CPU time does not.  npusim and numpy runs alternate, so what load remains
+(shared caches, memory bandwidth) hits both sides of a ratio alike.  The garbage
 collector is off while a batch runs, as in :mod:`timeit`.
 """
 
@@ -17,6 +19,7 @@ from collections.abc import Callable
 __all__ = ["MIN_BATCH_SECONDS", "Timing", "time_pair", "time_self_timed"]
 
 MIN_BATCH_SECONDS = 0.02
+clock = time.process_time
 WARMUP_CALLS = 3
 
 
@@ -35,10 +38,10 @@ def _batch_size(fn: Callable[[], object]) -> int:
     """Calls per batch: enough for one batch to last ``MIN_BATCH_SECONDS``."""
     calls = 1
     while True:
-        start = time.perf_counter()
+        start = clock()
         for _ in range(calls):
             fn()
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= MIN_BATCH_SECONDS / 4 or calls >= 1 << 20:
             return max(1, int(calls * MIN_BATCH_SECONDS / max(elapsed, 1e-9)))
         calls *= 4
@@ -47,10 +50,10 @@ def _batch_size(fn: Callable[[], object]) -> int:
 def _run(fn: Callable[[], object], calls: int) -> float:
     gc.disable()
     try:
-        start = time.perf_counter()
+        start = clock()
         for _ in range(calls):
             fn()
-        return (time.perf_counter() - start) / calls
+        return (clock() - start) / calls
     finally:
         gc.enable()
 

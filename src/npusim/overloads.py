@@ -11,7 +11,7 @@ reported against the documented signatures.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["REQUIRED", "Form", "Param", "bind"]
@@ -43,23 +43,14 @@ class Form:
 
     name: str
     params: tuple[Param, ...]
+    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", tuple(p.name for p in self.params))
 
     def signature(self) -> str:
         parts = [p.name if p.default is REQUIRED else f"{p.name}={p.default!r}" for p in self.params]
         return f"({', '.join(parts)})"
-
-    def assign(self, args: tuple, kwargs: dict) -> dict:
-        """Arguments by name, defaults filled in, for a call whose argument types already fit."""
-        bound = dict(zip(self.names, args, strict=False))
-        bound.update(kwargs)
-        for param in self.params[len(args):]:
-            if param.name not in bound:
-                bound[param.name] = param.default
-        return bound
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.params)
 
     def try_bind(self, args: tuple, kwargs: dict) -> dict | None:
         if len(args) > len(self.params):
@@ -84,23 +75,35 @@ class Form:
         return bound
 
 
-_FORM_BY_TYPES: dict = {}
+_BINDINGS: dict = {}  # argument types -> (form name, parameter names, defaults the call leaves out)
 
 
 def bind(instruction: str, forms: tuple[Form, ...], args: tuple, kwargs: dict) -> tuple[str, dict]:
     """The first form that fits the call, and the call's arguments by parameter name.
 
     Every ``Param.accepts`` test depends only on the argument's type, so the form chosen for
-    a given tuple of argument types is remembered and the next such call skips the search.
+    a given tuple of argument types (and keyword names) is remembered, with the defaults
+    such a call leaves out, and the next such call skips the search.
     """
-    key = (id(forms), tuple(map(type, args)), tuple((k, type(v)) for k, v in kwargs.items()))
-    known = _FORM_BY_TYPES.get(key)
+    if kwargs:
+        key = (id(forms), tuple(map(type, args)), tuple([(k, type(v)) for k, v in kwargs.items()]))
+    else:
+        key = (id(forms), *map(type, args))
+    known = _BINDINGS.get(key)
     if known is not None:
-        return known.name, known.assign(args, kwargs)
+        name, names, defaults = known
+        bound = dict(zip(names, args, strict=False))
+        if kwargs:
+            bound.update(kwargs)
+        if defaults:
+            bound.update(defaults)
+        return name, bound
     for form in forms:
         bound = form.try_bind(args, kwargs)
         if bound is not None:
-            _FORM_BY_TYPES[key] = form
+            given = set(form.names[: len(args)]) | set(kwargs)
+            defaults = {p.name: p.default for p in form.params if p.name not in given}
+            _BINDINGS[key] = (form.name, form.names, defaults)
             return form.name, bound
     given = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
     accepted = "\n  ".join(f"{instruction}{f.signature()}" for f in forms)

@@ -46,9 +46,13 @@ class LocalTensor:
         tile_size: length in elements; 0 means "up to the end of UB".
 
     The tensor belongs to the core active when it is created.
+
+    ``plan_key`` is ``(addr, tile_size, dtype name, position)``: what an instruction plan
+    depends on (``npusim.ascend.plans``); it is kept in step with the attributes.
     """
 
-    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease")
+    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key")
+    _KEYED = frozenset({"dtype", "position", "addr", "tile_size"})
 
     def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
                  *, core: Core | None = None, lease: Lease | None = None) -> None:
@@ -65,6 +69,11 @@ class LocalTensor:
         tile = require_int("LocalTensor", "tile_size", tile_size, 0, max(max_elems, 0))
         self.tile_size = tile if tile else max_elems
         self.lease = lease
+
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+        if name in LocalTensor._KEYED and hasattr(self, "tile_size"):
+            object.__setattr__(self, "plan_key", (self.addr, self.tile_size, self.dtype.name, int(self.position)))
 
     # ------------------------------------------------------------ identity
     @property
@@ -116,8 +125,13 @@ class LocalTensor:
 
     def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
         view = object.__new__(LocalTensor)
-        view.core, view.dtype, view.position = self.core, dtype, self.position
-        view.addr, view.tile_size, view.lease = addr, tile_size, self.lease
+        setattr_ = object.__setattr__
+        setattr_(view, "core", self.core)
+        setattr_(view, "dtype", dtype)
+        setattr_(view, "position", self.position)
+        setattr_(view, "addr", addr)
+        setattr_(view, "lease", self.lease)
+        view.tile_size = tile_size  # the last field set: computes plan_key
         return view
 
     # --------------------------------------------------------- validation

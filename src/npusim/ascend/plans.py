@@ -1,0 +1,109 @@
+"""Checked plans, cached per core: plan once per parameter set, run per call (design.md §1).
+
+What an instruction call does depends on three kinds of input:
+
+1. its parameters and the register *configuration* it plans with (tensor addresses,
+   extents, dtypes and positions; modes, masks, strides, repeat counts; the vector
+   mask register and mask mode) — everything the plan step checks;
+2. values that may change from call to call without changing what the plan checked:
+   a scalar operand, and whether each tensor is still allocated and belongs to the
+   running core;
+3. the contents of memory and registers.
+
+A plan is compiled from (1) and kept in ``core.plan_cache`` under a key holding
+exactly (1); on later calls with the same key only (2) is checked again and (3)
+read.  Keys are values, never object identities: a tensor contributes its
+``plan_key`` (address, extent, dtype, position), so equal calls share a plan
+whichever objects they pass.  Every other argument contributes its type with its
+value, so ``1``, ``1.0`` and ``True`` never share a plan.  Only calls that passed
+every check are stored, so a key that matches a stored one describes a call that
+passes them too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from .core import Core
+from .tensor import LocalTensor
+
+__all__ = ["MAX_PLANS", "PER_CALL", "call_key", "find_plan", "keep_plan", "require_usable", "value_key"]
+
+MAX_PLANS = 512  # per core; beyond this the oldest plan is dropped
+PER_CALL = "<per-call value>"  # stands in a key for an argument whose value is read per call
+
+
+def value_key(value):
+    """The key part of one argument (see the module docstring); may be unhashable."""
+    kind = type(value)
+    if kind is int or value is None:
+        return value
+    if kind is LocalTensor:
+        return value.plan_key
+    if kind is list or kind is tuple:
+        return (kind, *map(value_key, value))
+    astuple = getattr(value, "astuple", None)  # the repeat / transpose parameter classes
+    if astuple is not None:
+        fields = astuple()
+        return (kind, fields, tuple(map(type, fields)))
+    if isinstance(value, LocalTensor):
+        return value.plan_key
+    if kind is np.ndarray:
+        return (kind, value.dtype.str, value.shape, value.tobytes())
+    return (kind, value)
+
+
+def call_key(instruction: str, form: str, bound: dict, names: tuple[str, ...],
+             per_call: frozenset[str] = frozenset(), *extra) -> tuple:
+    """The key of a call: instruction, form, the named arguments, then ``extra`` (register configuration).
+
+    Arguments named in ``per_call`` contribute only :data:`PER_CALL` unless they are tensors.
+    """
+    parts = [instruction, form]
+    append = parts.append
+    for name in names:
+        value = bound[name]
+        kind = type(value)
+        if kind is int:
+            append(value)
+        elif kind is LocalTensor:
+            append(value.plan_key)
+        elif name in per_call and not isinstance(value, LocalTensor):
+            append(PER_CALL)
+        else:
+            append(value_key(value))
+    parts.extend(extra)
+    return tuple(parts)
+
+
+def find_plan(core: Core, key: tuple):
+    """The plan stored under ``key``, or ``None`` (also when ``key`` is unhashable)."""
+    try:
+        return core.plan_cache.get(key)
+    except TypeError:
+        return None
+
+
+def keep_plan(core: Core, key: tuple, plan) -> None:
+    """Store ``plan`` under ``key`` (nothing happens for an unhashable key)."""
+    cache = core.plan_cache
+    try:
+        hash(key)
+    except TypeError:
+        return
+    if len(cache) >= MAX_PLANS:
+        del cache[next(iter(cache))]
+    cache[key] = plan
+
+
+def require_usable(instruction: str, core: Core, named: Iterable[tuple[str, object]]) -> None:
+    """The per-call part of tensor validation: each tensor still allocated and owned by ``core``.
+
+    ``named`` lists ``(operand name, argument)`` in the order the plan step checks them,
+    so the first failure reported is the one an uncached call would report.
+    """
+    for name, tensor in named:
+        if isinstance(tensor, LocalTensor) and (tensor.core is not core or tensor.lease is not None):
+            tensor.check_usable(instruction, name, core)
