@@ -13,6 +13,7 @@ __all__ = ["EXAMPLES", "Outcome", "run_all"]
 
 EXAMPLES = (
     "seed003_select",
+    "kernel_select",
 )
 
 
