@@ -373,3 +373,51 @@ def test_freed_tensor_is_rejected_by_arithmetic():
         que.free_tensor(t)
         with pytest.raises(RuntimeMisuseError, match="freed"):
             asc.abs(t, t, 64)
+
+
+# ------------------------------------------------- dense special-value coverage
+FLOAT_TARGETS = [("A2", "float16"), ("310P", "float16"), ("950", "bfloat16"), ("A2", "float32")]
+
+
+@SETTINGS
+@given(target=st.sampled_from(FLOAT_TARGETS), op=st.sampled_from(BINARY), data=st.data())
+def test_float_lanes_with_special_values_match_reference(target, op, data):
+    """One count-form call over many (a, b) pairs rich in ±0, ±inf, NaN payloads, subnormals and extremes."""
+    chip, fmt = target
+    size = ref.FORMATS[fmt][0]
+    n = 256 // size
+    a = data.draw(st.lists(bits_strategy(fmt), min_size=n, max_size=n))
+    b = data.draw(st.lists(bits_strategy(fmt), min_size=n, max_size=n))
+    with asc.Core(chip) as core:
+        core.ub_write(0, b"".join(x.to_bytes(size, "little") for x in a + b) + bytes(256))
+        x, y, z = (asc.LocalTensor(DTYPE[fmt], asc.TPosition.VECCALC, addr, n) for addr in (0, 256, 512))
+        getattr(asc, op)(z, x, y, n)
+        got = core.ub_read(512, 256)
+    expected = b"".join(ref.result_bits(op, fmt, ai, bi, fmt in SATURATING[chip]).to_bytes(size, "little")
+                        for ai, bi in zip(a, b, strict=True))
+    assert got == expected
+
+
+@pytest.mark.parametrize("strides", [
+    (1, 1, 1, 0, 8, 0),   # dst and src1 fixed: a fold over the repeats
+    (1, 1, 1, 8, 8, 0),   # src1 fixed at dst's first repeat: repeats 1.. read repeat 0's result
+    (1, 1, 1, 0, 8, 8),   # dst fixed at src1's first repeat: only repeat 0 is in place
+])
+@pytest.mark.parametrize("op", ["sub", "mul", "max"])
+def test_dst_src1_exception_runs_repeats_in_order(strides, op):
+    fmt, repeats = "float32", 4
+    rng = np.random.default_rng(11)
+    ub = bytearray(4096)
+    for i, value in enumerate(rng.uniform(-2, 2, 1024)):
+        ref.store(ub, i * 4, 4, ref.scalar_to_bits(float(value), fmt))
+    src0, dst = 0, 2048
+    with asc.Core("A2") as core:
+        core.ub_write(0, bytes(ub))
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, src0, 256)
+        d = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, dst, 256)
+        getattr(asc, op)(d, a, d, 64, repeats, asc.BinaryRepeatParams(*strides))
+        got = core.ub_read(0, 4096)
+    d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = strides
+    ref.elementwise(ub, op, fmt, dst, [src0, dst], None, repeats, lambda r: list(range(64)),
+                    [(d_blk, d_rep), (s0_blk, s0_rep), (s1_blk, s1_rep)])
+    assert got == bytes(ub)

@@ -6,6 +6,13 @@ Names follow pyasc (``hicann/pyasc``): ``asc.select``, ``asc.LocalTensor``,
     from npusim import ascend as asc
     with asc.Core("A2") as core:
         x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)
+
+Kernels are written as in pyasc and launched on one emulated core per block::
+
+    @asc.jit
+    def kernel(x: asc.GlobalAddress, n: asc.ConstExpr[int]): ...
+
+    kernel[8](x_array, 1024)
 """
 
 from ..dtypes import DTYPES as _DTYPES
@@ -53,9 +60,9 @@ from .types import (
 )
 
 # pyasc spells these like the Python builtins; inside npusim they are abs_, max_, min_.
-abs = abs_  # noqa: A001
-max = max_  # noqa: A001
-min = min_  # noqa: A001
+abs = abs_
+max = max_
+min = min_
 
 int8 = _DTYPES["int8"]
 uint8 = _DTYPES["uint8"]
