@@ -34,10 +34,15 @@ def _call_or_reject(core, gm, action) -> None:
 
 @SETTINGS
 @given(chip=st.sampled_from(["A2", "950", "910", "310P"]),
-       op=st.sampled_from(["add", "max", "muls", "abs", "duplicate"]), dtype=st.sampled_from(DTYPES), addr=st.sampled_from([0, 32, 48, 4096, 190 * 1024]),
-       size=st.integers(1, 512), count=st.integers(-2, 1 << 20), mask=st.one_of(st.integers(-1, 300),
-       st.lists(st.integers(-1, (1 << 64)), min_size=1, max_size=5)), repeat=st.integers(-1, 300),
-       strides=st.lists(st.integers(-1, 300), min_size=6, max_size=6), form=st.sampled_from(["count", "mask"]))
+       op=st.sampled_from(["add", "max", "muls", "abs", "duplicate"]),
+       dtype=st.sampled_from(DTYPES),
+       addr=st.sampled_from([0, 32, 48, 4096, 190 * 1024]),
+       size=st.integers(1, 512),
+       count=st.integers(-2, 1 << 20),
+       mask=st.one_of(st.integers(-1, 300), st.lists(st.integers(-1, (1 << 64)), min_size=1, max_size=5)),
+       repeat=st.integers(-1, 300),
+       strides=st.lists(st.integers(-1, 300), min_size=6, max_size=6),
+       form=st.sampled_from(["count", "mask"]))
 def test_vector_ops_reject_cleanly(chip, op, dtype, addr, size, count, mask, repeat, strides, form):
     gm = np.zeros(1)
     with asc.Core(chip) as core:
