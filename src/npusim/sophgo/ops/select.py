@@ -305,16 +305,15 @@ def _locate(
             f"{(start_lane + 1) * chip.local_mem_bytes:#x})",
             f"{_DOC} (dst and src start from the same NPU); sophgo-semantics §3.4",
         )
-    if kind is TENSOR:
-        stride = local_stride("aligned", shape, start_lane, dtype.bits, chip)
-        end = offset + lane_span_bytes(shape, stride, start_lane, dtype.itemsize, chip)
-    else:
-        stride, end = None, offset + dtype.itemsize
+    if kind is VECTOR:  # one element per lane: an element-aligned in-lane offset always fits
+        return _Operand(name, kind, dtype, addr, offset // dtype.itemsize)
+    stride = local_stride("aligned", shape, start_lane, dtype.bits, chip)
+    end = offset + lane_span_bytes(shape, stride, start_lane, dtype.itemsize, chip)
     if end > chip.local_mem_bytes:
         raise OutOfBoundsError(
             instruction, operand, addr,
-            f"its {kind.name} extent ends at lane offset {end:#x}, past the lane's local memory",
-            f"an extent ending at or before {chip.local_mem_bytes:#x}", "sophgo-semantics §3.3",
+            f"the tensor ends at lane offset {end:#x}, past the lane's local memory",
+            f"a tensor ending at or before {chip.local_mem_bytes:#x}", "sophgo-semantics §3.3",
         )
     return _Operand(name, kind, dtype, addr, offset // dtype.itemsize, stride)
 
