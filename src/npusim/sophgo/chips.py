@@ -154,6 +154,7 @@ CHIPS: dict[str, Chip] = {
             # The mars3 build asserts AB and CD dtypes are neither FP32 nor FP16.
             select_compare_dtypes=_PREC_0_TO_5 - {DT_FP32, DT_FP16},
             select_value_dtypes=_PREC_0_TO_5 - {DT_FP32, DT_FP16},
+            # carried over from BM1684X/BM1688 (a float compare cannot widen); not measured on CV184X
             select_equal_width_compare_dtypes=frozenset({DT_BFP16}),
             oracle=None,
             source="sophgo-semantics §3.1 (MARS3.h, cmodel constants), §4.1 (CV184X assert)",

@@ -350,9 +350,10 @@ def _execute(
     plan: _Plan, mem: Memory, chip: Chip, scalars: tuple[scalar_t | None, ...]
 ) -> list[list[np.ndarray]]:
     """Per dst, per run: the raw bits to write.  Reads only; warns about never-written sources."""
-    for op in plan.sources:
-        if op.kind is not SCALAR:
-            _check_initialized(plan, mem, chip, op)
+    if mem.uninit != "ignore":
+        for op in plan.sources:
+            if op.kind is not SCALAR:
+                _check_initialized(plan, mem, chip, op)
     results: list[list[np.ndarray]] = [[] for _ in plan.dests]
     for run in plan.runs:
         a, b, c, d = (
