@@ -29,7 +29,7 @@ A case (JSON)::
              {"kind": "VECTOR", "addr": a, "data": hex},                      # min(C, NPU_NUM) elements
              {"kind": "SCALAR", "u32": v}, ...],                              # four operands
      "expect": {"dst_data": [hex, ...], "window_sha256": [hex, ...]}          # per dst
-       or "expect_error": {"exit_code": rc, "message": "ERROR: ASSERT ..."}}
+       or "expect_error": {"message": "ERROR: ASSERT ..."}}                    # the cmodel's assert
 
 How a case runs (identically in the cmodel and in the npusim tests): every byte of local
 memory is the background 0xCD (cmodel only; npusim leaves it never-written); each dst
@@ -305,8 +305,10 @@ def run_cases(chip: str, cases: list[dict], cmodel_dir: Path) -> dict[str, dict]
                 for line in output
                 if ("ASSERT" in line and "ASSERT info" not in line) or "Assertion" in line
             ]
-            message = asserts[-1] if asserts else f"process died (exit {proc.returncode})"
-            results[pending[0]["id"]] = {"expect_error": {"exit_code": proc.returncode, "message": message}}
+            message = asserts[-1] if asserts else f"process died without an assert (exit {proc.returncode})"
+            # Only the message is kept: the BM1688 cmodel sometimes segfaults while exiting after its
+            # assert (exit -11 instead of 233), which would make the fixtures differ run to run.
+            results[pending[0]["id"]] = {"expect_error": {"message": message}}
             pending = pending[1:]
     return results
 
@@ -453,17 +455,17 @@ class CaseMaker:
 
 
 def legal_dtype_pairs(func: str) -> list[tuple[int, int]]:
-    """(compare or dst0 dtype, dst or dst1 dtype) pairs the reference allows on BM1684X/BM1688 (§4.1)."""
-    pairs = []
-    for a, (abits, akind) in DTYPES.items():
-        for b, (bbits, _) in DTYPES.items():
-            if func in MIN_MAX:
-                ok = abits == bbits
-            else:
-                ok = abits <= bbits and (akind != "float" or abits == bbits)
-            if ok:
-                pairs.append((a, b))
-    return pairs
+    """(compare or dst0 dtype, dst or dst1 dtype) pairs the reference allows on BM1684X/BM1688 (§4.1).
+
+    max/min need equal widths, a float compare an equal-width dst, an int compare a dst at least as wide.
+    """
+
+    def legal(a: int, b: int) -> bool:
+        (abits, akind), (bbits, _) = DTYPES[a], DTYPES[b]
+        must_be_equal = func in MIN_MAX or akind == "float"
+        return abits == bbits if must_be_equal else abits <= bbits
+
+    return [(a, b) for a in DTYPES for b in DTYPES if legal(a, b)]
 
 
 def make_cases(chip: str, seed: int) -> list[dict]:
