@@ -520,6 +520,12 @@ def make_cases(chip: str, seed: int) -> list[dict]:
                     src_values=[a, b, payload_c, payload_d],
                 )
             )
+    # dst0 == dst1 for maximum/minimum (legal, widths are equal): the cmodel writes dst1 last
+    for func in sorted(MIN_MAX):
+        for cmp_dt, val_dt in ((FP32, 9), (7, 6)):
+            case = maker.case(func, cmp_dt, val_dt)
+            case["dst"][1] = case["dst"][0]
+            cases.append(case)
     return cases
 
 

@@ -81,5 +81,6 @@ def test_fixtures_cover_what_the_issue_asks_for():
         assert any(c["shape"][1] < npu for c in mine) and any(c["shape"][1] > npu for c in mine)
         assert any(c["shape"][0] > 1 for c in mine)
         assert any(s.get("addr") == c["dst"][0] for c in mine for s in c["src"][:1])  # in place
+        assert any(c["func"] in MIN_MAX and c["dst"][0] == c["dst"][1] for c in mine)  # dst0 == dst1
         scalars = [s["u32"] for c in mine for s in c["src"] if s["kind"] == "SCALAR"]
         assert any(u32 >> 8 for u32 in scalars)  # garbage above the low bits
