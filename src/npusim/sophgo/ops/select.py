@@ -7,7 +7,8 @@
 
 Each operand is a TENSOR (its own 64-byte aligned layout, same shape as dst), a VECTOR
 (src0/src1 only: channel ``c`` reads lane ``(start_lane + c) % NPU_NUM`` at the vector's
-offset) or a SCALAR (the low ``bits(dtype)`` bits of the ``scalar_t``).  The chosen
+own offset, §3.4 - the seed's ``src(0, c mod NPU_NUM, 0, 0)`` agrees only for start lane 0;
+checked on the cmodel) or a SCALAR (the low ``bits(dtype)`` bits of the ``scalar_t``).  The chosen
 src2/src3 bits are copied unchanged; only the dtype *width* of dst matters (§4.2).
 Only valid elements of dst are written; its padding is untouched.
 
