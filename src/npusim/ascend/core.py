@@ -27,6 +27,7 @@ from ..errors import (
     UnsupportedError,
 )
 from ..memory import Memory, user_stacklevel
+from ..validate import require_bytes
 from .chips import AscendChip, get_chip, get_default_chip
 from .types import MaskMode
 
@@ -107,7 +108,7 @@ class Core:
 
     @cmpmask.setter
     def cmpmask(self, value: bytes) -> None:
-        raw = bytes(value)
+        raw = require_bytes("Core.cmpmask", "value", value)
         if len(raw) != CMPMASK_BYTES:
             raise ParameterRangeError(
                 "Core.cmpmask", "value length", len(raw), "CMPMASK is a 128-bit register", "exactly 16 bytes"
