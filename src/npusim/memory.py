@@ -73,6 +73,23 @@ class Memory:
         self.data = np.zeros(size_bytes, dtype=np.uint8)
         self.written = np.zeros(size_bytes, dtype=np.uint8)
 
+    @classmethod
+    def over(cls, data: np.ndarray, name: str, uninit: UninitPolicy = "warn", written: bool = True) -> Memory:
+        """A memory whose bytes *are* ``data`` (a 1-D ``uint8`` array, any size, not copied).
+
+        Used for global memory backed by a caller's array, so that writes land in it.
+        ``written`` marks every byte as written (a caller's array holds defined values).
+        """
+        if data.dtype != np.uint8 or data.ndim != 1:
+            raise ValueError(f"Memory.over needs a 1-D uint8 array, got {data.dtype} with shape {data.shape}")
+        memory = cls.__new__(cls)
+        memory.size_bytes = int(data.size)
+        memory.name = name
+        memory.uninit = uninit
+        memory.data = data
+        memory.written = np.full(data.size, 1 if written else 0, dtype=np.uint8)
+        return memory
+
     # ----------------------------------------------------------------- bounds
     def check_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
         """Raise :class:`OutOfBoundsError` unless bytes ``[start, stop)`` lie inside the memory."""
@@ -124,15 +141,14 @@ class Memory:
     def mark_written(self, start: int, stop: int) -> None:
         self.written[start:stop] = 1
 
-    def store(self, start: int, raw: np.ndarray) -> None:
-        """Instruction write of the bytes ``raw`` (uint8) at ``[start, start + raw.size)``, marked written.
+    def mark_undefined(self, byte_index: np.ndarray) -> None:
+        """Record that an instruction left these bytes with undefined content.
 
-        The caller has checked the span (an instruction's plan does); host writes use
-        :meth:`write_bytes`, which validates its arguments.
+        The contents stay as they are; the shadow forgets that they were written, so a
+        later read reports them like never-written bytes.  Bumps :attr:`shadow_epoch`.
         """
-        stop = start + raw.size
-        self.data[start:stop] = raw
-        self.written[start:stop] = 1
+        self.written[byte_index] = 0
+        self.shadow_epoch += 1
 
     def check_initialized(
         self, instruction: str, operand: str, elem_index: np.ndarray, itemsize: int

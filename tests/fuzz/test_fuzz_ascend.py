@@ -178,3 +178,103 @@ def test_fuzz_core_and_local_tensor(chip, strict, dtype, pos, addr, tile, offset
             action[method]()
 
         run_contract("ascend.Core+LocalTensor", lambda: state(core), call)
+
+
+UNARY = st.builds(asc.UnaryRepeatParams, *[st.integers(0, 16) for _ in range(4)])
+HOSTILE_UNARY = st.builds(asc.UnaryRepeatParams, *[hostile(st.integers(0, 70000)) for _ in range(4)])
+CMP_MODES = st.sampled_from(list(asc.CMPMODE))
+
+
+@FUZZ_SETTINGS
+@given(data=st.data(), chip=st.sampled_from(CHIPS), calm=st.sampled_from(CALM),
+       form=st.sampled_from(["count", "mask", "register", "scalar_count", "scalar_mask", "keywords", "c_api",
+                             "c_api_scalar", "c_api_register"]),
+       counter=st.booleans())
+def test_fuzz_compare(data, chip, calm, form, counter):
+    draw = data.draw
+    dtype = draw(st.sampled_from(DTYPES[:2] if calm else DTYPES[:3] + [asc.int32]))
+    specs = [draw(tensor_spec(home, usual, calm)) for home, usual in
+             ((0x0000, asc.uint8), (0x8000, dtype), (0x10000, dtype))]
+    mode = draw(maybe(CMP_MODES, calm))
+    count = draw(st.sampled_from([64, 128, 256, 512, 1024]) if calm else hostile(st.integers(0, 20000)))
+    mask = draw(maybe(MASKS, calm))
+    repeat = draw(st.integers(0, 8) if calm else hostile(st.integers(0, 255)))
+    params = draw(PARAMS if calm else hostile(HOSTILE_PARAMS))
+    unary = draw(UNARY if calm else hostile(HOSTILE_UNARY))
+    scalar = draw(maybe(SCALARS, calm))
+    strides = [draw(st.integers(1, 8) if calm else hostile(st.integers(0, 70000))) for _ in range(6)]
+    other = fresh_core("A2")
+    with fresh_core(chip) as core:
+        core.cmpmask = bytes(16)
+        if counter and core.chip.counter_mode:
+            asc.set_mask_count()
+
+        def call():
+            dst, src0, src1 = [make_tensor(spec, other) for spec in specs]
+            if form == "count":
+                asc.compare(dst, src0, src1, mode, count)
+            elif form == "mask":
+                asc.compare(dst, src0, src1, mode, mask, repeat, params)
+            elif form == "register":
+                asc.compare(src0, src1, mode, mask, params)
+            elif form == "scalar_count":
+                asc.compare_scalar(dst, src0, scalar, mode, count)
+            elif form == "scalar_mask":
+                asc.compare_scalar(dst, src0, scalar, mode, mask, repeat, unary)
+            elif form == "keywords":
+                asc.compare_scalar(dst, src0, cmp_mode=mode, src1_scalar=scalar, count=count)
+            elif form == "c_api":
+                asc.asc_lt(dst, src0, src1, repeat, *strides)
+            elif form == "c_api_scalar":
+                asc.asc_ne_scalar_sync(dst, src0, scalar, repeat, *strides[:4])
+            else:
+                asc.asc_ge(src0, src1, repeat, *strides)
+                asc.get_cmp_mask(dst)
+
+        run_contract("ascend.compare", lambda: state(core), call)
+
+
+@FUZZ_SETTINGS
+@given(data=st.data(), chip=st.sampled_from(CHIPS), calm=st.sampled_from(CALM),
+       form=st.sampled_from(["tensor_list", "addr_list", "addr_tensor", "c_api"]))
+def test_fuzz_trans_data_to_5hd(data, chip, calm, form):
+    draw = data.draw
+    dtype = draw(st.sampled_from([asc.float16, asc.int8, asc.float32, asc.uint16]))
+    block = 32 // dtype.itemsize
+    shift = draw(st.sampled_from([0, 0, 0, 32, 64] if calm else [0, 0, 1, 32, 4096, -0x10020, 0x30000]))
+    src_addrs = [0x4000 + i * 0x200 for i in range(16)]
+    dst_addrs = [0x10000 + i * 32 + shift for i in range(16)]
+    if not calm and draw(st.booleans()):
+        index = draw(st.integers(0, 15))
+        (src_addrs if draw(st.booleans()) else dst_addrs)[index] = draw(hostile(st.integers(0, 0x40000)))
+    length = draw(st.sampled_from([16, 16, 15, 17]) if not calm else st.just(16))
+    params = asc.TransDataTo5HDParams(
+        draw(maybe(st.booleans(), calm)), draw(maybe(st.booleans(), calm)),
+        draw(st.integers(0, 8) if calm else hostile(st.integers(0, 255))),
+        draw(st.integers(0, 16) if calm else hostile(st.integers(0, 70000))),
+        draw(st.integers(0, 16) if calm else hostile(st.integers(0, 70000))),
+    )
+    explicit = draw(maybe(st.sampled_from([dtype, asc.int8, asc.float16, asc.bfloat16]), calm))
+    with fresh_core(chip) as core:
+        def call():
+            if form == "tensor_list":
+                dsts = [asc.LocalTensor(dtype, asc.TPosition.VECOUT, a, block) for a in dst_addrs[:length]]
+                srcs = [asc.LocalTensor(dtype, asc.TPosition.VECIN, a, 256) for a in src_addrs[:length]]
+                asc.trans_data_to_5hd(dsts, srcs, params)
+            elif form == "addr_list":
+                asc.trans_data_to_5hd(dst_addrs[:length], src_addrs[:length], params, dtype=explicit)
+            elif form == "addr_tensor":
+                holder_d = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2000, 16)
+                holder_s = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2100, 16)
+                for i in range(16):
+                    holder_d.set_value(i, dst_addrs[i] % 2**64 if isinstance(dst_addrs[i], int) else 0)
+                    holder_s.set_value(i, src_addrs[i] % 2**64 if isinstance(src_addrs[i], int) else 0)
+                asc.trans_data_to_5hd(holder_d, holder_s, params, dtype=explicit)
+            else:
+                asc.asc_transto5hd_b16(dst_addrs[:length], src_addrs[:length], params.repeat_times,
+                                       params.dst_rep_stride, params.src_rep_stride)
+
+        if form == "addr_tensor":  # host set_value writes are part of the call; compare after them
+            run_contract("ascend.trans_data_to_5hd", lambda: core.register_state(), call)
+        else:
+            run_contract("ascend.trans_data_to_5hd", lambda: state(core), call)

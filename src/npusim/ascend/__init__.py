@@ -6,6 +6,13 @@ Names follow pyasc (``hicann/pyasc``): ``asc.select``, ``asc.LocalTensor``,
     from npusim import ascend as asc
     with asc.Core("A2") as core:
         x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)
+
+Kernels are written as in pyasc and launched on one emulated core per block::
+
+    @asc.jit
+    def kernel(x: asc.GlobalAddress, n: asc.ConstExpr[int]): ...
+
+    kernel[8](x_array, 1024)
 """
 
 from ..dtypes import DTYPES as _DTYPES
@@ -45,17 +52,41 @@ from .c_api import (
     asc_transto5hd_b32,
     asc_transto5hd_b32_sync,
 )
-from .chips import CHIPS, AscendChip, get_chip
+from .chips import CHIPS, AscendChip, get_chip, get_default_chip, set_default_chip, using_chip
 from .core import Core, current_core
 from .ops.compare import compare, compare_scalar
+from .ops.control import get_saturation_flag, set_saturation_flag
+from .ops.data_copy import data_copy, data_copy_pad, set_pad_value
+from .ops.elementwise import abs_, add, adds, duplicate, max_, min_, mul, muls, sub
 from .ops.registers import get_cmp_mask, reset_mask, set_cmp_mask, set_mask_count, set_mask_norm, set_vector_mask
 from .ops.select import select
 from .ops.transpose import trans_data_to_5hd
+from .runtime import (
+    ConstExpr,
+    GlobalAddress,
+    GlobalTensor,
+    JitFunction,
+    Launch,
+    TBuf,
+    TPipe,
+    TQue,
+    get_block_idx,
+    get_block_num,
+    gm_alloc,
+    jit,
+    pipe_barrier,
+    set_flag,
+    wait_flag,
+)
 from .tensor import LocalTensor
 from .types import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    DataCopyExtParams,
+    DataCopyPadExtParams,
+    DataCopyPadParams,
+    DataCopyParams,
     HardEvent,
     MaskMode,
     PipeID,
@@ -64,6 +95,11 @@ from .types import (
     TransDataTo5HDParams,
     UnaryRepeatParams,
 )
+
+# pyasc spells these like the Python builtins; inside npusim they are abs_, max_, min_.
+abs = abs_
+max = max_
+min = min_
 
 int8 = _DTYPES["int8"]
 uint8 = _DTYPES["uint8"]
@@ -82,12 +118,17 @@ float_ = float32
 double = float64
 
 __all__ = [
-    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "Core", "HardEvent", "LocalTensor",
-    "MaskMode", "PipeID", "SelMode", "TPosition", "TransDataTo5HDParams", "UnaryRepeatParams",
-    "asc_get_cmp_mask", "asc_select", "asc_select_sync", "asc_set_cmp_mask", "bfloat16", "current_core",
-    "double", "float16", "float32", "float64", "float_", "get_chip", "get_cmp_mask", "half", "int8", "int16",
-    "int32", "int64", "reset_mask", "select", "set_cmp_mask", "set_mask_count", "set_mask_norm",
-    "set_vector_mask", "uint8", "uint16", "uint32", "uint64",
+    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "DataCopyExtParams",
+    "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
+    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
+    "TransDataTo5HDParams", "UnaryRepeatParams",
+    "abs", "add", "adds", "asc_get_cmp_mask", "asc_select", "asc_select_sync", "asc_set_cmp_mask", "bfloat16",
+    "current_core", "data_copy", "data_copy_pad", "double", "duplicate", "float16", "float32", "float64", "float_",
+    "get_block_idx", "get_block_num", "get_chip", "get_cmp_mask", "get_default_chip", "get_saturation_flag",
+    "gm_alloc", "half", "int8", "int16", "int32", "int64", "jit", "max", "min", "mul", "muls", "pipe_barrier",
+    "reset_mask", "select", "set_cmp_mask", "set_default_chip", "set_flag", "set_mask_count", "set_mask_norm",
+    "set_pad_value", "set_saturation_flag", "set_vector_mask", "sub", "uint8", "uint16", "uint32", "uint64",
+    "using_chip", "wait_flag",
 ]
 
 # Compare family and TransDataTo5HD (issue 3).

@@ -15,12 +15,20 @@ Sources (paths in ``cannmirror/asc-devkit`` @0da921b9, summarised in
   lowerings in ``impl/basic_api/dav_{c220,m200,m300,3510}/kernel_operator_vec_cmp*_impl.h``;
   float semantics ref §3.7 (:data:`IEEE_COMPARE_SOURCE`).
 * TransDataTo5HD dtypes: seed 002 "数据类型" table (ref §4.5).
+* TPipe pool size: ``TOTAL_VEC_LOCAL_SIZE`` in ``kernel_utils_constants.h``; queue buffer and
+  event-ID limits: ``资源管理/Pipe和Que框架/TQue/TQue简介.md`` ("TQue Buffer限制") and ``AllocTensor.md``.
+* Vector arithmetic dtypes: ``Memory矢量计算/基础算术/{Add,Sub,Mul,Max,Min,Abs,Adds,Muls}.md`` and
+  ``数据填充/Duplicate.md`` ("数据类型"); count/repeat 0 as NOP: the same pages ("约束说明").
+* Floating-point saturation default: ``特殊寄存器访问/SetCtrlSpr(ISASI).md`` (CTRL[48], tables 3-5).
+* Data movement dtypes: ``数据搬运/GM与UB数据搬运/*(DataCopy).md`` and ``*(DataCopyPad).md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..errors import UnsupportedError
@@ -30,10 +38,14 @@ __all__ = [
     "CHIPS",
     "CompareSupport",
     "IEEE_COMPARE_SOURCE",
+    "OpDtypes",
     "SelectSupport",
     "get_chip",
+    "get_default_chip",
     "products_where",
+    "set_default_chip",
     "unsupported_on",
+    "using_chip",
 ]
 
 KIB = 1024
@@ -41,6 +53,8 @@ KIB = 1024
 HALF_FLOAT = frozenset({"float16", "float32"})
 B8_TO_B32 = frozenset({"int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"})
 SEL_MASK_DTYPES = frozenset({"uint8", "uint16", "uint32", "uint64"})
+B8_TO_B64 = B8_TO_B32 | {"bfloat16", "int64", "uint64", "float64"}
+B8_TO_B64_NO_BF16 = B8_TO_B64 - {"bfloat16"}
 
 IEEE_COMPARE_SOURCE = (
     "ref §3.7: the Memory-level Compare docs are silent on NaN; the 950 register-level C API docs "
@@ -134,6 +148,22 @@ class CompareSupport:
     float_semantics: Literal["ieee754"] = "ieee754"
 
 
+@dataclass(frozen=True)
+class OpDtypes:
+    """Element types one vector instruction accepts on one product.
+
+    Attributes:
+        dtypes: T of every form (count, mask and no-mask).
+        count_only: extra T accepted only by the count (first n elements) form.
+    """
+
+    dtypes: frozenset[str]
+    count_only: frozenset[str] = frozenset()
+
+    def for_form(self, count_form: bool) -> frozenset[str]:
+        return self.dtypes | self.count_only if count_form else self.dtypes
+
+
 @dataclass(frozen=True, kw_only=True)
 class AscendChip:
     """One Ascend product.
@@ -151,6 +181,27 @@ class AscendChip:
         select: Select support, ``None`` where the documents say "not supported".
         compare: Compare support, ``None`` where not supported.
         transdata_dtypes: TransDataTo5HD dtypes, empty where not supported.
+        vec_local_bytes: UB bytes ``TPipe.init_buffer`` may hand out, from address 0
+            (``TOTAL_VEC_LOCAL_SIZE``); above it lies the API scratch (``TMP_UB_OFFSET``, ref §1.5).
+            ``None`` where the TPipe/TQue framework is not supported (310P Vector Core).
+        hard_event_ids: hardware event IDs per pipe pair (8, 4 on the 910); this also bounds the
+            queue buffers allocated at once on one TPosition (``TQue简介.md``, ``AllocTensor.md``)
+            and the ``event_id`` of ``set_flag``/``wait_flag``.
+        vector_lowering: ``"native"``: vector APIs issue the instruction and leave their mask in the
+            vector mask register, count forms end in normal mode with the register all ones (A2/A3,
+            310P, 910); ``"vf"``: the APIs are vector functions on the register ISA and leave the
+            mask registers alone (950, 310B, Kirin) (ref §1.3, §2.2).
+        zero_repeat_nop: ``count = 0`` / ``repeat_times = 0`` of a vector instruction is a NOP; on
+            the 950 the documents say a NOP is not guaranteed (Add.md "约束说明").
+        vector_dtypes: per vector instruction (``"add"``, ``"abs"``, ``"duplicate"`` ...), its dtypes.
+        float_saturation_dtypes: float types whose computed inf results saturate to ±MAX and NaN
+            results to 0 in the power-on control-register state (CTRL[48] = 0, SetCtrlSpr(ISASI).md).
+        saturation_flag_api: ``SetSaturationFlag`` exists (A2/A3).
+        data_copy_dtypes: dtypes of ``DataCopy`` (GM<->UB, UB<->UB).
+        data_copy_pad_dtypes: dtypes of ``DataCopyPad``; empty where it is not supported.
+        pad_value_api: ``SetPadValue`` exists.
+        data_copy_zero_nop: ``block_count = 0`` or ``block_len = 0`` is a NOP (A2/A3, 950); on the
+            other products the documents do not say, and npusim rejects it.
         source: where this row's numbers come from.
     """
 
@@ -166,6 +217,17 @@ class AscendChip:
     select: SelectSupport | None = None
     compare: CompareSupport | None = None
     transdata_dtypes: frozenset[str] = field(default_factory=frozenset)
+    vec_local_bytes: int | None = None
+    hard_event_ids: int = 8
+    vector_lowering: Literal["native", "vf"] = "native"
+    zero_repeat_nop: bool = True
+    vector_dtypes: dict[str, OpDtypes] = field(default_factory=dict, hash=False)
+    float_saturation_dtypes: frozenset[str] = frozenset()
+    saturation_flag_api: bool = False
+    data_copy_dtypes: frozenset[str] = B8_TO_B64_NO_BF16
+    data_copy_pad_dtypes: frozenset[str] = frozenset()
+    pad_value_api: bool = False
+    data_copy_zero_nop: bool = False
     source: str = ""
 
 
@@ -189,8 +251,95 @@ _A2_A3_COMPARE = CompareSupport(
     register_keeps_masked_bits=True,
 )
 
+# ------------------------------------------------- vector arithmetic and fill dtypes
+# "数据类型" sections of 基础算术/{Add,Sub,Mul,Max,Min,Abs,Adds,Muls}.md and 数据填充/Duplicate.md.
+# Complex and 4/8-bit float types of the 950 are not modelled.
+_INT16_HALF_INT32_FLOAT = frozenset({"int16", "float16", "int32", "float32"})
+_B16_B32 = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
+_B8_B64_INT = frozenset({"int8", "uint8", "int64", "uint64"})
+
+
+def _vector_dtypes(*, binary: frozenset[str], abs_: frozenset[str], scalar: frozenset[str],
+                   duplicate: frozenset[str]) -> dict[str, OpDtypes]:
+    """The table of one product whose forms all take the same dtypes (every product but the 950)."""
+    return {
+        "add": OpDtypes(binary), "sub": OpDtypes(binary), "mul": OpDtypes(binary),
+        "max": OpDtypes(binary), "min": OpDtypes(binary), "abs": OpDtypes(abs_),
+        "adds": OpDtypes(scalar), "muls": OpDtypes(scalar), "duplicate": OpDtypes(duplicate),
+    }
+
+
+_A2_A3_VECTOR = _vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT, scalar=_INT16_HALF_INT32_FLOAT,
+                               duplicate=_B16_B32)
+_950_VECTOR = {
+    "add": OpDtypes(_B16_B32, _B8_B64_INT),
+    "sub": OpDtypes(_B16_B32, _B8_B64_INT),
+    "mul": OpDtypes(_B16_B32, frozenset({"int64", "uint64"})),
+    "max": OpDtypes(_B16_B32, _B8_B64_INT),
+    "min": OpDtypes(_B16_B32, _B8_B64_INT),
+    "abs": OpDtypes(_INT16_HALF_INT32_FLOAT, frozenset({"int8", "int64"})),
+    "adds": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, _B8_B64_INT),
+    "muls": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"})),
+    "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn"}),
+}
+_DATA_COPY_PAD_950 = B8_TO_B64
+
+KIB_184 = 184 * KIB  # TOTAL_VEC_LOCAL_SIZE on 2201 and 3002 (kernel_utils_constants.h)
+KIB_248 = 248 * KIB  # TOTAL_VEC_LOCAL_SIZE on 1001, 2002 and 3510
+
 _950_SELECT_T = frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32", "bfloat16"})
 _950_COMPARE_T = _950_SELECT_T | {"int8", "uint8", "int64", "uint64", "float64"}
+
+_A2 = AscendChip(
+    name="A2",
+    product="Atlas A2 training/inference series",
+    soc_names=("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"),
+    npu_arch=2201,
+    ub_bytes=192 * KIB,
+    c_api=True,
+    select=_A2_A3_SELECT,
+    compare=_A2_A3_COMPARE,
+    transdata_dtypes=B8_TO_B32,
+    vec_local_bytes=KIB_184,
+    vector_dtypes=_A2_A3_VECTOR,
+    float_saturation_dtypes=frozenset({"float16", "bfloat16"}),  # CTRL[48] = 0 at power-on (table 4/5)
+    saturation_flag_api=True,
+    data_copy_dtypes=B8_TO_B64,
+    data_copy_pad_dtypes=B8_TO_B64,
+    pad_value_api=True,
+    data_copy_zero_nop=True,
+    source="ref §1.5 (2201), §2.4, §3.4, §4.5",
+)
+
+_KIRIN_X90 = AscendChip(
+    name="KirinX90",
+    product="Kirin X90",
+    soc_names=("KirinX90", "kirinx90"),
+    npu_arch=3003,
+    ub_bytes=118 * KIB,
+    select=SelectSupport(
+        modes=frozenset({0, 1, 2}),
+        dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
+        count_dtypes=B8_TO_B32,
+        lowering="vf",
+        scratch_offset_bytes=None,  # TMP_UB_OFFSET = 118 KiB = end of UB
+        no_mask_modes=frozenset({0, 1, 2}),
+    ),
+    compare=CompareSupport(
+        dtypes=HALF_FLOAT | {"int32"},
+        scalar_dtypes=HALF_FLOAT | {"int32"},
+        eq_only_dtypes=frozenset({"int32"}),
+        scalar_eq_only_dtypes=frozenset({"int32"}),
+        dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
+        register_compare=False,
+    ),
+    transdata_dtypes=B8_TO_B32,
+    vec_local_bytes=118 * KIB,
+    vector_lowering="vf",
+    vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT,
+                                 scalar=_INT16_HALF_INT32_FLOAT, duplicate=frozenset({"float16"})),
+    source="ref §0 (3003, inferred), §1.5, §2.4, §3.4, §4.5",
+)
 
 _ROWS = (
     AscendChip(
@@ -222,32 +371,24 @@ _ROWS = (
             register_scratch_offset_bytes=248 * KIB,  # GetRuntimeUBSize() = 256 KiB - 8 KiB
         ),
         transdata_dtypes=B8_TO_B32 | {"bfloat16"},
+        vec_local_bytes=KIB_248,
+        vector_lowering="vf",
+        zero_repeat_nop=False,
+        vector_dtypes=_950_VECTOR,
+        float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
+        data_copy_dtypes=B8_TO_B64,
+        data_copy_pad_dtypes=_DATA_COPY_PAD_950,
+        pad_value_api=True,
+        data_copy_zero_nop=True,
         source="ref §0, §1.5 (3510), §2.4, §3.4, §4.5",
     ),
-    AscendChip(
+    replace(
+        _A2,
         name="A3",
         product="Atlas A3 training/inference series",
         soc_names=("Ascend910_9391", "Ascend910_9392", "Ascend910_9381", "Ascend910_9382", "Ascend910_9372"),
-        npu_arch=2201,
-        ub_bytes=192 * KIB,
-        c_api=True,
-        select=_A2_A3_SELECT,
-        compare=_A2_A3_COMPARE,
-        transdata_dtypes=B8_TO_B32,
-        source="ref §1.5 (2201), §2.4, §3.4, §4.5",
     ),
-    AscendChip(
-        name="A2",
-        product="Atlas A2 training/inference series",
-        soc_names=("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"),
-        npu_arch=2201,
-        ub_bytes=192 * KIB,
-        c_api=True,
-        select=_A2_A3_SELECT,
-        compare=_A2_A3_COMPARE,
-        transdata_dtypes=B8_TO_B32,
-        source="ref §1.5 (2201), §2.4, §3.4, §4.5",
-    ),
+    _A2,
     AscendChip(
         name="310B",
         product="Atlas 200I/500 A2 inference",
@@ -271,6 +412,12 @@ _ROWS = (
             register_compare=False,  # dav_m300 VcmpImpl: "Compare written to CMPMASK" not supported
         ),
         transdata_dtypes=B8_TO_B32,
+        vec_local_bytes=KIB_184,
+        vector_lowering="vf",
+        vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT | {"int16"},
+                                     scalar=_INT16_HALF_INT32_FLOAT, duplicate=_B16_B32),
+        data_copy_dtypes=B8_TO_B64,
+        data_copy_pad_dtypes=B8_TO_B32,
         source="ref §1.5 (3002), §2.4, §3.2, §3.4, §4.5",
     ),
     AscendChip(
@@ -296,6 +443,8 @@ _ROWS = (
             register_keeps_masked_bits=True,
         ),
         transdata_dtypes=B8_TO_B32,
+        vec_local_bytes=KIB_248,
+        vector_dtypes=_A2_A3_VECTOR,
         source="ref §1.5 (2002), §2.4, §3.4, §4.5",
     ),
     AscendChip(
@@ -324,58 +473,15 @@ _ROWS = (
         ),
         compare=CompareSupport(dtypes=HALF_FLOAT, scalar_dtypes=frozenset(), register_compare=False),
         transdata_dtypes=frozenset({"int8", "uint8", "int16", "uint16", "float16"}),
+        vec_local_bytes=KIB_248,
+        hard_event_ids=4,  # TQue简介.md: 4 event IDs on the Atlas training series
+        vector_dtypes=_vector_dtypes(binary=frozenset({"float16", "int32", "float32"}), abs_=HALF_FLOAT,
+                                     scalar=HALF_FLOAT, duplicate=_B16_B32),
         source="ref §1.5 (1001), §2.4-2.5, §3.4, §4.5",
     ),
-    AscendChip(
-        name="KirinX90",
-        product="Kirin X90",
-        soc_names=("KirinX90", "kirinx90"),
-        npu_arch=3003,
-        ub_bytes=118 * KIB,
-        select=SelectSupport(
-            modes=frozenset({0, 1, 2}),
-            dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
-            count_dtypes=B8_TO_B32,
-            lowering="vf",
-            scratch_offset_bytes=None,  # TMP_UB_OFFSET = 118 KiB = end of UB
-            no_mask_modes=frozenset({0, 1, 2}),
-        ),
-        compare=CompareSupport(
-            dtypes=HALF_FLOAT | {"int32"},
-            scalar_dtypes=HALF_FLOAT | {"int32"},
-            eq_only_dtypes=frozenset({"int32"}),
-            scalar_eq_only_dtypes=frozenset({"int32"}),
-            dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
-            register_compare=False,
-        ),
-        transdata_dtypes=B8_TO_B32,
-        source="ref §0 (3003, inferred), §1.5, §2.4, §3.4, §4.5",
-    ),
-    AscendChip(
-        name="Kirin9030",
-        product="Kirin 9030",
-        soc_names=("Kirin9030", "kirin9030"),
-        npu_arch=3113,
-        ub_bytes=118 * KIB,
-        select=SelectSupport(
-            modes=frozenset({0, 1, 2}),
-            dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
-            count_dtypes=B8_TO_B32,
-            lowering="vf",
-            scratch_offset_bytes=None,
-            no_mask_modes=frozenset({0, 1, 2}),
-        ),
-        compare=CompareSupport(
-            dtypes=HALF_FLOAT | {"int32"},
-            scalar_dtypes=HALF_FLOAT | {"int32"},
-            eq_only_dtypes=frozenset({"int32"}),
-            scalar_eq_only_dtypes=frozenset({"int32"}),
-            dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
-            register_compare=False,
-        ),
-        transdata_dtypes=B8_TO_B32,
-        source="ref §0 (3113, inferred), §1.5, §2.4, §3.4, §4.5",
-    ),
+    _KIRIN_X90,
+    replace(_KIRIN_X90, name="Kirin9030", product="Kirin 9030", soc_names=("Kirin9030", "kirin9030"), npu_arch=3113,
+            source="ref §0 (3113, inferred), §1.5, §2.4, §3.4, §4.5"),
 )
 
 CHIPS: dict[str, AscendChip] = {row.name: row for row in _ROWS}
@@ -384,6 +490,7 @@ for _row in _ROWS:
     for _key in (_row.name, *_row.soc_names):
         _LOOKUP[_key.lower()] = _row
 DEFAULT_CHIP = "A2"
+_DEFAULT: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_ascend_default_chip", default=DEFAULT_CHIP)
 
 
 def get_chip(name: str | AscendChip) -> AscendChip:
@@ -428,3 +535,29 @@ def unsupported_on(
         f"{what} is not supported on this product",
         f"products that support it: {products_where(predicate)}",
     )
+
+
+def get_default_chip() -> AscendChip:
+    """The product a ``Core()`` or a kernel launch without an explicit chip runs on (initially A2)."""
+    return get_chip(_DEFAULT.get())
+
+
+def set_default_chip(name: str | AscendChip) -> None:
+    """Make ``name`` the product of every later ``Core()`` and launch that names no chip.
+
+    ``npusim run FILE.py --chip NAME`` calls this before running the script.
+
+    Raises:
+        UnsupportedError: for an unknown product name.
+    """
+    _DEFAULT.set(get_chip(name).name)
+
+
+@contextlib.contextmanager
+def using_chip(name: str | AscendChip) -> Iterator[AscendChip]:
+    """Within the block, ``Core()`` and launches without a chip run on ``name``."""
+    token = _DEFAULT.set(get_chip(name).name)
+    try:
+        yield get_chip(name)
+    finally:
+        _DEFAULT.reset(token)

@@ -5,7 +5,9 @@ A :class:`Core` owns the state an instruction can change:
 * ``ub``: the Unified Buffer, a :class:`~npusim.memory.Memory` sized per product (ref §1.5);
 * ``cmpmask``: the 128-bit CMPMASK special register, as 16 little-endian bytes (ref §2.3);
 * the vector mask register (two or four 64-bit words, bit j = lane j, ref §1.2)
-  and the mask mode, normal or counter (ref §1.3).
+  and the mask mode, normal or counter (ref §1.3);
+* ``pad_value``: the DataCopyPad padding register (``SetPadValue``; ``None`` until set);
+* ``float_saturation``: CTRL[48], whether half/bfloat16 results saturate (``SetCtrlSpr(ISASI).md``).
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
 block; there is no hidden global core.
@@ -25,7 +27,8 @@ from ..errors import (
     UnsupportedError,
 )
 from ..memory import Memory, user_stacklevel
-from .chips import DEFAULT_CHIP, AscendChip, get_chip
+from ..validate import require_bytes
+from .chips import AscendChip, get_chip, get_default_chip
 from .types import MaskMode
 
 __all__ = ["Core", "SyncRecord", "current_core"]
@@ -49,7 +52,8 @@ class Core:
 
     Args:
         chip: product short name (``"A2"``, ``"950"``, ``"310P"`` ...) or CANN SoC name
-            (``"Ascend910B1"``). Default ``"A2"``.
+            (``"Ascend910B1"``). Default: the default chip (``"A2"`` unless changed with
+            ``set_default_chip`` / ``npusim run --chip``).
         strict: make reads of never-written UB bytes an error instead of a warning.
         block_idx: this core's index in a multi-core launch (``get_block_idx()``).
         block_num: number of cores in the launch (``get_block_num()``).
@@ -60,14 +64,16 @@ class Core:
             core.ub_write(0, bytes(256))
     """
 
-    def __init__(self, chip: str | AscendChip = DEFAULT_CHIP, *, strict: bool = False,
+    def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
                  block_idx: int = 0, block_num: int = 1) -> None:
-        self.chip: AscendChip = get_chip(chip)
+        self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
         self.ub = Memory(self.chip.ub_bytes, "UB", uninit="raise" if strict else "warn")
         self._cmpmask = bytearray(CMPMASK_BYTES)
         self.cmpmask_written = False
         self.mask_words: tuple[int, int, int, int] = (FULL_WORD, FULL_WORD, 0, 0)
         self.mask_mode = MaskMode.NORMAL
+        self.pad_value: int | float | None = None
+        self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_idx = block_idx
         self.block_num = block_num
         self.sync_log: list[SyncRecord] = []
@@ -102,7 +108,7 @@ class Core:
 
     @cmpmask.setter
     def cmpmask(self, value: bytes) -> None:
-        raw = bytes(value)
+        raw = require_bytes("Core.cmpmask", "value", value)
         if len(raw) != CMPMASK_BYTES:
             raise ParameterRangeError(
                 "Core.cmpmask", "value length", len(raw), "CMPMASK is a 128-bit register", "exactly 16 bytes"
@@ -141,7 +147,8 @@ class Core:
     # --------------------------------------------------------------- state
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""
-        return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode)
+        return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode, self.pad_value,
+                self.float_saturation)
 
     def require_counter_mode(self, instruction: str) -> None:
         if not self.chip.counter_mode:

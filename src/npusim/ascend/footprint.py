@@ -22,7 +22,7 @@ from ..errors import OverlapError
 from .addressing import ActiveLanes, lane_offsets
 from .tensor import LocalTensor
 
-__all__ = ["Footprint", "bytes_footprint", "check_overlap", "strided_footprint"]
+__all__ = ["Footprint", "bytes_footprint", "check_overlap", "strided_footprint", "written_earlier"]
 
 OVERLAP_SOURCE = "ref §1.4; SIMD-API 通用说明和约束 (UB 地址重叠约束)"
 
@@ -91,16 +91,21 @@ def bytes_footprint(name: str, start: int, nbytes_per_repeat: int, repeats: int)
     return Footprint(name, start + index, index // max(nbytes_per_repeat, 1), 1)
 
 
-def check_overlap(instruction: str, dst: Footprint, src: Footprint) -> None:
+def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_repeat_allowed: bool = False) -> bool:
     """Apply the overlap rules of ref §1.4 between a written and a read operand.
 
     * Within one repeat, ``dst`` and ``src`` must touch disjoint bytes, or be exactly in
       place: the same addresses lane for lane with the same element size.
     * No repeat may read a byte that an earlier repeat wrote (a cross-repeat dependency,
-      which the pipelined hardware does not honour).
+      which the pipelined hardware does not honour), unless ``cross_repeat_allowed``: the
+      documented exception of Add/Sub/Mul/Max/Min for dst and src1 (ref §1.4).
+
+    Returns:
+        True when ``src`` reads bytes an earlier repeat of ``dst`` wrote (possible only when
+        ``cross_repeat_allowed``): the caller must then run the repeats in order.
     """
     if dst.empty or src.empty or dst.hi <= src.lo or src.hi <= dst.lo:
-        return
+        return False
     d_bytes, d_rep = dst.byte_addrs()
     s_bytes, s_rep = src.byte_addrs()
     lo = max(dst.lo, src.lo)
@@ -112,7 +117,8 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint) -> None:
     np.minimum.at(first_write, d_bytes[d_in] - lo, d_rep[d_in])
     np.maximum.at(last_read, s_bytes[s_in] - lo, s_rep[s_in])
     later = last_read > first_write
-    if later.any():
+    dependent = bool(later.any())
+    if dependent and not cross_repeat_allowed:
         byte = lo + int(np.argmax(later))
         raise OverlapError(
             instruction, f"{src.name} / {dst.name}", f"byte {byte:#x}",
@@ -121,6 +127,20 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint) -> None:
             "no cross-repeat dependency between destination and source", OVERLAP_SOURCE,
         )
     _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep)
+    return dependent
+
+
+def written_earlier(dst: Footprint, src: Footprint) -> np.ndarray:
+    """Per access of ``src``: whether an earlier repeat of ``dst`` wrote any of its bytes."""
+    if dst.empty or src.empty or dst.hi <= src.lo or src.hi <= dst.lo:
+        return np.zeros(src.addrs.size, dtype=bool)
+    lo, hi = min(dst.lo, src.lo), max(dst.hi, src.hi)
+    first_write = np.full(hi - lo, np.iinfo(np.int64).max, dtype=np.int64)
+    d_bytes, d_rep = dst.byte_addrs()
+    np.minimum.at(first_write, d_bytes - lo, d_rep)
+    s_bytes, s_rep = src.byte_addrs()
+    per_byte = first_write[s_bytes - lo] < s_rep
+    return per_byte.reshape(-1, src.itemsize).any(axis=1)
 
 
 def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep) -> None:

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 __all__ = [
     "BinaryRepeatParams",
     "CMPMODE",
+    "DataCopyExtParams",
+    "DataCopyPadExtParams",
+    "DataCopyPadParams",
+    "DataCopyParams",
     "HardEvent",
     "MaskMode",
     "PipeID",
@@ -182,3 +187,71 @@ class TransDataTo5HDParams:
 
     def astuple(self) -> tuple:
         return self.dst_high_half, self.src_high_half, self.repeat_times, self.dst_rep_stride, self.src_rep_stride
+
+
+@dataclass
+class DataCopyParams:
+    """Block-strided copy (``DataCopyParams``, all ``uint16_t``).
+
+    ``block_count`` blocks of ``block_len`` DataBlocks (32 bytes) each; ``src_stride`` and
+    ``dst_stride`` are the *gaps* between consecutive blocks, in DataBlocks
+    (GM与UB高维切分数据搬运(DataCopy).md, 表3).  With ``data_copy_pad`` the same fields count
+    bytes instead (block_len, and the GM-side stride).
+    """
+
+    block_count: int = 1
+    block_len: int = 0
+    src_stride: int = 0
+    dst_stride: int = 0
+
+    FIELD_BITS = {"block_count": 16, "block_len": 16, "src_stride": 16, "dst_stride": 16}
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.block_count, self.block_len, self.src_stride, self.dst_stride
+
+
+@dataclass
+class DataCopyExtParams:
+    """Unaligned copy (``DataCopyExtParams``): ``block_len`` in bytes, GM-side gap in bytes,
+    UB-side gap in DataBlocks (GMToUB非对齐数据搬运(DataCopyPad).md, 表3)."""
+
+    block_count: int = 1
+    block_len: int = 0
+    src_stride: int = 0
+    dst_stride: int = 0
+    rsv: int = 0
+
+    FIELD_BITS = {"block_count": 16, "block_len": 32, "src_stride": 32, "dst_stride": 32, "rsv": 32}
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.block_count, self.block_len, self.src_stride, self.dst_stride, self.rsv
+
+
+@dataclass
+class DataCopyPadParams:
+    """Padding of ``data_copy_pad`` with :class:`DataCopyParams` (``DataCopyPadParams``).
+
+    ``left_padding`` / ``right_padding`` count elements; ``padding_value`` is used (and
+    loaded into the padding register) when ``is_pad`` is true.
+    """
+
+    is_pad: bool = False
+    left_padding: int = 0
+    right_padding: int = 0
+    padding_value: Any = 0
+
+    FIELD_BITS = {"left_padding": 16, "right_padding": 16}
+
+
+@dataclass
+class DataCopyPadExtParams:
+    """Padding of ``data_copy_pad`` with :class:`DataCopyExtParams` (pyasc ``DataCopyPadExtParams(dtype, ...)``);
+    ``padding_value`` has the copy's element type."""
+
+    dtype: Any = None
+    is_pad: bool = False
+    left_padding: int = 0
+    right_padding: int = 0
+    padding_value: Any = 0
+
+    FIELD_BITS = {"left_padding": 16, "right_padding": 16}

@@ -14,6 +14,7 @@ __all__ = ["EXAMPLES", "Outcome", "run_all"]
 EXAMPLES = (
     "seed003_select",
     "seed002_trans_data_to_5hd",
+    "kernel_select",
 )
 
 

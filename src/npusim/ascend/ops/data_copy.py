@@ -1,0 +1,360 @@
+"""``DataCopy`` and ``DataCopyPad``: moving blocks of bytes between GM and UB, and within UB.
+
+Every copy is a list of *blocks*: block ``i`` reads ``n`` bytes at ``src_start(i)`` and
+writes them at ``dst_start(i)``.  The forms differ only in how the starts advance:
+
+* ``data_copy(dst, src, count)``: one block of ``count * sizeof(T)`` bytes, which must be a
+  multiple of 32 (the hardware would silently round it down: "若未对齐，搬运量会向下取整到32字节对齐").
+* ``data_copy(dst, src, DataCopyParams(block_count, block_len, src_stride, dst_stride))``:
+  ``block_len`` and both *gaps* (end of one block to start of the next) count 32-byte
+  DataBlocks, on both sides (GM与UB高维切分数据搬运(DataCopy).md, 表3).
+* ``data_copy_pad`` GM -> UB: ``block_len`` counts bytes, the GM gap bytes, the UB gap
+  DataBlocks; in UB each block becomes ``[left pad][data][right pad][dummy]`` padded to a
+  multiple of 32 bytes.  UB -> GM: the UB side of each block is 32-byte padded (its dummy
+  bytes are dropped), the GM gap counts bytes (GMToUB/UBToGM非对齐数据搬运(DataCopyPad).md).
+
+What the padding bytes hold (GMToUB非对齐数据搬运(DataCopyPad).md, "参数解释"):
+
+* no left/right padding: the dummy bytes repeat the block's first element;
+* otherwise the pads and the dummy hold the padding value: ``padding_value`` when
+  ``is_pad`` (which also loads it into the padding register), else the register as
+  ``set_pad_value`` or an earlier ``is_pad`` copy left it.  With the register never set
+  the documents call the bytes "随机值" (random): npusim leaves them undefined, so reading
+  them later is reported as an uninitialised read.
+
+All checks (types, dtypes, field ranges, alignment, bounds in UB and GM, overlap of a
+UB -> UB copy) run before any byte moves.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...dtypes import DType
+from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...memory import Memory
+from ...overloads import Form, Param, bind
+from ...validate import align_up, require_bool, require_int, require_uint
+from ..addressing import BLOCK_BYTES
+from ..chips import unsupported_on
+from ..core import Core, current_core
+from ..runtime.gm import GlobalTensor
+from ..tensor import LocalTensor
+from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
+from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+
+__all__ = ["data_copy", "data_copy_pad", "set_pad_value"]
+
+COPY_DOC = "GM与UB连续/高维切分数据搬运(DataCopy).md"
+PAD_DOC = "GMToUB/UBToGM非对齐数据搬运(DataCopyPad).md"
+MAX_BLOCK_COUNT = 4095  # blockCount ∈ [0, 4095]
+MAX_PAD_BLOCK_LEN = 2097151  # DataCopyExtParams.blockLen ∈ [0, 2097151] bytes
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_copy_params(value) -> bool:
+    return isinstance(value, DataCopyParams)
+
+
+COPY_FORMS = (
+    Form("count", (Param("count", _is_int),)),
+    Form("params", (Param("repeat_params", _is_copy_params),)),
+)
+PAD_FORMS = (
+    Form("ext", (Param("data_copy_params", lambda v: isinstance(v, DataCopyExtParams)),
+                 Param("pad_params", lambda v: isinstance(v, DataCopyPadExtParams), None))),
+    Form("params", (Param("data_copy_params", _is_copy_params),
+                    Param("pad_params", lambda v: isinstance(v, DataCopyPadParams), None))),
+)
+
+
+@dataclass
+class _Side:
+    """One end of a copy: the memory, the byte offset of each block's start, and what it is."""
+
+    name: str
+    memory: Memory
+    starts: np.ndarray
+    is_gm: bool
+
+    def byte_index(self, nbytes: int) -> np.ndarray:
+        """Every byte of every block, shape ``(blocks, nbytes)``."""
+        return self.starts[:, None] + np.arange(nbytes, dtype=np.int64)[None, :]
+
+
+# ------------------------------------------------------------------- operands
+def _endpoint(instruction: str, name: str, operand, core: Core):
+    """A checked operand: a usable UB tensor or a bound GlobalTensor."""
+    if isinstance(operand, LocalTensor):
+        return require_ub_tensor(instruction, name, operand, core)
+    if isinstance(operand, GlobalTensor):
+        _ = operand.address  # raises RuntimeMisuseError if the tensor was never bound
+        return operand
+    raise TypeError(f"{instruction}: {name} must be an asc.LocalTensor or asc.GlobalTensor, "
+                    f"got {type(operand).__name__}")
+
+
+def _common_dtype(instruction: str, dst, src, allowed: frozenset[str], core: Core, what: str) -> DType:
+    if dst.dtype != src.dtype:
+        raise UnsupportedError(instruction, "src dtype", src.dtype.name, "source and destination must have the "
+                               "same element type T", dst.dtype.name, what)
+    require_dtype(instruction, "dst", dst.dtype, allowed, f"{what}: not supported on {core.chip.product}")
+    return dst.dtype
+
+
+def _nop_allowed(instruction: str, core: Core, operand: str, doc: str) -> None:
+    if not core.chip.data_copy_zero_nop:
+        raise ParameterRangeError(
+            instruction, operand, 0, f"a zero block count or length is documented as a NOP only on A2/A3 and "
+            f"950, not on {core.chip.product}", "at least 1", doc,
+        )
+
+
+def _side(instruction: str, name: str, operand, starts: np.ndarray, nbytes: int) -> _Side:
+    """Bounds-check the blocks ``starts[i] .. starts[i] + nbytes`` (relative to the operand) and make a side."""
+    lo = int(starts.min())
+    hi = int(starts.max()) + nbytes
+    if isinstance(operand, LocalTensor):
+        absolute = operand.addr + starts
+        operand.check_span(instruction, name, operand.addr + lo, operand.addr + hi)
+        return _Side(name, operand.core.ub, absolute, is_gm=False)
+    base = operand.check_bytes(instruction, name, lo, hi) - lo
+    return _Side(name, operand.buffer.memory, base + starts, is_gm=True)
+
+
+def _check_ub_overlap(instruction: str, dst: _Side, src: _Side, nbytes: int) -> None:
+    """A UB -> UB copy may be exactly in place or disjoint, never partially overlapping (ref §1.4)."""
+    if dst.is_gm or src.is_gm or dst.memory is not src.memory:
+        return
+    d_idx, s_idx = dst.byte_index(nbytes), src.byte_index(nbytes)
+    if np.array_equal(d_idx, s_idx):
+        return
+    shared = np.intersect1d(d_idx, s_idx)
+    if shared.size:
+        raise OverlapError(
+            instruction, "src / dst", f"byte {int(shared[0]):#x}", "source and destination partially overlap",
+            "identical or disjoint byte ranges", "ref §1.4 (undocumented overlap counts as not supported)",
+        )
+
+
+def _move(instruction: str, dst: _Side, src: _Side, nbytes: int) -> np.ndarray:
+    """Check the source is initialised and return its bytes, shape ``(blocks, nbytes)``."""
+    index = src.byte_index(nbytes)
+    src.memory.check_initialized(instruction, src.name, index.reshape(-1), 1)
+    return src.memory.data[index]
+
+
+# ------------------------------------------------------------------ DataCopy
+def data_copy(dst, src, *args, **kwargs) -> None:
+    """``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB.
+
+    Forms::
+
+        data_copy(dst, src, count)                  # count * sizeof(T) a multiple of 32 bytes
+        data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))
+    """
+    instruction = "data_copy"
+    form, bound = bind(instruction, COPY_FORMS, args, kwargs)
+    core = current_core(instruction)
+    dst = _endpoint(instruction, "dst", dst, core)
+    src = _endpoint(instruction, "src", src, core)
+    if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
+        raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
+    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core, COPY_DOC)
+    if form == "count":
+        count = require_uint(instruction, "count", bound["count"], 32, COPY_DOC)
+        nbytes = count * dtype.itemsize
+        if nbytes % BLOCK_BYTES:
+            raise ParameterRangeError(
+                instruction, "count", count,
+                f"count * sizeof({dtype}) = {nbytes} bytes is not a multiple of 32 (the hardware would round it "
+                f"down to {nbytes // BLOCK_BYTES * BLOCK_BYTES} bytes)",
+                f"multiples of {BLOCK_BYTES // dtype.itemsize} elements; use data_copy_pad for a tail",
+                f"{COPY_DOC} (count)",
+            )
+        if nbytes == 0:
+            return
+        blocks, block_bytes, src_pitch, dst_pitch = 1, nbytes, 0, 0
+    else:
+        block_count, block_len, src_gap, dst_gap = require_repeat_params(instruction, bound["repeat_params"],
+                                                                         DataCopyParams)
+        block_count = require_int(instruction, "repeat_params.block_count", block_count, 0, MAX_BLOCK_COUNT,
+                                  f"{COPY_DOC} 表4")
+        if block_count == 0 or block_len == 0:
+            _nop_allowed(instruction, core, "repeat_params.block_count" if block_count == 0 else
+                         "repeat_params.block_len", f"{COPY_DOC} 约束说明")
+            return
+        blocks, block_bytes = block_count, block_len * BLOCK_BYTES
+        src_pitch, dst_pitch = block_bytes + src_gap * BLOCK_BYTES, block_bytes + dst_gap * BLOCK_BYTES
+    order = np.arange(blocks, dtype=np.int64)
+    src_side = _side(instruction, "src", src, order * src_pitch, block_bytes)
+    dst_side = _side(instruction, "dst", dst, order * dst_pitch, block_bytes)
+    if isinstance(dst, GlobalTensor):
+        dst.buffer.require_writable(instruction, "dst")
+    _check_ub_overlap(instruction, dst_side, src_side, block_bytes)
+    payload = _move(instruction, dst_side, src_side, block_bytes)
+    dst_side.memory.scatter(dst_side.byte_index(block_bytes).reshape(-1), payload.reshape(-1))
+
+
+# --------------------------------------------------------------- DataCopyPad
+@dataclass
+class _PadGeometry:
+    blocks: int
+    block_len: int
+    src_gap: int
+    dst_gap: int
+
+
+def _pad_geometry(instruction: str, params, core: Core, dtype: DType) -> _PadGeometry | None:
+    """Validated block geometry of a DataCopyPad call, ``None`` for a documented NOP."""
+    if isinstance(params, DataCopyExtParams):
+        count, length, src_gap, dst_gap, _rsv = require_repeat_params(instruction, params, DataCopyExtParams)
+        length = require_int(instruction, "data_copy_params.block_len", length, 0, MAX_PAD_BLOCK_LEN,
+                             f"{PAD_DOC} 表5")
+    else:
+        count, length, src_gap, dst_gap = require_repeat_params(instruction, params, DataCopyParams)
+    count = require_int(instruction, "data_copy_params.block_count", count, 0, MAX_BLOCK_COUNT, f"{PAD_DOC} 表5")
+    if length % dtype.itemsize:
+        raise ParameterRangeError(instruction, "data_copy_params.block_len", length,
+                                  f"block_len counts bytes and must be a multiple of sizeof({dtype})",
+                                  f"multiples of {dtype.itemsize}", f"{PAD_DOC} 约束说明")
+    if count == 0 or length == 0:
+        _nop_allowed(instruction, core, "data_copy_params.block_count" if count == 0 else
+                     "data_copy_params.block_len", f"{PAD_DOC} 约束说明")
+        return None
+    return _PadGeometry(count, length, src_gap, dst_gap)
+
+
+def _pad_fields(instruction: str, pad, dtype: DType) -> tuple[bool, int, int, object]:
+    """``(is_pad, left bytes, right bytes, padding value)`` of the pad parameters, checked."""
+    if pad is None:
+        return False, 0, 0, 0
+    if isinstance(pad, DataCopyPadExtParams) and pad.dtype is not None and pad.dtype != dtype:
+        raise UnsupportedError(instruction, "pad_params.dtype", str(pad.dtype), "the padding type must be the "
+                               "copy's element type T", dtype.name, f"{PAD_DOC} 表4")
+    is_pad = require_bool(instruction, "pad_params.is_pad", pad.is_pad)
+    sides = []
+    for field_name in ("left_padding", "right_padding"):
+        elems = require_uint(instruction, f"pad_params.{field_name}", getattr(pad, field_name), 16, PAD_DOC)
+        if elems * dtype.itemsize > BLOCK_BYTES:
+            raise ParameterRangeError(instruction, f"pad_params.{field_name}", elems,
+                                      f"{elems} x {dtype.itemsize} bytes exceed 32 bytes",
+                                      f"at most {BLOCK_BYTES // dtype.itemsize} elements", f"{PAD_DOC} 约束说明")
+        sides.append(elems * dtype.itemsize)
+    value = pad.padding_value
+    if is_pad:
+        scalar_bits(instruction, "pad_params.padding_value", value, dtype)
+        if dtype.itemsize == 8 and value != 0:
+            raise ParameterRangeError(instruction, "pad_params.padding_value", value,
+                                      "for 64-bit types the padding value can only be 0", "0", f"{PAD_DOC} 约束说明")
+    return is_pad, sides[0], sides[1], value
+
+
+def data_copy_pad(dst, src, *args, **kwargs) -> None:
+    """``asc.data_copy_pad``: GM -> UB with padding to 32 bytes, or UB -> GM of unaligned lengths.
+
+    Forms::
+
+        data_copy_pad(dst_local, src_global, DataCopyExtParams(...), DataCopyPadExtParams(dtype, ...))
+        data_copy_pad(dst_global, src_local, DataCopyExtParams(...))
+        data_copy_pad(dst_local, src_global, DataCopyParams(...), DataCopyPadParams(...))
+        data_copy_pad(dst_global, src_local, DataCopyParams(...))
+    """
+    instruction = "data_copy_pad"
+    _form, bound = bind(instruction, PAD_FORMS, args, kwargs)
+    core = current_core(instruction)
+    if not core.chip.data_copy_pad_dtypes:
+        raise unsupported_on(core.chip, instruction, "DataCopyPad", lambda c: bool(c.data_copy_pad_dtypes))
+    dst = _endpoint(instruction, "dst", dst, core)
+    src = _endpoint(instruction, "src", src, core)
+    inbound = isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor)
+    if not inbound and not (isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor)):
+        raise TypeError(f"{instruction}: the data paths are GM -> UB (dst LocalTensor, src GlobalTensor) and "
+                        "UB -> GM (dst GlobalTensor, src LocalTensor)")
+    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_pad_dtypes, core, PAD_DOC)
+    pad = bound["pad_params"]
+    if inbound and pad is None:
+        raise TypeError(f"{instruction}: GM -> UB needs pad_params (DataCopyPadExtParams or DataCopyPadParams)")
+    if not inbound and pad is not None:
+        raise TypeError(f"{instruction}: UB -> GM takes no pad_params")
+    padding = _pad_fields(instruction, pad, dtype)
+    geometry = _pad_geometry(instruction, bound["data_copy_params"], core, dtype)
+    if geometry is None:
+        return
+    if inbound:
+        _pad_gm_to_ub(instruction, core, dst, src, dtype, geometry, padding)
+    else:
+        _pad_ub_to_gm(instruction, dst, src, geometry)
+
+
+def _pad_gm_to_ub(instruction: str, core: Core, dst: LocalTensor, src: GlobalTensor, dtype: DType,
+                  geo: _PadGeometry, padding: tuple[bool, int, int, object]) -> None:
+    is_pad, left, right, value = padding
+    length = geo.block_len
+    row = align_up(left + length + right, BLOCK_BYTES)
+    order = np.arange(geo.blocks, dtype=np.int64)
+    src_side = _side(instruction, "src", src, order * (length + geo.src_gap), length)
+    dst_side = _side(instruction, "dst", dst, order * (row + geo.dst_gap * BLOCK_BYTES), row)
+    data = _move(instruction, dst_side, src_side, length)
+
+    rows = np.empty((geo.blocks, row), dtype=np.uint8)
+    rows[:, left : left + length] = data
+    fill = value if is_pad else core.pad_value
+    if left == 0 and right == 0:
+        first = data[:, : dtype.itemsize]
+        rows[:, length:] = np.tile(first, (1, (row - length) // dtype.itemsize))
+    elif fill is not None:
+        bits = scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
+        pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
+        rows[:, pad_columns] = np.tile(bits, row // dtype.itemsize)[pad_columns]
+
+    # commit
+    target = dst_side.byte_index(row)
+    if (left or right) and fill is None:
+        # padding register never set: the pads are "随机值"; only the data bytes become defined
+        core.ub.scatter(target[:, left : left + length].reshape(-1), data.reshape(-1))
+        pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
+        core.ub.mark_undefined(target[:, pad_columns].reshape(-1))
+    else:
+        core.ub.scatter(target.reshape(-1), rows.reshape(-1))
+    if is_pad:
+        core.pad_value = value
+
+
+def _pad_ub_to_gm(instruction: str, dst: GlobalTensor, src: LocalTensor, geo: _PadGeometry) -> None:
+    length = geo.block_len
+    order = np.arange(geo.blocks, dtype=np.int64)
+    src_side = _side(instruction, "src", src, order * (align_up(length, BLOCK_BYTES) + geo.src_gap * BLOCK_BYTES),
+                     length)
+    dst_side = _side(instruction, "dst", dst, order * (length + geo.dst_gap), length)
+    dst.buffer.require_writable(instruction, "dst")
+    payload = _move(instruction, dst_side, src_side, length)
+    dst_side.memory.scatter(dst_side.byte_index(length).reshape(-1), payload.reshape(-1))
+
+
+# ---------------------------------------------------------------- SetPadValue
+PAD_VALUE_POSITIONS = frozenset({TPosition.MAX, TPosition.VECIN, TPosition.VECOUT})
+
+
+def set_pad_value(padding_value, pos: TPosition = TPosition.MAX) -> None:
+    """Load the padding register that ``data_copy_pad`` uses when ``is_pad`` is false (``SetPadValue``).
+
+    npusim keeps the value and converts it to the copy's element type when a copy uses it.
+    """
+    instruction = "set_pad_value"
+    core = current_core(instruction)
+    if not core.chip.pad_value_api:
+        raise unsupported_on(core.chip, instruction, "SetPadValue", lambda c: c.pad_value_api)
+    if not is_scalar(padding_value):
+        raise TypeError(f"{instruction}: padding_value must be a number, got {type(padding_value).__name__}")
+    if pos not in PAD_VALUE_POSITIONS:
+        raise UnsupportedError(instruction, "pos", getattr(pos, "name", pos), "the padding register serves "
+                               "GM -> VECIN/VECOUT copies", "TPosition.MAX, VECIN, VECOUT",
+                               "寄存器配置说明/SetPadValue(ISASI).md")
+    core.pad_value = padding_value

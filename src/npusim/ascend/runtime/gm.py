@@ -1,0 +1,336 @@
+"""Global Memory (GM): the caller's arrays, as the cores of a launch see them.
+
+Three objects, each with one job:
+
+* :class:`GmBuffer` — one allocation in GM.  A buffer made from a caller's array *is* that
+  array's bytes (no copy, :meth:`npusim.memory.Memory.over`), so what a kernel writes to
+  GM lands in the array; every byte of it counts as written.  A buffer from
+  :func:`gm_alloc` starts never-written, so reading it before writing is reported like
+  an uninitialised UB read.
+* :class:`GlobalAddress` — what a kernel parameter receives for an array: a typed pointer
+  (buffer, element offset).  ``addr + n`` moves it ``n`` elements, as in pyasc.
+* :class:`GlobalTensor` — pyasc's ``GlobalTensor``: ``set_global_buffer(addr, size)``,
+  ``g[offset:]``, ``get_value`` / ``set_value``.
+
+GM has no alignment rule beyond the element size (ref §1.4).  Every access is checked
+against the allocation and, when ``set_global_buffer`` was given a size, against that
+size: an overrun is an :class:`~npusim.errors.OutOfBoundsError` naming the buffer.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ...dtypes import DType, from_numpy
+from ...errors import OutOfBoundsError, RuntimeMisuseError, UnsupportedError
+from ...memory import Memory, UninitPolicy
+from ...validate import require_int
+from ..ops.common import scalar_bits
+
+__all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "gm_alloc", "is_array_like"]
+
+GM_SOURCE = "GlobalTensor/SetGlobalBuffer.md; ref §1.4 (GM: no alignment beyond the element size)"
+
+
+class GmBuffer:
+    """One allocation in global memory.
+
+    Attributes:
+        name: how messages refer to it (``"GM arg 0 (x)"``).
+        memory: its bytes, with the written-shadow of :class:`~npusim.memory.Memory`.
+        dtype: element type of the array it came from.
+        writable: False for a read-only array; writing to it is an error.
+    """
+
+    def __init__(self, name: str, memory: Memory, dtype: DType, writable: bool,
+                 host: np.ndarray | None = None, staged: bool = False) -> None:
+        self.name = name
+        self.memory = memory
+        self.dtype = dtype
+        self.writable = writable
+        self._host = host
+        self._staged = staged
+
+    @classmethod
+    def from_array(cls, array: Any, name: str, uninit: UninitPolicy = "warn") -> GmBuffer:
+        """A buffer over a numpy array (or a CPU torch tensor): kernel writes land in it.
+
+        A C-contiguous array is used in place.  Any other layout is copied in and
+        written back by :meth:`finish` (which a launch calls when it completes).
+        """
+        host = _to_numpy(array, name)
+        dtype = from_numpy(host.dtype)
+        if dtype is None:
+            raise UnsupportedError(
+                "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
+                "int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64",
+            )
+        writable = bool(host.flags.writeable)
+        if host.flags.c_contiguous:
+            raw = host.reshape(-1).view(np.uint8)
+            return cls(name, Memory.over(raw, name, uninit), dtype, writable, host)
+        staged = np.ascontiguousarray(host).reshape(-1).view(np.uint8).copy()
+        return cls(name, Memory.over(staged, name, uninit), dtype, writable, host, staged=True)
+
+    @property
+    def nbytes(self) -> int:
+        return self.memory.size_bytes
+
+    def finish(self) -> None:
+        """Copy a staged (non-contiguous) buffer back into the caller's array."""
+        if self._staged and self.writable and self._host is not None:
+            values = self.memory.data.view(self.dtype.np_dtype).reshape(self._host.shape)
+            self._host[...] = values
+
+    def require_writable(self, instruction: str, operand: str) -> None:
+        if not self.writable:
+            raise RuntimeMisuseError(
+                instruction, operand, self.name, "the GM buffer comes from a read-only array",
+                "a writable array (arr.flags.writeable)",
+            )
+
+    def __repr__(self) -> str:
+        return f"GmBuffer({self.name!r}, {self.nbytes} bytes, {self.dtype})"
+
+
+def _to_numpy(array: Any, name: str) -> np.ndarray:
+    """A numpy view sharing memory with ``array`` (numpy array or CPU torch tensor)."""
+    if isinstance(array, np.ndarray):
+        return array
+    module = type(array).__module__
+    if module == "torch" or module.startswith("torch."):
+        return _torch_to_numpy(array, name)
+    raise TypeError(f"{name}: expected a numpy array or a CPU torch tensor, got {type(array).__name__}")
+
+
+def _torch_to_numpy(tensor: Any, name: str) -> np.ndarray:
+    import torch  # optional dependency: only reached when the caller passed a torch tensor
+
+    if tensor.device.type != "cpu":
+        raise UnsupportedError("launch", f"{name} device", str(tensor.device),
+                               "npusim emulates GM in host memory", "CPU tensors")
+    tensor = tensor.detach()
+    if tensor.dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return tensor.numpy()
+
+
+def is_array_like(value: Any) -> bool:
+    """A numpy array or a torch tensor (checked without importing torch)."""
+    if isinstance(value, np.ndarray):
+        return True
+    module = type(value).__module__
+    return (module == "torch" or module.startswith("torch.")) and hasattr(value, "numpy")
+
+
+def gm_alloc(dtype: DType, count: int, name: str = "GM workspace", uninit: UninitPolicy = "warn") -> GlobalAddress:
+    """A fresh GM allocation of ``count`` elements that no one has written yet.
+
+    Reading it before writing is reported like an uninitialised UB read.  Useful for
+    workspaces; :meth:`GlobalAddress.read` returns its contents on the host.
+    """
+    if not isinstance(dtype, DType):
+        raise TypeError(f"gm_alloc: dtype must be an npusim dtype such as asc.float32, got {dtype!r}")
+    count = require_int("gm_alloc", "count", count, 0, 1 << 40)
+    memory = Memory.over(np.zeros(count * dtype.itemsize, dtype=np.uint8), name, uninit, written=False)
+    return GlobalAddress(GmBuffer(name, memory, dtype, True), 0, dtype)
+
+
+class GlobalAddress:
+    """A typed pointer into a GM buffer (pyasc ``GlobalAddress``).
+
+    ``addr + n`` is the address ``n`` elements later; ``addr.dtype.sizeof()`` is the
+    element size in bytes.
+    """
+
+    __slots__ = ("buffer", "offset", "dtype")
+
+    def __init__(self, buffer: GmBuffer, offset: int, dtype: DType) -> None:
+        self.buffer = buffer
+        self.offset = offset
+        self.dtype = dtype
+
+    @property
+    def byte_offset(self) -> int:
+        """Byte offset from the start of the buffer."""
+        return self.offset * self.dtype.itemsize
+
+    def __add__(self, offset: int) -> GlobalAddress:
+        if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (numbers.Integral, np.integer)):
+            return NotImplemented
+        return GlobalAddress(self.buffer, self.offset + int(offset), self.dtype)
+
+    __radd__ = __add__
+
+    def __sub__(self, offset: int) -> GlobalAddress:
+        if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (numbers.Integral, np.integer)):
+            return NotImplemented
+        return GlobalAddress(self.buffer, self.offset - int(offset), self.dtype)
+
+    def read(self, count: int | None = None) -> np.ndarray:
+        """Host read: a copy of ``count`` elements from here (default: to the end of the buffer)."""
+        available = (self.buffer.nbytes - self.byte_offset) // self.dtype.itemsize
+        count = available if count is None else require_int("GlobalAddress.read", "count", count, 0, available)
+        start = self.byte_offset
+        if start < 0:
+            raise OutOfBoundsError("GlobalAddress.read", "address", start, f"lies before {self.buffer.name}",
+                                   f"[0x0, {self.buffer.nbytes:#x})", GM_SOURCE)
+        return self.buffer.memory.data[start : start + count * self.dtype.itemsize].view(self.dtype.np_dtype).copy()
+
+    def __repr__(self) -> str:
+        return f"GlobalAddress({self.buffer.name}, offset={self.offset}, dtype={self.dtype})"
+
+
+def as_global_address(value: Any, name: str) -> GlobalAddress:
+    """``value`` as a GlobalAddress: an address as is, an array wrapped into its own GM buffer."""
+    if isinstance(value, GlobalAddress):
+        return value
+    if is_array_like(value):
+        return GlobalAddress(GmBuffer.from_array(value, name), 0, from_numpy(_to_numpy(value, name).dtype))
+    raise TypeError(f"{name}: expected an asc.GlobalAddress or an array, got {type(value).__name__}")
+
+
+class GlobalTensor:
+    """pyasc ``GlobalTensor``: a typed window onto GM.
+
+    Create it empty, then bind it with :meth:`set_global_buffer`::
+
+        x_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x + offset, block_length)   # x: a kernel's GlobalAddress
+
+    ``x_gm[i:]`` (or ``x_gm[i]``) is the tensor ``i`` elements later.
+    """
+
+    __slots__ = ("_address", "_size")
+
+    def __init__(self) -> None:
+        self._address: GlobalAddress | None = None
+        self._size: int | None = None
+
+    # ------------------------------------------------------------ binding
+    def set_global_buffer(self, buffer: Any = None, buffer_size: int | None = None) -> None:
+        """Bind to ``buffer`` (a GlobalAddress, or an array for host-side use) of ``buffer_size`` elements.
+
+        Without a size the tensor reaches to the end of the underlying allocation.
+
+        Raises:
+            OutOfBoundsError: the declared range does not lie inside the allocation.
+        """
+        if buffer is None:
+            raise TypeError("set_global_buffer: buffer must be an asc.GlobalAddress (a kernel argument) or an array")
+        address = as_global_address(buffer, "set_global_buffer buffer")
+        size = None
+        if buffer_size is not None:
+            size = require_int("set_global_buffer", "buffer_size", buffer_size, 0, 1 << 48)
+        _check_extent("set_global_buffer", "buffer", address, 0, (size or 0) * address.dtype.itemsize)
+        self._address, self._size = address, size
+
+    # ---------------------------------------------------------- identity
+    @property
+    def address(self) -> GlobalAddress:
+        """The element-0 address; raises if the tensor was never bound."""
+        if self._address is None:
+            raise RuntimeMisuseError(
+                "GlobalTensor", "tensor", "unbound", "the GlobalTensor was used before set_global_buffer",
+                "call set_global_buffer(addr[, size]) first",
+            )
+        return self._address
+
+    @property
+    def dtype(self) -> DType:
+        return self.address.dtype
+
+    @property
+    def buffer(self) -> GmBuffer:
+        return self.address.buffer
+
+    def get_size(self) -> int:
+        """Elements reachable: the declared size, or up to the end of the allocation."""
+        if self._size is not None:
+            return self._size
+        address = self.address
+        return max(0, (address.buffer.nbytes - address.byte_offset) // address.dtype.itemsize)
+
+    def get_phy_addr(self, offset: int = 0) -> GlobalAddress:
+        return self.address + require_int("get_phy_addr", "offset", offset, -(1 << 48), 1 << 48)
+
+    def limit_bytes(self) -> int:
+        """One past the last byte (buffer-relative) this tensor may touch."""
+        address = self.address
+        if self._size is None:
+            return address.buffer.nbytes
+        return min(address.buffer.nbytes, address.byte_offset + self._size * address.dtype.itemsize)
+
+    def __repr__(self) -> str:
+        if self._address is None:
+            return "GlobalTensor(unbound)"
+        return f"GlobalTensor({self._address.buffer.name}, offset={self._address.offset}, {self.dtype})"
+
+    # -------------------------------------------------------------- views
+    def __getitem__(self, index) -> GlobalTensor:
+        """``g[offset:]`` or ``g[offset]``: the tensor ``offset`` elements later (pyasc semantics)."""
+        if isinstance(index, slice):
+            if index.stop is not None or index.step is not None:
+                raise TypeError("GlobalTensor slicing supports only g[offset:] (as pyasc)")
+            index = 0 if index.start is None else index.start
+        offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48)
+        view = GlobalTensor()
+        view._address = self.address + offset
+        view._size = None if self._size is None else max(0, self._size - offset)
+        return view
+
+    __call__ = __getitem__
+
+    # ------------------------------------------------------ scalar access
+    def get_value(self, offset: int):
+        """Element ``offset`` as a numpy scalar (a scalar GM read)."""
+        offset = require_int("GlobalTensor.get_value", "offset", offset, 0, 1 << 48)
+        start = self.check_span("GlobalTensor.get_value", "offset", offset, 1)
+        memory = self.buffer.memory
+        memory.check_initialized_span("GlobalTensor.get_value", "tensor", start, start + self.dtype.itemsize)
+        return memory.data[start : start + self.dtype.itemsize].view(self.dtype.np_dtype)[0]
+
+    def set_value(self, offset: int, value) -> None:
+        """Write element ``offset`` (converted to the tensor's dtype, floats rounding to nearest even)."""
+        offset = require_int("GlobalTensor.set_value", "offset", offset, 0, 1 << 48)
+        start = self.check_span("GlobalTensor.set_value", "offset", offset, 1)
+        self.buffer.require_writable("GlobalTensor.set_value", "tensor")
+        bits = scalar_bits("GlobalTensor.set_value", "value", value, self.dtype)
+        self.buffer.memory.write_bytes(start, bits.view(np.uint8), who="GlobalTensor.set_value")
+
+    # ------------------------------------------------------------ checks
+    def check_span(self, instruction: str, operand: str, first_elem: int, count: int) -> int:
+        """Check elements ``[first_elem, first_elem + count)``; return the first one's buffer byte offset."""
+        itemsize = self.dtype.itemsize
+        return self.check_bytes(instruction, operand, first_elem * itemsize, (first_elem + count) * itemsize)
+
+    def check_bytes(self, instruction: str, operand: str, start: int, stop: int) -> int:
+        """Check bytes ``[start, stop)`` relative to element 0; return ``start`` relative to the buffer."""
+        address = self.address
+        base = address.byte_offset
+        if stop > start:
+            _check_extent(instruction, operand, address, start, stop)
+            limit = self.limit_bytes()
+            if base + stop > limit:
+                raise OutOfBoundsError(
+                    instruction, f"{operand} GM byte range", f"[{base + start:#x}, {base + stop:#x})",
+                    f"the access runs past the {self._size} elements given to set_global_buffer",
+                    f"[{base:#x}, {limit:#x}) of {address.buffer.name}", GM_SOURCE,
+                )
+        return base + start
+
+
+def _check_extent(instruction: str, operand: str, address: GlobalAddress, start: int, stop: int) -> None:
+    """Raise unless bytes ``[start, stop)`` after ``address`` lie inside its allocation."""
+    base = address.byte_offset
+    buffer = address.buffer
+    if base + start < 0 or base + stop > buffer.nbytes:
+        raise OutOfBoundsError(
+            instruction, f"{operand} GM byte range", f"[{base + start:#x}, {base + stop:#x})",
+            f"the access lies outside {buffer.name}", f"[0x0, {buffer.nbytes:#x})", GM_SOURCE,
+        )

@@ -1,0 +1,174 @@
+"""Kernels and launches, as in pyasc: ``@asc.jit`` and ``kernel[block_dim](*args)``.
+
+A launch runs the kernel function once per block, **sequentially, in block order
+0, 1, ..., block_dim - 1**, each on a fresh :class:`~npusim.ascend.core.Core` of the
+chosen product: every block has its own Unified Buffer and registers, and
+``get_block_idx()`` / ``get_block_num()`` tell it which it is.  Global memory is shared:
+every numpy array (or CPU torch tensor) argument becomes one GM buffer over the array's
+own bytes, which the kernel receives as an :class:`~npusim.ascend.runtime.gm.GlobalAddress`;
+what the blocks write there is in the array after the launch.  Other arguments pass
+through unchanged.
+
+Because blocks run one after another, a kernel whose blocks communicate through GM in
+both directions (spin-waiting on each other) cannot run here; kernels whose blocks work
+on disjoint data, as the programming model intends, give the hardware's result.
+
+Example::
+
+    @asc.jit
+    def scale(x: asc.GlobalAddress, n: asc.ConstExpr[int]): ...
+
+    scale[8](x_array, 1024)                       # default chip (asc.set_default_chip)
+    scale.launch(8, (x_array, 1024), chip="950")  # explicit chip, returns the Launch
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from ...errors import RuntimeMisuseError
+from ...validate import require_int
+from ..chips import AscendChip, get_chip, get_default_chip
+from ..core import Core, current_core
+from .gm import GlobalAddress, GmBuffer, is_array_like
+
+__all__ = ["ConstExpr", "JitFunction", "Launch", "get_block_idx", "get_block_num", "jit"]
+
+T = TypeVar("T")
+MAX_BLOCK_DIM = 65535  # blockDim is a uint16 launch parameter
+
+_RUNNING: contextvars.ContextVar[Launch | None] = contextvars.ContextVar("npusim_ascend_launch", default=None)
+
+
+class ConstExpr(Generic[T]):
+    """pyasc ``ConstExpr[int]``: marks a compile-time constant parameter.
+
+    npusim runs the kernel as Python, so the annotation only documents intent; the value
+    passes through unchanged.  ``ConstExpr.unwrap(v)`` returns ``v.value`` for a wrapped value.
+    """
+
+    def __init__(self, value: T) -> None:
+        self.value = self.unwrap(value)
+
+    @staticmethod
+    def unwrap(value):
+        return value.value if isinstance(value, ConstExpr) else value
+
+    def __repr__(self) -> str:
+        return f"ConstExpr({self.value!r})"
+
+
+@dataclass
+class Launch:
+    """What one launch ran: its cores (one per block, in order) and its GM buffers."""
+
+    kernel: str
+    block_dim: int
+    chip: AscendChip
+    cores: list[Core] = field(default_factory=list)
+    gm: list[GmBuffer] = field(default_factory=list)
+
+
+class JitFunction:
+    """A kernel (or a helper it calls) marked with ``@asc.jit``.
+
+    ``kernel[block_dim]`` or ``kernel[block_dim, stream]`` returns the launcher; the stream
+    is accepted and ignored.  Calling the function directly is allowed only while a launch
+    is running (helpers called from a kernel).
+    """
+
+    def __init__(self, fn: Callable, **options) -> None:
+        self.fn = fn
+        self.options = options
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self) -> str:
+        return f"<npusim jit kernel {self.fn.__qualname__}>"
+
+    def __getitem__(self, launch_options) -> Callable[..., Launch]:
+        if isinstance(launch_options, tuple):
+            if not 1 <= len(launch_options) <= 2:
+                raise TypeError(f"{self.fn.__name__}[...]: expected [block_dim] or [block_dim, stream], "
+                                f"got {len(launch_options)} items")
+            block_dim = launch_options[0]
+        else:
+            block_dim = launch_options
+
+        def launcher(*args, **kwargs) -> Launch:
+            return self.launch(block_dim, args, kwargs)
+
+        return launcher
+
+    def __call__(self, *args, **kwargs):
+        if _RUNNING.get() is None:
+            raise RuntimeMisuseError(
+                self.fn.__name__, "call", "outside a launch", "a jit kernel runs on NPU cores and is launched "
+                "with a block count", f"{self.fn.__name__}[block_dim](...); helpers may be called from a kernel",
+            )
+        return self.fn(*args, **kwargs)
+
+    def launch(self, block_dim: int, args: tuple = (), kwargs: dict | None = None, *,
+               chip: str | AscendChip | None = None, strict: bool = False) -> Launch:
+        """Run the kernel on ``block_dim`` blocks, in order; return what ran.
+
+        Args:
+            block_dim: number of blocks (cores), 1 to 65535.
+            args, kwargs: the kernel's arguments; arrays become GM buffers.
+            chip: the product; default :func:`~npusim.ascend.chips.get_default_chip`.
+            strict: reads of never-written UB or GM raise instead of warning.
+        """
+        name = self.fn.__name__
+        block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_DIM, "kernel launch (blockDim)")
+        product = get_default_chip() if chip is None else get_chip(chip)
+        uninit = "raise" if strict else "warn"
+        launch = Launch(name, block_dim, product)
+        call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
+        call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in (kwargs or {}).items()}
+        token = _RUNNING.set(launch)
+        try:
+            for block_idx in range(block_dim):
+                core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim)
+                launch.cores.append(core)
+                with core:
+                    try:
+                        self.fn(*call_args, **call_kwargs)
+                    except Exception as err:
+                        if hasattr(err, "add_note"):
+                            err.add_note(f"(npusim: in block {block_idx} of {block_dim}, kernel {name}, "
+                                         f"chip {product.name})")
+                        raise
+            for buffer in launch.gm:
+                buffer.finish()
+        finally:
+            _RUNNING.reset(token)
+        return launch
+
+    def _bind(self, launch: Launch, value: Any, label: str, uninit: str) -> Any:
+        if isinstance(value, GlobalAddress):
+            return value
+        if is_array_like(value):
+            buffer = GmBuffer.from_array(value, f"GM {label} of {launch.kernel}", uninit)  # type: ignore[arg-type]
+            launch.gm.append(buffer)
+            return GlobalAddress(buffer, 0, buffer.dtype)
+        return value
+
+
+def jit(fn: Callable | None = None, **options) -> JitFunction | Callable[[Callable], JitFunction]:
+    """Mark a kernel or helper (pyasc ``@asc.jit``, also ``@asc.jit(**options)``; options are ignored)."""
+    if fn is None:
+        return lambda f: JitFunction(f, **options)
+    return JitFunction(fn, **options)
+
+
+def get_block_idx() -> int:
+    """Index of the running block, ``0 .. get_block_num() - 1`` (GetBlockIdx.md)."""
+    return current_core("get_block_idx").block_idx
+
+
+def get_block_num() -> int:
+    """Number of blocks in the running launch (GetBlockNum.md)."""
+    return current_core("get_block_num").block_num

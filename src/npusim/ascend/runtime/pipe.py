@@ -1,0 +1,405 @@
+"""The TPipe / TQue / TBuf framework: who owns which Unified Buffer bytes, and when.
+
+``TPipe.init_buffer`` carves the UB of the running core into buffers, from address 0
+upward, each length rounded up to 32 bytes, never past the product's
+``vec_local_bytes`` (``TOTAL_VEC_LOCAL_SIZE``: on Atlas A2/A3 the 8 KiB above 184 KiB
+are the API scratch that Select and others write, ref §1.5, §2.6).
+
+A :class:`TQue` hands its buffers out as tensors (``alloc_tensor``), passes them between
+pipeline stages (``enque`` / ``deque``, first in first out, at most ``depth`` at once) and
+takes them back (``free_tensor``).  A :class:`TBuf` is one scratch buffer (``get``).
+
+Every tensor handed out carries a :class:`~npusim.ascend.tensor.Lease`; freeing the
+buffer (``free_tensor``, ``TPipe.reset`` / ``destroy``) revokes it, so any later use of
+the tensor is a :class:`~npusim.errors.RuntimeMisuseError`.  Every protocol violation
+raises before any state changes.
+
+Sources (``docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/``): ``TPipe/InitBuffer.md``
+(rounding to 32 bytes, at most 64 buffers), ``TQue/TQue简介.md`` (depth; at most 8 buffers,
+4 on the training series, per TPosition), ``TQue/AllocTensor.md``, ``EnQue.md``,
+``DeQue.md`` ("对空队列执行DeQue是一种异常行为"), ``FreeTensor.md``; the allocation order
+(round robin from a cursor) follows ``impl/basic_api/kernel_tquebind_impl.h`` ``AllocBuffer``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import weakref
+from collections import deque as _fifo
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...dtypes import DType
+from ...errors import AlignmentError, RuntimeMisuseError, UnsupportedError
+from ...overloads import Form, Param, bind
+from ...validate import align_up, require_int
+from ..chips import unsupported_on
+from ..core import Core, SyncRecord, current_core
+from ..tensor import Lease, LocalTensor
+from ..types import UB_POSITIONS, PipeID, TPosition
+
+__all__ = ["TBuf", "TPipe", "TQue"]
+
+BUFFER_ALIGN = 32  # InitBuffer.md: len is rounded up to a multiple of 32 bytes
+MAX_BUFFERS = 64  # InitBuffer.md: at most 64 buffers per kernel (QBUF_MAX_LEN)
+PIPE_SOURCE = "Pipe和Que框架/TPipe/InitBuffer.md"
+QUE_SOURCE = "Pipe和Que框架/TQue"
+
+_PIPES: weakref.WeakKeyDictionary[Core, TPipe] = weakref.WeakKeyDictionary()
+
+
+def _misuse(instruction: str, operand: str, value, rule: str, allowed: str, source: str = QUE_SOURCE):
+    return RuntimeMisuseError(instruction, operand, value, rule, allowed, source)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _require_ub_position(instruction: str, pos) -> TPosition:
+    if not isinstance(pos, TPosition):
+        raise TypeError(f"{instruction}: pos must be an asc.TPosition, got {pos!r}")
+    if pos not in UB_POSITIONS:
+        raise UnsupportedError(
+            instruction, "pos", pos.name, "npusim models the Unified Buffer only (vector cores)",
+            "VECIN, VECOUT, VECCALC",
+        )
+    return pos
+
+
+@dataclass
+class _Slot:
+    """One buffer of a queue: its UB bytes and where it is in the alloc/enque/deque/free cycle."""
+
+    addr: int
+    nbytes: int
+    state: str = "free"  # free -> occupied -> enqueued -> dequeued -> free
+    lease: Lease | None = None
+
+
+class TQue:
+    """A queue of UB buffers between pipeline stages (pyasc ``TQue(pos, depth)``).
+
+    Args:
+        pos: VECIN, VECOUT or VECCALC.
+        depth: how many tensors may be enqueued at once (``TQue简介.md``); 1 is the usual value.
+    """
+
+    def __init__(self, pos: TPosition = TPosition.VECIN, depth: int = 1) -> None:
+        self.position = _require_ub_position("TQue", pos)
+        self.depth = require_int("TQue", "depth", depth, 0, 255)
+        self._pipe: TPipe | None = None
+        self._slots: list[_Slot] = []
+        self._cursor = 0
+        self._queued: _fifo[_Slot] = _fifo()
+
+    def __repr__(self) -> str:
+        return f"TQue({self.position.name}, depth={self.depth}, buffers={len(self._slots)})"
+
+    # -------------------------------------------------------------- helpers
+    def _ready(self, instruction: str) -> TPipe:
+        pipe = self._pipe
+        if pipe is None or pipe.destroyed:
+            raise _misuse(instruction, "queue", repr(self), "the queue has no buffers (not initialised, or "
+                          "its TPipe was reset or destroyed)", "call pipe.init_buffer(que, num, len) first",
+                          PIPE_SOURCE)
+        if current_core(instruction) is not pipe.core:
+            raise _misuse(instruction, "queue", repr(self), "the queue belongs to another core's TPipe",
+                          "queues of the running core")
+        return pipe
+
+    def _slot_of(self, instruction: str, tensor) -> _Slot:
+        if not isinstance(tensor, LocalTensor):
+            raise TypeError(f"{instruction}: tensor must be a LocalTensor, got {type(tensor).__name__}")
+        for slot in self._slots:
+            if slot.lease is not None and tensor.lease is slot.lease:
+                return slot
+        if tensor.lease is not None and not tensor.lease.alive:
+            raise _misuse(instruction, "tensor", repr(tensor), f"the tensor's buffer was already freed "
+                          f"({tensor.lease.owner})", "a tensor allocated from this queue and not yet freed")
+        raise _misuse(instruction, "tensor", repr(tensor), "the tensor was not allocated from this queue",
+                      "tensors returned by this queue's alloc_tensor / deque")
+
+    def _busy_on_position(self, pipe: TPipe) -> int:
+        return sum(slot.state != "free" for que in pipe.queues if que.position == self.position
+                   for slot in que._slots)
+
+    def _tensor(self, dtype: DType, slot: _Slot) -> LocalTensor:
+        return LocalTensor(dtype, self.position, slot.addr, slot.nbytes // dtype.itemsize,
+                           core=self._pipe.core, lease=slot.lease)
+
+    # --------------------------------------------------------------- API
+    def alloc_tensor(self, dtype: DType) -> LocalTensor:
+        """A free buffer of the queue as a ``dtype`` tensor covering the whole buffer (``AllocTensor``).
+
+        Buffers are tried round robin from a cursor, as the runtime does; the tensor's
+        contents are whatever the buffer last held.
+        """
+        instruction = "TQue.alloc_tensor"
+        if not isinstance(dtype, DType):
+            raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        pipe = self._ready(instruction)
+        if self.depth == 0:
+            raise _misuse(instruction, "depth", 0, "alloc_tensor(dtype) needs a queue depth of at least 1",
+                          "TQue(pos, depth >= 1)", f"{QUE_SOURCE}/AllocTensor.md")
+        limit = pipe.core.chip.hard_event_ids
+        if self._busy_on_position(pipe) >= limit:
+            raise _misuse(instruction, "buffers in use", f"{limit} on {self.position.name}",
+                          f"at most {limit} queue buffers of one TPosition may be allocated at once on "
+                          f"{pipe.core.chip.product} (one hardware event each)", "free a tensor first",
+                          f"{QUE_SOURCE}/AllocTensor.md, TQue简介.md")
+        count = len(self._slots)
+        order = [(self._cursor + k) % count for k in range(count)]
+        free = [i for i in order if self._slots[i].state == "free"]
+        if not free:
+            raise _misuse(instruction, "queue", repr(self), f"all {count} buffers of the queue are allocated",
+                          "free_tensor one of them first", f"{QUE_SOURCE}/AllocTensor.md")
+        index = free[0]
+        slot = self._slots[index]
+        if count != 1:
+            self._cursor = (index + 1) % count
+        slot.state, slot.lease = "occupied", Lease(f"{self.position.name} queue buffer at {slot.addr:#x}")
+        return self._tensor(dtype, slot)
+
+    def enque(self, tensor: LocalTensor) -> bool:
+        """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``)."""
+        instruction = "TQue.enque"
+        self._ready(instruction)
+        slot = self._slot_of(instruction, tensor)
+        if slot.state == "enqueued":
+            raise _misuse(instruction, "tensor", repr(tensor), "the tensor is already in the queue",
+                          "an allocated or dequeued tensor", f"{QUE_SOURCE}/EnQue.md")
+        if len(self._queued) >= self.depth:
+            raise _misuse(instruction, "queue length", len(self._queued),
+                          f"the queue already holds depth = {self.depth} tensors",
+                          f"at most {self.depth} enqueued at once (raise depth or deque first)",
+                          f"{QUE_SOURCE}/TQue简介.md (depth)")
+        slot.state = "enqueued"
+        self._queued.append(slot)
+        return True
+
+    def deque(self, dtype: DType) -> LocalTensor:
+        """Take the front tensor off the queue, viewed as ``dtype`` (``DeQue``)."""
+        instruction = "TQue.deque"
+        if not isinstance(dtype, DType):
+            raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        self._ready(instruction)
+        if not self._queued:
+            raise _misuse(instruction, "queue", repr(self), "deque on an empty queue",
+                          "enque a tensor first", f"{QUE_SOURCE}/DeQue.md")
+        slot = self._queued.popleft()
+        slot.state = "dequeued"
+        return self._tensor(dtype, slot)
+
+    def free_tensor(self, tensor: LocalTensor) -> None:
+        """Give the tensor's buffer back to the queue; the tensor (and its views) become unusable."""
+        instruction = "TQue.free_tensor"
+        self._ready(instruction)
+        slot = self._slot_of(instruction, tensor)
+        if slot.state == "enqueued":
+            raise _misuse(instruction, "tensor", repr(tensor), "the tensor is still in the queue",
+                          "deque it before freeing it", f"{QUE_SOURCE}/FreeTensor.md")
+        slot.lease.revoke()
+        slot.state, slot.lease = "free", None
+
+    def get_tensor_count_in_que(self) -> int:
+        return len(self._queued)
+
+    def has_tensor_in_que(self) -> bool:
+        return bool(self._queued)
+
+    def vacant_in_que(self) -> bool:
+        return len(self._queued) < self.depth
+
+    def has_idle_buffer(self) -> bool:
+        return any(slot.state == "free" for slot in self._slots)
+
+    def free_all_event(self) -> None:
+        """Accepted for compatibility: npusim keeps no hardware event state per queue."""
+
+    # ------------------------------------------------------ pipe side
+    def _attach(self, pipe: TPipe, base: int, num: int, nbytes: int) -> None:
+        self._pipe = pipe
+        self._slots = [_Slot(base + i * nbytes, nbytes) for i in range(num)]
+        self._cursor = 0
+        self._queued.clear()
+
+    def _detach(self) -> None:
+        for slot in self._slots:
+            if slot.lease is not None:
+                slot.lease.revoke()
+        self._pipe, self._slots = None, []
+        self._queued.clear()
+
+
+class TBuf:
+    """One scratch buffer of the UB (pyasc ``TBuf(pos)``), typically at VECCALC."""
+
+    def __init__(self, pos: TPosition = TPosition.VECCALC) -> None:
+        self.position = _require_ub_position("TBuf", pos)
+        self._pipe: TPipe | None = None
+        self._addr = 0
+        self._nbytes = 0
+        self._lease: Lease | None = None
+
+    def __repr__(self) -> str:
+        return f"TBuf({self.position.name}, {self._nbytes} bytes)"
+
+    def _ready(self, instruction: str) -> TPipe:
+        pipe = self._pipe
+        if pipe is None or pipe.destroyed:
+            raise _misuse(instruction, "buffer", repr(self), "the TBuf has no memory (not initialised, or its "
+                          "TPipe was reset or destroyed)", "call pipe.init_buffer(buf, len) first", PIPE_SOURCE)
+        return pipe
+
+    def get(self, dtype: DType, len: int | None = None) -> LocalTensor:
+        """The buffer (or its first ``len`` elements) as a ``dtype`` tensor (pyasc ``TBuf.get``)."""
+        if not isinstance(dtype, DType):
+            raise TypeError(f"TBuf.get: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        return self.get_with_offset(self._nbytes // dtype.itemsize if len is None else len, 0, dtype,
+                                    instruction="TBuf.get")
+
+    def get_with_offset(self, size: int, buf_offset: int, dtype: DType, *,
+                        instruction: str = "TBuf.get_with_offset") -> LocalTensor:
+        """``size`` elements of ``dtype`` starting ``buf_offset`` bytes into the buffer (32-byte aligned)."""
+        if not isinstance(dtype, DType):
+            raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        pipe = self._ready(instruction)
+        buf_offset = require_int(instruction, "buf_offset", buf_offset, 0, self._nbytes)
+        if buf_offset % BUFFER_ALIGN:
+            raise AlignmentError(instruction, "buf_offset", buf_offset, "the offset must be 32-byte aligned",
+                                 "multiples of 32", "Pipe和Que框架/TBuf/GetWithOffset.md")
+        capacity = (self._nbytes - buf_offset) // dtype.itemsize
+        size = require_int(instruction, "size", size, 0, capacity,
+                           rule=f"more elements than the {self._nbytes}-byte buffer holds after the offset")
+        return LocalTensor(dtype, self.position, self._addr + buf_offset, size, core=pipe.core, lease=self._lease)
+
+    def _attach(self, pipe: TPipe, base: int, nbytes: int) -> None:
+        self._pipe, self._addr, self._nbytes = pipe, base, nbytes
+        self._lease = Lease(f"TBuf at {base:#x}")
+
+    def _detach(self) -> None:
+        if self._lease is not None:
+            self._lease.revoke()
+        self._pipe, self._lease = None, None
+
+
+def _is_que(value) -> bool:
+    return isinstance(value, TQue)
+
+
+def _is_buf(value) -> bool:
+    return isinstance(value, TBuf)
+
+
+_INIT_FORMS = (
+    Form("queue", (Param("que", _is_que), Param("num", _is_int), Param("len", _is_int))),
+    Form("tbuf", (Param("buf", _is_buf), Param("num", _is_int))),  # pyasc: init_buffer(buf=..., num=length)
+    Form("tbuf_len", (Param("buf", _is_buf), Param("len", _is_int))),
+)
+
+
+class TPipe:
+    """The UB allocator of one core (pyasc ``TPipe()``); a kernel creates one per core."""
+
+    def __init__(self) -> None:
+        core = current_core("TPipe")
+        if core.chip.vec_local_bytes is None:
+            raise unsupported_on(core.chip, "TPipe", "the TPipe/TQue framework",
+                                 lambda c: c.vec_local_bytes is not None)
+        existing = _PIPES.get(core)
+        if existing is not None and not existing.destroyed:
+            raise _misuse("TPipe", "pipe", repr(existing), "this core already has a TPipe (a kernel creates one "
+                          "TPipe)", "pipe.destroy() the first one, or reuse it", "Pipe和Que框架/TPipe/TPipe简介.md")
+        self.core = core
+        self.capacity_bytes: int = core.chip.vec_local_bytes
+        self.queues: list[TQue] = []
+        self.bufs: list[TBuf] = []
+        self.next_addr = 0
+        self.buffer_count = 0
+        self.destroyed = False
+        _PIPES[core] = self
+
+    def __repr__(self) -> str:
+        return (f"TPipe({self.core.chip.name}, {self.next_addr} of {self.capacity_bytes} UB bytes, "
+                f"{self.buffer_count} buffers)")
+
+    def init_buffer(self, *args, **kwargs) -> bool:
+        """Give a queue ``num`` buffers of ``len`` bytes, or a TBuf one buffer, from the UB pool.
+
+        Forms (pyasc)::
+
+            pipe.init_buffer(que, num, len)          # TQue: num buffers of len bytes each
+            pipe.init_buffer(buf, num)               # TBuf: num is the length in bytes (pyasc naming)
+            pipe.init_buffer(buf=buf, len=nbytes)
+
+        Lengths are rounded up to 32 bytes.
+        """
+        instruction = "TPipe.init_buffer"
+        form, bound = bind(instruction, _INIT_FORMS, args, kwargs)
+        self._require_alive(instruction)
+        if current_core(instruction) is not self.core:
+            raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's")
+        if form == "queue":
+            target, num = bound["que"], require_int(instruction, "num", bound["num"], 1, MAX_BUFFERS, PIPE_SOURCE)
+            length = bound["len"]
+        else:
+            target, num = bound["buf"], 1
+            length = bound["num"] if form == "tbuf" else bound["len"]
+        length = require_int(instruction, "len", length, 1, (1 << 32) - 1, PIPE_SOURCE,
+                             rule="a buffer length is a uint32_t of at least 1 byte")
+        if target._pipe is not None and not target._pipe.destroyed:
+            raise _misuse(instruction, "que" if form == "queue" else "buf", repr(target),
+                          "the queue or buffer already has memory", "call pipe.reset() before re-initialising",
+                          PIPE_SOURCE)
+        nbytes = align_up(length, BUFFER_ALIGN)
+        if self.buffer_count + num > MAX_BUFFERS:
+            raise _misuse(instruction, "num", num, f"the pipe already manages {self.buffer_count} buffers",
+                          f"at most {MAX_BUFFERS} in total", PIPE_SOURCE)
+        end = self.next_addr + num * nbytes
+        if end > self.capacity_bytes:
+            raise _misuse(
+                instruction, "len", length,
+                f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the "
+                f"{self.capacity_bytes // 1024} KiB the pipe may use on {self.core.chip.product} (above it lies "
+                "the API scratch)", f"at most {self.capacity_bytes - self.next_addr} more bytes",
+                f"{PIPE_SOURCE}; TOTAL_VEC_LOCAL_SIZE (ref §1.5)",
+            )
+        if form == "queue":
+            target._attach(self, self.next_addr, num, nbytes)
+            self.queues.append(target)
+        else:
+            target._attach(self, self.next_addr, nbytes)
+            self.bufs.append(target)
+        self.next_addr = end
+        self.buffer_count += num
+        return True
+
+    def reset(self) -> None:
+        """Take every buffer back (their tensors become unusable); the pool starts again at 0."""
+        self._require_alive("TPipe.reset")
+        self._release()
+
+    def destroy(self) -> None:
+        """Release everything, as ``reset``, and end the pipe (it records a ``pipe_barrier(PIPE_ALL)``)."""
+        self._require_alive("TPipe.destroy")
+        self._release()
+        self.destroyed = True
+        self.core.sync_log.append(SyncRecord("pipe_barrier", int(PipeID.PIPE_ALL), 0))
+
+    def init(self) -> None:
+        """Accepted for compatibility (the pool is ready when the pipe is created)."""
+
+    def _release(self) -> None:
+        for que in self.queues:
+            que._detach()
+        for buf in self.bufs:
+            buf._detach()
+        self.queues, self.bufs = [], []
+        self.next_addr = self.buffer_count = 0
+
+    def _require_alive(self, instruction: str) -> None:
+        if self.destroyed:
+            raise _misuse(instruction, "pipe", "destroyed", "the TPipe was destroyed", "create a new TPipe",
+                          "Pipe和Que框架/TPipe/Destroy.md")

@@ -1,0 +1,138 @@
+"""Golden data for one instruction call described in JSON (``npusim golden CASE.json -o DIR``).
+
+A *case* names an instruction and gives its operands; running it writes the vendor
+samples' layout (ref §6): raw little-endian dumps, C order, no header::
+
+    DIR/input/<tensor>.bin      every initialised operand, before the call
+    DIR/output/golden.bin       the (first) output after the call
+    DIR/output/golden_<name>.bin  any further outputs
+    DIR/manifest.json           instruction, chip, and per file: dtype, shape, sha256
+
+Instructions register themselves in :data:`INSTRUCTIONS` (one table for every vendor);
+the schema is documented in ``docs/golden.md``.  Vendor drivers live in submodules
+(:mod:`.ascend`) and are imported on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["INSTRUCTIONS", "CaseError", "GoldenInstruction", "GoldenResult", "Dump", "load_case", "register",
+           "run_case", "write_result"]
+
+VENDOR_MODULES = ("ascend",)  # submodules that register instructions
+
+
+class CaseError(ValueError):
+    """The case file is malformed; the message names the JSON path at fault."""
+
+
+@dataclass(frozen=True)
+class Dump:
+    """One array written to a ``.bin`` file."""
+
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    data: bytes
+
+
+@dataclass
+class GoldenResult:
+    """What running a case produced."""
+
+    instruction: str
+    chip: str
+    inputs: list[Dump] = field(default_factory=list)
+    outputs: list[Dump] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GoldenInstruction:
+    """One registered instruction.
+
+    Attributes:
+        name: the ``"instruction"`` value of a case (the Python API name).
+        vendor: ``"ascend"`` or ``"sophgo"``.
+        run: computes a case: ``run(case_dict) -> GoldenResult``.
+        summary: one line for listings.
+    """
+
+    name: str
+    vendor: str
+    run: Callable[[dict], GoldenResult]
+    summary: str = ""
+
+
+INSTRUCTIONS: dict[str, GoldenInstruction] = {}
+
+
+def register(entry: GoldenInstruction) -> GoldenInstruction:
+    """Add an instruction to :data:`INSTRUCTIONS`; a second entry of the same name is an error."""
+    if entry.name in INSTRUCTIONS:
+        raise KeyError(f"golden instruction {entry.name!r} is already registered")
+    INSTRUCTIONS[entry.name] = entry
+    return entry
+
+
+def _load_vendors() -> None:
+    for module in VENDOR_MODULES:
+        importlib.import_module(f"{__name__}.{module}")
+
+
+def load_case(path: str | Path) -> dict:
+    """Read a case file (JSON object)."""
+    try:
+        case = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as err:
+        raise CaseError(f"{path}: not valid JSON ({err})") from None
+    if not isinstance(case, dict):
+        raise CaseError(f"{path}: a case is a JSON object")
+    return case
+
+
+def run_case(case: dict) -> GoldenResult:
+    """Run one case with the instruction's registered driver."""
+    _load_vendors()
+    name = case.get("instruction")
+    if name not in INSTRUCTIONS:
+        known = ", ".join(sorted(INSTRUCTIONS))
+        raise CaseError(f"instruction: unknown instruction {name!r}; registered: {known}")
+    return INSTRUCTIONS[name].run(case)
+
+
+def write_result(result: GoldenResult, out_dir: str | Path) -> list[Path]:
+    """Write inputs, outputs and the manifest under ``out_dir``; return the files written."""
+    root = Path(out_dir)
+    (root / "input").mkdir(parents=True, exist_ok=True)
+    (root / "output").mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    manifest = {"instruction": result.instruction, "chip": result.chip, "inputs": [], "outputs": []}
+    for dump in result.inputs:
+        written.append(_dump(root, f"input/{dump.name}.bin", dump, manifest["inputs"]))
+    for i, dump in enumerate(result.outputs):
+        filename = "output/golden.bin" if i == 0 else f"output/golden_{dump.name}.bin"
+        written.append(_dump(root, filename, dump, manifest["outputs"]))
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    written.append(root / "manifest.json")
+    return written
+
+
+def _dump(root: Path, relative: str, dump: Dump, entries: list) -> Path:
+    path = root / relative
+    path.write_bytes(dump.data)
+    entries.append({"name": dump.name, "file": relative, "dtype": dump.dtype, "shape": list(dump.shape),
+                    "sha256": hashlib.sha256(dump.data).hexdigest()})
+    return path
+
+
+def as_dump(name: str, array: np.ndarray, dtype_name: str) -> Dump:
+    """A dump of ``array`` as raw little-endian bytes."""
+    return Dump(name, dtype_name, tuple(array.shape), np.ascontiguousarray(array).tobytes())

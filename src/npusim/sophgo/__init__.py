@@ -1,0 +1,124 @@
+"""Sophgo TPU-Kernel: lane-major local memory and BDC instructions, bit-exact.
+
+Names follow the vendor's C API (TPU-Kernel)::
+
+    from npusim import sophgo as tpu
+
+    with tpu.Core("bm1684x") as core:
+        core.write_local(0x0000, a, tpu.DT_FP32)
+        core.write_local(0x4000, b, tpu.DT_FP32)
+        tpu.tpu_bdc_greater_select(
+            0x8000,
+            tpu.variable_t(type=tpu.TENSOR, addr=0x0000),
+            tpu.variable_t(type=tpu.TENSOR, addr=0x4000),
+            tpu.variable_t(type=tpu.SCALAR, scalar=tpu.scalar_t(f32=1.0)),
+            tpu.variable_t(type=tpu.SCALAR, scalar=tpu.scalar_t(f32=0.0)),
+            tpu.dim4(1, 64, 4, 4), tpu.DT_FP32, tpu.DT_FP32,
+        )
+        result = core.read_local(0x8000, (1, 64, 4, 4), tpu.DT_FP32)
+
+The semantics are those measured on Sophgo's cmodel (reference: sophgo-semantics).
+"""
+
+from .chips import CHIPS, Chip, get_chip
+from .core import Core
+from .layout import LAYOUTS, Layout
+from .ops.select import (
+    tpu_bdc_equal_select,
+    tpu_bdc_greater_select,
+    tpu_bdc_less_select,
+    tpu_bdc_maximum_greater_select,
+    tpu_bdc_minimum_less_select,
+)
+from .types import (
+    DT_BFP16,
+    DT_FP8E4M3,
+    DT_FP8E5M2,
+    DT_FP16,
+    DT_FP20,
+    DT_FP32,
+    DT_INT4,
+    DT_INT8,
+    DT_INT16,
+    DT_INT32,
+    DT_TF32,
+    DT_UINT4,
+    DT_UINT8,
+    DT_UINT16,
+    DT_UINT32,
+    SCALAR,
+    TENSOR,
+    VECTOR,
+    data_type_t,
+    dim4,
+    scalar_t,
+    tpu_data_type_bits,
+    tpu_data_type_size,
+    var_type_t,
+    variable_t,
+)
+from .util import (
+    tpu_aligned_stride,
+    tpu_bank_index,
+    tpu_bank_num,
+    tpu_channle_num_per_npu,
+    tpu_compact_stride,
+    tpu_continuous_stride,
+    tpu_eu_num,
+    tpu_line_aligned_stride,
+    tpu_local_mem_size_per_npu,
+    tpu_npu_addr,
+    tpu_npu_index,
+    tpu_npu_num,
+)
+
+__all__ = [
+    "CHIPS",
+    "DT_BFP16",
+    "DT_FP8E4M3",
+    "DT_FP8E5M2",
+    "DT_FP16",
+    "DT_FP20",
+    "DT_FP32",
+    "DT_INT4",
+    "DT_INT8",
+    "DT_INT16",
+    "DT_INT32",
+    "DT_TF32",
+    "DT_UINT4",
+    "DT_UINT8",
+    "DT_UINT16",
+    "DT_UINT32",
+    "LAYOUTS",
+    "SCALAR",
+    "TENSOR",
+    "VECTOR",
+    "Chip",
+    "Core",
+    "Layout",
+    "data_type_t",
+    "dim4",
+    "get_chip",
+    "scalar_t",
+    "tpu_aligned_stride",
+    "tpu_bank_index",
+    "tpu_bank_num",
+    "tpu_bdc_equal_select",
+    "tpu_bdc_greater_select",
+    "tpu_bdc_less_select",
+    "tpu_bdc_maximum_greater_select",
+    "tpu_bdc_minimum_less_select",
+    "tpu_channle_num_per_npu",
+    "tpu_compact_stride",
+    "tpu_continuous_stride",
+    "tpu_data_type_bits",
+    "tpu_data_type_size",
+    "tpu_eu_num",
+    "tpu_line_aligned_stride",
+    "tpu_local_mem_size_per_npu",
+    "tpu_npu_addr",
+    "tpu_npu_index",
+    "tpu_npu_num",
+    "var_type_t",
+    "variable_t",
+]

@@ -1,0 +1,98 @@
+"""The fused-compare unit's comparisons, on raw bit patterns (sophgo-semantics §0, §4.3, §4.4).
+
+Every function takes unsigned-integer arrays (or 0-d arrays) holding the operands'
+bits and the compare dtype; shapes broadcast.  The rules, measured on the
+BM1684X and BM1688 cmodels:
+
+* Integers compare as two's complement for ``DT_INT*`` and unsigned for ``DT_UINT*``;
+  the signedness comes from the compare dtype only (§1.3, §4.3).
+* FP32 and BF16 operands have their subnormals flushed to zero before ``greater`` and
+  ``less``; FP16 keeps its subnormals (§4.4).
+* ``greater(a, b)`` is IEEE ordered ``a > b``: false if either is NaN, ``+0 == -0``.
+* ``less(a, b) = not((ordered(a, b) and a >= b) or bits(a) == bits(b))``, i.e. true
+  whenever a NaN is involved, unless both operands are the *same* bit pattern.
+  Equivalently ``less(a, b) = (greater(b, a) or unordered(a, b)) and bits(a) != bits(b)``,
+  which is how it is computed here.
+* ``equal(a, b)`` is bitwise equality, for floats too (``+0 != -0``, ``NaN == NaN`` iff same bits).
+* The maximum/minimum result (``dst0``) is the chosen operand's bits, with FP32/BF16
+  subnormals flushed to a zero of the same sign (:func:`flush_chosen`).
+
+Note where this differs from numpy: ``np.greater``/``np.less`` keep subnormals, and
+``np.less`` is false for NaN operands; ``np.equal`` is true for ``+0 == -0`` and false for NaNs.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from ..types import DT_BFP16, DT_FP16, DT_FP32, data_type_t, is_float_type, is_signed_type
+
+__all__ = ["Condition", "compare", "flush_chosen"]
+
+Condition = Literal["greater", "less", "equal"]
+
+_FLT_MIN = np.float32(2.0**-126)  # smallest normal float32 (and bfloat16): 0x00800000
+
+# (exponent mask, sign bit) of the float types whose subnormals the unit flushes
+_FLUSHED_FLOATS = {DT_FP32: (0x7F800000, 0x80000000), DT_BFP16: (0x7F80, 0x8000)}
+
+
+def compare(condition: Condition, a_bits: np.ndarray, b_bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
+    """The boolean result of ``a <condition> b`` for operands of compare type ``dtype``.
+
+    ``a_bits``/``b_bits`` are unsigned arrays of the dtype's width.  FP8 is not modelled
+    (its compare behaviour was never measured; callers reject it).
+    """
+    if condition == "equal":
+        return np.equal(a_bits, b_bits)
+    if not is_float_type(dtype):
+        signed = np.dtype(f"<i{a_bits.dtype.itemsize}") if is_signed_type(dtype) else a_bits.dtype
+        a, b = a_bits.view(signed), b_bits.view(signed)
+        return np.greater(a, b) if condition == "greater" else np.less(a, b)
+    a, b = _as_float32(a_bits, dtype), _as_float32(b_bits, dtype)
+    flush = dtype in _FLUSHED_FLOATS
+    if condition == "greater":
+        return _greater(a, b, flush)
+    with np.errstate(invalid="ignore"):
+        unordered = np.isnan(a) | np.isnan(b)
+    return (_greater(b, a, flush) | unordered) & np.not_equal(a_bits, b_bits)
+
+
+def flush_chosen(chosen_bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
+    """Bits of the maximum/minimum result: FP32/BF16 subnormals become a zero of the same sign.
+
+    Identity for FP16 and integer types (sophgo-semantics §4.4, "max/min dst0").
+    """
+    if dtype not in _FLUSHED_FLOATS:
+        return chosen_bits
+    exponent_mask, sign_bit = (chosen_bits.dtype.type(m) for m in _FLUSHED_FLOATS[dtype])
+    is_zero_or_subnormal = (chosen_bits & exponent_mask) == 0
+    return np.where(is_zero_or_subnormal, chosen_bits & sign_bit, chosen_bits)
+
+
+def _as_float32(bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
+    """The operand's value as float32 (exact for FP16 and BF16; NaN stays NaN)."""
+    if dtype == DT_FP32:
+        return bits.view(np.float32)
+    if dtype == DT_BFP16:
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+    if dtype == DT_FP16:
+        return bits.view(np.float16).astype(np.float32)
+    raise ValueError(f"no float model for {dtype.name}")
+
+
+def _greater(a: np.ndarray, b: np.ndarray, flush_subnormals: bool) -> np.ndarray:
+    """IEEE ordered ``a > b``; with ``flush_subnormals``, as if subnormals were zero.
+
+    Flushing can only change the answer when both operands are zero or subnormal
+    (a normal operand decides by its sign), and ``a > b`` then needs ``a < FLT_MIN`` and
+    ``b > -FLT_MIN``.  So ``ftz(a) > ftz(b) == (a > b) and (a >= FLT_MIN or b <= -FLT_MIN)``,
+    three plain compares instead of rewriting both operands.
+    """
+    with np.errstate(invalid="ignore"):
+        result = np.greater(a, b)
+        if flush_subnormals:
+            result &= np.greater_equal(a, _FLT_MIN) | np.less_equal(b, -_FLT_MIN)
+    return result

@@ -1,0 +1,89 @@
+"""Byte-exact comparison of an output dump with its golden dump (``npusim verify``).
+
+Both files are raw little-endian arrays of one dtype (ref §6).  They match only if
+they are byte-identical; a mismatch is reported per element, as index (unravelled
+when a shape is given), expected and actual value, and both bit patterns in hex —
+two NaNs with different payloads are different, as on the hardware.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dtypes import DType
+
+__all__ = ["Comparison", "Mismatch", "compare_dumps", "format_report"]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    index: tuple[int, ...]
+    expected: object
+    got: object
+    expected_bits: int
+    got_bits: int
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Result of comparing two dumps."""
+
+    dtype: DType
+    elements: int
+    mismatch_count: int
+    first: list[Mismatch]
+    size_error: str | None = None
+
+    @property
+    def identical(self) -> bool:
+        return self.size_error is None and self.mismatch_count == 0
+
+
+def compare_dumps(out: bytes, golden: bytes, dtype: DType, shape: tuple[int, ...] | None = None,
+                  max_report: int = 10) -> Comparison:
+    """Compare two raw dumps element by element, on their bits.
+
+    Raises:
+        ValueError: a file is not a whole number of elements, or ``shape`` does not match.
+    """
+    for label, data in (("output", out), ("golden", golden)):
+        if len(data) % dtype.itemsize:
+            raise ValueError(f"{label} file has {len(data)} bytes, not a multiple of sizeof({dtype}) = "
+                             f"{dtype.itemsize}")
+    if len(out) != len(golden):
+        return Comparison(dtype, len(golden) // dtype.itemsize, 0, [],
+                          size_error=f"output has {len(out)} bytes, golden has {len(golden)}")
+    count = len(golden) // dtype.itemsize
+    if shape is not None and int(np.prod(shape)) != count:
+        raise ValueError(f"shape {shape} has {int(np.prod(shape))} elements, the files hold {count}")
+    got_bits = np.frombuffer(out, dtype.raw)
+    expected_bits = np.frombuffer(golden, dtype.raw)
+    bad = np.flatnonzero(got_bits != expected_bits)
+    got_values = np.frombuffer(out, dtype.np_dtype)
+    expected_values = np.frombuffer(golden, dtype.np_dtype)
+    first = [
+        Mismatch(tuple(int(i) for i in np.unravel_index(int(flat), shape)) if shape else (int(flat),),
+                 expected_values[flat], got_values[flat], int(expected_bits[flat]), int(got_bits[flat]))
+        for flat in bad[:max_report]
+    ]
+    return Comparison(dtype, count, int(bad.size), first)
+
+
+def format_report(result: Comparison) -> str:
+    """A human-readable report: the verdict line, then one line per reported mismatch."""
+    if result.size_error:
+        return f"FAIL: size mismatch: {result.size_error}"
+    if result.identical:
+        return f"PASS: {result.elements} {result.dtype} elements are byte-identical"
+    share = 100.0 * result.mismatch_count / max(result.elements, 1)
+    digits = result.dtype.itemsize * 2
+    lines = [f"FAIL: {result.mismatch_count} of {result.elements} {result.dtype} elements differ ({share:.4g}%)"]
+    for m in result.first:
+        index = m.index[0] if len(m.index) == 1 else m.index
+        lines.append(f"  index {index}: expected {m.expected} (0x{m.expected_bits:0{digits}x}), "
+                     f"got {m.got} (0x{m.got_bits:0{digits}x})")
+    if result.mismatch_count > len(result.first):
+        lines.append(f"  ... and {result.mismatch_count - len(result.first)} more")
+    return "\n".join(lines)

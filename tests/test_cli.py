@@ -1,0 +1,159 @@
+"""The command line, through subprocesses: golden -> verify round trips, run, demo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.ascend import reference as ref
+
+
+def npusim(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "npusim.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def write_case(tmp_path: Path, case: dict) -> Path:
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(case))
+    return path
+
+
+ADD_CASE = {
+    "instruction": "add",
+    "chip": "A2",
+    "tensors": {
+        "dst": {"dtype": "float16", "size": 256, "init": {"fill": 0}},
+        "src0": {"dtype": "float16", "size": 256, "init": {"random": {"seed": 3, "low": -60000, "high": 60000}}},
+        "src1": {"dtype": "float16", "size": 256, "init": {"values": ["nan", "inf", "-0.0", 65504], "fill": 1.5}},
+    },
+    "args": {"mask": [0xFFFF0000FFFF0000, 0x1], "repeat_times": 2, "repeat_params": {"dst_rep_stride": 8}},
+}
+
+
+def test_golden_writes_the_vendor_layout_and_matches_the_reference(tmp_path):
+    result = npusim("golden", str(write_case(tmp_path, ADD_CASE)), "-o", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "out"
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [i["file"] for i in manifest["inputs"]] == ["input/dst.bin", "input/src0.bin", "input/src1.bin"]
+    assert manifest["outputs"][0]["file"] == "output/golden.bin" and manifest["outputs"][0]["dtype"] == "float16"
+    # the expected output, from the inputs the tool wrote and the reference model
+    ub = bytearray(3 * 512)
+    for i, name in enumerate(("dst", "src0", "src1")):
+        ub[i * 512 : (i + 1) * 512] = (out / "input" / f"{name}.bin").read_bytes()
+    lanes = ref.active_lanes_normal([0xFFFF0000FFFF0000, 0x1], 2)
+    ref.elementwise(ub, "add", "float16", 0, [512, 1024], None, 2, lambda r: lanes, [(1, 8)] * 3, saturate=True)
+    assert (out / "output" / "golden.bin").read_bytes() == bytes(ub[:512])
+
+
+def test_verify_round_trip_and_a_corrupted_element(tmp_path):
+    assert npusim("golden", str(write_case(tmp_path, ADD_CASE)), "-o", str(tmp_path / "g")).returncode == 0
+    golden = tmp_path / "g" / "output" / "golden.bin"
+    same = npusim("verify", str(golden), str(golden), "--dtype", "float16")
+    assert same.returncode == 0 and "byte-identical" in same.stdout
+
+    corrupted = bytearray(golden.read_bytes())
+    corrupted[2 * 37] ^= 0x01  # element 37, lowest bit
+    corrupted[2 * 200 + 1] ^= 0x80  # element 200, sign bit
+    bad = tmp_path / "out.bin"
+    bad.write_bytes(bytes(corrupted))
+    result = npusim("verify", str(bad), str(golden), "--dtype", "float16")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("FAIL: 2 of 256 float16 elements differ")
+    expected = np.frombuffer(golden.read_bytes(), np.uint16)
+    assert "index 37: expected" in lines[1] and f"(0x{int(expected[37]):04x})" in lines[1]
+    assert f"(0x{int(expected[37]) ^ 1:04x})" in lines[1]
+    assert "index 200:" in lines[2]
+
+    shaped = npusim("verify", str(bad), str(golden), "--dtype", "float16", "--shape", "16,16")
+    assert "index (2, 5):" in shaped.stdout  # 37 = 2 * 16 + 5
+
+
+def test_verify_size_mismatch_and_bad_usage(tmp_path):
+    a, b = tmp_path / "a.bin", tmp_path / "b.bin"
+    a.write_bytes(bytes(8))
+    b.write_bytes(bytes(6))
+    assert npusim("verify", str(a), str(b), "--dtype", "uint16").returncode == 1
+    assert npusim("verify", str(a), str(b), "--dtype", "float32").returncode == 2  # 6 bytes: not whole floats
+    assert npusim("verify", str(a), str(a), "--dtype", "float17").returncode == 2
+
+
+def test_golden_select_reproduces_the_seed_example(tmp_path):
+    seed = json.loads(resources.files("npusim.data").joinpath("seed_examples.json").read_text())["select"][0]
+    case = {
+        "instruction": "select",
+        "tensors": {
+            "dst": {"dtype": "float32", "size": 256, "init": {"fill": 0}},
+            "sel_mask": {"dtype": "uint8", "size": 32, "init": {"hex": seed["sel_mask"]["hex"]}},
+            "src0": {"dtype": "float32", "size": 256, "init": {"hex": seed["src0"]["hex"]}},
+            "src1": {"dtype": "float32", "size": 256, "init": {"hex": seed["src1"]["hex"]}},
+        },
+        "args": {"sel_mode": "VSEL_TENSOR_TENSOR_MODE", "count": 256},
+    }
+    assert npusim("golden", str(write_case(tmp_path, case)), "-o", str(tmp_path / "s")).returncode == 0
+    assert (tmp_path / "s" / "output" / "golden.bin").read_bytes() == bytes.fromhex(seed["dst"]["hex"])
+
+
+def test_golden_reports_malformed_cases_and_rejected_calls(tmp_path):
+    bad_dtype = {**ADD_CASE, "tensors": {**ADD_CASE["tensors"], "dst": {"dtype": "float17", "size": 256}}}
+    result = npusim("golden", str(write_case(tmp_path, bad_dtype)), "-o", str(tmp_path / "x"))
+    assert result.returncode == 2 and "tensors.dst.dtype" in result.stderr
+    unknown = npusim("golden", str(write_case(tmp_path, {**ADD_CASE, "instruction": "frobnicate"})), "-o", "x")
+    assert unknown.returncode == 2 and "registered:" in unknown.stderr
+    misaligned = {**ADD_CASE, "tensors": {**ADD_CASE["tensors"],
+                                          "dst": {"dtype": "float16", "size": 256, "addr": 16, "init": {"fill": 0}}}}
+    rejected = npusim("golden", str(write_case(tmp_path, misaligned)), "-o", str(tmp_path / "y"))
+    assert rejected.returncode == 1 and "32-byte aligned" in rejected.stderr
+
+
+def test_run_uses_the_chip_for_cores_and_launches(tmp_path):
+    script = tmp_path / "kernel.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        import numpy as np
+        from npusim import ascend as asc
+
+        @asc.jit
+        def fill(out: asc.GlobalAddress):
+            g = asc.GlobalTensor()
+            g.set_global_buffer(out, 16)
+            ub = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0, 16)
+            asc.duplicate(ub, 2.5, 16)
+            asc.data_copy(g, ub, 16)
+
+        out = np.zeros(16, np.float32)
+        launch = fill[1](out)
+        print(launch.chip.name, asc.Core().chip.name, out[0], sys.argv[1:])
+    """))
+    result = npusim("run", str(script), "--chip", "Ascend910_9391", "extra")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["A3", "A3", "2.5", "['extra']"]
+    assert npusim("run", str(script), "--chip", "nope").returncode == 2
+
+
+def test_run_propagates_a_constraint_error(tmp_path):
+    script = tmp_path / "bad.py"
+    script.write_text("from npusim import ascend as asc\n"
+                      "with asc.Core():\n"
+                      "    asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 4, 8).write([0.0] * 8)\n"
+                      "    x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 4, 8)\n"
+                      "    asc.abs(x, x, 8)\n")
+    result = npusim("run", str(script))
+    assert result.returncode == 1 and "AlignmentError" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["demo"]])
+def test_demo_passes_every_example(command):
+    result = npusim(*command)
+    assert result.returncode == 0, result.stdout
+    assert "FAIL" not in result.stdout
+    assert "PASS  seed 003 KernelSelect template, mode 0" in result.stdout
