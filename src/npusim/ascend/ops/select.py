@@ -47,7 +47,7 @@ from .common import (
     scalar_bits_cached,
 )
 
-__all__ = ["SELECT_FORMS", "run_select", "select"]
+__all__ = ["SELECT_FORMS", "SelectCall", "SelectPlan", "plan_vsel_cmpmask", "run_select", "select"]
 
 DEFAULT_STRIDES = (1, 1, 1, 8, 8, 8)
 SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (ref §2.6)
@@ -556,30 +556,15 @@ def _check_clear_of_scratch(call: SelectCall, footprints: list[Footprint]) -> No
             )
 
 
-def vsel_cmpmask(
+def plan_vsel_cmpmask(
     instruction: str, core: Core, dst, src0, src1, lanes: ActiveLanes, strides: tuple[int, ...],
     mask_words_after: MaskWords | None = None, mask_mode_after: MaskMode | None = None,
-) -> None:
-    """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (ref §2.2).
+) -> SelectPlan:
+    """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (ref §2.2), checked and compiled.
 
     ``dst``, ``src0`` and ``src1`` are checked as for :func:`select`; the dtype must be one
-    of the product's Select dtypes.
+    of the product's Select dtypes.  ``plan.run(core, {})`` executes the returned plan.
     """
-    operands = {"dst": dst, "src0": src0, "src1": src1}
-    key = call_key(instruction, "vsel", operands, ("dst", "src0", "src1"), frozenset(), lanes.key, strides,
-                   mask_words_after, mask_mode_after)
-    plan = find_plan(core, key)
-    if plan is None:
-        plan = SelectPlan.compile(_plan_vsel(instruction, core, dst, src0, src1, lanes, strides, mask_words_after,
-                                             mask_mode_after))
-        keep_plan(core, key, plan)
-    else:
-        require_usable(instruction, core, operands.items())
-    plan.run(core, operands)
-
-
-def _plan_vsel(instruction: str, core: Core, dst, src0, src1, lanes: ActiveLanes, strides: tuple[int, ...],
-               mask_words_after: MaskWords | None, mask_mode_after: MaskMode | None) -> SelectCall:
     support = _support(core, instruction)
     dst = require_ub_tensor(instruction, "dst", dst, core)
     for name, tensor in (("src0", src0), ("src1", src1)):
@@ -588,5 +573,6 @@ def _plan_vsel(instruction: str, core: Core, dst, src0, src1, lanes: ActiveLanes
     if strides[0] == 0:
         raise ParameterRangeError(instruction, "dst_block_stride", 0, "a destination block stride of 0 is "
                                   "undefined behaviour", "[1, 255]", "ref §1.1 (高维切分.md)")
-    return SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, lanes, strides, bits_from="cmpmask",
-                      mask_words_after=mask_words_after, mask_mode_after=mask_mode_after)
+    return SelectPlan.compile(SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, lanes, strides,
+                                         bits_from="cmpmask", mask_words_after=mask_words_after,
+                                         mask_mode_after=mask_mode_after))
