@@ -86,7 +86,7 @@ def bind(instruction: str, forms: tuple[Form, ...], args: tuple, kwargs: dict) -
     such a call leaves out, and the next such call skips the search.
     """
     if kwargs:
-        key = (id(forms), tuple(map(type, args)), tuple([(k, type(v)) for k, v in kwargs.items()]))
+        key = (id(forms), tuple(map(type, args)), tuple(kwargs), tuple(map(type, kwargs.values())))
     else:
         key = (id(forms), *map(type, args))
     known = _BINDINGS.get(key)
