@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..dtypes import DTYPES
-from ..overloads import Form, Param, bind
+from ..overloads import Form, Param, bind_values
 from ..validate import require_int, require_uint
 from .addressing import lanes_per_repeat
 from .chips import unsupported_on
@@ -30,7 +30,7 @@ from .ops.compare import plan_vcmp, plan_vcmpv, plan_vcmpvs
 from .ops.registers import get_cmp_mask, set_cmp_mask
 from .ops.select import plan_vsel_cmpmask
 from .ops.transpose import vnchwconv
-from .plans import call_key, find_plan, keep_plan, require_usable, value_key
+from .plans import call_key, find_plan, keep_plan, per_call_flags, require_usable, value_key
 from .tensor import LocalTensor
 from .types import CMPMODE, MaskMode, PipeID
 
@@ -98,7 +98,7 @@ def _asc_select(instruction: str, dst, src0, src1, args: tuple) -> Core:
         keep_plan(core, key, plan)
     else:
         require_usable(instruction, core, (("dst", dst), ("src0", src0), ("src1", src1)))
-    plan.run(core, {})
+    plan.run(core)
     return core
 
 
@@ -151,9 +151,8 @@ _COMPARE_SCALAR_FORMS = (
     Form("to_ub", (Param("dst", is_tensor), Param("src", is_tensor), Param("value", is_scalar),
                    Param("repeat", _uint), *(Param(n, _uint) for n in _SCALAR_STRIDES16))),
 )
-_COMPARE_NAMES = {form.name: form.names for form in _COMPARE_FORMS}
-_COMPARE_SCALAR_NAMES = _COMPARE_SCALAR_FORMS[0].names
-_VALUE = frozenset({"value"})  # the scalar is converted per call
+_NOT_PER_CALL = {form.name: (False,) * len(form.params) for form in _COMPARE_FORMS}
+_VALUE = per_call_flags(_COMPARE_SCALAR_FORMS[0].names, frozenset({"value"}))  # the scalar is converted per call
 
 
 def _require_uint8_dst(instruction: str, dst: LocalTensor) -> None:
@@ -167,17 +166,17 @@ def _register_key(core: Core, reads_mask_register: bool) -> tuple:
 
 def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        form, bound = bind(name, _COMPARE_FORMS, args, kwargs)
+        form, values = bind_values(name, _COMPARE_FORMS, args, kwargs)
         core = c_api_core(name)
-        to_ub = form == "to_ub"
+        to_ub = form.name == "to_ub"
         reads_register = not to_ub or core.chip.compare is None or core.chip.compare.mask_honoured
-        key = call_key(name, form, bound, _COMPARE_NAMES[form], frozenset(), *_register_key(core, reads_register))
+        key = call_key((name, form.name, *_register_key(core, reads_register)), values, _NOT_PER_CALL[form.name])
         plan = find_plan(core, key)
         if plan is None:
-            plan = _plan_tensor_compare(name, mode, core, to_ub, bound)
+            plan = _plan_tensor_compare(name, mode, core, to_ub, dict(zip(form.names, values, strict=True)))
             keep_plan(core, key, plan)
         else:
-            require_usable(name, core, [(n, bound[n]) for n in ("dst", "src0", "src1") if n in bound])
+            require_usable(name, core, zip(form.names[: 3 if to_ub else 2], values, strict=False))
         plan.run(core)
         if sync:
             _barrier(core)
@@ -215,12 +214,13 @@ def _plan_tensor_compare(name: str, mode: CMPMODE, core: Core, to_ub: bool, boun
 
 def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        form, bound = bind(name, _COMPARE_SCALAR_FORMS, args, kwargs)
+        form, values = bind_values(name, _COMPARE_SCALAR_FORMS, args, kwargs)
         core = c_api_core(name)
         reads_register = core.chip.compare is None or core.chip.compare.mask_honoured
-        key = call_key(name, form, bound, _COMPARE_SCALAR_NAMES, _VALUE, *_register_key(core, reads_register))
+        key = call_key((name, *_register_key(core, reads_register)), values, _VALUE)
         plan = find_plan(core, key)
         if plan is None:
+            bound = dict(zip(form.names, values, strict=True))
             strides = {n: require_uint(name, n, bound[n], 16, f"{name}.md") for n in _SCALAR_STRIDES16}
             repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
             _require_uint8_dst(name, bound["dst"])
@@ -228,8 +228,8 @@ def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]
                                            (strides["src_block_stride"], strides["src_repeat_stride"]))
             keep_plan(core, key, plan)
         else:
-            require_usable(name, core, (("dst", bound["dst"]), ("src", bound["src"])))
-            scalar_raw = scalar_bits_cached(name, "value", bound["value"], plan.call.dtype)
+            require_usable(name, core, zip(form.names[:2], values, strict=False))
+            scalar_raw = scalar_bits_cached(name, "value", values[2], plan.call.dtype)
         plan.run(core, scalar_raw)
         if sync:
             _barrier(core)

@@ -29,7 +29,8 @@ import numpy as np
 from .core import Core
 from .tensor import LocalTensor
 
-__all__ = ["MAX_PLANS", "PER_CALL", "call_key", "find_plan", "keep_plan", "require_usable", "value_key"]
+__all__ = ["MAX_PLANS", "PER_CALL", "call_key", "find_plan", "keep_plan", "per_call_flags", "require_usable",
+           "value_key"]
 
 MAX_PLANS = 512  # per core; beyond this the oldest plan is dropped
 PER_CALL = "<per-call value>"  # stands in a key for an argument whose value is read per call
@@ -55,27 +56,30 @@ def value_key(value):
     return (kind, value)
 
 
-def call_key(instruction: str, form: str, bound: dict, names: tuple[str, ...],
-             per_call: frozenset[str] = frozenset(), *extra) -> tuple:
-    """The key of a call: instruction, form, the named arguments, then ``extra`` (register configuration).
+def call_key(context: tuple, values: tuple, per_call: tuple[bool, ...]) -> tuple:
+    """The key of a call: ``context`` (instruction, form, register configuration), then its values.
 
-    Arguments named in ``per_call`` contribute only :data:`PER_CALL` unless they are tensors.
+    ``per_call`` flags, position by position, the values read per call (a scalar operand):
+    they contribute only :data:`PER_CALL` unless they are tensors.
     """
-    parts = [instruction, form]
+    parts = list(context)
     append = parts.append
-    for name in names:
-        value = bound[name]
+    for value, later in zip(values, per_call, strict=True):
         kind = type(value)
         if kind is int:
             append(value)
         elif kind is LocalTensor:
             append(value.plan_key)
-        elif name in per_call and not isinstance(value, LocalTensor):
+        elif later and not isinstance(value, LocalTensor):
             append(PER_CALL)
         else:
             append(value_key(value))
-    parts.extend(extra)
     return tuple(parts)
+
+
+def per_call_flags(names: tuple[str, ...], per_call: frozenset[str]) -> tuple[bool, ...]:
+    """``call_key``'s ``per_call`` for parameters ``names`` of which those in ``per_call`` are read per call."""
+    return tuple(name in per_call for name in names)
 
 
 def find_plan(core: Core, key: tuple):

@@ -52,7 +52,7 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
-from ...overloads import Form, Param, bind
+from ...overloads import Form, Param, bind_values
 from ...validate import div_up, require_bool, require_int
 from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
@@ -60,7 +60,7 @@ from ..core import CMPMASK_BYTES, Core, current_core
 from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footprint
 from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg, lanes_from_register, mask_arg_words
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import call_key, find_plan, keep_plan, require_usable
+from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
 from ..tensor import LocalTensor
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from .common import (
@@ -182,19 +182,21 @@ def compare(*args, **kwargs) -> None:
     register result back with ``asc.get_cmp_mask``.
     """
     instruction = "compare"
-    form, bound = bind(instruction, COMPARE_FORMS, args, kwargs)
+    form, values = bind_values(instruction, COMPARE_FORMS, args, kwargs)
     core = current_core(instruction)
-    key = _plan_key(instruction, form, bound, core)
+    shape = _SHAPES[instruction, form.name]
+    key = _plan_key(instruction, shape, values, core)
     plan = find_plan(core, key)
     if plan is None:
-        if form == "register":
+        bound = dict(zip(form.names, values, strict=True))
+        if form.name == "register":
             call = _plan_register(instruction, core, bound)
         else:
-            call, _ = _plan_bitmask(instruction, core, form, bound, scalar=False)
+            call, _ = _plan_bitmask(instruction, core, form.name, bound, scalar=False)
         plan = ComparePlan.compile(call)
         keep_plan(core, key, plan)
     else:
-        require_usable(instruction, core, _tensor_args(bound))
+        require_usable(instruction, core, [(name, values[i]) for name, i in shape.tensors])
     plan.run(core)
 
 
@@ -210,35 +212,50 @@ def compare_scalar(*args, **kwargs) -> None:
     as the C++ ``T src1Scalar`` parameter does.
     """
     instruction = "compare_scalar"
-    form, bound = bind(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
+    form, values = bind_values(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
     core = current_core(instruction)
-    key = _plan_key(instruction, form, bound, core)
+    shape = _SHAPES[instruction, form.name]
+    key = _plan_key(instruction, shape, values, core)
     plan = find_plan(core, key)
     if plan is None:
-        call, scalar_raw = _plan_bitmask(instruction, core, form, bound, scalar=True)
+        call, scalar_raw = _plan_bitmask(instruction, core, form.name, dict(zip(form.names, values, strict=True)),
+                                         scalar=True)
         plan = ComparePlan.compile(call)
         keep_plan(core, key, plan)
     else:
-        require_usable(instruction, core, _tensor_args(bound))
-        scalar_raw = scalar_bits_cached(instruction, "src1_scalar", bound["src1_scalar"], plan.call.dtype)
+        require_usable(instruction, core, [(name, values[i]) for name, i in shape.tensors])
+        scalar_raw = scalar_bits_cached(instruction, "src1_scalar", values[shape.scalar], plan.call.dtype)
     plan.run(core, scalar_raw)
 
 
-_PER_CALL = frozenset({"src1_scalar"})
-_KEY_NAMES = {("compare", form.name): form.names for form in COMPARE_FORMS}
-_KEY_NAMES.update({("compare_scalar", form.name): form.names for form in COMPARE_SCALAR_FORMS})
+@dataclass(frozen=True)
+class _FormShape:
+    """Where a form's arguments sit in its values: what keys a plan, what is checked per call."""
+
+    form: str
+    per_call: tuple[bool, ...]  # the scalar of compare_scalar is read per call
+    tensors: tuple[tuple[str, int], ...]  # tensor parameters in the order planning checks them
+    scalar: int | None  # position of src1_scalar
+    is_set_mask: int | None  # position of is_set_mask
+
+    @classmethod
+    def of(cls, form: Form) -> _FormShape:
+        index = {name: i for i, name in enumerate(form.names)}
+        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})),
+                   tuple((name, index[name]) for name in ("dst", "src0", "src1") if name in index),
+                   index.get("src1_scalar"), index.get("is_set_mask"))
 
 
-def _plan_key(instruction: str, form: str, bound: dict, core: Core) -> tuple:
+_SHAPES = {("compare", form.name): _FormShape.of(form) for form in COMPARE_FORMS}
+_SHAPES.update({("compare_scalar", form.name): _FormShape.of(form) for form in COMPARE_SCALAR_FORMS})
+
+
+def _plan_key(instruction: str, shape: _FormShape, values: tuple, core: Core) -> tuple:
     """Everything a compare plan depends on (``plans`` module docstring): the arguments, the mask
     mode, and the vector mask register when the lanes come from it (``is_set_mask=False``)."""
-    words = core.mask_words if bound.get("is_set_mask", True) is not True else None
-    return call_key(instruction, form, bound, _KEY_NAMES[instruction, form], _PER_CALL, int(core.mask_mode), words)
-
-
-def _tensor_args(bound: dict) -> tuple:
-    """The tensor arguments in the order planning checks them."""
-    return ("dst", bound.get("dst")), ("src0", bound.get("src0")), ("src1", bound.get("src1"))
+    reads_register = shape.is_set_mask is not None and values[shape.is_set_mask] is not True
+    words = core.mask_words if reads_register else None
+    return call_key((instruction, shape.form, int(core.mask_mode), words), values, shape.per_call)
 
 
 # ------------------------------------------------------ bare instructions (C API)

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
-from ...overloads import Form, Param, bind
+from ...overloads import Form, Param, bind_values
 from ...validate import is_integer, require_bool
 from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
@@ -35,7 +35,7 @@ from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import call_key, find_plan, keep_plan, require_usable
+from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
 from .common import (
@@ -135,35 +135,53 @@ def select(dst: LocalTensor, *args, **kwargs) -> None:
 
 
 def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
-    form, bound = bind(instruction, SELECT_FORMS, args, kwargs)
+    form, values = bind_values(instruction, SELECT_FORMS, args, kwargs)
     core = current_core(instruction)
-    key = _plan_key(instruction, form, dst, bound, core)
+    shape = _SHAPES[form.name]
+    key = _plan_key(instruction, shape, dst, values, core)
     plan = find_plan(core, key)
     if plan is None:
-        plan = SelectPlan.compile(_plan(instruction, core, form, dst, bound))
+        plan = SelectPlan.compile(_plan(instruction, core, form.name, dst, dict(zip(form.names, values, strict=True))))
         keep_plan(core, key, plan)
     else:
-        plan.check_tensors(core, dst, bound)
-    plan.run(core, bound)
+        require_usable(instruction, core, (("dst", dst), *[(name, values[i]) for name, i in shape.tensors]))
+    plan.run(core, values[shape.src1] if shape.src1 is not None else None)
 
 
-_PER_CALL = frozenset({"src1"})  # mode 1's scalar is read per call; a tensor src1 is part of the plan
+@dataclass(frozen=True)
+class _FormShape:
+    """Where a form's arguments sit in its values: what keys a plan, what is checked per call."""
+
+    form: str
+    per_call: tuple[bool, ...]  # for (dst, *values): src1 may be a scalar, read per call
+    tensors: tuple[tuple[str, int], ...]  # tensor parameters in the order planning checks them
+    src1: int | None  # position of src1
+
+    @classmethod
+    def of(cls, form: Form) -> _FormShape:
+        index = {name: i for i, name in enumerate(form.names)}
+        return cls(form.name, per_call_flags(("dst", *form.names), frozenset({"src1"})),
+                   tuple((name, index[name]) for name in ("src0", "src1", "sel_mask") if name in index),
+                   index.get("src1"))
 
 
-def _plan_key(instruction: str, form: str, dst, bound: dict, core: Core) -> tuple | None:
+_SHAPES = {form.name: _FormShape.of(form) for form in SELECT_FORMS}
+
+
+def _plan_key(instruction: str, shape: _FormShape, dst, values: tuple, core: Core) -> tuple:
     """Everything a Select plan depends on (``plans`` module docstring): the arguments, the
     mask mode, and what the no-mask forms read from the registers while planning."""
+    form = shape.form
     if form == "no_mask":
-        words, address = core.mask_words, core.cmpmask[:8] if bound["sel_mode"] == 2 else None
+        words, address = core.mask_words, core.cmpmask[:8] if values[_NO_MASK_MODE] == 2 else None
     elif form == "no_mask_scalar":
         words, address = core.mask_words, None
     else:
         words = address = None
-    bound["dst"] = dst
-    return call_key(instruction, form, bound, _KEY_NAMES[form], _PER_CALL, int(core.mask_mode), words, address)
+    return call_key((instruction, form, int(core.mask_mode), words, address), (dst, *values), shape.per_call)
 
 
-_KEY_NAMES = {form.name: ("dst", *form.names) for form in SELECT_FORMS}
+_NO_MASK_MODE = next(form for form in SELECT_FORMS if form.name == "no_mask").names.index("sel_mode")
 
 
 # ----------------------------------------------------------------- planning
@@ -352,6 +370,8 @@ class SelectPlan:
     scratch: ByteSpan | None = None  # the UB scratch this call writes (ref §2.6)
     scratch_payload: np.ndarray | None = None  # its bytes when they never change (selMask address copies)
     scratch_cmpmask: bytes | None = None  # CMPMASK loaded from scratch_payload
+    scalar_copies: tuple | None = None  # mode 1: (scalar bits, scratch payload, CMPMASK) of the latest scalar
+    cmpmask_span: ByteSpan | None = None  # mode 0 tensor forms: the selMask bytes whose check precedes the load
     tmp: np.ndarray | None = None  # view layout: (repeats, 8, B) raw scratch
     lane_table: np.ndarray | None = None  # view layout: lane_masks(raw)
     mask_rows: np.ndarray | None = None  # view layout: (packed bytes read, 8) lane masks, written by np.take
@@ -405,6 +425,8 @@ class SelectPlan:
         plan = cls(call, accesses[0], accesses[1], accesses[2], bit_index, sel_bytes, sel_check)
         if sel_fp is not None and sel_check is None:
             plan.sel_span = ByteSpan("sel_mask", call.sel_addr, call.sel_addr + sel_bytes)
+        if call.cmpmask_after == "selmask":
+            plan.cmpmask_span = ByteSpan("sel_mask", call.sel_addr, call.sel_addr + max(lanes.lanes // 8, 1))
         if call.scratch_kind is not None and call.scratch_addr is not None:
             plan.scratch = ByteSpan("scratch", call.scratch_addr, call.scratch_addr + _scratch_bytes(call))
             if call.scratch_kind == "address":
@@ -421,32 +443,28 @@ class SelectPlan:
             plan.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize))
         return plan
 
-    def check_tensors(self, core: Core, dst, bound: dict) -> None:
-        """The per-call part of tensor validation, in the order the plan step checks them."""
-        require_usable(self.call.instruction, core, (("dst", dst), ("src0", bound.get("src0")),
-                                                      ("src1", bound.get("src1")), ("sel_mask", bound.get("sel_mask"))))
-
-    def run(self, core: Core, bound: dict) -> None:
+    def run(self, core: Core, src1=None) -> None:
+        """Execute on ``core`` (the one planned for); ``src1``: the call's argument (mode 1: the scalar)."""
         call, ub = self.call, core.ub
-        instruction, dtype = call.instruction, call.dtype
+        instruction = call.instruction
 
         # --- values that depend on the call's arguments or on register contents
-        scalar = None
+        scalar = scratch = None
         if call.scalar_from == "argument":
-            scalar = scalar_bits_cached(instruction, "src1", bound["src1"], dtype)
+            scalar = scalar_bits_cached(instruction, "src1", src1, call.dtype)
         elif call.scalar_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
-            scalar = np.frombuffer(core.cmpmask[: dtype.itemsize], dtype=dtype.raw)
-        if call.cmpmask_after == "selmask":
-            ub.check_initialized_span(instruction, "sel_mask", call.sel_addr,
-                                      call.sel_addr + max(call.lanes.lanes // 8, 1))
+            scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
+        if call.cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
+            self.cmpmask_span.check_initialized(ub, instruction)
             cmpmask = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES].tobytes()
         elif call.bits_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             cmpmask = core.cmpmask
         else:
             cmpmask = None
-        scratch = self._scratch_payload(scalar, core)
+        if self.scratch is not None:
+            scratch, cmpmask_after = self._scratch_payload(scalar, core)
 
         # --- reads (memory as it is before any write), then the select
         self.src0.check_initialized(ub, instruction)
@@ -462,11 +480,7 @@ class SelectPlan:
         if call.cmpmask_after == "selmask":
             core.load_cmpmask(cmpmask)
         elif call.cmpmask_after == "scratch":
-            if self.scratch_cmpmask is not None:
-                core.load_cmpmask(self.scratch_cmpmask)
-            else:
-                core.load_cmpmask(scratch[:CMPMASK_BYTES].tobytes() if scratch is not None
-                                  else self._copies(scalar)[:CMPMASK_BYTES])
+            core.load_cmpmask(cmpmask_after if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES])
         if call.mask_words_after is not None:
             core.mask_words = call.mask_words_after
         if call.mask_mode_after is not None:
@@ -496,7 +510,8 @@ class SelectPlan:
     def _packed_bits(self, ub, cmpmask: bytes | None) -> np.ndarray:
         """The packed selection bits a call reads (uint8), after the selMask uninitialised-read check."""
         if cmpmask is not None:
-            return np.frombuffer(cmpmask, dtype=np.uint8)[: self.stream_bytes]
+            return np.frombuffer(cmpmask, dtype=np.uint8)[: self.mask_rows.shape[0] if self.tmp is not None
+                                                          else self.stream_bytes]
         if self.sel_span is not None:
             self.sel_span.check_initialized(ub, self.call.instruction)
             return self.sel_span.read(ub)
@@ -511,15 +526,18 @@ class SelectPlan:
             return np.full(SCRATCH_COPIES, call.sel_addr, dtype="<u4").tobytes()
         return scalar.tobytes() * SCRATCH_COPIES
 
-    def _scratch_payload(self, scalar, core: Core) -> np.ndarray | None:
-        """The bytes this call writes to the UB scratch, or ``None`` (ref §2.6)."""
-        if self.scratch is None:
-            return None
+    def _scratch_payload(self, scalar, core: Core) -> tuple[np.ndarray, bytes]:
+        """The bytes this call writes to the UB scratch (ref §2.6), and their first 16 (CMPMASK's new value)."""
         if self.scratch_payload is not None:
-            return self.scratch_payload
+            return self.scratch_payload, self.scratch_cmpmask
         if self.call.scratch_kind == "cmpmask":
-            return np.frombuffer(core.cmpmask[: _scratch_bytes(self.call)], dtype=np.uint8)
-        return np.frombuffer(self._copies(scalar), dtype=np.uint8)
+            payload = np.frombuffer(core.cmpmask[: _scratch_bytes(self.call)], dtype=np.uint8)
+            return payload, payload[:CMPMASK_BYTES].tobytes()
+        memo = self.scalar_copies  # scalar_bits_cached hands out one array per value: compare by identity
+        if memo is None or memo[0] is not scalar:
+            copies = self._copies(scalar)
+            memo = self.scalar_copies = (scalar, np.frombuffer(copies, dtype=np.uint8), copies[:CMPMASK_BYTES])
+        return memo[1], memo[2]
 
     @property
     def stream_bytes(self) -> int:
@@ -563,7 +581,7 @@ def plan_vsel_cmpmask(
     """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (ref §2.2), checked and compiled.
 
     ``dst``, ``src0`` and ``src1`` are checked as for :func:`select`; the dtype must be one
-    of the product's Select dtypes.  ``plan.run(core, {})`` executes the returned plan.
+    of the product's Select dtypes.  ``plan.run(core)`` executes the returned plan.
     """
     support = _support(core, instruction)
     dst = require_ub_tensor(instruction, "dst", dst, core)
