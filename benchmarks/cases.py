@@ -10,8 +10,12 @@ from __future__ import annotations
 from functools import partial
 
 from ascend_cases import compare_bench, ne_scalar_bench, select_bench, trans_tile_bench
+from kernel_cases import nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
+from sophgo_cases import greater_select_bench
 from startup_cases import import_bench
+
+from npusim import sophgo as tpu
 
 __all__ = ["CASES"]
 
@@ -37,12 +41,12 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("compare_scalar LT", partial(compare_bench, scalar=True)),
     *_repeat_rows("asc_ne_scalar", ne_scalar_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
-    Pending("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3),
-            "needs GlobalTensor/TPipe/data_copy (branch ascend-runtime)", group="kernels"),
-    Pending("sophgo greater_select BM1684X (4,64,56,56) fp32", Target("ratio", 2),
-            "needs tpu_bdc_greater_select (branch sophgo)", group="sophgo"),
-    Pending("sophgo greater_select BM1684X (4,64,56,56) fp16", None,
-            "needs tpu_bdc_greater_select (branch sophgo)", group="sophgo"),
+    Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
+         group="kernels"),
+    Case("sophgo greater_select BM1684X (4,64,56,56) fp32", Target("ratio", 2),
+         partial(greater_select_bench, tpu.DT_FP32), group="sophgo"),
+    Case("sophgo greater_select BM1684X (4,64,56,56) fp16", None, partial(greater_select_bench, tpu.DT_FP16),
+         group="sophgo"),
     Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim"), group="start-up"),
     Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim.ascend"),
          group="start-up"),

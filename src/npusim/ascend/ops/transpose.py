@@ -480,7 +480,8 @@ def _strided_views(ub, raw: np.dtype, plan: TransPlan, dst_list: np.ndarray, src
     d_step, s_step = _even_step(dst_list), _even_step(src_list)
     if d_step is None or s_step is None or repeat_times == 0:
         return None
-    if np.unique(plan.dst_addrs).size != plan.dst_addrs.size:
+    ordered = np.sort(plan.dst_addrs, axis=None)
+    if (ordered[1:] == ordered[:-1]).any():
         return None  # a destination element written twice: the last write must win
     size = raw.itemsize
     d_rep = dst_stride * BLOCK_BYTES if repeat_times > 1 else 0
