@@ -97,7 +97,7 @@ def _asc_select(instruction: str, dst, src0, src1, args: tuple) -> Core:
         plan = _plan_asc_select(instruction, core, dst, src0, src1, args)
         keep_plan(core, key, plan)
     else:
-        require_usable(instruction, core, (("dst", dst), ("src0", src0), ("src1", src1)))
+        require_usable(instruction, core, (dst, src0, src1), ("dst", "src0", "src1"))
     plan.run(core)
     return core
 
@@ -176,7 +176,8 @@ def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]
             plan = _plan_tensor_compare(name, mode, core, to_ub, dict(zip(form.names, values, strict=True)))
             keep_plan(core, key, plan)
         else:
-            require_usable(name, core, zip(form.names[: 3 if to_ub else 2], values, strict=False))
+            count = 3 if to_ub else 2
+            require_usable(name, core, values[:count], form.names[:count])
         plan.run(core)
         if sync:
             _barrier(core)
@@ -228,7 +229,7 @@ def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]
                                            (strides["src_block_stride"], strides["src_repeat_stride"]))
             keep_plan(core, key, plan)
         else:
-            require_usable(name, core, zip(form.names[:2], values, strict=False))
+            require_usable(name, core, values[:2], form.names[:2])
             scalar_raw = scalar_bits_cached(name, "value", values[2], plan.call.dtype)
         plan.run(core, scalar_raw)
         if sync:

@@ -22,7 +22,7 @@ passes them too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -43,17 +43,31 @@ def value_key(value):
         return value
     if kind is LocalTensor:
         return value.plan_key
+    keyer = _KEYERS.get(kind)
+    if keyer is None:
+        keyer = _KEYERS[kind] = _keyer_for(kind)
+    return keyer(value)
+
+
+def _keyer_for(kind: type):
+    """How arguments of one type become key parts, decided once per type."""
+    if issubclass(kind, LocalTensor):
+        return lambda tensor: tensor.plan_key
     if kind is list or kind is tuple:
-        return (kind, *map(value_key, value))
-    astuple = getattr(value, "astuple", None)  # the repeat / transpose parameter classes
-    if astuple is not None:
-        fields = astuple()
-        return (kind, fields, tuple(map(type, fields)))
-    if isinstance(value, LocalTensor):
-        return value.plan_key
+        return lambda items: (kind, *map(value_key, items))
     if kind is np.ndarray:
-        return (kind, value.dtype.str, value.shape, value.tobytes())
-    return (kind, value)
+        return lambda array: (kind, array.dtype.str, array.shape, array.tobytes())
+    if callable(getattr(kind, "astuple", None)):  # the repeat / transpose parameter classes
+
+        def fields_key(params):
+            fields = params.astuple()
+            return kind, fields, tuple(map(type, fields))
+
+        return fields_key
+    return lambda value: (kind, value)
+
+
+_KEYERS: dict[type, object] = {}
 
 
 def call_key(context: tuple, values: tuple, per_call: tuple[bool, ...]) -> tuple:
@@ -102,12 +116,19 @@ def keep_plan(core: Core, key: tuple, plan) -> None:
     cache[key] = plan
 
 
-def require_usable(instruction: str, core: Core, named: Iterable[tuple[str, object]]) -> None:
+def require_usable(instruction: str, core: Core, tensors: Sequence, names: Sequence[str]) -> None:
     """The per-call part of tensor validation: each tensor still allocated and owned by ``core``.
 
-    ``named`` lists ``(operand name, argument)`` in the order the plan step checks them,
-    so the first failure reported is the one an uncached call would report.
+    ``tensors`` (any argument; only LocalTensors are checked) and their operand ``names``
+    come in the order the plan step checks them, so the first failure reported is the one
+    an uncached call would report.
     """
-    for name, tensor in named:
-        if isinstance(tensor, LocalTensor) and (tensor.core is not core or tensor.lease is not None):
+    for tensor in tensors:
+        if isinstance(tensor, LocalTensor) and (
+                tensor.core is not core or (tensor.lease is not None and not tensor.lease.alive)):
+            break
+    else:
+        return
+    for name, tensor in zip(names, tensors, strict=True):
+        if isinstance(tensor, LocalTensor):
             tensor.check_usable(instruction, name, core)

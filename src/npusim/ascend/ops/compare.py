@@ -47,6 +47,7 @@ anything is written; a rejected call leaves UB and every register unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -78,6 +79,7 @@ __all__ = [
     "COMPARE_SCALAR_FORMS",
     "CompareCall",
     "ComparePlan",
+    "LaneComparison",
     "compare",
     "compare_lanes",
     "compare_scalar",
@@ -196,7 +198,7 @@ def compare(*args, **kwargs) -> None:
         plan = ComparePlan.compile(call)
         keep_plan(core, key, plan)
     else:
-        require_usable(instruction, core, [(name, values[i]) for name, i in shape.tensors])
+        require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
     plan.run(core)
 
 
@@ -223,7 +225,7 @@ def compare_scalar(*args, **kwargs) -> None:
         plan = ComparePlan.compile(call)
         keep_plan(core, key, plan)
     else:
-        require_usable(instruction, core, [(name, values[i]) for name, i in shape.tensors])
+        require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
         scalar_raw = scalar_bits_cached(instruction, "src1_scalar", values[shape.scalar], plan.call.dtype)
     plan.run(core, scalar_raw)
 
@@ -234,16 +236,18 @@ class _FormShape:
 
     form: str
     per_call: tuple[bool, ...]  # the scalar of compare_scalar is read per call
-    tensors: tuple[tuple[str, int], ...]  # tensor parameters in the order planning checks them
+    tensor_names: tuple[str, ...]  # the tensor parameters in the order planning checks them
+    pick_tensors: itemgetter  # values -> those tensor parameters (always at least two)
     scalar: int | None  # position of src1_scalar
     is_set_mask: int | None  # position of is_set_mask
 
     @classmethod
     def of(cls, form: Form) -> _FormShape:
         index = {name: i for i, name in enumerate(form.names)}
-        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})),
-                   tuple((name, index[name]) for name in ("dst", "src0", "src1") if name in index),
-                   index.get("src1_scalar"), index.get("is_set_mask"))
+        names = tuple(name for name in ("dst", "src0", "src1") if name in index)
+        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})), names,
+                   itemgetter(*(index[name] for name in names)), index.get("src1_scalar"),
+                   index.get("is_set_mask"))
 
 
 _SHAPES = {("compare", form.name): _FormShape.of(form) for form in COMPARE_FORMS}
@@ -527,23 +531,45 @@ def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: i
 
 
 # ------------------------------------------------------------------ execution
-def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray,
-                  float_semantics: str = "ieee754") -> np.ndarray:
-    """``a <mode> b`` per lane, on raw bits of ``dtype``, as a bool array.
+@dataclass(frozen=True)
+class LaneComparison:
+    """How ``a <mode> b`` is computed on raw bits of one dtype (ref §3.7).
 
     Integers compare as two's-complement / unsigned values.  Floats follow the product's
-    ``CompareSupport.float_semantics``; the only one documented is ``"ieee754"`` (ref §3.7):
-    NumPy's comparisons are IEEE-754 (NaN unordered, +0 == -0), and float16/bfloat16 widen
-    to float32 exactly first.
+    ``CompareSupport.float_semantics``; the only one documented is ``"ieee754"``: NumPy's
+    comparisons are IEEE-754 (NaN unordered, +0 == -0), and float16/bfloat16 (and the 8-bit
+    floats) widen to float32 exactly first.
+
+    Attributes:
+        operator: the NumPy comparison ufunc.
+        values: the dtype the raw bits are viewed as.
+        widened: the dtype values are converted to before comparing (exactly), or ``None``.
     """
-    a = np.asarray(a_raw).view(dtype.np_dtype)
-    b = np.asarray(b_raw).view(dtype.np_dtype)
-    if dtype.is_float:
-        if float_semantics != "ieee754":
+
+    operator: np.ufunc
+    values: np.dtype
+    widened: np.dtype | None
+
+    @classmethod
+    def of(cls, mode: CMPMODE, dtype: DType, float_semantics: str = "ieee754") -> LaneComparison:
+        if dtype.is_float and float_semantics != "ieee754":
             raise ValueError(f"unknown float compare semantics {float_semantics!r}")
-        if dtype.itemsize < 4:
-            a, b = a.astype(np.float32), b.astype(np.float32)
-    return _OPERATORS[mode](a, b)
+        widened = np.dtype(np.float32) if dtype.is_float and dtype.itemsize < 4 else None
+        return cls(_OPERATORS[mode], dtype.np_dtype, widened)
+
+    def operand(self, raw: np.ndarray) -> np.ndarray:
+        """Raw bits as the values the operator compares."""
+        values = raw.view(self.values)
+        return values if self.widened is None else values.astype(self.widened)
+
+    def __call__(self, a_raw: np.ndarray, b_raw: np.ndarray) -> np.ndarray:
+        return self.operator(self.operand(a_raw), self.operand(b_raw))
+
+
+def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray,
+                  float_semantics: str = "ieee754") -> np.ndarray:
+    """``a <mode> b`` per lane, on raw bits of ``dtype``, as a bool array (see :class:`LaneComparison`)."""
+    return LaneComparison.of(mode, dtype, float_semantics)(np.asarray(a_raw), np.asarray(b_raw))
 
 
 @dataclass
@@ -569,6 +595,8 @@ class ComparePlan:
     dst: ByteSpan | None
     scratch: ByteSpan | None
     lane_mask: np.ndarray | None
+    comparison: LaneComparison
+    scalar_operand: tuple | None = None  # (raw bits, compared value) of the latest scalar
 
     @classmethod
     def compile(cls, call: CompareCall) -> ComparePlan:
@@ -597,13 +625,13 @@ class ComparePlan:
             start = call.support.register_scratch_offset_bytes
             _check_clear_of_scratch(call, (start, lanes.lanes // 8), reads)
             scratch = ByteSpan("scratch", start, start + lanes.lanes // 8)
-        if call.dtype.is_float and call.support.float_semantics != "ieee754":
-            raise ValueError(f"unknown float compare semantics {call.support.float_semantics!r}")
+        comparison = LaneComparison.of(call.mode, call.dtype, call.support.float_semantics)
 
         layout = choose_layout(ub, operands, lanes, None)
         accesses = [OperandAccess.build(ub, op, call.dtype.raw, lanes, layout) for op in operands]
         lane_mask = lanes.mask if layout == "view" else None
-        return cls(call, accesses[0], accesses[1] if len(accesses) > 1 else None, dst, scratch, lane_mask)
+        return cls(call, accesses[0], accesses[1] if len(accesses) > 1 else None, dst, scratch, lane_mask,
+                   comparison)
 
     def run(self, core: Core, scalar_raw: np.ndarray | None = None) -> None:
         """Execute on ``core`` (the one planned for); ``scalar_raw``: a scalar compare's raw bits."""
@@ -614,9 +642,16 @@ class ComparePlan:
         self.src0.check_initialized(ub, call.instruction)
         if self.src1 is not None:
             self.src1.check_initialized(ub, call.instruction)
-        first = self.src0.gather(ub, raw)
-        second = self.src1.gather(ub, raw) if self.src1 is not None else scalar_raw
-        hits = compare_lanes(call.mode, call.dtype, first, second, call.support.float_semantics)
+        comparison = self.comparison
+        first = comparison.operand(self.src0.gather(ub, raw))
+        if self.src1 is not None:
+            second = comparison.operand(self.src1.gather(ub, raw))
+        else:
+            memo = self.scalar_operand  # scalar_bits_cached hands out one array per value: compare by identity
+            if memo is None or memo[0] is not scalar_raw:
+                memo = self.scalar_operand = (scalar_raw, comparison.operand(scalar_raw)[0])
+            second = memo[1]
+        hits = comparison.operator(first, second)
         if self.src0.layout == "view":  # every lane was compared: clear the bits of inactive ones
             bits = hits.reshape(lanes.repeats, lanes.lanes)
             if self.lane_mask is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 
 import numpy as np
 
@@ -144,7 +145,7 @@ def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
         plan = SelectPlan.compile(_plan(instruction, core, form.name, dst, dict(zip(form.names, values, strict=True))))
         keep_plan(core, key, plan)
     else:
-        require_usable(instruction, core, (("dst", dst), *[(name, values[i]) for name, i in shape.tensors]))
+        require_usable(instruction, core, (dst, *shape.pick_tensors(values)), shape.tensor_names)
     plan.run(core, values[shape.src1] if shape.src1 is not None else None)
 
 
@@ -154,15 +155,16 @@ class _FormShape:
 
     form: str
     per_call: tuple[bool, ...]  # for (dst, *values): src1 may be a scalar, read per call
-    tensors: tuple[tuple[str, int], ...]  # tensor parameters in the order planning checks them
+    tensor_names: tuple[str, ...]  # dst and the tensor parameters, in the order planning checks them
+    pick_tensors: itemgetter  # values -> those tensor parameters
     src1: int | None  # position of src1
 
     @classmethod
     def of(cls, form: Form) -> _FormShape:
         index = {name: i for i, name in enumerate(form.names)}
-        return cls(form.name, per_call_flags(("dst", *form.names), frozenset({"src1"})),
-                   tuple((name, index[name]) for name in ("src0", "src1", "sel_mask") if name in index),
-                   index.get("src1"))
+        names = tuple(name for name in ("src0", "src1", "sel_mask") if name in index)
+        return cls(form.name, per_call_flags(("dst", *form.names), frozenset({"src1"})), ("dst", *names),
+                   itemgetter(*(index[name] for name in names)), index.get("src1"))
 
 
 _SHAPES = {form.name: _FormShape.of(form) for form in SELECT_FORMS}

@@ -117,7 +117,7 @@ def trans_data_to_5hd(*args, **kwargs) -> None:
         if key is not None:
             keep_plan(core, key, plan)
     elif plan.tensor_operands:
-        require_usable(instruction, core, _listed_tensors(bound))
+        require_usable(instruction, core, [*bound["dst_list"], *bound["src_list"]], _LISTED_NAMES)
     plan.run(core)
 
 
@@ -178,9 +178,7 @@ def _list_key(listed) -> tuple | None:
     return kind, items, tuple(map(type, listed))
 
 
-def _listed_tensors(bound: dict) -> list[tuple[str, LocalTensor]]:
-    """The tensors of the LocalTensor-list form, named and ordered as planning checks them."""
-    return [(f"{name}[{i}]", tensor) for name in ("dst_list", "src_list") for i, tensor in enumerate(bound[name])]
+_LISTED_NAMES = [f"{name}[{i}]" for name in ("dst_list", "src_list") for i in range(ADDR_LIST_SIZE)]
 
 
 def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, repeat, dst_stride, src_stride,
@@ -202,8 +200,9 @@ def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, re
         if key is not None:
             keep_plan(core, key, plan)
     elif plan.tensor_operands:
-        require_usable(instruction, core, [(f"{name}[{i}]", item) for name, listed in (("dst", dst_list),
-                                           ("src", src_list)) for i, item in enumerate(listed)])
+        require_usable(instruction, core, [*dst_list, *src_list],
+                       [f"{name}[{i}]" for name, listed in (("dst", dst_list), ("src", src_list)) for i in
+                        range(len(listed))])
     plan.run(core)
 
 
