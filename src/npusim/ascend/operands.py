@@ -94,8 +94,9 @@ class OperandAccess:
         index: element indices (byte address / itemsize) of the active lanes, issue order.
         blocks: view layout, non-default strides: the operand's DataBlocks as a ``(repeats, 8)``
             view of 32-byte items; ``None`` when ``values`` is contiguous.
-        buffer: view layout: a contiguous ``(repeats, 8, B)`` array that gathered reads land in
-            and results are computed into before they are scattered.
+        buffer: view layout, non-default strides or masked lanes: a contiguous ``(repeats, 8, B)``
+            array that gathered reads land in and results are computed into before they are
+            scattered; ``None`` otherwise.
         buffer_blocks: ``buffer`` as ``(repeats, 8)`` 32-byte items (the partner of ``blocks``).
         last_index, last_pick: flat destination written twice: unique element indices and,
             for each, the position in issue order of its last write.
@@ -135,12 +136,13 @@ class OperandAccess:
         shadow = np.ndarray(shape, np.dtype(f"<u{itemsize}"), buffer=memory.written, offset=operand.base,
                             strides=strides)
         active = None if lanes.mask is None else lanes.mask.reshape(shape)
-        blocks = None
+        blocks = buffer = buffer_blocks = None
         if not operand.is_dense(lanes.repeats):
             blocks = np.ndarray(shape[:2], BLOCK, buffer=memory.data, offset=operand.base, strides=strides[:2])
-        buffer = np.empty(shape, raw)
-        return cls(footprint.name, itemsize, layout, values, shadow, active, index, blocks, buffer,
-                   buffer.view(BLOCK).reshape(shape[:2]))
+        if blocks is not None or active is not None:
+            buffer = np.empty(shape, raw)
+            buffer_blocks = buffer.view(BLOCK).reshape(shape[:2])
+        return cls(footprint.name, itemsize, layout, values, shadow, active, index, blocks, buffer, buffer_blocks)
 
     # ------------------------------------------------------------------ reads
     def gather(self, memory: Memory, raw: np.dtype) -> np.ndarray:
