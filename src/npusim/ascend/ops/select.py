@@ -457,14 +457,14 @@ class SelectPlan:
         elif call.scalar_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
+        bits = None  # the CMPMASK bits select from, as uint8; None: from selMask in memory
         if call.cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
             self.cmpmask_span.check_initialized(ub, instruction)
-            cmpmask = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES].tobytes()
+            bits = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES]  # read (below) before any write
+            cmpmask = bits.tobytes()
         elif call.bits_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
-            cmpmask = core.cmpmask
-        else:
-            cmpmask = None
+            bits = np.frombuffer(core.cmpmask, dtype=np.uint8)
         if self.scratch is not None:
             scratch, cmpmask_after = self._scratch_payload(scalar, core)
 
@@ -472,7 +472,7 @@ class SelectPlan:
         self.src0.check_initialized(ub, instruction)
         if self.src1 is not None:
             self.src1.check_initialized(ub, instruction)
-        packed = self._packed_bits(ub, cmpmask)
+        packed = self._packed_bits(ub, bits)
         result = self._blend(ub, packed, scalar) if self.tmp is not None else self._where(ub, packed, scalar)
 
         # --- commit (dst first: computed in place, it is already written)
@@ -509,11 +509,10 @@ class SelectPlan:
         chosen1 = self.src1.gather(ub, raw) if self.src1 is not None else scalar
         return np.where(bits, self.src0.gather(ub, raw), chosen1)
 
-    def _packed_bits(self, ub, cmpmask: bytes | None) -> np.ndarray:
-        """The packed selection bits a call reads (uint8), after the selMask uninitialised-read check."""
+    def _packed_bits(self, ub, cmpmask: np.ndarray | None) -> np.ndarray:
+        """The packed selection bits a call reads (uint8): CMPMASK's, or selMask's after its check."""
         if cmpmask is not None:
-            return np.frombuffer(cmpmask, dtype=np.uint8)[: self.mask_rows.shape[0] if self.tmp is not None
-                                                          else self.stream_bytes]
+            return cmpmask[: min(self.stream_bytes, CMPMASK_BYTES)]
         if self.sel_span is not None:
             self.sel_span.check_initialized(ub, self.call.instruction)
             return self.sel_span.read(ub)

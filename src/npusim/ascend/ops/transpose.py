@@ -36,7 +36,7 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import OutOfBoundsError, ParameterRangeError
-from ...overloads import Form, Param, bind
+from ...overloads import Form, Param, bind_values
 from ...validate import require_aligned, require_bool, require_uint
 from ..addressing import BLOCK_BYTES
 from ..chips import unsupported_on
@@ -108,16 +108,16 @@ def trans_data_to_5hd(*args, **kwargs) -> None:
     the LocalTensor form takes it from the tensors.
     """
     instruction = "trans_data_to_5hd"
-    form, bound = bind(instruction, TRANS_DATA_TO_5HD_FORMS, args, kwargs)
+    form, values = bind_values(instruction, TRANS_DATA_TO_5HD_FORMS, args, kwargs)
     core = active_core()
-    key = _lists_call_key(instruction, bound) if form == "lists" and core is not None else None
+    key = _lists_call_key(instruction, *values) if form.name == "lists" and core is not None else None
     plan = find_plan(core, key) if key is not None else None
     if plan is None:
-        plan = _plan_call(instruction, form, bound)
+        plan = _plan_call(instruction, form.name, dict(zip(form.names, values, strict=True)))
         if key is not None:
             keep_plan(core, key, plan)
     elif plan.tensor_operands:
-        require_usable(instruction, core, [*bound["dst_list"], *bound["src_list"]], _LISTED_NAMES)
+        require_usable(instruction, core, [*values[0], *values[1]], _LISTED_NAMES)
     plan.run(core)
 
 
@@ -150,14 +150,12 @@ def _plan_call(instruction: str, form: str, bound: dict) -> TransPlan:
                           dst_high, src_high, tensors)
 
 
-def _lists_call_key(instruction: str, bound: dict) -> tuple | None:
+def _lists_call_key(instruction: str, dst_list, src_list, params, dtype) -> tuple | None:
     """The plan key of a list-form call (``npusim.ascend.plans``), ``None`` if its lists are not lists."""
-    dst_list, src_list = _list_key(bound["dst_list"]), _list_key(bound["src_list"])
-    if dst_list is None or src_list is None:
+    dst_key, src_key = _list_key(dst_list), _list_key(src_list)
+    if dst_key is None or src_key is None:
         return None
-    dtype = bound["dtype"]
-    return (instruction, dst_list, src_list, value_key(bound["params"]),
-            dtype.name if type(dtype) is DType else value_key(dtype))
+    return (instruction, dst_key, src_key, value_key(params), dtype.name if type(dtype) is DType else value_key(dtype))
 
 
 _PLAIN_INTS = {int}
