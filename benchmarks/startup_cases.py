@@ -2,11 +2,15 @@
 
 The import is timed inside the child process (its CPU time around the import
 statement, like every other timing here), so interpreter start-up is not counted
-on either side.
+on either side.  The child may write bytecode caches even where the environment
+says not to (``PYTHONDONTWRITEBYTECODE``): an installed numpy is imported from its
+``.pyc`` files, and the warm-up import gives npusim the same footing, as any
+installation after its first use has.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -19,8 +23,9 @@ _PROBE = "import time; t = time.process_time(); import {module}; print(time.proc
 
 def _import_seconds(module: str) -> float:
     """Seconds ``import <module>`` takes in a new interpreter."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     done = subprocess.run([sys.executable, "-c", _PROBE.format(module=module)], capture_output=True, text=True,
-                          check=True)
+                          check=True, env=env)
     return float(done.stdout.strip().splitlines()[-1])
 
 
