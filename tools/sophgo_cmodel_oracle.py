@@ -261,9 +261,11 @@ def find_cmodel_dir(explicit: str | None = None) -> Path:
     )
 
 
-def run_cases(chip: str, cases: list[dict], cmodel_dir: Path) -> dict[str, dict]:
+def run_cases(chip: str, cases: list[dict], cmodel_dir: Path, script: str = __file__) -> dict[str, dict]:
     """Run cases on the chip's cmodel in worker subprocesses; a case that kills its worker
-    (an assert exits with 233/255) becomes ``{"expect_error": {...}}`` and the rest continue."""
+    (an assert exits with 233/255) becomes ``{"expect_error": {...}}`` and the rest continue.
+
+    ``script`` is the tool whose ``worker`` subcommand runs the cases (this one by default)."""
     lib = str(Path(cmodel_dir) / LIBS[chip])
     results: dict[str, dict] = {}
     pending = list(cases)
@@ -275,7 +277,7 @@ def run_cases(chip: str, cases: list[dict], cmodel_dir: Path) -> dict[str, dict]
             proc = subprocess.run(
                 [
                     sys.executable,
-                    __file__,
+                    script,
                     "worker",
                     "--chip",
                     chip,

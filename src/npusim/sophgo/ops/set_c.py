@@ -17,7 +17,8 @@ asserts in ``atomic_tensor_arithmetic_single_opd_gen_cmd``):
 * aligned layout: ``dst_addr`` a multiple of ``ALIGN_BYTES`` (EU bytes: 64 on BM1684X, 16 on
   BM1688); free layout: a multiple of the element size;
 * free-layout strides non-negative and at most ``Chip.set_c_max_stride`` (BM1684X: 18-bit
-  fields); a W stride of 0 only when ``W == 1`` (``dst_shape[3] == 1``);
+  fields); a stride of 0 only on an axis of extent 1 (``dst_shape[i] == 1``), even for C
+  when every channel sits in its own lane;
 * every written byte inside its lane.
 
 Elements that coincide (small or zero strides) all receive the same constant, so the order
@@ -83,9 +84,12 @@ def _plan(chip: Chip, dst_addr: int, shape: dim4, dst_stride: dim4 | None, dtype
         limit = chip.set_c_max_stride
         check_stride(instruction, "dst_stride", dst_stride, dim4(0, 0, 0, 0), dim4(limit, limit, limit, limit),
                      f"{SOURCE} (stride fields of {chip.name})")
-        if dst_stride.w == 0 and shape.w != 1:
-            raise ParameterRangeError(instruction, "dst_stride.w", 0, f"a W stride of 0 needs shape.w == 1, "
-                                      f"got {shape.w}", "a W stride of at least 1", f"{SOURCE} (dst_shape[3] == 1)")
+        for axis, step, size in zip("nchw", dst_stride, shape, strict=True):
+            if step == 0 and size != 1:
+                raise ParameterRangeError(
+                    instruction, f"dst_stride.{axis}", 0, f"a stride of 0 needs shape.{axis} == 1, got {size}",
+                    "a stride of at least 1", f"{SOURCE} (dst_shape[i] == 1 where the stride is 0)",
+                )  # fmt: skip
         stride = dst_stride
         alignment, rule = storage.itemsize, f"a free-layout dst must be aligned to its {storage.itemsize}-byte element"
     dst = place_local(instruction, chip, "dst_addr", dst_addr, shape, stride, storage.itemsize, alignment, rule,
