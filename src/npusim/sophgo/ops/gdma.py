@@ -142,9 +142,9 @@ def _plan(
         local_stride_arg = local_stride("aligned", shape, 0, storage.bits, chip)  # start lane 0: see module doc
     if global_stride_arg is None:
         global_stride_arg = local_stride("continuous", shape, 0, storage.bits, chip)
-    local = place_local(instruction, chip, f"{local_name}_addr", local_addr, shape, local_stride_arg, size, size,
+    local = place_local(instruction, chip, f"{local_name} address", local_addr, shape, local_stride_arg, size, size,
                         f"must be aligned to its {size}-byte element", SOURCE)
-    glob = place_global(instruction, global_bytes, f"{global_name}_addr", global_addr, shape, global_stride_arg,
+    glob = place_global(instruction, global_bytes, f"{global_name} address", global_addr, shape, global_stride_arg,
                         size, SOURCE)
     dst_stride = local.stride if to_local else glob.stride
     return _Plan(instruction, to_local, storage, local, glob, dst_stride_given and _may_repeat(shape, dst_stride))

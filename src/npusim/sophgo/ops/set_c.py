@@ -92,6 +92,6 @@ def _plan(chip: Chip, dst_addr: int, shape: dim4, dst_stride: dim4 | None, dtype
                 )  # fmt: skip
         stride = dst_stride
         alignment, rule = storage.itemsize, f"a free-layout dst must be aligned to its {storage.itemsize}-byte element"
-    dst = place_local(instruction, chip, "dst_addr", dst_addr, shape, stride, storage.itemsize, alignment, rule,
+    dst = place_local(instruction, chip, "dst address", dst_addr, shape, stride, storage.itemsize, alignment, rule,
                       SOURCE)
     return _Plan(storage, dst)
