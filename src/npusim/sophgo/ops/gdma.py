@@ -65,7 +65,7 @@ from ..placement import (
 )
 from ..types import as_data_type, data_type_t, dim4, storage_dtype
 
-__all__ = ["tpu_gdma_cpy_L2S", "tpu_gdma_cpy_S2L"]
+__all__ = ["null_local_stride", "tpu_gdma_cpy_L2S", "tpu_gdma_cpy_S2L"]
 
 SOURCE = "GDMA rules measured on the BM1684X/BM1688 cmodels (runtime oracle); sophgo-semantics §6"
 
@@ -84,6 +84,11 @@ def tpu_gdma_cpy_L2S(
 ) -> None:  # fmt: skip
     """Copy a tensor from local memory (``src_addr``) to global memory (``dst_addr``)."""
     _copy("tpu_gdma_cpy_L2S", False, dst_addr, src_addr, shape, dst_stride, src_stride, dtype)
+
+
+def null_local_stride(shape: dim4, bits: int, chip: Chip) -> dim4:
+    """The local stride a NULL stride means: the aligned layout computed for start lane 0 (module doc)."""
+    return local_stride("aligned", shape, 0, bits, chip)
 
 
 # ------------------------------------------------------------------------------ plan
@@ -139,7 +144,7 @@ def _plan(
             check_stride(instruction, name, stride, lows, highs,
                          f"{SOURCE} (w stride * size <= {chip.gdma_max_w_stride_bytes} bytes on {chip.name})")
     if local_stride_arg is None:
-        local_stride_arg = local_stride("aligned", shape, 0, storage.bits, chip)  # start lane 0: see module doc
+        local_stride_arg = null_local_stride(shape, storage.bits, chip)
     if global_stride_arg is None:
         global_stride_arg = local_stride("continuous", shape, 0, storage.bits, chip)
     local = place_local(instruction, chip, f"{local_name} address", local_addr, shape, local_stride_arg, size, size,
