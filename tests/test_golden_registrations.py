@@ -220,3 +220,14 @@ def test_cli_round_trip_of_a_sophgo_select_case(tmp_path):
     rejected = {**SELECT, "operands": {**SELECT["operands"], "dst_addr": {"addr": 8}}}
     result = npusim("golden", str(write_case(tmp_path, rejected)), "-o", str(tmp_path / "x"))
     assert result.returncode == 1 and "64-byte (EU) aligned" in result.stderr
+
+
+def test_the_json_examples_in_docs_golden_md_run():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "golden.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", text, re.S)
+    assert len(blocks) >= 3
+    for block in blocks:
+        assert run_case(json.loads(block)).outputs

@@ -12,6 +12,10 @@ Usage::
     python tools/sophgo_cmodel_oracle.py fetch          # once: the cmodel libraries into tools/_cache/
     python tools/sophgo_cmodel_runtime_oracle.py generate --out-dir tests/data/sophgo
 
+``generate`` also writes ``example_clamp_relu_bm1684x.json.gz``: the torch-tpu relu backward and
+clamp kernels of ``npusim.examples.sophgo_clamp_relu_backward`` (GDMA in, BDC selects, GDMA
+out; C = 100 > NPU_NUM) run on the BM1684X cmodel with FP32 data full of special values.
+
 How a case runs (identically in the cmodel and in the npusim tests):
 
 * every byte of local memory holds ``local_pattern(lane, offset) = (lane*131 + offset*7 + 0x3C) & 0xFF``;
@@ -405,6 +409,88 @@ def _generate(args: argparse.Namespace) -> None:
         path = out_dir / f"runtime_oracle_{chip.lower()}.json.gz"
         _write_fixture(path, chip, cases, results)
         print(f"{path}: {len(cases)} cases, {path.stat().st_size} bytes")
+    _generate_example(cmodel_dir, out_dir, args.seed)
+
+
+# ---------------------------------------------------------------------------------- the example kernels
+
+EXAMPLE_SHAPE = [1, 100, 2, 4]
+EXAMPLE_CLAMPS = [[-1.5, 2.0], [0.0, 0.5]]
+FP32_SPECIALS = [0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FFFFFFF, 0x7F800000, 0xFF800000, 0x0, 0x80000000, 0x1,
+                 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x00800000, 0x80800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3FC00000,
+                 0xBFC00000, 0x40000000, 0x3F000000]  # fmt: skip
+
+
+def example_inputs(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """FP32 input and gradient bits: normal values around the clamp bounds, a quarter special values."""
+    rng = np.random.default_rng(seed)
+    count = int(np.prod(EXAMPLE_SHAPE))
+    x = (rng.standard_normal(count) * 2).astype(np.float32).view(np.uint32)
+    pick = rng.random(count) < 0.25
+    x[pick] = np.array(FP32_SPECIALS, np.uint32)[rng.integers(0, len(FP32_SPECIALS), int(pick.sum()))]
+    grad = rng.standard_normal(count).astype(np.float32).view(np.uint32)
+    grad[: len(FP32_SPECIALS)] = FP32_SPECIALS
+    return x, grad
+
+
+def _run_example(args: argparse.Namespace) -> None:
+    """In a subprocess: the two kernels on the BM1684X cmodel; writes the fixture JSON (uncompressed)."""
+    model = RuntimeCmodel(args.lib, "BM1684X")
+    lib = model.lib
+
+    class Var(ctypes.Structure):
+        _fields_ = [("type", ctypes.c_int), ("ctx", ctypes.c_uint32)]
+
+    var = ctypes.POINTER(Var)
+    for name in ("greater", "less"):
+        getattr(lib, f"tpu_bdc_{name}_select").argtypes = [ctypes.c_uint32, var, var, var, var,
+                                                            ctypes.POINTER(_Dim4), ctypes.c_int, ctypes.c_int]
+
+    def tensor(addr):
+        return ctypes.byref(Var(0, addr))
+
+    def scalar(value):
+        return ctypes.byref(Var(1, int(np.float32(value).view(np.uint32))))
+
+    fp32, bank = 5, CHIPS["BM1684X"][1] // 16
+    x, grad = example_inputs(args.seed)
+    shape = ctypes.byref(_Dim4(*EXAMPLE_SHAPE))
+    model.gmem[: x.nbytes] = x.view(np.uint8)
+    model.gmem[0x8000 : 0x8000 + grad.nbytes] = grad.view(np.uint8)
+    s2l, l2s = lib.tpu_gdma_cpy_S2L, lib.tpu_gdma_cpy_L2S
+
+    def result() -> str:
+        l2s(GLOBAL_BASE + 0x10000, 2 * bank, shape, None, None, fp32)
+        lib.tpu_poll()
+        return model.gmem[0x10000 : 0x10000 + x.nbytes].tobytes().hex()
+
+    s2l(0, GLOBAL_BASE, shape, None, None, fp32)
+    s2l(bank, GLOBAL_BASE + 0x8000, shape, None, None, fp32)
+    lib.tpu_bdc_greater_select(2 * bank, tensor(0), scalar(0.0), tensor(bank), scalar(0.0), shape, fp32, fp32)
+    outputs = {"relu_backward": result()}
+    for low, high in EXAMPLE_CLAMPS:
+        out = tensor(2 * bank)
+        lib.tpu_bdc_greater_select(2 * bank, tensor(0), scalar(high), scalar(high), tensor(0), shape, fp32, fp32)
+        lib.tpu_bdc_less_select(2 * bank, out, scalar(low), scalar(low), out, shape, fp32, fp32)
+        outputs[f"clamp_{low}_{high}"] = result()
+    doc = {"generator": "tools/sophgo_cmodel_runtime_oracle.py", "oracle": f"{LIBS['BM1684X']} from {WHEEL}",
+           "shape": EXAMPLE_SHAPE, "clamps": EXAMPLE_CLAMPS, "input": x.tobytes().hex(), "grad": grad.tobytes().hex(),
+           "outputs": outputs}
+    Path(args.out).write_text(json.dumps(doc))
+
+
+def _generate_example(cmodel_dir: Path, out_dir: Path, seed: int) -> None:
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "example.json"
+        subprocess.run([sys.executable, __file__, "example", "--lib", str(cmodel_dir / LIBS["BM1684X"]),
+                        "--out", str(raw), "--seed", str(seed)], check=True, capture_output=True)
+        path = out_dir / "example_clamp_relu_bm1684x.json.gz"
+        with open(path, "wb") as fh, gzip.GzipFile(fileobj=fh, mode="wb", mtime=0, filename="") as gz:
+            gz.write(raw.read_bytes())
+    print(f"{path}: {path.stat().st_size} bytes")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -415,6 +501,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cmodel-dir")
     p.add_argument("--seed", type=int, default=20250101)
     p.set_defaults(func=_generate)
+    p = sub.add_parser("example", help=argparse.SUPPRESS)
+    p.add_argument("--lib", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.set_defaults(func=_run_example)
     p = sub.add_parser("worker", help=argparse.SUPPRESS)
     for flag in ("--chip", "--lib", "--cases", "--results"):
         p.add_argument(flag, required=True)
