@@ -21,6 +21,7 @@ Outside any such block they raise :class:`~npusim.errors.NoActiveCoreError`.
 from __future__ import annotations
 
 import contextvars
+import math
 import operator
 from functools import cached_property
 from typing import Any
@@ -28,11 +29,11 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dtypes
-from ..errors import NoActiveCoreError, OutOfBoundsError
+from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..memory import Memory, UninitPolicy
-from .chips import Chip, get_chip, get_default_chip
+from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
-from .placement import place_global, place_local
+from .placement import check_element_count, place_global, place_local
 from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
 
 __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
@@ -132,7 +133,8 @@ class Core:
         storage = storage_dtype(dt, "write_local", "dtype")
         values = _to_storage(np.asarray(array), storage.np_dtype, "write_local")
         if values.ndim != 4:
-            raise ValueError(f"write_local: array must be 4-D (N, C, H, W), got shape {values.shape}")
+            raise ParameterRangeError("write_local", "array shape", values.shape, "must be 4-D (N, C, H, W)",
+                                      "4 dimensions")
         shape = dim4(*values.shape)
         elems = self._element_index("write_local", addr, shape, storage.itemsize, storage.bits, layout)
         self.lmem.scatter(elems, values.view(storage.raw))
@@ -176,18 +178,19 @@ class Core:
         """Flat element indices (local address / itemsize) of every element, after bounds checks."""
         addr = _require_address(who, addr)
         if min(shape.as_tuple()) < 1:
-            raise ValueError(f"{who}: every dimension of shape must be >= 1, got {shape.as_tuple()}")
+            raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension must be >= 1", ">= 1")
         if isinstance(layout, dim4):
             if min(layout.as_tuple()) < 0:
-                raise ValueError(f"{who}: stride components must be >= 0, got {layout.as_tuple()}")
+                raise ParameterRangeError(who, "stride", layout.as_tuple(), "components must be >= 0", ">= 0")
             stride = layout
         elif layout in LAYOUTS:
             start_lane = split_address(addr, self.chip)[0] if 0 <= addr < self.chip.total_local_mem_bytes else 0
             stride = local_stride(layout, shape, start_lane, bits, self.chip)
         else:
-            raise ValueError(f"{who}: layout must be one of {', '.join(LAYOUTS)} or a dim4 stride, got {layout!r}")
+            raise UnsupportedError(who, "layout", layout, "unknown layout", f"{', '.join(LAYOUTS)} or a dim4 stride")
         placement = place_local(who, self.chip, "addr", addr, shape, stride, itemsize, itemsize,
                                 f"is not {itemsize}-byte aligned (the element size)")
+        check_element_count(who, shape, self.chip.total_local_mem_bytes, "local memory")
         return placement.element_index(self.chip)
 
     # ------------------------------------------------------------ global memory
@@ -218,8 +221,9 @@ class Core:
             dims = tuple(operator.index(d) for d in dims)
         except TypeError:
             raise TypeError(f"read_global: shape must be an int or a tuple of ints, got {shape!r}") from None
-        if any(d < 0 for d in dims):
-            raise ValueError(f"read_global: shape must not be negative, got {dims}")
+        if any(not 0 <= d <= INT32_MAX for d in dims):
+            raise ParameterRangeError("read_global", "shape", dims, "dimensions must be C ints >= 0",
+                                      f"[0, {INT32_MAX}] each")
         geometry, stride = _global_geometry("read_global", dims, stride)
         index = self._global_index("read_global", addr, geometry, stride, storage.itemsize)
         self.gmem.check_initialized("read_global", "tensor", index, storage.itemsize)
@@ -241,6 +245,7 @@ class Core:
             return np.zeros(shape.as_tuple(), dtype=np.int64)
         placement = place_global(who, self.global_mem_bytes, "addr", addr, shape, stride, itemsize,
                                  "global memory (host access)")
+        check_element_count(who, shape, self.global_mem_bytes, "global memory")
         return placement.element_index()
 
 
@@ -253,14 +258,14 @@ def _require_address(who: str, addr: Any) -> int:
 def _global_geometry(who: str, dims: tuple[int, ...], stride: dim4 | None) -> tuple[dim4, dim4]:
     """A 4-D view of ``dims`` and its element stride (continuous C order without ``stride``)."""
     if stride is None:
-        count = int(np.prod(dims, dtype=np.int64))
+        count = math.prod(dims)
         return dim4(1, 1, 1, count), dim4(count, count, count, 1)
     if not isinstance(stride, dim4):
         raise TypeError(f"{who}: stride must be a dim4 or None, got {type(stride).__name__}")
     if len(dims) != 4:
-        raise ValueError(f"{who}: a strided tensor is 4-D (N, C, H, W), got shape {dims}")
+        raise ParameterRangeError(who, "shape", dims, "a strided tensor is 4-D (N, C, H, W)", "4 dimensions")
     if min(stride.as_tuple()) < 0:
-        raise ValueError(f"{who}: stride components must be >= 0, got {stride.as_tuple()}")
+        raise ParameterRangeError(who, "stride", stride.as_tuple(), "components must be >= 0", ">= 0")
     return dim4(*dims), stride
 
 
@@ -282,7 +287,8 @@ def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
             raise TypeError(f"{who}: integer dtype needs integer values, got {values.dtype}")
         info = np.iinfo(storage)
         if values.size and (values.min() < info.min or values.max() > info.max):
-            raise ValueError(f"{who}: values outside [{info.min}, {info.max}] do not fit in {storage}")
+            bad = (values.min() if values.min() < info.min else values.max()).item()
+            raise ParameterRangeError(who, "values", bad, f"do not fit in {storage}", f"[{info.min}, {info.max}]")
         return values.astype(storage)
     source = _dtypes.from_numpy(values.dtype)
     if values.dtype.kind not in "iub" and not (source is not None and source.is_float):

@@ -12,7 +12,7 @@ divided by the element size, which alignment to the element size makes exact), i
 order.  The formulas are those of :mod:`.layout`; nothing here restates them.
 
 :func:`check_shape` and :func:`check_stride` are the shared parameter-range checks of
-``dim4`` arguments.
+``dim4`` arguments; :func:`check_element_count` is npusim's own limit on the work of one call.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AlignmentError, OutOfBoundsError, ParameterRangeError
+from ..errors import AlignmentError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from .chips import Chip
 from .layout import element_lane_offset, lane_span_bytes, split_address
 from .types import dim4
 
-__all__ = ["GlobalPlacement", "LocalPlacement", "as_dim4", "check_shape", "check_stride", "place_global",
-           "place_local"]
+__all__ = ["GlobalPlacement", "LocalPlacement", "as_dim4", "check_element_count", "check_shape", "check_stride",
+           "place_global", "place_local"]
 
 LOCAL_SOURCE = "sophgo-semantics §3.2, §3.3"
 
@@ -60,6 +60,22 @@ def check_stride(instruction: str, name: str, stride: dim4, lows: dim4, highs: d
         if not low <= value <= high:
             raise ParameterRangeError(instruction, f"{name}.{axis}", value, "is out of range", f"[{low}, {high}]",
                                       source)
+
+
+def check_element_count(instruction: str, shape: dim4, limit: int, memory_name: str) -> None:
+    """Refuse a call of more than ``limit`` elements, the size in bytes of the memory it works in.
+
+    Such a call is legal on the hardware only with zero or overlapping strides (it must touch some
+    element more than once), and emulating it element by element would need unbounded host memory,
+    so npusim reports it instead (an emulator limit, not a vendor rule).
+    """
+    count = shape.n * shape.c * shape.h * shape.w
+    if count > limit:
+        raise UnsupportedError(
+            instruction, "shape", shape.as_tuple(),
+            f"{count} elements: more than the {limit} bytes of {memory_name}, so the strides overlap; npusim "
+            "emulates at most one element per byte", f"at most {limit} elements",
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,7 @@ from ..placement import (
     GlobalPlacement,
     LocalPlacement,
     as_dim4,
+    check_element_count,
     check_shape,
     check_stride,
     place_global,
@@ -151,6 +152,7 @@ def _plan(
                         f"must be aligned to its {size}-byte element", SOURCE)
     glob = place_global(instruction, global_bytes, f"{global_name} address", global_addr, shape, global_stride_arg,
                         size, SOURCE)
+    check_element_count(instruction, shape, chip.total_local_mem_bytes, "local memory")
     dst_stride = local.stride if to_local else glob.stride
     return _Plan(instruction, to_local, storage, local, glob, dst_stride_given and _may_repeat(shape, dst_stride))
 

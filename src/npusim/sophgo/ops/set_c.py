@@ -37,7 +37,7 @@ from ...errors import ParameterRangeError, UnsupportedError
 from ..chips import Chip
 from ..core import current_core
 from ..layout import local_stride, split_address
-from ..placement import LocalPlacement, as_dim4, check_shape, check_stride, place_local
+from ..placement import LocalPlacement, as_dim4, check_element_count, check_shape, check_stride, place_local
 from ..types import as_data_type, data_type_t, dim4, scalar_t, storage_dtype
 
 __all__ = ["tpu_bdc_set_C"]
@@ -94,4 +94,5 @@ def _plan(chip: Chip, dst_addr: int, shape: dim4, dst_stride: dim4 | None, dtype
         alignment, rule = storage.itemsize, f"a free-layout dst must be aligned to its {storage.itemsize}-byte element"
     dst = place_local(instruction, chip, "dst address", dst_addr, shape, stride, storage.itemsize, alignment, rule,
                       SOURCE)
+    check_element_count(instruction, shape, chip.total_local_mem_bytes, "local memory")
     return _Plan(storage, dst)
