@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import gzip
 import hashlib
 import json
 import sys
@@ -50,13 +49,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sophgo_cmodel_oracle import (  # noqa: E402  (the sibling tool is the shared cmodel driver)
     CHIPS,
     LIBS,
-    ROOT,
     WHEEL,
+    Violations,
     _Dim4,
     _LocalMem,
+    add_generate_and_worker,
     div_up,
     find_cmodel_dir,
-    run_cases,
+    generate_fixtures,
+    write_gzip_json,
 )
 
 GLOBAL_MEM_BYTES = 1 << 28  # what cmodel_init is given; the bounds cases depend on it
@@ -320,12 +321,8 @@ def make_error_cases(chip: str) -> list[dict]:
     """Calls the cmodel rejects (it asserts and exits); npusim must raise ConstraintError for each."""
     maker = CaseMaker(chip, 11)
     npu, lms, align = CHIPS[chip]
-    cases = []
-
-    def add(name: str, case: dict, **patch) -> None:
-        case.update(patch)
-        case["id"] = f"{chip.lower()}-error-{name}"
-        cases.append(case)
+    cases = Violations(chip)
+    add = cases.add
 
     small = [1, 2, 2, 3]
     for func in ("S2L", "L2S"):
@@ -372,43 +369,13 @@ def make_error_cases(chip: str) -> list[dict]:
     return cases
 
 
-def _write_fixture(path: Path, chip: str, cases: list[dict], results: dict[str, dict]) -> None:
-    for case in cases:
-        case.update(results[case["id"]])
-    header = {
-        "generator": "tools/sophgo_cmodel_runtime_oracle.py",
-        "oracle": f"{LIBS[chip]} from the PyPI wheel {WHEEL}",
-        "chip": chip,
-        "global_mem_bytes": GLOBAL_MEM_BYTES,
-        "global_window": GLOBAL_WINDOW,
-        "local_pattern": "(lane*131 + offset*7 + 0x3C) & 0xFF",
-        "global_pattern": "(a*13 + (a >> 8)*5 + 0x5A) & 0xFF",
-        "guard_bytes": GUARD_BYTES,
-        "cases": cases,
-    }
-    data = json.dumps(header, separators=(",", ":")).encode()
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
-        gz.write(data)
-
-
 def _generate(args: argparse.Namespace) -> None:
-    cmodel_dir = find_cmodel_dir(args.cmodel_dir)
-    out_dir = Path(args.out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for i, chip in enumerate(LIBS):
-        valid = make_cases(chip, seed=args.seed + i)
-        errors = make_error_cases(chip)
-        results = run_cases(chip, valid + errors, cmodel_dir, script=__file__)
-        unexpected = [c["id"] for c in valid if "expect_error" in results[c["id"]]]
-        accepted = [c["id"] for c in errors if "expect_error" not in results[c["id"]]]
-        for cid in unexpected:
-            print(f"warning: legal-by-the-rules case {cid} was rejected: {results[cid]}", file=sys.stderr)
-        for cid in accepted:
-            print(f"note: cmodel accepted the violation {cid}; dropped", file=sys.stderr)
-        cases = [c for c in valid if c["id"] not in unexpected] + [c for c in errors if c["id"] not in accepted]
-        path = out_dir / f"runtime_oracle_{chip.lower()}.json.gz"
-        _write_fixture(path, chip, cases, results)
-        print(f"{path}: {len(cases)} cases, {path.stat().st_size} bytes")
+    cmodel_dir, out_dir = find_cmodel_dir(args.cmodel_dir), Path(args.out_dir)
+    header = {"generator": "tools/sophgo_cmodel_runtime_oracle.py", "global_mem_bytes": GLOBAL_MEM_BYTES,
+              "global_window": GLOBAL_WINDOW, "local_pattern": "(lane*131 + offset*7 + 0x3C) & 0xFF",
+              "global_pattern": "(a*13 + (a >> 8)*5 + 0x5A) & 0xFF", "guard_bytes": GUARD_BYTES}
+    generate_fixtures(out_dir, cmodel_dir, args.seed, "runtime_oracle", make_cases, make_error_cases, header,
+                      script=__file__)
     _generate_example(cmodel_dir, out_dir, args.seed)
 
 
@@ -488,28 +455,19 @@ def _generate_example(cmodel_dir: Path, out_dir: Path, seed: int) -> None:
         subprocess.run([sys.executable, __file__, "example", "--lib", str(cmodel_dir / LIBS["BM1684X"]),
                         "--out", str(raw), "--seed", str(seed)], check=True, capture_output=True)
         path = out_dir / "example_clamp_relu_bm1684x.json.gz"
-        with open(path, "wb") as fh, gzip.GzipFile(fileobj=fh, mode="wb", mtime=0, filename="") as gz:
-            gz.write(raw.read_bytes())
+        write_gzip_json(path, json.loads(raw.read_text()))
     print(f"{path}: {path.stat().st_size} bytes")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("generate", help="generate the fixture files")
-    p.add_argument("--out-dir", default=str(ROOT / "tests" / "data" / "sophgo"))
-    p.add_argument("--cmodel-dir")
-    p.add_argument("--seed", type=int, default=20250101)
-    p.set_defaults(func=_generate)
+    add_generate_and_worker(sub, _generate, 20250101, _worker)
     p = sub.add_parser("example", help=argparse.SUPPRESS)
     p.add_argument("--lib", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--seed", type=int, required=True)
     p.set_defaults(func=_run_example)
-    p = sub.add_parser("worker", help=argparse.SUPPRESS)
-    for flag in ("--chip", "--lib", "--cases", "--results"):
-        p.add_argument(flag, required=True)
-    p.set_defaults(func=_worker)
     args = parser.parse_args(argv)
     args.func(args)
 

@@ -20,10 +20,9 @@ BM1684X values and CV184X the BM1688 values over, unmeasured.
 from __future__ import annotations
 
 import contextlib
-import contextvars
-from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..default_chip import VendorDefault
 from ..errors import UnsupportedError
 from .types import (
     DT_BFP16,
@@ -210,7 +209,6 @@ def known_chip_names() -> str:
 
 
 DEFAULT_CHIP = "BM1684X"
-_DEFAULT: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_sophgo_default_chip", default=DEFAULT_CHIP)
 
 
 def get_chip(chip: str | Chip) -> Chip:
@@ -232,9 +230,12 @@ def get_chip(chip: str | Chip) -> Chip:
         ) from None
 
 
+_DEFAULT: VendorDefault[Chip] = VendorDefault("npusim_sophgo_default_chip", DEFAULT_CHIP, get_chip)
+
+
 def get_default_chip() -> Chip:
     """The chip a ``Core()`` created without a chip runs on (initially BM1684X)."""
-    return get_chip(_DEFAULT.get())
+    return _DEFAULT.get()
 
 
 def set_default_chip(chip: str | Chip) -> None:
@@ -243,14 +244,9 @@ def set_default_chip(chip: str | Chip) -> None:
     Raises:
         UnsupportedError: for an unknown chip name.
     """
-    _DEFAULT.set(get_chip(chip).name)
+    _DEFAULT.set(chip)
 
 
-@contextlib.contextmanager
-def using_chip(chip: str | Chip) -> Iterator[Chip]:
+def using_chip(chip: str | Chip) -> contextlib.AbstractContextManager[Chip]:
     """Within the block, ``Core()`` without a chip runs on ``chip``."""
-    token = _DEFAULT.set(get_chip(chip).name)
-    try:
-        yield get_chip(chip)
-    finally:
-        _DEFAULT.reset(token)
+    return _DEFAULT.using(chip)
