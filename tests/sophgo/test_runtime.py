@@ -328,3 +328,12 @@ def test_default_chip_is_bm1684x_and_can_be_changed_for_a_block():
     assert tpu.Core().chip.name == "BM1684X"
     with pytest.raises(UnsupportedError, match="unknown Sophgo chip"):
         tpu.set_default_chip("A2")
+
+
+def test_global_memory_size_is_checked_when_the_core_is_made():
+    with pytest.raises(ParameterRangeError, match="global_mem_bytes = 12: is not a multiple of 8"):
+        tpu.Core(global_mem_bytes=12)
+    with pytest.raises(ParameterRangeError, match="global_mem_bytes = -8"):
+        tpu.Core(global_mem_bytes=-8)
+    with pytest.raises(TypeError, match="global_mem_bytes"):
+        tpu.Core(global_mem_bytes="1")

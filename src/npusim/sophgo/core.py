@@ -31,6 +31,7 @@ import numpy as np
 from .. import dtypes as _dtypes
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..memory import Memory, UninitPolicy
+from ..validate import require_int
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
 from .placement import check_element_count, place_global, place_local
@@ -86,7 +87,10 @@ class Core:
     ) -> None:
         self.chip = get_default_chip() if chip is None else get_chip(chip)
         self.uninit: UninitPolicy = uninit
-        self.global_mem_bytes = global_mem_bytes
+        self.global_mem_bytes = require_int("tpu.Core", "global_mem_bytes", global_mem_bytes, 8, 1 << 40)
+        if self.global_mem_bytes % 8:
+            raise ParameterRangeError("tpu.Core", "global_mem_bytes", global_mem_bytes, "is not a multiple of 8",
+                                      "multiples of 8 bytes")
         self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", uninit)
         self.initialized = False
         self.polls = 0
