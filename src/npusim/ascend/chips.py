@@ -26,11 +26,11 @@ Sources (paths in ``cannmirror/asc-devkit`` @0da921b9, summarised in
 from __future__ import annotations
 
 import contextlib
-import contextvars
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ..default_chip import VendorDefault
 from ..errors import UnsupportedError
 
 __all__ = [
@@ -490,7 +490,6 @@ for _row in _ROWS:
     for _key in (_row.name, *_row.soc_names):
         _LOOKUP[_key.lower()] = _row
 DEFAULT_CHIP = "A2"
-_DEFAULT: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_ascend_default_chip", default=DEFAULT_CHIP)
 
 
 def get_chip(name: str | AscendChip) -> AscendChip:
@@ -537,9 +536,12 @@ def unsupported_on(
     )
 
 
+_DEFAULT: VendorDefault[AscendChip] = VendorDefault("npusim_ascend_default_chip", DEFAULT_CHIP, get_chip)
+
+
 def get_default_chip() -> AscendChip:
     """The product a ``Core()`` or a kernel launch without an explicit chip runs on (initially A2)."""
-    return get_chip(_DEFAULT.get())
+    return _DEFAULT.get()
 
 
 def set_default_chip(name: str | AscendChip) -> None:
@@ -550,14 +552,9 @@ def set_default_chip(name: str | AscendChip) -> None:
     Raises:
         UnsupportedError: for an unknown product name.
     """
-    _DEFAULT.set(get_chip(name).name)
+    _DEFAULT.set(name)
 
 
-@contextlib.contextmanager
-def using_chip(name: str | AscendChip) -> Iterator[AscendChip]:
+def using_chip(name: str | AscendChip) -> contextlib.AbstractContextManager[AscendChip]:
     """Within the block, ``Core()`` and launches without a chip run on ``name``."""
-    token = _DEFAULT.set(get_chip(name).name)
-    try:
-        yield get_chip(name)
-    finally:
-        _DEFAULT.reset(token)
+    return _DEFAULT.using(name)
