@@ -18,6 +18,17 @@ whichever objects they pass.  Every other argument contributes its type with its
 value, so ``1``, ``1.0`` and ``True`` never share a plan.  Only calls that passed
 every check are stored, so a key that matches a stored one describes a call that
 passes them too.
+
+**Plans shared between cores.**  A kernel launch runs every block on a fresh core, so a
+per-core cache alone would compile each plan again in every launch.  A plan class whose
+plans hold no core — only addresses and geometry, with their views over memory made by a
+``bind(core)`` method — is *portable*: :func:`keep_plan` also keeps it, unbound, as a
+template under ``(chip, key)``, and :func:`find_plan` binds the template to a core that
+misses in its own cache.  This is safe because a key captures everything a plan's checks
+depended on except the chip (UB size, per-product rules), which the template table adds;
+what depends on the core itself (its memory, whether each tensor is on it) is bound or
+checked per call.  A bound plan starts with no memory of shadow epochs, so the first call
+on a new core checks for never-written bytes again: each block starts as a fresh core does.
 """
 
 from __future__ import annotations
@@ -29,10 +40,11 @@ import numpy as np
 from .core import Core
 from .tensor import LocalTensor
 
-__all__ = ["MAX_PLANS", "PER_CALL", "call_key", "find_plan", "keep_plan", "per_call_flags", "require_usable",
-           "value_key"]
+__all__ = ["MAX_PLANS", "MAX_TEMPLATES", "PER_CALL", "call_key", "find_plan", "keep_plan", "per_call_flags",
+           "require_usable", "value_key"]
 
 MAX_PLANS = 512  # per core; beyond this the oldest plan is dropped
+MAX_TEMPLATES = 512  # portable plans kept for all cores; beyond this the oldest is dropped
 PER_CALL = "<per-call value>"  # stands in a key for an argument whose value is read per call
 
 
@@ -97,23 +109,43 @@ def per_call_flags(names: tuple[str, ...], per_call: frozenset[str]) -> tuple[bo
 
 
 def find_plan(core: Core, key: tuple):
-    """The plan stored under ``key``, or ``None`` (also when ``key`` is unhashable)."""
+    """The plan stored under ``key`` for ``core``, or ``None`` (also when ``key`` is unhashable).
+
+    A miss in the core's cache is looked up among the portable plans of the core's chip
+    (module docstring); a template found there is bound to ``core`` and kept in its cache.
+    """
+    cache = core.plan_cache
     try:
-        return core.plan_cache.get(key)
+        plan = cache.get(key)
     except TypeError:
         return None
+    if plan is None:
+        chip = core.chip
+        entry = _TEMPLATES.get((id(chip), key))
+        if entry is not None and entry[0] is chip:  # the entry holds the chip: its id cannot be reused
+            plan = entry[1].bind(core)
+            _store(cache, MAX_PLANS, key, plan)
+    return plan
 
 
 def keep_plan(core: Core, key: tuple, plan) -> None:
-    """Store ``plan`` under ``key`` (nothing happens for an unhashable key)."""
-    cache = core.plan_cache
+    """Store ``plan`` under ``key`` (nothing happens for an unhashable key); a portable plan also as a template."""
     try:
         hash(key)
     except TypeError:
         return
-    if len(cache) >= MAX_PLANS:
+    _store(core.plan_cache, MAX_PLANS, key, plan)
+    if hasattr(plan, "bind"):
+        _store(_TEMPLATES, MAX_TEMPLATES, (id(core.chip), key), (core.chip, plan.bind(None)))
+
+
+_TEMPLATES: dict = {}  # (id(chip), key) -> (chip, unbound portable plan)
+
+
+def _store(cache: dict, limit: int, key, value) -> None:
+    if len(cache) >= limit:
         del cache[next(iter(cache))]
-    cache[key] = plan
+    cache[key] = value
 
 
 def require_usable(instruction: str, core: Core, tensors: Sequence, names: Sequence[str]) -> None:

@@ -161,6 +161,8 @@ class GlobalAddress:
         return self.offset * self.dtype.itemsize
 
     def __add__(self, offset: int) -> GlobalAddress:
+        if type(offset) is int:
+            return GlobalAddress(self.buffer, self.offset + offset, self.dtype)
         if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (numbers.Integral, np.integer)):
             return NotImplemented
         return GlobalAddress(self.buffer, self.offset + int(offset), self.dtype)
@@ -242,6 +244,11 @@ class GlobalTensor:
         return self._address
 
     @property
+    def is_bound(self) -> bool:
+        """Whether :meth:`set_global_buffer` has bound the tensor."""
+        return self._address is not None
+
+    @property
     def dtype(self) -> DType:
         return self.address.dtype
 
@@ -278,7 +285,10 @@ class GlobalTensor:
             if index.stop is not None or index.step is not None:
                 raise TypeError("GlobalTensor slicing supports only g[offset:] (as pyasc)")
             index = 0 if index.start is None else index.start
-        offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48)
+        if type(index) is int and -(1 << 48) <= index <= 1 << 48:
+            offset = index
+        else:
+            offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48)
         view = GlobalTensor()
         view._address = self.address + offset
         view._size = None if self._size is None else max(0, self._size - offset)
