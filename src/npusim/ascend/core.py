@@ -78,6 +78,7 @@ class Core:
         self.block_num = block_num
         self.sync_log: list[SyncRecord] = []
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
+        self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
         self._tokens: list[contextvars.Token] = []
 
     # ------------------------------------------------------------ context

@@ -29,19 +29,36 @@ depended on except the chip (UB size, per-product rules), which the template tab
 what depends on the core itself (its memory, whether each tensor is on it) is bound or
 checked per call.  A bound plan starts with no memory of shadow epochs, so the first call
 on a new core checks for never-written bytes again: each block starts as a fresh core does.
+
+**Shortcuts for repeated calls.**  Finding a plan costs binding the arguments to a call
+form and building the key, which for a one-repeat instruction is more than running it.
+An instruction whose call passes only positional arguments first looks the raw call up in
+``core.shortcuts``: the key is the instruction, the register configuration every form of
+it plans with (mask mode, mask words), and each argument's key part exactly as
+:func:`call_key` makes it (:func:`args_key`: ``1``, ``1.0``, ``True`` and ``np.int64(1)``
+stay apart, a tensor counts by its ``plan_key``, a parameter object by its current
+fields).  Equal shortcut keys mean the same form (binding depends only on argument types,
+which the parts keep) with the same defaults, the same argument values and the same
+register configuration, hence the same plan key; the :class:`Shortcut` stored under it
+holds that key's plan and what the call must still do per call — check its tensors
+(still allocated, on this core) and read the values read per call (a scalar) — so a
+shortcut hit does exactly what a plan-cache hit does.  Forms that plan from more
+registers than the key holds (CMPMASK) are never stored as shortcuts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from .core import Core
 from .tensor import LocalTensor
+from .types import KeyedFields
 
-__all__ = ["MAX_PLANS", "MAX_TEMPLATES", "PER_CALL", "call_key", "find_plan", "keep_plan", "per_call_flags",
-           "require_usable", "value_key"]
+__all__ = ["MAX_PLANS", "MAX_TEMPLATES", "PER_CALL", "Shortcut", "args_key", "call_key", "find_plan",
+           "find_shortcut", "keep_plan", "keep_shortcut", "per_call_flags", "require_usable", "value_key"]
 
 MAX_PLANS = 512  # per core; beyond this the oldest plan is dropped
 MAX_TEMPLATES = 512  # portable plans kept for all cores; beyond this the oldest is dropped
@@ -69,7 +86,9 @@ def _keyer_for(kind: type):
         return lambda items: (kind, *map(value_key, items))
     if kind is np.ndarray:
         return lambda array: (kind, array.dtype.str, array.shape, array.tobytes())
-    if callable(getattr(kind, "astuple", None)):  # the repeat / transpose parameter classes
+    if issubclass(kind, KeyedFields):  # the repeat / copy / transpose parameter classes
+        return kind.fields_key
+    if callable(getattr(kind, "astuple", None)):
 
         def fields_key(params):
             fields = params.astuple()
@@ -101,6 +120,68 @@ def call_key(context: tuple, values: tuple, per_call: tuple[bool, ...]) -> tuple
         else:
             append(value_key(value))
     return tuple(parts)
+
+
+def args_key(context: tuple, args: tuple) -> tuple:
+    """A shortcut key: ``context`` (instruction, register configuration), then each argument's key part.
+
+    The parts are :func:`call_key`'s for a value not read per call.
+    """
+    return (*context, *[value if type(value) is int else value.plan_key if type(value) is LocalTensor
+                        else value_key(value) for value in args])
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """A plan reached from raw arguments, and what a call through it still does (module docstring).
+
+    Attributes:
+        plan: the plan of every call with this shortcut key.
+        tensors: positions of the arguments to check per call (``require_usable``), in the
+            order planning checks them, and ``names`` their operand names.
+        value_at: position of the argument the plan reads per call (a scalar), or ``None``.
+    """
+
+    plan: object
+    tensors: tuple[int, ...]
+    names: tuple[str, ...]
+    value_at: int | None = None
+
+    @classmethod
+    def of(cls, plan, args: tuple, positions: Sequence[int], names: Sequence[str],
+           value_at: int | None = None) -> Shortcut:
+        """The shortcut of a call with raw arguments ``args``: of the operand ``positions`` (named
+        ``names``, in planning's order) those holding a LocalTensor are checked per call."""
+        kept = [(i, name) for i, name in zip(positions, names, strict=True) if isinstance(args[i], LocalTensor)]
+        return cls(plan, tuple(i for i, _ in kept), tuple(name for _, name in kept), value_at)
+
+    def checked(self, instruction: str, core: Core, args: tuple):
+        """The plan, after the per-call tensor checks of a call with raw arguments ``args``.
+
+        The arguments at ``tensors`` are LocalTensors: their key parts (``plan_key``) say so.
+        """
+        for i in self.tensors:
+            tensor = args[i]
+            if tensor.core is not core or (tensor.lease is not None and not tensor.lease.alive):
+                require_usable(instruction, core, [args[i] for i in self.tensors], self.names)  # raises
+        return self.plan
+
+
+def find_shortcut(core: Core, key: tuple) -> Shortcut | None:
+    """The shortcut stored under ``key``, or ``None`` (also when ``key`` is unhashable)."""
+    try:
+        return core.shortcuts.get(key)
+    except TypeError:
+        return None
+
+
+def keep_shortcut(core: Core, key: tuple, shortcut: Shortcut) -> None:
+    """Store ``shortcut`` under ``key`` (nothing happens for an unhashable key)."""
+    try:
+        hash(key)
+    except TypeError:
+        return
+    _store(core.shortcuts, MAX_PLANS, key, shortcut)
 
 
 def per_call_flags(names: tuple[str, ...], per_call: frozenset[str]) -> tuple[bool, ...]:

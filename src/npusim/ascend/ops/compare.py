@@ -57,11 +57,21 @@ from ...overloads import Form, Param, bind_values
 from ...validate import div_up, require_bool, require_int
 from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
-from ..core import CMPMASK_BYTES, Core, current_core
+from ..core import CMPMASK_BYTES, Core, active_core, current_core
 from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footprint
 from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg, lanes_from_register, mask_arg_words
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
+from ..plans import (
+    Shortcut,
+    args_key,
+    call_key,
+    find_plan,
+    find_shortcut,
+    keep_plan,
+    keep_shortcut,
+    per_call_flags,
+    require_usable,
+)
 from ..tensor import LocalTensor
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from .common import (
@@ -184,6 +194,10 @@ def compare(*args, **kwargs) -> None:
     register result back with ``asc.get_cmp_mask``.
     """
     instruction = "compare"
+    core, short_key = _shortcut_key(instruction, args, kwargs)
+    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
+        shortcut.checked(instruction, core, args).run(core)
+        return
     form, values = bind_values(instruction, COMPARE_FORMS, args, kwargs)
     core = current_core(instruction)
     shape = _SHAPES[instruction, form.name]
@@ -200,6 +214,8 @@ def compare(*args, **kwargs) -> None:
     else:
         require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
     plan.run(core)
+    if short_key is not None:
+        keep_shortcut(core, short_key, Shortcut.of(plan, args, shape.tensor_positions, shape.tensor_names))
 
 
 def compare_scalar(*args, **kwargs) -> None:
@@ -214,6 +230,11 @@ def compare_scalar(*args, **kwargs) -> None:
     as the C++ ``T src1Scalar`` parameter does.
     """
     instruction = "compare_scalar"
+    core, short_key = _shortcut_key(instruction, args, kwargs)
+    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
+        plan = shortcut.checked(instruction, core, args)
+        plan.run(core, scalar_bits_cached(instruction, "src1_scalar", args[shortcut.value_at], plan.call.dtype))
+        return
     form, values = bind_values(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
     core = current_core(instruction)
     shape = _SHAPES[instruction, form.name]
@@ -228,6 +249,20 @@ def compare_scalar(*args, **kwargs) -> None:
         require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
         scalar_raw = scalar_bits_cached(instruction, "src1_scalar", values[shape.scalar], plan.call.dtype)
     plan.run(core, scalar_raw)
+    if short_key is not None:
+        keep_shortcut(core, short_key, Shortcut.of(plan, args, shape.tensor_positions, shape.tensor_names,
+                                                   shape.scalar))
+
+
+def _shortcut_key(instruction: str, args: tuple, kwargs: dict) -> tuple[Core | None, tuple | None]:
+    """The active core and a positional call's shortcut key (``plans``); the key is ``None`` otherwise.
+
+    Every compare plans with at most the mask mode and the mask words (:func:`_plan_key`).
+    """
+    core = active_core()
+    if core is None or kwargs:
+        return core, None
+    return core, args_key((instruction, core.mask_mode, core.mask_words), args)
 
 
 @dataclass(frozen=True)
@@ -238,6 +273,7 @@ class _FormShape:
     per_call: tuple[bool, ...]  # the scalar of compare_scalar is read per call
     tensor_names: tuple[str, ...]  # the tensor parameters in the order planning checks them
     pick_tensors: itemgetter  # values -> those tensor parameters (always at least two)
+    tensor_positions: tuple[int, ...]  # where those tensors sit in the values
     scalar: int | None  # position of src1_scalar
     is_set_mask: int | None  # position of is_set_mask
 
@@ -245,9 +281,9 @@ class _FormShape:
     def of(cls, form: Form) -> _FormShape:
         index = {name: i for i, name in enumerate(form.names)}
         names = tuple(name for name in ("dst", "src0", "src1") if name in index)
-        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})), names,
-                   itemgetter(*(index[name] for name in names)), index.get("src1_scalar"),
-                   index.get("is_set_mask"))
+        positions = tuple(index[name] for name in names)
+        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})), names, itemgetter(*positions),
+                   positions, index.get("src1_scalar"), index.get("is_set_mask"))
 
 
 _SHAPES = {("compare", form.name): _FormShape.of(form) for form in COMPARE_FORMS}

@@ -32,11 +32,21 @@ from ...overloads import Form, Param, bind_values
 from ...validate import is_integer, require_bool
 from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
-from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
+from ..core import CMPMASK_BYTES, FULL_WORD, Core, active_core, current_core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
+from ..plans import (
+    Shortcut,
+    args_key,
+    call_key,
+    find_plan,
+    find_shortcut,
+    keep_plan,
+    keep_shortcut,
+    per_call_flags,
+    require_usable,
+)
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
 from .common import (
@@ -136,6 +146,16 @@ def select(dst: LocalTensor, *args, **kwargs) -> None:
 
 
 def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
+    core = active_core()
+    raw = (dst, *args)
+    short_key = None
+    if core is not None and not kwargs:  # a repeated positional call: try its shortcut (``plans``)
+        short_key = args_key((instruction, core.mask_mode, core.mask_words), raw)
+        shortcut = find_shortcut(core, short_key)
+        if shortcut is not None:
+            plan = shortcut.checked(instruction, core, raw)
+            plan.run(core, raw[shortcut.value_at] if shortcut.value_at is not None else None)
+            return
     form, values = bind_values(instruction, SELECT_FORMS, args, kwargs)
     core = current_core(instruction)
     shape = _SHAPES[form.name]
@@ -147,6 +167,8 @@ def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
     else:
         require_usable(instruction, core, (dst, *shape.pick_tensors(values)), shape.tensor_names)
     plan.run(core, values[shape.src1] if shape.src1 is not None else None)
+    if short_key is not None and not (form.name == "no_mask" and values[_NO_MASK_MODE] == 2):
+        keep_shortcut(core, short_key, shape.shortcut(plan, raw))
 
 
 @dataclass(frozen=True)
@@ -157,6 +179,7 @@ class _FormShape:
     per_call: tuple[bool, ...]  # for (dst, *values): src1 may be a scalar, read per call
     tensor_names: tuple[str, ...]  # dst and the tensor parameters, in the order planning checks them
     pick_tensors: itemgetter  # values -> those tensor parameters
+    tensor_positions: tuple[int, ...]  # where dst and those tensors sit in (dst, *values)
     src1: int | None  # position of src1
 
     @classmethod
@@ -164,7 +187,13 @@ class _FormShape:
         index = {name: i for i, name in enumerate(form.names)}
         names = tuple(name for name in ("src0", "src1", "sel_mask") if name in index)
         return cls(form.name, per_call_flags(("dst", *form.names), frozenset({"src1"})), ("dst", *names),
-                   itemgetter(*(index[name] for name in names)), index.get("src1"))
+                   itemgetter(*(index[name] for name in names)), (0, *(1 + index[name] for name in names)),
+                   index.get("src1"))
+
+    def shortcut(self, plan: SelectPlan, raw: tuple) -> Shortcut:
+        """The shortcut of a positional call of this form with raw arguments ``(dst, *args)``."""
+        return Shortcut.of(plan, raw, self.tensor_positions, self.tensor_names,
+                           None if self.src1 is None else 1 + self.src1)
 
 
 _SHAPES = {form.name: _FormShape.of(form) for form in SELECT_FORMS}
@@ -373,6 +402,7 @@ class SelectPlan:
     scratch_payload: np.ndarray | None = None  # its bytes when they never change (selMask address copies)
     scratch_cmpmask: bytes | None = None  # CMPMASK loaded from scratch_payload
     scalar_copies: tuple | None = None  # mode 1: (scalar bits, scratch payload, CMPMASK) of the latest scalar
+    scalar_lanes: tuple | None = None  # mode 1, view layout: (scalar bits, the scalar in every lane) of the latest
     cmpmask_span: ByteSpan | None = None  # mode 0 tensor forms: the selMask bytes whose check precedes the load
     tmp: np.ndarray | None = None  # view layout: (repeats, 8, B) raw scratch
     lane_table: np.ndarray | None = None  # view layout: lane_masks(raw)
@@ -452,13 +482,15 @@ class SelectPlan:
 
         # --- values that depend on the call's arguments or on register contents
         scalar = scratch = None
-        if call.scalar_from == "argument":
+        scalar_from = call.scalar_from
+        if scalar_from == "argument":
             scalar = scalar_bits_cached(instruction, "src1", src1, call.dtype)
-        elif call.scalar_from == "cmpmask":
+        elif scalar_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
         bits = None  # the CMPMASK bits select from, as uint8; None: from selMask in memory
-        if call.cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
+        cmpmask_after = call.cmpmask_after
+        if cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
             self.cmpmask_span.check_initialized(ub, instruction)
             bits = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES]  # read (below) before any write
             cmpmask = bits.tobytes()
@@ -466,11 +498,13 @@ class SelectPlan:
             core.report_unset_cmpmask(instruction)
             bits = np.frombuffer(core.cmpmask, dtype=np.uint8)
         if self.scratch is not None:
-            scratch, cmpmask_after = self._scratch_payload(scalar, core)
+            scratch, cmpmask_after_scratch = self._scratch_payload(scalar, core)
 
         # --- reads (memory as it is before any write), then the select
-        self.src0.check_initialized(ub, instruction)
-        if self.src1 is not None:
+        epoch = ub.shadow_epoch
+        if self.src0.seen_written != epoch:
+            self.src0.check_initialized(ub, instruction)
+        if self.src1 is not None and self.src1.seen_written != epoch:
             self.src1.check_initialized(ub, instruction)
         packed = self._packed_bits(ub, bits)
         result = self._blend(ub, packed, scalar) if self.tmp is not None else self._where(ub, packed, scalar)
@@ -479,10 +513,10 @@ class SelectPlan:
         self.dst.write(ub, result)
         if scratch is not None:
             self.scratch.write(ub, scratch)
-        if call.cmpmask_after == "selmask":
+        if cmpmask_after == "selmask":
             core.load_cmpmask(cmpmask)
-        elif call.cmpmask_after == "scratch":
-            core.load_cmpmask(cmpmask_after if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES])
+        elif cmpmask_after == "scratch":
+            core.load_cmpmask(cmpmask_after_scratch if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES])
         if call.mask_words_after is not None:
             core.mask_words = call.mask_words_after
         if call.mask_mode_after is not None:
@@ -493,12 +527,19 @@ class SelectPlan:
         raw = self.call.dtype.raw
         self.lane_table.take(packed, axis=0, out=self.mask_rows)
         first = self.src0.gather(ub, raw)
-        second = self.src1.gather(ub, raw) if self.src1 is not None else scalar
+        second = self.src1.gather(ub, raw) if self.src1 is not None else self._scalar_lanes(scalar)
         tmp, out = self.tmp, self.dst.output()
         np.bitwise_xor(first, second, out=tmp)
         np.bitwise_and(tmp, self.mask, out=tmp)
         np.bitwise_xor(tmp, second, out=out)
         return out
+
+    def _scalar_lanes(self, scalar: np.ndarray) -> np.ndarray:
+        """The scalar's bits in every lane, shaped like ``tmp`` (ufuncs on equal shapes skip broadcasting)."""
+        memo = self.scalar_lanes  # scalar_bits_cached hands out one array per value: compare by identity
+        if memo is None or memo[0] is not scalar:
+            memo = self.scalar_lanes = (scalar, np.full(self.tmp.shape, scalar[0], dtype=scalar.dtype))
+        return memo[1]
 
     def _where(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
         """Flat layout: ``np.where`` over the active lanes, their bits picked by ``bit_index``."""
