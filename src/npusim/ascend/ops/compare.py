@@ -99,6 +99,7 @@ __all__ = [
 ]
 
 COUNT_MAX = (1 << 32) - 1  # count is uint32_t (Compare.md)
+WIDEN_FROM = 4096  # elements: from here a 16-bit float compare widens to float32 first (LaneComparison.operand)
 COUNT_SOURCE = "Compare.md / Compares.md 约束说明 (count elements must fill whole 256-byte repeats); ref §3.3"
 COUNTER_MODE_SOURCE = "ref §9.2 (vcmpv/vcmp under counter mode is undocumented; the library never combines them)"
 
@@ -580,23 +581,33 @@ class LaneComparison:
         operator: the NumPy comparison ufunc.
         values: the dtype the raw bits are viewed as.
         widened: the dtype values are converted to before comparing (exactly), or ``None``.
+        native: float16, which NumPy compares itself (see :meth:`operand`).
     """
 
     operator: np.ufunc
     values: np.dtype
     widened: np.dtype | None
+    native: bool = False  # values has NumPy's own comparison loops (float16): small blocks compare unwidened
 
     @classmethod
     def of(cls, mode: CMPMODE, dtype: DType, float_semantics: str = "ieee754") -> LaneComparison:
         if dtype.is_float and float_semantics != "ieee754":
             raise ValueError(f"unknown float compare semantics {float_semantics!r}")
         widened = np.dtype(np.float32) if dtype.is_float and dtype.itemsize < 4 else None
-        return cls(_OPERATORS[mode], dtype.np_dtype, widened)
+        return cls(_OPERATORS[mode], dtype.np_dtype, widened, dtype.np_dtype == np.float16)
 
     def operand(self, raw: np.ndarray) -> np.ndarray:
-        """Raw bits as the values the operator compares."""
+        """Raw bits as the values the operator compares.
+
+        Widening is exact, so it changes no result: for float16 (``native``: NumPy's own
+        type) it is done only for blocks large enough that NumPy's float32 comparison loop
+        repays the conversion; below that NumPy's float16 loop is faster.  The ``ml_dtypes``
+        types always widen.
+        """
         values = raw.view(self.values)
-        return values if self.widened is None else values.astype(self.widened)
+        if self.widened is None or (self.native and values.size < WIDEN_FROM):
+            return values
+        return values.astype(self.widened)
 
     def __call__(self, a_raw: np.ndarray, b_raw: np.ndarray) -> np.ndarray:
         return self.operator(self.operand(a_raw), self.operand(b_raw))
