@@ -51,11 +51,10 @@ def tile_length(hw: int, ub_bytes: int, buffers: int = 2) -> int:
     255 repeats, and lets 2 queues x ``buffers`` buffers of ``16 * tile`` halves fit in ``ub_bytes``
     (the kernel passes its ``BUFFER_NUM``; 2 is the vendor samples' double buffering)."""
     blocks = hw // BLOCK_ELEMS
-    fits = [k * BLOCK_ELEMS for k in range(1, min(blocks, MAX_REPEAT) + 1)
-            if blocks % k == 0 and 2 * buffers * C0 * k * BLOCK_ELEMS * 2 <= ub_bytes]
-    if not fits:
-        raise ValueError(f"no tile of H*W = {hw} fits {ub_bytes} bytes of UB")
-    return fits[-1]
+    for k in range(min(blocks, MAX_REPEAT), 0, -1):  # repeats per tile, largest first
+        if blocks % k == 0 and 2 * buffers * C0 * k * BLOCK_ELEMS * 2 <= ub_bytes:
+            return k * BLOCK_ELEMS
+    raise ValueError(f"no tile of H*W = {hw} fits {ub_bytes} bytes of UB")
 
 
 class KernelNchwToNc1hwc0:

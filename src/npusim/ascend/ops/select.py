@@ -385,7 +385,10 @@ class SelectPlan:
 
     View layout (the usual one): the packed selection bits become a lane mask through
     :func:`lane_masks` and ``dst = src1 ^ ((src0 ^ src1) & mask)`` runs on contiguous
-    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).
+    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).  When
+    every repeat selects with the same bits (mode 0: 16 bytes of CMPMASK), the mask is
+    kept repeated to full size (``pattern``), a function of those bytes only, and remade
+    only when a call's bits differ from the last ones (``pattern_bits``).
     Flat layout: the active lanes' bits are picked by ``bit_index`` and ``np.where``
     selects.
     """
@@ -408,6 +411,8 @@ class SelectPlan:
     lane_table: np.ndarray | None = None  # view layout: lane_masks(raw)
     mask_rows: np.ndarray | None = None  # view layout: (packed bytes read, 8) lane masks, written by np.take
     mask: np.ndarray | None = None  # view layout: the lane masks as (repeats or 1, 8, B); bits past the read are 0
+    pattern: np.ndarray | None = None  # view layout, bits the same in every repeat: ``mask`` in every repeat
+    pattern_bits: bytes | None = None  # the packed bits ``pattern`` was made from
 
     @classmethod
     def compile(cls, call: SelectCall) -> SelectPlan:
@@ -473,6 +478,8 @@ class SelectPlan:
             plan.mask_rows = mask_buffer[:read]
             repeats = lanes.repeats if call.bits_from == "stream" else 1
             plan.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize))
+            if call.bits_from != "stream":
+                plan.pattern = np.empty_like(plan.tmp)
         return plan
 
     def run(self, core: Core, src1=None) -> None:
@@ -525,12 +532,21 @@ class SelectPlan:
     def _blend(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
         """View layout: ``src1 ^ ((src0 ^ src1) & mask)`` per lane, into the dst's output array."""
         raw = self.call.dtype.raw
-        self.lane_table.take(packed, axis=0, out=self.mask_rows)
+        if self.pattern is None:  # a bit per lane of every repeat
+            self.lane_table.take(packed, axis=0, out=self.mask_rows)
+            mask = self.mask
+        else:  # the same bits in every repeat (mode 0): remade only when the bits change
+            bits = packed.tobytes()
+            if bits != self.pattern_bits:
+                self.lane_table.take(packed, axis=0, out=self.mask_rows)
+                np.copyto(self.pattern, self.mask)  # ufuncs on equal shapes skip broadcasting
+                self.pattern_bits = bits
+            mask = self.pattern
         first = self.src0.gather(ub, raw)
         second = self.src1.gather(ub, raw) if self.src1 is not None else self._scalar_lanes(scalar)
         tmp, out = self.tmp, self.dst.output()
         np.bitwise_xor(first, second, out=tmp)
-        np.bitwise_and(tmp, self.mask, out=tmp)
+        np.bitwise_and(tmp, mask, out=tmp)
         np.bitwise_xor(tmp, second, out=out)
         return out
 

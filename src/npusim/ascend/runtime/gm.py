@@ -322,10 +322,12 @@ class GlobalTensor:
     def check_bytes(self, instruction: str, operand: str, start: int, stop: int) -> int:
         """Check bytes ``[start, stop)`` relative to element 0; return ``start`` relative to the buffer."""
         address = self.address
-        base = address.byte_offset
+        base = address.offset * address.dtype.itemsize
         if stop > start:
-            _check_extent(instruction, operand, address, start, stop)
-            limit = self.limit_bytes()
+            nbytes = address.buffer.memory.size_bytes
+            if base + start < 0 or base + stop > nbytes:
+                _check_extent(instruction, operand, address, start, stop)  # raises, naming the allocation
+            limit = nbytes if self._size is None else min(nbytes, base + self._size * address.dtype.itemsize)
             if base + stop > limit:
                 raise OutOfBoundsError(
                     instruction, f"{operand} GM byte range", f"[{base + start:#x}, {base + stop:#x})",
