@@ -379,3 +379,18 @@ def test_a_finished_launch_keeps_no_core_alive():
     del launch
     gc.collect()
     assert core() is None
+
+
+def test_mode_0_lane_pattern_follows_each_calls_cmpmask():
+    """Mode 0 keeps its full-size lane mask for the CMPMASK bits it was made from, and only for those."""
+    with asc.Core("A2") as core:
+        rng = np.random.default_rng(5)
+        core.ub_write(0, rng.integers(0, 256, 0x6000, dtype=np.uint8).tobytes())
+        dst, src0, src1 = (asc.LocalTensor(F16, VECIN, base, 384) for base in (0x0, 0x1000, 0x2000))
+        for bits in (b"\x0f" * 16, bytes(range(16)), b"\x0f" * 16):
+            core.cmpmask = bits
+            asc.select(dst, src0, src1, 3, asc.BinaryRepeatParams(), 0)  # 3 repeats, the same bits in each
+            lanes = np.tile(np.unpackbits(np.frombuffer(bits, np.uint8), bitorder="little").astype(bool), 3)
+            expected = np.where(lanes, np.frombuffer(core.ub_read(0x1000, 768), np.uint16),
+                                np.frombuffer(core.ub_read(0x2000, 768), np.uint16))
+            assert np.array_equal(np.frombuffer(core.ub_read(0, 768), np.uint16), expected)
