@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import fields
 
@@ -89,7 +90,7 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
             converted = np.array([value], dtype=dtype.np_dtype)
         else:
             with np.errstate(over="ignore", invalid="ignore"):
-                converted = np.array([float(value)], dtype=np.float64).astype(dtype.np_dtype)
+                converted = np.array([_as_double(value)], dtype=np.float64).astype(dtype.np_dtype)
         return converted.view(dtype.raw)
     if isinstance(value, (float, np.floating)) and not float(value).is_integer():
         raise ParameterRangeError(instruction, name, value, f"{dtype} data needs an integral scalar",
@@ -99,3 +100,11 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     if not info.min <= as_int <= info.max:
         raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]")
     return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
+
+
+def _as_double(value) -> float:
+    """``float(value)``, with magnitudes beyond the double range rounding to infinity (IEEE)."""
+    try:
+        return float(value)
+    except OverflowError:  # an int (or Fraction) too large for a double
+        return math.inf if value > 0 else -math.inf
