@@ -207,3 +207,41 @@ CALM_SCALARS = (0, 1, 3, 7)  # representable in every dtype
 
 def scalar_arg(tape: Tape, label: str = "scalar"):
     return tape.hostile(label, tape.pick(label, CALM_SCALARS if tape.calm else SCALARS))
+
+
+GM_ELEMS = 4096
+GM_FILL = np.random.default_rng(2).integers(0, 256, GM_ELEMS * 8, dtype=np.uint8)
+GM_KINDS = ("array",) * 8 + ("never written", "read-only", "other dtype", "unbound", "near the end", "sized")
+
+
+def gm_tensor(tape: Tape, label: str, dtype) -> asc.GlobalTensor:
+    """A GlobalTensor over a fresh GM buffer of GM_ELEMS random ``dtype`` elements (calm), or a hostile one:
+    never written (gm_alloc), read-only, of another dtype, unbound, bound near the end, or bound with a size."""
+    kind = "array" if tape.calm else tape.pick(f"{label} kind", GM_KINDS)
+    if kind == "other dtype":
+        dtype = tape.pick(f"{label} dtype", ASCEND_DTYPES)
+    tensor = asc.GlobalTensor()
+    if kind == "unbound":
+        return tensor
+    if kind == "never written":
+        tensor.set_global_buffer(asc.gm_alloc(dtype, GM_ELEMS))
+        return tensor
+    array = GM_FILL[: GM_ELEMS * dtype.itemsize].copy().view(dtype.np_dtype)
+    if kind == "read-only":
+        array.flags.writeable = False
+    tensor.set_global_buffer(array)
+    if kind == "near the end":
+        return tensor[GM_ELEMS - tape.integer(f"{label} elements left", 1, 64)]
+    if kind == "sized":
+        tensor.set_global_buffer(tensor.address + tape.integer(f"{label} offset", 0, 64),
+                                 tape.integer(f"{label} size", 0, 512))
+    return tensor
+
+
+def gm_buffers(*tensors) -> list:
+    """The GM buffers behind the bound GlobalTensors among ``tensors`` (for snapshots)."""
+    buffers = []
+    for tensor in tensors:
+        if isinstance(tensor, asc.GlobalTensor) and repr(tensor) != "GlobalTensor(unbound)":
+            buffers.append(tensor.buffer)
+    return buffers

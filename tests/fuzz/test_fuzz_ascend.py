@@ -22,8 +22,11 @@ from .strategies import (
     ASCEND_DTYPES,
     TAPES,
     Tape,
+    TensorSpec,
     ascend_chip,
     binary_params,
+    gm_buffers,
+    gm_tensor,
     mask_arg,
     repeat_times,
     scalar_arg,
@@ -334,3 +337,128 @@ def test_fuzz_elementwise(tape: Tape):
 
     with core:
         run_contract("ascend.elementwise", lambda: ascend_state(core), call, tape)
+
+
+# ------------------------------------------------------------------ data copy
+DIRECTIONS = ("GM -> UB", "UB -> GM", "UB -> UB", "GM -> GM")
+
+
+def copy_endpoints(tape: Tape, direction: str, dtype) -> tuple[object, object]:
+    """(dst spec or GlobalTensor, src spec or GlobalTensor) of a copy in ``direction``."""
+    src_kind, dst_kind = direction.split(" -> ")
+    dst = gm_tensor(tape, "dst", dtype) if dst_kind == "GM" else tensor_spec(tape, "dst", 0x0000, dtype)
+    src = gm_tensor(tape, "src", dtype) if src_kind == "GM" else tensor_spec(tape, "src", 0x8000, dtype)
+    return dst, src
+
+
+def made(endpoint, other: asc.Core):
+    return endpoint.make(other) if isinstance(endpoint, TensorSpec) else endpoint
+
+
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_data_copy(tape: Tape):
+    chip = ascend_chip(tape)
+    direction = tape.pick("direction", DIRECTIONS[:3] if tape.calm else DIRECTIONS)
+    form = tape.pick("form", ("count", "params", "keywords") if tape.calm else ("count", "params", "keywords",
+                                                                                  "garbage"))
+    supported = sorted(asc.get_chip(chip).data_copy_dtypes)
+    dtype = tape.pick("dtype", tuple(by_name(n) for n in supported) if tape.calm else ASCEND_DTYPES)
+    dst, src = copy_endpoints(tape, direction, dtype)
+    per_block = 32 // dtype.itemsize
+    count = per_block * tape.integer("count / block", 1, 64) if tape.calm else tape.hostile_int("count", 0, 5000)
+    fields = [tape.integer("block_count", 1, 8), tape.integer("block_len", 1, 8), tape.integer("src_stride", 0, 4),
+              tape.integer("dst_stride", 0, 4)]
+    params = asc.DataCopyParams(*(tape.hostile(f"params.{i}", v) for i, v in enumerate(fields)))
+    other = other_core()
+    with ascend_core(chip) as core:
+        def call():
+            d, s = made(dst, other), made(src, other)
+            if form == "count":
+                asc.data_copy(d, s, count)
+            elif form == "params":
+                asc.data_copy(d, s, params)
+            elif form == "keywords":
+                asc.data_copy(dst=d, src=s, repeat_params=params)
+            else:
+                asc.data_copy(d, s, count, params)
+
+        run_contract("ascend.data_copy", lambda: ascend_state(core, *gm_buffers(dst, src)), call, tape)
+
+
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_data_copy_pad(tape: Tape):
+    chip = ascend_chip(tape, lambda c: bool(c.data_copy_pad_dtypes))
+    direction = tape.pick("direction", DIRECTIONS[:2] if tape.calm else DIRECTIONS)
+    ext = tape.chance("DataCopyExtParams", 2)
+    supported = sorted(asc.get_chip(chip).data_copy_pad_dtypes)
+    dtype = tape.pick("dtype", tuple(by_name(n) for n in supported) if tape.calm else ASCEND_DTYPES)
+    dst, src = copy_endpoints(tape, direction, dtype)
+    size = dtype.itemsize
+    block_len = size * tape.integer("block_len / sizeof(T)", 1, 64) if tape.calm else tape.hostile_int(
+        "block_len", 0, 300)
+    fields = [tape.integer("block_count", 1, 4), block_len, tape.integer("src_stride", 0, 64 if ext else 2),
+              tape.integer("dst_stride", 0, 2)]
+    fields = [tape.hostile(f"copy params.{i}", v) for i, v in enumerate(fields)]
+    copy_params = asc.DataCopyExtParams(*fields) if ext else asc.DataCopyParams(*fields)
+    is_pad = tape.hostile("is_pad", tape.chance("is_pad", 2))
+    sides = [tape.hostile(f"padding {i}", tape.integer(f"padding {i}", 0, 32 // size - 1 if tape.calm else 40))
+             for i in range(2)]
+    value = tape.hostile("padding_value", tape.pick("padding_value", (0, 1, 3) if tape.calm or size == 8 else
+                                                     (0, 1, -2, 2.5, math.nan, 65504.0, 1e10)))
+    pad_dtype = dtype if tape.calm else tape.pick("pad dtype", (dtype, dtype, None, asc.int8, asc.float32))
+    pad = (asc.DataCopyPadExtParams(pad_dtype, is_pad, *sides, value) if ext else
+           asc.DataCopyPadParams(is_pad, *sides, value))
+    with_pad = direction == "GM -> UB" if tape.calm else tape.chance("pad params", 2)
+    pad_register = tape.pick("set_pad_value", (None, 0, 7) if tape.calm else (None, 0, 7, -1.5, math.inf))
+    other = other_core()
+    with ascend_core(chip) as core:
+        if pad_register is not None and core.chip.pad_value_api:
+            asc.set_pad_value(pad_register)
+
+        def call():
+            d, s = made(dst, other), made(src, other)
+            if with_pad:
+                asc.data_copy_pad(d, s, copy_params, pad)
+            else:
+                asc.data_copy_pad(d, s, copy_params)
+
+        run_contract("ascend.data_copy_pad", lambda: ascend_state(core, *gm_buffers(dst, src)), call, tape)
+
+
+# ----------------------------------------------------- control registers and sync
+CONTROL_CALLS = ("set_pad_value", "set_saturation_flag", "get_saturation_flag", "get_block_idx", "get_block_num",
+                 "set_flag", "wait_flag", "pipe_barrier")
+
+
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_control_and_sync(tape: Tape):
+    which = tape.pick("which", CONTROL_CALLS)
+    chip = ascend_chip(tape, lambda c: (c.pad_value_api or which != "set_pad_value") and (
+        c.saturation_flag_api or "saturation" not in which))
+    value = tape.hostile("value", tape.pick("value", (0, 1, -1, 2.5, 65504, math.nan, -math.inf)))
+    pos = tape.hostile("pos", tape.pick("pos", (asc.TPosition.MAX, asc.TPosition.VECIN, asc.TPosition.VECOUT)
+                                        if tape.calm else tuple(asc.TPosition)))
+    flag = tape.hostile("enable_sat", tape.chance("enable_sat", 2))
+    event = tape.hostile("event", tape.pick("event", tuple(asc.HardEvent)))
+    event_id = tape.integer("event_id", 0, 3) if tape.calm else tape.hostile_int("event_id", 0, 9)
+    pipe = tape.hostile("pipe", tape.pick("pipe", tuple(asc.PipeID)))
+    no_core = not tape.calm and tape.chance("no core", 12)
+    calls = {
+        "set_pad_value": lambda: asc.set_pad_value(value, pos),
+        "set_saturation_flag": lambda: asc.set_saturation_flag(flag),
+        "get_saturation_flag": asc.get_saturation_flag,
+        "get_block_idx": asc.get_block_idx,
+        "get_block_num": asc.get_block_num,
+        "set_flag": lambda: asc.set_flag(event, event_id),
+        "wait_flag": lambda: asc.wait_flag(event, event_id),
+        "pipe_barrier": lambda: asc.pipe_barrier(pipe),
+    }
+    core = ascend_core(chip, block_idx=1, block_num=4)
+    if no_core:
+        run_contract("ascend.control+sync", lambda: ascend_state(core), calls[which], tape)
+        return
+    with core:
+        run_contract("ascend.control+sync", lambda: ascend_state(core), calls[which], tape)
