@@ -18,10 +18,10 @@ from typing import Literal
 
 import numpy as np
 
-from .errors import OutOfBoundsError, UninitializedReadError, UninitializedReadWarning
+from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UninitializedReadWarning
 from .validate import require_bytes, require_int
 
-__all__ = ["Memory", "UninitPolicy", "user_stacklevel"]
+__all__ = ["Memory", "UninitPolicy", "require_uninit_policy", "user_stacklevel"]
 
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
@@ -39,6 +39,16 @@ def user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+def require_uninit_policy(instruction: str, uninit) -> UninitPolicy:
+    """``uninit`` checked as one of ``"warn"``, ``"raise"``, ``"ignore"``."""
+    if not isinstance(uninit, str):
+        raise TypeError(f"{instruction}: uninit must be 'warn', 'raise' or 'ignore', got {type(uninit).__name__}")
+    if uninit not in ("warn", "raise", "ignore"):
+        raise ParameterRangeError(instruction, "uninit", uninit, "unknown policy for reads of never-written bytes",
+                                  "'warn', 'raise', 'ignore'")
+    return uninit  # type: ignore[return-value]
 
 
 class Memory:

@@ -12,8 +12,9 @@ byte-identical to before.  Two more checks make the errors honest:
 * a ``ConstraintError`` must name its instruction and operand.
 
 ``NPUSIM_FUZZ_EXAMPLES`` sets the examples per family (CI default 2000;
-``python3 dev.py fuzz`` runs 20000).  Counts and outcomes are printed at the end of
-the run (``conftest.py``).  Arguments come from a byte tape (``strategies.Tape``);
+``python3 dev.py fuzz`` runs 20000); an example is one fuzzed call, and families that
+fuzz call *sequences* run a quarter as many sequences of several calls each.  Counts and
+outcomes are printed at the end of the run (``conftest.py``).  Arguments come from a byte tape (``strategies.Tape``);
 :func:`hostile` is the older per-value strategy, kept for families written with it.
 """
 
@@ -43,6 +44,9 @@ FUZZ_SETTINGS = settings(
     suppress_health_check=list(HealthCheck),
 )
 
+# A sequence example (runtime protocols) makes about ten fuzzed calls, each counted by the contract.
+SEQUENCE_SETTINGS = settings(FUZZ_SETTINGS, max_examples=max(EXAMPLES // 4, 1))
+
 NPUSIM_DIR = str(Path(npusim.__file__).resolve().parent)
 
 
@@ -69,11 +73,19 @@ def run_contract(family: str, snapshot: Callable[[], object], call: Callable[[],
                  tape: Tape | None = None) -> object:
     """Run ``call`` under the fuzzing contract; ``snapshot`` captures every piece of state.
 
-    Returns the outcome: ``"ok"``, or the exception the call was rejected with.
+    Returns the outcome: ``"ok"``, or the exception the call was rejected with.  When the
+    contract fails, the choices the tape made so far are printed with the failing example.
     """
     COUNTS[family] += 1
-    if tape is not None:
-        note(f"{family}: {tape!r}")
+    try:
+        return _checked(family, snapshot, call)
+    except BaseException:
+        if tape is not None:
+            note(f"{family}: {tape!r}")
+        raise
+
+
+def _checked(family: str, snapshot: Callable[[], object], call: Callable[[], object]) -> object:
     before = snapshot()
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -277,8 +277,9 @@ class TBuf:
             raise AlignmentError(instruction, "buf_offset", buf_offset, "the offset must be 32-byte aligned",
                                  "multiples of 32", "Pipe和Que框架/TBuf/GetWithOffset.md")
         capacity = (self._nbytes - buf_offset) // dtype.itemsize
-        size = require_int(instruction, "size", size, 0, capacity,
-                           rule=f"more elements than the {self._nbytes}-byte buffer holds after the offset")
+        size = require_int(instruction, "size", size, 1, capacity,  # a LocalTensor of 0 elements means "to UB end"
+                           rule=f"a tensor of at least 1 element, no more than the {self._nbytes}-byte buffer "
+                           "holds after the offset")
         return LocalTensor(dtype, self.position, self._addr + buf_offset, size, core=pipe.core, lease=self._lease)
 
     def state(self) -> tuple:
