@@ -22,11 +22,11 @@ from .strategies import (
     TAPES,
     UB_POSITIONS,
     Tape,
-    tapes,
     ascend_chip,
     gm_buffers,
     gm_tensor,
     scalar_arg,
+    tapes,
 )
 
 
