@@ -26,6 +26,7 @@ __all__ = ["Memory", "UninitPolicy", "require_uninit_policy", "user_stacklevel"]
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+MAX_MEMORY_BYTES = 1 << 40  # 1 TiB: far beyond any product; numpy allocates lazily, but not past this
 _ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
 
 
@@ -62,10 +63,11 @@ class Memory:
     """
 
     def __init__(self, size_bytes: int, name: str, uninit: UninitPolicy = "warn") -> None:
-        if size_bytes <= 0 or size_bytes % 8:
-            raise ValueError(f"memory size must be a positive multiple of 8, got {size_bytes}")
-        if uninit not in ("warn", "raise", "ignore"):
-            raise ValueError(f"uninit policy must be 'warn', 'raise' or 'ignore', got {uninit!r}")
+        size_bytes = require_int(name, "size", size_bytes, 8, MAX_MEMORY_BYTES)
+        if size_bytes % 8:
+            raise ParameterRangeError(name, "size", size_bytes, "a memory is a whole number of 8-byte words",
+                                      "multiples of 8")
+        uninit = require_uninit_policy(name, uninit)
         self.size_bytes = size_bytes
         self.name = name
         self.uninit: UninitPolicy = uninit
@@ -81,6 +83,7 @@ class Memory:
         """
         if data.dtype != np.uint8 or data.ndim != 1:
             raise ValueError(f"Memory.over needs a 1-D uint8 array, got {data.dtype} with shape {data.shape}")
+        uninit = require_uninit_policy(name, uninit)
         memory = cls.__new__(cls)
         memory.size_bytes = int(data.size)
         memory.name = name

@@ -6,8 +6,8 @@ sync log, the runtime's allocations, and global memory.
 
 Ascend cores are cheap (a 192-256 KiB UB): each example gets a fresh core whose UB is
 pre-filled with random bytes and marked written.  Sophgo local memory is up to 16 MiB
-(64 lanes x 256 KiB), too big to copy twice per example, so a Sophgo fuzz core is fresh
-and *canonical*: the first :data:`LANE_FILL` bytes of every lane hold known random bytes
+(64 lanes x 256 KiB), too big to copy twice per example, so a Sophgo fuzz core is
+*canonical*: the first :data:`LANE_FILL` bytes of every lane hold known random bytes
 (every test operand lives there), the rest of every lane is zero and never written.  Its
 snapshot is that prefix plus one flag saying whether anything beyond it was touched,
 which is exact for such a core (any write there sets written-shadow bytes).
@@ -47,12 +47,24 @@ def ascend_state(core: asc.Core, *gm, runtime: tuple = ()) -> tuple:
 
 
 # ----------------------------------------------------------------------- Sophgo
+_CANONICAL: dict[tuple[str, str], tpu.Core] = {}
+
+
 def sophgo_core(chip: str, uninit: str = "warn") -> tpu.Core:
-    """A fresh canonical Sophgo core: known bytes in the first LANE_FILL bytes of each lane."""
-    core = tpu.Core(chip, uninit=uninit)
+    """A canonical Sophgo core: known bytes in the first LANE_FILL bytes of each lane, zeros elsewhere.
+
+    One core per (chip, policy) is kept and reset to that state for every example: resetting
+    touches memory that is already mapped, where a fresh 16 MiB core pays a page fault per page.
+    """
+    core = _CANONICAL.get((chip, uninit))
+    if core is None:
+        core = _CANONICAL[(chip, uninit)] = tpu.Core(chip, uninit=uninit)
     lanes = core.chip.npu_num
-    core.lmem.data.reshape(lanes, -1)[:, :LANE_FILL] = LANE_PATTERN[:lanes]
-    core.lmem.written.reshape(lanes, -1)[:, :LANE_FILL] = 1
+    data, written = core.lmem.data.reshape(lanes, -1), core.lmem.written.reshape(lanes, -1)
+    data[:, :LANE_FILL] = LANE_PATTERN[:lanes]
+    written[:, :LANE_FILL] = 1
+    data[:, LANE_FILL:] = 0
+    written[:, LANE_FILL:] = 0
     return core
 
 
@@ -61,7 +73,7 @@ def sophgo_state(core: tpu.Core) -> tuple:
     whether any byte beyond it was written or changed, and global memory if it was ever used."""
     lanes = core.chip.npu_num
     data, written = core.lmem.data.reshape(lanes, -1), core.lmem.written.reshape(lanes, -1)
-    rest_touched = bool(data[:, LANE_FILL:].view(np.uint64).any() or written[:, LANE_FILL:].view(np.uint64).any())
+    rest_touched = bool(data[:, LANE_FILL:].view(np.uint64).max() or written[:, LANE_FILL:].view(np.uint64).max())
     gmem = vars(core).get("gmem")  # created on first use; creating it here would cost 256 MiB
     return (data[:, :LANE_FILL].tobytes(), written[:, :LANE_FILL].tobytes(), rest_touched,
             None if gmem is None else gmem.snapshot())

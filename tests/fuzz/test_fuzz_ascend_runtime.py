@@ -65,7 +65,7 @@ def test_fuzz_global_memory(tape: Tape):
             ((tensor.address + offset) - count).read(count)
         elif which == "bind":
             where = {"own address": lambda: tensor.address + offset, "other address": lambda: other.address,
-                     "array": lambda: np.zeros(count if isinstance(count, int) and 0 <= count < 10**6 else 4),
+                     "array": lambda: np.zeros(count if type(count) is int and 0 <= count < 10**6 else 4),
                      "none": lambda: None, "int": lambda: 0x1000, "list": lambda: [1.0, 2.0]}[target]()
             tensor.set_global_buffer(where, size)
         elif which == "view":

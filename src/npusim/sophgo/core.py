@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dtypes
-from ..errors import AlignmentError, NoActiveCoreError, OutOfBoundsError
+from ..errors import AlignmentError, NoActiveCoreError, OutOfBoundsError, ParameterRangeError
 from ..memory import Memory, UninitPolicy
+from ..validate import is_integer, require_bytes
 from .chips import Chip, get_chip
 from .layout import Layout, element_lane_offset, lane_span_bytes, local_stride, split_address
 from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
@@ -117,8 +118,9 @@ class Core:
         dt = as_data_type(dtype, "write_local", "dtype")
         storage = storage_dtype(dt, "write_local", "dtype")
         values = _to_storage(np.asarray(array), storage.np_dtype, "write_local")
-        if values.ndim != 4:
-            raise ValueError(f"write_local: array must be 4-D (N, C, H, W), got shape {values.shape}")
+        if values.ndim != 4 or 0 in values.shape:
+            raise ParameterRangeError("write_local", "array shape", values.shape, "a tensor is 4-D (N, C, H, W)",
+                                      "4 dimensions, each at least 1")
         shape = dim4(*values.shape)
         elems = self._element_index("write_local", addr, shape, storage.itemsize, storage.bits, layout)
         self.lmem.scatter(elems, values.view(storage.raw))
@@ -137,17 +139,22 @@ class Core:
 
     def local_bytes(self, lane: int, offset: int, nbytes: int) -> bytes:
         """Raw bytes ``[offset, offset + nbytes)`` of one lane (no uninitialised-read report)."""
-        self._check_lane_span("local_bytes", lane, offset, nbytes)
-        return self.lmem.read_bytes(lane * self.chip.local_mem_bytes + offset, nbytes)
+        start = self._check_lane_span("local_bytes", lane, offset, nbytes)
+        return self.lmem.read_bytes(start, int(nbytes))
 
     def write_local_bytes(self, lane: int, offset: int, payload: bytes | bytearray | np.ndarray) -> None:
         """Store raw bytes at ``offset`` of one lane."""
-        data = bytes(payload) if not isinstance(payload, np.ndarray) else payload.tobytes()
-        self._check_lane_span("write_local_bytes", lane, offset, len(data))
-        self.lmem.write_bytes(lane * self.chip.local_mem_bytes + offset, data)
+        data = require_bytes("write_local_bytes", "payload", payload)
+        start = self._check_lane_span("write_local_bytes", lane, offset, len(data))
+        self.lmem.write_bytes(start, data)
 
     # ---------------------------------------------------------------- helpers
-    def _check_lane_span(self, who: str, lane: int, offset: int, nbytes: int) -> None:
+    def _check_lane_span(self, who: str, lane: int, offset: int, nbytes: int) -> int:
+        """Check bytes ``[offset, offset + nbytes)`` of one lane; return the local address of the first."""
+        for name, value in (("lane", lane), ("offset", offset), ("nbytes", nbytes)):
+            if not is_integer(value):
+                raise TypeError(f"{who}: {name} must be an integer, got {type(value).__name__}")
+        lane, offset, nbytes = int(lane), int(offset), int(nbytes)
         if not 0 <= lane < self.chip.npu_num:
             raise OutOfBoundsError(who, "lane", lane, "no such NPU lane", f"[0, {self.chip.npu_num - 1}]")
         if offset < 0 or nbytes < 0 or offset + nbytes > self.chip.local_mem_bytes:
@@ -155,6 +162,7 @@ class Core:
                 who, "offset", offset, f"bytes [{offset:#x}, {offset + nbytes:#x}) leave the lane",
                 f"[0x0, {self.chip.local_mem_bytes:#x}) per lane",
             )
+        return lane * self.chip.local_mem_bytes + offset
 
     def _element_index(
         self, who: str, addr: int, shape: dim4, itemsize: int, bits: int, layout: Layout
@@ -187,12 +195,15 @@ class Core:
 
 
 def _as_dim4(shape: Any, who: str) -> dim4:
-    if isinstance(shape, dim4):
-        return shape
-    try:
-        return dim4(*shape)
-    except TypeError:
-        raise TypeError(f"{who}: shape must be a dim4 or 4 integers, got {shape!r}") from None
+    if not isinstance(shape, dim4):
+        try:
+            shape = dim4(*shape)
+        except TypeError:
+            raise TypeError(f"{who}: shape must be a dim4 or 4 integers, got {shape!r}") from None
+    if min(shape.as_tuple()) < 1:
+        raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension of a tensor is at least 1",
+                                  "N, C, H, W >= 1")
+    return shape
 
 
 def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
@@ -204,7 +215,8 @@ def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
             raise TypeError(f"{who}: integer dtype needs integer values, got {values.dtype}")
         info = np.iinfo(storage)
         if values.size and (values.min() < info.min or values.max() > info.max):
-            raise ValueError(f"{who}: values outside [{info.min}, {info.max}] do not fit in {storage}")
+            raise ParameterRangeError(who, "array values", f"[{values.min()}, {values.max()}]",
+                                      f"do not fit in {storage}", f"[{info.min}, {info.max}]")
         return values.astype(storage)
     source = _dtypes.from_numpy(values.dtype)
     if values.dtype.kind not in "iub" and not (source is not None and source.is_float):
