@@ -65,6 +65,8 @@ def sophgo_core(chip: str, uninit: str = "warn") -> tpu.Core:
     written[:, :LANE_FILL] = 1
     data[:, LANE_FILL:] = 0
     written[:, LANE_FILL:] = 0
+    # the written-shadow lost bytes: tell plan caches that rely on it (Memory.shadow_epoch, where it exists)
+    core.lmem.shadow_epoch = getattr(core.lmem, "shadow_epoch", 0) + 1
     return core
 
 

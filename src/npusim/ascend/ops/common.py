@@ -76,6 +76,14 @@ def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
     )
 
 
+def _as_double(value) -> float:
+    """``float(value)``, with magnitudes beyond the double range rounding to infinity (IEEE)."""
+    try:
+        return float(value)
+    except OverflowError:  # an int (or Fraction) too large for a double
+        return math.inf if value > 0 else -math.inf
+
+
 def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     """``value`` converted to ``dtype``, as a one-element array of its raw bits.
 
@@ -100,11 +108,3 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     if not info.min <= as_int <= info.max:
         raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]")
     return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
-
-
-def _as_double(value) -> float:
-    """``float(value)``, with magnitudes beyond the double range rounding to infinity (IEEE)."""
-    try:
-        return float(value)
-    except OverflowError:  # an int (or Fraction) too large for a double
-        return math.inf if value > 0 else -math.inf
