@@ -278,8 +278,8 @@ class TBuf:
                                  "multiples of 32", "Pipe和Que框架/TBuf/GetWithOffset.md")
         capacity = (self._nbytes - buf_offset) // dtype.itemsize
         size = require_int(instruction, "size", size, 1, capacity,  # a LocalTensor of 0 elements means "to UB end"
-                           rule=f"a tensor of at least 1 element, no more than the {self._nbytes}-byte buffer "
-                           "holds after the offset")
+                           rule=f"no elements, or more elements than the {self._nbytes}-byte buffer holds after "
+                           "the offset")
         return LocalTensor(dtype, self.position, self._addr + buf_offset, size, core=pipe.core, lease=self._lease)
 
     def state(self) -> tuple:
