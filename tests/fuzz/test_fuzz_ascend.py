@@ -193,6 +193,8 @@ def test_fuzz_compare(tape: Tape):
     scalar = scalar_arg(tape)
     strides = [tape.integer(f"stride{i}", 1, 8) if tape.calm else tape.hostile_int(f"stride{i}", 0, 70000)
                for i in range(6)]
+    c_mode = tape.pick("C API compare", ("lt", "gt", "eq", "le", "ge", "ne"))
+    sync = tape.pick("C API sync", ("", "_sync"))
     other = other_core()
     with ascend_core(chip) as core:
         core.cmpmask = bytes(16)
@@ -214,11 +216,11 @@ def test_fuzz_compare(tape: Tape):
             elif form == "keywords":
                 asc.compare_scalar(dst, src0, cmp_mode=mode, src1_scalar=scalar, count=count)
             elif form == "c_api":
-                asc.asc_lt(dst, src0, src1, repeat, *strides)
+                getattr(asc, f"asc_{c_mode}{sync}")(dst, src0, src1, repeat, *strides)
             elif form == "c_api_scalar":
-                asc.asc_ne_scalar_sync(dst, src0, scalar, repeat, *strides[:4])
+                getattr(asc, f"asc_{c_mode}_scalar{sync}")(dst, src0, scalar, repeat, *strides[:4])
             else:
-                asc.asc_ge(src0, src1, repeat, *strides)
+                getattr(asc, f"asc_{c_mode}{sync}")(src0, src1, repeat, *strides)
                 asc.get_cmp_mask(dst)
 
         run_contract("ascend.compare", lambda: ascend_state(core), call, tape)
@@ -245,6 +247,8 @@ def test_fuzz_trans_data_to_5hd(tape: Tape):
     params = asc.TransDataTo5HDParams(tape.hostile("dst_high_half", tape.chance("dst_high_half", 2)),
                                       tape.hostile("src_high_half", tape.chance("src_high_half", 2)),
                                       repeat, *strides)
+    sync = tape.pick("C API sync", ("", "_sync"))
+    halves = (params.dst_high_half, params.src_high_half) if dtype.itemsize == 1 else ()  # b8 takes the halves
     explicit = tape.hostile("dtype=", tape.pick("dtype=", (dtype, asc.int8, asc.float16, asc.bfloat16)
                                                 if not tape.calm else (dtype,)))
     with ascend_core(chip) as core:
@@ -260,8 +264,9 @@ def test_fuzz_trans_data_to_5hd(tape: Tape):
                 holder_s = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2100, 16)
                 asc.trans_data_to_5hd(holder_d, holder_s, params, dtype=explicit)
             else:
-                asc.asc_transto5hd_b16(dst_addrs[:length], src_addrs[:length], params.repeat_times,
-                                       params.dst_rep_stride, params.src_rep_stride)
+                getattr(asc, f"asc_transto5hd_b{8 * dtype.itemsize}{sync}")(
+                    dst_addrs[:length], src_addrs[:length], params.repeat_times, params.dst_rep_stride,
+                    params.src_rep_stride, *halves)
 
         if form == "addr_tensor":  # the address tables are host writes made before the call
             for table, addrs in ((0x2000, dst_addrs), (0x2100, src_addrs)):
