@@ -113,6 +113,11 @@ def test_local_byte_access_checks_types_and_numpy_integers():
         assert core.local_bytes(np.uint8(7), 0, 2) == b"\x01\x02"
 
 
+def test_scalar_t_float_view_of_a_huge_integer_is_infinity():
+    assert tpu.scalar_t(f32=10**400).u32 == 0x7F800000  # was: OverflowError: int too large to convert to float
+    assert tpu.scalar_t(f16=-(10**400)).u16 == 0xFC00
+
+
 def test_unknown_layout_is_a_constraint_error():
     with tpu.Core("CV184X") as core:
         with pytest.raises(ParameterRangeError, match="layout"):
