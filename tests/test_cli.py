@@ -140,6 +140,33 @@ def test_run_uses_the_chip_for_cores_and_launches(tmp_path):
     assert npusim("run", str(script), "--chip", "nope").returncode == 2
 
 
+def test_run_chip_names_a_sophgo_chip_for_sophgo_scripts(tmp_path):
+    script = tmp_path / "tpu_kernel.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np
+        from npusim import ascend as asc
+        from npusim import sophgo as tpu
+
+        with tpu.Core() as core:
+            core.write_global(0, np.arange(4, dtype=np.int32))
+            tpu.tpu_gdma_cpy_S2L(0, 0, tpu.dim4(1, 4, 1, 1), None, None, tpu.DT_INT32)
+            print(core.chip.name, tpu.tpu_npu_num(), asc.Core().chip.name)
+    """))
+    result = npusim("run", str(script), "--chip", "bm1688")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["BM1688", "32", "A2"]  # the Ascend default is untouched
+    assert npusim("run", str(script)).stdout.split() == ["BM1684X", "64", "A2"]
+
+
+def test_run_unknown_chip_lists_both_vendors(tmp_path):
+    script = tmp_path / "empty.py"
+    script.write_text("")
+    result = npusim("run", str(script), "--chip", "bm9999")
+    assert result.returncode == 2
+    assert "bm9999" in result.stderr and "no Ascend or Sophgo chip has this name" in result.stderr
+    assert "Ascend: 950" in result.stderr and "A2 (Ascend910B1)" in result.stderr and "Sophgo: BM1684X" in result.stderr
+
+
 def test_run_propagates_a_constraint_error(tmp_path):
     script = tmp_path / "bad.py"
     script.write_text("from npusim import ascend as asc\n"

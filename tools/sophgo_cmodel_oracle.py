@@ -261,9 +261,11 @@ def find_cmodel_dir(explicit: str | None = None) -> Path:
     )
 
 
-def run_cases(chip: str, cases: list[dict], cmodel_dir: Path) -> dict[str, dict]:
+def run_cases(chip: str, cases: list[dict], cmodel_dir: Path, script: str = __file__) -> dict[str, dict]:
     """Run cases on the chip's cmodel in worker subprocesses; a case that kills its worker
-    (an assert exits with 233/255) becomes ``{"expect_error": {...}}`` and the rest continue."""
+    (an assert exits with 233/255) becomes ``{"expect_error": {...}}`` and the rest continue.
+
+    ``script`` is the tool whose ``worker`` subcommand runs the cases (this one by default)."""
     lib = str(Path(cmodel_dir) / LIBS[chip])
     results: dict[str, dict] = {}
     pending = list(cases)
@@ -275,7 +277,7 @@ def run_cases(chip: str, cases: list[dict], cmodel_dir: Path) -> dict[str, dict]
             proc = subprocess.run(
                 [
                     sys.executable,
-                    __file__,
+                    script,
                     "worker",
                     "--chip",
                     chip,
@@ -529,16 +531,25 @@ def make_cases(chip: str, seed: int) -> list[dict]:
     return cases
 
 
+class Violations(list):
+    """Calls the cmodel should reject, collected in order, each with the id ``<chip>-error-<name>``."""
+
+    def __init__(self, chip: str) -> None:
+        super().__init__()
+        self.chip = chip
+
+    def add(self, name: str, case: dict, **patch) -> None:
+        case.update(patch)
+        case["id"] = f"{self.chip.lower()}-error-{name}"
+        self.append(case)
+
+
 def make_error_cases(chip: str) -> list[dict]:
     """Calls the cmodel rejects (it asserts and exits); npusim must raise ConstraintError for each."""
     maker = CaseMaker(chip, 7)
     npu, lms, align = CHIPS[chip]
-    cases = []
-
-    def add(name: str, case: dict, **patch) -> None:
-        case.update(patch)
-        case["id"] = f"{chip.lower()}-error-{name}"
-        cases.append(case)
+    cases = Violations(chip)
+    add = cases.add
 
     small = dict(shape=[1, 2, 1, 4], start_lane=0, kinds=["TENSOR", "TENSOR", "SCALAR", "SCALAR"])
     scalars = dict(shape=[1, 2, 1, 4], start_lane=0, kinds=["SCALAR"] * 4)  # no data tied to the shape
@@ -588,45 +599,53 @@ def make_error_cases(chip: str) -> list[dict]:
     return cases
 
 
-def _write_fixture(path: Path, chip: str, cases: list[dict], results: dict[str, dict]) -> None:
-    for case in cases:
-        case.update(results[case["id"]])
-    header = {
-        "generator": "tools/sophgo_cmodel_oracle.py",
-        "oracle": f"{LIBS[chip]} from the PyPI wheel {WHEEL}",
-        "chip": chip,
-        "background": BACKGROUND,
-        "sentinel": "(lane*31 + offset*7 + 0xA5) & 0xFF",
-        "guard_bytes": GUARD_BYTES,
-        "cases": cases,
-    }
-    data = json.dumps(header, separators=(",", ":")).encode()
+def write_gzip_json(path: Path, doc: dict) -> None:
+    """Write ``doc`` as compact JSON, gzipped reproducibly (no timestamp, no file name)."""
+    data = json.dumps(doc, separators=(",", ":")).encode()
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
         gz.write(data)
 
 
-def _generate(args: argparse.Namespace) -> None:
-    cmodel_dir = find_cmodel_dir(args.cmodel_dir)
-    out_dir = Path(args.out_dir)
+def keep_measured(valid: list[dict], errors: list[dict], results: dict[str, dict]) -> list[dict]:
+    """The cases to commit, each updated with its result: valid cases the cmodel ran, and violations it
+    rejected.  The others are reported on stderr and dropped."""
+    unexpected = [c["id"] for c in valid if "expect_error" in results[c["id"]]]
+    accepted = [c["id"] for c in errors if "expect_error" not in results[c["id"]]]
+    for cid in unexpected:
+        print(f"warning: legal-by-reference case {cid} was rejected: {results[cid]}", file=sys.stderr)
+    for cid in accepted:
+        print(f"note: cmodel accepted the violation {cid}; dropped", file=sys.stderr)
+    cases = [c for c in valid + errors if c["id"] not in unexpected and c["id"] not in accepted]
+    for case in cases:
+        case.update(results[case["id"]])
+    return cases
+
+
+def generate_fixtures(out_dir: Path, cmodel_dir: Path, seed: int, prefix: str, make_valid, make_errors,
+                      header: dict, script: str = __file__) -> None:
+    """For each chip: make the cases, run them on its cmodel, write ``<prefix>_<chip>.json.gz``.
+
+    ``make_valid(chip, seed)`` and ``make_errors(chip)`` return case lists; ``header`` holds the
+    fixture's own fields (generator, set-up conventions), to which the chip, the oracle and the
+    measured cases are added.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     for i, chip in enumerate(LIBS):
-        valid = make_cases(chip, seed=args.seed + i)
-        errors = make_error_cases(chip)
-        results = run_cases(chip, valid + errors, cmodel_dir)
-        unexpected = [c["id"] for c in valid if "expect_error" in results[c["id"]]]
-        accepted = [c["id"] for c in errors if "expect_error" not in results[c["id"]]]
-        for cid in unexpected:
-            print(f"warning: legal-by-reference case {cid} was rejected: {results[cid]}", file=sys.stderr)
-        for cid in accepted:
-            print(f"note: cmodel accepted the violation {cid}; dropped", file=sys.stderr)
-        cases = [c for c in valid if c["id"] not in unexpected]
-        cases += [c for c in errors if c["id"] not in accepted]
-        path = out_dir / f"select_oracle_{chip.lower()}.json.gz"
-        _write_fixture(path, chip, cases, results)
-        print(
-            f"{path}: {len(cases)} cases ({len(cases) - len(errors) + len(accepted)} valid), "
-            f"{path.stat().st_size} bytes"
-        )
+        valid, errors = make_valid(chip, seed + i), make_errors(chip)
+        cases = keep_measured(valid, errors, run_cases(chip, valid + errors, cmodel_dir, script))
+        path = out_dir / f"{prefix}_{chip.lower()}.json.gz"
+        oracle = f"{LIBS[chip]} from the PyPI wheel {WHEEL}"
+        write_gzip_json(path, {"generator": header["generator"], "oracle": oracle, "chip": chip,
+                               **{k: v for k, v in header.items() if k != "generator"}, "cases": cases})
+        valid_count = sum("expect" in c for c in cases)
+        print(f"{path}: {len(cases)} cases ({valid_count} valid), {path.stat().st_size} bytes")
+
+
+def _generate(args: argparse.Namespace) -> None:
+    header = {"generator": "tools/sophgo_cmodel_oracle.py", "background": BACKGROUND,
+              "sentinel": "(lane*31 + offset*7 + 0xA5) & 0xFF", "guard_bytes": GUARD_BYTES}
+    generate_fixtures(Path(args.out_dir), find_cmodel_dir(args.cmodel_dir), args.seed, "select_oracle",
+                      make_cases, make_error_cases, header)
 
 
 def _replay(args: argparse.Namespace) -> None:
@@ -678,21 +697,26 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("fetch", help="download the tpu_mlir wheel and extract the cmodel libraries")
     p.add_argument("--cache", default=str(DEFAULT_CACHE))
     p.set_defaults(func=_fetch)
-    p = sub.add_parser("generate", help="generate the fixture files")
-    p.add_argument("--out-dir", default=str(ROOT / "tests" / "data" / "sophgo"))
-    p.add_argument("--cmodel-dir")
-    p.add_argument("--seed", type=int, default=20240601)
-    p.set_defaults(func=_generate)
+    add_generate_and_worker(sub, _generate, 20240601, _worker)
     p = sub.add_parser("replay", help="re-run fixture files on the cmodel and compare")
     p.add_argument("fixtures", nargs="+")
     p.add_argument("--cmodel-dir")
     p.set_defaults(func=_replay)
+    args = parser.parse_args(argv)
+    args.func(args)
+
+
+def add_generate_and_worker(sub, generate, default_seed: int, worker) -> None:
+    """The ``generate`` command and the hidden ``worker`` command that :func:`run_cases` starts."""
+    p = sub.add_parser("generate", help="generate the fixture files")
+    p.add_argument("--out-dir", default=str(ROOT / "tests" / "data" / "sophgo"))
+    p.add_argument("--cmodel-dir")
+    p.add_argument("--seed", type=int, default=default_seed)
+    p.set_defaults(func=generate)
     p = sub.add_parser("worker", help=argparse.SUPPRESS)
     for flag in ("--chip", "--lib", "--cases", "--results"):
         p.add_argument(flag, required=True)
-    p.set_defaults(func=_worker)
-    args = parser.parse_args(argv)
-    args.func(args)
+    p.set_defaults(func=worker)
 
 
 if __name__ == "__main__":

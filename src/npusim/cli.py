@@ -1,6 +1,6 @@
 """The ``npusim`` command line.
 
-    npusim run FILE.py [--chip NAME] [-- ARGS]   run a kernel script (NAME: its default chip)
+    npusim run FILE.py [--chip NAME] [-- ARGS]   run a kernel script (NAME: its default Ascend or Sophgo chip)
     npusim demo                                  every bundled example against its golden data
     npusim golden CASE.json -o DIR               golden data for one instruction call (docs/golden.md)
     npusim verify OUT.bin GOLDEN.bin --dtype T   byte-exact comparison of two dumps
@@ -38,8 +38,8 @@ def cmd_demo(_args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run a script as ``__main__`` with the chosen chip as the default of every Core and launch."""
-    from .ascend.chips import set_default_chip
+    """Run a script as ``__main__`` with the chosen chip as the default of its vendor's cores and launches."""
+    from .default_chip import set_default_chip
     from .errors import ConstraintError
 
     script = Path(args.file)
@@ -113,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run a kernel script")
     run.add_argument("file", help="the Python script")
-    run.add_argument("--chip", help="default chip of the script's cores and launches (e.g. A2, 950, Ascend910B1)")
+    run.add_argument("--chip", help="default chip of the script's cores and launches: an Ascend product (A2, 950, "
+                     "Ascend910B1 ...) or a Sophgo chip (BM1684X, BM1688 ...)")
     run.set_defaults(func=cmd_run)  # further arguments (after "--" if they look like options) go to the script
 
     golden = sub.add_parser("golden", help="golden data for one instruction call described in JSON")

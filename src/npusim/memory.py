@@ -6,6 +6,11 @@ was created.  Instructions read through :meth:`Memory.gather` (typed element
 reads at byte addresses) and write through :meth:`Memory.scatter`; the shadow
 lets every read report the first never-written address it touched.
 
+The shadow only ever gains written bytes, except through a method that clears
+it, and every such method bumps :attr:`Memory.shadow_epoch`.  Cached
+instruction plans rely on this: once they have seen an operand fully written
+they skip its check until the epoch changes.
+
 This module knows nothing about any vendor: Ascend's Unified Buffer and
 Sophgo's lane-major local memory are both a :class:`Memory`.
 """
@@ -60,7 +65,13 @@ class Memory:
         name: how messages refer to it (``"UB"``, ``"local memory"``, ``"GM"``).
         uninit: what a read of never-written bytes does: ``"warn"`` (default),
             ``"raise"`` (strict mode) or ``"ignore"``.
+
+    Attributes:
+        shadow_epoch: bumped whenever written-shadow bytes are cleared (see the module
+            docstring); a method that clears ``written`` must increment it.
     """
+
+    shadow_epoch = 0
 
     def __init__(self, size_bytes: int, name: str, uninit: UninitPolicy = "warn") -> None:
         size_bytes = require_int(name, "size", size_bytes, 8, MAX_MEMORY_BYTES)
@@ -147,9 +158,10 @@ class Memory:
         """Record that an instruction left these bytes with undefined content.
 
         The contents stay as they are; the shadow forgets that they were written, so a
-        later read reports them like never-written bytes.
+        later read reports them like never-written bytes.  Bumps :attr:`shadow_epoch`.
         """
         self.written[byte_index] = 0
+        self.shadow_epoch += 1
 
     def check_initialized(
         self, instruction: str, operand: str, elem_index: np.ndarray, itemsize: int

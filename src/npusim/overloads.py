@@ -11,10 +11,10 @@ reported against the documented signatures.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["REQUIRED", "Form", "Param", "bind"]
+__all__ = ["REQUIRED", "Form", "Param", "bind", "bind_values"]
 
 
 class _Required:
@@ -43,23 +43,14 @@ class Form:
 
     name: str
     params: tuple[Param, ...]
+    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", tuple(p.name for p in self.params))
 
     def signature(self) -> str:
         parts = [p.name if p.default is REQUIRED else f"{p.name}={p.default!r}" for p in self.params]
         return f"({', '.join(parts)})"
-
-    def assign(self, args: tuple, kwargs: dict) -> dict:
-        """Arguments by name, defaults filled in, for a call whose argument types already fit."""
-        bound = dict(zip(self.names, args, strict=False))
-        bound.update(kwargs)
-        for param in self.params[len(args):]:
-            if param.name not in bound:
-                bound[param.name] = param.default
-        return bound
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.params)
 
     def try_bind(self, args: tuple, kwargs: dict) -> dict | None:
         if len(args) > len(self.params):
@@ -84,24 +75,46 @@ class Form:
         return bound
 
 
-_FORM_BY_TYPES: dict = {}
+_BINDINGS: dict = {}  # call shape -> (form, what completes the call's values; see bind_values)
+
+
+def bind_values(instruction: str, forms: tuple[Form, ...], args: tuple, kwargs: dict) -> tuple[Form, tuple]:
+    """The first form that fits the call, and the call's argument values in that form's parameter order.
+
+    Parameters the call leaves out get their defaults.  Every ``Param.accepts`` test depends
+    only on the argument's type, so the form chosen for a call *shape* (argument types,
+    keyword names and types) is remembered with the defaults such a call leaves out, and
+    the next call of that shape skips the search.
+    """
+    if type(args) is not tuple:
+        args = tuple(args)
+    if kwargs:
+        key = (id(forms), tuple(map(type, args)), tuple(kwargs), tuple(map(type, kwargs.values())))
+    else:
+        key = (id(forms), *map(type, args))
+    known = _BINDINGS.get(key)
+    if known is None:
+        known = _BINDINGS[key] = _resolve(instruction, forms, args, kwargs)
+    form, rest = known
+    if not kwargs:
+        return form, args + rest  # rest: the defaults of the parameters after the positional ones
+    return form, args + tuple([kwargs.get(name, default) for name, default in rest])
 
 
 def bind(instruction: str, forms: tuple[Form, ...], args: tuple, kwargs: dict) -> tuple[str, dict]:
-    """The first form that fits the call, and the call's arguments by parameter name.
+    """The first form that fits the call, and the call's arguments by parameter name (see :func:`bind_values`)."""
+    form, values = bind_values(instruction, forms, args, kwargs)
+    return form.name, dict(zip(form.names, values, strict=True))
 
-    Every ``Param.accepts`` test depends only on the argument's type, so the form chosen for
-    a given tuple of argument types is remembered and the next such call skips the search.
-    """
-    key = (id(forms), tuple(map(type, args)), tuple((k, type(v)) for k, v in kwargs.items()))
-    known = _FORM_BY_TYPES.get(key)
-    if known is not None:
-        return known.name, known.assign(args, kwargs)
+
+def _resolve(instruction: str, forms: tuple[Form, ...], args: tuple, kwargs: dict) -> tuple[Form, tuple]:
+    """The form a call shape binds to, and how its values are completed; ``TypeError`` if none fits."""
     for form in forms:
-        bound = form.try_bind(args, kwargs)
-        if bound is not None:
-            _FORM_BY_TYPES[key] = form
-            return form.name, bound
+        if form.try_bind(args, kwargs) is not None:
+            later = form.params[len(args):]
+            if kwargs:
+                return form, tuple((p.name, p.default) for p in later)
+            return form, tuple(p.default for p in later)
     given = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
     accepted = "\n  ".join(f"{instruction}{f.signature()}" for f in forms)
     raise TypeError(f"{instruction}: no call form takes ({given}); accepted forms:\n  {accepted}")

@@ -198,7 +198,7 @@ def test_tensor_running_past_the_end_of_its_lane(core):
     lms = core.chip.local_mem_bytes
     shape = tpu.dim4(1, 2, 1, 32)  # 128 bytes per FP32 channel
     rejects(core, OutOfBoundsError, select(dst=lms - 64, shape=shape, srcs=(S(0), S(1), S(2), S(3))),
-            "dst address", "past the lane's local memory")  # fmt: skip
+            "dst address", "past the end of the lane")  # fmt: skip
 
 
 def test_tensor_ending_exactly_at_the_end_of_its_lane_is_legal(core):

@@ -8,6 +8,10 @@ exactly two overloads each in the header — to a uint8 UB bitmask and to CMPMAS
 C API exists on Atlas A2/A3 only; on other products every call raises an
 :class:`~npusim.errors.UnsupportedError` naming the product.  ``*_sync``
 variants add a ``pipe_barrier(PIPE_ALL)``, which the emulator records.
+
+Each wrapper keeps the checked plan of a call (``npusim.ascend.plans``) under a key
+made of its arguments and the mask registers, so a repeated call skips the argument
+checks; only the per-call ones (tensors still usable, a scalar's conversion) remain.
 """
 
 from __future__ import annotations
@@ -15,17 +19,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..dtypes import DTYPES
-from ..overloads import Form, Param, bind
+from ..overloads import Form, Param, bind_values
 from ..validate import require_int, require_uint
 from .addressing import lanes_per_repeat
 from .chips import unsupported_on
 from .core import Core, SyncRecord, current_core
 from .masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
-from .ops.common import is_scalar, is_tensor, require_dtype
-from .ops.compare import vcmp, vcmpv, vcmpvs
+from .ops.common import is_scalar, is_tensor, require_dtype, scalar_bits_cached
+from .ops.compare import plan_vcmp, plan_vcmpv, plan_vcmpvs
 from .ops.registers import get_cmp_mask, set_cmp_mask
-from .ops.select import vsel_cmpmask
+from .ops.select import plan_vsel_cmpmask
 from .ops.transpose import vnchwconv
+from .plans import call_key, find_plan, keep_plan, per_call_flags, require_usable, value_key
 from .tensor import LocalTensor
 from .types import CMPMODE, MaskMode, PipeID
 
@@ -85,22 +90,33 @@ def asc_select_sync(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *arg
 
 def _asc_select(instruction: str, dst, src0, src1, args: tuple) -> Core:
     core = c_api_core(instruction)
+    key = (instruction, value_key(dst), value_key(src0), value_key(src1), *map(value_key, args),
+           int(core.mask_mode), core.mask_words)
+    plan = find_plan(core, key)
+    if plan is None:
+        plan = _plan_asc_select(instruction, core, dst, src0, src1, args)
+        keep_plan(core, key, plan)
+    else:
+        require_usable(instruction, core, (dst, src0, src1), ("dst", "src0", "src1"))
+    plan.run(core)
+    return core
+
+
+def _plan_asc_select(instruction: str, core: Core, dst, src0, src1, args: tuple):
     if not isinstance(dst, LocalTensor):
         raise TypeError(f"{instruction}: dst must be a LocalTensor, got {type(dst).__name__}")
     if len(args) == 1:
         count = require_int(instruction, "count", args[0], 0, COUNTER_MAX, "asc_select.md (uint32_t count)")
         lanes = checked_counter_lanes(instruction, count, lanes_per_repeat(dst.dtype.itemsize), "count")
-        vsel_cmpmask(instruction, core, dst, src0, src1, lanes, (1, 1, 1, 8, 8, 8),
-                     mask_words_after=(count, 0, 0, 0), mask_mode_after=MaskMode.NORMAL)
-    elif len(args) == 7:
+        return plan_vsel_cmpmask(instruction, core, dst, src0, src1, lanes, (1, 1, 1, 8, 8, 8),
+                                 mask_words_after=(count, 0, 0, 0), mask_mode_after=MaskMode.NORMAL)
+    if len(args) == 7:
         repeat = require_uint(instruction, "repeat", args[0], 8, "asc_select.md")
         strides = _strides(instruction, args[1:])
         lanes = lanes_from_register(core, instruction, repeat, dst.dtype.itemsize)
-        vsel_cmpmask(instruction, core, dst, src0, src1, lanes, strides)
-    else:
-        raise TypeError(f"{instruction}: takes (dst, src0, src1, count) or (dst, src0, src1, repeat, "
-                        f"6 strides), got {3 + len(args)} arguments")
-    return core
+        return plan_vsel_cmpmask(instruction, core, dst, src0, src1, lanes, strides)
+    raise TypeError(f"{instruction}: takes (dst, src0, src1, count) or (dst, src0, src1, repeat, "
+                    f"6 strides), got {3 + len(args)} arguments")
 
 
 def asc_set_cmp_mask(src: LocalTensor) -> None:
@@ -135,26 +151,34 @@ _COMPARE_SCALAR_FORMS = (
     Form("to_ub", (Param("dst", is_tensor), Param("src", is_tensor), Param("value", is_scalar),
                    Param("repeat", _uint), *(Param(n, _uint) for n in _SCALAR_STRIDES16))),
 )
+_NOT_PER_CALL = {form.name: (False,) * len(form.params) for form in _COMPARE_FORMS}
+_VALUE = per_call_flags(_COMPARE_SCALAR_FORMS[0].names, frozenset({"value"}))  # the scalar is converted per call
 
 
 def _require_uint8_dst(instruction: str, dst: LocalTensor) -> None:
     require_dtype(instruction, "dst", dst.dtype, frozenset({"uint8"}), "the C API bitmask is __ubuf__ uint8_t*")
 
 
+def _register_key(core: Core, reads_mask_register: bool) -> tuple:
+    """The register configuration a compare plans with: the mask mode, and the mask words if it reads them."""
+    return int(core.mask_mode), core.mask_words if reads_mask_register else None
+
+
 def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        form, bound = bind(name, _COMPARE_FORMS, args, kwargs)
+        form, values = bind_values(name, _COMPARE_FORMS, args, kwargs)
         core = c_api_core(name)
-        strides = {n: require_uint(name, n, bound[n], 8, f"{name}.md") for n in _STRIDES8}
-        repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
-        if form == "to_ub":
-            _require_uint8_dst(name, bound["dst"])
-            vcmpv(name, core, mode, bound["dst"], bound["src0"], bound["src1"], repeat,
-                  (strides["src0_block_stride"], strides["src0_repeat_stride"],
-                   strides["src1_block_stride"], strides["src1_repeat_stride"]))
-        else:  # "固定处理256B的数据，repeat字段不生效": one repeat whatever `repeat` says
-            vcmp(name, core, mode, bound["src0"], bound["src1"],
-                 (strides["src0_block_stride"], strides["src1_block_stride"]))
+        to_ub = form.name == "to_ub"
+        reads_register = not to_ub or core.chip.compare is None or core.chip.compare.mask_honoured
+        key = call_key((name, form.name, *_register_key(core, reads_register)), values, _NOT_PER_CALL[form.name])
+        plan = find_plan(core, key)
+        if plan is None:
+            plan = _plan_tensor_compare(name, mode, core, to_ub, dict(zip(form.names, values, strict=True)))
+            keep_plan(core, key, plan)
+        else:
+            count = 3 if to_ub else 2
+            require_usable(name, core, values[:count], form.names[:count])
+        plan.run(core)
         if sync:
             _barrier(core)
 
@@ -176,15 +200,38 @@ def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]
     return call
 
 
+def _plan_tensor_compare(name: str, mode: CMPMODE, core: Core, to_ub: bool, bound: dict):
+    strides = {n: require_uint(name, n, bound[n], 8, f"{name}.md") for n in _STRIDES8}
+    repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
+    if to_ub:
+        _require_uint8_dst(name, bound["dst"])
+        return plan_vcmpv(name, core, mode, bound["dst"], bound["src0"], bound["src1"], repeat,
+                          (strides["src0_block_stride"], strides["src0_repeat_stride"],
+                           strides["src1_block_stride"], strides["src1_repeat_stride"]))
+    # "固定处理256B的数据，repeat字段不生效": one repeat whatever `repeat` says
+    return plan_vcmp(name, core, mode, bound["src0"], bound["src1"],
+                     (strides["src0_block_stride"], strides["src1_block_stride"]))
+
+
 def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        _, bound = bind(name, _COMPARE_SCALAR_FORMS, args, kwargs)
+        form, values = bind_values(name, _COMPARE_SCALAR_FORMS, args, kwargs)
         core = c_api_core(name)
-        strides = {n: require_uint(name, n, bound[n], 16, f"{name}.md") for n in _SCALAR_STRIDES16}
-        repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
-        _require_uint8_dst(name, bound["dst"])
-        vcmpvs(name, core, mode, bound["dst"], bound["src"], bound["value"], repeat,
-               (strides["src_block_stride"], strides["src_repeat_stride"]))
+        reads_register = core.chip.compare is None or core.chip.compare.mask_honoured
+        key = call_key((name, *_register_key(core, reads_register)), values, _VALUE)
+        plan = find_plan(core, key)
+        if plan is None:
+            bound = dict(zip(form.names, values, strict=True))
+            strides = {n: require_uint(name, n, bound[n], 16, f"{name}.md") for n in _SCALAR_STRIDES16}
+            repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
+            _require_uint8_dst(name, bound["dst"])
+            plan, scalar_raw = plan_vcmpvs(name, core, mode, bound["dst"], bound["src"], bound["value"], repeat,
+                                           (strides["src_block_stride"], strides["src_repeat_stride"]))
+            keep_plan(core, key, plan)
+        else:
+            require_usable(name, core, values[:2], form.names[:2])
+            scalar_raw = scalar_bits_cached(name, "value", values[2], plan.call.dtype)
+        plan.run(core, scalar_raw)
         if sync:
             _barrier(core)
 

@@ -26,11 +26,11 @@ Sources (paths in ``cannmirror/asc-devkit`` @0da921b9, summarised in
 from __future__ import annotations
 
 import contextlib
-import contextvars
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ..default_chip import VendorDefault
 from ..errors import UnsupportedError
 
 __all__ = [
@@ -290,6 +290,57 @@ KIB_248 = 248 * KIB  # TOTAL_VEC_LOCAL_SIZE on 1001, 2002 and 3510
 _950_SELECT_T = frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32", "bfloat16"})
 _950_COMPARE_T = _950_SELECT_T | {"int8", "uint8", "int64", "uint64", "float64"}
 
+_A2 = AscendChip(
+    name="A2",
+    product="Atlas A2 training/inference series",
+    soc_names=("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"),
+    npu_arch=2201,
+    ub_bytes=192 * KIB,
+    c_api=True,
+    select=_A2_A3_SELECT,
+    compare=_A2_A3_COMPARE,
+    transdata_dtypes=B8_TO_B32,
+    vec_local_bytes=KIB_184,
+    vector_dtypes=_A2_A3_VECTOR,
+    float_saturation_dtypes=frozenset({"float16", "bfloat16"}),  # CTRL[48] = 0 at power-on (table 4/5)
+    saturation_flag_api=True,
+    data_copy_dtypes=B8_TO_B64,
+    data_copy_pad_dtypes=B8_TO_B64,
+    pad_value_api=True,
+    data_copy_zero_nop=True,
+    source="ref §1.5 (2201), §2.4, §3.4, §4.5",
+)
+
+_KIRIN_X90 = AscendChip(
+    name="KirinX90",
+    product="Kirin X90",
+    soc_names=("KirinX90", "kirinx90"),
+    npu_arch=3003,
+    ub_bytes=118 * KIB,
+    select=SelectSupport(
+        modes=frozenset({0, 1, 2}),
+        dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
+        count_dtypes=B8_TO_B32,
+        lowering="vf",
+        scratch_offset_bytes=None,  # TMP_UB_OFFSET = 118 KiB = end of UB
+        no_mask_modes=frozenset({0, 1, 2}),
+    ),
+    compare=CompareSupport(
+        dtypes=HALF_FLOAT | {"int32"},
+        scalar_dtypes=HALF_FLOAT | {"int32"},
+        eq_only_dtypes=frozenset({"int32"}),
+        scalar_eq_only_dtypes=frozenset({"int32"}),
+        dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
+        register_compare=False,
+    ),
+    transdata_dtypes=B8_TO_B32,
+    vec_local_bytes=118 * KIB,
+    vector_lowering="vf",
+    vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT,
+                                 scalar=_INT16_HALF_INT32_FLOAT, duplicate=frozenset({"float16"})),
+    source="ref §0 (3003, inferred), §1.5, §2.4, §3.4, §4.5",
+)
+
 _ROWS = (
     AscendChip(
         name="950",
@@ -331,46 +382,13 @@ _ROWS = (
         data_copy_zero_nop=True,
         source="ref §0, §1.5 (3510), §2.4, §3.4, §4.5",
     ),
-    AscendChip(
+    replace(
+        _A2,
         name="A3",
         product="Atlas A3 training/inference series",
         soc_names=("Ascend910_9391", "Ascend910_9392", "Ascend910_9381", "Ascend910_9382", "Ascend910_9372"),
-        npu_arch=2201,
-        ub_bytes=192 * KIB,
-        c_api=True,
-        select=_A2_A3_SELECT,
-        compare=_A2_A3_COMPARE,
-        transdata_dtypes=B8_TO_B32,
-        vec_local_bytes=KIB_184,
-        vector_dtypes=_A2_A3_VECTOR,
-        float_saturation_dtypes=frozenset({"float16", "bfloat16"}),  # CTRL[48] = 0 at power-on (table 4/5)
-        saturation_flag_api=True,
-        data_copy_dtypes=B8_TO_B64,
-        data_copy_pad_dtypes=B8_TO_B64,
-        pad_value_api=True,
-        data_copy_zero_nop=True,
-        source="ref §1.5 (2201), §2.4, §3.4, §4.5",
     ),
-    AscendChip(
-        name="A2",
-        product="Atlas A2 training/inference series",
-        soc_names=("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"),
-        npu_arch=2201,
-        ub_bytes=192 * KIB,
-        c_api=True,
-        select=_A2_A3_SELECT,
-        compare=_A2_A3_COMPARE,
-        transdata_dtypes=B8_TO_B32,
-        vec_local_bytes=KIB_184,
-        vector_dtypes=_A2_A3_VECTOR,
-        float_saturation_dtypes=frozenset({"float16", "bfloat16"}),  # CTRL[48] = 0 at power-on (table 4/5)
-        saturation_flag_api=True,
-        data_copy_dtypes=B8_TO_B64,
-        data_copy_pad_dtypes=B8_TO_B64,
-        pad_value_api=True,
-        data_copy_zero_nop=True,
-        source="ref §1.5 (2201), §2.4, §3.4, §4.5",
-    ),
+    _A2,
     AscendChip(
         name="310B",
         product="Atlas 200I/500 A2 inference",
@@ -461,64 +479,9 @@ _ROWS = (
                                      scalar=HALF_FLOAT, duplicate=_B16_B32),
         source="ref §1.5 (1001), §2.4-2.5, §3.4, §4.5",
     ),
-    AscendChip(
-        name="KirinX90",
-        product="Kirin X90",
-        soc_names=("KirinX90", "kirinx90"),
-        npu_arch=3003,
-        ub_bytes=118 * KIB,
-        select=SelectSupport(
-            modes=frozenset({0, 1, 2}),
-            dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
-            count_dtypes=B8_TO_B32,
-            lowering="vf",
-            scratch_offset_bytes=None,  # TMP_UB_OFFSET = 118 KiB = end of UB
-            no_mask_modes=frozenset({0, 1, 2}),
-        ),
-        compare=CompareSupport(
-            dtypes=HALF_FLOAT | {"int32"},
-            scalar_dtypes=HALF_FLOAT | {"int32"},
-            eq_only_dtypes=frozenset({"int32"}),
-            scalar_eq_only_dtypes=frozenset({"int32"}),
-            dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
-            register_compare=False,
-        ),
-        transdata_dtypes=B8_TO_B32,
-        vec_local_bytes=118 * KIB,
-        vector_lowering="vf",
-        vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT,
-                                     scalar=_INT16_HALF_INT32_FLOAT, duplicate=frozenset({"float16"})),
-        source="ref §0 (3003, inferred), §1.5, §2.4, §3.4, §4.5",
-    ),
-    AscendChip(
-        name="Kirin9030",
-        product="Kirin 9030",
-        soc_names=("Kirin9030", "kirin9030"),
-        npu_arch=3113,
-        ub_bytes=118 * KIB,
-        select=SelectSupport(
-            modes=frozenset({0, 1, 2}),
-            dtypes=frozenset({"float16", "int16", "uint16", "int32", "uint32", "float32"}),
-            count_dtypes=B8_TO_B32,
-            lowering="vf",
-            scratch_offset_bytes=None,
-            no_mask_modes=frozenset({0, 1, 2}),
-        ),
-        compare=CompareSupport(
-            dtypes=HALF_FLOAT | {"int32"},
-            scalar_dtypes=HALF_FLOAT | {"int32"},
-            eq_only_dtypes=frozenset({"int32"}),
-            scalar_eq_only_dtypes=frozenset({"int32"}),
-            dst_dtypes=frozenset({"uint8"}),  # Compare.md: Kirin U is uint8_t only
-            register_compare=False,
-        ),
-        transdata_dtypes=B8_TO_B32,
-        vec_local_bytes=118 * KIB,
-        vector_lowering="vf",
-        vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT,
-                                     scalar=_INT16_HALF_INT32_FLOAT, duplicate=frozenset({"float16"})),
-        source="ref §0 (3113, inferred), §1.5, §2.4, §3.4, §4.5",
-    ),
+    _KIRIN_X90,
+    replace(_KIRIN_X90, name="Kirin9030", product="Kirin 9030", soc_names=("Kirin9030", "kirin9030"), npu_arch=3113,
+            source="ref §0 (3113, inferred), §1.5, §2.4, §3.4, §4.5"),
 )
 
 CHIPS: dict[str, AscendChip] = {row.name: row for row in _ROWS}
@@ -527,7 +490,6 @@ for _row in _ROWS:
     for _key in (_row.name, *_row.soc_names):
         _LOOKUP[_key.lower()] = _row
 DEFAULT_CHIP = "A2"
-_DEFAULT: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_ascend_default_chip", default=DEFAULT_CHIP)
 
 
 def get_chip(name: str | AscendChip) -> AscendChip:
@@ -574,9 +536,12 @@ def unsupported_on(
     )
 
 
+_DEFAULT: VendorDefault[AscendChip] = VendorDefault("npusim_ascend_default_chip", DEFAULT_CHIP, get_chip)
+
+
 def get_default_chip() -> AscendChip:
     """The product a ``Core()`` or a kernel launch without an explicit chip runs on (initially A2)."""
-    return get_chip(_DEFAULT.get())
+    return _DEFAULT.get()
 
 
 def set_default_chip(name: str | AscendChip) -> None:
@@ -587,14 +552,9 @@ def set_default_chip(name: str | AscendChip) -> None:
     Raises:
         UnsupportedError: for an unknown product name.
     """
-    _DEFAULT.set(get_chip(name).name)
+    _DEFAULT.set(name)
 
 
-@contextlib.contextmanager
-def using_chip(name: str | AscendChip) -> Iterator[AscendChip]:
+def using_chip(name: str | AscendChip) -> contextlib.AbstractContextManager[AscendChip]:
     """Within the block, ``Core()`` and launches without a chip run on ``name``."""
-    token = _DEFAULT.set(get_chip(name).name)
-    try:
-        yield get_chip(name)
-    finally:
-        _DEFAULT.reset(token)
+    return _DEFAULT.using(name)

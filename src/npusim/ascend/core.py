@@ -31,7 +31,7 @@ from ..validate import require_bool, require_bytes, require_int
 from .chips import AscendChip, get_chip, get_default_chip
 from .types import MaskMode
 
-__all__ = ["Core", "SyncRecord", "current_core"]
+__all__ = ["Core", "SyncRecord", "active_core", "current_core"]
 
 FULL_WORD = (1 << 64) - 1
 CMPMASK_BYTES = 16
@@ -162,6 +162,12 @@ class Core:
                 "normal mode (set_mask_norm)",
                 "ref §1.3",
             )
+
+
+def active_core() -> Core | None:
+    """The innermost active :class:`Core`, or ``None`` (for code that must not raise yet)."""
+    stack = _ACTIVE.get()
+    return stack[-1] if stack else None
 
 
 def current_core(instruction: str) -> Core:

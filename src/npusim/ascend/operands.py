@@ -6,9 +6,14 @@ layouts exist, chosen once per plan:
 
 * ``"view"``: the operand is a numpy view of shape ``(repeats, 8, B)`` with byte
   strides ``(rep_stride*32, blk_stride*32, sizeof(T))`` straight over the UB
-  bytes — the address formula of ref §1.1 expressed as strides, so any stride
-  setting reads at numpy speed.  Masked-off lanes are covered by the view but
-  never written, and excluded from the uninitialised-read check.
+  bytes — the address formula of ref §1.1 expressed as strides.  With the
+  default strides (block stride 1, repeat stride 8, or a single repeat with block
+  stride 1) the view is one contiguous slice of UB and is used as it is.  Other
+  strides gather the operand's DataBlocks (32 contiguous bytes each) into a
+  contiguous buffer with one block copy, and scatter results back the same way,
+  so the arithmetic always runs on contiguous arrays.  Masked-off lanes are
+  covered by the view but never written, and excluded from the
+  uninitialised-read check.
 * ``"flat"``: the active lanes gathered by element index, in issue order.  Used
   when a full view would reach past the end of UB (only active lanes are checked
   to lie inside it) or when a destination writes some element twice (then the
@@ -16,6 +21,11 @@ layouts exist, chosen once per plan:
 
 All operands of one plan share the layout, so instructions compute on arrays of
 one shape.
+
+Uninitialised-read checks and written-shadow updates cost a pass over the
+shadow; since the shadow only gains written bytes until ``Memory.shadow_epoch``
+changes, each access remembers the epoch in which it saw (or made) all its
+active elements written and skips the work while the epoch is unchanged.
 """
 
 from __future__ import annotations
@@ -29,10 +39,12 @@ from ..memory import Memory
 from .addressing import BLOCK_BYTES, BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from .footprint import Footprint
 
-__all__ = ["Layout", "OperandAccess", "StridedOperand", "choose_layout"]
+__all__ = ["ALL_WRITTEN", "BLOCK", "NEVER", "ByteSpan", "Layout", "OperandAccess", "StridedOperand", "choose_layout"]
 
 Layout = Literal["view", "flat"]
 ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
+BLOCK = np.dtype(f"V{BLOCK_BYTES}")  # one DataBlock as an opaque 32-byte item
+NEVER = -1  # an epoch no memory has
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,10 @@ class StridedOperand:
             return self.base
         last_block = (lanes.repeats - 1) * self.rep_stride + (BLOCKS_PER_REPEAT - 1) * self.blk_stride
         return self.base + (last_block + 1) * BLOCK_BYTES
+
+    def is_dense(self, repeats: int) -> bool:
+        """The full view is one contiguous run of bytes (default strides)."""
+        return self.blk_stride == 1 and (self.rep_stride == BLOCKS_PER_REPEAT or repeats <= 1)
 
 
 def choose_layout(memory: Memory, operands: list[StridedOperand], lanes: ActiveLanes,
@@ -72,12 +88,20 @@ class OperandAccess:
         name: operand name for messages.
         itemsize: element size in bytes.
         layout: ``"view"`` or ``"flat"``.
-        values: view layout: typed raw-bits strided view ``(repeats, 8, B)``.
+        values: view layout: typed raw-bits strided view ``(repeats, 8, B)`` over UB.
         shadow: view layout: the written-shadow, same shape.
         active: view layout: bool ``(repeats, 8, B)``, ``None`` when all lanes are active.
         index: element indices (byte address / itemsize) of the active lanes, issue order.
+        blocks: view layout, non-default strides: the operand's DataBlocks as a ``(repeats, 8)``
+            view of 32-byte items; ``None`` when ``values`` is contiguous.
+        buffer: view layout, non-default strides or masked lanes: a contiguous ``(repeats, 8, B)``
+            array that gathered reads land in and results are computed into before they are
+            scattered; ``None`` otherwise.
+        buffer_blocks: ``buffer`` as ``(repeats, 8)`` 32-byte items (the partner of ``blocks``).
         last_index, last_pick: flat destination written twice: unique element indices and,
             for each, the position in issue order of its last write.
+        seen_written: the memory's ``shadow_epoch`` in which every active element was seen (or
+            made) written, ``NEVER`` if not yet.
     """
 
     name: str
@@ -87,9 +111,12 @@ class OperandAccess:
     shadow: np.ndarray | None
     active: np.ndarray | None
     index: np.ndarray
+    blocks: np.ndarray | None = None
+    buffer: np.ndarray | None = None
+    buffer_blocks: np.ndarray | None = None
     last_index: np.ndarray | None = None
     last_pick: np.ndarray | None = None
-    known_written: bool = False  # every active element seen written; the shadow never clears again
+    seen_written: int = NEVER
 
     @classmethod
     def build(cls, memory: Memory, operand: StridedOperand, raw: np.dtype, lanes: ActiveLanes,
@@ -109,47 +136,111 @@ class OperandAccess:
         shadow = np.ndarray(shape, np.dtype(f"<u{itemsize}"), buffer=memory.written, offset=operand.base,
                             strides=strides)
         active = None if lanes.mask is None else lanes.mask.reshape(shape)
-        return cls(footprint.name, itemsize, layout, values, shadow, active, index)
+        blocks = buffer = buffer_blocks = None
+        if not operand.is_dense(lanes.repeats):
+            blocks = np.ndarray(shape[:2], BLOCK, buffer=memory.data, offset=operand.base, strides=strides[:2])
+        if blocks is not None or active is not None:
+            buffer = np.empty(shape, raw)
+            buffer_blocks = buffer.view(BLOCK).reshape(shape[:2])
+        return cls(footprint.name, itemsize, layout, values, shadow, active, index, blocks, buffer, buffer_blocks)
 
+    # ------------------------------------------------------------------ reads
     def gather(self, memory: Memory, raw: np.dtype) -> np.ndarray:
-        """The operand's elements: the strided view itself (no copy), or the active ones by index."""
-        if self.layout == "view":
+        """The operand's elements: contiguous ``(repeats, 8, B)`` (view layout) or the active ones by index.
+
+        Default strides return the UB view itself (no copy); other strides gather the
+        DataBlocks into :attr:`buffer`, which the next call overwrites.
+        """
+        if self.layout == "flat":
+            return memory.data.view(raw)[self.index]
+        if self.blocks is None:
             return self.values
-        return memory.data.view(raw)[self.index]
+        self.buffer_blocks[...] = self.blocks
+        return self.buffer
 
     def check_initialized(self, memory: Memory, instruction: str) -> None:
-        """Report the first never-written byte among the active elements (see ``Memory``).
-
-        Written bytes stay written for the life of the core, so once every active element
-        has been seen written the check is skipped from then on.
-        """
-        if self.known_written or memory.uninit == "ignore" or self.index.size == 0:
+        """Report the first never-written byte among the active elements (see ``Memory``)."""
+        if self.seen_written == memory.shadow_epoch or memory.uninit == "ignore" or self.index.size == 0:
             return
         if self.layout == "view":
             ok = self.shadow == ALL_WRITTEN[self.itemsize]
             if self.active is not None:
                 ok |= ~self.active
             if ok.all():
-                self.known_written = True
+                self.seen_written = memory.shadow_epoch
                 return
         memory.check_initialized(instruction, self.name, self.index, self.itemsize)
-        self.known_written = True
+        self.seen_written = memory.shadow_epoch
+
+    # ----------------------------------------------------------------- writes
+    def output(self) -> np.ndarray:
+        """Where to compute a result in the view layout.
+
+        The UB view itself when it is contiguous and every lane is active (computing into
+        it *is* the write; the caller must have read every source first), else
+        :attr:`buffer`.
+        """
+        if self.blocks is None and self.active is None:
+            return self.values
+        return self.buffer
 
     def write(self, memory: Memory, result: np.ndarray) -> None:
-        """Write ``result`` (in the plan's layout) to the active lanes and mark them written."""
+        """Write ``result`` (in the plan's layout) to the active lanes and mark them written.
+
+        ``result`` may be :meth:`output`'s array; when that is the UB view the values are
+        already in place and only the shadow is updated.
+        """
         if self.index.size == 0:
             return
         if self.layout == "view":
-            if self.active is None:
-                self.values[...] = result
-                if not self.known_written:
-                    self.shadow[...] = ALL_WRITTEN[self.itemsize]
-            else:
+            if self.active is not None:
                 np.copyto(self.values, result, where=self.active)
-                if not self.known_written:
+            elif self.blocks is not None:
+                if result is not self.buffer:
+                    self.buffer[...] = result
+                self.blocks[...] = self.buffer_blocks
+            elif result is not self.values:
+                self.values[...] = result
+            if self.seen_written != memory.shadow_epoch:
+                if self.active is None:
+                    self.shadow[...] = ALL_WRITTEN[self.itemsize]
+                else:
                     np.copyto(self.shadow, ALL_WRITTEN[self.itemsize], where=self.active)
         elif self.last_index is None:
             memory.scatter(self.index, result)
         else:
             memory.scatter(self.last_index, result[self.last_pick])
-        self.known_written = True
+        self.seen_written = memory.shadow_epoch
+
+
+@dataclass
+class ByteSpan:
+    """A run of bytes ``[start, stop)`` an instruction reads or writes whole, already bounds-checked.
+
+    Used for packed bit streams (a Select's selMask, a Compare's bitmask) and the API
+    scratch.  Like :class:`OperandAccess`, it remembers the shadow epoch in which its
+    bytes were seen or made written, and skips the shadow work until the epoch changes.
+    """
+
+    name: str
+    start: int
+    stop: int
+    seen_written: int = NEVER
+
+    def read(self, memory: Memory) -> np.ndarray:
+        """The bytes, as a view of memory (no copy)."""
+        return memory.data[self.start : self.stop]
+
+    def check_initialized(self, memory: Memory, instruction: str) -> None:
+        """Report the first never-written byte (see ``Memory``); like every access, once per epoch."""
+        if self.seen_written == memory.shadow_epoch or memory.uninit == "ignore":
+            return
+        memory.check_initialized_span(instruction, self.name, self.start, self.stop)
+        self.seen_written = memory.shadow_epoch
+
+    def write(self, memory: Memory, raw: np.ndarray) -> None:
+        """Store ``raw`` (uint8, ``stop - start`` bytes) and mark the span written."""
+        memory.data[self.start : self.stop] = raw
+        if self.seen_written != memory.shadow_epoch:
+            memory.mark_written(self.start, self.stop)
+            self.seen_written = memory.shadow_epoch

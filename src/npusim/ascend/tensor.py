@@ -46,9 +46,13 @@ class LocalTensor:
         tile_size: length in elements; 0 means "up to the end of UB".
 
     The tensor belongs to the core active when it is created.
+
+    ``plan_key`` is ``(addr, tile_size, dtype name, position)``: what an instruction plan
+    depends on (``npusim.ascend.plans``); it is kept in step with the attributes.
     """
 
-    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease")
+    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key")
+    _KEYED = frozenset({"dtype", "position", "addr", "tile_size"})
 
     def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
                  *, core: Core | None = None, lease: Lease | None = None) -> None:
@@ -56,15 +60,29 @@ class LocalTensor:
             raise TypeError(f"LocalTensor: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
         if not isinstance(pos, TPosition):
             raise TypeError(f"LocalTensor: pos must be an asc.TPosition, got {pos!r}")
-        self.core = core if core is not None else current_core("LocalTensor")
-        ub_bytes = self.core.ub.size_bytes
-        self.dtype = dtype
-        self.position = pos
-        self.addr = require_int("LocalTensor", "addr", addr, 0, ub_bytes - 1)
-        max_elems = (ub_bytes - self.addr) // dtype.itemsize
+        core = core if core is not None else current_core("LocalTensor")
+        ub_bytes = core.ub.size_bytes
+        addr = require_int("LocalTensor", "addr", addr, 0, ub_bytes - 1)
+        max_elems = (ub_bytes - addr) // dtype.itemsize
         tile = require_int("LocalTensor", "tile_size", tile_size, 0, max(max_elems, 0))
-        self.tile_size = tile if tile else max_elems
-        self.lease = lease
+        self._init(core, dtype, pos, addr, tile if tile else max_elems, lease)
+
+    def _init(self, core: Core, dtype: DType, position: TPosition, addr: int, tile_size: int,
+              lease: Lease | None) -> None:
+        """Set every field (bypassing ``__setattr__``, which only has to keep ``plan_key`` current)."""
+        set_field = object.__setattr__
+        set_field(self, "core", core)
+        set_field(self, "dtype", dtype)
+        set_field(self, "position", position)
+        set_field(self, "addr", addr)
+        set_field(self, "tile_size", tile_size)
+        set_field(self, "lease", lease)
+        set_field(self, "plan_key", (addr, tile_size, dtype.name, int(position)))
+
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+        if name in LocalTensor._KEYED:
+            object.__setattr__(self, "plan_key", (self.addr, self.tile_size, self.dtype.name, int(self.position)))
 
     # ------------------------------------------------------------ identity
     @property
@@ -116,8 +134,7 @@ class LocalTensor:
 
     def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
         view = object.__new__(LocalTensor)
-        view.core, view.dtype, view.position = self.core, dtype, self.position
-        view.addr, view.tile_size, view.lease = addr, tile_size, self.lease
+        view._init(self.core, dtype, self.position, addr, tile_size, self.lease)
         return view
 
     # --------------------------------------------------------- validation

@@ -15,6 +15,9 @@ EXAMPLES = (
     "seed003_select",
     "seed002_trans_data_to_5hd",
     "kernel_select",
+    "nchw_to_nc1hwc0",
+    "masked_fill",
+    "sophgo_clamp_relu_backward",
 )
 
 

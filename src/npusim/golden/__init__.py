@@ -10,7 +10,7 @@ samples' layout (ref §6): raw little-endian dumps, C order, no header::
 
 Instructions register themselves in :data:`INSTRUCTIONS` (one table for every vendor);
 the schema is documented in ``docs/golden.md``.  Vendor drivers live in submodules
-(:mod:`.ascend`) and are imported on first use.
+(:mod:`.ascend`, :mod:`.sophgo`) and are imported on first use.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from ..errors import ConstraintError
 __all__ = ["INSTRUCTIONS", "CaseError", "GoldenInstruction", "GoldenResult", "Dump", "load_case", "register",
            "run_case", "write_result"]
 
-VENDOR_MODULES = ("ascend",)  # submodules that register instructions
+VENDOR_MODULES = ("ascend", "sophgo")  # submodules that register instructions
 
 
 class CaseError(ValueError):

@@ -22,7 +22,6 @@ operands are outputs, and how ``args`` values map to parameter classes and enums
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -30,15 +29,15 @@ from enum import Enum
 import numpy as np
 
 from .. import ascend as asc
-from ..dtypes import DType, by_name
 from . import CaseError, GoldenInstruction, GoldenResult, as_dump, register
+from .values import dtype_named as _dtype
+from .values import initial_values as _initial_values
+from .values import number as _number
 
 __all__ = ["AscendCall", "ascend_instruction", "run_ascend_case"]
 
 CASE_KEYS = frozenset({"instruction", "chip", "strict", "tensors", "args", "registers", "comment"})
 TENSOR_KEYS = frozenset({"dtype", "size", "addr", "position", "init"})
-INIT_KEYS = frozenset({"fill", "values", "bits", "hex", "random"})
-SPECIAL_FLOATS = {"nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "-0.0": -0.0, "-0": -0.0}
 
 
 @dataclass(frozen=True)
@@ -48,6 +47,8 @@ class AscendCall:
     Attributes:
         function: the ``npusim.ascend`` function.
         outputs: names of the tensors (or ``"cmpmask"``) the call writes, first = golden.bin.
+            ``"dst|cmpmask"`` means the ``dst`` tensor when the case has one, else CMPMASK
+            (the compare forms that write the register instead of a bitmask).
         params: ``args`` keys whose JSON object (or list) becomes a parameter class.
         enums: ``args`` keys whose name (or number) becomes an enum member.
     """
@@ -57,84 +58,18 @@ class AscendCall:
     params: dict[str, type] = field(default_factory=dict)
     enums: dict[str, type[Enum]] = field(default_factory=dict)
 
+    def output_names(self, tensors: dict) -> list[str]:
+        """The outputs of a case with these tensors, alternatives resolved."""
+        names = []
+        for output in self.outputs:
+            options = output.split("|")
+            names.append(next((o for o in options if o in tensors), options[-1]))
+        return names
+
 
 def ascend_instruction(name: str, call: AscendCall, summary: str = "") -> GoldenInstruction:
     """Register an Ascend instruction for golden cases."""
     return register(GoldenInstruction(name, "ascend", functools.partial(run_ascend_case, call), summary))
-
-
-# ------------------------------------------------------------------ values
-def _number(path: str, value):
-    """A JSON number, or one of the strings "nan", "inf", "-inf", "-0.0", "0x..."."""
-    if isinstance(value, bool):
-        raise CaseError(f"{path}: expected a number, got {value!r}")
-    if isinstance(value, (int, float)):
-        return value
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in SPECIAL_FLOATS:
-            return SPECIAL_FLOATS[text]
-        try:
-            return int(text, 0)
-        except ValueError:
-            pass
-    raise CaseError(f"{path}: expected a number (or \"nan\", \"inf\", \"-inf\", \"-0.0\", \"0x...\"), got {value!r}")
-
-
-def _dtype(path: str, name) -> DType:
-    try:
-        return by_name(name)
-    except (KeyError, TypeError) as err:
-        raise CaseError(f"{path}: {err}") from None
-
-
-def _initial_values(path: str, init: dict, dtype: DType, size: int) -> np.ndarray | None:
-    """The tensor's initial contents, or ``None`` to leave it never-written."""
-    if not isinstance(init, dict) or not init.keys() <= INIT_KEYS:
-        raise CaseError(f"{path}: init is an object with keys from {sorted(INIT_KEYS)}")
-    values = np.zeros(size, dtype=dtype.np_dtype)
-    if "fill" in init:
-        values[:] = np.array([_number(f"{path}.fill", init["fill"])]).astype(dtype.np_dtype)
-    if "random" in init:
-        values[:] = _random(f"{path}.random", init["random"], dtype, size)
-    for key in ("values", "bits"):
-        if key in init:
-            items = init[key]
-            if not isinstance(items, list) or len(items) > size:
-                raise CaseError(f"{path}.{key}: a list of at most {size} entries")
-            numbers = [_number(f"{path}.{key}[{i}]", v) for i, v in enumerate(items)]
-            if key == "values" and dtype.is_float:
-                with np.errstate(over="ignore", invalid="ignore"):
-                    values[: len(numbers)] = np.array(numbers, dtype=np.float64).astype(dtype.np_dtype)
-            else:
-                kind = dtype.np_dtype if key == "values" else dtype.raw
-                _require_integers(f"{path}.{key}", numbers, np.iinfo(kind))
-                values.view(kind)[: len(numbers)] = np.array(numbers, dtype=object).astype(kind)
-    if "hex" in init:
-        raw = bytes.fromhex(init["hex"])
-        if len(raw) > size * dtype.itemsize:
-            raise CaseError(f"{path}.hex: {len(raw)} bytes do not fit {size} x {dtype}")
-        values.view(np.uint8)[: len(raw)] = np.frombuffer(raw, np.uint8)
-    return values
-
-
-def _require_integers(path: str, numbers: list, info: np.iinfo) -> None:
-    for i, number in enumerate(numbers):
-        if not isinstance(number, int) or not info.min <= number <= info.max:
-            raise CaseError(f"{path}[{i}]: {number!r} is not an integer in [{info.min}, {info.max}]")
-
-
-def _random(path: str, spec: dict, dtype: DType, size: int) -> np.ndarray:
-    if not isinstance(spec, dict) or not spec.keys() <= {"seed", "low", "high"}:
-        raise CaseError(f"{path}: random is {{\"seed\": int, \"low\": number, \"high\": number}}")
-    rng = np.random.default_rng(spec.get("seed", 0))
-    if dtype.is_float:
-        low, high = _number(f"{path}.low", spec.get("low", -100.0)), _number(f"{path}.high", spec.get("high", 100.0))
-        with np.errstate(over="ignore"):
-            return rng.uniform(low, high, size).astype(dtype.np_dtype)
-    info = np.iinfo(dtype.np_dtype)
-    low, high = int(spec.get("low", info.min)), int(spec.get("high", info.max))
-    return rng.integers(low, high, size, endpoint=True, dtype=np.int64).astype(dtype.np_dtype)
 
 
 def _tensor(core: asc.Core, name: str, spec: dict, next_addr: int) -> tuple[asc.LocalTensor, np.ndarray | None]:
@@ -228,7 +163,7 @@ def run_ascend_case(call: AscendCall, case: dict) -> GoldenResult:
         kwargs = dict(tensors)
         kwargs.update({key: _arg(f"args.{key}", key, value, call, tensors) for key, value in args.items()})
         call.function(**kwargs)
-        for name in call.outputs:
+        for name in call.output_names(tensors):
             if name == "cmpmask":
                 result.outputs.append(as_dump("cmpmask", np.frombuffer(core.cmpmask, np.uint8), "uint8"))
             else:
@@ -249,3 +184,31 @@ ascend_instruction("abs", AscendCall(asc.abs, params=_UNARY_PARAMS), "abs: dst =
 ascend_instruction("adds", AscendCall(asc.adds, params=_UNARY_PARAMS), "adds: dst = src + scalar")
 ascend_instruction("muls", AscendCall(asc.muls, params=_UNARY_PARAMS), "muls: dst = src * scalar")
 ascend_instruction("duplicate", AscendCall(asc.duplicate), "duplicate: dst = scalar")
+
+_CMP = {"cmp_mode": asc.CMPMODE}
+ascend_instruction("compare", AscendCall(asc.compare, outputs=("dst|cmpmask",), params=_BINARY_PARAMS, enums=_CMP),
+                   "Compare: bitmask (or CMPMASK) of src0 <cmp_mode> src1")
+ascend_instruction("compare_scalar", AscendCall(asc.compare_scalar, params=_UNARY_PARAMS, enums=_CMP),
+                   "Compares: bitmask of src0 <cmp_mode> src1_scalar")
+for _mode in ("eq", "ne", "lt", "le", "gt", "ge"):
+    ascend_instruction(f"asc_{_mode}", AscendCall(getattr(asc, f"asc_{_mode}"), outputs=("dst|cmpmask",)),
+                       f"C API asc_{_mode}: bitmask (or CMPMASK) of src0 {_mode} src1")
+    ascend_instruction(f"asc_{_mode}_scalar", AscendCall(getattr(asc, f"asc_{_mode}_scalar")),
+                       f"C API asc_{_mode}_scalar: bitmask of src {_mode} value")
+
+
+def _trans_data_to_5hd(dst: asc.LocalTensor, src: asc.LocalTensor, dst_list, src_list,
+                       params: asc.TransDataTo5HDParams) -> None:
+    """TransDataTo5HD in its address-list form, the lists given as element offsets into ``dst`` / ``src``."""
+    if dst.dtype != src.dtype:
+        raise CaseError(f"tensors: dst ({dst.dtype}) and src ({src.dtype}) must have the same dtype T")
+    for name, offsets in (("dst_list", dst_list), ("src_list", src_list)):
+        if not isinstance(offsets, list) or not all(isinstance(o, int) for o in offsets):
+            raise CaseError(f"args.{name}: a list of element offsets (integers)")
+    asc.trans_data_to_5hd([dst.addr + o * dst.dtype.itemsize for o in dst_list],
+                          [src.addr + o * src.dtype.itemsize for o in src_list], params, dtype=dst.dtype)
+
+
+ascend_instruction("trans_data_to_5hd", AscendCall(_trans_data_to_5hd,
+                                                   params={"params": asc.TransDataTo5HDParams}),
+                   "TransDataTo5HD, address-list form (seed 002)")

@@ -17,12 +17,28 @@ Names follow the vendor's C API (TPU-Kernel)::
         )
         result = core.read_local(0x8000, (1, 64, 4, 4), tpu.DT_FP32)
 
+A kernel is a Python function run inside ``with tpu.Core(...)``, structured as in C
+(sophgo-semantics §6)::
+
+    def kernel(out_global, in_global, shape):
+        tpu.tpu_initialize()
+        tpu.tpu_gdma_cpy_S2L(0x0, in_global, shape, None, None, tpu.DT_FP32)
+        tpu.tpu_bdc_greater_select(0x0, ...)
+        tpu.tpu_gdma_cpy_L2S(out_global, 0x0, shape, None, None, tpu.DT_FP32)
+        tpu.tpu_poll()
+
+    with tpu.Core("bm1684x") as core:
+        core.write_global(0x1000, x)
+        kernel(0x9000, 0x1000, tpu.dim4(1, 100, 4, 8))
+        y = core.read_global(0x9000, x.shape, tpu.DT_FP32)
+
 The semantics are those measured on Sophgo's cmodel (reference: sophgo-semantics).
 """
 
-from .chips import CHIPS, Chip, get_chip
+from .chips import CHIPS, Chip, get_chip, get_default_chip, set_default_chip, using_chip
 from .core import Core
 from .layout import LAYOUTS, Layout
+from .ops.gdma import tpu_gdma_cpy_L2S, tpu_gdma_cpy_S2L
 from .ops.select import (
     tpu_bdc_equal_select,
     tpu_bdc_greater_select,
@@ -30,6 +46,8 @@ from .ops.select import (
     tpu_bdc_maximum_greater_select,
     tpu_bdc_minimum_less_select,
 )
+from .ops.set_c import tpu_bdc_set_C
+from .runtime import tpu_initialize, tpu_poll
 from .types import (
     DT_BFP16,
     DT_FP8E4M3,
@@ -99,7 +117,9 @@ __all__ = [
     "data_type_t",
     "dim4",
     "get_chip",
+    "get_default_chip",
     "scalar_t",
+    "set_default_chip",
     "tpu_aligned_stride",
     "tpu_bank_index",
     "tpu_bank_num",
@@ -108,17 +128,23 @@ __all__ = [
     "tpu_bdc_less_select",
     "tpu_bdc_maximum_greater_select",
     "tpu_bdc_minimum_less_select",
+    "tpu_bdc_set_C",
     "tpu_channle_num_per_npu",
     "tpu_compact_stride",
     "tpu_continuous_stride",
     "tpu_data_type_bits",
     "tpu_data_type_size",
     "tpu_eu_num",
+    "tpu_gdma_cpy_L2S",
+    "tpu_gdma_cpy_S2L",
+    "tpu_initialize",
     "tpu_line_aligned_stride",
     "tpu_local_mem_size_per_npu",
     "tpu_npu_addr",
     "tpu_npu_index",
     "tpu_npu_num",
+    "tpu_poll",
+    "using_chip",
     "var_type_t",
     "variable_t",
 ]

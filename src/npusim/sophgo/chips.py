@@ -8,13 +8,21 @@ the fused-compare (select) instruction.
 
 Look a chip up by name with :func:`get_chip` (case-insensitive, aliases such as
 ``"BM1690"`` accepted); an unknown name raises :class:`~npusim.errors.UnsupportedError`
-listing the known names.
+listing the known names.  A :class:`~npusim.sophgo.core.Core` created without a chip
+runs on the default chip (:func:`get_default_chip`, initially BM1684X;
+``npusim run --chip`` changes it with :func:`set_default_chip`).
+
+The data-movement rules (GDMA, ``tpu_bdc_set_C``) were measured on the BM1684X and
+BM1688 cmodels (``tests/data/sophgo/runtime_oracle_*.json.gz``); SG2260 carries the
+BM1684X values and CV184X the BM1688 values over, unmeasured.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
+from ..default_chip import VendorDefault
 from ..errors import UnsupportedError
 from .types import (
     DT_BFP16,
@@ -31,9 +39,13 @@ from .types import (
     data_type_t,
 )
 
-__all__ = ["CHIPS", "Chip", "get_chip", "known_chip_names"]
+__all__ = [
+    "CHIPS", "DEFAULT_CHIP", "Chip", "get_chip", "get_default_chip", "known_chip_names", "set_default_chip",
+    "using_chip",
+]
 
 KiB = 1024
+INT32_MAX = (1 << 31) - 1  # dim4 fields are C ints
 
 # The nine types whose PRECISION code is 0..5 (INT8, FP16, FP32, INT16, INT32, BF16), signed and
 # unsigned.  The BM1684X and BM1688 fused-compare asserts `0 <= AB_prec <= 5` and `0 <= CD_prec <= 5`
@@ -43,6 +55,12 @@ _PREC_0_TO_5 = frozenset(
 )
 _FP8 = frozenset({DT_FP8E5M2, DT_FP8E4M3})
 _FLOAT_WIDER_THAN_8 = frozenset({DT_FP16, DT_BFP16, DT_FP32})
+
+# GDMA and the BDC arithmetic unit (tpu_bdc_set_C) take the same nine types on both cmodels: INT4, FP8 and
+# FP20 assert ("tpu_eu_num: Assertion", "get_eu_num: ERROR PREC"), and so does TF32 except in a GDMA copy
+# with both strides explicit, which moves it as 32-bit data; npusim has no TF32 storage and rejects it
+# everywhere [cmodel, runtime oracle].
+_DATA_MOVE_DTYPES = _PREC_0_TO_5
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,6 +80,13 @@ class Chip:
         select_value_dtypes: dtypes accepted for dst/src2/src3 (``dst_dtype``, ``dst1_dtype``).
         select_equal_width_compare_dtypes: compare dtypes whose width must equal the
             dst width (a float compare cannot select into a wider dst).
+        gdma_dtypes: element types ``tpu_gdma_cpy_S2L`` / ``_L2S`` move.
+        gdma_max_w_stride_bytes: largest W stride of a GDMA copy, in bytes, on either side
+            (``MAX_WSTRIDE_BYTE_LEN``; the cmodel asserts ``0 < w_stride * size <= it``).
+        set_c_dtypes: element types ``tpu_bdc_set_C`` writes.
+        set_c_max_stride: largest element stride (each of n, c, h, w) of a free-layout
+            ``tpu_bdc_set_C`` (BM1684X: an 18-bit field, ``stride < 1 << 18``; BM1688: no field
+            limit was found, only the bounds of the lane).
         oracle: the vendor cmodel library that measured this chip's behaviour, or None
             when npusim's semantics for it are carried over from BM1684X/BM1688 unmeasured.
         source: where the numbers come from.
@@ -76,6 +101,10 @@ class Chip:
     select_compare_dtypes: frozenset[data_type_t]
     select_value_dtypes: frozenset[data_type_t]
     select_equal_width_compare_dtypes: frozenset[data_type_t]
+    gdma_dtypes: frozenset[data_type_t] = _DATA_MOVE_DTYPES
+    gdma_max_w_stride_bytes: int
+    set_c_dtypes: frozenset[data_type_t] = _DATA_MOVE_DTYPES
+    set_c_max_stride: int
     oracle: str | None
     source: str
 
@@ -114,6 +143,8 @@ CHIPS: dict[str, Chip] = {
             select_compare_dtypes=_PREC_0_TO_5,
             select_value_dtypes=_PREC_0_TO_5,
             select_equal_width_compare_dtypes=_FLOAT_WIDER_THAN_8,
+            gdma_max_w_stride_bytes=128,
+            set_c_max_stride=(1 << 18) - 1,
             oracle="libcmodel_bm1684x.so (tpu_mlir 1.30.2)",
             source="sophgo-semantics §3.1 (BM1684X.h, cmodel), §4.1 (cmodel asserts)",
         ),
@@ -127,6 +158,8 @@ CHIPS: dict[str, Chip] = {
             select_compare_dtypes=_PREC_0_TO_5,
             select_value_dtypes=_PREC_0_TO_5,
             select_equal_width_compare_dtypes=_FLOAT_WIDER_THAN_8,
+            gdma_max_w_stride_bytes=64,
+            set_c_max_stride=INT32_MAX,
             oracle="libcmodel_bm1688.so (tpu_mlir 1.30.2)",
             source="sophgo-semantics §3.1 (BM1688.h, cmodel), §4.1 (cmodel asserts)",
         ),
@@ -141,6 +174,8 @@ CHIPS: dict[str, Chip] = {
             select_compare_dtypes=_PREC_0_TO_5 | _FP8,
             select_value_dtypes=_PREC_0_TO_5 | _FP8,
             select_equal_width_compare_dtypes=_FLOAT_WIDER_THAN_8,
+            gdma_max_w_stride_bytes=128,  # carried over from BM1684X
+            set_c_max_stride=(1 << 18) - 1,  # carried over from BM1684X
             oracle=None,
             source="sophgo-semantics §3.1 (BM1690.h), §4.1 (nodechip_fused_cmp_perf_test dtype matrix)",
         ),
@@ -156,6 +191,8 @@ CHIPS: dict[str, Chip] = {
             select_value_dtypes=_PREC_0_TO_5 - {DT_FP32, DT_FP16},
             # carried over from BM1684X/BM1688 (a float compare cannot widen); not measured on CV184X
             select_equal_width_compare_dtypes=frozenset({DT_BFP16}),
+            gdma_max_w_stride_bytes=64,  # carried over from BM1688
+            set_c_max_stride=INT32_MAX,  # carried over from BM1688
             oracle=None,
             source="sophgo-semantics §3.1 (MARS3.h, cmodel constants), §4.1 (CV184X assert)",
         ),
@@ -171,6 +208,9 @@ for _chip in CHIPS.values():
 def known_chip_names() -> str:
     """``"BM1684X, BM1688 (CV186X), ..."``: every canonical name with its aliases."""
     return ", ".join(c.name + (f" ({'/'.join(c.aliases)})" if c.aliases else "") for c in CHIPS.values())
+
+
+DEFAULT_CHIP = "BM1684X"
 
 
 def get_chip(chip: str | Chip) -> Chip:
@@ -190,3 +230,25 @@ def get_chip(chip: str | Chip) -> Chip:
         raise UnsupportedError(
             "tpu.Core", "chip", chip, "unknown Sophgo chip", known_chip_names()
         ) from None
+
+
+_DEFAULT: VendorDefault[Chip] = VendorDefault("npusim_sophgo_default_chip", DEFAULT_CHIP, get_chip)
+
+
+def get_default_chip() -> Chip:
+    """The chip a ``Core()`` created without a chip runs on (initially BM1684X)."""
+    return _DEFAULT.get()
+
+
+def set_default_chip(chip: str | Chip) -> None:
+    """Make ``chip`` the chip of every later ``Core()`` that names none (``npusim run --chip``).
+
+    Raises:
+        UnsupportedError: for an unknown chip name.
+    """
+    _DEFAULT.set(chip)
+
+
+def using_chip(chip: str | Chip) -> contextlib.AbstractContextManager[Chip]:
+    """Within the block, ``Core()`` without a chip runs on ``chip``."""
+    return _DEFAULT.using(chip)

@@ -4,6 +4,11 @@ Local memory is one flat :class:`~npusim.memory.Memory` of ``NPU_NUM * LOCAL_MEM
 bytes laid out lane-major, exactly as the vendor cmodel holds it, so a flat byte
 index *is* a local address (``lane * LOCAL_MEM_SIZE + offset``; sophgo-semantics §3.2).
 
+Global memory (DDR) is another flat :class:`~npusim.memory.Memory`; a global address is a
+byte offset into it.  (The vendor cmodel maps its DDR at ``0x100000000``; kernels receive
+global addresses from the host, so npusim starts them at 0.)  The host fills and reads it
+with :meth:`Core.write_global` / :meth:`Core.read_global`, kernels with the GDMA copies.
+
 Instructions act on the core of the innermost enclosing ``with Core(...)`` block::
 
     with tpu.Core("bm1684x") as core:
@@ -16,17 +21,20 @@ Outside any such block they raise :class:`~npusim.errors.NoActiveCoreError`.
 from __future__ import annotations
 
 import contextvars
+import math
+import operator
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dtypes
-from ..errors import AlignmentError, NoActiveCoreError, OutOfBoundsError, ParameterRangeError
+from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..memory import Memory, UninitPolicy
-from ..validate import is_integer, require_bytes
-from .chips import Chip, get_chip
-from .layout import Layout, element_lane_offset, lane_span_bytes, local_stride, split_address
+from ..validate import is_integer, require_bytes, require_int
+from .chips import INT32_MAX, Chip, get_chip, get_default_chip
+from .layout import LAYOUTS, Layout, local_stride, split_address
+from .placement import check_element_count, place_global, place_local
 from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
 
 __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
@@ -56,7 +64,8 @@ class Core:
 
     Args:
         chip: chip name (``"bm1684x"``, ``"BM1688"``, aliases such as ``"bm1690"``) or a
-            :class:`~npusim.sophgo.chips.Chip`.
+            :class:`~npusim.sophgo.chips.Chip`; default: the default chip
+            (:func:`~npusim.sophgo.chips.get_default_chip`, initially BM1684X).
         global_mem_bytes: size of global memory (allocated lazily, on first use of :attr:`gmem`).
             Default: 256 MiB.
         uninit: what reading never-written memory does: ``"warn"`` (default), ``"raise"``
@@ -65,19 +74,26 @@ class Core:
     Attributes:
         chip: the :class:`~npusim.sophgo.chips.Chip`.
         lmem: local memory, ``NPU_NUM * LOCAL_MEM_SIZE`` bytes, lane-major.
+        initialized: ``tpu_initialize()`` ran on this core.
+        polls: how many times ``tpu_poll()`` ran.
     """
 
     def __init__(
         self,
-        chip: str | Chip = "BM1684X",
+        chip: str | Chip | None = None,
         *,
         global_mem_bytes: int = DEFAULT_GLOBAL_MEM_BYTES,
         uninit: UninitPolicy = "warn",
     ) -> None:
-        self.chip = get_chip(chip)
+        self.chip = get_default_chip() if chip is None else get_chip(chip)
         self.uninit: UninitPolicy = uninit
-        self.global_mem_bytes = global_mem_bytes
+        self.global_mem_bytes = require_int("tpu.Core", "global_mem_bytes", global_mem_bytes, 8, 1 << 40)
+        if self.global_mem_bytes % 8:
+            raise ParameterRangeError("tpu.Core", "global_mem_bytes", global_mem_bytes, "is not a multiple of 8",
+                                      "multiples of 8 bytes")
         self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", uninit)
+        self.initialized = False
+        self.polls = 0
         self._tokens: list[contextvars.Token] = []
 
     @cached_property
@@ -107,10 +123,12 @@ class Core:
 
     # ------------------------------------------------------------ host access
     def write_local(
-        self, addr: int, array: Any, dtype: Any, layout: Layout = "aligned"
+        self, addr: int, array: Any, dtype: Any, layout: Layout | dim4 = "aligned"
     ) -> None:
         """Store an ``(N, C, H, W)`` array at local address ``addr`` in ``layout``.
 
+        ``layout`` is a layout name (``"aligned"``, ``"compact"``, ``"line_aligned"``,
+        ``"continuous"``) or an explicit :class:`dim4` element stride (free layout).
         Values are converted to ``dtype``'s storage type (integers must fit; floats round to
         nearest).  To store raw bit patterns, pass an array already of that storage type,
         e.g. ``bits.view(np.float32)``.  Only the elements are written; padding is untouched.
@@ -118,14 +136,14 @@ class Core:
         dt = as_data_type(dtype, "write_local", "dtype")
         storage = storage_dtype(dt, "write_local", "dtype")
         values = _to_storage(np.asarray(array), storage.np_dtype, "write_local")
-        if values.ndim != 4 or 0 in values.shape:
-            raise ParameterRangeError("write_local", "array shape", values.shape, "a tensor is 4-D (N, C, H, W)",
-                                      "4 dimensions, each at least 1")
+        if values.ndim != 4:
+            raise ParameterRangeError("write_local", "array shape", values.shape, "must be 4-D (N, C, H, W)",
+                                      "4 dimensions")
         shape = dim4(*values.shape)
         elems = self._element_index("write_local", addr, shape, storage.itemsize, storage.bits, layout)
         self.lmem.scatter(elems, values.view(storage.raw))
 
-    def read_local(self, addr: int, shape: Any, dtype: Any, layout: Layout = "aligned") -> np.ndarray:
+    def read_local(self, addr: int, shape: Any, dtype: Any, layout: Layout | dim4 = "aligned") -> np.ndarray:
         """The ``(N, C, H, W)`` tensor at local address ``addr`` in ``layout``, as a new array.
 
         Reading never-written bytes warns (or raises in strict mode), naming the first address.
@@ -165,33 +183,102 @@ class Core:
         return lane * self.chip.local_mem_bytes + offset
 
     def _element_index(
-        self, who: str, addr: int, shape: dim4, itemsize: int, bits: int, layout: Layout
+        self, who: str, addr: int, shape: dim4, itemsize: int, bits: int, layout: Layout | dim4
     ) -> np.ndarray:
         """Flat element indices (local address / itemsize) of every element, after bounds checks."""
-        if isinstance(addr, bool) or not isinstance(addr, (int, np.integer)):
-            raise TypeError(f"{who}: addr must be an int local address, got {type(addr).__name__}")
-        addr = int(addr)
-        chip = self.chip
-        if not 0 <= addr < chip.total_local_mem_bytes:
-            raise OutOfBoundsError(
-                who, "addr", addr, "is not a local address", f"[0x0, {chip.total_local_mem_bytes:#x})"
-            )
-        if addr % itemsize:
-            raise AlignmentError(
-                who, "addr", addr, f"is not {itemsize}-byte aligned", "multiples of the element size"
-            )
+        addr = _require_address(who, addr)
         if min(shape.as_tuple()) < 1:
-            raise ValueError(f"{who}: every dimension of shape must be >= 1, got {shape.as_tuple()}")
-        start_lane, offset = split_address(addr, chip)
-        stride = local_stride(layout, shape, start_lane, bits, chip)
-        end = offset + lane_span_bytes(shape, stride, start_lane, itemsize, chip)
-        if end > chip.local_mem_bytes:
-            raise OutOfBoundsError(
-                who, "tensor end offset", end, "runs past the end of the lane's local memory",
-                f"<= {chip.local_mem_bytes:#x}",
-            )
-        lane, byte_offset = element_lane_offset(addr, shape, stride, itemsize, chip)
-        return (lane * chip.local_mem_bytes + byte_offset) // itemsize
+            raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension must be >= 1", ">= 1")
+        if isinstance(layout, dim4):
+            if min(layout.as_tuple()) < 0:
+                raise ParameterRangeError(who, "stride", layout.as_tuple(), "components must be >= 0", ">= 0")
+            stride = layout
+        elif not isinstance(layout, str):
+            raise TypeError(f"{who}: layout must be a layout name or a dim4 stride, got {type(layout).__name__}")
+        elif layout in LAYOUTS:
+            start_lane = split_address(addr, self.chip)[0] if 0 <= addr < self.chip.total_local_mem_bytes else 0
+            stride = local_stride(layout, shape, start_lane, bits, self.chip)
+        else:
+            raise UnsupportedError(who, "layout", layout, "unknown layout", f"{', '.join(LAYOUTS)} or a dim4 stride")
+        placement = place_local(who, self.chip, "addr", addr, shape, stride, itemsize, itemsize,
+                                f"is not {itemsize}-byte aligned (the element size)")
+        check_element_count(who, shape, self.chip.total_local_mem_bytes, "local memory")
+        return placement.element_index(self.chip)
+
+    # ------------------------------------------------------------ global memory
+    def write_global(self, addr: int, array: Any, dtype: Any = None, stride: dim4 | None = None) -> None:
+        """Store ``array`` in global memory at byte address ``addr``.
+
+        Without ``stride`` the elements are stored contiguously in C order (any shape); with a
+        :class:`dim4` ``stride`` (elements) the array must be 4-D and element ``(n, c, h, w)``
+        goes to ``addr + size * (n*ns + c*cs + h*hs + w*ws)``.  Without ``dtype`` the array's
+        own bytes are stored (its dtype must be one npusim knows); with a ``data_type_t`` the
+        values are converted as in :meth:`write_local`.
+        """
+        values = self._global_values("write_global", array, dtype)
+        shape, stride = _global_geometry("write_global", values.shape, stride)
+        index = self._global_index("write_global", addr, shape, stride, values.itemsize)
+        self.gmem.scatter(index, values.reshape(shape.as_tuple()).view(f"<u{values.itemsize}"))
+
+    def read_global(self, addr: int, shape: Any, dtype: Any, stride: dim4 | None = None) -> np.ndarray:
+        """The ``dtype`` elements at global byte address ``addr``, as a new array of ``shape``.
+
+        ``shape`` is an int or a tuple (C order, contiguous); with a :class:`dim4` ``stride``
+        it is 4-D and read through that stride.  Reading never-written bytes is reported.
+        """
+        dt = as_data_type(dtype, "read_global", "dtype")
+        storage = storage_dtype(dt, "read_global", "dtype")
+        dims = (shape,) if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool) else shape
+        try:
+            dims = tuple(operator.index(d) for d in dims)
+        except TypeError:
+            raise TypeError(f"read_global: shape must be an int or a tuple of ints, got {shape!r}") from None
+        if any(not 0 <= d <= INT32_MAX for d in dims):
+            raise ParameterRangeError("read_global", "shape", dims, "dimensions must be C ints >= 0",
+                                      f"[0, {INT32_MAX}] each")
+        geometry, stride = _global_geometry("read_global", dims, stride)
+        index = self._global_index("read_global", addr, geometry, stride, storage.itemsize)
+        self.gmem.check_initialized("read_global", "tensor", index, storage.itemsize)
+        return self.gmem.gather(index, storage.raw).view(storage.np_dtype).reshape(dims)
+
+    def _global_values(self, who: str, array: Any, dtype: Any) -> np.ndarray:
+        if dtype is None:
+            values = np.asarray(array)
+            if _dtypes.from_numpy(values.dtype) is None:
+                raise TypeError(f"{who}: without dtype, array must have a numeric dtype npusim knows, got "
+                                f"{values.dtype}")
+            return np.ascontiguousarray(values)
+        dt = as_data_type(dtype, who, "dtype")
+        return np.ascontiguousarray(_to_storage(np.asarray(array), storage_dtype(dt, who, "dtype").np_dtype, who))
+
+    def _global_index(self, who: str, addr: int, shape: dim4, stride: dim4, itemsize: int) -> np.ndarray:
+        addr = _require_address(who, addr)
+        if shape.n * shape.c * shape.h * shape.w == 0:
+            return np.zeros(shape.as_tuple(), dtype=np.int64)
+        placement = place_global(who, self.global_mem_bytes, "addr", addr, shape, stride, itemsize,
+                                 "global memory (host access)")
+        check_element_count(who, shape, self.global_mem_bytes, "global memory")
+        return placement.element_index()
+
+
+def _require_address(who: str, addr: Any) -> int:
+    if isinstance(addr, bool) or not isinstance(addr, (int, np.integer)):
+        raise TypeError(f"{who}: addr must be an int address, got {type(addr).__name__}")
+    return int(addr)
+
+
+def _global_geometry(who: str, dims: tuple[int, ...], stride: dim4 | None) -> tuple[dim4, dim4]:
+    """A 4-D view of ``dims`` and its element stride (continuous C order without ``stride``)."""
+    if stride is None:
+        count = math.prod(dims)
+        return dim4(1, 1, 1, count), dim4(count, count, count, 1)
+    if not isinstance(stride, dim4):
+        raise TypeError(f"{who}: stride must be a dim4 or None, got {type(stride).__name__}")
+    if len(dims) != 4:
+        raise ParameterRangeError(who, "shape", dims, "a strided tensor is 4-D (N, C, H, W)", "4 dimensions")
+    if min(stride.as_tuple()) < 0:
+        raise ParameterRangeError(who, "stride", stride.as_tuple(), "components must be >= 0", ">= 0")
+    return dim4(*dims), stride
 
 
 def _as_dim4(shape: Any, who: str) -> dim4:
@@ -215,8 +302,8 @@ def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
             raise TypeError(f"{who}: integer dtype needs integer values, got {values.dtype}")
         info = np.iinfo(storage)
         if values.size and (values.min() < info.min or values.max() > info.max):
-            raise ParameterRangeError(who, "array values", f"[{values.min()}, {values.max()}]",
-                                      f"do not fit in {storage}", f"[{info.min}, {info.max}]")
+            bad = (values.min() if values.min() < info.min else values.max()).item()
+            raise ParameterRangeError(who, "values", bad, f"do not fit in {storage}", f"[{info.min}, {info.max}]")
         return values.astype(storage)
     source = _dtypes.from_numpy(values.dtype)
     if values.dtype.kind not in "iub" and not (source is not None and source.is_float):

@@ -23,6 +23,7 @@ __all__ = [
     "require_repeat_params",
     "require_ub_tensor",
     "scalar_bits",
+    "scalar_bits_cached",
 ]
 
 UB_ALIGN = 32  # ref §1.4: UB operand start addresses are 32-byte aligned
@@ -108,3 +109,28 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     if not info.min <= as_int <= info.max:
         raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]")
     return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
+
+
+_SCALAR_MEMO: dict = {}
+_SCALAR_MEMO_SIZE = 4096
+
+
+def scalar_bits_cached(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
+    """:func:`scalar_bits`, remembered for plain ``int`` / ``float`` values seen before.
+
+    Kernels pass the same few constants again and again.  The memo key is exact: the
+    value with its type and, for floats, the sign (``0.0 == -0.0`` but converts
+    differently); NaN, numpy scalars and rejected values are never remembered.  The
+    returned array is read-only.
+    """
+    kind = type(value)
+    if (kind is not float and kind is not int) or value != value:
+        return scalar_bits(instruction, name, value, dtype)
+    key = (dtype.name, kind, value, math.copysign(1.0, value) if kind is float else 0)
+    raw = _SCALAR_MEMO.get(key)
+    if raw is None:
+        raw = scalar_bits(instruction, name, value, dtype)
+        raw.setflags(write=False)
+        if len(_SCALAR_MEMO) < _SCALAR_MEMO_SIZE:
+            _SCALAR_MEMO[key] = raw
+    return raw

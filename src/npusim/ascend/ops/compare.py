@@ -47,31 +47,45 @@ anything is written; a rejected call leaves UB and every register unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
 from ...dtypes import DType
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
-from ...overloads import Form, Param, bind
+from ...overloads import Form, Param, bind_values
 from ...validate import div_up, require_bool, require_int
 from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
 from ..core import CMPMASK_BYTES, Core, current_core
 from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footprint
 from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg, lanes_from_register, mask_arg_words
+from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
+from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
 from ..tensor import LocalTensor
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode, UnaryRepeatParams
-from .common import is_scalar, is_tensor, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+from .common import (
+    is_scalar,
+    is_tensor,
+    require_dtype,
+    require_repeat_params,
+    require_ub_tensor,
+    scalar_bits,
+    scalar_bits_cached,
+)
 
 __all__ = [
     "COMPARE_FORMS",
     "COMPARE_SCALAR_FORMS",
+    "CompareCall",
+    "ComparePlan",
+    "LaneComparison",
     "compare",
     "compare_lanes",
     "compare_scalar",
-    "vcmp",
-    "vcmpv",
-    "vcmpvs",
+    "plan_vcmp",
+    "plan_vcmpv",
+    "plan_vcmpvs",
 ]
 
 COUNT_MAX = (1 << 32) - 1  # count is uint32_t (Compare.md)
@@ -130,7 +144,7 @@ COMPARE_SCALAR_FORMS = (
 
 
 @dataclass
-class ComparePlan:
+class CompareCall:
     """A fully resolved compare: operands, lanes, and where the result bits go.
 
     Attributes:
@@ -149,7 +163,6 @@ class ComparePlan:
     mode: CMPMODE
     src0: LocalTensor
     src1: LocalTensor | None
-    scalar_raw: np.ndarray | None
     lanes: ActiveLanes
     strides: tuple[int, int, int, int]
     dst: LocalTensor | None = None
@@ -171,13 +184,22 @@ def compare(*args, **kwargs) -> None:
     register result back with ``asc.get_cmp_mask``.
     """
     instruction = "compare"
-    form, bound = bind(instruction, COMPARE_FORMS, args, kwargs)
+    form, values = bind_values(instruction, COMPARE_FORMS, args, kwargs)
     core = current_core(instruction)
-    if form == "register":
-        plan = _plan_register(instruction, core, bound)
+    shape = _SHAPES[instruction, form.name]
+    key = _plan_key(instruction, shape, values, core)
+    plan = find_plan(core, key)
+    if plan is None:
+        bound = dict(zip(form.names, values, strict=True))
+        if form.name == "register":
+            call = _plan_register(instruction, core, bound)
+        else:
+            call, _ = _plan_bitmask(instruction, core, form.name, bound, scalar=False)
+        plan = ComparePlan.compile(call)
+        keep_plan(core, key, plan)
     else:
-        plan = _plan_bitmask(instruction, core, form, bound, scalar=False)
-    _execute(plan)
+        require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
+    plan.run(core)
 
 
 def compare_scalar(*args, **kwargs) -> None:
@@ -192,48 +214,97 @@ def compare_scalar(*args, **kwargs) -> None:
     as the C++ ``T src1Scalar`` parameter does.
     """
     instruction = "compare_scalar"
-    form, bound = bind(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
+    form, values = bind_values(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
     core = current_core(instruction)
-    _execute(_plan_bitmask(instruction, core, form, bound, scalar=True))
+    shape = _SHAPES[instruction, form.name]
+    key = _plan_key(instruction, shape, values, core)
+    plan = find_plan(core, key)
+    if plan is None:
+        call, scalar_raw = _plan_bitmask(instruction, core, form.name, dict(zip(form.names, values, strict=True)),
+                                         scalar=True)
+        plan = ComparePlan.compile(call)
+        keep_plan(core, key, plan)
+    else:
+        require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
+        scalar_raw = scalar_bits_cached(instruction, "src1_scalar", values[shape.scalar], plan.call.dtype)
+    plan.run(core, scalar_raw)
+
+
+@dataclass(frozen=True)
+class _FormShape:
+    """Where a form's arguments sit in its values: what keys a plan, what is checked per call."""
+
+    form: str
+    per_call: tuple[bool, ...]  # the scalar of compare_scalar is read per call
+    tensor_names: tuple[str, ...]  # the tensor parameters in the order planning checks them
+    pick_tensors: itemgetter  # values -> those tensor parameters (always at least two)
+    scalar: int | None  # position of src1_scalar
+    is_set_mask: int | None  # position of is_set_mask
+
+    @classmethod
+    def of(cls, form: Form) -> _FormShape:
+        index = {name: i for i, name in enumerate(form.names)}
+        names = tuple(name for name in ("dst", "src0", "src1") if name in index)
+        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})), names,
+                   itemgetter(*(index[name] for name in names)), index.get("src1_scalar"),
+                   index.get("is_set_mask"))
+
+
+_SHAPES = {("compare", form.name): _FormShape.of(form) for form in COMPARE_FORMS}
+_SHAPES.update({("compare_scalar", form.name): _FormShape.of(form) for form in COMPARE_SCALAR_FORMS})
+
+
+def _plan_key(instruction: str, shape: _FormShape, values: tuple, core: Core) -> tuple:
+    """Everything a compare plan depends on (``plans`` module docstring): the arguments, the mask
+    mode, and the vector mask register when the lanes come from it (``is_set_mask=False``)."""
+    reads_register = shape.is_set_mask is not None and values[shape.is_set_mask] is not True
+    words = core.mask_words if reads_register else None
+    return call_key((instruction, shape.form, int(core.mask_mode), words), values, shape.per_call)
 
 
 # ------------------------------------------------------ bare instructions (C API)
-def vcmpv(instruction: str, core: Core, mode: CMPMODE, dst, src0, src1, repeat: int,
-          strides: tuple[int, int, int, int]) -> None:
+def plan_vcmpv(instruction: str, core: Core, mode: CMPMODE, dst, src0, src1, repeat: int,
+               strides: tuple[int, int, int, int]) -> ComparePlan:
     """The ``vcmpv_<op>`` instruction as the C API issues it: tensor-tensor to a UB bitmask.
 
     ``strides`` are ``(src0_blk, src0_rep, src1_blk, src1_rep)``; the dst strides of the C
     signature have no effect on the packed output (module docstring).  The vector mask
-    register is used only where the product honours compare masks.
+    register is used only where the product honours compare masks.  Returns the checked
+    plan; ``plan.run(core)`` executes it.
     """
     support = _support(core, instruction, "Compare", lambda s: bool(s.dtypes))
     dst, src0, src1 = _tensors(instruction, core, dst, src0, src1)
     _check_dtypes(instruction, core, support, "mask", mode, src0, src1, dst, scalar=False)
     lanes = _bare_lanes(instruction, core, support, repeat, src0.dtype.itemsize)
-    _execute(ComparePlan(instruction, core, support, src0.dtype, mode, src0, src1, None, lanes, strides, dst))
+    return ComparePlan.compile(CompareCall(instruction, core, support, src0.dtype, mode, src0, src1, lanes, strides,
+                                           dst))
 
 
-def vcmpvs(instruction: str, core: Core, mode: CMPMODE, dst, src, value, repeat: int,
-           strides: tuple[int, int]) -> None:
-    """The ``vcmpvs_<op>`` instruction: tensor-scalar to a UB bitmask; ``strides`` = ``(src_blk, src_rep)``."""
+def plan_vcmpvs(instruction: str, core: Core, mode: CMPMODE, dst, src, value, repeat: int,
+                strides: tuple[int, int]) -> tuple[ComparePlan, np.ndarray]:
+    """The ``vcmpvs_<op>`` instruction: tensor-scalar to a UB bitmask; ``strides`` = ``(src_blk, src_rep)``.
+
+    Returns the checked plan and ``value``'s raw bits; ``plan.run(core, bits)`` executes it.
+    """
     support = _support(core, instruction, "Compares", lambda s: bool(s.scalar_dtypes))
     dst, src, _ = _tensors(instruction, core, dst, src, None)
     _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True)
     scalar_raw = scalar_bits(instruction, "value", value, src.dtype)
     lanes = _bare_lanes(instruction, core, support, repeat, src.dtype.itemsize)
-    _execute(ComparePlan(instruction, core, support, src.dtype, mode, src, None, scalar_raw, lanes,
-                         (strides[0], strides[1], 0, 0), dst))
+    call = CompareCall(instruction, core, support, src.dtype, mode, src, None, lanes, (strides[0], strides[1], 0, 0),
+                       dst)
+    return ComparePlan.compile(call), scalar_raw
 
 
-def vcmp(instruction: str, core: Core, mode: CMPMODE, src0, src1, block_strides: tuple[int, int]) -> None:
+def plan_vcmp(instruction: str, core: Core, mode: CMPMODE, src0, src1, block_strides: tuple[int, int]) -> ComparePlan:
     """The ``vcmp_<op>`` instruction: one 256-byte repeat into CMPMASK under the vector mask register."""
     support = _register_support(core, instruction)
     _, src0, src1 = _tensors(instruction, core, None, src0, src1)
     _check_register_dtypes(instruction, core, support, src0, src1)
     _require_normal_mode(instruction, core, support)
     lanes = lanes_from_register(core, instruction, 1, src0.dtype.itemsize)
-    _execute(ComparePlan(instruction, core, support, src0.dtype, mode, src0, src1, None, lanes,
-                         (block_strides[0], 0, block_strides[1], 0)))
+    return ComparePlan.compile(CompareCall(instruction, core, support, src0.dtype, mode, src0, src1, lanes,
+                                           (block_strides[0], 0, block_strides[1], 0)))
 
 
 # ------------------------------------------------------------------- planning
@@ -307,7 +378,9 @@ def _require_normal_mode(instruction: str, core: Core, support: CompareSupport) 
         )
 
 
-def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *, scalar: bool) -> ComparePlan:
+def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *,
+                  scalar: bool) -> tuple[CompareCall, np.ndarray | None]:
+    """The checked call of a bitmask form, and the scalar's raw bits (``None`` for tensor-tensor)."""
     what = "Compares" if scalar else "Compare"
     support = _support(core, instruction, what, (lambda s: bool(s.scalar_dtypes)) if scalar else
                        (lambda s: bool(s.dtypes)))
@@ -335,8 +408,8 @@ def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *, scala
             instruction, core, support, "compares" if scalar else "compare", bound["mask"],
             bound["repeat_times"], is_set_mask, dtype.itemsize, dst,
         )
-    return ComparePlan(instruction, core, support, dtype, mode, src0, src1, scalar_raw, lanes, strides, dst,
-                       mask_words_after)
+    return CompareCall(instruction, core, support, dtype, mode, src0, src1, lanes, strides, dst,
+                       mask_words_after), scalar_raw
 
 
 def _count_lanes(instruction: str, core: Core, support: CompareSupport, count, src0: LocalTensor,
@@ -409,7 +482,7 @@ def _spill_unsupported(instruction: str, core: Core) -> UnsupportedError:
     )
 
 
-def _plan_register(instruction: str, core: Core, bound: dict) -> ComparePlan:
+def _plan_register(instruction: str, core: Core, bound: dict) -> CompareCall:
     support = _register_support(core, instruction)
     mode = _cmp_mode(instruction, bound["cmp_mode"])
     _, src0, src1 = _tensors(instruction, core, None, bound["src0"], bound["src1"])
@@ -434,7 +507,7 @@ def _plan_register(instruction: str, core: Core, bound: dict) -> ComparePlan:
             mask_words_after = words
     else:
         lanes = lanes_from_register(core, instruction, 1, itemsize)
-    return ComparePlan(instruction, core, support, src0.dtype, mode, src0, src1, None, lanes, strides, None,
+    return CompareCall(instruction, core, support, src0.dtype, mode, src0, src1, lanes, strides, None,
                        mask_words_after)
 
 
@@ -458,76 +531,151 @@ def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: i
 
 
 # ------------------------------------------------------------------ execution
-def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray,
-                  float_semantics: str = "ieee754") -> np.ndarray:
-    """``a <mode> b`` per lane, on raw bits of ``dtype``, as a bool array.
+@dataclass(frozen=True)
+class LaneComparison:
+    """How ``a <mode> b`` is computed on raw bits of one dtype (ref §3.7).
 
     Integers compare as two's-complement / unsigned values.  Floats follow the product's
-    ``CompareSupport.float_semantics``; the only one documented is ``"ieee754"`` (ref §3.7):
-    NumPy's comparisons are IEEE-754 (NaN unordered, +0 == -0), and float16/bfloat16 widen
-    to float32 exactly first.
+    ``CompareSupport.float_semantics``; the only one documented is ``"ieee754"``: NumPy's
+    comparisons are IEEE-754 (NaN unordered, +0 == -0), and float16/bfloat16 (and the 8-bit
+    floats) widen to float32 exactly first.
+
+    Attributes:
+        operator: the NumPy comparison ufunc.
+        values: the dtype the raw bits are viewed as.
+        widened: the dtype values are converted to before comparing (exactly), or ``None``.
     """
-    a = np.asarray(a_raw).view(dtype.np_dtype)
-    b = np.asarray(b_raw).view(dtype.np_dtype)
-    if dtype.is_float:
-        if float_semantics != "ieee754":
+
+    operator: np.ufunc
+    values: np.dtype
+    widened: np.dtype | None
+
+    @classmethod
+    def of(cls, mode: CMPMODE, dtype: DType, float_semantics: str = "ieee754") -> LaneComparison:
+        if dtype.is_float and float_semantics != "ieee754":
             raise ValueError(f"unknown float compare semantics {float_semantics!r}")
-        if dtype.itemsize < 4:
-            a, b = a.astype(np.float32), b.astype(np.float32)
-    return _OPERATORS[mode](a, b)
+        widened = np.dtype(np.float32) if dtype.is_float and dtype.itemsize < 4 else None
+        return cls(_OPERATORS[mode], dtype.np_dtype, widened)
+
+    def operand(self, raw: np.ndarray) -> np.ndarray:
+        """Raw bits as the values the operator compares."""
+        values = raw.view(self.values)
+        return values if self.widened is None else values.astype(self.widened)
+
+    def __call__(self, a_raw: np.ndarray, b_raw: np.ndarray) -> np.ndarray:
+        return self.operator(self.operand(a_raw), self.operand(b_raw))
 
 
-def _execute(plan: ComparePlan) -> None:
-    core, ub = plan.core, plan.core.ub
-    lanes = plan.lanes
-    itemsize = plan.dtype.itemsize
-    s0_blk, s0_rep, s1_blk, s1_rep = plan.strides
-    reads = [strided_footprint("src0", plan.src0.addr, lanes, itemsize, s0_blk, s0_rep)]
-    if plan.src1 is not None:
-        reads.append(strided_footprint("src1", plan.src1.addr, lanes, itemsize, s1_blk, s1_rep))
-    tensors = {"src0": plan.src0, "src1": plan.src1}
+def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray,
+                  float_semantics: str = "ieee754") -> np.ndarray:
+    """``a <mode> b`` per lane, on raw bits of ``dtype``, as a bool array (see :class:`LaneComparison`)."""
+    return LaneComparison.of(mode, dtype, float_semantics)(np.asarray(a_raw), np.asarray(b_raw))
 
-    # --- plan: bounds, overlap, scratch (nothing has been written yet)
-    for fp in reads:
-        fp.check_in(plan.instruction, tensors[fp.name])
-    dst_fp = None
-    if plan.dst is not None:
-        dst_fp = bytes_footprint("dst", plan.dst.addr, lanes.lanes // 8, lanes.repeats)
-        dst_fp.check_in(plan.instruction, plan.dst)
+
+@dataclass
+class ComparePlan:
+    """A checked compare, compiled to operand accesses; cached per core and re-run.
+
+    ``compile`` checks bounds, overlap and the scratch (nothing is read or written);
+    ``run`` does what depends on memory and register contents: uninitialised-read checks,
+    the compare on raw bits (:func:`compare_lanes`), packing and the commit.
+
+    Attributes:
+        call: the resolved call.
+        src0, src1: the sources in the plan's layout (``src1`` is ``None`` against a scalar).
+        dst: the packed bitmask bytes (``E / 8`` per repeat, ref §3.1), ``None`` for CMPMASK.
+        scratch: the UB staging bytes of a compare to CMPMASK on the 950, else ``None``.
+        lane_mask: view layout: ``(repeats, E)`` active lanes when some are inactive (their
+            bits are 0), else ``None``.
+    """
+
+    call: CompareCall
+    src0: OperandAccess
+    src1: OperandAccess | None
+    dst: ByteSpan | None
+    scratch: ByteSpan | None
+    lane_mask: np.ndarray | None
+    comparison: LaneComparison
+    scalar_operand: tuple | None = None  # (raw bits, compared value) of the latest scalar
+
+    @classmethod
+    def compile(cls, call: CompareCall) -> ComparePlan:
+        ub, lanes, itemsize = call.core.ub, call.lanes, call.dtype.itemsize
+        s0_blk, s0_rep, s1_blk, s1_rep = call.strides
+        operands = [StridedOperand(call.src0.addr, strided_footprint("src0", call.src0.addr, lanes, itemsize, s0_blk,
+                                                                     s0_rep), s0_blk, s0_rep)]
+        if call.src1 is not None:
+            operands.append(StridedOperand(call.src1.addr, strided_footprint("src1", call.src1.addr, lanes, itemsize,
+                                                                             s1_blk, s1_rep), s1_blk, s1_rep))
+        reads = [op.footprint for op in operands]
+        tensors = {"src0": call.src0, "src1": call.src1}
+
+        # bounds, overlap, scratch (nothing is read or written here)
         for fp in reads:
-            check_overlap(plan.instruction, dst_fp, fp)
-    scratch = None
-    if plan.dst is None and plan.support.register_scratch_offset_bytes is not None:
-        scratch = (plan.support.register_scratch_offset_bytes, lanes.lanes // 8)
-        _check_clear_of_scratch(plan, scratch, reads)
+            fp.check_in(call.instruction, tensors[fp.name])
+        dst = None
+        if call.dst is not None:
+            dst_fp = bytes_footprint("dst", call.dst.addr, lanes.lanes // 8, lanes.repeats)
+            dst_fp.check_in(call.instruction, call.dst)
+            for fp in reads:
+                check_overlap(call.instruction, dst_fp, fp)
+            dst = ByteSpan("dst", call.dst.addr, call.dst.addr + lanes.repeats * lanes.lanes // 8)
+        scratch = None
+        if call.dst is None and call.support.register_scratch_offset_bytes is not None:
+            start = call.support.register_scratch_offset_bytes
+            _check_clear_of_scratch(call, (start, lanes.lanes // 8), reads)
+            scratch = ByteSpan("scratch", start, start + lanes.lanes // 8)
+        comparison = LaneComparison.of(call.mode, call.dtype, call.support.float_semantics)
 
-    # --- execute: read and compare, from memory as it is before any write
-    for fp in reads:
-        ub.check_initialized(plan.instruction, fp.name, fp.elem_index, itemsize)
-    raw = plan.dtype.raw
-    first = ub.gather(reads[0].elem_index, raw)
-    second = ub.gather(reads[1].elem_index, raw) if plan.src1 is not None else plan.scalar_raw
-    hits = compare_lanes(plan.mode, plan.dtype, first, second, plan.support.float_semantics)
-    bits = np.zeros((lanes.repeats, lanes.lanes), dtype=bool)
-    if lanes.mask is None:
-        bits[:] = hits.reshape(lanes.repeats, lanes.lanes)
-    else:
-        bits[lanes.mask] = hits
-    packed = np.packbits(bits, axis=1, bitorder="little")
+        layout = choose_layout(ub, operands, lanes, None)
+        accesses = [OperandAccess.build(ub, op, call.dtype.raw, lanes, layout) for op in operands]
+        lane_mask = lanes.mask if layout == "view" else None
+        return cls(call, accesses[0], accesses[1] if len(accesses) > 1 else None, dst, scratch, lane_mask,
+                   comparison)
 
-    # --- commit
-    if plan.dst is None:
-        cmpmask = _cmpmask_after(plan, bits[0])
-        if scratch is not None:
-            ub.write_bytes(scratch[0], packed[0], who=plan.instruction)
-        core.load_cmpmask(cmpmask)
-    elif packed.size:
-        ub.write_bytes(plan.dst.addr, packed.reshape(-1), who=plan.instruction)
-    if plan.mask_words_after is not None:
-        core.mask_words = plan.mask_words_after
+    def run(self, core: Core, scalar_raw: np.ndarray | None = None) -> None:
+        """Execute on ``core`` (the one planned for); ``scalar_raw``: a scalar compare's raw bits."""
+        call, ub = self.call, core.ub
+        lanes, raw = call.lanes, call.dtype.raw
+
+        # --- read and compare, from memory as it is before any write
+        self.src0.check_initialized(ub, call.instruction)
+        if self.src1 is not None:
+            self.src1.check_initialized(ub, call.instruction)
+        comparison = self.comparison
+        first = comparison.operand(self.src0.gather(ub, raw))
+        if self.src1 is not None:
+            second = comparison.operand(self.src1.gather(ub, raw))
+        else:
+            memo = self.scalar_operand  # scalar_bits_cached hands out one array per value: compare by identity
+            if memo is None or memo[0] is not scalar_raw:
+                memo = self.scalar_operand = (scalar_raw, comparison.operand(scalar_raw)[0])
+            second = memo[1]
+        hits = comparison.operator(first, second)
+        if self.src0.layout == "view":  # every lane was compared: clear the bits of inactive ones
+            bits = hits.reshape(lanes.repeats, lanes.lanes)
+            if self.lane_mask is not None:
+                bits &= self.lane_mask
+        else:
+            bits = np.zeros((lanes.repeats, lanes.lanes), dtype=bool)
+            if lanes.mask is None:
+                bits[:] = hits.reshape(lanes.repeats, lanes.lanes)
+            else:
+                bits[lanes.mask] = hits
+
+        # --- commit
+        if self.dst is None:
+            cmpmask = _cmpmask_after(call, bits[0])
+            if self.scratch is not None:
+                self.scratch.write(ub, np.packbits(bits[0], bitorder="little"))
+            core.load_cmpmask(cmpmask)
+        elif lanes.repeats:
+            self.dst.write(ub, np.packbits(bits, axis=None, bitorder="little"))
+        if call.mask_words_after is not None:
+            core.mask_words = call.mask_words_after
 
 
-def _cmpmask_after(plan: ComparePlan, bits: np.ndarray) -> bytes:
+def _cmpmask_after(plan: CompareCall, bits: np.ndarray) -> bytes:
     """CMPMASK after a compare to register: result bits at lanes ``0..E-1`` (ref §3.5)."""
     core = plan.core
     lanes = plan.lanes
@@ -543,7 +691,7 @@ def _cmpmask_after(plan: ComparePlan, bits: np.ndarray) -> bytes:
     return np.packbits(register, bitorder="little").tobytes()
 
 
-def _check_clear_of_scratch(plan: ComparePlan, scratch: tuple[int, int], footprints: list[Footprint]) -> None:
+def _check_clear_of_scratch(plan: CompareCall, scratch: tuple[int, int], footprints: list[Footprint]) -> None:
     start, nbytes = scratch
     stop = start + nbytes
     for fp in footprints:

@@ -21,24 +21,34 @@ alone.  The whole call is planned and checked before anything is written.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
 
 import numpy as np
 
 from ...dtypes import DType
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
-from ...overloads import Form, Param, bind
+from ...overloads import Form, Param, bind_values
 from ...validate import is_integer, require_bool
-from ..addressing import ActiveLanes
+from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
 from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
-from ..operands import OperandAccess, StridedOperand, choose_layout
+from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
+from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
-from .common import is_scalar, is_tensor, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+from .common import (
+    is_scalar,
+    is_tensor,
+    require_dtype,
+    require_repeat_params,
+    require_ub_tensor,
+    scalar_bits_cached,
+)
 
-__all__ = ["SELECT_FORMS", "run_select", "select"]
+__all__ = ["SELECT_FORMS", "SelectCall", "SelectPlan", "plan_vsel_cmpmask", "run_select", "select"]
 
 DEFAULT_STRIDES = (1, 1, 1, 8, 8, 8)
 SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (ref §2.6)
@@ -126,42 +136,54 @@ def select(dst: LocalTensor, *args, **kwargs) -> None:
 
 
 def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
-    form, bound = bind(instruction, SELECT_FORMS, args, kwargs)
+    form, values = bind_values(instruction, SELECT_FORMS, args, kwargs)
     core = current_core(instruction)
-    key = _plan_key(instruction, form, dst, bound, core)
-    plan = core.plan_cache.get(key) if key is not None else None
+    shape = _SHAPES[form.name]
+    key = _plan_key(instruction, shape, dst, values, core)
+    plan = find_plan(core, key)
     if plan is None:
-        plan = SelectPlan.compile(_plan(instruction, core, form, dst, bound))
-        if key is not None:
-            core.plan_cache[key] = plan
+        plan = SelectPlan.compile(_plan(instruction, core, form.name, dst, dict(zip(form.names, values, strict=True))))
+        keep_plan(core, key, plan)
     else:
-        plan.check_tensors(core, dst, bound)
-    plan.run(core, bound)
+        require_usable(instruction, core, (dst, *shape.pick_tensors(values)), shape.tensor_names)
+    plan.run(core, values[shape.src1] if shape.src1 is not None else None)
 
 
-def _tensor_key(value):
-    if isinstance(value, LocalTensor):
-        return value.addr, value.tile_size, value.dtype.name, value.position
-    return None if value is None else "scalar"
+@dataclass(frozen=True)
+class _FormShape:
+    """Where a form's arguments sit in its values: what keys a plan, what is checked per call."""
+
+    form: str
+    per_call: tuple[bool, ...]  # for (dst, *values): src1 may be a scalar, read per call
+    tensor_names: tuple[str, ...]  # dst and the tensor parameters, in the order planning checks them
+    pick_tensors: itemgetter  # values -> those tensor parameters
+    src1: int | None  # position of src1
+
+    @classmethod
+    def of(cls, form: Form) -> _FormShape:
+        index = {name: i for i, name in enumerate(form.names)}
+        names = tuple(name for name in ("src0", "src1", "sel_mask") if name in index)
+        return cls(form.name, per_call_flags(("dst", *form.names), frozenset({"src1"})), ("dst", *names),
+                   itemgetter(*(index[name] for name in names)), index.get("src1"))
 
 
-def _plan_key(instruction: str, form: str, dst, bound: dict, core: Core):
-    """Everything a Select plan depends on; ``None`` if some argument is not hashable."""
-    mask = bound.get("mask")
-    params = bound.get("repeat_params")
-    try:
-        key = (
-            instruction, form, bound.get("sel_mode"), _tensor_key(dst), _tensor_key(bound.get("sel_mask")),
-            _tensor_key(bound.get("src0")), _tensor_key(bound.get("src1")),
-            params.astuple() if params is not None else None,
-            tuple(mask) if isinstance(mask, (list, tuple, np.ndarray)) else mask,
-            bound.get("repeat_times"), bound.get("count"), bound.get("is_set_mask"),
-            core.mask_mode, core.mask_words, core.cmpmask[:8] if form == "no_mask" else None,
-        )
-        hash(key)
-    except TypeError:
-        return None
-    return key
+_SHAPES = {form.name: _FormShape.of(form) for form in SELECT_FORMS}
+
+
+def _plan_key(instruction: str, shape: _FormShape, dst, values: tuple, core: Core) -> tuple:
+    """Everything a Select plan depends on (``plans`` module docstring): the arguments, the
+    mask mode, and what the no-mask forms read from the registers while planning."""
+    form = shape.form
+    if form == "no_mask":
+        words, address = core.mask_words, core.cmpmask[:8] if values[_NO_MASK_MODE] == 2 else None
+    elif form == "no_mask_scalar":
+        words, address = core.mask_words, None
+    else:
+        words = address = None
+    return call_key((instruction, form, int(core.mask_mode), words, address), (dst, *values), shape.per_call)
+
+
+_NO_MASK_MODE = next(form for form in SELECT_FORMS if form.name == "no_mask").names.index("sel_mode")
 
 
 # ----------------------------------------------------------------- planning
@@ -311,12 +333,32 @@ def _scratch_bytes(call: SelectCall) -> int:
             "cmpmask": 16 if call.dtype.itemsize == 2 else 8}[call.scratch_kind]
 
 
+@cache
+def lane_masks(raw: np.dtype) -> np.ndarray:
+    """For each byte value, its 8 bits (LSB first) as lanes of ``raw``: all ones or zero, shape ``(256, 8)``.
+
+    ``np.take(lane_masks(raw), packed, axis=0)`` turns packed selection bits into a
+    per-lane bit mask, so a select is three bitwise operations on raw bits (ref §2.1):
+    ``src1 ^ ((src0 ^ src1) & mask)``.
+    """
+    bits = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+    masks = np.where(bits.astype(bool), np.array(-1, np.int64).astype(raw), np.zeros((), raw))
+    masks.setflags(write=False)
+    return masks
+
+
 @dataclass
 class SelectPlan:
     """A checked Select call, compiled to operand accesses; cached per core and re-run.
 
     ``run`` does only what depends on memory or register contents: uninitialised-read
     checks, reading the selection bits, the select itself and the commit.
+
+    View layout (the usual one): the packed selection bits become a lane mask through
+    :func:`lane_masks` and ``dst = src1 ^ ((src0 ^ src1) & mask)`` runs on contiguous
+    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).
+    Flat layout: the active lanes' bits are picked by ``bit_index`` and ``np.where``
+    selects.
     """
 
     call: SelectCall
@@ -326,6 +368,16 @@ class SelectPlan:
     bit_index: np.ndarray | None  # flat layout: per active lane, its bit in the unpacked bits
     sel_bytes: int  # selMask bytes read (stream / head), 0 if bits come from CMPMASK
     sel_check: np.ndarray | None  # selMask byte offsets holding active bits, None if all of the first sel_bytes
+    sel_span: ByteSpan | None = None  # the selMask bytes read, when their check is a span check
+    scratch: ByteSpan | None = None  # the UB scratch this call writes (ref §2.6)
+    scratch_payload: np.ndarray | None = None  # its bytes when they never change (selMask address copies)
+    scratch_cmpmask: bytes | None = None  # CMPMASK loaded from scratch_payload
+    scalar_copies: tuple | None = None  # mode 1: (scalar bits, scratch payload, CMPMASK) of the latest scalar
+    cmpmask_span: ByteSpan | None = None  # mode 0 tensor forms: the selMask bytes whose check precedes the load
+    tmp: np.ndarray | None = None  # view layout: (repeats, 8, B) raw scratch
+    lane_table: np.ndarray | None = None  # view layout: lane_masks(raw)
+    mask_rows: np.ndarray | None = None  # view layout: (packed bytes read, 8) lane masks, written by np.take
+    mask: np.ndarray | None = None  # view layout: the lane masks as (repeats or 1, 8, B); bits past the read are 0
 
     @classmethod
     def compile(cls, call: SelectCall) -> SelectPlan:
@@ -372,99 +424,121 @@ class SelectPlan:
             sel_bytes = int(sel_check[-1]) + 1 if sel_check.size else 0
             if sel_check.size == sel_bytes:
                 sel_check = None  # every byte up to sel_bytes holds an active bit: check the span
+        plan = cls(call, accesses[0], accesses[1], accesses[2], bit_index, sel_bytes, sel_check)
+        if sel_fp is not None and sel_check is None:
+            plan.sel_span = ByteSpan("sel_mask", call.sel_addr, call.sel_addr + sel_bytes)
+        if call.cmpmask_after == "selmask":
+            plan.cmpmask_span = ByteSpan("sel_mask", call.sel_addr, call.sel_addr + max(lanes.lanes // 8, 1))
+        if call.scratch_kind is not None and call.scratch_addr is not None:
+            plan.scratch = ByteSpan("scratch", call.scratch_addr, call.scratch_addr + _scratch_bytes(call))
+            if call.scratch_kind == "address":
+                plan.scratch_payload = np.frombuffer(plan._copies(None), dtype=np.uint8)
+                plan.scratch_cmpmask = plan.scratch_payload[:CMPMASK_BYTES].tobytes()
         if layout == "view":
-            bit_index = None
-        return cls(call, accesses[0], accesses[1], accesses[2], bit_index, sel_bytes, sel_check)
+            plan.bit_index = None
+            plan.tmp = np.empty((lanes.repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize)), raw)
+            plan.lane_table = lane_masks(raw)
+            mask_buffer = np.zeros((plan.stream_bytes, 8), raw)
+            read = sel_bytes if sel_fp is not None else min(plan.stream_bytes, CMPMASK_BYTES)
+            plan.mask_rows = mask_buffer[:read]
+            repeats = lanes.repeats if call.bits_from == "stream" else 1
+            plan.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize))
+        return plan
 
-    def check_tensors(self, core: Core, dst, bound: dict) -> None:
-        """The per-call part of tensor validation: not freed, and owned by the running core."""
-        instruction = self.call.instruction
-        for name, tensor in (("dst", dst), ("sel_mask", bound.get("sel_mask")), ("src0", bound.get("src0")),
-                             ("src1", bound.get("src1"))):
-            if isinstance(tensor, LocalTensor):
-                tensor.check_usable(instruction, name, core)
-
-    def run(self, core: Core, bound: dict) -> None:
+    def run(self, core: Core, src1=None) -> None:
+        """Execute on ``core`` (the one planned for); ``src1``: the call's argument (mode 1: the scalar)."""
         call, ub = self.call, core.ub
-        instruction, dtype, lanes = call.instruction, call.dtype, call.lanes
-        raw = dtype.raw
+        instruction = call.instruction
 
         # --- values that depend on the call's arguments or on register contents
-        scalar = None
+        scalar = scratch = None
         if call.scalar_from == "argument":
-            scalar = scalar_bits(instruction, "src1", bound["src1"], dtype)
+            scalar = scalar_bits_cached(instruction, "src1", src1, call.dtype)
         elif call.scalar_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
-            scalar = np.frombuffer(core.cmpmask[: dtype.itemsize], dtype=raw)
-        if call.cmpmask_after == "selmask":
-            ub.check_initialized_span(instruction, "sel_mask", call.sel_addr,
-                                      call.sel_addr + max(lanes.lanes // 8, 1))
-            cmpmask = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES].tobytes()
+            scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
+        bits = None  # the CMPMASK bits select from, as uint8; None: from selMask in memory
+        if call.cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
+            self.cmpmask_span.check_initialized(ub, instruction)
+            bits = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES]  # read (below) before any write
+            cmpmask = bits.tobytes()
         elif call.bits_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
-            cmpmask = core.cmpmask
-        else:
-            cmpmask = None
-        scratch = self._scratch_payload(scalar, core)
+            bits = np.frombuffer(core.cmpmask, dtype=np.uint8)
+        if self.scratch is not None:
+            scratch, cmpmask_after = self._scratch_payload(scalar, core)
 
-        # --- reads (memory as it is before any write)
+        # --- reads (memory as it is before any write), then the select
         self.src0.check_initialized(ub, instruction)
         if self.src1 is not None:
             self.src1.check_initialized(ub, instruction)
-        bits = self._bits(ub, cmpmask)
-        chosen0 = self.src0.gather(ub, raw)
-        chosen1 = self.src1.gather(ub, raw) if self.src1 is not None else scalar
-        result = np.where(bits, chosen0, chosen1)
+        packed = self._packed_bits(ub, bits)
+        result = self._blend(ub, packed, scalar) if self.tmp is not None else self._where(ub, packed, scalar)
 
-        # --- commit
+        # --- commit (dst first: computed in place, it is already written)
+        self.dst.write(ub, result)
         if scratch is not None:
-            ub.write_bytes(call.scratch_addr, scratch, who=instruction)
+            self.scratch.write(ub, scratch)
         if call.cmpmask_after == "selmask":
             core.load_cmpmask(cmpmask)
         elif call.cmpmask_after == "scratch":
-            core.load_cmpmask(bytes(scratch[:CMPMASK_BYTES]) if scratch is not None
-                              else self._copies(scalar)[:CMPMASK_BYTES])
+            core.load_cmpmask(cmpmask_after if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES])
         if call.mask_words_after is not None:
             core.mask_words = call.mask_words_after
         if call.mask_mode_after is not None:
             core.mask_mode = call.mask_mode_after
-        self.dst.write(ub, result)
+
+    def _blend(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
+        """View layout: ``src1 ^ ((src0 ^ src1) & mask)`` per lane, into the dst's output array."""
+        raw = self.call.dtype.raw
+        self.lane_table.take(packed, axis=0, out=self.mask_rows)
+        first = self.src0.gather(ub, raw)
+        second = self.src1.gather(ub, raw) if self.src1 is not None else scalar
+        tmp, out = self.tmp, self.dst.output()
+        np.bitwise_xor(first, second, out=tmp)
+        np.bitwise_and(tmp, self.mask, out=tmp)
+        np.bitwise_xor(tmp, second, out=out)
+        return out
+
+    def _where(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
+        """Flat layout: ``np.where`` over the active lanes, their bits picked by ``bit_index``."""
+        raw = self.call.dtype.raw
+        if packed.size < self.stream_bytes:
+            packed = np.concatenate([packed, np.zeros(self.stream_bytes - packed.size, np.uint8)])
+        bits = np.unpackbits(packed, bitorder="little").view(bool)[self.bit_index]
+        chosen1 = self.src1.gather(ub, raw) if self.src1 is not None else scalar
+        return np.where(bits, self.src0.gather(ub, raw), chosen1)
+
+    def _packed_bits(self, ub, cmpmask: np.ndarray | None) -> np.ndarray:
+        """The packed selection bits a call reads (uint8): CMPMASK's, or selMask's after its check."""
+        if cmpmask is not None:
+            return cmpmask[: min(self.stream_bytes, CMPMASK_BYTES)]
+        if self.sel_span is not None:
+            self.sel_span.check_initialized(ub, self.call.instruction)
+            return self.sel_span.read(ub)
+        start = self.call.sel_addr
+        if self.sel_check.size:
+            ub.check_initialized(self.call.instruction, "sel_mask", self.sel_check + start, 1)
+        return ub.data[start : start + self.sel_bytes]
 
     def _copies(self, scalar) -> bytes:
         call = self.call
         if call.scratch_kind == "address" or (call.scratch_kind is None and call.mode == 2):
             return np.full(SCRATCH_COPIES, call.sel_addr, dtype="<u4").tobytes()
-        return np.repeat(scalar, SCRATCH_COPIES).tobytes()
+        return scalar.tobytes() * SCRATCH_COPIES
 
-    def _scratch_payload(self, scalar, core: Core) -> bytes | None:
-        call = self.call
-        if call.scratch_kind is None or call.scratch_addr is None:
-            return None
-        if call.scratch_kind == "cmpmask":
-            return core.cmpmask[: _scratch_bytes(call)]
-        return self._copies(scalar)
-
-    def _bits(self, ub, cmpmask: bytes | None) -> np.ndarray:
-        """The selection bit of every lane, in the plan's layout (bool)."""
-        call, lanes = self.call, self.call.lanes
-        if cmpmask is not None:
-            packed = np.frombuffer(cmpmask, dtype=np.uint8)
-        else:
-            start, nbytes = call.sel_addr, self.sel_bytes
-            if self.sel_check is None:
-                ub.check_initialized_span(call.instruction, "sel_mask", start, start + nbytes)
-            elif self.sel_check.size:
-                ub.check_initialized(call.instruction, "sel_mask", self.sel_check + start, 1)
-            packed = ub.data[start : start + nbytes]
-            if nbytes < self.stream_bytes:
-                packed = np.concatenate([packed, np.zeros(self.stream_bytes - nbytes, np.uint8)])
-        source = np.unpackbits(packed, bitorder="little").view(bool)
-        if self.bit_index is not None:
-            return source[self.bit_index]
-        per_block = lanes.lanes // 8
-        if call.bits_from == "stream":
-            return source.reshape(lanes.repeats, 8, per_block)
-        return source[: lanes.lanes].reshape(1, 8, per_block)
+    def _scratch_payload(self, scalar, core: Core) -> tuple[np.ndarray, bytes]:
+        """The bytes this call writes to the UB scratch (ref §2.6), and their first 16 (CMPMASK's new value)."""
+        if self.scratch_payload is not None:
+            return self.scratch_payload, self.scratch_cmpmask
+        if self.call.scratch_kind == "cmpmask":
+            payload = np.frombuffer(core.cmpmask[: _scratch_bytes(self.call)], dtype=np.uint8)
+            return payload, payload[:CMPMASK_BYTES].tobytes()
+        memo = self.scalar_copies  # scalar_bits_cached hands out one array per value: compare by identity
+        if memo is None or memo[0] is not scalar:
+            copies = self._copies(scalar)
+            memo = self.scalar_copies = (scalar, np.frombuffer(copies, dtype=np.uint8), copies[:CMPMASK_BYTES])
+        return memo[1], memo[2]
 
     @property
     def stream_bytes(self) -> int:
@@ -501,14 +575,14 @@ def _check_clear_of_scratch(call: SelectCall, footprints: list[Footprint]) -> No
             )
 
 
-def vsel_cmpmask(
+def plan_vsel_cmpmask(
     instruction: str, core: Core, dst, src0, src1, lanes: ActiveLanes, strides: tuple[int, ...],
     mask_words_after: MaskWords | None = None, mask_mode_after: MaskMode | None = None,
-) -> None:
-    """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (ref §2.2).
+) -> SelectPlan:
+    """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (ref §2.2), checked and compiled.
 
     ``dst``, ``src0`` and ``src1`` are checked as for :func:`select`; the dtype must be one
-    of the product's Select dtypes.
+    of the product's Select dtypes.  ``plan.run(core)`` executes the returned plan.
     """
     support = _support(core, instruction)
     dst = require_ub_tensor(instruction, "dst", dst, core)
@@ -518,6 +592,6 @@ def vsel_cmpmask(
     if strides[0] == 0:
         raise ParameterRangeError(instruction, "dst_block_stride", 0, "a destination block stride of 0 is "
                                   "undefined behaviour", "[1, 255]", "ref §1.1 (高维切分.md)")
-    call = SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, lanes, strides, bits_from="cmpmask",
-                      mask_words_after=mask_words_after, mask_mode_after=mask_mode_after)
-    SelectPlan.compile(call).run(core, {})
+    return SelectPlan.compile(SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, lanes, strides,
+                                         bits_from="cmpmask", mask_words_after=mask_words_after,
+                                         mask_mode_after=mask_mode_after))

@@ -30,17 +30,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from ...dtypes import DType
 from ...errors import OutOfBoundsError, ParameterRangeError
-from ...overloads import Form, Param, bind
+from ...overloads import Form, Param, bind_values
 from ...validate import require_aligned, require_bool, require_uint
 from ..addressing import BLOCK_BYTES
 from ..chips import unsupported_on
-from ..core import Core, current_core
+from ..core import Core, active_core, current_core
 from ..footprint import Footprint, check_overlap
+from ..operands import ALL_WRITTEN, NEVER
+from ..plans import find_plan, keep_plan, require_usable, value_key
 from ..tensor import LocalTensor
 from ..types import TransDataTo5HDParams
 from .common import ALIGN_SOURCE, UB_ALIGN, require_dtype, require_ub_tensor
@@ -91,21 +94,6 @@ def _list_kind(instruction: str, dst_list, src_list) -> str:
                     f"addresses each, got {sorted({type(i).__name__ for i in items})}")
 
 
-@dataclass(frozen=True)
-class TransPlan:
-    """A resolved call: element addresses of every read and write, in issue order.
-
-    ``src_addrs`` and ``dst_addrs`` have shape ``(repeats, 16, n)``: repeat, block of the
-    list, element inside the (half-)block, ``n`` elements per (half-)block.
-    """
-
-    instruction: str
-    core: Core
-    dtype: DType
-    src_addrs: np.ndarray
-    dst_addrs: np.ndarray
-
-
 def trans_data_to_5hd(*args, **kwargs) -> None:
     """``asc.trans_data_to_5hd`` in the three call forms of seed 002.
 
@@ -120,7 +108,21 @@ def trans_data_to_5hd(*args, **kwargs) -> None:
     the LocalTensor form takes it from the tensors.
     """
     instruction = "trans_data_to_5hd"
-    form, bound = bind(instruction, TRANS_DATA_TO_5HD_FORMS, args, kwargs)
+    form, values = bind_values(instruction, TRANS_DATA_TO_5HD_FORMS, args, kwargs)
+    core = active_core()
+    key = _lists_call_key(instruction, *values) if form.name == "lists" and core is not None else None
+    plan = find_plan(core, key) if key is not None else None
+    if plan is None:
+        plan = _plan_call(instruction, form.name, dict(zip(form.names, values, strict=True)))
+        if key is not None:
+            keep_plan(core, key, plan)
+    elif plan.tensor_operands:
+        require_usable(instruction, core, [*values[0], *values[1]], _LISTED_NAMES)
+    plan.run(core)
+
+
+def _plan_call(instruction: str, form: str, bound: dict) -> TransPlan:
+    """Check every rule of a call and compile it (nothing is written)."""
     if form == "lists":
         form = _list_kind(instruction, bound["dst_list"], bound["src_list"])
     core = current_core(instruction)
@@ -144,9 +146,37 @@ def trans_data_to_5hd(*args, **kwargs) -> None:
         dst_addrs = _addresses_from_tensor(instruction, core, "dst", bound["dst"])
         src_addrs = _addresses_from_tensor(instruction, core, "src", bound["src"])
         tensors = None
-    plan = plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat_times, dst_stride, src_stride,
+    return plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat_times, dst_stride, src_stride,
                           dst_high, src_high, tensors)
-    execute(plan)
+
+
+def _lists_call_key(instruction: str, dst_list, src_list, params, dtype) -> tuple | None:
+    """The plan key of a list-form call (``npusim.ascend.plans``), ``None`` if its lists are not lists."""
+    dst_key, src_key = _list_key(dst_list), _list_key(src_list)
+    if dst_key is None or src_key is None:
+        return None
+    return (instruction, dst_key, src_key, value_key(params), dtype.name if type(dtype) is DType else value_key(dtype))
+
+
+_PLAIN_INTS = {int}
+
+
+def _list_key(listed) -> tuple | None:
+    """A dst/src list's key part: its items with their types (LocalTensors by ``plan_key``), or just
+    the items when all are plain ``int`` addresses; ``None`` unless the list is a list or tuple."""
+    kind = type(listed)
+    if kind is not list and kind is not tuple:
+        return None
+    items = tuple(listed)
+    types = set(map(type, items))
+    if types == _PLAIN_INTS:
+        return items
+    if LocalTensor in types:
+        items = tuple(item.plan_key if type(item) is LocalTensor else item for item in items)
+    return kind, items, tuple(map(type, listed))
+
+
+_LISTED_NAMES = [f"{name}[{i}]" for name in ("dst_list", "src_list") for i in range(ADDR_LIST_SIZE)]
 
 
 def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, repeat, dst_stride, src_stride,
@@ -156,6 +186,26 @@ def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, re
     ``dst_list`` / ``src_list`` are what the VA registers hold: 16 UB byte addresses each
     (LocalTensors are accepted and stand for their start addresses).
     """
+    dst_key, src_key = _list_key(dst_list), _list_key(src_list)
+    key = None
+    if dst_key is not None and src_key is not None:
+        key = (instruction, dtype.name, dst_key, src_key,
+               *map(value_key, (repeat, dst_stride, src_stride, dst_high_half, src_high_half)))
+    plan = find_plan(core, key) if key is not None else None
+    if plan is None:
+        plan = _plan_vnchwconv_call(instruction, core, dtype, dst_list, src_list, repeat, dst_stride, src_stride,
+                                    dst_high_half, src_high_half)
+        if key is not None:
+            keep_plan(core, key, plan)
+    elif plan.tensor_operands:
+        require_usable(instruction, core, [*dst_list, *src_list],
+                       [f"{name}[{i}]" for name, listed in (("dst", dst_list), ("src", src_list)) for i in
+                        range(len(listed))])
+    plan.run(core)
+
+
+def _plan_vnchwconv_call(instruction: str, core: Core, dtype: DType, dst_list, src_list, repeat, dst_stride,
+                         src_stride, dst_high_half, src_high_half) -> TransPlan:
     _require_product(instruction, core)
     dst_addrs = _address_list(instruction, "dst", _as_addresses(instruction, dst_list), core.ub.size_bytes)
     src_addrs = _address_list(instruction, "src", _as_addresses(instruction, src_list), core.ub.size_bytes)
@@ -164,12 +214,16 @@ def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, re
     src_stride = require_uint(instruction, "src_stride", src_stride, 16, "asc_transto5hd.md")
     dst_high = require_bool(instruction, "dst_high_half", dst_high_half)
     src_high = require_bool(instruction, "src_high_half", src_high_half)
+    tensors = False
     for name, listed in (("dst", dst_list), ("src", src_list)):
         for i, item in enumerate(listed):
             if isinstance(item, LocalTensor):
                 item.check_usable(instruction, f"{name}[{i}]", core)
-    execute(plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat, dst_stride, src_stride,
-                           dst_high, src_high, None))
+                tensors = True
+    plan = plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat, dst_stride, src_stride,
+                          dst_high, src_high, None)
+    plan.tensor_operands = tensors
+    return plan
 
 
 # ----------------------------------------------------------------- operands
@@ -272,7 +326,10 @@ def plan_vnchwconv(instruction: str, core: Core, dtype: DType, dst_list: np.ndar
     _check_bounds(instruction, core, "src", src_addrs, dtype.itemsize, tensors[1] if tensors else None)
     check_overlap(instruction, _footprint("dst", dst_addrs, dtype.itemsize),
                   _footprint("src", src_addrs, dtype.itemsize))
-    return TransPlan(instruction, core, dtype, src_addrs, dst_addrs)
+    plan = TransPlan(instruction, dtype, src_addrs, dst_addrs, tensors is not None)
+    plan.views = _strided_views(core.ub, dtype.raw, plan, dst_list, src_list, repeat_times, dst_stride, src_stride,
+                                dst_high, src_high)
+    return plan
 
 
 def repeat_offsets_blocks(repeat_times: int, rep_stride: int) -> np.ndarray:
@@ -322,20 +379,122 @@ def _footprint(name: str, addrs: np.ndarray, itemsize: int) -> Footprint:
 
 
 # ----------------------------------------------------------------- execution
-def execute(plan: TransPlan) -> None:
-    """Gather the 16 source (half-)blocks of every repeat, transpose, scatter (ref §4.2)."""
-    if plan.src_addrs.size == 0:
-        return
-    ub = plan.core.ub
-    itemsize = plan.dtype.itemsize
-    raw = plan.dtype.raw
-    src_index = plan.src_addrs // itemsize
-    ub.check_initialized(plan.instruction, "src", src_index.reshape(-1), itemsize)
-    values = ub.gather(src_index, raw)  # (repeats, block k, element e)
-    repeats = values.shape[0]
-    if itemsize == 4:
-        # D[2e + h][k] = S[8h + k][e]: split sources into halves h, then order (e, h, k).
-        out = values.reshape(repeats, 2, 8, 8).transpose(0, 3, 1, 2).reshape(repeats, 16, 8)
+@dataclass
+class TransPlan:
+    """A checked call, compiled; cached per core and re-run.
+
+    ``src_addrs`` and ``dst_addrs`` hold the byte address of every element read and
+    written, shape ``(repeats, 16, n)``: repeat, block of the list, element inside the
+    (half-)block.  ``run`` moves ``D[e][k] = S[k][e]`` (ref §4.2, per element size) in one
+    of two ways, chosen when the plan is compiled:
+
+    * ``views``: when both address lists step evenly (the seed's NCHW -> NC1HWC0 recipe:
+      channel planes in, consecutive blocks out) and no destination element is written
+      twice, the reads and the writes are two strided views of UB and a call is one
+      ``np.copyto`` (numpy copies the source first when the views overlap, so every
+      source is read before any write, as the in-place form requires);
+    * otherwise the elements are gathered by index in destination order and scattered,
+      in issue order (a destination written twice keeps its last value).
+
+    The uninitialised-read check and the written-shadow update run once per shadow epoch
+    (``Memory.shadow_epoch``).
+    """
+
+    instruction: str
+    dtype: DType
+    src_addrs: np.ndarray
+    dst_addrs: np.ndarray
+    tensor_operands: bool  # the call names LocalTensors (checked per call: still usable, same core)
+    views: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # dst, src, dst shadow, src shadow
+    src_seen_written: int = NEVER
+    dst_seen_written: int = NEVER
+
+    def run(self, core: Core) -> None:
+        """Read every source element, then write every destination element (ref §4.2)."""
+        ub = core.ub
+        if self.src_seen_written != ub.shadow_epoch:
+            self._check_sources(ub)
+        views = self.views
+        if views is not None:
+            views[0][...] = views[1]
+            if self.dst_seen_written != ub.shadow_epoch:
+                views[2][...] = ALL_WRITTEN[self.dtype.itemsize]
+                self.dst_seen_written = ub.shadow_epoch
+        elif self.src_addrs.size:
+            typed = ub.data.view(self.dtype.raw)
+            if self.dst_seen_written == ub.shadow_epoch:
+                typed[self.dst_index] = typed[self.src_for_dst]
+            else:
+                ub.scatter(self.dst_index, typed[self.src_for_dst])
+                self.dst_seen_written = ub.shadow_epoch
+
+    def _check_sources(self, ub) -> None:
+        """Report the first never-written source byte; remembered until the shadow epoch changes."""
+        if ub.uninit == "ignore" or self.src_addrs.size == 0:
+            return
+        itemsize = self.dtype.itemsize
+        if self.views is None or not (self.views[3] == ALL_WRITTEN[itemsize]).all():
+            ub.check_initialized(self.instruction, "src", self.src_index, itemsize)
+        self.src_seen_written = ub.shadow_epoch
+
+    @cached_property
+    def src_index(self) -> np.ndarray:
+        """Element index of every source element read, ``(repeats, 16, n)`` flattened."""
+        return (self.src_addrs // self.dtype.itemsize).reshape(-1)
+
+    @cached_property
+    def dst_index(self) -> np.ndarray:
+        """Element index of every destination element, in issue order."""
+        return (self.dst_addrs // self.dtype.itemsize).reshape(-1)
+
+    @cached_property
+    def src_for_dst(self) -> np.ndarray:
+        """For each destination element (issue order), the element index of its source."""
+        src = self.src_addrs // self.dtype.itemsize  # (repeats, block k, element e)
+        repeats = src.shape[0]
+        if self.dtype.itemsize == 4:
+            # D[2e + h][k] = S[8h + k][e]: split sources into halves h, then order (e, h, k).
+            out = src.reshape(repeats, 2, 8, 8).transpose(0, 3, 1, 2).reshape(repeats, 16, 8)
+        else:
+            out = src.transpose(0, 2, 1)  # b16: D[e][k] = S[k][e]; b8: the same on half-blocks
+        return np.ascontiguousarray(out).reshape(-1)
+
+
+def _even_step(addresses: np.ndarray) -> int | None:
+    """The common difference of the 16 addresses, ``None`` if they do not step evenly."""
+    step = int(addresses[1] - addresses[0])
+    return step if np.array_equal(addresses, addresses[0] + step * np.arange(ADDR_LIST_SIZE)) else None
+
+
+def _strided_views(ub, raw: np.dtype, plan: TransPlan, dst_list: np.ndarray, src_list: np.ndarray,
+                   repeat_times: int, dst_stride: int, src_stride: int, dst_high: bool,
+                   src_high: bool) -> tuple[np.ndarray, ...] | None:
+    """``(dst, src, dst shadow, src shadow)``: views ordered so that ``dst[...] = src`` is the call, or ``None``.
+
+    Indices of both views are ``(r, e, k)`` (b32: ``(r, e, h, k)``) for ``D[e][k] = S[k][e]``
+    (b32: ``D[2e + h][k] = S[8h + k][e]``), with the repeat offsets of ref §4.3.
+    """
+    d_step, s_step = _even_step(dst_list), _even_step(src_list)
+    if d_step is None or s_step is None or repeat_times == 0:
+        return None
+    ordered = np.sort(plan.dst_addrs, axis=None)
+    if (ordered[1:] == ordered[:-1]).any():
+        return None  # a destination element written twice: the last write must win
+    size = raw.itemsize
+    d_rep = dst_stride * BLOCK_BYTES if repeat_times > 1 else 0
+    s_rep = src_stride * BLOCK_BYTES if repeat_times > 1 else 0
+    d_base = int(plan.dst_addrs[0, 0, 0])  # repeat 0 (offset by one stride when repeat_times == 1), block 0
+    s_base = int(plan.src_addrs[0, 0, 0])
+    if size == 4:
+        shape = (repeat_times, 8, 2, 8)
+        d_strides, s_strides = (d_rep, 2 * d_step, d_step, size), (s_rep, size, 8 * s_step, s_step)
     else:
-        out = values.transpose(0, 2, 1)  # b16: D[e][k] = S[k][e]; b8: the same on half-blocks
-    ub.scatter((plan.dst_addrs // itemsize).reshape(-1), np.ascontiguousarray(out).reshape(-1))
+        shape = (repeat_times, 16, BLOCK_BYTES // max(size, 2))
+        d_strides, s_strides = (d_rep, d_step, size), (s_rep, size, s_step)
+    shadow = np.dtype(f"<u{size}")
+    try:
+        return (np.ndarray(shape, raw, ub.data, d_base, d_strides), np.ndarray(shape, raw, ub.data, s_base, s_strides),
+                np.ndarray(shape, shadow, ub.written, d_base, d_strides),
+                np.ndarray(shape, shadow, ub.written, s_base, s_strides))
+    except ValueError:  # not representable over the buffer: index the elements instead
+        return None

@@ -32,18 +32,12 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ...dtypes import DType
-from ...errors import AlignmentError, OutOfBoundsError, ParameterRangeError, UnsupportedError
+from ...errors import ParameterRangeError, UnsupportedError
 from ...memory import Memory
 from ..chips import Chip
 from ..core import current_core
-from ..layout import (
-    ChannelRun,
-    channel_runs,
-    element_lane_offset,
-    lane_span_bytes,
-    local_stride,
-    split_address,
-)
+from ..layout import ChannelRun, channel_runs, element_lane_offset, local_stride, split_address
+from ..placement import check_shape, place_local
 from ..types import (
     DT_FP8E4M3,
     DT_FP8E5M2,
@@ -193,7 +187,7 @@ def _plan(
     """Check every rule of the call and describe its operands; raises before anything is written."""
     cmp_name = "dst0_dtype" if min_max else "src0_src1_dtype"
     val_name = "dst1_dtype" if min_max else "dst_dtype"
-    _check_shape(instruction, shape)
+    check_shape(instruction, shape, SHAPE_MAX, f"{_DOC}; sophgo-semantics §0 (16-bit shape fields)")
     _check_dtypes(instruction, chip, min_max, compare_type, value_type, cmp_name, val_name)
     for name, (kind, _) in zip(_SRC_NAMES[2:], sources[2:], strict=True):
         if kind is VECTOR:
@@ -222,15 +216,6 @@ def _plan(
         instruction, condition, min_max, shape, start_lane, channel_runs(start_lane, shape.c, chip.npu_num),
         compare_type, value_type, located, dests,
     )  # fmt: skip
-
-
-def _check_shape(instruction: str, shape: dim4) -> None:
-    for axis, size in zip("nchw", shape, strict=True):
-        if not 1 <= size <= SHAPE_MAX:
-            raise ParameterRangeError(
-                instruction, f"shape.{axis}", size, "is outside the 16-bit shape field", f"[1, {SHAPE_MAX}]",
-                f"{_DOC}; sophgo-semantics §0",
-            )
 
 
 def _check_dtypes(
@@ -280,24 +265,17 @@ def _locate(
     instruction: str, chip: Chip, name: str, kind: var_type_t, addr: int, dtype: DType, shape: dim4,
     start_lane: int,
 ) -> _Operand:  # fmt: skip
-    """Check an address operand (range, alignment, start lane, extent) and describe it."""
+    """Check an address operand (range, alignment, extent, start lane) and describe it."""
     operand = f"{name} address"
-    if not 0 <= addr < chip.total_local_mem_bytes:
-        raise OutOfBoundsError(
-            instruction, operand, addr, "is not a local address",
-            f"[0x0, {chip.total_local_mem_bytes:#x}) = NPU_NUM * LOCAL_MEM_SIZE", "sophgo-semantics §3.2",
-        )
-    if kind is TENSOR and addr % chip.align_bytes:
-        raise AlignmentError(
-            instruction, operand, addr, f"a TENSOR operand must be {chip.align_bytes}-byte (EU) aligned",
-            f"multiples of {chip.align_bytes}", "sophgo-semantics §0, §1.3",
-        )
-    if kind is VECTOR and addr % dtype.itemsize:
-        raise AlignmentError(
-            instruction, operand, addr,
-            f"a VECTOR operand must be aligned to its {dtype.itemsize}-byte element",
-            f"multiples of {dtype.itemsize}", "sophgo-semantics §0, §1.3",
-        )
+    if kind is VECTOR:  # one element per lane, at the vector's own offset (§3.4)
+        place_local(instruction, chip, operand, addr, dim4(1, 1, 1, 1), dim4(1, 1, 1, 1), dtype.itemsize,
+                    dtype.itemsize, f"a VECTOR operand must be aligned to its {dtype.itemsize}-byte element",
+                    "sophgo-semantics §0, §1.3")  # fmt: skip
+        stride = None
+    else:
+        stride = local_stride("aligned", shape, split_address(addr, chip)[0] if addr >= 0 else 0, dtype.bits, chip)
+        place_local(instruction, chip, operand, addr, shape, stride, dtype.itemsize, chip.align_bytes,
+                    f"a TENSOR operand must be {chip.align_bytes}-byte (EU) aligned", "sophgo-semantics §0, §1.3")
     lane, offset = split_address(addr, chip)
     if lane != start_lane:
         raise ParameterRangeError(
@@ -305,16 +283,6 @@ def _locate(
             f"an address on lane {start_lane}: [{start_lane * chip.local_mem_bytes:#x}, "
             f"{(start_lane + 1) * chip.local_mem_bytes:#x})",
             f"{_DOC} (dst and src start from the same NPU); sophgo-semantics §3.4",
-        )
-    if kind is VECTOR:  # one element per lane: an element-aligned in-lane offset always fits
-        return _Operand(name, kind, dtype, addr, offset // dtype.itemsize)
-    stride = local_stride("aligned", shape, start_lane, dtype.bits, chip)
-    end = offset + lane_span_bytes(shape, stride, start_lane, dtype.itemsize, chip)
-    if end > chip.local_mem_bytes:
-        raise OutOfBoundsError(
-            instruction, operand, addr,
-            f"the tensor ends at lane offset {end:#x}, past the lane's local memory",
-            f"a tensor ending at or before {chip.local_mem_bytes:#x}", "sophgo-semantics §3.3",
         )
     return _Operand(name, kind, dtype, addr, offset // dtype.itemsize, stride)
 

@@ -1,0 +1,178 @@
+"""Ascend instruction benchmarks on an emulated Atlas A2, each beside its numpy equivalent.
+
+Every case uses half (float16) data, 128 lanes per repeat.  At repeat 160 an operand is
+160 x 256 B = 40 KiB, so three operands plus a selection bitmask fit in UB (192 KiB,
+the top 8 KiB reserved as API scratch).  Layouts:
+
+* dense: the default strides (block stride 1, repeat stride 8), operands back to back;
+* strided: block stride 2 and repeat stride 16 for every strided operand, two operands
+  interleaved DataBlock by DataBlock in one 80 KiB region (e.g. dst at 0x0 and src0 at
+  0x20), so every view is non-contiguous.
+
+The numpy side works on contiguous arrays holding the same elements (for Select the
+selection bits already unpacked to bools), i.e. plain numpy doing the same job with
+none of the addressing.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+import numpy as np
+from registry import Bench
+from ub_image import Placement, place, read_back
+
+from npusim import ascend as asc
+
+__all__ = ["compare_bench", "ne_scalar_bench", "select_bench", "trans_tile_bench"]
+
+UB_USED = 0x2C000  # every layout below ends before this byte
+LANES = 128  # half lanes per repeat
+SCALAR = 0.5
+VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
+
+DENSE = {"dst": Placement(0x00000), "src0": Placement(0x0A000), "src1": Placement(0x14000), "sel": 0x1E000}
+STRIDED = {"dst": Placement(0x00000, 2, 16), "src0": Placement(0x00020, 2, 16),
+           "src1": Placement(0x14000, 2, 16), "sel": 0x28000}
+# Compare: the bitmask is packed (no dst strides), the two sources interleave when strided.
+CMP_DENSE = {"src0": Placement(0x00000), "src1": Placement(0x0A000), "dst": 0x14000}
+CMP_STRIDED = {"src0": Placement(0x00000, 2, 16), "src1": Placement(0x00020, 2, 16), "dst": 0x14000}
+
+
+def _half_data(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Normal values with NaN, infinities and both zeros sprinkled in (compares must get them right)."""
+    values = rng.standard_normal(n).astype(np.float16)
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, SCALAR], dtype=np.float16)
+    picks = rng.integers(0, n, n // 16)
+    values[picks] = specials[rng.integers(0, specials.size, picks.size)]
+    return values
+
+
+def _fresh_core() -> tuple[ExitStack, asc.Core]:
+    """A new A2 core, active until the returned stack closes."""
+    stack = ExitStack()
+    return stack, stack.enter_context(asc.Core("A2"))
+
+
+def _tensor(dtype, pos, addr: int, nbytes: int) -> asc.LocalTensor:
+    return asc.LocalTensor(dtype, pos, addr, nbytes // dtype.itemsize)
+
+
+def select_bench(mode: int, repeats: int, strided: bool) -> Bench:
+    """``asc.select`` mask form (mask 128) vs ``np.where(bits, src0, src1)``."""
+    rng = np.random.default_rng(mode)
+    layout = STRIDED if strided else DENSE
+    n = repeats * LANES
+    a, b = _half_data(rng, n), _half_data(rng, n)
+    sel_bytes = rng.integers(0, 256, max(repeats, 1) * LANES // 8, dtype=np.uint8)
+    bits = np.unpackbits(sel_bytes, bitorder="little").astype(bool)
+    cond = np.tile(bits[:LANES], repeats) if mode == 0 else bits[:n]  # mode 0: CMPMASK, same bits each repeat
+
+    image = np.zeros(UB_USED, np.uint8)
+    place(image, layout["src0"], a, repeats)
+    place(image, layout["src1"], b, repeats)
+    image[layout["sel"] : layout["sel"] + sel_bytes.size] = sel_bytes
+
+    stack, core = _fresh_core()
+    core.ub_write(0, image.tobytes())
+    span = max(layout[k].span(max(repeats, 1)) for k in ("dst", "src0", "src1"))
+    dst = _tensor(asc.half, VECOUT, layout["dst"].base, span)
+    src0 = _tensor(asc.half, VECIN, layout["src0"].base, span)
+    src1 = _tensor(asc.half, VECIN, layout["src1"].base, span)
+    sel = _tensor(asc.uint8, VECIN, layout["sel"], sel_bytes.size)
+    d, s0, s1 = layout["dst"], layout["src0"], layout["src1"]
+    params = asc.BinaryRepeatParams(d.blk, s0.blk, s1.blk, d.rep, s0.rep, s1.rep)
+    other = SCALAR if mode == 1 else src1
+    other_np = np.float16(SCALAR) if mode == 1 else b
+
+    return Bench(
+        npusim=lambda: asc.select(dst, sel, src0, other, mode, LANES, repeats, params),
+        numpy=lambda: np.where(cond, a, other_np),
+        npusim_output=lambda: read_back(core.ub_read(0, UB_USED), d, np.float16, repeats),
+        numpy_output=lambda: np.where(cond, a, other_np).tobytes(),
+        resources=stack,
+    )
+
+
+def compare_bench(repeats: int, strided: bool, scalar: bool) -> Bench:
+    """``asc.compare`` / ``asc.compare_scalar`` (LT, mask form) vs ``np.packbits(a < b, bitorder="little")``."""
+    rng = np.random.default_rng(10 + scalar)
+    layout = CMP_STRIDED if strided else CMP_DENSE
+    n = repeats * LANES
+    a, b = _half_data(rng, n), _half_data(rng, n)
+    image = np.zeros(UB_USED, np.uint8)
+    place(image, layout["src0"], a, repeats)
+    place(image, layout["src1"], b, repeats)
+
+    stack, core = _fresh_core()
+    core.ub_write(0, image.tobytes())
+    s0, s1 = layout["src0"], layout["src1"]
+    span = max(s0.span(max(repeats, 1)), s1.span(max(repeats, 1)))
+    src0 = _tensor(asc.half, VECIN, s0.base, span)
+    src1 = _tensor(asc.half, VECIN, s1.base, span)
+    dst = _tensor(asc.uint8, VECOUT, layout["dst"], max(repeats, 1) * LANES // 8)
+    lt = asc.CMPMODE.LT
+    unary = asc.UnaryRepeatParams(1, s0.blk, 8, s0.rep)
+    binary = asc.BinaryRepeatParams(1, s0.blk, s1.blk, 8, s0.rep, s1.rep)
+
+    def run() -> None:
+        if scalar:
+            asc.compare_scalar(dst, src0, SCALAR, lt, LANES, repeats, unary)
+        else:
+            asc.compare(dst, src0, src1, lt, LANES, repeats, binary)
+
+    other = np.float16(SCALAR) if scalar else b
+    return Bench(
+        npusim=run,
+        numpy=lambda: np.packbits(a < other, bitorder="little"),
+        npusim_output=lambda: core.ub_read(layout["dst"], n // 8),
+        numpy_output=lambda: np.packbits(a < other, bitorder="little").tobytes(),
+        resources=stack,
+    )
+
+
+def ne_scalar_bench(repeats: int, strided: bool) -> Bench:
+    """C API ``asc_ne_scalar`` vs ``np.packbits(a != value, bitorder="little")``."""
+    rng = np.random.default_rng(20)
+    src_at = (CMP_STRIDED if strided else CMP_DENSE)["src0"]
+    dst_at = CMP_DENSE["dst"]
+    n = repeats * LANES
+    a = _half_data(rng, n)
+    image = np.zeros(UB_USED, np.uint8)
+    place(image, src_at, a, repeats)
+
+    stack, core = _fresh_core()
+    core.ub_write(0, image.tobytes())
+    src = _tensor(asc.half, VECIN, src_at.base, src_at.span(max(repeats, 1)))
+    dst = _tensor(asc.uint8, VECOUT, dst_at, max(repeats, 1) * LANES // 8)
+    value = np.float16(SCALAR)
+    return Bench(
+        npusim=lambda: asc.asc_ne_scalar(dst, src, SCALAR, repeats, 1, src_at.blk, 8, src_at.rep),
+        numpy=lambda: np.packbits(a != value, bitorder="little"),
+        npusim_output=lambda: core.ub_read(dst_at, n // 8),
+        numpy_output=lambda: np.packbits(a != value, bitorder="little").tobytes(),
+        resources=stack,
+    )
+
+
+def trans_tile_bench() -> Bench:
+    """One TransDataTo5HD call on a 16-channel 32x32 half tile (seed 002 recipe: repeat 64,
+    dst stride 16, src stride 1) vs numpy's transpose of the same (16, 1024) tile."""
+    channels, hw = 16, 32 * 32
+    src_addr, dst_addr = 0x0000, 0x8000
+    rng = np.random.default_rng(30)
+    tile = _half_data(rng, channels * hw).reshape(channels, hw)
+
+    stack, core = _fresh_core()
+    core.ub_write(src_addr, tile.tobytes())
+    core.ub_write(dst_addr, bytes(tile.nbytes))
+    src_list = [src_addr + c * hw * 2 for c in range(channels)]  # channel planes
+    dst_list = [dst_addr + i * 32 for i in range(16)]  # 16 consecutive DataBlocks
+    params = asc.TransDataTo5HDParams(False, False, hw // 16, 16, 1)
+    return Bench(
+        npusim=lambda: asc.trans_data_to_5hd(dst_list, src_list, params, dtype=asc.half),
+        numpy=lambda: tile.T.copy(),
+        npusim_output=lambda: core.ub_read(dst_addr, tile.nbytes),
+        numpy_output=lambda: tile.T.copy().tobytes(),
+        resources=stack,
+    )

@@ -1,0 +1,53 @@
+"""Every benchmark case, in table order: the one list to extend.
+
+A case is ``Case(name, target, build)``; ``build`` returns a :class:`~registry.Bench`
+(see :mod:`ascend_cases` for examples).  Targets are those of issue 7.  Rows marked
+:class:`~registry.Pending` reserve a place for cases whose code is on another branch.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from ascend_cases import compare_bench, ne_scalar_bench, select_bench, trans_tile_bench
+from kernel_cases import nchw_to_nc1hwc0_bench
+from registry import Case, Pending, Target
+from sophgo_cases import greater_select_bench
+from startup_cases import import_bench
+
+from npusim import sophgo as tpu
+
+__all__ = ["CASES"]
+
+PER_CALL = Target("us", 10)  # repeat 1: median <= 10 µs with every check on
+DENSE = Target("ratio", 1.5)  # repeat 160, default strides
+STRIDED = Target("ratio", 4)  # repeat 160, non-default strides
+
+
+def _repeat_rows(label: str, build) -> list[Case]:
+    """The three rows of an instruction: repeat 1, repeat 160 dense, repeat 160 strided."""
+    return [
+        Case(f"{label} r1", PER_CALL, partial(build, 1, False), group="repeat 1"),
+        Case(f"{label} r160 dense", DENSE, partial(build, 160, False), group="repeat 160"),
+        Case(f"{label} r160 strided", STRIDED, partial(build, 160, True), group="repeat 160"),
+    ]
+
+
+CASES: list[Case | Pending] = [
+    *_repeat_rows("select mode 0 (CMPMASK)", partial(select_bench, 0)),
+    *_repeat_rows("select mode 1 (scalar)", partial(select_bench, 1)),
+    *_repeat_rows("select mode 2 (tensor)", partial(select_bench, 2)),
+    *_repeat_rows("compare LT", partial(compare_bench, scalar=False)),
+    *_repeat_rows("compare_scalar LT", partial(compare_bench, scalar=True)),
+    *_repeat_rows("asc_ne_scalar", ne_scalar_bench),
+    Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
+    Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
+         group="kernels"),
+    Case("sophgo greater_select BM1684X (4,64,56,56) fp32", Target("ratio", 2),
+         partial(greater_select_bench, tpu.DT_FP32), group="sophgo"),
+    Case("sophgo greater_select BM1684X (4,64,56,56) fp16", None, partial(greater_select_bench, tpu.DT_FP16),
+         group="sophgo"),
+    Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim"), group="start-up"),
+    Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim.ascend"),
+         group="start-up"),
+]

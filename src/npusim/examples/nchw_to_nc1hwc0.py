@@ -1,0 +1,145 @@
+"""NCHW -> NC1HWC0 with TransDataTo5HD: a multi-core Ascend kernel, tiled through the Unified Buffer.
+
+The layout conversion of ref §4.4 (``examples/.../transpose`` scenario 3 of the vendor samples),
+written as a pyasc-style kernel::
+
+    y[n, c1, h, w, c0] = x[n, c1 * 16 + c0, h, w]        (C0 = 16 for half)
+
+The ``N * C1`` channel groups are split between the blocks (cores) of the launch, each block
+taking a contiguous run of groups.  A group is 16 channel planes of ``H * W`` elements; it
+goes through UB in tiles of ``tile`` positions (a multiple of 16 dividing ``H * W``):
+
+* CopyIn: one ``data_copy`` with ``DataCopyParams``: 16 blocks (one per channel) of
+  ``tile * 2 / 32`` DataBlocks, the GM gap between them ``(H*W - tile) * 2 / 32`` DataBlocks;
+* Compute: one ``trans_data_to_5hd`` over the tile: ``src_list[i]`` = channel ``i``'s row,
+  ``dst_list[e]`` = 16 consecutive elements, ``tile / 16`` repeats, ``dst_rep_stride = 16``,
+  ``src_rep_stride = 1`` (the documented recipe; with a single repeat both strides must be
+  0, because one repeat is already offset by one stride, ref §4.3);
+* CopyOut: ``data_copy`` of the ``tile * 16`` contiguous output elements.
+
+:func:`convert` runs it for any ``(N, C, H, W)`` half tensor with ``C % 16 == 0`` and
+``H * W % 16 == 0``; the demo checks the documented (2, 32, 16, 16) case on two cores and a
+benchmark-sized (1, 64, 56, 56) tensor, each against numpy's
+``x.reshape(N, C // 16, 16, H, W).transpose(0, 1, 3, 4, 2)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from npusim import ascend as asc
+
+from . import Outcome
+
+C0 = 16  # channels per group for 16-bit types (ref §4.4)
+BLOCK_ELEMS = 16  # half elements per 32-byte DataBlock
+BUFFER_NUM = 2  # buffers per queue, as the vendor samples use
+MAX_REPEAT = 255  # TransDataTo5HDParams.repeatTimes is a uint8
+
+
+def tile_length(hw: int, ub_bytes: int) -> int:
+    """The largest tile (positions per channel) that divides ``hw``, is a multiple of 16, needs at most
+    255 repeats, and lets 2 queues x ``BUFFER_NUM`` buffers of ``16 * tile`` halves fit in ``ub_bytes``."""
+    blocks = hw // BLOCK_ELEMS
+    fits = [k * BLOCK_ELEMS for k in range(1, min(blocks, MAX_REPEAT) + 1)
+            if blocks % k == 0 and 2 * BUFFER_NUM * C0 * k * BLOCK_ELEMS * 2 <= ub_bytes]
+    if not fits:
+        raise ValueError(f"no tile of H*W = {hw} fits {ub_bytes} bytes of UB")
+    return fits[-1]
+
+
+class KernelNchwToNc1hwc0:
+    """One block's share of the conversion: Init, then CopyIn / Compute / CopyOut per tile."""
+
+    def __init__(self, n: int, c: int, h: int, w: int) -> None:
+        self.c1 = c // C0
+        self.hw = h * w
+        groups = n * self.c1
+        per_block = -(-groups // asc.get_block_num())
+        self.first_group = min(groups, asc.get_block_idx() * per_block)
+        self.group_count = min(groups, self.first_group + per_block) - self.first_group
+
+    def init(self, x: asc.GlobalAddress, y: asc.GlobalAddress) -> None:
+        self.x_gm = asc.GlobalTensor()
+        self.y_gm = asc.GlobalTensor()
+        self.x_gm.set_global_buffer(x + self.first_group * C0 * self.hw, self.group_count * C0 * self.hw)
+        self.y_gm.set_global_buffer(y + self.first_group * C0 * self.hw, self.group_count * C0 * self.hw)
+        self.pipe = asc.TPipe()
+        self.tile = tile_length(self.hw, self.pipe.capacity_bytes)
+        self.in_queue = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
+        self.out_queue = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
+        self.pipe.init_buffer(self.in_queue, BUFFER_NUM, C0 * self.tile * asc.float16.sizeof())
+        self.pipe.init_buffer(self.out_queue, BUFFER_NUM, C0 * self.tile * asc.float16.sizeof())
+
+    def process(self) -> None:
+        for group in range(self.group_count):
+            for start in range(0, self.hw, self.tile):
+                self.copy_in(group, start)
+                self.compute()
+                self.copy_out(group, start)
+
+    def copy_in(self, group: int, start: int) -> None:
+        x_local = self.in_queue.alloc_tensor(asc.float16)
+        gap = (self.hw - self.tile) // BLOCK_ELEMS
+        params = asc.DataCopyParams(C0, self.tile // BLOCK_ELEMS, gap, 0)
+        asc.data_copy(x_local, self.x_gm[group * C0 * self.hw + start :], params)
+        self.in_queue.enque(x_local)
+
+    def compute(self) -> None:
+        x_local = self.in_queue.deque(asc.float16)
+        y_local = self.out_queue.alloc_tensor(asc.float16)
+        repeat = self.tile // BLOCK_ELEMS
+        strides = (C0, 1) if repeat > 1 else (0, 0)
+        params = asc.TransDataTo5HDParams(False, False, repeat, *strides)
+        dst_list = [y_local[BLOCK_ELEMS * i :] for i in range(C0)]
+        src_list = [x_local[self.tile * i :] for i in range(C0)]
+        asc.trans_data_to_5hd(dst_list, src_list, params)
+        self.out_queue.enque(y_local)
+        self.in_queue.free_tensor(x_local)
+
+    def copy_out(self, group: int, start: int) -> None:
+        y_local = self.out_queue.deque(asc.float16)
+        asc.data_copy(self.y_gm[group * C0 * self.hw + start * C0 :], y_local, C0 * self.tile)
+        self.out_queue.free_tensor(y_local)
+
+
+@asc.jit
+def nchw_to_nc1hwc0_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int],
+                           c: asc.ConstExpr[int], h: asc.ConstExpr[int], w: asc.ConstExpr[int]) -> None:
+    op = KernelNchwToNc1hwc0(n, c, h, w)
+    op.init(x, y)
+    op.process()
+
+
+def convert(x: np.ndarray, block_dim: int = 1, chip: str = "A2") -> np.ndarray:
+    """Run the kernel on ``block_dim`` cores; return ``y`` of shape ``(N, C // 16, H, W, 16)``."""
+    n, c, h, w = x.shape
+    if x.dtype != np.float16 or c % C0 or (h * w) % BLOCK_ELEMS:
+        raise ValueError("convert needs a float16 (N, C, H, W) tensor with C % 16 == 0 and H * W % 16 == 0")
+    y = np.zeros((n, c // C0, h, w, C0), np.float16)
+    nchw_to_nc1hwc0_kernel.launch(block_dim, (x, y, n, c, h, w), chip=chip)
+    return y
+
+
+def golden(x: np.ndarray) -> np.ndarray:
+    """The vendor sample's golden (ref §4.4): ``x.reshape(N, C1, 16, H, W).transpose(0, 1, 3, 4, 2)``."""
+    n, c, h, w = x.shape
+    return np.ascontiguousarray(x.reshape(n, c // C0, C0, h, w).transpose(0, 1, 3, 4, 2))
+
+
+def example_input(shape: tuple[int, int, int, int], seed: int = 0) -> np.ndarray:
+    """Random half data with every bit pattern class: NaN payloads, infinities, ±0, subnormals."""
+    bits = np.random.default_rng(seed).integers(0, 1 << 16, shape, dtype=np.uint32).astype(np.uint16)
+    return bits.view(np.float16)
+
+
+def run() -> list[Outcome]:
+    outcomes = []
+    for shape, block_dim in (((2, 32, 16, 16), 2), ((1, 64, 56, 56), 4)):
+        x = example_input(shape)
+        got, want = convert(x, block_dim), golden(x)
+        differ = int(np.count_nonzero(got.view(np.uint16) != want.view(np.uint16)))
+        detail = f"{x.size} half elements on {block_dim} cores: {differ} differ from numpy's reshape/transpose"
+        outcomes.append(Outcome(f"NCHW -> NC1HWC0 {shape} (TransDataTo5HD, data_copy)",
+                                got.tobytes() == want.tobytes(), detail))
+    return outcomes

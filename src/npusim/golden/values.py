@@ -1,0 +1,93 @@
+"""Values in golden case files: numbers, dtype names, and the ``init`` of an operand (every vendor).
+
+Numbers are JSON numbers or the strings ``"nan"``, ``"inf"``, ``"-inf"``, ``"-0.0"`` and
+``"0x..."``.  An ``init`` object fills a flat array of ``size`` elements, applying its keys in
+the order ``fill``, ``random``, ``values``, ``bits``, ``hex`` (docs/golden.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..dtypes import DType, by_name
+from . import CaseError
+
+__all__ = ["INIT_KEYS", "SPECIAL_FLOATS", "dtype_named", "initial_values", "number"]
+
+INIT_KEYS = frozenset({"fill", "values", "bits", "hex", "random"})
+SPECIAL_FLOATS = {"nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "-0.0": -0.0, "-0": -0.0}
+
+
+def number(path: str, value):
+    """A JSON number, or one of the strings "nan", "inf", "-inf", "-0.0", "0x..."."""
+    if isinstance(value, bool):
+        raise CaseError(f"{path}: expected a number, got {value!r}")
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in SPECIAL_FLOATS:
+            return SPECIAL_FLOATS[text]
+        try:
+            return int(text, 0)
+        except ValueError:
+            pass
+    raise CaseError(f"{path}: expected a number (or \"nan\", \"inf\", \"-inf\", \"-0.0\", \"0x...\"), got {value!r}")
+
+
+def dtype_named(path: str, name) -> DType:
+    try:
+        return by_name(name)
+    except (KeyError, TypeError) as err:
+        raise CaseError(f"{path}: {err}") from None
+
+
+def initial_values(path: str, init: dict, dtype: DType, size: int) -> np.ndarray:
+    """The ``size`` initial elements an ``init`` object describes, as a flat ``dtype`` array."""
+    if not isinstance(init, dict) or not init.keys() <= INIT_KEYS:
+        raise CaseError(f"{path}: init is an object with keys from {sorted(INIT_KEYS)}")
+    values = np.zeros(size, dtype=dtype.np_dtype)
+    if "fill" in init:
+        values[:] = np.array([number(f"{path}.fill", init["fill"])]).astype(dtype.np_dtype)
+    if "random" in init:
+        values[:] = _random(f"{path}.random", init["random"], dtype, size)
+    for key in ("values", "bits"):
+        if key in init:
+            items = init[key]
+            if not isinstance(items, list) or len(items) > size:
+                raise CaseError(f"{path}.{key}: a list of at most {size} entries")
+            numbers = [number(f"{path}.{key}[{i}]", v) for i, v in enumerate(items)]
+            if key == "values" and dtype.is_float:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    values[: len(numbers)] = np.array(numbers, dtype=np.float64).astype(dtype.np_dtype)
+            else:
+                kind = dtype.np_dtype if key == "values" else dtype.raw
+                _require_integers(f"{path}.{key}", numbers, np.iinfo(kind))
+                values.view(kind)[: len(numbers)] = np.array(numbers, dtype=object).astype(kind)
+    if "hex" in init:
+        raw = bytes.fromhex(init["hex"])
+        if len(raw) > size * dtype.itemsize:
+            raise CaseError(f"{path}.hex: {len(raw)} bytes do not fit {size} x {dtype}")
+        values.view(np.uint8)[: len(raw)] = np.frombuffer(raw, np.uint8)
+    return values
+
+
+def _require_integers(path: str, numbers: list, info: np.iinfo) -> None:
+    for i, value in enumerate(numbers):
+        if not isinstance(value, int) or not info.min <= value <= info.max:
+            raise CaseError(f"{path}[{i}]: {value!r} is not an integer in [{info.min}, {info.max}]")
+
+
+def _random(path: str, spec: dict, dtype: DType, size: int) -> np.ndarray:
+    if not isinstance(spec, dict) or not spec.keys() <= {"seed", "low", "high"}:
+        raise CaseError(f"{path}: random is {{\"seed\": int, \"low\": number, \"high\": number}}")
+    rng = np.random.default_rng(spec.get("seed", 0))
+    if dtype.is_float:
+        low, high = number(f"{path}.low", spec.get("low", -100.0)), number(f"{path}.high", spec.get("high", 100.0))
+        with np.errstate(over="ignore"):
+            return rng.uniform(low, high, size).astype(dtype.np_dtype)
+    info = np.iinfo(dtype.np_dtype)
+    low, high = int(spec.get("low", info.min)), int(spec.get("high", info.max))
+    return rng.integers(low, high, size, endpoint=True, dtype=np.int64).astype(dtype.np_dtype)
