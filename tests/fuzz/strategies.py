@@ -17,7 +17,7 @@ every choice it made by name, and the contract prints them when an example fails
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -149,6 +149,17 @@ class TensorSpec:
         if lease is not None:
             lease.revoke()
         return tensor
+
+
+def replayed(tape: Tape, specs: list[TensorSpec]) -> list[TensorSpec]:
+    """The same operands for a second call, some now freed or another core's.
+
+    Same address, extent, dtype and position: the second call finds the first one's cached plan
+    (``ascend/plans.py``), so this tests that what a plan cannot know is checked on every call.
+    """
+    kinds = ("plain",) * 6 + ("freed", "foreign")
+    return [replace(spec, kind=tape.pick(f"replay {i} kind", kinds)) if spec.kind != "raw_value" else spec
+            for i, spec in enumerate(specs)]
 
 
 def tensor_spec(tape: Tape, label: str, home: int, dtype=None) -> TensorSpec:

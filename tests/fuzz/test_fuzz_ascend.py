@@ -29,6 +29,7 @@ from .strategies import (
     gm_tensor,
     mask_arg,
     repeat_times,
+    replayed,
     scalar_arg,
     tensor_spec,
     unary_params,
@@ -134,6 +135,10 @@ def test_fuzz_select(tape: Tape):
                 asc.select(dst, sel, src0, src1, mode, mask, repeat, params, count)
 
         run_contract("ascend.select", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):  # the same call again, from its cached plan, with per-call values changed
+            specs, scalar = replayed(tape, specs), scalar_arg(tape)
+            core.cmpmask = bytes(tape.below(256) for _ in range(16))
+            run_contract("ascend.select", lambda: ascend_state(core), call, tape)
 
 
 # ------------------------------------------------------ registers and C API
@@ -172,6 +177,9 @@ def test_fuzz_registers_and_c_api(tape: Tape):
             calls[which](*[spec.make(other) for spec in specs])
 
         run_contract("ascend.registers+c_api", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs = replayed(tape, specs)
+            run_contract("ascend.registers+c_api", lambda: ascend_state(core), call, tape)
 
 
 # -------------------------------------------------------------------- compare
@@ -224,6 +232,9 @@ def test_fuzz_compare(tape: Tape):
                 asc.get_cmp_mask(dst)
 
         run_contract("ascend.compare", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs, scalar = replayed(tape, specs), scalar_arg(tape)
+            run_contract("ascend.compare", lambda: ascend_state(core), call, tape)
 
 
 # ------------------------------------------------------------ TransDataTo5HD
@@ -273,6 +284,8 @@ def test_fuzz_trans_data_to_5hd(tape: Tape):
                 words = [a % 2**64 if isinstance(a, int) else 0 for a in addrs]
                 core.ub_write(table, np.array(words, dtype=np.uint64).tobytes())
         run_contract("ascend.trans_data_to_5hd", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):  # the same call again, from its cached plan
+            run_contract("ascend.trans_data_to_5hd", lambda: ascend_state(core), call, tape)
 
 
 # ------------------------------------------------------------- element-wise
@@ -340,6 +353,9 @@ def test_fuzz_elementwise(tape: Tape):
 
     with core:
         run_contract("ascend.elementwise", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs, scalar = replayed(tape, specs), scalar_arg(tape)
+            run_contract("ascend.elementwise", lambda: ascend_state(core), call, tape)
 
 
 # ------------------------------------------------------------------ data copy
