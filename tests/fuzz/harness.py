@@ -7,8 +7,10 @@ warning), and after a rejected call every memory and register is
 byte-identical to before.  Two more checks make the errors honest:
 
 * a ``TypeError`` must come from a ``raise`` statement in npusim itself, the ones
-  that name the parameter (``select: src0 must be a LocalTensor, got int``), not
-  from Python tripping over a value (``'NoneType' object is not subscriptable``);
+  that name the parameter (``select: src0 must be a LocalTensor, got int``), or be
+  Python's report of a call that does not fit a signature (``dim4.__init__() missing
+  3 required positional arguments: 'c', 'h', and 'w'``) — not Python tripping over a
+  value (``'NoneType' object is not subscriptable``);
 * a ``ConstraintError`` must name its instruction and operand.
 
 ``NPUSIM_FUZZ_EXAMPLES`` sets the examples per family (CI default 2000;
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -57,8 +60,17 @@ def hostile(valid: st.SearchStrategy, weight_valid: int = 8) -> st.SearchStrateg
     return st.sampled_from(range(weight_valid + 1)).flatmap(lambda pick: bad if pick == weight_valid else valid)
 
 
+# Python's own TypeErrors for a call that does not fit a signature; they name the parameters.
+SIGNATURE_ERROR = re.compile(r"missing \d+ required (positional|keyword-only) argument|got an unexpected keyword "
+                             r"argument|takes \d+ positional arguments? but \d+ (was|were) given|got multiple values "
+                             r"for argument|takes no arguments")
+
+
 def raised_by_npusim(err: BaseException) -> bool:
-    """True if ``err`` was raised by a ``raise`` statement in npusim's own source."""
+    """True if ``err`` was raised by a ``raise`` statement in npusim's own source, or is Python's
+    report of a call that does not fit an npusim signature (which names the parameter too)."""
+    if isinstance(err, TypeError) and SIGNATURE_ERROR.search(str(err)):
+        return True
     tb = err.__traceback__
     if tb is None:
         return False
