@@ -23,14 +23,15 @@ from typing import Literal
 
 import numpy as np
 
-from .errors import OutOfBoundsError, UninitializedReadError, UninitializedReadWarning
+from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UninitializedReadWarning
 from .validate import require_bytes, require_int
 
-__all__ = ["Memory", "UninitPolicy", "user_stacklevel"]
+__all__ = ["Memory", "UninitPolicy", "require_uninit_policy", "user_stacklevel"]
 
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+MAX_MEMORY_BYTES = 1 << 40  # 1 TiB: far beyond any product; numpy allocates lazily, but not past this
 _ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
 
 
@@ -44,6 +45,16 @@ def user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+def require_uninit_policy(instruction: str, uninit) -> UninitPolicy:
+    """``uninit`` checked as one of ``"warn"``, ``"raise"``, ``"ignore"``."""
+    if not isinstance(uninit, str):
+        raise TypeError(f"{instruction}: uninit must be 'warn', 'raise' or 'ignore', got {type(uninit).__name__}")
+    if uninit not in ("warn", "raise", "ignore"):
+        raise ParameterRangeError(instruction, "uninit", uninit, "unknown policy for reads of never-written bytes",
+                                  "'warn', 'raise', 'ignore'")
+    return uninit  # type: ignore[return-value]
 
 
 class Memory:
@@ -63,10 +74,11 @@ class Memory:
     shadow_epoch = 0
 
     def __init__(self, size_bytes: int, name: str, uninit: UninitPolicy = "warn") -> None:
-        if size_bytes <= 0 or size_bytes % 8:
-            raise ValueError(f"memory size must be a positive multiple of 8, got {size_bytes}")
-        if uninit not in ("warn", "raise", "ignore"):
-            raise ValueError(f"uninit policy must be 'warn', 'raise' or 'ignore', got {uninit!r}")
+        size_bytes = require_int(name, "size", size_bytes, 8, MAX_MEMORY_BYTES)
+        if size_bytes % 8:
+            raise ParameterRangeError(name, "size", size_bytes, "a memory is a whole number of 8-byte words",
+                                      "multiples of 8")
+        uninit = require_uninit_policy(name, uninit)
         self.size_bytes = size_bytes
         self.name = name
         self.uninit: UninitPolicy = uninit
@@ -82,6 +94,7 @@ class Memory:
         """
         if data.dtype != np.uint8 or data.ndim != 1:
             raise ValueError(f"Memory.over needs a 1-D uint8 array, got {data.dtype} with shape {data.shape}")
+        uninit = require_uninit_policy(name, uninit)
         memory = cls.__new__(cls)
         memory.size_bytes = int(data.size)
         memory.name = name
