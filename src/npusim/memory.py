@@ -26,7 +26,7 @@ import numpy as np
 from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UninitializedReadWarning
 from .validate import require_bytes, require_int
 
-__all__ = ["Memory", "UninitPolicy", "require_uninit_policy", "user_stacklevel"]
+__all__ = ["Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "user_stacklevel"]
 
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
@@ -55,6 +55,25 @@ def require_uninit_policy(instruction: str, uninit) -> UninitPolicy:
         raise ParameterRangeError(instruction, "uninit", uninit, "unknown policy for reads of never-written bytes",
                                   "'warn', 'raise', 'ignore'")
     return uninit  # type: ignore[return-value]
+
+
+def core_uninit_policy(instruction: str, strict, uninit) -> UninitPolicy:
+    """The policy a core's memories use: ``strict=True`` means ``"raise"``; ``uninit`` picks any policy.
+
+    Both vendors' ``Core`` take the two keywords (design.md §3: strict mode makes reads of
+    never-written bytes an error).  Asking for ``strict=True`` together with another policy
+    is a contradiction and rejected.
+    """
+    from .validate import require_bool
+
+    strict = require_bool(instruction, "strict", strict)
+    if uninit is None:
+        return "raise" if strict else "warn"
+    uninit = require_uninit_policy(instruction, uninit)
+    if strict and uninit != "raise":
+        raise ParameterRangeError(instruction, "uninit", uninit, "strict=True already means uninit='raise'",
+                                  "'raise' or None together with strict=True")
+    return uninit
 
 
 class Memory:

@@ -89,7 +89,20 @@ def test_launch_checks_strict():
 def test_sophgo_core_checks_its_policy():
     with pytest.raises(ParameterRangeError, match="uninit"):
         tpu.Core("CV184X", uninit="loud")  # was: bare ValueError
-    npusim_type_error(lambda: tpu.Core("CV184X", uninit=None))
+    npusim_type_error(lambda: tpu.Core("CV184X", uninit=3))
+
+
+def test_both_vendors_take_strict_and_uninit_alike():
+    """design.md §3 / issue 6: ``Core(..., strict=True)`` is strict mode on either vendor; ``uninit`` picks
+    any policy; asking for both strict and another policy is rejected."""
+    assert tpu.Core("CV184X", strict=True).lmem.uninit == "raise"
+    assert tpu.Core("CV184X", uninit="ignore").lmem.uninit == "ignore"
+    assert asc.Core("A2", uninit="ignore").ub.uninit == "ignore"
+    assert asc.Core("A2", strict=True).ub.uninit == "raise"
+    for make in (lambda: tpu.Core("CV184X", strict=True, uninit="warn"),
+                 lambda: asc.Core("A2", strict=True, uninit="ignore")):
+        with pytest.raises(ParameterRangeError, match="strict=True already means uninit='raise'"):
+            make()
 
 
 def test_write_local_rejects_values_and_shapes_with_constraint_errors():

@@ -26,8 +26,8 @@ from ..errors import (
     UninitializedReadWarning,
     UnsupportedError,
 )
-from ..memory import Memory, user_stacklevel
-from ..validate import require_bool, require_bytes, require_int
+from ..memory import Memory, UninitPolicy, core_uninit_policy, user_stacklevel
+from ..validate import require_bytes, require_int
 from .chips import AscendChip, get_chip, get_default_chip
 from .types import MaskMode
 
@@ -66,10 +66,9 @@ class Core:
     """
 
     def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
-                 block_idx: int = 0, block_num: int = 1) -> None:
+                 uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1) -> None:
         self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
-        strict = require_bool("Core", "strict", strict)
-        self.ub = Memory(self.chip.ub_bytes, "UB", uninit="raise" if strict else "warn")
+        self.ub = Memory(self.chip.ub_bytes, "UB", uninit=core_uninit_policy("Core", strict, uninit))
         self._cmpmask = bytearray(CMPMASK_BYTES)
         self.cmpmask_written = False
         self.mask_words: tuple[int, int, int, int] = (FULL_WORD, FULL_WORD, 0, 0)

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import dtypes as _dtypes
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
-from ..memory import Memory, UninitPolicy
+from ..memory import Memory, UninitPolicy, core_uninit_policy
 from ..validate import is_integer, require_bytes, require_int
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
@@ -83,15 +83,16 @@ class Core:
         chip: str | Chip | None = None,
         *,
         global_mem_bytes: int = DEFAULT_GLOBAL_MEM_BYTES,
-        uninit: UninitPolicy = "warn",
+        strict: bool = False,
+        uninit: UninitPolicy | None = None,
     ) -> None:
         self.chip = get_default_chip() if chip is None else get_chip(chip)
-        self.uninit: UninitPolicy = uninit
+        self.uninit: UninitPolicy = core_uninit_policy("tpu.Core", strict, uninit)
         self.global_mem_bytes = require_int("tpu.Core", "global_mem_bytes", global_mem_bytes, 8, 1 << 40)
         if self.global_mem_bytes % 8:
             raise ParameterRangeError("tpu.Core", "global_mem_bytes", global_mem_bytes, "is not a multiple of 8",
                                       "multiples of 8 bytes")
-        self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", uninit)
+        self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", self.uninit)
         self.initialized = False
         self.polls = 0
         self._tokens: list[contextvars.Token] = []
