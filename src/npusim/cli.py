@@ -71,13 +71,18 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
     try:
         result = run_case(load_case(args.case))
-    except (CaseError, FileNotFoundError) as err:
+    except (CaseError, OSError) as err:
         _error("golden", str(err))
         return EXIT_USAGE
     except ConstraintError as err:
         _error("golden", f"the instruction rejected the call: {err}")
         return EXIT_FAIL
-    for path in write_result(result, args.output):
+    try:
+        written = write_result(result, args.output)
+    except OSError as err:
+        _error("golden", f"cannot write the output directory: {err}")
+        return EXIT_USAGE
+    for path in written:
         print(path)
     return EXIT_OK
 

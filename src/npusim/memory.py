@@ -27,14 +27,15 @@ from typing import Literal
 
 import numpy as np
 
-from .errors import OutOfBoundsError, UninitializedReadError, UninitializedReadWarning
+from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UninitializedReadWarning
 from .validate import require_bytes, require_int
 
-__all__ = ["Memory", "UninitPolicy", "user_stacklevel"]
+__all__ = ["Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "user_stacklevel"]
 
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+MAX_MEMORY_BYTES = 1 << 40  # 1 TiB: far beyond any product; numpy allocates lazily, but not past this
 _ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
 
 
@@ -48,6 +49,35 @@ def user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+def require_uninit_policy(instruction: str, uninit) -> UninitPolicy:
+    """``uninit`` checked as one of ``"warn"``, ``"raise"``, ``"ignore"``."""
+    if not isinstance(uninit, str):
+        raise TypeError(f"{instruction}: uninit must be 'warn', 'raise' or 'ignore', got {type(uninit).__name__}")
+    if uninit not in ("warn", "raise", "ignore"):
+        raise ParameterRangeError(instruction, "uninit", uninit, "unknown policy for reads of never-written bytes",
+                                  "'warn', 'raise', 'ignore'")
+    return uninit  # type: ignore[return-value]
+
+
+def core_uninit_policy(instruction: str, strict, uninit) -> UninitPolicy:
+    """The policy a core's memories use: ``strict=True`` means ``"raise"``; ``uninit`` picks any policy.
+
+    Both vendors' ``Core`` take the two keywords (design.md §3: strict mode makes reads of
+    never-written bytes an error).  Asking for ``strict=True`` together with another policy
+    is a contradiction and rejected.
+    """
+    from .validate import require_bool
+
+    strict = require_bool(instruction, "strict", strict)
+    if uninit is None:
+        return "raise" if strict else "warn"
+    uninit = require_uninit_policy(instruction, uninit)
+    if strict and uninit != "raise":
+        raise ParameterRangeError(instruction, "uninit", uninit, "strict=True already means uninit='raise'",
+                                  "'raise' or None together with strict=True")
+    return uninit
 
 
 class Memory:
@@ -73,10 +103,11 @@ class Memory:
     fully_written = False
 
     def __init__(self, size_bytes: int, name: str, uninit: UninitPolicy = "warn") -> None:
-        if size_bytes <= 0 or size_bytes % 8:
-            raise ValueError(f"memory size must be a positive multiple of 8, got {size_bytes}")
-        if uninit not in ("warn", "raise", "ignore"):
-            raise ValueError(f"uninit policy must be 'warn', 'raise' or 'ignore', got {uninit!r}")
+        size_bytes = require_int(name, "size", size_bytes, 8, MAX_MEMORY_BYTES)
+        if size_bytes % 8:
+            raise ParameterRangeError(name, "size", size_bytes, "a memory is a whole number of 8-byte words",
+                                      "multiples of 8")
+        uninit = require_uninit_policy(name, uninit)
         self.size_bytes = size_bytes
         self.name = name
         self.uninit: UninitPolicy = uninit
@@ -92,6 +123,7 @@ class Memory:
         """
         if data.dtype != np.uint8 or data.ndim != 1:
             raise ValueError(f"Memory.over needs a 1-D uint8 array, got {data.dtype} with shape {data.shape}")
+        uninit = require_uninit_policy(name, uninit)
         memory = cls.__new__(cls)
         memory.size_bytes = int(data.size)
         memory.name = name

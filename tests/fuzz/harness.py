@@ -4,25 +4,39 @@ A fuzzed call may succeed, or raise a :class:`~npusim.errors.ConstraintError`
 subclass, or raise ``TypeError`` for an argument of the wrong Python type.
 Nothing else may escape (no IndexError, OverflowError, RecursionError, numpy
 warning), and after a rejected call every memory and register is
-byte-identical to before.
+byte-identical to before.  Two more checks make the errors honest:
+
+* a ``TypeError`` must come from a ``raise`` statement in npusim itself, the ones
+  that name the parameter (``select: src0 must be a LocalTensor, got int``), or be
+  Python's report of a call that does not fit a signature (``dim4.__init__() missing
+  3 required positional arguments: 'c', 'h', and 'w'``) — not Python tripping over a
+  value (``'NoneType' object is not subscriptable``);
+* a ``ConstraintError`` must name its instruction and operand.
 
 ``NPUSIM_FUZZ_EXAMPLES`` sets the examples per family (CI default 2000;
-``python3 dev.py fuzz`` runs 20000).  Counts are printed at the end of the run.
+``python3 dev.py fuzz`` runs 20000); an example is one fuzzed call, and families that
+fuzz call *sequences* run a quarter as many sequences of several calls each.  Counts and
+outcomes are printed at the end of the run (``conftest.py``).  Arguments come from a byte tape (``strategies.Tape``);
+:func:`hostile` is the older per-value strategy, kept for families written with it.
 """
 
 from __future__ import annotations
 
-import math
+import linecache
 import os
+import re
 import warnings
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
-import numpy as np
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, note, settings
 from hypothesis import strategies as st
 
+import npusim
 from npusim.errors import ConstraintError, UninitializedReadWarning
+
+from .strategies import HOSTILE_INTS, HOSTILE_OTHER, Tape
 
 EXAMPLES = int(os.environ.get("NPUSIM_FUZZ_EXAMPLES", "2000"))
 COUNTS: Counter = Counter()
@@ -33,9 +47,10 @@ FUZZ_SETTINGS = settings(
     suppress_health_check=list(HealthCheck),
 )
 
-HOSTILE_INTS = [-1, -32, -(2**31), 2**31, 2**32, 2**63, 2**64, 2**64 + 1, 10**30, 255, 256, 65535, 65536]
-HOSTILE_OTHER = [None, "3", b"\x00", 1.5, -0.0, math.nan, math.inf, True, False, np.int64(3), np.uint8(7),
-                 np.float32(2.0), np.array([1, 2]), [1], (), {"a": 1}, object(), np.bool_(True), 3 + 4j]
+# A sequence example (runtime protocols) makes about ten fuzzed calls, each counted by the contract.
+SEQUENCE_SETTINGS = settings(FUZZ_SETTINGS, max_examples=max(EXAMPLES // 4, 1))
+
+NPUSIM_DIR = str(Path(npusim.__file__).resolve().parent)
 
 
 def hostile(valid: st.SearchStrategy, weight_valid: int = 8) -> st.SearchStrategy:
@@ -45,22 +60,60 @@ def hostile(valid: st.SearchStrategy, weight_valid: int = 8) -> st.SearchStrateg
     return st.sampled_from(range(weight_valid + 1)).flatmap(lambda pick: bad if pick == weight_valid else valid)
 
 
-def run_contract(family: str, snapshot: Callable[[], object], call: Callable[[], object]) -> None:
-    """Run ``call`` under the fuzzing contract; ``snapshot`` captures every piece of state."""
+# Python's own TypeErrors for a call that does not fit a signature; they name the parameters.
+SIGNATURE_ERROR = re.compile(r"missing \d+ required (positional|keyword-only) argument|got an unexpected keyword "
+                             r"argument|takes \d+ positional arguments? but \d+ (was|were) given|got multiple values "
+                             r"for argument|takes no arguments")
+
+
+def raised_by_npusim(err: BaseException) -> bool:
+    """True if ``err`` was raised by a ``raise`` statement in npusim's own source, or is Python's
+    report of a call that does not fit an npusim signature (which names the parameter too)."""
+    if isinstance(err, TypeError) and SIGNATURE_ERROR.search(str(err)):
+        return True
+    tb = err.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    filename = str(Path(tb.tb_frame.f_code.co_filename).resolve())
+    line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
+    return filename.startswith(NPUSIM_DIR) and line.startswith("raise")
+
+
+def run_contract(family: str, snapshot: Callable[[], object], call: Callable[[], object],
+                 tape: Tape | None = None) -> object:
+    """Run ``call`` under the fuzzing contract; ``snapshot`` captures every piece of state.
+
+    Returns the outcome: ``"ok"``, or the exception the call was rejected with.  When the
+    contract fails, the choices the tape made so far are printed with the failing example.
+    """
     COUNTS[family] += 1
+    try:
+        return _checked(family, snapshot, call)
+    except BaseException:
+        if tape is not None:
+            note(f"{family}: {tape!r}")
+        raise
+
+
+def _checked(family: str, snapshot: Callable[[], object], call: Callable[[], object]) -> object:
     before = snapshot()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warnings.simplefilter("ignore", UninitializedReadWarning)
         try:
             call()
-        except ConstraintError:
+        except ConstraintError as err:
             OUTCOMES[(family, "ConstraintError")] += 1
-            assert snapshot() == before, f"{family}: state changed by a rejected call"
-            return
+            assert err.instruction and err.operand, f"{family}: {type(err).__name__} names no instruction/operand"
+            assert snapshot() == before, f"{family}: state changed by a call rejected with {err!r}"
+            return err
         except TypeError as err:
             OUTCOMES[(family, "TypeError")] += 1
             assert str(err), f"{family}: TypeError without a message"
-            assert snapshot() == before, f"{family}: state changed by a rejected call"
-            return
+            assert raised_by_npusim(err), f"{family}: TypeError not raised by an npusim check: {err!r}"
+            assert snapshot() == before, f"{family}: state changed by a call rejected with {err!r}"
+            return err
     OUTCOMES[(family, "ok")] += 1
+    return "ok"

@@ -1,162 +1,74 @@
-"""Fuzzing every Ascend entry point with valid and hostile arguments (see ``harness``)."""
+"""Fuzzing every Ascend instruction and the core itself with valid and hostile arguments.
+
+One test per entry-point family; each example decodes its arguments from a tape
+(``strategies.Tape``), builds its operands *inside* the call (constructing a tensor may
+itself be rejected) and runs under ``harness.run_contract``.
+"""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import given
-from hypothesis import strategies as st
 
 from npusim import ascend as asc
-from npusim.ascend.tensor import Lease
+from npusim.dtypes import by_name
 
-from .harness import FUZZ_SETTINGS, hostile, run_contract
-
-CALM = [True, False, False]  # a third of the examples draw only valid values
-CHIPS = ["A2", "A3", "950", "310P", "310B", "910", "KirinX90", "310P-VEC"]
-DTYPES = [asc.float16, asc.float32, asc.bfloat16, asc.int16, asc.uint8, asc.int32, asc.uint64, asc.int8]
-POSITIONS = list(asc.TPosition)
-UB_FILL = np.random.default_rng(0).integers(0, 256, 256 * 1024, dtype=np.uint8)
-
-
-def fresh_core(chip: str, strict: bool = False) -> asc.Core:
-    core = asc.Core(chip, strict=strict)
-    core.ub.data[:] = UB_FILL[: core.ub.size_bytes]
-    core.ub.written[:] = 1
-    return core
-
-
-def state(core: asc.Core):
-    return core.ub.snapshot(), core.register_state()
-
-
-def maybe(valid: st.SearchStrategy, calm: bool) -> st.SearchStrategy:
-    """``valid`` itself in a calm example, else mostly valid with hostile values mixed in."""
-    return valid if calm else hostile(valid)
-
-
-@st.composite
-def tensor_spec(draw, home: int = 0x1000, usual_dtype=None, calm: bool = False):
-    """A LocalTensor description: mostly at ``home``, sometimes misaligned, huge, freed or foreign."""
-    if calm:
-        return usual_dtype or draw(st.sampled_from(DTYPES)), asc.TPosition.VECIN, home, 0, "plain"
-    addr = draw(hostile(st.one_of(st.just(home), st.just(home), st.just(home),
-                                  st.sampled_from([0, 0x1000, 0x1800, 0x20, 0x44, 0x2FFE0]))))
-    tile = draw(hostile(st.sampled_from([0, 16, 64, 128, 256, 1024, 4096]), weight_valid=20))
-    kind = draw(st.sampled_from(["plain"] * 20 + ["freed", "foreign", "raw_value"]))
-    dtype = draw(st.sampled_from([usual_dtype] * 12 + DTYPES) if usual_dtype is not None else st.sampled_from(DTYPES))
-    return dtype, draw(st.sampled_from(POSITIONS[9:12] * 8 + POSITIONS)), addr, tile, kind
-
-
-def make_tensor(spec, core_for_foreign: asc.Core):
-    dtype, pos, addr, tile, kind = spec
-    if kind == "raw_value":
-        return addr  # not a tensor at all
-    if kind == "foreign":
-        return asc.LocalTensor(dtype, pos, addr, tile, core=core_for_foreign)
-    lease = Lease("fuzz") if kind == "freed" else None
-    tensor = asc.LocalTensor(dtype, pos, addr, tile, lease=lease)
-    if lease is not None:
-        lease.revoke()
-    return tensor
-
-
-MASKS = st.one_of(
-    st.integers(0, 300), st.lists(st.integers(0, 2**64 - 1), min_size=2, max_size=2),
-    st.sampled_from([[2**64 - 1, 0], [0, 0], [1, 2**64 - 1], 64, 128, [1, 2, 3], [1]]),
+from .harness import FUZZ_SETTINGS, run_contract
+from .state import ascend_core, ascend_state
+from .strategies import (
+    ASCEND_CHIPS,
+    ASCEND_DTYPES,
+    TAPES,
+    Tape,
+    TensorSpec,
+    ascend_chip,
+    binary_params,
+    gm_buffers,
+    gm_tensor,
+    mask_arg,
+    repeat_times,
+    replayed,
+    scalar_arg,
+    tensor_spec,
+    unary_params,
 )
-PARAMS = st.builds(asc.BinaryRepeatParams, *[st.integers(0, 16) for _ in range(6)])
-HOSTILE_PARAMS = st.builds(asc.BinaryRepeatParams, *[hostile(st.integers(0, 16)) for _ in range(6)])
-SCALARS = st.one_of(st.floats(allow_nan=True), st.integers(-70000, 70000))
+
+FLOAT_DTYPES = (asc.float16, asc.float32)
 
 
+def other_core() -> asc.Core:
+    """The core that "foreign" tensors belong to."""
+    return asc.Core("A2")
+
+
+# ------------------------------------------------------------------- the core
 @FUZZ_SETTINGS
-@given(data=st.data(), chip=st.sampled_from(CHIPS), calm=st.sampled_from(CALM),
-       form=st.sampled_from(["count", "mask", "no_mask_scalar", "no_mask", "keywords", "garbage"]),
-       counter=st.booleans(), cmpmask=st.binary(min_size=16, max_size=16))
-def test_fuzz_select(data, chip, calm, form, counter, cmpmask):
-    draw = data.draw
-    dtype = draw(st.sampled_from(DTYPES[:2] if calm else DTYPES[:3] + [asc.int16]))
-    specs = [draw(tensor_spec(home, usual, calm)) for home, usual in
-             ((0x0000, dtype), (0x18000, asc.uint8), (0x8000, dtype), (0x10000, dtype))]
-    mode = draw(maybe(st.sampled_from(list(asc.SelMode)), calm))
-    count = draw(st.integers(1, 1024) if calm else hostile(st.integers(1, 20000)))
-    mask = draw(maybe(MASKS, calm))
-    repeat = draw(st.integers(0, 8) if calm else hostile(st.integers(0, 255)))
-    params = draw(PARAMS if calm else hostile(HOSTILE_PARAMS))
-    scalar = draw(maybe(SCALARS, calm))
-    other = fresh_core("A2")
-    with fresh_core(chip) as core:
-        core.cmpmask = cmpmask
-        if counter and core.chip.counter_mode:
-            asc.set_mask_count()
-
-        def call():
-            dst, sel, src0, src1 = [make_tensor(spec, other) for spec in specs]
-            if isinstance(mode, int) and mode == 1 and form in ("count", "mask", "keywords"):
-                src1 = scalar
-            if form == "count":
-                asc.select(dst, sel, src0, src1, mode, count)
-            elif form == "mask":
-                asc.select(dst, sel, src0, src1, mode, mask, repeat, params)
-            elif form == "no_mask_scalar":
-                asc.select(dst, sel, src0, repeat, params)
-            elif form == "no_mask":
-                asc.select(dst, src0, src1, repeat, params, mode)
-            elif form == "keywords":
-                asc.select(dst, sel_mask=sel, src0=src0, src1=src1, sel_mode=mode, mask=mask,
-                           repeat_times=repeat, repeat_params=params)
-            else:
-                asc.select(dst, sel, src0, src1, mode, mask, repeat, params, count)
-
-        run_contract("ascend.select", lambda: state(core), call)
-
-
-@FUZZ_SETTINGS
-@given(chip=st.sampled_from(CHIPS), specs=st.tuples(tensor_spec(0x1000), tensor_spec(0x2000), tensor_spec(0x3000)),
-       which=st.sampled_from(["set_vector_mask1", "set_vector_mask2", "set_mask_count", "set_mask_norm",
-                              "reset_mask", "set_cmp_mask", "get_cmp_mask", "asc_select_count",
-                              "asc_select_strided", "asc_set_cmp_mask", "asc_get_cmp_mask"]),
-       a=hostile(st.integers(0, 2**64 - 1)), b=hostile(st.integers(0, 2**64 - 1)),
-       dtype=hostile(st.sampled_from(DTYPES)), mode=hostile(st.sampled_from(list(asc.MaskMode))),
-       strides=st.lists(hostile(st.integers(0, 255)), min_size=7, max_size=7))
-def test_fuzz_registers_and_c_api(chip, specs, which, a, b, dtype, mode, strides):
-    other = fresh_core("A2")
-    with fresh_core(chip) as core:
-        core.cmpmask = bytes(16)
-        def call():
-            t0, t1, t2 = [make_tensor(spec, other) for spec in specs]
-            calls[which](t0, t1, t2)
-
-        calls = {
-            "set_vector_mask1": lambda t0, t1, t2: asc.set_vector_mask(a, dtype=dtype, mode=mode),
-            "set_vector_mask2": lambda t0, t1, t2: asc.set_vector_mask(a, b, dtype=dtype, mode=mode),
-            "set_mask_count": lambda t0, t1, t2: asc.set_mask_count(),
-            "set_mask_norm": lambda t0, t1, t2: asc.set_mask_norm(),
-            "reset_mask": lambda t0, t1, t2: asc.reset_mask(),
-            "set_cmp_mask": lambda t0, t1, t2: asc.set_cmp_mask(t0),
-            "get_cmp_mask": lambda t0, t1, t2: asc.get_cmp_mask(t0),
-            "asc_select_count": lambda t0, t1, t2: asc.asc_select(t0, t1, t2, a),
-            "asc_select_strided": lambda t0, t1, t2: asc.asc_select_sync(t0, t1, t2, *strides),
-            "asc_set_cmp_mask": lambda t0, t1, t2: asc.asc_set_cmp_mask(t0),
-            "asc_get_cmp_mask": lambda t0, t1, t2: asc.asc_get_cmp_mask(t0),
-        }
-        run_contract("ascend.registers+c_api", lambda: state(core), call)
-
-
-@FUZZ_SETTINGS
-@given(chip=hostile(st.sampled_from(CHIPS + ["Ascend910B1", "ascend950pr_9599"])), strict=st.booleans(),
-       dtype=hostile(st.sampled_from(DTYPES)), pos=hostile(st.sampled_from(POSITIONS)),
-       addr=hostile(st.integers(0, 300_000)), tile=hostile(st.integers(0, 100_000)),
-       offset=hostile(st.integers(0, 5000)), values=hostile(st.lists(st.floats(), max_size=40)),
-       method=st.sampled_from(["construct", "write", "read", "get_value", "set_value", "slice", "index",
-                               "get_phy_addr", "reinterpret", "ub_write", "ub_read", "cmpmask"]))
-def test_fuzz_core_and_local_tensor(chip, strict, dtype, pos, addr, tile, offset, values, method):
+@given(tape=TAPES)
+def test_fuzz_core_and_local_tensor(tape: Tape):
+    chip = tape.hostile("chip", tape.pick("chip", ASCEND_CHIPS + ("Ascend910B1", "ascend950pr_9599")))
+    strict = tape.hostile("strict", tape.chance("strict", 2))
+    block_num = tape.integer("block_num", 1, 8)
+    block_idx = tape.hostile("block_idx", tape.integer("block_idx", 0, block_num - 1))
+    block_num = tape.hostile("block_num", block_num)
     cores = []
-    run_contract("ascend.Core", lambda: None, lambda: cores.append(asc.Core(chip, strict=strict)))
-    if not cores:
-        return
-    core = cores[0]
+    run_contract("ascend.Core", lambda: None, lambda: cores.append(
+        asc.Core(chip, strict=strict, block_idx=block_idx, block_num=block_num)), tape)
+    core = cores[0] if cores else asc.Core("A2")  # a rejected construction still fuzzes the tensor calls
     core.ub.written[:] = 1
+    dtype = tape.hostile("dtype", tape.pick("dtype", ASCEND_DTYPES))
+    pos = tape.hostile("pos", tape.pick("pos", tuple(asc.TPosition)))
+    if tape.calm:  # an aligned tensor inside the smallest UB, and offsets within it
+        addr, tile, offset = 32 * tape.integer("addr / 32", 0, 2048), tape.integer("tile", 64, 2048), \
+            tape.integer("offset", 0, 63)
+    else:
+        addr, tile = tape.hostile_int("addr", 0, 300_000), tape.hostile_int("tile", 0, 100_000)
+        offset = tape.hostile_int("offset", 0, 5000)
+    values = tape.hostile("values", [tape.pick("value", (0.5, -1, 3, math.nan, 1e9)) for _ in range(
+        tape.integer("length", 0, 40))])
+    method = tape.pick("method", ("construct", "write", "read", "get_value", "set_value", "slice", "index",
+                                  "get_phy_addr", "reinterpret", "ub_write", "ub_read", "cmpmask"))
     with core:
         def call():
             tensor = asc.LocalTensor(dtype, pos, addr, tile)
@@ -177,40 +89,128 @@ def test_fuzz_core_and_local_tensor(chip, strict, dtype, pos, addr, tile, offset
             }
             action[method]()
 
-        run_contract("ascend.Core+LocalTensor", lambda: state(core), call)
+        run_contract("ascend.Core+LocalTensor", lambda: ascend_state(core), call, tape)
 
 
-UNARY = st.builds(asc.UnaryRepeatParams, *[st.integers(0, 16) for _ in range(4)])
-HOSTILE_UNARY = st.builds(asc.UnaryRepeatParams, *[hostile(st.integers(0, 70000)) for _ in range(4)])
-CMP_MODES = st.sampled_from(list(asc.CMPMODE))
-
-
+# --------------------------------------------------------------------- select
 @FUZZ_SETTINGS
-@given(data=st.data(), chip=st.sampled_from(CHIPS), calm=st.sampled_from(CALM),
-       form=st.sampled_from(["count", "mask", "register", "scalar_count", "scalar_mask", "keywords", "c_api",
-                             "c_api_scalar", "c_api_register"]),
-       counter=st.booleans())
-def test_fuzz_compare(data, chip, calm, form, counter):
-    draw = data.draw
-    dtype = draw(st.sampled_from(DTYPES[:2] if calm else DTYPES[:3] + [asc.int32]))
-    specs = [draw(tensor_spec(home, usual, calm)) for home, usual in
-             ((0x0000, asc.uint8), (0x8000, dtype), (0x10000, dtype))]
-    mode = draw(maybe(CMP_MODES, calm))
-    count = draw(st.sampled_from([64, 128, 256, 512, 1024]) if calm else hostile(st.integers(0, 20000)))
-    mask = draw(maybe(MASKS, calm))
-    repeat = draw(st.integers(0, 8) if calm else hostile(st.integers(0, 255)))
-    params = draw(PARAMS if calm else hostile(HOSTILE_PARAMS))
-    unary = draw(UNARY if calm else hostile(HOSTILE_UNARY))
-    scalar = draw(maybe(SCALARS, calm))
-    strides = [draw(st.integers(1, 8) if calm else hostile(st.integers(0, 70000))) for _ in range(6)]
-    other = fresh_core("A2")
-    with fresh_core(chip) as core:
+@given(tape=TAPES)
+def test_fuzz_select(tape: Tape):
+    chip = ascend_chip(tape, lambda c: c.select is not None)
+    modes = tuple(asc.get_chip(chip).select.modes) if tape.calm else tuple(asc.SelMode)
+    mode = tape.hostile("mode", tape.pick("mode", modes))
+    forms = ("count", "mask", "keywords", "no_mask_scalar") + (("no_mask",) if mode is asc.SelMode(0) else ())
+    form = tape.pick("form", forms if tape.calm else forms + ("no_mask", "garbage"))
+    counter = not tape.calm and tape.chance("counter mode", 3)
+    cmpmask = bytes(tape.below(256) for _ in range(16))
+    dtype = tape.pick("dtype", FLOAT_DTYPES if tape.calm else FLOAT_DTYPES + (asc.bfloat16, asc.int16))
+    specs = [tensor_spec(tape, name, home, usual) for name, home, usual in
+             (("dst", 0x0000, dtype), ("sel", 0x18000, asc.uint8), ("src0", 0x8000, dtype),
+              ("src1", 0x10000, dtype))]
+    count = tape.integer("count", 1, 1024) if tape.calm else tape.hostile_int("count", 1, 20000)
+    mask, repeat, params = mask_arg(tape, dtype=dtype), repeat_times(tape), binary_params(tape)
+    scalar = scalar_arg(tape)
+    other = other_core()
+    with ascend_core(chip) as core:
+        core.cmpmask = cmpmask
+        if counter and core.chip.counter_mode:
+            asc.set_mask_count()
+
+        def call():
+            dst, sel, src0, src1 = [spec.make(other) for spec in specs]
+            if isinstance(mode, int) and mode == 1 and form in ("count", "mask", "keywords"):
+                src1 = scalar
+            if form == "count":
+                asc.select(dst, sel, src0, src1, mode, count)
+            elif form == "mask":
+                asc.select(dst, sel, src0, src1, mode, mask, repeat, params)
+            elif form == "no_mask_scalar":
+                asc.select(dst, sel, src0, repeat, params)
+            elif form == "no_mask":
+                asc.select(dst, src0, src1, repeat, params, mode)
+            elif form == "keywords":
+                asc.select(dst, sel_mask=sel, src0=src0, src1=src1, sel_mode=mode, mask=mask,
+                           repeat_times=repeat, repeat_params=params)
+            else:
+                asc.select(dst, sel, src0, src1, mode, mask, repeat, params, count)
+
+        run_contract("ascend.select", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):  # the same call again, from its cached plan, with per-call values changed
+            specs, scalar = replayed(tape, specs), scalar_arg(tape)
+            core.cmpmask = bytes(tape.below(256) for _ in range(16))
+            run_contract("ascend.select", lambda: ascend_state(core), call, tape)
+
+
+# ------------------------------------------------------ registers and C API
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_registers_and_c_api(tape: Tape):
+    which = tape.pick("which", ("set_vector_mask1", "set_vector_mask2", "set_mask_count", "set_mask_norm",
+                                "reset_mask", "set_cmp_mask", "get_cmp_mask", "asc_select_count",
+                                "asc_select_strided", "asc_set_cmp_mask", "asc_get_cmp_mask"))
+    chip = ascend_chip(tape, lambda c: c.counter_mode and c.cmpmask_api and (c.c_api or "asc_" not in which))
+    specs = [tensor_spec(tape, f"t{i}", home, asc.uint8 if i == 0 else asc.float16)
+             for i, home in enumerate((0x1000, 0x2000, 0x3000))]
+    a = tape.hostile_int("a", 0, 2**64 - 1)
+    b = tape.hostile_int("b", 0, 2**64 - 1)
+    dtype = tape.hostile("dtype", tape.pick("dtype", ASCEND_DTYPES))
+    mode = tape.hostile("mode", tape.pick("mode", tuple(asc.MaskMode)))
+    strides = [tape.hostile_int(f"stride{i}", 0, 255) for i in range(7)]
+    other = other_core()
+    calls = {
+        "set_vector_mask1": lambda t0, t1, t2: asc.set_vector_mask(a, dtype=dtype, mode=mode),
+        "set_vector_mask2": lambda t0, t1, t2: asc.set_vector_mask(a, b, dtype=dtype, mode=mode),
+        "set_mask_count": lambda t0, t1, t2: asc.set_mask_count(),
+        "set_mask_norm": lambda t0, t1, t2: asc.set_mask_norm(),
+        "reset_mask": lambda t0, t1, t2: asc.reset_mask(),
+        "set_cmp_mask": lambda t0, t1, t2: asc.set_cmp_mask(t0),
+        "get_cmp_mask": lambda t0, t1, t2: asc.get_cmp_mask(t0),
+        "asc_select_count": lambda t0, t1, t2: asc.asc_select(t0, t1, t2, a),
+        "asc_select_strided": lambda t0, t1, t2: asc.asc_select_sync(t0, t1, t2, *strides),
+        "asc_set_cmp_mask": lambda t0, t1, t2: asc.asc_set_cmp_mask(t0),
+        "asc_get_cmp_mask": lambda t0, t1, t2: asc.asc_get_cmp_mask(t0),
+    }
+    with ascend_core(chip) as core:
+        core.cmpmask = bytes(16)
+
+        def call():
+            calls[which](*[spec.make(other) for spec in specs])
+
+        run_contract("ascend.registers+c_api", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs = replayed(tape, specs)
+            run_contract("ascend.registers+c_api", lambda: ascend_state(core), call, tape)
+
+
+# -------------------------------------------------------------------- compare
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_compare(tape: Tape):
+    form = tape.pick("form", ("count", "mask", "register", "scalar_count", "scalar_mask", "keywords", "c_api",
+                              "c_api_scalar", "c_api_register"))
+    chip = ascend_chip(tape, lambda c: c.compare is not None and bool(c.compare.scalar_dtypes) and (
+        c.c_api or "c_api" not in form))
+    counter = not tape.calm and tape.chance("counter mode", 3)
+    dtype = tape.pick("dtype", FLOAT_DTYPES if tape.calm else FLOAT_DTYPES + (asc.bfloat16, asc.int32))
+    specs = [tensor_spec(tape, name, home, usual) for name, home, usual in
+             (("dst", 0x0000, asc.uint8), ("src0", 0x8000, dtype), ("src1", 0x10000, dtype))]
+    mode = tape.hostile("cmp_mode", tape.pick("cmp_mode", tuple(asc.CMPMODE)))
+    count = (tape.pick("count", (64, 128, 256, 512, 1024)) if tape.calm else tape.hostile_int("count", 0, 20000))
+    mask, repeat, params, unary = mask_arg(tape, dtype=dtype), repeat_times(tape), binary_params(tape), unary_params(
+        tape)
+    scalar = scalar_arg(tape)
+    strides = [tape.integer(f"stride{i}", 1, 8) if tape.calm else tape.hostile_int(f"stride{i}", 0, 70000)
+               for i in range(6)]
+    c_mode = tape.pick("C API compare", ("lt", "gt", "eq", "le", "ge", "ne"))
+    sync = tape.pick("C API sync", ("", "_sync"))
+    other = other_core()
+    with ascend_core(chip) as core:
         core.cmpmask = bytes(16)
         if counter and core.chip.counter_mode:
             asc.set_mask_count()
 
         def call():
-            dst, src0, src1 = [make_tensor(spec, other) for spec in specs]
+            dst, src0, src1 = [spec.make(other) for spec in specs]
             if form == "count":
                 asc.compare(dst, src0, src1, mode, count)
             elif form == "mask":
@@ -224,38 +224,44 @@ def test_fuzz_compare(data, chip, calm, form, counter):
             elif form == "keywords":
                 asc.compare_scalar(dst, src0, cmp_mode=mode, src1_scalar=scalar, count=count)
             elif form == "c_api":
-                asc.asc_lt(dst, src0, src1, repeat, *strides)
+                getattr(asc, f"asc_{c_mode}{sync}")(dst, src0, src1, repeat, *strides)
             elif form == "c_api_scalar":
-                asc.asc_ne_scalar_sync(dst, src0, scalar, repeat, *strides[:4])
-            else:
-                asc.asc_ge(src0, src1, repeat, *strides)
-                asc.get_cmp_mask(dst)
+                getattr(asc, f"asc_{c_mode}_scalar{sync}")(dst, src0, scalar, repeat, *strides[:4])
+            else:  # to CMPMASK (get_cmp_mask is the registers family's)
+                getattr(asc, f"asc_{c_mode}{sync}")(src0, src1, repeat, *strides)
 
-        run_contract("ascend.compare", lambda: state(core), call)
+        run_contract("ascend.compare", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs, scalar = replayed(tape, specs), scalar_arg(tape)
+            run_contract("ascend.compare", lambda: ascend_state(core), call, tape)
 
 
+# ------------------------------------------------------------ TransDataTo5HD
 @FUZZ_SETTINGS
-@given(data=st.data(), chip=st.sampled_from(CHIPS), calm=st.sampled_from(CALM),
-       form=st.sampled_from(["tensor_list", "addr_list", "addr_tensor", "c_api"]))
-def test_fuzz_trans_data_to_5hd(data, chip, calm, form):
-    draw = data.draw
-    dtype = draw(st.sampled_from([asc.float16, asc.int8, asc.float32, asc.uint16]))
+@given(tape=TAPES)
+def test_fuzz_trans_data_to_5hd(tape: Tape):
+    form = tape.pick("form", ("tensor_list", "addr_list", "addr_tensor", "c_api"))
+    chip = ascend_chip(tape, lambda c: "float16" in c.transdata_dtypes and (c.c_api or form != "c_api"))
+    dtype = tape.pick("dtype", (asc.float16, asc.int8, asc.float32, asc.uint16) if not tape.calm else (asc.float16,))
     block = 32 // dtype.itemsize
-    shift = draw(st.sampled_from([0, 0, 0, 32, 64] if calm else [0, 0, 1, 32, 4096, -0x10020, 0x30000]))
+    shift = tape.pick("shift", (0, 0, 0, 32, 64) if tape.calm else (0, 0, 1, 32, 4096, -0x10020, 0x30000))
     src_addrs = [0x4000 + i * 0x200 for i in range(16)]
     dst_addrs = [0x10000 + i * 32 + shift for i in range(16)]
-    if not calm and draw(st.booleans()):
-        index = draw(st.integers(0, 15))
-        (src_addrs if draw(st.booleans()) else dst_addrs)[index] = draw(hostile(st.integers(0, 0x40000)))
-    length = draw(st.sampled_from([16, 16, 15, 17]) if not calm else st.just(16))
-    params = asc.TransDataTo5HDParams(
-        draw(maybe(st.booleans(), calm)), draw(maybe(st.booleans(), calm)),
-        draw(st.integers(0, 8) if calm else hostile(st.integers(0, 255))),
-        draw(st.integers(0, 16) if calm else hostile(st.integers(0, 70000))),
-        draw(st.integers(0, 16) if calm else hostile(st.integers(0, 70000))),
-    )
-    explicit = draw(maybe(st.sampled_from([dtype, asc.int8, asc.float16, asc.bfloat16]), calm))
-    with fresh_core(chip) as core:
+    if not tape.calm and tape.chance("one bad address", 2):
+        index = tape.integer("index", 0, 15)
+        addrs = src_addrs if tape.chance("in src", 2) else dst_addrs
+        addrs[index] = tape.hostile_int("address", 0, 0x40000, one_in=2)
+    length = 16 if tape.calm else tape.pick("length", (16, 16, 15, 17))
+    repeat = 1 if tape.calm else tape.hostile_int("repeat", 0, 255)
+    strides = [0 if tape.calm else tape.hostile_int("stride", 0, 70000) for _ in range(2)]  # repeat 1: no offset
+    params = asc.TransDataTo5HDParams(tape.hostile("dst_high_half", tape.chance("dst_high_half", 2)),
+                                      tape.hostile("src_high_half", tape.chance("src_high_half", 2)),
+                                      repeat, *strides)
+    sync = tape.pick("C API sync", ("", "_sync"))
+    halves = (params.dst_high_half, params.src_high_half) if dtype.itemsize == 1 else ()  # b8 takes the halves
+    explicit = tape.hostile("dtype=", tape.pick("dtype=", (dtype, asc.int8, asc.float16, asc.bfloat16)
+                                                if not tape.calm else (dtype,)))
+    with ascend_core(chip) as core:
         def call():
             if form == "tensor_list":
                 dsts = [asc.LocalTensor(dtype, asc.TPosition.VECOUT, a, block) for a in dst_addrs[:length]]
@@ -266,15 +272,211 @@ def test_fuzz_trans_data_to_5hd(data, chip, calm, form):
             elif form == "addr_tensor":
                 holder_d = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2000, 16)
                 holder_s = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2100, 16)
-                for i in range(16):
-                    holder_d.set_value(i, dst_addrs[i] % 2**64 if isinstance(dst_addrs[i], int) else 0)
-                    holder_s.set_value(i, src_addrs[i] % 2**64 if isinstance(src_addrs[i], int) else 0)
                 asc.trans_data_to_5hd(holder_d, holder_s, params, dtype=explicit)
             else:
-                asc.asc_transto5hd_b16(dst_addrs[:length], src_addrs[:length], params.repeat_times,
-                                       params.dst_rep_stride, params.src_rep_stride)
+                getattr(asc, f"asc_transto5hd_b{8 * dtype.itemsize}{sync}")(
+                    dst_addrs[:length], src_addrs[:length], params.repeat_times, params.dst_rep_stride,
+                    params.src_rep_stride, *halves)
 
-        if form == "addr_tensor":  # host set_value writes are part of the call; compare after them
-            run_contract("ascend.trans_data_to_5hd", lambda: core.register_state(), call)
-        else:
-            run_contract("ascend.trans_data_to_5hd", lambda: state(core), call)
+        if form == "addr_tensor":  # the address tables are host writes made before the call
+            for table, addrs in ((0x2000, dst_addrs), (0x2100, src_addrs)):
+                words = [a % 2**64 if isinstance(a, int) else 0 for a in addrs]
+                core.ub_write(table, np.array(words, dtype=np.uint64).tobytes())
+        run_contract("ascend.trans_data_to_5hd", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):  # the same call again, from its cached plan
+            run_contract("ascend.trans_data_to_5hd", lambda: ascend_state(core), call, tape)
+
+
+# ------------------------------------------------------------- element-wise
+SOURCE_NAMES = {"add": ("src0", "src1"), "sub": ("src0", "src1"), "mul": ("src0", "src1"), "max": ("src0", "src1"),
+                "min": ("src0", "src1"), "abs": ("src",), "adds": ("src",), "muls": ("src",), "duplicate": ()}
+SCALAR_OPS = ("adds", "muls", "duplicate")
+# Where a source sits relative to dst: elsewhere, exactly in place, or partly overlapping (ref §1.4).
+SOURCE_PLACES = {"apart": None, "in place": 0, "dst + 32": 32, "dst + 256": 256}
+
+
+def elementwise_call(name: str, form: str, srcs: list, scalar, count, mask, repeat, params, dup_strides,
+                     is_set_mask) -> tuple[list, dict]:
+    """Positional and keyword arguments after ``dst`` for one call form of instruction ``name``."""
+    operands = [*srcs, scalar] if name in SCALAR_OPS else list(srcs)
+    if form == "keywords":
+        kwargs = dict(zip(SOURCE_NAMES[name], srcs, strict=False))
+        if name in SCALAR_OPS:
+            kwargs["scalar"] = scalar
+        return [], {**kwargs, "count": count}
+    if form == "count":
+        return operands + [count] + ([] if name == "abs" else [is_set_mask]), {}
+    if name == "duplicate":
+        return operands + [mask, repeat, *dup_strides, is_set_mask], {}
+    return operands + [mask, repeat, params, is_set_mask], {}
+
+
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_elementwise(tape: Tape):
+    name = tape.pick("op", tuple(SOURCE_NAMES))
+    chip = ascend_chip(tape, lambda c: name in c.vector_dtypes)
+    form = tape.pick("form", ("count", "mask") if tape.calm else ("count", "mask", "keywords", "no core"))
+    supported = sorted(asc.get_chip(chip).vector_dtypes[name].for_form(form == "count")) if tape.calm else ()
+    dtype = asc.float16 if tape.calm and not supported else tape.pick("dtype", tuple(
+        by_name(n) for n in supported) if tape.calm else ASCEND_DTYPES)
+    specs = [tensor_spec(tape, "dst", 0x0000, dtype)]
+    for i, src in enumerate(SOURCE_NAMES[name]):
+        places = ("apart", "apart", "in place") if tape.calm else ("apart",) * 3 + tuple(SOURCE_PLACES)[1:]
+        place = tape.pick(f"{src} place", places)
+        home = SOURCE_PLACES[place] if place != "apart" else 0x8000 * (i + 1)
+        specs.append(tensor_spec(tape, src, home, dtype))
+    count = tape.integer("count", 1, 2048) if tape.calm else tape.hostile_int("count", 0, 70000)
+    mask, repeat, scalar = mask_arg(tape, dtype=dtype), repeat_times(tape), scalar_arg(tape)
+    params = binary_params(tape) if len(SOURCE_NAMES[name]) == 2 else unary_params(tape)
+    dup_strides = [tape.integer("dup stride", 1, 8) if tape.calm else tape.hostile_int("dup stride", 0, 70000)
+                   for _ in range(2)]
+    is_set_mask = tape.hostile("is_set_mask", not tape.chance("is_set_mask=False", 6))
+    function = getattr(asc, name)
+    other = other_core()
+    core = ascend_core(chip)
+    if form == "no core":  # the operands exist, but no core is active when the instruction runs
+        with core:
+            tensor = asc.LocalTensor(dtype, asc.TPosition.VECCALC, 0)
+        args, kwargs = elementwise_call(name, "count", [tensor] * len(SOURCE_NAMES[name]), scalar, count, mask,
+                                        repeat, params, dup_strides, is_set_mask)
+        run_contract("ascend.elementwise", lambda: ascend_state(core), lambda: function(tensor, *args, **kwargs),
+                     tape)
+        return
+
+    def call():
+        dst, *srcs = [spec.make(other) for spec in specs]
+        args, kwargs = elementwise_call(name, form, srcs, scalar, count, mask, repeat, params, dup_strides,
+                                        is_set_mask)
+        function(dst, *args, **kwargs)
+
+    with core:
+        run_contract("ascend.elementwise", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs, scalar = replayed(tape, specs), scalar_arg(tape)
+            run_contract("ascend.elementwise", lambda: ascend_state(core), call, tape)
+
+
+# ------------------------------------------------------------------ data copy
+DIRECTIONS = ("GM -> UB", "UB -> GM", "UB -> UB", "GM -> GM")
+
+
+def copy_endpoints(tape: Tape, direction: str, dtype) -> tuple[object, object]:
+    """(dst spec or GlobalTensor, src spec or GlobalTensor) of a copy in ``direction``."""
+    src_kind, dst_kind = direction.split(" -> ")
+    dst = gm_tensor(tape, "dst", dtype) if dst_kind == "GM" else tensor_spec(tape, "dst", 0x0000, dtype)
+    src = gm_tensor(tape, "src", dtype) if src_kind == "GM" else tensor_spec(tape, "src", 0x8000, dtype)
+    return dst, src
+
+
+def made(endpoint, other: asc.Core):
+    return endpoint.make(other) if isinstance(endpoint, TensorSpec) else endpoint
+
+
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_data_copy(tape: Tape):
+    chip = ascend_chip(tape)
+    direction = tape.pick("direction", DIRECTIONS[:3] if tape.calm else DIRECTIONS)
+    form = tape.pick("form", ("count", "params", "keywords") if tape.calm else ("count", "params", "keywords",
+                                                                                  "garbage"))
+    supported = sorted(asc.get_chip(chip).data_copy_dtypes)
+    dtype = tape.pick("dtype", tuple(by_name(n) for n in supported) if tape.calm else ASCEND_DTYPES)
+    dst, src = copy_endpoints(tape, direction, dtype)
+    per_block = 32 // dtype.itemsize
+    count = per_block * tape.integer("count / block", 1, 64) if tape.calm else tape.hostile_int("count", 0, 5000)
+    fields = [tape.integer("block_count", 1, 8), tape.integer("block_len", 1, 8), tape.integer("src_stride", 0, 4),
+              tape.integer("dst_stride", 0, 4)]
+    params = asc.DataCopyParams(*(tape.hostile(f"params.{i}", v) for i, v in enumerate(fields)))
+    other = other_core()
+    with ascend_core(chip) as core:
+        def call():
+            d, s = made(dst, other), made(src, other)
+            if form == "count":
+                asc.data_copy(d, s, count)
+            elif form == "params":
+                asc.data_copy(d, s, params)
+            elif form == "keywords":
+                asc.data_copy(dst=d, src=s, repeat_params=params)
+            else:
+                asc.data_copy(d, s, count, params)
+
+        run_contract("ascend.data_copy", lambda: ascend_state(core, *gm_buffers(dst, src)), call, tape)
+
+
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_data_copy_pad(tape: Tape):
+    chip = ascend_chip(tape, lambda c: bool(c.data_copy_pad_dtypes))
+    direction = tape.pick("direction", DIRECTIONS[:2] if tape.calm else DIRECTIONS)
+    ext = tape.chance("DataCopyExtParams", 2)
+    supported = sorted(asc.get_chip(chip).data_copy_pad_dtypes)
+    dtype = tape.pick("dtype", tuple(by_name(n) for n in supported) if tape.calm else ASCEND_DTYPES)
+    dst, src = copy_endpoints(tape, direction, dtype)
+    size = dtype.itemsize
+    block_len = size * tape.integer("block_len / sizeof(T)", 1, 64) if tape.calm else tape.hostile_int(
+        "block_len", 0, 300)
+    fields = [tape.integer("block_count", 1, 4), block_len, tape.integer("src_stride", 0, 64 if ext else 2),
+              tape.integer("dst_stride", 0, 2)]
+    fields = [tape.hostile(f"copy params.{i}", v) for i, v in enumerate(fields)]
+    copy_params = asc.DataCopyExtParams(*fields) if ext else asc.DataCopyParams(*fields)
+    is_pad = tape.hostile("is_pad", tape.chance("is_pad", 2))
+    sides = [tape.hostile(f"padding {i}", tape.integer(f"padding {i}", 0, 32 // size - 1 if tape.calm else 40))
+             for i in range(2)]
+    value = tape.hostile("padding_value", tape.pick("padding_value", (0, 1, 3) if tape.calm or size == 8 else
+                                                     (0, 1, -2, 2.5, math.nan, 65504.0, 1e10)))
+    pad_dtype = dtype if tape.calm else tape.pick("pad dtype", (dtype, dtype, None, asc.int8, asc.float32))
+    pad = (asc.DataCopyPadExtParams(pad_dtype, is_pad, *sides, value) if ext else
+           asc.DataCopyPadParams(is_pad, *sides, value))
+    with_pad = direction == "GM -> UB" if tape.calm else tape.chance("pad params", 2)
+    pad_register = tape.pick("set_pad_value", (None, 0, 7) if tape.calm else (None, 0, 7, -1.5, math.inf))
+    other = other_core()
+    with ascend_core(chip) as core:
+        if pad_register is not None and core.chip.pad_value_api:
+            asc.set_pad_value(pad_register)
+
+        def call():
+            d, s = made(dst, other), made(src, other)
+            if with_pad:
+                asc.data_copy_pad(d, s, copy_params, pad)
+            else:
+                asc.data_copy_pad(d, s, copy_params)
+
+        run_contract("ascend.data_copy_pad", lambda: ascend_state(core, *gm_buffers(dst, src)), call, tape)
+
+
+# ----------------------------------------------------- control registers and sync
+CONTROL_CALLS = ("set_pad_value", "set_saturation_flag", "get_saturation_flag", "get_block_idx", "get_block_num",
+                 "set_flag", "wait_flag", "pipe_barrier")
+
+
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_control_and_sync(tape: Tape):
+    which = tape.pick("which", CONTROL_CALLS)
+    chip = ascend_chip(tape, lambda c: (c.pad_value_api or which != "set_pad_value") and (
+        c.saturation_flag_api or "saturation" not in which))
+    value = tape.hostile("value", tape.pick("value", (0, 1, -1, 2.5, 65504, math.nan, -math.inf)))
+    pos = tape.hostile("pos", tape.pick("pos", (asc.TPosition.MAX, asc.TPosition.VECIN, asc.TPosition.VECOUT)
+                                        if tape.calm else tuple(asc.TPosition)))
+    flag = tape.hostile("enable_sat", tape.chance("enable_sat", 2))
+    event = tape.hostile("event", tape.pick("event", tuple(asc.HardEvent)))
+    event_id = tape.integer("event_id", 0, 3) if tape.calm else tape.hostile_int("event_id", 0, 9)
+    pipe = tape.hostile("pipe", tape.pick("pipe", tuple(asc.PipeID)))
+    no_core = not tape.calm and tape.chance("no core", 12)
+    calls = {
+        "set_pad_value": lambda: asc.set_pad_value(value, pos),
+        "set_saturation_flag": lambda: asc.set_saturation_flag(flag),
+        "get_saturation_flag": asc.get_saturation_flag,
+        "get_block_idx": asc.get_block_idx,
+        "get_block_num": asc.get_block_num,
+        "set_flag": lambda: asc.set_flag(event, event_id),
+        "wait_flag": lambda: asc.wait_flag(event, event_id),
+        "pipe_barrier": lambda: asc.pipe_barrier(pipe),
+    }
+    core = ascend_core(chip, block_idx=1, block_num=4)
+    if no_core:
+        run_contract("ascend.control+sync", lambda: ascend_state(core), calls[which], tape)
+        return
+    with core:
+        run_contract("ascend.control+sync", lambda: ascend_state(core), calls[which], tape)

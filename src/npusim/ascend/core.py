@@ -26,8 +26,8 @@ from ..errors import (
     UninitializedReadWarning,
     UnsupportedError,
 )
-from ..memory import Memory, user_stacklevel
-from ..validate import require_bytes
+from ..memory import Memory, UninitPolicy, core_uninit_policy, user_stacklevel
+from ..validate import require_bytes, require_int
 from .chips import AscendChip, get_chip, get_default_chip
 from .types import MaskMode
 
@@ -35,6 +35,7 @@ __all__ = ["Core", "SyncRecord", "active_core", "current_core"]
 
 FULL_WORD = (1 << 64) - 1
 CMPMASK_BYTES = 16
+MAX_BLOCK_NUM = 65535  # blockDim is a uint16 launch parameter
 
 _ACTIVE: contextvars.ContextVar[tuple[Core, ...]] = contextvars.ContextVar("npusim_ascend_cores", default=())
 
@@ -65,17 +66,17 @@ class Core:
     """
 
     def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
-                 block_idx: int = 0, block_num: int = 1) -> None:
+                 uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1) -> None:
         self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
-        self.ub = Memory(self.chip.ub_bytes, "UB", uninit="raise" if strict else "warn")
+        self.ub = Memory(self.chip.ub_bytes, "UB", uninit=core_uninit_policy("Core", strict, uninit))
         self._cmpmask = bytearray(CMPMASK_BYTES)
         self.cmpmask_written = False
         self.mask_words: tuple[int, int, int, int] = (FULL_WORD, FULL_WORD, 0, 0)
         self.mask_mode = MaskMode.NORMAL
         self.pad_value: int | float | None = None
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
-        self.block_idx = block_idx
-        self.block_num = block_num
+        self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM, "GetBlockNum.md")
+        self.block_idx = require_int("Core", "block_idx", block_idx, 0, self.block_num - 1, "GetBlockIdx.md")
         self.sync_log: list[SyncRecord] = []
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
         self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)

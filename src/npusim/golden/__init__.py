@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import ConstraintError
+
 __all__ = ["INSTRUCTIONS", "CaseError", "GoldenInstruction", "GoldenResult", "Dump", "load_case", "register",
            "run_case", "write_result"]
 
@@ -90,9 +92,11 @@ def _load_vendors() -> None:
 def load_case(path: str | Path) -> dict:
     """Read a case file (JSON object)."""
     try:
-        case = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as err:
+        case = json.loads(Path(path).read_bytes())
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise CaseError(f"{path}: not valid JSON ({err})") from None
+    except RecursionError:
+        raise CaseError(f"{path}: not valid JSON (nested too deeply)") from None
     if not isinstance(case, dict):
         raise CaseError(f"{path}: a case is a JSON object")
     return case
@@ -102,10 +106,16 @@ def run_case(case: dict) -> GoldenResult:
     """Run one case with the instruction's registered driver."""
     _load_vendors()
     name = case.get("instruction")
-    if name not in INSTRUCTIONS:
+    if not isinstance(name, str) or name not in INSTRUCTIONS:
         known = ", ".join(sorted(INSTRUCTIONS))
         raise CaseError(f"instruction: unknown instruction {name!r}; registered: {known}")
-    return INSTRUCTIONS[name].run(case)
+    try:
+        return INSTRUCTIONS[name].run(case)
+    except (CaseError, ConstraintError):
+        raise
+    except (TypeError, ValueError, KeyError, OverflowError) as err:
+        # a value of the wrong JSON type or range that the driver or the instruction could not use
+        raise CaseError(f"{name}: the case does not describe a valid call ({type(err).__name__}: {err})") from err
 
 
 def write_result(result: GoldenResult, out_dir: str | Path) -> list[Path]:

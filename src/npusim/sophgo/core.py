@@ -30,8 +30,8 @@ import numpy as np
 
 from .. import dtypes as _dtypes
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
-from ..memory import Memory, UninitPolicy
-from ..validate import require_int
+from ..memory import Memory, UninitPolicy, core_uninit_policy
+from ..validate import is_integer, require_bytes, require_int
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
 from .placement import check_element_count, place_global, place_local
@@ -83,15 +83,16 @@ class Core:
         chip: str | Chip | None = None,
         *,
         global_mem_bytes: int = DEFAULT_GLOBAL_MEM_BYTES,
-        uninit: UninitPolicy = "warn",
+        strict: bool = False,
+        uninit: UninitPolicy | None = None,
     ) -> None:
         self.chip = get_default_chip() if chip is None else get_chip(chip)
-        self.uninit: UninitPolicy = uninit
+        self.uninit: UninitPolicy = core_uninit_policy("tpu.Core", strict, uninit)
         self.global_mem_bytes = require_int("tpu.Core", "global_mem_bytes", global_mem_bytes, 8, 1 << 40)
         if self.global_mem_bytes % 8:
             raise ParameterRangeError("tpu.Core", "global_mem_bytes", global_mem_bytes, "is not a multiple of 8",
                                       "multiples of 8 bytes")
-        self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", uninit)
+        self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", self.uninit)
         self.initialized = False
         self.polls = 0
         self._tokens: list[contextvars.Token] = []
@@ -157,17 +158,22 @@ class Core:
 
     def local_bytes(self, lane: int, offset: int, nbytes: int) -> bytes:
         """Raw bytes ``[offset, offset + nbytes)`` of one lane (no uninitialised-read report)."""
-        self._check_lane_span("local_bytes", lane, offset, nbytes)
-        return self.lmem.read_bytes(lane * self.chip.local_mem_bytes + offset, nbytes)
+        start = self._check_lane_span("local_bytes", lane, offset, nbytes)
+        return self.lmem.read_bytes(start, int(nbytes))
 
     def write_local_bytes(self, lane: int, offset: int, payload: bytes | bytearray | np.ndarray) -> None:
         """Store raw bytes at ``offset`` of one lane."""
-        data = bytes(payload) if not isinstance(payload, np.ndarray) else payload.tobytes()
-        self._check_lane_span("write_local_bytes", lane, offset, len(data))
-        self.lmem.write_bytes(lane * self.chip.local_mem_bytes + offset, data)
+        data = require_bytes("write_local_bytes", "payload", payload)
+        start = self._check_lane_span("write_local_bytes", lane, offset, len(data))
+        self.lmem.write_bytes(start, data)
 
     # ---------------------------------------------------------------- helpers
-    def _check_lane_span(self, who: str, lane: int, offset: int, nbytes: int) -> None:
+    def _check_lane_span(self, who: str, lane: int, offset: int, nbytes: int) -> int:
+        """Check bytes ``[offset, offset + nbytes)`` of one lane; return the local address of the first."""
+        for name, value in (("lane", lane), ("offset", offset), ("nbytes", nbytes)):
+            if not is_integer(value):
+                raise TypeError(f"{who}: {name} must be an integer, got {type(value).__name__}")
+        lane, offset, nbytes = int(lane), int(offset), int(nbytes)
         if not 0 <= lane < self.chip.npu_num:
             raise OutOfBoundsError(who, "lane", lane, "no such NPU lane", f"[0, {self.chip.npu_num - 1}]")
         if offset < 0 or nbytes < 0 or offset + nbytes > self.chip.local_mem_bytes:
@@ -175,6 +181,7 @@ class Core:
                 who, "offset", offset, f"bytes [{offset:#x}, {offset + nbytes:#x}) leave the lane",
                 f"[0x0, {self.chip.local_mem_bytes:#x}) per lane",
             )
+        return lane * self.chip.local_mem_bytes + offset
 
     def _element_index(
         self, who: str, addr: int, shape: dim4, itemsize: int, bits: int, layout: Layout | dim4
@@ -187,6 +194,8 @@ class Core:
             if min(layout.as_tuple()) < 0:
                 raise ParameterRangeError(who, "stride", layout.as_tuple(), "components must be >= 0", ">= 0")
             stride = layout
+        elif not isinstance(layout, str):
+            raise TypeError(f"{who}: layout must be a layout name or a dim4 stride, got {type(layout).__name__}")
         elif layout in LAYOUTS:
             start_lane = split_address(addr, self.chip)[0] if 0 <= addr < self.chip.total_local_mem_bytes else 0
             stride = local_stride(layout, shape, start_lane, bits, self.chip)
@@ -274,12 +283,15 @@ def _global_geometry(who: str, dims: tuple[int, ...], stride: dim4 | None) -> tu
 
 
 def _as_dim4(shape: Any, who: str) -> dim4:
-    if isinstance(shape, dim4):
-        return shape
-    try:
-        return dim4(*shape)
-    except TypeError:
-        raise TypeError(f"{who}: shape must be a dim4 or 4 integers, got {shape!r}") from None
+    if not isinstance(shape, dim4):
+        try:
+            shape = dim4(*shape)
+        except TypeError:
+            raise TypeError(f"{who}: shape must be a dim4 or 4 integers, got {shape!r}") from None
+    if min(shape.as_tuple()) < 1:
+        raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension of a tensor is at least 1",
+                                  "N, C, H, W >= 1")
+    return shape
 
 
 def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:

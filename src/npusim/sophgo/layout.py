@@ -38,6 +38,7 @@ from typing import Literal
 
 import numpy as np
 
+from ..errors import UnsupportedError
 from .chips import Chip
 from .types import dim4
 
@@ -87,10 +88,12 @@ def local_stride(layout: Layout, shape: dim4, start_lane: int, bits: int, chip: 
 
     ``bits`` is the element width, which sets ``EU_NUM = EU_BYTES * 8 / bits``.
     """
-    try:
-        formula = _STRIDE_FORMULAS[layout]
-    except KeyError:
-        raise ValueError(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}") from None
+    if not isinstance(layout, str):
+        raise TypeError(f"layout: must be a layout name ({', '.join(LAYOUTS)}), got {type(layout).__name__}")
+    if layout not in _STRIDE_FORMULAS:
+        raise UnsupportedError("layout", "layout", layout, "unknown layout", ", ".join(LAYOUTS),
+                                  "sophgo-semantics §3.3")
+    formula = _STRIDE_FORMULAS[layout]
     return formula(shape, start_lane, chip.eu_num(bits), chip)
 
 

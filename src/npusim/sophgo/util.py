@@ -8,9 +8,14 @@ out-parameter, these return the :class:`~npusim.sophgo.types.dim4`.  The vendor'
 
 from __future__ import annotations
 
+from ..errors import ParameterRangeError
+from ..validate import require_int
+from .chips import Chip
 from .core import current_core
 from .layout import channels_per_lane, local_stride, split_address
 from .types import as_data_type, dim4, tpu_data_type_bits
+
+SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field (sophgo-semantics §0)
 
 __all__ = [
     "tpu_aligned_stride",
@@ -51,46 +56,74 @@ def tpu_eu_num(dtype) -> int:
 
 def tpu_npu_index(addr: int) -> int:
     """The lane a local address starts on: ``addr / LOCAL_MEM_SIZE``."""
-    return split_address(addr, current_core("tpu_npu_index").chip)[0]
+    chip = current_core("tpu_npu_index").chip
+    return split_address(_local_address("tpu_npu_index", addr, chip), chip)[0]
 
 
 def tpu_npu_addr(addr: int) -> int:
     """The in-lane offset of a local address: ``addr % LOCAL_MEM_SIZE``."""
-    return split_address(addr, current_core("tpu_npu_addr").chip)[1]
+    chip = current_core("tpu_npu_addr").chip
+    return split_address(_local_address("tpu_npu_addr", addr, chip), chip)[1]
 
 
 def tpu_bank_index(addr: int) -> int:
     """The bank of a local address: ``(addr % LOCAL_MEM_SIZE) / BANK_SIZE``."""
     chip = current_core("tpu_bank_index").chip
-    return split_address(addr, chip)[1] // chip.bank_bytes
+    return split_address(_local_address("tpu_bank_index", addr, chip), chip)[1] // chip.bank_bytes
 
 
 def tpu_channle_num_per_npu(start_idx: int, num_channels: int) -> int:
     """Channel slots each lane holds: ``ceil((start_idx + num_channels) / NPU_NUM)``."""
-    return channels_per_lane(start_idx, num_channels, current_core("tpu_channle_num_per_npu").chip)
+    chip = current_core("tpu_channle_num_per_npu").chip
+    start_idx = _start_lane("tpu_channle_num_per_npu", start_idx, chip)
+    num_channels = require_int("tpu_channle_num_per_npu", "num_channels", num_channels, 1, SHAPE_MAX)
+    return channels_per_lane(start_idx, num_channels, chip)
 
 
 def tpu_aligned_stride(start_idx: int, shape: dim4, dtype) -> dim4:
     """Stride of the 64-byte aligned layout: ``c = align_up(H*W, EU_NUM(dtype))``, ``n = slots * c``."""
     chip = current_core("tpu_aligned_stride").chip
     bits = tpu_data_type_bits(as_data_type(dtype, "tpu_aligned_stride", "dtype"))
-    return local_stride("aligned", shape, start_idx, bits, chip)
+    return local_stride("aligned", _shape("tpu_aligned_stride", shape), _start_lane("tpu_aligned_stride",
+                                                                                    start_idx, chip), bits, chip)
 
 
 def tpu_compact_stride(start_idx: int, shape: dim4) -> dim4:
     """Stride of the compact layout: ``c = H*W``, ``n = slots * c``."""
     chip = current_core("tpu_compact_stride").chip
-    return local_stride("compact", shape, start_idx, 8, chip)
+    return local_stride("compact", _shape("tpu_compact_stride", shape), _start_lane("tpu_compact_stride",
+                                                                                    start_idx, chip), 8, chip)
 
 
 def tpu_line_aligned_stride(start_idx: int, shape: dim4, dtype) -> dim4:
     """Stride of the line-aligned layout: ``h = align_up(W, EU_NUM(dtype))``, ``c = H*h``."""
     chip = current_core("tpu_line_aligned_stride").chip
     bits = tpu_data_type_bits(as_data_type(dtype, "tpu_line_aligned_stride", "dtype"))
-    return local_stride("line_aligned", shape, start_idx, bits, chip)
+    return local_stride("line_aligned", _shape("tpu_line_aligned_stride", shape),
+                        _start_lane("tpu_line_aligned_stride", start_idx, chip), bits, chip)
 
 
 def tpu_continuous_stride(shape: dim4) -> dim4:
     """Stride of the continuous (global-memory) layout: ``w=1, h=W, c=H*W, n=C*H*W``."""
     chip = current_core("tpu_continuous_stride").chip
-    return local_stride("continuous", shape, 0, 8, chip)
+    return local_stride("continuous", _shape("tpu_continuous_stride", shape), 0, 8, chip)
+
+
+# ------------------------------------------------------------------ argument checks
+def _local_address(who: str, addr, chip: Chip) -> int:
+    return require_int(who, "addr", addr, 0, chip.total_local_mem_bytes - 1,
+                       rule="is not a local address (NPU_NUM * LOCAL_MEM_SIZE bytes)")
+
+
+def _start_lane(who: str, start_idx, chip: Chip) -> int:
+    return require_int(who, "start_idx", start_idx, 0, chip.npu_num - 1, rule="is not an NPU lane")
+
+
+def _shape(who: str, shape) -> dim4:
+    if not isinstance(shape, dim4):
+        raise TypeError(f"{who}: shape must be a dim4, got {type(shape).__name__}")
+    for axis, size in zip("nchw", shape, strict=True):
+        if not 1 <= size <= SHAPE_MAX:
+            raise ParameterRangeError(who, f"shape.{axis}", size, "is outside the 16-bit shape field",
+                                      f"[1, {SHAPE_MAX}]", "sophgo-semantics §0")
+    return shape

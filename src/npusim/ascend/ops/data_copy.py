@@ -520,6 +520,8 @@ def set_pad_value(padding_value, pos: TPosition = TPosition.MAX) -> None:
         raise unsupported_on(core.chip, instruction, "SetPadValue", lambda c: c.pad_value_api)
     if not is_scalar(padding_value):
         raise TypeError(f"{instruction}: padding_value must be a number, got {type(padding_value).__name__}")
+    if not isinstance(pos, TPosition):
+        raise TypeError(f"{instruction}: pos must be an asc.TPosition, got {type(pos).__name__}")
     if pos not in PAD_VALUE_POSITIONS:
         raise UnsupportedError(instruction, "pos", getattr(pos, "name", pos), "the padding register serves "
                                "GM -> VECIN/VECOUT copies", "TPosition.MAX, VECIN, VECOUT",

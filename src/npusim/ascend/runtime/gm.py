@@ -26,12 +26,13 @@ import numpy as np
 
 from ...dtypes import DType, from_numpy
 from ...errors import OutOfBoundsError, RuntimeMisuseError, UnsupportedError
-from ...memory import Memory, UninitPolicy
+from ...memory import Memory, UninitPolicy, require_uninit_policy
 from ...validate import require_int
 from ..ops.common import scalar_bits
 
 __all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "gm_alloc", "is_array_like"]
 
+GM_ALLOC_MAX_BYTES = 1 << 32
 GM_SOURCE = "GlobalTensor/SetGlobalBuffer.md; ref §1.4 (GM: no alignment beyond the element size)"
 
 
@@ -136,7 +137,9 @@ def gm_alloc(dtype: DType, count: int, name: str = "GM workspace", uninit: Unini
     """
     if not isinstance(dtype, DType):
         raise TypeError(f"gm_alloc: dtype must be an npusim dtype such as asc.float32, got {dtype!r}")
-    count = require_int("gm_alloc", "count", count, 0, 1 << 40)
+    count = require_int("gm_alloc", "count", count, 0, GM_ALLOC_MAX_BYTES // dtype.itemsize,
+                        rule="npusim holds GM in host memory, at most 4 GiB per allocation")
+    uninit = require_uninit_policy("gm_alloc", uninit)
     memory = Memory.over(np.zeros(count * dtype.itemsize, dtype=np.uint8), name, uninit, written=False)
     return GlobalAddress(GmBuffer(name, memory, dtype, True), 0, dtype)
 
@@ -161,18 +164,14 @@ class GlobalAddress:
         return self.offset * self.dtype.itemsize
 
     def __add__(self, offset: int) -> GlobalAddress:
-        if type(offset) is int:
+        if type(offset) is int:  # the common case, without the checks below
             return GlobalAddress(self.buffer, self.offset + offset, self.dtype)
-        if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (numbers.Integral, np.integer)):
-            return NotImplemented
-        return GlobalAddress(self.buffer, self.offset + int(offset), self.dtype)
+        return GlobalAddress(self.buffer, self.offset + _element_offset("GlobalAddress +", offset), self.dtype)
 
     __radd__ = __add__
 
     def __sub__(self, offset: int) -> GlobalAddress:
-        if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (numbers.Integral, np.integer)):
-            return NotImplemented
-        return GlobalAddress(self.buffer, self.offset - int(offset), self.dtype)
+        return GlobalAddress(self.buffer, self.offset - _element_offset("GlobalAddress -", offset), self.dtype)
 
     def read(self, count: int | None = None) -> np.ndarray:
         """Host read: a copy of ``count`` elements from here (default: to the end of the buffer)."""
@@ -186,6 +185,13 @@ class GlobalAddress:
 
     def __repr__(self) -> str:
         return f"GlobalAddress({self.buffer.name}, offset={self.offset}, dtype={self.dtype})"
+
+
+def _element_offset(instruction: str, offset) -> int:
+    """An address moves by a whole number of elements; anything else is a TypeError naming the offset."""
+    if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (numbers.Integral, np.integer)):
+        raise TypeError(f"{instruction}: offset must be an integer number of elements, got {type(offset).__name__}")
+    return int(offset)
 
 
 def as_global_address(value: Any, name: str) -> GlobalAddress:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ...errors import RuntimeMisuseError
-from ...validate import require_int
+from ...validate import require_bool, require_int
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import Core, current_core
 from .gm import GlobalAddress, GmBuffer, is_array_like
@@ -124,7 +124,7 @@ class JitFunction:
         name = self.fn.__name__
         block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_DIM, "kernel launch (blockDim)")
         product = get_default_chip() if chip is None else get_chip(chip)
-        uninit = "raise" if strict else "warn"
+        uninit = "raise" if require_bool(name, "strict", strict) else "warn"
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
         call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in (kwargs or {}).items()}

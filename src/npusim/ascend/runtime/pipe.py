@@ -228,6 +228,12 @@ class TQue:
     def free_all_event(self) -> None:
         """Accepted for compatibility: npusim keeps no hardware event state per queue."""
 
+    def state(self) -> tuple:
+        """Everything the queue's calls can change, for comparing state before and after a call."""
+        slots = tuple((slot.addr, slot.nbytes, slot.state, id(slot.lease), slot.lease is not None and slot.lease.alive)
+                      for slot in self._slots)
+        return id(self._pipe), self._cursor, slots, tuple(self._slots.index(slot) for slot in self._queued)
+
     # ------------------------------------------------------ pipe side
     def _attach(self, pipe: TPipe, base: int, num: int, nbytes: int) -> None:
         self._pipe = pipe
@@ -282,9 +288,14 @@ class TBuf:
             raise AlignmentError(instruction, "buf_offset", buf_offset, "the offset must be 32-byte aligned",
                                  "multiples of 32", "Pipe和Que框架/TBuf/GetWithOffset.md")
         capacity = (self._nbytes - buf_offset) // dtype.itemsize
-        size = require_int(instruction, "size", size, 0, capacity,
-                           rule=f"more elements than the {self._nbytes}-byte buffer holds after the offset")
+        size = require_int(instruction, "size", size, 1, capacity,  # a LocalTensor of 0 elements means "to UB end"
+                           rule=f"no elements, or more elements than the {self._nbytes}-byte buffer holds after "
+                           "the offset")
         return LocalTensor(dtype, self.position, self._addr + buf_offset, size, core=pipe.core, lease=self._lease)
+
+    def state(self) -> tuple:
+        """Everything the buffer's calls can change, for comparing state before and after a call."""
+        return id(self._pipe), self._addr, self._nbytes, id(self._lease), self._lease is not None and self._lease.alive
 
     def _attach(self, pipe: TPipe, base: int, nbytes: int) -> None:
         self._pipe, self._addr, self._nbytes = pipe, base, nbytes
@@ -413,6 +424,11 @@ class TPipe:
 
     def init(self) -> None:
         """Accepted for compatibility (the pool is ready when the pipe is created)."""
+
+    def state(self) -> tuple:
+        """Everything the pipe's calls can change (its queues and buffers included), for comparisons."""
+        return (self.destroyed, self.next_addr, self.buffer_count, tuple(que.state() for que in self.queues),
+                tuple(buf.state() for buf in self.bufs))
 
     def _release(self) -> None:
         for que in self.queues:
