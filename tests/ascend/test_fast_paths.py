@@ -394,3 +394,21 @@ def test_mode_0_lane_pattern_follows_each_calls_cmpmask():
             expected = np.where(lanes, np.frombuffer(core.ub_read(0x1000, 768), np.uint16),
                                 np.frombuffer(core.ub_read(0x2000, 768), np.uint16))
             assert np.array_equal(np.frombuffer(core.ub_read(0, 768), np.uint16), expected)
+
+
+@pytest.mark.parametrize("dst_base", [0x0000, 0x1F00, 0x2000])
+def test_select_result_when_dst_overlaps_src1_across_repeats(dst_base):
+    """dst one repeat before src1 (0x1F00: repeat r + 1 writes what repeat r read, which ref §1.4 allows),
+    in place on src1 (0x2000) or disjoint (0x0): each repeat selects from the sources as they were."""
+    with asc.Core("A2") as core:
+        rng = np.random.default_rng(dst_base)
+        core.ub_write(0, rng.integers(0, 256, 0x4000, dtype=np.uint8).tobytes())
+        before = bytes(core.ub_read(0, 0x4000))
+        dst = asc.LocalTensor(F16, VECIN, dst_base, 384)
+        src0, src1 = asc.LocalTensor(F16, VECIN, 0x1000, 384), asc.LocalTensor(F16, VECIN, 0x2000, 384)
+        sel = asc.LocalTensor(U8, VECIN, 0x3000, 48)
+        asc.select(dst, sel, src0, src1, 2, 128, 3, asc.BinaryRepeatParams())
+        bits = np.unpackbits(np.frombuffer(before[0x3000:0x3030], np.uint8), bitorder="little").astype(bool)
+        expected = np.where(bits, np.frombuffer(before[0x1000:0x1300], np.uint16),
+                            np.frombuffer(before[0x2000:0x2300], np.uint16))
+        assert np.array_equal(np.frombuffer(core.ub_read(dst_base, 768), np.uint16), expected)

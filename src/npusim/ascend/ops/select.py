@@ -62,6 +62,7 @@ __all__ = ["SELECT_FORMS", "SelectCall", "SelectPlan", "plan_vsel_cmpmask", "run
 
 DEFAULT_STRIDES = (1, 1, 1, 8, 8, 8)
 SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (ref §2.6)
+SCALAR_LANES_UP_TO = 1024  # lanes: up to here a mode-1 scalar is repeated into an array (SelectPlan._scalar_lanes)
 
 
 _is_int = is_integer
@@ -413,6 +414,7 @@ class SelectPlan:
     mask: np.ndarray | None = None  # view layout: the lane masks as (repeats or 1, 8, B); bits past the read are 0
     pattern: np.ndarray | None = None  # view layout, bits the same in every repeat: ``mask`` in every repeat
     pattern_bits: bytes | None = None  # the packed bits ``pattern`` was made from
+    out_is_scratch: bool = False  # view layout: compute ``src0 ^ src1`` and ``& mask`` in the result array itself
 
     @classmethod
     def compile(cls, call: SelectCall) -> SelectPlan:
@@ -480,6 +482,11 @@ class SelectPlan:
             plan.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize))
             if call.bits_from != "stream":
                 plan.pattern = np.empty_like(plan.tmp)
+            # The result array can hold the intermediate when src1 is not read after it is written:
+            # a scalar, a private buffer, or a src1 whose bytes the destination does not touch.
+            dst_access = plan.dst
+            plan.out_is_scratch = (src1 is None or dst_access.output() is dst_access.buffer
+                                   or dst.footprint.hi <= src1.footprint.lo or src1.footprint.hi <= dst.footprint.lo)
         return plan
 
     def run(self, core: Core, src1=None) -> None:
@@ -544,14 +551,18 @@ class SelectPlan:
             mask = self.pattern
         first = self.src0.gather(ub, raw)
         second = self.src1.gather(ub, raw) if self.src1 is not None else self._scalar_lanes(scalar)
-        tmp, out = self.tmp, self.dst.output()
+        out = self.dst.output()
+        tmp = out if self.out_is_scratch else self.tmp  # one array fewer to stream through when possible
         np.bitwise_xor(first, second, out=tmp)
         np.bitwise_and(tmp, mask, out=tmp)
         np.bitwise_xor(tmp, second, out=out)
         return out
 
-    def _scalar_lanes(self, scalar: np.ndarray) -> np.ndarray:
-        """The scalar's bits in every lane, shaped like ``tmp`` (ufuncs on equal shapes skip broadcasting)."""
+    def _scalar_lanes(self, scalar: np.ndarray):
+        """The scalar as the second operand: its bits in every lane for a short call (ufuncs on equal
+        shapes skip broadcasting, which dominates there), else a numpy scalar (no memory to stream)."""
+        if self.tmp.size > SCALAR_LANES_UP_TO:
+            return scalar[0]
         memo = self.scalar_lanes  # scalar_bits_cached hands out one array per value: compare by identity
         if memo is None or memo[0] is not scalar:
             memo = self.scalar_lanes = (scalar, np.full(self.tmp.shape, scalar[0], dtype=scalar.dtype))
