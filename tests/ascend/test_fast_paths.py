@@ -412,3 +412,22 @@ def test_select_result_when_dst_overlaps_src1_across_repeats(dst_base):
         expected = np.where(bits, np.frombuffer(before[0x1000:0x1300], np.uint16),
                             np.frombuffer(before[0x2000:0x2300], np.uint16))
         assert np.array_equal(np.frombuffer(core.ub_read(dst_base, 768), np.uint16), expected)
+
+
+@pytest.mark.parametrize("mode", [1, 2])
+def test_lane_mask_is_remade_whenever_the_selection_bits_change(mode):
+    """The plan keeps the lane mask of the last bits it saw: same bits, other bits, the first bits again."""
+    with asc.Core("A2") as core:
+        select_operands(core, 7)
+        dst, src0, src1 = (asc.LocalTensor(F16, VECIN, base, 256) for base in (0x0, 0x1000, 0x2000))
+        sel = asc.LocalTensor(U8, VECIN, 0x3000, 32)
+        rng = np.random.default_rng(8)
+        first, second = (rng.integers(0, 256, 32, dtype=np.uint8).tobytes() for _ in range(2))
+        for bits in (first, first, second, first):
+            core.ub_write(0x3000, bits)
+            core.ub_write(0x1000, rng.integers(0, 256, 512, dtype=np.uint8).tobytes())  # new src0 each call
+            asc.select(dst, sel, src0, 2.5 if mode == 1 else src1, mode, 128, 2, asc.BinaryRepeatParams())
+            lanes = np.unpackbits(np.frombuffer(bits, np.uint8), bitorder="little").astype(bool)
+            other = np.uint16(0x4100) if mode == 1 else np.frombuffer(core.ub_read(0x2000, 512), np.uint16)
+            expected = np.where(lanes, np.frombuffer(core.ub_read(0x1000, 512), np.uint16), other)
+            assert np.array_equal(np.frombuffer(core.ub_read(0, 512), np.uint16), expected)

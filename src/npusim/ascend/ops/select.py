@@ -386,10 +386,11 @@ class SelectPlan:
 
     View layout (the usual one): the packed selection bits become a lane mask through
     :func:`lane_masks` and ``dst = src1 ^ ((src0 ^ src1) & mask)`` runs on contiguous
-    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).  When
-    every repeat selects with the same bits (mode 0: 16 bytes of CMPMASK), the mask is
-    kept repeated to full size (``pattern``), a function of those bytes only, and remade
-    only when a call's bits differ from the last ones (``pattern_bits``).
+    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).  The
+    lane mask is a function of the packed bits alone, so it is remade only when a call's
+    bits differ from the previous call's (``mask_bits``).  When every repeat selects with
+    the same bits (mode 0: 16 bytes of CMPMASK), it is kept repeated to full size
+    (``pattern``).
     Flat layout: the active lanes' bits are picked by ``bit_index`` and ``np.where``
     selects.
     """
@@ -413,7 +414,7 @@ class SelectPlan:
     mask_rows: np.ndarray | None = None  # view layout: (packed bytes read, 8) lane masks, written by np.take
     mask: np.ndarray | None = None  # view layout: the lane masks as (repeats or 1, 8, B); bits past the read are 0
     pattern: np.ndarray | None = None  # view layout, bits the same in every repeat: ``mask`` in every repeat
-    pattern_bits: bytes | None = None  # the packed bits ``pattern`` was made from
+    mask_bits: bytes | None = None  # view layout: the packed bits ``mask`` (and ``pattern``) were made from
     out_is_scratch: bool = False  # view layout: compute ``src0 ^ src1`` and ``& mask`` in the result array itself
 
     @classmethod
@@ -539,16 +540,13 @@ class SelectPlan:
     def _blend(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
         """View layout: ``src1 ^ ((src0 ^ src1) & mask)`` per lane, into the dst's output array."""
         raw = self.call.dtype.raw
-        if self.pattern is None:  # a bit per lane of every repeat
+        bits = packed.tobytes()
+        if bits != self.mask_bits:  # the lane mask is a function of the bits: remade only when they change
             self.lane_table.take(packed, axis=0, out=self.mask_rows)
-            mask = self.mask
-        else:  # the same bits in every repeat (mode 0): remade only when the bits change
-            bits = packed.tobytes()
-            if bits != self.pattern_bits:
-                self.lane_table.take(packed, axis=0, out=self.mask_rows)
+            if self.pattern is not None:
                 np.copyto(self.pattern, self.mask)  # ufuncs on equal shapes skip broadcasting
-                self.pattern_bits = bits
-            mask = self.pattern
+            self.mask_bits = bits
+        mask = self.mask if self.pattern is None else self.pattern
         first = self.src0.gather(ub, raw)
         second = self.src1.gather(ub, raw) if self.src1 is not None else self._scalar_lanes(scalar)
         out = self.dst.output()
