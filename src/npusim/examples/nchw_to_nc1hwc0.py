@@ -51,8 +51,9 @@ def tile_length(hw: int, ub_bytes: int, buffers: int = 2) -> int:
     255 repeats, and lets 2 queues x ``buffers`` buffers of ``16 * tile`` halves fit in ``ub_bytes``
     (the kernel passes its ``BUFFER_NUM``; 2 is the vendor samples' double buffering)."""
     blocks = hw // BLOCK_ELEMS
-    for k in range(min(blocks, MAX_REPEAT), 0, -1):  # repeats per tile, largest first
-        if blocks % k == 0 and 2 * buffers * C0 * k * BLOCK_ELEMS * 2 <= ub_bytes:
+    fitting = ub_bytes // (2 * buffers * C0 * BLOCK_ELEMS * 2)  # most repeats whose buffers fit
+    for k in range(min(blocks, MAX_REPEAT, fitting), 0, -1):  # repeats per tile, largest first
+        if blocks % k == 0:
             return k * BLOCK_ELEMS
     raise ValueError(f"no tile of H*W = {hw} fits {ub_bytes} bytes of UB")
 
