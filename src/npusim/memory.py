@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import warnings
 from typing import Literal
 
@@ -258,6 +259,7 @@ class Memory:
 RECYCLED_SIZES = range(1 << 16, (1 << 20) + 1)  # byte sizes whose arrays are recycled (UB: 192-256 KiB)
 RECYCLED_PER_SIZE = 8
 _recycled: dict[int, list[np.ndarray]] = {}
+_recycling = threading.Lock()
 
 
 def zeroed_bytes(size: int) -> np.ndarray:
@@ -272,20 +274,18 @@ def zeroed_bytes(size: int) -> np.ndarray:
     count tells exactly (``numpy.ndarray.resize`` checks the same way).  A recycled array is
     zeroed before it is handed out, so nothing can tell it from a fresh one.
     """
-    pool = _recycled.get(size) if size in RECYCLED_SIZES and _UNUSED is not None else None
-    if pool is None:
-        if size in RECYCLED_SIZES and _UNUSED is not None:
-            pool = _recycled[size] = []
-        else:
-            return np.zeros(size, dtype=np.uint8)
-    for array, refs in zip(pool, _reference_counts(pool), strict=True):
-        if refs == _UNUSED:
-            array.fill(0)
-            return array
-    array = np.zeros(size, dtype=np.uint8)
-    if len(pool) < RECYCLED_PER_SIZE:
-        pool.append(array)
-    return array
+    if size not in RECYCLED_SIZES or _UNUSED is None:
+        return np.zeros(size, dtype=np.uint8)
+    with _recycling:  # two threads must not both take the same free array
+        pool = _recycled.setdefault(size, [])
+        for array, refs in zip(pool, _reference_counts(pool), strict=True):
+            if refs == _UNUSED:
+                array.fill(0)
+                return array
+        array = np.zeros(size, dtype=np.uint8)
+        if len(pool) < RECYCLED_PER_SIZE:
+            pool.append(array)
+        return array
 
 
 def _reference_counts(pool: list) -> list[int]:
