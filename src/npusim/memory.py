@@ -20,9 +20,9 @@ Sophgo's lane-major local memory are both a :class:`Memory`.
 
 from __future__ import annotations
 
+import _thread  # the lock of zeroed_bytes, without importing threading at start-up
 import os
 import sys
-import threading
 import warnings
 from typing import Literal
 
@@ -259,7 +259,7 @@ class Memory:
 RECYCLED_SIZES = range(1 << 16, (1 << 20) + 1)  # byte sizes whose arrays are recycled (UB: 192-256 KiB)
 RECYCLED_PER_SIZE = 8
 _recycled: dict[int, list[np.ndarray]] = {}
-_recycling = threading.Lock()
+_recycling = _thread.allocate_lock()
 
 
 def zeroed_bytes(size: int) -> np.ndarray:
