@@ -38,8 +38,9 @@ it plans with (mask mode, mask words), and each argument's key part exactly as
 :func:`call_key` makes it (:func:`args_key`: ``1``, ``1.0``, ``True`` and ``np.int64(1)``
 stay apart, a tensor counts by its ``plan_key``, a parameter object by its current
 fields).  Equal shortcut keys mean the same form (binding depends only on argument types,
-which the parts keep — every part but a tensor's begins with its type, and forms test
-tensors with ``isinstance``) with the same defaults, the same argument values and the same
+which the parts keep: a plain int is itself, ``None`` itself, a tensor its ``plan_key``
+tuple — forms test tensors with ``isinstance`` — and any other argument a tuple that
+begins with its type) with the same defaults, the same argument values and the same
 register configuration, hence the same plan key; the :class:`Shortcut` stored under it
 holds that key's plan and what the call must still do per call — check its tensors
 (still allocated, on this core) and read the values read per call (a scalar) — so a
