@@ -37,7 +37,7 @@ class DType:
     bits: int
     kind: Kind
 
-    @property
+    @cached_property
     def itemsize(self) -> int:
         """Width in bytes."""
         return self.bits // 8
@@ -47,7 +47,7 @@ class DType:
         """The unsigned integer dtype of the same width, used to move bits unchanged."""
         return uint_of_bits(self.bits)
 
-    @property
+    @cached_property
     def is_float(self) -> bool:
         return self.kind == "float"
 

@@ -9,7 +9,10 @@ lets every read report the first never-written address it touched.
 The shadow only ever gains written bytes, except through a method that clears
 it, and every such method bumps :attr:`Memory.shadow_epoch`.  Cached
 instruction plans rely on this: once they have seen an operand fully written
-they skip its check until the epoch changes.
+they skip its check until the epoch changes.  A memory over a caller's array
+starts :attr:`Memory.fully_written` (every byte defined); that flag, too, only
+ends through a method that clears shadow bytes, so reads of such a memory need
+no shadow pass, and its shadow array is only created when something asks for it.
 
 This module knows nothing about any vendor: Ascend's Unified Buffer and
 Sophgo's lane-major local memory are both a :class:`Memory`.
@@ -17,7 +20,9 @@ Sophgo's lane-major local memory are both a :class:`Memory`.
 
 from __future__ import annotations
 
+import _thread  # the lock of zeroed_bytes, without importing threading at start-up
 import os
+import sys
 import warnings
 from typing import Literal
 
@@ -88,9 +93,15 @@ class Memory:
     Attributes:
         shadow_epoch: bumped whenever written-shadow bytes are cleared (see the module
             docstring); a method that clears ``written`` must increment it.
+        fully_written: every byte is known to be written (the shadow is all ones).  Set
+            only by :meth:`over` for a caller's array; a method that clears ``written``
+            must reset it.  Never set again once reset (finding out would cost a pass).
+        written: the shadow, one byte per byte (1: written).  For a memory created
+            ``fully_written`` it is made (all ones) on first use.
     """
 
     shadow_epoch = 0
+    fully_written = False
 
     def __init__(self, size_bytes: int, name: str, uninit: UninitPolicy = "warn") -> None:
         size_bytes = require_int(name, "size", size_bytes, 8, MAX_MEMORY_BYTES)
@@ -101,8 +112,8 @@ class Memory:
         self.size_bytes = size_bytes
         self.name = name
         self.uninit: UninitPolicy = uninit
-        self.data = np.zeros(size_bytes, dtype=np.uint8)
-        self.written = np.zeros(size_bytes, dtype=np.uint8)
+        self.data = zeroed_bytes(size_bytes)
+        self.written = zeroed_bytes(size_bytes)
 
     @classmethod
     def over(cls, data: np.ndarray, name: str, uninit: UninitPolicy = "warn", written: bool = True) -> Memory:
@@ -119,8 +130,18 @@ class Memory:
         memory.name = name
         memory.uninit = uninit
         memory.data = data
-        memory.written = np.full(data.size, 1 if written else 0, dtype=np.uint8)
+        if written:
+            memory.fully_written = True  # ``written`` follows on first use (``__getattr__``)
+        else:
+            memory.written = np.zeros(data.size, dtype=np.uint8)
         return memory
+
+    def __getattr__(self, name: str):
+        """Only reached for attributes not set: the shadow of a ``fully_written`` memory, made on first use."""
+        if name == "written" and self.__dict__.get("fully_written"):
+            written = self.written = np.ones(self.size_bytes, dtype=np.uint8)
+            return written
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # ----------------------------------------------------------------- bounds
     def check_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
@@ -180,6 +201,7 @@ class Memory:
         later read reports them like never-written bytes.  Bumps :attr:`shadow_epoch`.
         """
         self.written[byte_index] = 0
+        self.fully_written = False
         self.shadow_epoch += 1
 
     def check_initialized(
@@ -190,7 +212,7 @@ class Memory:
         Depending on :attr:`uninit`, warns (:class:`UninitializedReadWarning`), raises
         (:class:`UninitializedReadError`) or does nothing.
         """
-        if self.uninit == "ignore" or np.size(elem_index) == 0:
+        if self.fully_written or self.uninit == "ignore" or np.size(elem_index) == 0:
             return
         shadow = self.written.view(np.dtype(f"<u{itemsize}"))[elem_index]
         full = _ALL_WRITTEN[itemsize]
@@ -207,7 +229,7 @@ class Memory:
 
     def check_initialized_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
         """Like :meth:`check_initialized`, for the contiguous byte range ``[start, stop)``."""
-        if self.uninit == "ignore" or stop <= start:
+        if self.fully_written or self.uninit == "ignore" or stop <= start:
             return
         window = self.written[start:stop]
         if window.all():
@@ -231,6 +253,49 @@ class Memory:
     def snapshot(self) -> tuple[bytes, bytes]:
         """Contents and shadow, for comparing state before and after a call."""
         return self.data.tobytes(), self.written.tobytes()
+
+
+# ------------------------------------------------------------- recycled arrays
+RECYCLED_SIZES = range(1 << 16, (1 << 20) + 1)  # byte sizes whose arrays are recycled (UB: 192-256 KiB)
+RECYCLED_PER_SIZE = 8
+_recycled: dict[int, list[np.ndarray]] = {}
+_recycling = _thread.allocate_lock()
+
+
+def zeroed_bytes(size: int) -> np.ndarray:
+    """A new-looking ``uint8`` array of ``size`` zero bytes, recycled when possible.
+
+    Every kernel launch makes a fresh core, whose UB (data and shadow) is an array of a few
+    hundred KiB.  An array that large comes straight from the operating system, and the
+    first touch of each of its pages is a page fault: together more than the rest of a
+    short launch.  So arrays of :data:`RECYCLED_SIZES` are kept and handed out again once
+    nothing refers to them any more — no memory, no numpy view (a view holds a reference
+    to the array that owns its bytes), no buffer export — which the interpreter's reference
+    count tells exactly (``numpy.ndarray.resize`` checks the same way).  A recycled array is
+    zeroed before it is handed out, so nothing can tell it from a fresh one.
+    """
+    if size not in RECYCLED_SIZES or _UNUSED is None:
+        return np.zeros(size, dtype=np.uint8)
+    with _recycling:  # two threads must not both take the same free array
+        pool = _recycled.setdefault(size, [])
+        for array, refs in zip(pool, _reference_counts(pool), strict=True):
+            if refs == _UNUSED:
+                array.fill(0)
+                return array
+        array = np.zeros(size, dtype=np.uint8)
+        if len(pool) < RECYCLED_PER_SIZE:
+            pool.append(array)
+        return array
+
+
+def _reference_counts(pool: list) -> list[int]:
+    """The reference count of each array in ``pool``, as seen from here."""
+    return [sys.getrefcount(array) for array in pool]
+
+
+# What _reference_counts reports for an array only the pool refers to (measured, not assumed:
+# the count an interpreter reports for a loop variable differs between versions).
+_UNUSED = _reference_counts([np.empty(0, dtype=np.uint8)])[0] if hasattr(sys, "getrefcount") else None
 
 
 def _hex(value: int) -> str:

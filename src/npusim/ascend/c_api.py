@@ -23,14 +23,25 @@ from ..overloads import Form, Param, bind_values
 from ..validate import require_int, require_uint
 from .addressing import lanes_per_repeat
 from .chips import unsupported_on
-from .core import Core, SyncRecord, current_core
+from .core import Core, SyncRecord, active_core, current_core
 from .masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from .ops.common import is_scalar, is_tensor, require_dtype, scalar_bits_cached
 from .ops.compare import plan_vcmp, plan_vcmpv, plan_vcmpvs
 from .ops.registers import get_cmp_mask, set_cmp_mask
 from .ops.select import plan_vsel_cmpmask
 from .ops.transpose import vnchwconv
-from .plans import call_key, find_plan, keep_plan, per_call_flags, require_usable, value_key
+from .plans import (
+    Shortcut,
+    args_key,
+    call_key,
+    find_plan,
+    find_shortcut,
+    keep_plan,
+    keep_shortcut,
+    per_call_flags,
+    require_usable,
+    value_key,
+)
 from .tensor import LocalTensor
 from .types import CMPMODE, MaskMode, PipeID
 
@@ -159,6 +170,17 @@ def _require_uint8_dst(instruction: str, dst: LocalTensor) -> None:
     require_dtype(instruction, "dst", dst.dtype, frozenset({"uint8"}), "the C API bitmask is __ubuf__ uint8_t*")
 
 
+def _shortcut_key(name: str, args: tuple, kwargs: dict) -> tuple[Core | None, tuple | None]:
+    """The active core, if it has the C API, and a positional call's shortcut key (``plans``).
+
+    The key holds both mask registers: every compare plans with at most those (:func:`_register_key`).
+    """
+    core = active_core()
+    if core is None or kwargs or not core.chip.c_api:
+        return core, None
+    return core, args_key((name, core.mask_mode, core.mask_words), args)
+
+
 def _register_key(core: Core, reads_mask_register: bool) -> tuple:
     """The register configuration a compare plans with: the mask mode, and the mask words if it reads them."""
     return int(core.mask_mode), core.mask_words if reads_mask_register else None
@@ -166,19 +188,25 @@ def _register_key(core: Core, reads_mask_register: bool) -> tuple:
 
 def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        form, values = bind_values(name, _COMPARE_FORMS, args, kwargs)
-        core = c_api_core(name)
-        to_ub = form.name == "to_ub"
-        reads_register = not to_ub or core.chip.compare is None or core.chip.compare.mask_honoured
-        key = call_key((name, form.name, *_register_key(core, reads_register)), values, _NOT_PER_CALL[form.name])
-        plan = find_plan(core, key)
-        if plan is None:
-            plan = _plan_tensor_compare(name, mode, core, to_ub, dict(zip(form.names, values, strict=True)))
-            keep_plan(core, key, plan)
+        core, short_key = _shortcut_key(name, args, kwargs)
+        if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
+            shortcut.checked(name, core, args).run(core)
         else:
+            form, values = bind_values(name, _COMPARE_FORMS, args, kwargs)
+            core = c_api_core(name)
+            to_ub = form.name == "to_ub"
+            reads_register = not to_ub or core.chip.compare is None or core.chip.compare.mask_honoured
+            key = call_key((name, form.name, *_register_key(core, reads_register)), values, _NOT_PER_CALL[form.name])
+            plan = find_plan(core, key)
             count = 3 if to_ub else 2
-            require_usable(name, core, values[:count], form.names[:count])
-        plan.run(core)
+            if plan is None:
+                plan = _plan_tensor_compare(name, mode, core, to_ub, dict(zip(form.names, values, strict=True)))
+                keep_plan(core, key, plan)
+            else:
+                require_usable(name, core, values[:count], form.names[:count])
+            plan.run(core)
+            if short_key is not None:
+                keep_shortcut(core, short_key, Shortcut.of(plan, args, range(count), form.names[:count]))
         if sync:
             _barrier(core)
 
@@ -215,23 +243,30 @@ def _plan_tensor_compare(name: str, mode: CMPMODE, core: Core, to_ub: bool, boun
 
 def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        form, values = bind_values(name, _COMPARE_SCALAR_FORMS, args, kwargs)
-        core = c_api_core(name)
-        reads_register = core.chip.compare is None or core.chip.compare.mask_honoured
-        key = call_key((name, *_register_key(core, reads_register)), values, _VALUE)
-        plan = find_plan(core, key)
-        if plan is None:
-            bound = dict(zip(form.names, values, strict=True))
-            strides = {n: require_uint(name, n, bound[n], 16, f"{name}.md") for n in _SCALAR_STRIDES16}
-            repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
-            _require_uint8_dst(name, bound["dst"])
-            plan, scalar_raw = plan_vcmpvs(name, core, mode, bound["dst"], bound["src"], bound["value"], repeat,
-                                           (strides["src_block_stride"], strides["src_repeat_stride"]))
-            keep_plan(core, key, plan)
+        core, short_key = _shortcut_key(name, args, kwargs)
+        if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
+            plan = shortcut.checked(name, core, args)
+            plan.run(core, scalar_bits_cached(name, "value", args[2], plan.call.dtype))
         else:
-            require_usable(name, core, values[:2], form.names[:2])
-            scalar_raw = scalar_bits_cached(name, "value", values[2], plan.call.dtype)
-        plan.run(core, scalar_raw)
+            form, values = bind_values(name, _COMPARE_SCALAR_FORMS, args, kwargs)
+            core = c_api_core(name)
+            reads_register = core.chip.compare is None or core.chip.compare.mask_honoured
+            key = call_key((name, *_register_key(core, reads_register)), values, _VALUE)
+            plan = find_plan(core, key)
+            if plan is None:
+                bound = dict(zip(form.names, values, strict=True))
+                strides = {n: require_uint(name, n, bound[n], 16, f"{name}.md") for n in _SCALAR_STRIDES16}
+                repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
+                _require_uint8_dst(name, bound["dst"])
+                plan, scalar_raw = plan_vcmpvs(name, core, mode, bound["dst"], bound["src"], bound["value"], repeat,
+                                               (strides["src_block_stride"], strides["src_repeat_stride"]))
+                keep_plan(core, key, plan)
+            else:
+                require_usable(name, core, values[:2], form.names[:2])
+                scalar_raw = scalar_bits_cached(name, "value", values[2], plan.call.dtype)
+            plan.run(core, scalar_raw)
+            if short_key is not None:
+                keep_shortcut(core, short_key, Shortcut.of(plan, args, range(2), form.names[:2], 2))
         if sync:
             _barrier(core)
 

@@ -79,6 +79,7 @@ class Core:
         self.block_idx = require_int("Core", "block_idx", block_idx, 0, self.block_num - 1, "GetBlockIdx.md")
         self.sync_log: list[SyncRecord] = []
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
+        self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
         self._tokens: list[contextvars.Token] = []
 
     # ------------------------------------------------------------ context

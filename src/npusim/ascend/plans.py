@@ -18,21 +18,52 @@ whichever objects they pass.  Every other argument contributes its type with its
 value, so ``1``, ``1.0`` and ``True`` never share a plan.  Only calls that passed
 every check are stored, so a key that matches a stored one describes a call that
 passes them too.
+
+**Plans shared between cores.**  A kernel launch runs every block on a fresh core, so a
+per-core cache alone would compile each plan again in every launch.  A plan class whose
+plans hold no core — only addresses and geometry, with their views over memory made by a
+``bind(core)`` method — is *portable*: :func:`keep_plan` also keeps it, unbound, as a
+template under ``(chip, key)``, and :func:`find_plan` binds the template to a core that
+misses in its own cache.  This is safe because a key captures everything a plan's checks
+depended on except the chip (UB size, per-product rules), which the template table adds;
+what depends on the core itself (its memory, whether each tensor is on it) is bound or
+checked per call.  A bound plan starts with no memory of shadow epochs, so the first call
+on a new core checks for never-written bytes again: each block starts as a fresh core does.
+
+**Shortcuts for repeated calls.**  Finding a plan costs binding the arguments to a call
+form and building the key, which for a one-repeat instruction is more than running it.
+An instruction whose call passes only positional arguments first looks the raw call up in
+``core.shortcuts``: the key is the instruction, the register configuration every form of
+it plans with (mask mode, mask words), and each argument's key part exactly as
+:func:`call_key` makes it (:func:`args_key`: ``1``, ``1.0``, ``True`` and ``np.int64(1)``
+stay apart, a tensor counts by its ``plan_key``, a parameter object by its current
+fields).  Equal shortcut keys mean the same form (binding depends only on argument types,
+which the parts keep: a plain int is itself, ``None`` itself, a tensor its ``plan_key``
+tuple — forms test tensors with ``isinstance`` — and any other argument a tuple that
+begins with its type) with the same defaults, the same argument values and the same
+register configuration, hence the same plan key; the :class:`Shortcut` stored under it
+holds that key's plan and what the call must still do per call — check its tensors
+(still allocated, on this core) and read the values read per call (a scalar) — so a
+shortcut hit does exactly what a plan-cache hit does.  Forms that plan from more
+registers than the key holds (CMPMASK) are never stored as shortcuts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from .core import Core
 from .tensor import LocalTensor
+from .types import KeyedFields
 
-__all__ = ["MAX_PLANS", "PER_CALL", "call_key", "find_plan", "keep_plan", "per_call_flags", "require_usable",
-           "value_key"]
+__all__ = ["MAX_PLANS", "MAX_TEMPLATES", "PER_CALL", "Shortcut", "args_key", "call_key", "find_plan",
+           "find_shortcut", "keep_plan", "keep_shortcut", "per_call_flags", "require_usable", "value_key"]
 
 MAX_PLANS = 512  # per core; beyond this the oldest plan is dropped
+MAX_TEMPLATES = 512  # portable plans kept for all cores; beyond this the oldest is dropped
 PER_CALL = "<per-call value>"  # stands in a key for an argument whose value is read per call
 
 
@@ -57,7 +88,9 @@ def _keyer_for(kind: type):
         return lambda items: (kind, *map(value_key, items))
     if kind is np.ndarray:
         return lambda array: (kind, array.dtype.str, array.shape, array.tobytes())
-    if callable(getattr(kind, "astuple", None)):  # the repeat / transpose parameter classes
+    if issubclass(kind, KeyedFields):  # the repeat / copy / transpose parameter classes
+        return kind.fields_key
+    if callable(getattr(kind, "astuple", None)):
 
         def fields_key(params):
             fields = params.astuple()
@@ -91,29 +124,111 @@ def call_key(context: tuple, values: tuple, per_call: tuple[bool, ...]) -> tuple
     return tuple(parts)
 
 
+def args_key(context: tuple, args: tuple) -> tuple:
+    """A shortcut key: ``context`` (instruction, register configuration), then each argument's key part.
+
+    The parts are :func:`call_key`'s for a value not read per call.
+    """
+    return (*context, *[value if type(value) is int else value.plan_key if type(value) is LocalTensor
+                        else value_key(value) for value in args])
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """A plan reached from raw arguments, and what a call through it still does (module docstring).
+
+    Attributes:
+        plan: the plan of every call with this shortcut key.
+        tensors: positions of the arguments to check per call (``require_usable``), in the
+            order planning checks them, and ``names`` their operand names.
+        value_at: position of the argument the plan reads per call (a scalar), or ``None``.
+    """
+
+    plan: object
+    tensors: tuple[int, ...]
+    names: tuple[str, ...]
+    value_at: int | None = None
+
+    @classmethod
+    def of(cls, plan, args: tuple, positions: Sequence[int], names: Sequence[str],
+           value_at: int | None = None) -> Shortcut:
+        """The shortcut of a call with raw arguments ``args``: of the operand ``positions`` (named
+        ``names``, in planning's order) those holding a LocalTensor are checked per call."""
+        kept = [(i, name) for i, name in zip(positions, names, strict=True) if isinstance(args[i], LocalTensor)]
+        return cls(plan, tuple(i for i, _ in kept), tuple(name for _, name in kept), value_at)
+
+    def checked(self, instruction: str, core: Core, args: tuple):
+        """The plan, after the per-call tensor checks of a call with raw arguments ``args``.
+
+        The arguments at ``tensors`` are LocalTensors: their key parts (``plan_key``) say so.
+        """
+        for i in self.tensors:
+            tensor = args[i]
+            if tensor.core is not core or (tensor.lease is not None and not tensor.lease.alive):
+                require_usable(instruction, core, [args[i] for i in self.tensors], self.names)  # raises
+        return self.plan
+
+
+def find_shortcut(core: Core, key: tuple) -> Shortcut | None:
+    """The shortcut stored under ``key``, or ``None`` (also when ``key`` is unhashable)."""
+    try:
+        return core.shortcuts.get(key)
+    except TypeError:
+        return None
+
+
+def keep_shortcut(core: Core, key: tuple, shortcut: Shortcut) -> None:
+    """Store ``shortcut`` under ``key`` (nothing happens for an unhashable key)."""
+    try:
+        hash(key)
+    except TypeError:
+        return
+    _store(core.shortcuts, MAX_PLANS, key, shortcut)
+
+
 def per_call_flags(names: tuple[str, ...], per_call: frozenset[str]) -> tuple[bool, ...]:
     """``call_key``'s ``per_call`` for parameters ``names`` of which those in ``per_call`` are read per call."""
     return tuple(name in per_call for name in names)
 
 
 def find_plan(core: Core, key: tuple):
-    """The plan stored under ``key``, or ``None`` (also when ``key`` is unhashable)."""
+    """The plan stored under ``key`` for ``core``, or ``None`` (also when ``key`` is unhashable).
+
+    A miss in the core's cache is looked up among the portable plans of the core's chip
+    (module docstring); a template found there is bound to ``core`` and kept in its cache.
+    """
+    cache = core.plan_cache
     try:
-        return core.plan_cache.get(key)
+        plan = cache.get(key)
     except TypeError:
         return None
+    if plan is None:
+        chip = core.chip
+        entry = _TEMPLATES.get((id(chip), key))
+        if entry is not None and entry[0] is chip:  # the entry holds the chip: its id cannot be reused
+            plan = entry[1].bind(core)
+            _store(cache, MAX_PLANS, key, plan)
+    return plan
 
 
 def keep_plan(core: Core, key: tuple, plan) -> None:
-    """Store ``plan`` under ``key`` (nothing happens for an unhashable key)."""
-    cache = core.plan_cache
+    """Store ``plan`` under ``key`` (nothing happens for an unhashable key); a portable plan also as a template."""
     try:
         hash(key)
     except TypeError:
         return
-    if len(cache) >= MAX_PLANS:
+    _store(core.plan_cache, MAX_PLANS, key, plan)
+    if hasattr(plan, "bind"):
+        _store(_TEMPLATES, MAX_TEMPLATES, (id(core.chip), key), (core.chip, plan.bind(None)))
+
+
+_TEMPLATES: dict = {}  # (id(chip), key) -> (chip, unbound portable plan)
+
+
+def _store(cache: dict, limit: int, key, value) -> None:
+    if len(cache) >= limit:
         del cache[next(iter(cache))]
-    cache[key] = plan
+    cache[key] = value
 
 
 def require_usable(instruction: str, core: Core, tensors: Sequence, names: Sequence[str]) -> None:

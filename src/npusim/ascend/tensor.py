@@ -67,6 +67,15 @@ class LocalTensor:
         tile = require_int("LocalTensor", "tile_size", tile_size, 0, max(max_elems, 0))
         self._init(core, dtype, pos, addr, tile if tile else max_elems, lease)
 
+    @classmethod
+    def over_checked_bytes(cls, core: Core, dtype: DType, position: TPosition, addr: int, tile_size: int,
+                           lease: Lease | None) -> LocalTensor:
+        """A tensor over UB bytes its caller has already checked (a runtime allocator's buffer):
+        the constructor without its argument checks."""
+        tensor = object.__new__(cls)
+        tensor._init(core, dtype, position, addr, tile_size, lease)
+        return tensor
+
     def _init(self, core: Core, dtype: DType, position: TPosition, addr: int, tile_size: int,
               lease: Lease | None) -> None:
         """Set every field (bypassing ``__setattr__``, which only has to keep ``plan_key`` current)."""

@@ -137,8 +137,31 @@ class HardEvent(IntEnum):
     FIX_FIX = 34
 
 
+class KeyedFields:
+    """Base of the parameter classes with ``astuple``: their key in a plan cache, kept current.
+
+    ``fields_key()`` is ``(class, fields, the fields' types)`` — how ``npusim.ascend.plans``
+    keys a call by a parameter object (the types keep ``True`` apart from ``1``).  It is
+    remembered until a field is assigned: assignment is the only way to change a field.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        self.__dict__.pop("_fields_key", None)
+
+    def astuple(self) -> tuple:
+        raise NotImplementedError
+
+    def fields_key(self) -> tuple:
+        key = self.__dict__.get("_fields_key")
+        if key is None:
+            fields = self.astuple()
+            key = self.__dict__["_fields_key"] = (type(self), fields, tuple(map(type, fields)))
+        return key
+
+
 @dataclass
-class BinaryRepeatParams:
+class BinaryRepeatParams(KeyedFields):
     """Strides of a two-source instruction, in 32-byte DataBlocks (all ``uint8_t``, ref §1.1)."""
 
     dst_blk_stride: int = 1
@@ -159,7 +182,7 @@ class BinaryRepeatParams:
 
 
 @dataclass
-class UnaryRepeatParams:
+class UnaryRepeatParams(KeyedFields):
     """Strides of a one-source instruction: block strides ``uint16_t``, repeat strides ``uint8_t``."""
 
     dst_blk_stride: int = 1
@@ -174,7 +197,7 @@ class UnaryRepeatParams:
 
 
 @dataclass
-class TransDataTo5HDParams:
+class TransDataTo5HDParams(KeyedFields):
     """TransDataTo5HD control (seed 002 表3): halves for b8, repeats, strides in DataBlocks."""
 
     dst_high_half: bool = False
@@ -190,7 +213,7 @@ class TransDataTo5HDParams:
 
 
 @dataclass
-class DataCopyParams:
+class DataCopyParams(KeyedFields):
     """Block-strided copy (``DataCopyParams``, all ``uint16_t``).
 
     ``block_count`` blocks of ``block_len`` DataBlocks (32 bytes) each; ``src_stride`` and
@@ -211,7 +234,7 @@ class DataCopyParams:
 
 
 @dataclass
-class DataCopyExtParams:
+class DataCopyExtParams(KeyedFields):
     """Unaligned copy (``DataCopyExtParams``): ``block_len`` in bytes, GM-side gap in bytes,
     UB-side gap in DataBlocks (GMToUB非对齐数据搬运(DataCopyPad).md, 表3)."""
 

@@ -7,20 +7,28 @@ written as a pyasc-style kernel::
 
 The ``N * C1`` channel groups are split between the blocks (cores) of the launch, each block
 taking a contiguous run of groups.  A group is 16 channel planes of ``H * W`` elements; it
-goes through UB in tiles of ``tile`` positions (a multiple of 16 dividing ``H * W``):
+goes through UB in tiles of ``tile`` positions (a multiple of 16 dividing ``H * W``), each
+tile in three documented calls:
 
 * CopyIn: one ``data_copy`` with ``DataCopyParams``: 16 blocks (one per channel) of
   ``tile * 2 / 32`` DataBlocks, the GM gap between them ``(H*W - tile) * 2 / 32`` DataBlocks;
-* Compute: one ``trans_data_to_5hd`` over the tile: ``src_list[i]`` = channel ``i``'s row,
-  ``dst_list[e]`` = 16 consecutive elements, ``tile / 16`` repeats, ``dst_rep_stride = 16``,
+* Compute: one ``trans_data_to_5hd`` over the tile, in the document's recommended form (16
+  UB addresses from ``GetPhyAddr``): ``src_list[i]`` = channel ``i``'s row, ``dst_list[e]`` =
+  16 consecutive elements, ``tile / 16`` repeats, ``dst_rep_stride = 16``,
   ``src_rep_stride = 1`` (the documented recipe; with a single repeat both strides must be
   0, because one repeat is already offset by one stride, ref §4.3);
 * CopyOut: ``data_copy`` of the ``tile * 16`` contiguous output elements.
 
+The tile is the largest one the repeat limit (255) and the TPipe pool allow.  The queues
+hold one buffer each (``BUFFER_NUM = 1``): double buffering only lets the hardware overlap
+the copy and vector pipes, which an emulator running calls in order does not model, and
+one buffer per queue lets a tile be twice as large, halving the calls per launch.
+
 :func:`convert` runs it for any ``(N, C, H, W)`` half tensor with ``C % 16 == 0`` and
 ``H * W % 16 == 0``; the demo checks the documented (2, 32, 16, 16) case on two cores and a
 benchmark-sized (1, 64, 56, 56) tensor, each against numpy's
-``x.reshape(N, C // 16, 16, H, W).transpose(0, 1, 3, 4, 2)``.
+``x.reshape(N, C // 16, 16, H, W).transpose(0, 1, 3, 4, 2)``.  The benchmark table times
+:func:`convert` on one core (``benchmarks/kernel_cases.py``).
 """
 
 from __future__ import annotations
@@ -33,19 +41,21 @@ from . import Outcome
 
 C0 = 16  # channels per group for 16-bit types (ref §4.4)
 BLOCK_ELEMS = 16  # half elements per 32-byte DataBlock
-BUFFER_NUM = 2  # buffers per queue, as the vendor samples use
+BLOCK_BYTES = 32
+BUFFER_NUM = 1  # buffers per queue (see the module docstring)
 MAX_REPEAT = 255  # TransDataTo5HDParams.repeatTimes is a uint8
 
 
-def tile_length(hw: int, ub_bytes: int) -> int:
+def tile_length(hw: int, ub_bytes: int, buffers: int = 2) -> int:
     """The largest tile (positions per channel) that divides ``hw``, is a multiple of 16, needs at most
-    255 repeats, and lets 2 queues x ``BUFFER_NUM`` buffers of ``16 * tile`` halves fit in ``ub_bytes``."""
+    255 repeats, and lets 2 queues x ``buffers`` buffers of ``16 * tile`` halves fit in ``ub_bytes``
+    (the kernel passes its ``BUFFER_NUM``; 2 is the vendor samples' double buffering)."""
     blocks = hw // BLOCK_ELEMS
-    fits = [k * BLOCK_ELEMS for k in range(1, min(blocks, MAX_REPEAT) + 1)
-            if blocks % k == 0 and 2 * BUFFER_NUM * C0 * k * BLOCK_ELEMS * 2 <= ub_bytes]
-    if not fits:
-        raise ValueError(f"no tile of H*W = {hw} fits {ub_bytes} bytes of UB")
-    return fits[-1]
+    fitting = ub_bytes // (2 * buffers * C0 * BLOCK_ELEMS * 2)  # most repeats whose buffers fit
+    for k in range(min(blocks, MAX_REPEAT, fitting), 0, -1):  # repeats per tile, largest first
+        if blocks % k == 0:
+            return k * BLOCK_ELEMS
+    raise ValueError(f"no tile of H*W = {hw} fits {ub_bytes} bytes of UB")
 
 
 class KernelNchwToNc1hwc0:
@@ -65,11 +75,17 @@ class KernelNchwToNc1hwc0:
         self.x_gm.set_global_buffer(x + self.first_group * C0 * self.hw, self.group_count * C0 * self.hw)
         self.y_gm.set_global_buffer(y + self.first_group * C0 * self.hw, self.group_count * C0 * self.hw)
         self.pipe = asc.TPipe()
-        self.tile = tile_length(self.hw, self.pipe.capacity_bytes)
+        self.tile = tile_length(self.hw, self.pipe.capacity_bytes, BUFFER_NUM)
         self.in_queue = asc.TQue(asc.TPosition.VECIN, BUFFER_NUM)
         self.out_queue = asc.TQue(asc.TPosition.VECOUT, BUFFER_NUM)
         self.pipe.init_buffer(self.in_queue, BUFFER_NUM, C0 * self.tile * asc.float16.sizeof())
         self.pipe.init_buffer(self.out_queue, BUFFER_NUM, C0 * self.tile * asc.float16.sizeof())
+        # The same parameters serve every tile.
+        gap = (self.hw - self.tile) // BLOCK_ELEMS
+        self.copy_in_params = asc.DataCopyParams(C0, self.tile // BLOCK_ELEMS, gap, 0)
+        repeat = self.tile // BLOCK_ELEMS
+        strides = (C0, 1) if repeat > 1 else (0, 0)
+        self.trans_params = asc.TransDataTo5HDParams(False, False, repeat, *strides)
 
     def process(self) -> None:
         for group in range(self.group_count):
@@ -80,20 +96,17 @@ class KernelNchwToNc1hwc0:
 
     def copy_in(self, group: int, start: int) -> None:
         x_local = self.in_queue.alloc_tensor(asc.float16)
-        gap = (self.hw - self.tile) // BLOCK_ELEMS
-        params = asc.DataCopyParams(C0, self.tile // BLOCK_ELEMS, gap, 0)
-        asc.data_copy(x_local, self.x_gm[group * C0 * self.hw + start :], params)
+        asc.data_copy(x_local, self.x_gm[group * C0 * self.hw + start :], self.copy_in_params)
         self.in_queue.enque(x_local)
 
     def compute(self) -> None:
         x_local = self.in_queue.deque(asc.float16)
         y_local = self.out_queue.alloc_tensor(asc.float16)
-        repeat = self.tile // BLOCK_ELEMS
-        strides = (C0, 1) if repeat > 1 else (0, 0)
-        params = asc.TransDataTo5HDParams(False, False, repeat, *strides)
-        dst_list = [y_local[BLOCK_ELEMS * i :] for i in range(C0)]
-        src_list = [x_local[self.tile * i :] for i in range(C0)]
-        asc.trans_data_to_5hd(dst_list, src_list, params)
+        src, dst = x_local.get_phy_addr(), y_local.get_phy_addr()
+        row_bytes = self.tile * asc.float16.sizeof()
+        src_list = [src + row_bytes * channel for channel in range(C0)]  # the 16 channel rows
+        dst_list = [dst + BLOCK_BYTES * block for block in range(C0)]  # 16 consecutive DataBlocks
+        asc.trans_data_to_5hd(dst_list, src_list, self.trans_params, dtype=asc.float16)
         self.out_queue.enque(y_local)
         self.in_queue.free_tensor(x_local)
 

@@ -57,11 +57,21 @@ from ...overloads import Form, Param, bind_values
 from ...validate import div_up, require_bool, require_int
 from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
-from ..core import CMPMASK_BYTES, Core, current_core
+from ..core import CMPMASK_BYTES, Core, active_core, current_core
 from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footprint
 from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg, lanes_from_register, mask_arg_words
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
+from ..plans import (
+    Shortcut,
+    args_key,
+    call_key,
+    find_plan,
+    find_shortcut,
+    keep_plan,
+    keep_shortcut,
+    per_call_flags,
+    require_usable,
+)
 from ..tensor import LocalTensor
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from .common import (
@@ -89,6 +99,7 @@ __all__ = [
 ]
 
 COUNT_MAX = (1 << 32) - 1  # count is uint32_t (Compare.md)
+WIDEN_FROM = 4096  # elements: from here a 16-bit float compare widens to float32 first (LaneComparison.operand)
 COUNT_SOURCE = "Compare.md / Compares.md 约束说明 (count elements must fill whole 256-byte repeats); ref §3.3"
 COUNTER_MODE_SOURCE = "ref §9.2 (vcmpv/vcmp under counter mode is undocumented; the library never combines them)"
 
@@ -184,6 +195,10 @@ def compare(*args, **kwargs) -> None:
     register result back with ``asc.get_cmp_mask``.
     """
     instruction = "compare"
+    core, short_key = _shortcut_key(instruction, args, kwargs)
+    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
+        shortcut.checked(instruction, core, args).run(core)
+        return
     form, values = bind_values(instruction, COMPARE_FORMS, args, kwargs)
     core = current_core(instruction)
     shape = _SHAPES[instruction, form.name]
@@ -200,6 +215,8 @@ def compare(*args, **kwargs) -> None:
     else:
         require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
     plan.run(core)
+    if short_key is not None:
+        keep_shortcut(core, short_key, Shortcut.of(plan, args, shape.tensor_positions, shape.tensor_names))
 
 
 def compare_scalar(*args, **kwargs) -> None:
@@ -214,6 +231,11 @@ def compare_scalar(*args, **kwargs) -> None:
     as the C++ ``T src1Scalar`` parameter does.
     """
     instruction = "compare_scalar"
+    core, short_key = _shortcut_key(instruction, args, kwargs)
+    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
+        plan = shortcut.checked(instruction, core, args)
+        plan.run(core, scalar_bits_cached(instruction, "src1_scalar", args[shortcut.value_at], plan.call.dtype))
+        return
     form, values = bind_values(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
     core = current_core(instruction)
     shape = _SHAPES[instruction, form.name]
@@ -228,6 +250,20 @@ def compare_scalar(*args, **kwargs) -> None:
         require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
         scalar_raw = scalar_bits_cached(instruction, "src1_scalar", values[shape.scalar], plan.call.dtype)
     plan.run(core, scalar_raw)
+    if short_key is not None:
+        keep_shortcut(core, short_key, Shortcut.of(plan, args, shape.tensor_positions, shape.tensor_names,
+                                                   shape.scalar))
+
+
+def _shortcut_key(instruction: str, args: tuple, kwargs: dict) -> tuple[Core | None, tuple | None]:
+    """The active core and a positional call's shortcut key (``plans``); the key is ``None`` otherwise.
+
+    Every compare plans with at most the mask mode and the mask words (:func:`_plan_key`).
+    """
+    core = active_core()
+    if core is None or kwargs:
+        return core, None
+    return core, args_key((instruction, core.mask_mode, core.mask_words), args)
 
 
 @dataclass(frozen=True)
@@ -238,6 +274,7 @@ class _FormShape:
     per_call: tuple[bool, ...]  # the scalar of compare_scalar is read per call
     tensor_names: tuple[str, ...]  # the tensor parameters in the order planning checks them
     pick_tensors: itemgetter  # values -> those tensor parameters (always at least two)
+    tensor_positions: tuple[int, ...]  # where those tensors sit in the values
     scalar: int | None  # position of src1_scalar
     is_set_mask: int | None  # position of is_set_mask
 
@@ -245,9 +282,9 @@ class _FormShape:
     def of(cls, form: Form) -> _FormShape:
         index = {name: i for i, name in enumerate(form.names)}
         names = tuple(name for name in ("dst", "src0", "src1") if name in index)
-        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})), names,
-                   itemgetter(*(index[name] for name in names)), index.get("src1_scalar"),
-                   index.get("is_set_mask"))
+        positions = tuple(index[name] for name in names)
+        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})), names, itemgetter(*positions),
+                   positions, index.get("src1_scalar"), index.get("is_set_mask"))
 
 
 _SHAPES = {("compare", form.name): _FormShape.of(form) for form in COMPARE_FORMS}
@@ -544,23 +581,33 @@ class LaneComparison:
         operator: the NumPy comparison ufunc.
         values: the dtype the raw bits are viewed as.
         widened: the dtype values are converted to before comparing (exactly), or ``None``.
+        native: float16, which NumPy compares itself (see :meth:`operand`).
     """
 
     operator: np.ufunc
     values: np.dtype
     widened: np.dtype | None
+    native: bool = False  # values has NumPy's own comparison loops (float16): small blocks compare unwidened
 
     @classmethod
     def of(cls, mode: CMPMODE, dtype: DType, float_semantics: str = "ieee754") -> LaneComparison:
         if dtype.is_float and float_semantics != "ieee754":
             raise ValueError(f"unknown float compare semantics {float_semantics!r}")
         widened = np.dtype(np.float32) if dtype.is_float and dtype.itemsize < 4 else None
-        return cls(_OPERATORS[mode], dtype.np_dtype, widened)
+        return cls(_OPERATORS[mode], dtype.np_dtype, widened, dtype.np_dtype == np.float16)
 
     def operand(self, raw: np.ndarray) -> np.ndarray:
-        """Raw bits as the values the operator compares."""
+        """Raw bits as the values the operator compares.
+
+        Widening is exact, so it changes no result: for float16 (``native``: NumPy's own
+        type) it is done only for blocks large enough that NumPy's float32 comparison loop
+        repays the conversion; below that NumPy's float16 loop is faster.  The ``ml_dtypes``
+        types always widen.
+        """
         values = raw.view(self.values)
-        return values if self.widened is None else values.astype(self.widened)
+        if self.widened is None or (self.native and values.size < WIDEN_FROM):
+            return values
+        return values.astype(self.widened)
 
     def __call__(self, a_raw: np.ndarray, b_raw: np.ndarray) -> np.ndarray:
         return self.operator(self.operand(a_raw), self.operand(b_raw))

@@ -29,7 +29,7 @@ UB -> UB copy) run before any byte moves.
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,6 +41,8 @@ from ...validate import align_up, require_bool, require_int, require_uint
 from ..addressing import BLOCK_BYTES
 from ..chips import unsupported_on
 from ..core import Core, current_core
+from ..operands import NEVER
+from ..plans import find_plan, keep_plan, require_usable, value_key
 from ..runtime.gm import GlobalTensor
 from ..tensor import LocalTensor
 from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
@@ -158,10 +160,51 @@ def data_copy(dst, src, *args, **kwargs) -> None:
 
         data_copy(dst, src, count)                  # count * sizeof(T) a multiple of 32 bytes
         data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))
+
+    A checked call is kept as a :class:`DataCopyPlan` (``npusim.ascend.plans``) under a key of
+    its UB operands, its GM operands' element types and its count or block geometry; a GM
+    operand's address is not part of the key, since a kernel walks GM tile by tile, so its
+    bounds are checked on every call (a few integer comparisons).
     """
     instruction = "data_copy"
-    form, bound = bind(instruction, COPY_FORMS, args, kwargs)
     core = current_core(instruction)
+    key = _copy_key(instruction, dst, src, args, kwargs)
+    plan = find_plan(core, key) if key is not None else None
+    if plan is None:
+        plan = _plan_copy(instruction, core, dst, src, args, kwargs)
+        if key is not None:
+            keep_plan(core, key, plan)
+    else:
+        require_usable(instruction, core, (dst, src), ("dst", "src"))
+    plan.run(core, dst, src)
+
+
+def _copy_key(instruction: str, dst, src, args: tuple, kwargs: dict) -> tuple | None:
+    """The plan key of a ``data_copy`` call, or ``None`` (keyword arguments, an unbound GM tensor, other types).
+
+    A LocalTensor contributes its ``plan_key`` (its UB extent and dtype), a bound GlobalTensor
+    only its element type; the count or ``DataCopyParams`` contribute their values with their
+    types (``plans.value_key``).  A key therefore fixes every parameter checked when the plan
+    was made except a GM operand's address and extent, which :meth:`DataCopyPlan.run` checks.
+    """
+    if kwargs or len(args) != 1:
+        return None
+    parts = [instruction]
+    for operand in (dst, src):
+        kind = type(operand)
+        if kind is LocalTensor:
+            parts.append(operand.plan_key)
+        elif kind is GlobalTensor and operand.is_bound:
+            parts.append(("GM", operand.dtype.name))
+        else:
+            return None
+    parts.append(value_key(args[0]))
+    return tuple(parts)
+
+
+def _plan_copy(instruction: str, core: Core, dst, src, args: tuple, kwargs: dict) -> DataCopyPlan:
+    """Every check of a call, in the order an uncached call makes them; the plan that moves its bytes."""
+    form, bound = bind(instruction, COPY_FORMS, args, kwargs)
     dst = _endpoint(instruction, "dst", dst, core)
     src = _endpoint(instruction, "src", src, core)
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
@@ -179,8 +222,8 @@ def data_copy(dst, src, *args, **kwargs) -> None:
                 f"{COPY_DOC} (count)",
             )
         if nbytes == 0:
-            return
-        blocks, block_bytes, src_pitch, dst_pitch = 1, nbytes, 0, 0
+            return DataCopyPlan.nop(instruction)
+        blocks, block_bytes, src_pitch, dst_pitch = 1, nbytes, nbytes, nbytes
     else:
         block_count, block_len, src_gap, dst_gap = require_repeat_params(instruction, bound["repeat_params"],
                                                                          DataCopyParams)
@@ -189,7 +232,7 @@ def data_copy(dst, src, *args, **kwargs) -> None:
         if block_count == 0 or block_len == 0:
             _nop_allowed(instruction, core, "repeat_params.block_count" if block_count == 0 else
                          "repeat_params.block_len", f"{COPY_DOC} 约束说明")
-            return
+            return DataCopyPlan.nop(instruction)
         blocks, block_bytes = block_count, block_len * BLOCK_BYTES
         src_pitch, dst_pitch = block_bytes + src_gap * BLOCK_BYTES, block_bytes + dst_gap * BLOCK_BYTES
     order = np.arange(blocks, dtype=np.int64)
@@ -198,8 +241,132 @@ def data_copy(dst, src, *args, **kwargs) -> None:
     if isinstance(dst, GlobalTensor):
         dst.buffer.require_writable(instruction, "dst")
     _check_ub_overlap(instruction, dst_side, src_side, block_bytes)
-    payload = _move(instruction, dst_side, src_side, block_bytes)
-    dst_side.memory.scatter(dst_side.byte_index(block_bytes).reshape(-1), payload.reshape(-1))
+    plan = DataCopyPlan(instruction, blocks, block_bytes, BlockRun.of(src, src_pitch), BlockRun.of(dst, dst_pitch))
+    return plan.bind(core)
+
+
+@dataclass(frozen=True)
+class BlockRun:
+    """One end of a copy: ``blocks`` runs of ``nbytes`` bytes, ``pitch`` bytes apart.
+
+    ``ub_base`` is the UB byte address of the first run, or ``None`` for a GM operand, whose
+    address comes with each call.
+    """
+
+    pitch: int
+    ub_base: int | None
+
+    @classmethod
+    def of(cls, operand, pitch: int) -> BlockRun:
+        return cls(pitch, operand.addr if isinstance(operand, LocalTensor) else None)
+
+    def view(self, array: np.ndarray, start: int, blocks: int, nbytes: int) -> np.ndarray:
+        """The runs as a ``(blocks, nbytes)`` view of ``array`` from byte ``start`` (bounds already checked)."""
+        if blocks == 1 or self.pitch == nbytes:
+            return array[start : start + blocks * nbytes].reshape(blocks, nbytes)
+        return np.ndarray((blocks, nbytes), np.uint8, array, start, (self.pitch, 1))
+
+
+@dataclass
+class DataCopyPlan:
+    """A checked ``data_copy``: its block geometry and UB views; cached per core, shared between cores.
+
+    A call is a copy between two ``(blocks, nbytes)`` views (:class:`BlockRun`): a slice when
+    the runs are contiguous (the count form), else a strided view (the ``DataCopyParams``
+    block form), so the bytes move in one numpy assignment.
+
+    What ``run`` still checks per call: a GM operand's bounds (its address is not in the key),
+    that a GM destination is writable, and never-written source bytes — a UB source once per
+    shadow epoch of the plan (``Memory.shadow_epoch``), a GM source every call unless its
+    memory is ``fully_written`` (a caller's array).  Written-shadow updates follow the same
+    rule: a UB destination once per epoch, a GM destination unless fully written.
+
+    The plan holds no core: :meth:`bind` makes the UB views over a core's memory, so a plan
+    made on one core serves another core of the same chip (``plans.find_plan``).
+    """
+
+    instruction: str
+    blocks: int  # 0: a documented NOP
+    nbytes: int  # bytes per block
+    src: BlockRun | None = None
+    dst: BlockRun | None = None
+    src_view: np.ndarray | None = None  # UB source data, (blocks, nbytes)
+    src_shadow: np.ndarray | None = None
+    dst_view: np.ndarray | None = None  # UB destination data and shadow
+    dst_shadow: np.ndarray | None = None
+    src_seen_written: int = NEVER
+    dst_seen_written: int = NEVER
+
+    @classmethod
+    def nop(cls, instruction: str) -> DataCopyPlan:
+        return cls(instruction, 0, 0)
+
+    @property
+    def gm_extent(self) -> int:
+        """Bytes a GM operand spans from its element 0: ``(blocks - 1) * pitch + nbytes``."""
+        run = self.src if self.src.ub_base is None else self.dst
+        return (self.blocks - 1) * run.pitch + self.nbytes
+
+    def bind(self, core: Core | None) -> DataCopyPlan:
+        """This plan with its UB views over ``core``'s memory (``None``: without views, as a template)."""
+        plan = replace(self, src_view=None, src_shadow=None, dst_view=None, dst_shadow=None,
+                       src_seen_written=NEVER, dst_seen_written=NEVER)
+        if core is None or not self.blocks:
+            return plan
+        ub = core.ub
+        if self.src.ub_base is not None:
+            plan.src_view = self.src.view(ub.data, self.src.ub_base, self.blocks, self.nbytes)
+            plan.src_shadow = self.src.view(ub.written, self.src.ub_base, self.blocks, self.nbytes)
+        if self.dst.ub_base is not None:
+            plan.dst_view = self.dst.view(ub.data, self.dst.ub_base, self.blocks, self.nbytes)
+            plan.dst_shadow = self.dst.view(ub.written, self.dst.ub_base, self.blocks, self.nbytes)
+        return plan
+
+    def run(self, core: Core, dst, src) -> None:
+        """Move the bytes of one call (its arguments ``dst``, ``src``), checked as the class says.
+
+        The checks come in the order an uncached call makes them: bounds (the UB ones are
+        the plan's), a GM destination's writability, then the source's never-written bytes.
+        """
+        if not self.blocks:
+            return
+        instruction, ub = self.instruction, core.ub
+        gm_start = None
+        if self.dst_view is None:  # GM destination
+            gm_start = dst.check_bytes(instruction, "dst", 0, self.gm_extent)
+            dst.buffer.require_writable(instruction, "dst")
+        if self.src_view is not None:  # UB source
+            source = self.src_view
+            if self.src_seen_written != ub.shadow_epoch:
+                if ub.uninit != "ignore" and not self.src_shadow.all():
+                    ub.check_initialized(instruction, "src", self._byte_index(self.src, self.src.ub_base), 1)
+                self.src_seen_written = ub.shadow_epoch
+        else:
+            source = self._gm_source(instruction, src)
+        if self.dst_view is not None:
+            self.dst_view[...] = source
+            if self.dst_seen_written != ub.shadow_epoch:
+                self.dst_shadow[...] = 1
+                self.dst_seen_written = ub.shadow_epoch
+        else:
+            memory = dst.buffer.memory
+            self.dst.view(memory.data, gm_start, self.blocks, self.nbytes)[...] = source
+            if not memory.fully_written:
+                self.dst.view(memory.written, gm_start, self.blocks, self.nbytes)[...] = 1
+
+    def _gm_source(self, instruction: str, src: GlobalTensor) -> np.ndarray:
+        """A GM source's runs, after its bounds and never-written bytes are checked."""
+        start = src.check_bytes(instruction, "src", 0, self.gm_extent)
+        memory = src.buffer.memory
+        if (not memory.fully_written and memory.uninit != "ignore"
+                and not self.src.view(memory.written, start, self.blocks, self.nbytes).all()):
+            memory.check_initialized(instruction, "src", self._byte_index(self.src, start), 1)
+        return self.src.view(memory.data, start, self.blocks, self.nbytes)
+
+    def _byte_index(self, run: BlockRun, start: int) -> np.ndarray:
+        """Every byte of the runs in issue order (only to report a never-written byte)."""
+        starts = start + np.arange(self.blocks, dtype=np.int64) * run.pitch
+        return (starts[:, None] + np.arange(self.nbytes, dtype=np.int64)[None, :]).reshape(-1)
 
 
 # --------------------------------------------------------------- DataCopyPad

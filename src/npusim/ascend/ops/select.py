@@ -32,11 +32,21 @@ from ...overloads import Form, Param, bind_values
 from ...validate import is_integer, require_bool
 from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
-from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
+from ..core import CMPMASK_BYTES, FULL_WORD, Core, active_core, current_core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import call_key, find_plan, keep_plan, per_call_flags, require_usable
+from ..plans import (
+    Shortcut,
+    args_key,
+    call_key,
+    find_plan,
+    find_shortcut,
+    keep_plan,
+    keep_shortcut,
+    per_call_flags,
+    require_usable,
+)
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
 from .common import (
@@ -52,6 +62,7 @@ __all__ = ["SELECT_FORMS", "SelectCall", "SelectPlan", "plan_vsel_cmpmask", "run
 
 DEFAULT_STRIDES = (1, 1, 1, 8, 8, 8)
 SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (ref §2.6)
+SCALAR_LANES_UP_TO = 1024  # lanes: up to here a mode-1 scalar is repeated into an array (SelectPlan._scalar_lanes)
 
 
 _is_int = is_integer
@@ -136,6 +147,16 @@ def select(dst: LocalTensor, *args, **kwargs) -> None:
 
 
 def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
+    core = active_core()
+    raw = (dst, *args)
+    short_key = None
+    if core is not None and not kwargs:  # a repeated positional call: try its shortcut (``plans``)
+        short_key = args_key((instruction, core.mask_mode, core.mask_words), raw)
+        shortcut = find_shortcut(core, short_key)
+        if shortcut is not None:
+            plan = shortcut.checked(instruction, core, raw)
+            plan.run(core, raw[shortcut.value_at] if shortcut.value_at is not None else None)
+            return
     form, values = bind_values(instruction, SELECT_FORMS, args, kwargs)
     core = current_core(instruction)
     shape = _SHAPES[form.name]
@@ -147,6 +168,8 @@ def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
     else:
         require_usable(instruction, core, (dst, *shape.pick_tensors(values)), shape.tensor_names)
     plan.run(core, values[shape.src1] if shape.src1 is not None else None)
+    if short_key is not None and not (form.name == "no_mask" and values[_NO_MASK_MODE] == 2):
+        keep_shortcut(core, short_key, shape.shortcut(plan, raw))
 
 
 @dataclass(frozen=True)
@@ -157,6 +180,7 @@ class _FormShape:
     per_call: tuple[bool, ...]  # for (dst, *values): src1 may be a scalar, read per call
     tensor_names: tuple[str, ...]  # dst and the tensor parameters, in the order planning checks them
     pick_tensors: itemgetter  # values -> those tensor parameters
+    tensor_positions: tuple[int, ...]  # where dst and those tensors sit in (dst, *values)
     src1: int | None  # position of src1
 
     @classmethod
@@ -164,7 +188,13 @@ class _FormShape:
         index = {name: i for i, name in enumerate(form.names)}
         names = tuple(name for name in ("src0", "src1", "sel_mask") if name in index)
         return cls(form.name, per_call_flags(("dst", *form.names), frozenset({"src1"})), ("dst", *names),
-                   itemgetter(*(index[name] for name in names)), index.get("src1"))
+                   itemgetter(*(index[name] for name in names)), (0, *(1 + index[name] for name in names)),
+                   index.get("src1"))
+
+    def shortcut(self, plan: SelectPlan, raw: tuple) -> Shortcut:
+        """The shortcut of a positional call of this form with raw arguments ``(dst, *args)``."""
+        return Shortcut.of(plan, raw, self.tensor_positions, self.tensor_names,
+                           None if self.src1 is None else 1 + self.src1)
 
 
 _SHAPES = {form.name: _FormShape.of(form) for form in SELECT_FORMS}
@@ -356,7 +386,11 @@ class SelectPlan:
 
     View layout (the usual one): the packed selection bits become a lane mask through
     :func:`lane_masks` and ``dst = src1 ^ ((src0 ^ src1) & mask)`` runs on contiguous
-    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).
+    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).  The
+    lane mask is a function of the packed bits alone, so it is remade only when a call's
+    bits differ from the previous call's (``mask_bits``).  When every repeat selects with
+    the same bits (mode 0: 16 bytes of CMPMASK), it is kept repeated to full size
+    (``pattern``).
     Flat layout: the active lanes' bits are picked by ``bit_index`` and ``np.where``
     selects.
     """
@@ -373,11 +407,15 @@ class SelectPlan:
     scratch_payload: np.ndarray | None = None  # its bytes when they never change (selMask address copies)
     scratch_cmpmask: bytes | None = None  # CMPMASK loaded from scratch_payload
     scalar_copies: tuple | None = None  # mode 1: (scalar bits, scratch payload, CMPMASK) of the latest scalar
+    scalar_lanes: tuple | None = None  # mode 1, view layout: (scalar bits, the scalar in every lane) of the latest
     cmpmask_span: ByteSpan | None = None  # mode 0 tensor forms: the selMask bytes whose check precedes the load
     tmp: np.ndarray | None = None  # view layout: (repeats, 8, B) raw scratch
     lane_table: np.ndarray | None = None  # view layout: lane_masks(raw)
     mask_rows: np.ndarray | None = None  # view layout: (packed bytes read, 8) lane masks, written by np.take
     mask: np.ndarray | None = None  # view layout: the lane masks as (repeats or 1, 8, B); bits past the read are 0
+    pattern: np.ndarray | None = None  # view layout, bits the same in every repeat: ``mask`` in every repeat
+    mask_bits: bytes | None = None  # view layout: the packed bits ``mask`` (and ``pattern``) were made from
+    out_is_scratch: bool = False  # view layout: compute ``src0 ^ src1`` and ``& mask`` in the result array itself
 
     @classmethod
     def compile(cls, call: SelectCall) -> SelectPlan:
@@ -443,6 +481,13 @@ class SelectPlan:
             plan.mask_rows = mask_buffer[:read]
             repeats = lanes.repeats if call.bits_from == "stream" else 1
             plan.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize))
+            if call.bits_from != "stream":
+                plan.pattern = np.empty_like(plan.tmp)
+            # The result array can hold the intermediate when src1 is not read after it is written:
+            # a scalar, a private buffer, or a src1 whose bytes the destination does not touch.
+            dst_access = plan.dst
+            plan.out_is_scratch = (src1 is None or dst_access.output() is dst_access.buffer
+                                   or dst.footprint.hi <= src1.footprint.lo or src1.footprint.hi <= dst.footprint.lo)
         return plan
 
     def run(self, core: Core, src1=None) -> None:
@@ -452,13 +497,15 @@ class SelectPlan:
 
         # --- values that depend on the call's arguments or on register contents
         scalar = scratch = None
-        if call.scalar_from == "argument":
+        scalar_from = call.scalar_from
+        if scalar_from == "argument":
             scalar = scalar_bits_cached(instruction, "src1", src1, call.dtype)
-        elif call.scalar_from == "cmpmask":
+        elif scalar_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
         bits = None  # the CMPMASK bits select from, as uint8; None: from selMask in memory
-        if call.cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
+        cmpmask_after = call.cmpmask_after
+        if cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
             self.cmpmask_span.check_initialized(ub, instruction)
             bits = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES]  # read (below) before any write
             cmpmask = bits.tobytes()
@@ -466,11 +513,13 @@ class SelectPlan:
             core.report_unset_cmpmask(instruction)
             bits = np.frombuffer(core.cmpmask, dtype=np.uint8)
         if self.scratch is not None:
-            scratch, cmpmask_after = self._scratch_payload(scalar, core)
+            scratch, cmpmask_after_scratch = self._scratch_payload(scalar, core)
 
         # --- reads (memory as it is before any write), then the select
-        self.src0.check_initialized(ub, instruction)
-        if self.src1 is not None:
+        epoch = ub.shadow_epoch
+        if self.src0.seen_written != epoch:
+            self.src0.check_initialized(ub, instruction)
+        if self.src1 is not None and self.src1.seen_written != epoch:
             self.src1.check_initialized(ub, instruction)
         packed = self._packed_bits(ub, bits)
         result = self._blend(ub, packed, scalar) if self.tmp is not None else self._where(ub, packed, scalar)
@@ -479,10 +528,10 @@ class SelectPlan:
         self.dst.write(ub, result)
         if scratch is not None:
             self.scratch.write(ub, scratch)
-        if call.cmpmask_after == "selmask":
+        if cmpmask_after == "selmask":
             core.load_cmpmask(cmpmask)
-        elif call.cmpmask_after == "scratch":
-            core.load_cmpmask(cmpmask_after if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES])
+        elif cmpmask_after == "scratch":
+            core.load_cmpmask(cmpmask_after_scratch if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES])
         if call.mask_words_after is not None:
             core.mask_words = call.mask_words_after
         if call.mask_mode_after is not None:
@@ -491,14 +540,31 @@ class SelectPlan:
     def _blend(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
         """View layout: ``src1 ^ ((src0 ^ src1) & mask)`` per lane, into the dst's output array."""
         raw = self.call.dtype.raw
-        self.lane_table.take(packed, axis=0, out=self.mask_rows)
+        bits = packed.tobytes()
+        if bits != self.mask_bits:  # the lane mask is a function of the bits: remade only when they change
+            self.lane_table.take(packed, axis=0, out=self.mask_rows)
+            if self.pattern is not None:
+                np.copyto(self.pattern, self.mask)  # ufuncs on equal shapes skip broadcasting
+            self.mask_bits = bits
+        mask = self.mask if self.pattern is None else self.pattern
         first = self.src0.gather(ub, raw)
-        second = self.src1.gather(ub, raw) if self.src1 is not None else scalar
-        tmp, out = self.tmp, self.dst.output()
+        second = self.src1.gather(ub, raw) if self.src1 is not None else self._scalar_lanes(scalar)
+        out = self.dst.output()
+        tmp = out if self.out_is_scratch else self.tmp  # one array fewer to stream through when possible
         np.bitwise_xor(first, second, out=tmp)
-        np.bitwise_and(tmp, self.mask, out=tmp)
+        np.bitwise_and(tmp, mask, out=tmp)
         np.bitwise_xor(tmp, second, out=out)
         return out
+
+    def _scalar_lanes(self, scalar: np.ndarray):
+        """The scalar as the second operand: its bits in every lane for a short call (ufuncs on equal
+        shapes skip broadcasting, which dominates there), else a numpy scalar (no memory to stream)."""
+        if self.tmp.size > SCALAR_LANES_UP_TO:
+            return scalar[0]
+        memo = self.scalar_lanes  # scalar_bits_cached hands out one array per value: compare by identity
+        if memo is None or memo[0] is not scalar:
+            memo = self.scalar_lanes = (scalar, np.full(self.tmp.shape, scalar[0], dtype=scalar.dtype))
+        return memo[1]
 
     def _where(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
         """Flat layout: ``np.where`` over the active lanes, their bits picked by ``bit_index``."""

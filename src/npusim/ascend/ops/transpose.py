@@ -327,9 +327,9 @@ def plan_vnchwconv(instruction: str, core: Core, dtype: DType, dst_list: np.ndar
     check_overlap(instruction, _footprint("dst", dst_addrs, dtype.itemsize),
                   _footprint("src", src_addrs, dtype.itemsize))
     plan = TransPlan(instruction, dtype, src_addrs, dst_addrs, tensors is not None)
-    plan.views = _strided_views(core.ub, dtype.raw, plan, dst_list, src_list, repeat_times, dst_stride, src_stride,
-                                dst_high, src_high)
-    return plan
+    plan.geometry = _view_geometry(core.ub, dtype.raw, plan, dst_list, src_list, repeat_times, dst_stride,
+                                   src_stride)
+    return plan.bind(core)
 
 
 def repeat_offsets_blocks(repeat_times: int, rep_stride: int) -> np.ndarray:
@@ -398,6 +398,9 @@ class TransPlan:
 
     The uninitialised-read check and the written-shadow update run once per shadow epoch
     (``Memory.shadow_epoch``).
+
+    The plan is portable (``npusim.ascend.plans``): everything but ``views`` is addresses
+    and geometry, and :meth:`bind` makes the views over a core's memory.
     """
 
     instruction: str
@@ -405,9 +408,18 @@ class TransPlan:
     src_addrs: np.ndarray
     dst_addrs: np.ndarray
     tensor_operands: bool  # the call names LocalTensors (checked per call: still usable, same core)
+    geometry: tuple | None = None  # the two views as (shape, dst offset, dst strides, src offset, src strides)
     views: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # dst, src, dst shadow, src shadow
     src_seen_written: int = NEVER
     dst_seen_written: int = NEVER
+
+    def bind(self, core: Core | None) -> TransPlan:
+        """This plan with its views over ``core``'s memory (``None``: without views, as a template)."""
+        plan = TransPlan(self.instruction, self.dtype, self.src_addrs, self.dst_addrs, self.tensor_operands,
+                         self.geometry)
+        if core is not None and self.geometry is not None:
+            plan.views = _views(core.ub, self.dtype.raw, *self.geometry)
+        return plan
 
     def run(self, core: Core) -> None:
         """Read every source element, then write every destination element (ref §4.2)."""
@@ -466,10 +478,10 @@ def _even_step(addresses: np.ndarray) -> int | None:
     return step if np.array_equal(addresses, addresses[0] + step * np.arange(ADDR_LIST_SIZE)) else None
 
 
-def _strided_views(ub, raw: np.dtype, plan: TransPlan, dst_list: np.ndarray, src_list: np.ndarray,
-                   repeat_times: int, dst_stride: int, src_stride: int, dst_high: bool,
-                   src_high: bool) -> tuple[np.ndarray, ...] | None:
-    """``(dst, src, dst shadow, src shadow)``: views ordered so that ``dst[...] = src`` is the call, or ``None``.
+def _view_geometry(ub, raw: np.dtype, plan: TransPlan, dst_list: np.ndarray, src_list: np.ndarray,
+                   repeat_times: int, dst_stride: int, src_stride: int) -> tuple | None:
+    """``(shape, dst offset, dst strides, src offset, src strides)`` of two views of UB such that
+    ``dst[...] = src`` is the call, or ``None`` when the call is not two strided views.
 
     Indices of both views are ``(r, e, k)`` (b32: ``(r, e, h, k)``) for ``D[e][k] = S[k][e]``
     (b32: ``D[2e + h][k] = S[8h + k][e]``), with the repeat offsets of ref §4.3.
@@ -491,10 +503,18 @@ def _strided_views(ub, raw: np.dtype, plan: TransPlan, dst_list: np.ndarray, src
     else:
         shape = (repeat_times, 16, BLOCK_BYTES // max(size, 2))
         d_strides, s_strides = (d_rep, d_step, size), (s_rep, size, s_step)
-    shadow = np.dtype(f"<u{size}")
+    geometry = (shape, d_base, d_strides, s_base, s_strides)
     try:
-        return (np.ndarray(shape, raw, ub.data, d_base, d_strides), np.ndarray(shape, raw, ub.data, s_base, s_strides),
-                np.ndarray(shape, shadow, ub.written, d_base, d_strides),
-                np.ndarray(shape, shadow, ub.written, s_base, s_strides))
+        _views(ub, raw, *geometry)
     except ValueError:  # not representable over the buffer: index the elements instead
         return None
+    return geometry
+
+
+def _views(ub, raw: np.dtype, shape: tuple, d_base: int, d_strides: tuple, s_base: int,
+           s_strides: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(dst, src, dst shadow, src shadow)`` over ``ub`` (see :func:`_view_geometry`)."""
+    shadow = np.dtype(f"<u{raw.itemsize}")
+    return (np.ndarray(shape, raw, ub.data, d_base, d_strides), np.ndarray(shape, raw, ub.data, s_base, s_strides),
+            np.ndarray(shape, shadow, ub.written, d_base, d_strides),
+            np.ndarray(shape, shadow, ub.written, s_base, s_strides))

@@ -164,6 +164,8 @@ class GlobalAddress:
         return self.offset * self.dtype.itemsize
 
     def __add__(self, offset: int) -> GlobalAddress:
+        if type(offset) is int:  # the common case, without the checks below
+            return GlobalAddress(self.buffer, self.offset + offset, self.dtype)
         return GlobalAddress(self.buffer, self.offset + _element_offset("GlobalAddress +", offset), self.dtype)
 
     __radd__ = __add__
@@ -248,6 +250,11 @@ class GlobalTensor:
         return self._address
 
     @property
+    def is_bound(self) -> bool:
+        """Whether :meth:`set_global_buffer` has bound the tensor."""
+        return self._address is not None
+
+    @property
     def dtype(self) -> DType:
         return self.address.dtype
 
@@ -284,7 +291,10 @@ class GlobalTensor:
             if index.stop is not None or index.step is not None:
                 raise TypeError("GlobalTensor slicing supports only g[offset:] (as pyasc)")
             index = 0 if index.start is None else index.start
-        offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48)
+        if type(index) is int and -(1 << 48) <= index <= 1 << 48:
+            offset = index
+        else:
+            offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48)
         view = GlobalTensor()
         view._address = self.address + offset
         view._size = None if self._size is None else max(0, self._size - offset)
@@ -318,10 +328,12 @@ class GlobalTensor:
     def check_bytes(self, instruction: str, operand: str, start: int, stop: int) -> int:
         """Check bytes ``[start, stop)`` relative to element 0; return ``start`` relative to the buffer."""
         address = self.address
-        base = address.byte_offset
+        base = address.offset * address.dtype.itemsize
         if stop > start:
-            _check_extent(instruction, operand, address, start, stop)
-            limit = self.limit_bytes()
+            nbytes = address.buffer.memory.size_bytes
+            if base + start < 0 or base + stop > nbytes:
+                _check_extent(instruction, operand, address, start, stop)  # raises, naming the allocation
+            limit = nbytes if self._size is None else min(nbytes, base + self._size * address.dtype.itemsize)
             if base + stop > limit:
                 raise OutOfBoundsError(
                     instruction, f"{operand} GM byte range", f"[{base + start:#x}, {base + stop:#x})",

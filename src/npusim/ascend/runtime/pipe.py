@@ -46,7 +46,9 @@ MAX_BUFFERS = 64  # InitBuffer.md: at most 64 buffers per kernel (QBUF_MAX_LEN)
 PIPE_SOURCE = "Pipe和Que框架/TPipe/InitBuffer.md"
 QUE_SOURCE = "Pipe和Que框架/TQue"
 
-_PIPES: weakref.WeakKeyDictionary[Core, TPipe] = weakref.WeakKeyDictionary()
+# Each core's TPipe.  Both sides are weak: a pipe refers to its core, so a strong value would keep
+# every core that ever had a pipe (and its UB) alive for the life of the process.
+_PIPES: weakref.WeakKeyDictionary[Core, weakref.ref[TPipe]] = weakref.WeakKeyDictionary()
 
 
 def _misuse(instruction: str, operand: str, value, rule: str, allowed: str, source: str = QUE_SOURCE):
@@ -74,6 +76,7 @@ class _Slot:
 
     addr: int
     nbytes: int
+    owner: str  # how messages name the buffer (its leases' owner)
     state: str = "free"  # free -> occupied -> enqueued -> dequeued -> free
     lease: Lease | None = None
 
@@ -122,12 +125,17 @@ class TQue:
                       "tensors returned by this queue's alloc_tensor / deque")
 
     def _busy_on_position(self, pipe: TPipe) -> int:
-        return sum(slot.state != "free" for que in pipe.queues if que.position == self.position
-                   for slot in que._slots)
+        busy = 0
+        for que in pipe.queues:
+            if que.position is self.position:
+                for slot in que._slots:
+                    busy += slot.state != "free"
+        return busy
 
     def _tensor(self, dtype: DType, slot: _Slot) -> LocalTensor:
-        return LocalTensor(dtype, self.position, slot.addr, slot.nbytes // dtype.itemsize,
-                           core=self._pipe.core, lease=slot.lease)
+        # The slot's bytes were checked against the pipe's UB pool by init_buffer.
+        return LocalTensor.over_checked_bytes(self._pipe.core, dtype, self.position, slot.addr,
+                                              slot.nbytes // dtype.itemsize, slot.lease)
 
     # --------------------------------------------------------------- API
     def alloc_tensor(self, dtype: DType) -> LocalTensor:
@@ -149,17 +157,19 @@ class TQue:
                           f"at most {limit} queue buffers of one TPosition may be allocated at once on "
                           f"{pipe.core.chip.product} (one hardware event each)", "free a tensor first",
                           f"{QUE_SOURCE}/AllocTensor.md, TQue简介.md")
-        count = len(self._slots)
-        order = [(self._cursor + k) % count for k in range(count)]
-        free = [i for i in order if self._slots[i].state == "free"]
-        if not free:
+        slots = self._slots
+        count = len(slots)
+        for k in range(count):
+            index = (self._cursor + k) % count
+            if slots[index].state == "free":
+                break
+        else:
             raise _misuse(instruction, "queue", repr(self), f"all {count} buffers of the queue are allocated",
                           "free_tensor one of them first", f"{QUE_SOURCE}/AllocTensor.md")
-        index = free[0]
-        slot = self._slots[index]
+        slot = slots[index]
         if count != 1:
             self._cursor = (index + 1) % count
-        slot.state, slot.lease = "occupied", Lease(f"{self.position.name} queue buffer at {slot.addr:#x}")
+        slot.state, slot.lease = "occupied", Lease(slot.owner)
         return self._tensor(dtype, slot)
 
     def enque(self, tensor: LocalTensor) -> bool:
@@ -227,7 +237,8 @@ class TQue:
     # ------------------------------------------------------ pipe side
     def _attach(self, pipe: TPipe, base: int, num: int, nbytes: int) -> None:
         self._pipe = pipe
-        self._slots = [_Slot(base + i * nbytes, nbytes) for i in range(num)]
+        self._slots = [_Slot(base + i * nbytes, nbytes, f"{self.position.name} queue buffer at {base + i * nbytes:#x}")
+                       for i in range(num)]
         self._cursor = 0
         self._queued.clear()
 
@@ -320,17 +331,29 @@ class TPipe:
             raise unsupported_on(core.chip, "TPipe", "the TPipe/TQue framework",
                                  lambda c: c.vec_local_bytes is not None)
         existing = _PIPES.get(core)
+        existing = existing() if existing is not None else None
         if existing is not None and not existing.destroyed:
             raise _misuse("TPipe", "pipe", repr(existing), "this core already has a TPipe (a kernel creates one "
                           "TPipe)", "pipe.destroy() the first one, or reuse it", "Pipe和Que框架/TPipe/TPipe简介.md")
-        self.core = core
+        self._core = weakref.ref(core)
         self.capacity_bytes: int = core.chip.vec_local_bytes
         self.queues: list[TQue] = []
         self.bufs: list[TBuf] = []
         self.next_addr = 0
         self.buffer_count = 0
         self.destroyed = False
-        _PIPES[core] = self
+        _PIPES[core] = weakref.ref(self)
+
+    @property
+    def core(self) -> Core:
+        """The core the pipe was made on.
+
+        Held weakly: a pipe and its queues refer to each other, so they are freed together
+        by the cycle collector, later than plain garbage; a strong reference would keep the
+        core, and its UB arrays, alive until then (``npusim.memory.zeroed_bytes`` reuses
+        them as soon as nothing refers to them).
+        """
+        return self._core()
 
     def __repr__(self) -> str:
         return (f"TPipe({self.core.chip.name}, {self.next_addr} of {self.capacity_bytes} UB bytes, "
