@@ -22,7 +22,9 @@ from ..errors import OverlapError
 from .addressing import ActiveLanes, lane_offsets
 from .tensor import LocalTensor
 
-__all__ = ["Footprint", "bytes_footprint", "check_overlap", "strided_footprint", "written_earlier"]
+__all__ = [
+    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "strided_footprint", "written_earlier",
+]
 
 OVERLAP_SOURCE = "ref §1.4; SIMD-API 通用说明和约束 (UB 地址重叠约束)"
 
@@ -166,3 +168,21 @@ def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep) ->
         f"{src.name} and {dst.name} partially overlap within one repeat",
         "either exactly the same addresses lane for lane (in place) or no common byte", OVERLAP_SOURCE,
     )
+
+
+def check_clear_of_scratch(instruction: str, start: int, nbytes: int, footprints: list[Footprint],
+                           name: str, note: str, source: str) -> None:
+    """Raise :class:`OverlapError` if an operand touches the API scratch ``[start, start+nbytes)``.
+
+    Some lowerings write a scratch area of UB before the instruction itself runs (ref §2.6);
+    an operand placed there would be overwritten behind the kernel's back.  ``name`` and
+    ``note`` say whose scratch it is, in the words of the document that reserves it.
+    """
+    stop = start + nbytes
+    for fp in footprints:
+        if not fp.empty and fp.lo < stop and start < fp.hi:
+            raise OverlapError(
+                instruction, fp.name, f"bytes [{fp.lo:#x}, {fp.hi:#x})",
+                f"the operand lies in the {name} [{start:#x}, {stop:#x}) {note}", f"UB outside [{start:#x}, {stop:#x})",
+                source,
+            )

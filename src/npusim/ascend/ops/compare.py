@@ -52,13 +52,13 @@ from operator import itemgetter
 import numpy as np
 
 from ...dtypes import DType
-from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param, bind_values
 from ...validate import div_up, require_bool, require_int
 from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
 from ..core import CMPMASK_BYTES, Core, active_core, current_core
-from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footprint
+from ..footprint import bytes_footprint, check_clear_of_scratch, check_overlap, strided_footprint
 from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg, lanes_from_register, mask_arg_words
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
 from ..plans import (
@@ -670,7 +670,10 @@ class ComparePlan:
         scratch = None
         if call.dst is None and call.support.register_scratch_offset_bytes is not None:
             start = call.support.register_scratch_offset_bytes
-            _check_clear_of_scratch(call, (start, lanes.lanes // 8), reads)
+            check_clear_of_scratch(
+                call.instruction, start, lanes.lanes // 8, reads,
+                "UB scratch", "this call writes (该接口占用8KB Unified Buffer临时空间)",
+                "Compare（结果存入寄存器）.md 约束说明; dav_3510 VcmpImpl")
             scratch = ByteSpan("scratch", start, start + lanes.lanes // 8)
         comparison = LaneComparison.of(call.mode, call.dtype, call.support.float_semantics)
 
@@ -736,16 +739,3 @@ def _cmpmask_after(plan: CompareCall, bits: np.ndarray) -> bytes:
     active = np.ones(lanes.lanes, dtype=bool) if lanes.mask is None else lanes.mask[0]
     register[: lanes.lanes][active] = bits[active]
     return np.packbits(register, bitorder="little").tobytes()
-
-
-def _check_clear_of_scratch(plan: CompareCall, scratch: tuple[int, int], footprints: list[Footprint]) -> None:
-    start, nbytes = scratch
-    stop = start + nbytes
-    for fp in footprints:
-        if not fp.empty and fp.lo < stop and start < fp.hi:
-            raise OverlapError(
-                plan.instruction, fp.name, f"bytes [{fp.lo:#x}, {fp.hi:#x})",
-                f"the operand lies in the UB scratch [{start:#x}, {stop:#x}) this call writes "
-                "(该接口占用8KB Unified Buffer临时空间)", f"UB outside [{start:#x}, {stop:#x})",
-                "Compare（结果存入寄存器）.md 约束说明; dav_3510 VcmpImpl",
-            )

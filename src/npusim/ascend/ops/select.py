@@ -27,13 +27,13 @@ from operator import itemgetter
 import numpy as np
 
 from ...dtypes import DType
-from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param, bind_values
 from ...validate import is_integer, require_bool
 from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
 from ..core import CMPMASK_BYTES, FULL_WORD, Core, active_core, current_core
-from ..footprint import Footprint, check_overlap, strided_footprint
+from ..footprint import Footprint, check_clear_of_scratch, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
 from ..plans import (
@@ -448,7 +448,9 @@ class SelectPlan:
         for footprint in reads:
             check_overlap(call.instruction, dst.footprint, footprint)
         if call.scratch_kind is not None and call.scratch_addr is not None:
-            _check_clear_of_scratch(call, [dst.footprint, *reads])
+            check_clear_of_scratch(
+                call.instruction, call.scratch_addr, _scratch_bytes(call), [dst.footprint, *reads],
+                "API scratch", "that this call overwrites (reserve the top 8 KiB of UB: 需要预留8KB UB)", "ref §2.6")
 
         operands = [op for op in (dst, src0, src1) if op is not None]
         layout = choose_layout(ub, operands, lanes, dst)
@@ -626,19 +628,6 @@ def _selection_bits(call: SelectCall) -> tuple[np.ndarray, Footprint | None]:
         return positions, None
     repeats = lanes.select(np.broadcast_to(grid_r, (lanes.repeats, lanes.lanes)))
     return positions, Footprint("sel_mask", call.sel_addr + (positions >> 3), repeats, 1)
-
-
-def _check_clear_of_scratch(call: SelectCall, footprints: list[Footprint]) -> None:
-    start = call.scratch_addr
-    stop = start + _scratch_bytes(call)
-    for fp in footprints:
-        if not fp.empty and fp.lo < stop and start < fp.hi:
-            raise OverlapError(
-                call.instruction, fp.name, f"bytes [{fp.lo:#x}, {fp.hi:#x})",
-                f"the operand lies in the API scratch [{start:#x}, {stop:#x}) that this call overwrites "
-                "(reserve the top 8 KiB of UB: 需要预留8KB UB)", f"UB outside [{start:#x}, {stop:#x})",
-                "ref §2.6",
-            )
 
 
 def plan_vsel_cmpmask(
