@@ -162,14 +162,23 @@ def test_per_position_buffer_limit_follows_the_event_ids():
             queues = [asc.TQue(asc.TPosition.VECIN, 1) for _ in range(limit + 1)]
             for que in queues:
                 pipe.init_buffer(que, 1, 32)
-            for que in queues[:limit]:
-                que.alloc_tensor(asc.uint8)
+            held = [que.alloc_tensor(asc.uint8) for que in queues[:limit]]
             with pytest.raises(RuntimeMisuseError, match=f"at most {limit} queue buffers"):
                 queues[limit].alloc_tensor(asc.uint8)
             assert queues[limit]._slots[0].state == "free"
             out = asc.TQue(asc.TPosition.VECOUT, 1)  # another position has its own budget
             pipe.init_buffer(out, 1, 32)
             out.alloc_tensor(asc.uint8)
+            # Freeing a buffer gives its event back; a reset gives every one back.
+            queues[0].free_tensor(held[0])
+            queues[limit].alloc_tensor(asc.uint8)
+            with pytest.raises(RuntimeMisuseError, match=f"at most {limit} queue buffers"):
+                queues[0].alloc_tensor(asc.uint8)
+            pipe.reset()
+            queues = [asc.TQue(asc.TPosition.VECIN, 1) for _ in range(limit)]
+            for que in queues:
+                pipe.init_buffer(que, 1, 32)
+                que.alloc_tensor(asc.uint8)
 
 
 def test_at_most_64_buffers():

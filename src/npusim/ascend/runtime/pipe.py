@@ -35,7 +35,7 @@ from ...errors import AlignmentError, RuntimeMisuseError, UnsupportedError
 from ...overloads import Form, Param, bind
 from ...validate import align_up, require_int
 from ..chips import unsupported_on
-from ..core import Core, SyncRecord, current_core
+from ..core import Core, SyncRecord, active_core, current_core
 from ..tensor import Lease, LocalTensor
 from ..types import UB_POSITIONS, PipeID, TPosition
 
@@ -101,16 +101,19 @@ class TQue:
         return f"TQue({self.position.name}, depth={self.depth}, buffers={len(self._slots)})"
 
     # -------------------------------------------------------------- helpers
-    def _ready(self, instruction: str) -> TPipe:
+    def _ready(self, instruction: str) -> Core:
+        """The running core, after checking the queue has buffers and belongs to it."""
         pipe = self._pipe
         if pipe is None or pipe.destroyed:
             raise _misuse(instruction, "queue", repr(self), "the queue has no buffers (not initialised, or "
                           "its TPipe was reset or destroyed)", "call pipe.init_buffer(que, num, len) first",
                           PIPE_SOURCE)
-        if current_core(instruction) is not pipe.core:
+        core = pipe._core()
+        if active_core() is not core:
+            current_core(instruction)  # raises when no core is running
             raise _misuse(instruction, "queue", repr(self), "the queue belongs to another core's TPipe",
                           "queues of the running core")
-        return pipe
+        return core
 
     def _slot_of(self, instruction: str, tensor) -> _Slot:
         if not isinstance(tensor, LocalTensor):
@@ -124,18 +127,10 @@ class TQue:
         raise _misuse(instruction, "tensor", repr(tensor), "the tensor was not allocated from this queue",
                       "tensors returned by this queue's alloc_tensor / deque")
 
-    def _busy_on_position(self, pipe: TPipe) -> int:
-        busy = 0
-        for que in pipe.queues:
-            if que.position is self.position:
-                for slot in que._slots:
-                    busy += slot.state != "free"
-        return busy
-
-    def _tensor(self, dtype: DType, slot: _Slot) -> LocalTensor:
+    def _tensor(self, core: Core, dtype: DType, slot: _Slot) -> LocalTensor:
         # The slot's bytes were checked against the pipe's UB pool by init_buffer.
-        return LocalTensor.over_checked_bytes(self._pipe.core, dtype, self.position, slot.addr,
-                                              slot.nbytes // dtype.itemsize, slot.lease)
+        return LocalTensor.over_checked_bytes(core, dtype, self.position, slot.addr, slot.nbytes // dtype.itemsize,
+                                              slot.lease)
 
     # --------------------------------------------------------------- API
     def alloc_tensor(self, dtype: DType) -> LocalTensor:
@@ -147,15 +142,16 @@ class TQue:
         instruction = "TQue.alloc_tensor"
         if not isinstance(dtype, DType):
             raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
-        pipe = self._ready(instruction)
+        core = self._ready(instruction)
         if self.depth == 0:
             raise _misuse(instruction, "depth", 0, "alloc_tensor(dtype) needs a queue depth of at least 1",
                           "TQue(pos, depth >= 1)", f"{QUE_SOURCE}/AllocTensor.md")
-        limit = pipe.core.chip.hard_event_ids
-        if self._busy_on_position(pipe) >= limit:
+        limit = core.chip.hard_event_ids
+        busy = self._pipe.busy_by_position
+        if busy.get(self.position, 0) >= limit:
             raise _misuse(instruction, "buffers in use", f"{limit} on {self.position.name}",
                           f"at most {limit} queue buffers of one TPosition may be allocated at once on "
-                          f"{pipe.core.chip.product} (one hardware event each)", "free a tensor first",
+                          f"{core.chip.product} (one hardware event each)", "free a tensor first",
                           f"{QUE_SOURCE}/AllocTensor.md, TQue简介.md")
         slots = self._slots
         count = len(slots)
@@ -170,7 +166,8 @@ class TQue:
         if count != 1:
             self._cursor = (index + 1) % count
         slot.state, slot.lease = "occupied", Lease(slot.owner)
-        return self._tensor(dtype, slot)
+        busy[self.position] = busy.get(self.position, 0) + 1
+        return self._tensor(core, dtype, slot)
 
     def enque(self, tensor: LocalTensor) -> bool:
         """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``)."""
@@ -194,13 +191,13 @@ class TQue:
         instruction = "TQue.deque"
         if not isinstance(dtype, DType):
             raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
-        self._ready(instruction)
+        core = self._ready(instruction)
         if not self._queued:
             raise _misuse(instruction, "queue", repr(self), "deque on an empty queue",
                           "enque a tensor first", f"{QUE_SOURCE}/DeQue.md")
         slot = self._queued.popleft()
         slot.state = "dequeued"
-        return self._tensor(dtype, slot)
+        return self._tensor(core, dtype, slot)
 
     def free_tensor(self, tensor: LocalTensor) -> None:
         """Give the tensor's buffer back to the queue; the tensor (and its views) become unusable."""
@@ -212,6 +209,7 @@ class TQue:
                           "deque it before freeing it", f"{QUE_SOURCE}/FreeTensor.md")
         slot.lease.revoke()
         slot.state, slot.lease = "free", None
+        self._pipe.busy_by_position[self.position] -= 1
 
     def get_tensor_count_in_que(self) -> int:
         return len(self._queued)
@@ -341,6 +339,7 @@ class TPipe:
         self.bufs: list[TBuf] = []
         self.next_addr = 0
         self.buffer_count = 0
+        self.busy_by_position: dict[TPosition, int] = {}  # queue buffers allocated and not yet freed
         self.destroyed = False
         _PIPES[core] = weakref.ref(self)
 
@@ -436,6 +435,7 @@ class TPipe:
         for buf in self.bufs:
             buf._detach()
         self.queues, self.bufs = [], []
+        self.busy_by_position = {}
         self.next_addr = self.buffer_count = 0
 
     def _require_alive(self, instruction: str) -> None:
