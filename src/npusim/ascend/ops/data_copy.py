@@ -29,7 +29,7 @@ UB -> UB copy) run before any byte moves.
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -189,17 +189,21 @@ def _copy_key(instruction: str, dst, src, args: tuple, kwargs: dict) -> tuple | 
     """
     if kwargs or len(args) != 1:
         return None
-    parts = [instruction]
-    for operand in (dst, src):
-        kind = type(operand)
-        if kind is LocalTensor:
-            parts.append(operand.plan_key)
-        elif kind is GlobalTensor and operand.is_bound:
-            parts.append(("GM", operand.dtype.name))
-        else:
-            return None
-    parts.append(value_key(args[0]))
-    return tuple(parts)
+    dst_part, src_part = _operand_key(dst), _operand_key(src)
+    if dst_part is None or src_part is None:
+        return None
+    return instruction, dst_part, src_part, value_key(args[0])
+
+
+def _operand_key(operand) -> tuple | None:
+    """A LocalTensor's ``plan_key``, ``("GM", dtype name)`` for a bound GlobalTensor, else ``None``."""
+    kind = type(operand)
+    if kind is LocalTensor:
+        return operand.plan_key
+    if kind is GlobalTensor:
+        address = operand.bound_address
+        return None if address is None else ("GM", address.dtype.name)
+    return None
 
 
 def _plan_copy(instruction: str, core: Core, dst, src, args: tuple, kwargs: dict) -> DataCopyPlan:
@@ -309,8 +313,7 @@ class DataCopyPlan:
 
     def bind(self, core: Core | None) -> DataCopyPlan:
         """This plan with its UB views over ``core``'s memory (``None``: without views, as a template)."""
-        plan = replace(self, src_view=None, src_shadow=None, dst_view=None, dst_shadow=None,
-                       src_seen_written=NEVER, dst_seen_written=NEVER)
+        plan = DataCopyPlan(self.instruction, self.blocks, self.nbytes, self.src, self.dst)
         if core is None or not self.blocks:
             return plan
         ub = core.ub

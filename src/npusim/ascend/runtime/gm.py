@@ -255,6 +255,11 @@ class GlobalTensor:
         return self._address is not None
 
     @property
+    def bound_address(self) -> GlobalAddress | None:
+        """The element-0 address, or ``None`` while unbound (for callers that decide themselves)."""
+        return self._address
+
+    @property
     def dtype(self) -> DType:
         return self.address.dtype
 
@@ -295,8 +300,9 @@ class GlobalTensor:
             offset = index
         else:
             offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48)
+        address = self.address
         view = GlobalTensor()
-        view._address = self.address + offset
+        view._address = GlobalAddress(address.buffer, address.offset + offset, address.dtype)
         view._size = None if self._size is None else max(0, self._size - offset)
         return view
 
@@ -327,7 +333,9 @@ class GlobalTensor:
 
     def check_bytes(self, instruction: str, operand: str, start: int, stop: int) -> int:
         """Check bytes ``[start, stop)`` relative to element 0; return ``start`` relative to the buffer."""
-        address = self.address
+        address = self._address
+        if address is None:
+            address = self.address  # raises: the tensor was never bound
         base = address.offset * address.dtype.itemsize
         if stop > start:
             nbytes = address.buffer.memory.size_bytes
