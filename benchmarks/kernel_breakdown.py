@@ -37,6 +37,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from npusim.ascend.chips import get_chip
 from npusim.ascend.core import Core
 from npusim.ascend.ops.data_copy import DataCopyPlan
 from npusim.ascend.ops.transpose import TransPlan
@@ -44,7 +45,7 @@ from npusim.examples import nchw_to_nc1hwc0 as kernel
 
 SHAPE = (1, 64, 56, 56)
 clock = time.perf_counter
-UB_BYTES = 192 * 1024
+A2 = get_chip("A2")  # the kernel's default product: UB size, and the TPipe pool below the API scratch
 
 
 def floor_convert(x: np.ndarray, tile: int) -> np.ndarray:
@@ -52,7 +53,7 @@ def floor_convert(x: np.ndarray, tile: int) -> np.ndarray:
     n, c, h, w = x.shape
     hw, c0 = h * w, kernel.C0
     y = np.zeros((n, c // c0, h, w, c0), np.float16)
-    ub = np.zeros(UB_BYTES // 2, np.uint16)
+    ub = np.zeros(A2.ub_bytes // 2, np.uint16)
     tile_in = ub[: c0 * tile].reshape(c0, tile)  # the input queue's buffer: 16 channel rows
     tile_out = ub[c0 * tile : 2 * c0 * tile].reshape(tile, c0)  # the output queue's buffer
     planes = x.view(np.uint16).reshape(n * c // c0, c0, hw)
@@ -104,7 +105,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args(argv)
     x = kernel.example_input(SHAPE, seed=40)
-    tile = kernel.tile_length(SHAPE[2] * SHAPE[3], UB_BYTES - 8 * 1024, kernel.BUFFER_NUM)
+    tile = kernel.tile_length(SHAPE[2] * SHAPE[3], A2.vec_local_bytes, kernel.BUFFER_NUM)
     golden = kernel.golden(x).tobytes()
     if kernel.convert(x, 1).tobytes() != golden or floor_convert(x, tile).tobytes() != golden:
         raise AssertionError("the kernel or the floor differs from the golden")
