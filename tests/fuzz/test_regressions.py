@@ -139,6 +139,24 @@ def test_unknown_layout_is_a_constraint_error():
         npusim_type_error(lambda: core.read_local(0, (1, 1, 1, 1), tpu.DT_FP32, np.array([1, 2])))  # was: ambiguous
 
 
+def test_host_access_stride_beyond_a_c_int_is_a_range_error_even_on_a_size_1_axis():
+    """A stride on an axis of size 1 moves nothing, so the bounds check passed it; the index then overflowed."""
+    huge = tpu.dim4(np.uint64(2**64 - 1), 0, 0, 1)
+    values = np.zeros((1, 2, 3, 4), np.float16)
+    with tpu.Core("BM1684X") as core:
+        before = core.gmem.snapshot(), core.lmem.snapshot()
+        with pytest.raises(ParameterRangeError, match=r"write_global: stride\.n = 18446744073709551615: .*"
+                                                      r"\[0, 2147483647\]"):
+            core.write_global(0, values, tpu.DT_FP16, stride=huge)  # was: OverflowError
+        with pytest.raises(ParameterRangeError, match=r"stride\.n"):
+            core.read_global(0, (1, 2, 3, 4), tpu.DT_FP16, stride=huge)
+        with pytest.raises(ParameterRangeError, match=r"write_local: stride\.n"):
+            core.write_local(0, values, tpu.DT_FP16, huge)
+        with pytest.raises(ParameterRangeError, match=r"stride\.w = -1"):
+            core.read_local(0, (1, 2, 3, 4), tpu.DT_FP16, tpu.dim4(12, 12, 4, -1))
+        assert (core.gmem.snapshot(), core.lmem.snapshot()) == before
+
+
 def test_util_functions_check_their_arguments():
     with tpu.Core("CV184X"):
         npusim_type_error(lambda: tpu.tpu_npu_index(None))  # was: unsupported operand type(s) for divmod

@@ -34,7 +34,7 @@ from ..memory import Memory, UninitPolicy, core_uninit_policy
 from ..validate import is_integer, require_bytes, require_int
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
-from .placement import check_element_count, place_global, place_local
+from .placement import check_element_count, check_stride, place_global, place_local
 from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
 
 __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
@@ -191,9 +191,7 @@ class Core:
         if min(shape.as_tuple()) < 1:
             raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension must be >= 1", ">= 1")
         if isinstance(layout, dim4):
-            if min(layout.as_tuple()) < 0:
-                raise ParameterRangeError(who, "stride", layout.as_tuple(), "components must be >= 0", ">= 0")
-            stride = layout
+            stride = _require_host_stride(who, layout)
         elif not isinstance(layout, str):
             raise TypeError(f"{who}: layout must be a layout name or a dim4 stride, got {type(layout).__name__}")
         elif layout in LAYOUTS:
@@ -277,9 +275,17 @@ def _global_geometry(who: str, dims: tuple[int, ...], stride: dim4 | None) -> tu
         raise TypeError(f"{who}: stride must be a dim4 or None, got {type(stride).__name__}")
     if len(dims) != 4:
         raise ParameterRangeError(who, "shape", dims, "a strided tensor is 4-D (N, C, H, W)", "4 dimensions")
-    if min(stride.as_tuple()) < 0:
-        raise ParameterRangeError(who, "stride", stride.as_tuple(), "components must be >= 0", ">= 0")
-    return dim4(*dims), stride
+    return dim4(*dims), _require_host_stride(who, stride)
+
+
+def _require_host_stride(who: str, stride: dim4) -> dim4:
+    """A host accessor's element stride: each component a non-negative C int, as dim4's fields.
+
+    (A huge stride on an axis of size 1 moves nothing, yet is not a stride any C caller can pass.)
+    """
+    check_stride(who, "stride", stride, dim4(0, 0, 0, 0), dim4(*(INT32_MAX,) * 4),
+                 "host access (dim4 fields are C ints)")
+    return stride
 
 
 def _as_dim4(shape: Any, who: str) -> dim4:
