@@ -16,8 +16,11 @@ byte-identical to before.  Two more checks make the errors honest:
 ``NPUSIM_FUZZ_EXAMPLES`` sets the examples per family (CI default 2000;
 ``python3 dev.py fuzz`` runs 20000); an example is one fuzzed call, and families that
 fuzz call *sequences* run a quarter as many sequences of several calls each.  Counts and
-outcomes are printed at the end of the run (``conftest.py``).  Arguments come from a byte tape (``strategies.Tape``);
-:func:`hostile` is the older per-value strategy, kept for families written with it.
+outcomes are printed at the end of the run (``conftest.py``).  Runs are derandomised (the same
+examples every time, as CI needs); ``NPUSIM_FUZZ_RANDOM=1`` draws fresh ones instead, reproducible
+with pytest's ``--hypothesis-seed=N``, to explore beyond the fixed set.  Arguments come from a
+byte tape (``strategies.Tape``); :func:`hostile` is the older per-value strategy, kept for
+families written with it.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ COUNTS: Counter = Counter()
 OUTCOMES: Counter = Counter()
 
 FUZZ_SETTINGS = settings(
-    max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+    max_examples=EXAMPLES, deadline=None, derandomize=os.environ.get("NPUSIM_FUZZ_RANDOM") != "1", database=None,
     suppress_health_check=list(HealthCheck),
 )
 
