@@ -73,17 +73,20 @@ def mutate(tape: Tape, case):
     walk(case, ())
     path = tape.pick("path", paths)
     action = tape.pick("action", ("replace", "replace", "replace", "delete", "add key"))
+    # Hostile values are copied: the same list or dict inserted twice could come to contain itself,
+    # and a later "add key" would change the shared constant.
     if not path:
-        return tape.pick("replacement", HOSTILE_JSON)
+        return copy.deepcopy(tape.pick("replacement", HOSTILE_JSON))
     parent = case
     for key in path[:-1]:
         parent = parent[key]
     if action == "replace":
-        parent[path[-1]] = tape.pick("replacement", HOSTILE_JSON)
+        parent[path[-1]] = copy.deepcopy(tape.pick("replacement", HOSTILE_JSON))
     elif action == "delete":
         del parent[path[-1]]
     elif isinstance(parent, dict):
-        parent[tape.pick("new key", ("init", "addr", "junk", "size", "count"))] = tape.pick("value", HOSTILE_JSON)
+        parent[tape.pick("new key", ("init", "addr", "junk", "size", "count"))] = copy.deepcopy(
+            tape.pick("value", HOSTILE_JSON))
     return case
 
 

@@ -47,6 +47,30 @@ def test_huge_integer_scalar_rounds_to_infinity_instead_of_overflowing():
         assert np.all(np.isneginf(dst.read()))
 
 
+@pytest.mark.parametrize("chip", ["A2", "950"])  # A2 ignores a compare's mask but still checks it; 950 uses it
+def test_a_0d_array_is_not_a_bitwise_mask(chip):
+    """Found by a random-seed fuzz run: ``list(np.array(5))`` raised Python's "iteration over a 0-d array"."""
+    with asc.Core(chip) as core:
+        half = [asc.LocalTensor(asc.float16, VECIN, 256 * i, 128) for i in (1, 2, 3)]
+        bits = asc.LocalTensor(asc.uint8, VECIN, 0, 32)
+        for tensor in (*half, bits):
+            tensor.write(np.zeros(tensor.tile_size, tensor.dtype.np_dtype))
+        before = core.ub.snapshot(), core.register_state()
+        for call in (lambda: asc.compare(bits, half[0], half[1], asc.CMPMODE.LT, np.array(5), 1,
+                                         asc.BinaryRepeatParams()),
+                     lambda: asc.select(half[2], bits, half[0], half[1], asc.SelMode.VSEL_TENSOR_TENSOR_MODE,
+                                        np.array(5), 1, asc.BinaryRepeatParams())):
+            err = npusim_type_error(call)
+            assert "mask" in str(err) and "0-d array" in str(err)
+        assert (core.ub.snapshot(), core.register_state()) == before
+
+
+def test_a_0d_array_is_not_an_address_list():
+    with asc.Core("A2"):
+        err = npusim_type_error(lambda: asc.asc_transto5hd_b16(np.array(0), np.array(512), 1, 0, 0))
+        assert "address list" in str(err)  # was: "iteration over a 0-d array"
+
+
 def test_set_pad_value_with_an_unhashable_position_is_a_type_error():
     with asc.Core("A2"):
         npusim_type_error(lambda: asc.set_pad_value(1.0, [1, 2]))  # was: unhashable type: 'list'

@@ -36,8 +36,8 @@ from .core import Core
 from .types import MaskMode
 
 __all__ = [
-    "MaskWords", "checked_counter_lanes", "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register",
-    "mask_arg_words",
+    "MaskWords", "bitwise_mask_words", "checked_counter_lanes", "lanes_from_count", "lanes_from_mask_arg",
+    "lanes_from_register", "mask_arg_words",
 ]
 
 MaskWords = tuple[int, int, int, int]
@@ -48,6 +48,35 @@ MAX_MODELLED_REPEATS = 65535  # emulator limit: UB holds at most 1024 distinct 2
 
 def _is_int(value) -> bool:
     return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str) -> list[int]:
+    """The words of a bitwise ``mask`` argument (``uint64_t mask[2]``, or 2 or 4 for 8-bit data), checked.
+
+    Raises:
+        TypeError: ``mask`` is not a list, tuple or 1-D array (a 0-d array is not a list of words).
+        ParameterRangeError: the wrong number of words, or a word outside uint64.
+    """
+    if (isinstance(mask, (str, bytes)) or not isinstance(mask, (Sequence, np.ndarray))
+            or (isinstance(mask, np.ndarray) and mask.ndim != 1)):
+        raise TypeError(f"{instruction}: mask must be an int (contiguous mode) or a list of uint64 words "
+                        f"(bitwise mode), got {_describe(mask)}")
+    words = list(mask)
+    allowed_lengths = (2, 4) if itemsize == 1 else (2,)
+    if len(words) not in allowed_lengths:
+        raise ParameterRangeError(
+            instruction, "mask length", len(words), f"a bitwise mask for {8 * itemsize}-bit data has "
+            f"{' or '.join(map(str, allowed_lengths))} uint64 words", " or ".join(map(str, allowed_lengths)),
+            source,
+        )
+    return [require_int(instruction, f"mask[{i}]", w, 0, FULL_WORD, rule="a mask word is uint64")
+            for i, w in enumerate(words)]
+
+
+def _describe(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"a {value.ndim}-d array"
+    return type(value).__name__
 
 
 def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: bool, counter: bool) -> MaskWords:
@@ -66,19 +95,7 @@ def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: b
             return (length, 0, 0, 0)
         low, high = contiguous_mask_words(length, itemsize)
         return (low, high, 0, 0)
-    if isinstance(mask, (str, bytes)) or not isinstance(mask, (Sequence, np.ndarray)):
-        raise TypeError(f"{instruction}: mask must be an int (contiguous mode) or a list of uint64 words "
-                        f"(bitwise mode), got {type(mask).__name__}")
-    words = list(mask)
-    allowed_lengths = (2, 4) if itemsize == 1 else (2,)
-    if len(words) not in allowed_lengths:
-        raise ParameterRangeError(
-            instruction, "mask length", len(words), f"a bitwise mask for {8 * itemsize}-bit data has "
-            f"{' or '.join(map(str, allowed_lengths))} uint64 words", " or ".join(map(str, allowed_lengths)),
-            "Select.md 'mask'",
-        )
-    words = [require_int(instruction, f"mask[{i}]", w, 0, FULL_WORD, rule="a mask word is uint64")
-             for i, w in enumerate(words)]
+    words = bitwise_mask_words(instruction, mask, itemsize, "Select.md 'mask'")
     if itemsize >= 4 and words[1] != 0:
         raise ParameterRangeError(
             instruction, "mask[1]", words[1], f"{8 * itemsize}-bit data has {lanes} lanes, so the high "

@@ -59,7 +59,14 @@ from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
 from ..core import CMPMASK_BYTES, Core, active_core, current_core
 from ..footprint import bytes_footprint, check_clear_of_scratch, check_overlap, strided_footprint
-from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg, lanes_from_register, mask_arg_words
+from ..masking import (
+    MAX_REPEAT,
+    MaskWords,
+    bitwise_mask_words,
+    lanes_from_mask_arg,
+    lanes_from_register,
+    mask_arg_words,
+)
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
 from ..plans import (
     Shortcut,
@@ -501,13 +508,7 @@ def _check_reserved_mask(instruction: str, mask, itemsize: int) -> None:
     if _is_int(mask):
         require_int(instruction, "mask", mask, 0, FULL_WORD, "Compare.md 'mask'", rule="mask is uint64_t")
         return
-    words = list(mask)
-    allowed = (2, 4) if itemsize == 1 else (2,)
-    if len(words) not in allowed:
-        raise ParameterRangeError(instruction, "mask length", len(words), "a bitwise mask is uint64_t mask[2]",
-                                  " or ".join(map(str, allowed)), "Compare.md 'mask'")
-    for i, word in enumerate(words):
-        require_int(instruction, f"mask[{i}]", word, 0, FULL_WORD, rule="a mask word is uint64")
+    bitwise_mask_words(instruction, mask, itemsize, "Compare.md 'mask'")
 
 
 def _spill_unsupported(instruction: str, core: Core) -> UnsupportedError:

@@ -233,9 +233,11 @@ def _require_product(instruction: str, core: Core) -> None:
 
 
 def _as_addresses(instruction: str, listed) -> list:
-    if isinstance(listed, (str, bytes)) or not isinstance(listed, (Sequence, np.ndarray)):
+    if (isinstance(listed, (str, bytes)) or not isinstance(listed, (Sequence, np.ndarray))
+            or (isinstance(listed, np.ndarray) and listed.ndim != 1)):
         raise TypeError(f"{instruction}: an address list is 16 UB addresses or LocalTensors, "
-                        f"got {type(listed).__name__}")
+                        f"got {type(listed).__name__}" + (f" of {listed.ndim} dimensions"
+                                                          if isinstance(listed, np.ndarray) else ""))
     return [item.addr if isinstance(item, LocalTensor) else item for item in listed]
 
 
