@@ -19,8 +19,7 @@ fuzz call *sequences* run a quarter as many sequences of several calls each.  Co
 outcomes are printed at the end of the run (``conftest.py``).  Runs are derandomised (the same
 examples every time, as CI needs); ``NPUSIM_FUZZ_RANDOM=1`` draws fresh ones instead, reproducible
 with pytest's ``--hypothesis-seed=N``, to explore beyond the fixed set.  Arguments come from a
-byte tape (``strategies.Tape``); :func:`hostile` is the older per-value strategy, kept for
-families written with it.
+byte tape (``strategies.Tape``).
 """
 
 from __future__ import annotations
@@ -34,12 +33,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import HealthCheck, note, settings
-from hypothesis import strategies as st
 
 import npusim
 from npusim.errors import ConstraintError, UninitializedReadWarning
 
-from .strategies import HOSTILE_INTS, HOSTILE_OTHER, Tape
+from .strategies import Tape
 
 EXAMPLES = int(os.environ.get("NPUSIM_FUZZ_EXAMPLES", "2000"))
 COUNTS: Counter = Counter()
@@ -54,13 +52,6 @@ FUZZ_SETTINGS = settings(
 SEQUENCE_SETTINGS = settings(FUZZ_SETTINGS, max_examples=max(EXAMPLES // 4, 1))
 
 NPUSIM_DIR = str(Path(npusim.__file__).resolve().parent)
-
-
-def hostile(valid: st.SearchStrategy, weight_valid: int = 8) -> st.SearchStrategy:
-    """Mostly ``valid`` values, sometimes hostile integers or values of the wrong type."""
-    bad = st.one_of(st.sampled_from(HOSTILE_INTS), st.sampled_from(HOSTILE_OTHER))
-    # sampled_from draws near-uniformly (integers() favours boundary values such as 0)
-    return st.sampled_from(range(weight_valid + 1)).flatmap(lambda pick: bad if pick == weight_valid else valid)
 
 
 # Python's own TypeErrors for a call that does not fit a signature; they name the parameters.

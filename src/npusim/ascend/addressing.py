@@ -22,7 +22,7 @@ shared; returned arrays are read-only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -109,24 +109,12 @@ class ActiveLanes:
         lanes: ``E``, lanes per repeat.
         mask: ``(repeats, lanes)`` bool array, or ``None`` when every lane is active.
         count: number of active lanes in total.
-        origin: a hashable description the mask was built from (e.g. the mask register
-            words), so :attr:`key` need not hash the mask itself; ``None`` if unknown.
     """
 
     repeats: int
     lanes: int
     mask: np.ndarray | None
     count: int
-    origin: tuple | None = field(default=None, compare=False)
-
-    @property
-    def key(self) -> tuple:
-        """A hashable value that equals another lane selection's key iff they select the same lanes."""
-        if self.mask is None:
-            return (self.repeats, self.lanes)
-        if self.origin is not None:
-            return self.origin
-        return ("bits", self.repeats, self.lanes, self.mask.tobytes())
 
     @property
     def all_active(self) -> bool:
@@ -145,7 +133,7 @@ def normal_mode_lanes(words: tuple[int, ...], lanes: int, repeats: int) -> Activ
     if per_repeat == lanes:
         return ActiveLanes(repeats, lanes, None, repeats * lanes)
     mask = _frozen(np.broadcast_to(bits, (repeats, lanes)).copy())
-    return ActiveLanes(repeats, lanes, mask, repeats * per_repeat, ("normal", words, lanes, repeats))
+    return ActiveLanes(repeats, lanes, mask, repeats * per_repeat)
 
 
 @lru_cache(maxsize=1024)
@@ -155,4 +143,4 @@ def counter_mode_lanes(count: int, lanes: int) -> ActiveLanes:
     if count == repeats * lanes:
         return ActiveLanes(repeats, lanes, None, count)
     flat = np.arange(repeats * lanes, dtype=np.int64) < count
-    return ActiveLanes(repeats, lanes, _frozen(flat.reshape(repeats, lanes)), count, ("counter", count, lanes))
+    return ActiveLanes(repeats, lanes, _frozen(flat.reshape(repeats, lanes)), count)

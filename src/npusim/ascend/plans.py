@@ -88,15 +88,8 @@ def _keyer_for(kind: type):
         return lambda items: (kind, *map(value_key, items))
     if kind is np.ndarray:
         return lambda array: (kind, array.dtype.str, array.shape, array.tobytes())
-    if issubclass(kind, KeyedFields):  # the repeat / copy / transpose parameter classes
+    if issubclass(kind, KeyedFields):  # the repeat / copy / transpose parameter classes (all with astuple)
         return kind.fields_key
-    if callable(getattr(kind, "astuple", None)):
-
-        def fields_key(params):
-            fields = params.astuple()
-            return kind, fields, tuple(map(type, fields))
-
-        return fields_key
     return lambda value: (kind, value)
 
 

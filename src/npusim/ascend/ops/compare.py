@@ -98,7 +98,6 @@ __all__ = [
     "ComparePlan",
     "LaneComparison",
     "compare",
-    "compare_lanes",
     "compare_scalar",
     "plan_vcmp",
     "plan_vcmpv",
@@ -610,14 +609,6 @@ class LaneComparison:
             return values
         return values.astype(self.widened)
 
-    def __call__(self, a_raw: np.ndarray, b_raw: np.ndarray) -> np.ndarray:
-        return self.operator(self.operand(a_raw), self.operand(b_raw))
-
-
-def compare_lanes(mode: CMPMODE, dtype: DType, a_raw: np.ndarray, b_raw: np.ndarray,
-                  float_semantics: str = "ieee754") -> np.ndarray:
-    """``a <mode> b`` per lane, on raw bits of ``dtype``, as a bool array (see :class:`LaneComparison`)."""
-    return LaneComparison.of(mode, dtype, float_semantics)(np.asarray(a_raw), np.asarray(b_raw))
 
 
 @dataclass
@@ -626,7 +617,7 @@ class ComparePlan:
 
     ``compile`` checks bounds, overlap and the scratch (nothing is read or written);
     ``run`` does what depends on memory and register contents: uninitialised-read checks,
-    the compare on raw bits (:func:`compare_lanes`), packing and the commit.
+    the compare on raw bits (:class:`LaneComparison`), packing and the commit.
 
     Attributes:
         call: the resolved call.

@@ -177,6 +177,7 @@ def _list_key(listed) -> tuple | None:
 
 
 _LISTED_NAMES = [f"{name}[{i}]" for name in ("dst_list", "src_list") for i in range(ADDR_LIST_SIZE)]
+_VA_NAMES = [f"{name}[{i}]" for name in ("dst", "src") for i in range(ADDR_LIST_SIZE)]
 
 
 def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, repeat, dst_stride, src_stride,
@@ -197,10 +198,8 @@ def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, re
                                     dst_high_half, src_high_half)
         if key is not None:
             keep_plan(core, key, plan)
-    elif plan.tensor_operands:
-        require_usable(instruction, core, [*dst_list, *src_list],
-                       [f"{name}[{i}]" for name, listed in (("dst", dst_list), ("src", src_list)) for i in
-                        range(len(listed))])
+    elif plan.tensor_operands:  # a kept plan's lists hold 16 entries each (their items are in its key)
+        require_usable(instruction, core, [*dst_list, *src_list], _VA_NAMES)
     plan.run(core)
 
 

@@ -250,11 +250,6 @@ class GlobalTensor:
         return self._address
 
     @property
-    def is_bound(self) -> bool:
-        """Whether :meth:`set_global_buffer` has bound the tensor."""
-        return self._address is not None
-
-    @property
     def bound_address(self) -> GlobalAddress | None:
         """The element-0 address, or ``None`` while unbound (for callers that decide themselves)."""
         return self._address
@@ -276,13 +271,6 @@ class GlobalTensor:
 
     def get_phy_addr(self, offset: int = 0) -> GlobalAddress:
         return self.address + require_int("get_phy_addr", "offset", offset, -(1 << 48), 1 << 48)
-
-    def limit_bytes(self) -> int:
-        """One past the last byte (buffer-relative) this tensor may touch."""
-        address = self.address
-        if self._size is None:
-            return address.buffer.nbytes
-        return min(address.buffer.nbytes, address.byte_offset + self._size * address.dtype.itemsize)
 
     def __repr__(self) -> str:
         if self._address is None:
