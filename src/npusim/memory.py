@@ -29,7 +29,7 @@ from typing import Literal
 import numpy as np
 
 from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UninitializedReadWarning
-from .validate import require_bytes, require_int
+from .validate import require_bool, require_bytes, require_int
 
 __all__ = ["Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "user_stacklevel"]
 
@@ -42,8 +42,6 @@ _ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
 
 def user_stacklevel() -> int:
     """The ``stacklevel`` that points a warning at the first frame outside npusim."""
-    import sys
-
     frame = sys._getframe(1)
     level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
@@ -69,8 +67,6 @@ def core_uninit_policy(instruction: str, strict, uninit) -> UninitPolicy:
     never-written bytes an error).  Asking for ``strict=True`` together with another policy
     is a contradiction and rejected.
     """
-    from .validate import require_bool
-
     strict = require_bool(instruction, "strict", strict)
     if uninit is None:
         return "raise" if strict else "warn"

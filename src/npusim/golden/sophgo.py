@@ -143,7 +143,7 @@ def run_sophgo_case(call: SophgoCall, case: dict) -> GoldenResult:
     expected = {op.name for op in call.operands}
     if not isinstance(specs, dict) or set(specs) != expected:
         raise CaseError(f"operands: an object with exactly the keys {sorted(expected)}")
-    core_args = {"uninit": "raise" if case.get("strict") else "warn"}
+    core_args = {"strict": bool(case.get("strict"))}
     if "global_mem_bytes" in case:
         core_args["global_mem_bytes"] = _address("global_mem_bytes", case["global_mem_bytes"])
     with tpu.Core(case.get("chip"), **core_args) as core:

@@ -31,15 +31,15 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ...errors import RuntimeMisuseError
-from ...validate import require_bool, require_int
+from ...memory import core_uninit_policy
+from ...validate import require_int
 from ..chips import AscendChip, get_chip, get_default_chip
-from ..core import Core, current_core
+from ..core import MAX_BLOCK_NUM, Core, current_core
 from .gm import GlobalAddress, GmBuffer, is_array_like
 
 __all__ = ["ConstExpr", "JitFunction", "Launch", "get_block_idx", "get_block_num", "jit"]
 
 T = TypeVar("T")
-MAX_BLOCK_DIM = 65535  # blockDim is a uint16 launch parameter
 
 _RUNNING: contextvars.ContextVar[Launch | None] = contextvars.ContextVar("npusim_ascend_launch", default=None)
 
@@ -122,9 +122,9 @@ class JitFunction:
             strict: reads of never-written UB or GM raise instead of warning.
         """
         name = self.fn.__name__
-        block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_DIM, "kernel launch (blockDim)")
+        block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_NUM, "kernel launch (blockDim)")
         product = get_default_chip() if chip is None else get_chip(chip)
-        uninit = "raise" if require_bool(name, "strict", strict) else "warn"
+        uninit = core_uninit_policy(name, strict, None)
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
         call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in (kwargs or {}).items()}

@@ -426,8 +426,8 @@ class TPipe:
 
     def state(self) -> tuple:
         """Everything the pipe's calls can change (its queues and buffers included), for comparisons."""
-        return (self.destroyed, self.next_addr, self.buffer_count, tuple(que.state() for que in self.queues),
-                tuple(buf.state() for buf in self.bufs))
+        return (self.destroyed, self.next_addr, self.buffer_count, sorted(self.busy_by_position.items()),
+                tuple(que.state() for que in self.queues), tuple(buf.state() for buf in self.bufs))
 
     def _release(self) -> None:
         for que in self.queues:
