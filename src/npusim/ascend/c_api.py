@@ -23,7 +23,7 @@ from ..overloads import Form, Param, bind_values
 from ..validate import require_int, require_uint
 from .addressing import lanes_per_repeat
 from .chips import unsupported_on
-from .core import Core, SyncRecord, active_core, current_core
+from .core import Core, SyncRecord, current_core
 from .masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from .ops.common import is_scalar, is_tensor, require_dtype, scalar_bits_cached
 from .ops.compare import plan_vcmp, plan_vcmpv, plan_vcmpvs
@@ -32,7 +32,6 @@ from .ops.select import plan_vsel_cmpmask
 from .ops.transpose import vnchwconv
 from .plans import (
     Shortcut,
-    args_key,
     call_key,
     find_plan,
     find_shortcut,
@@ -40,6 +39,7 @@ from .plans import (
     keep_shortcut,
     per_call_flags,
     require_usable,
+    shortcut_key,
     value_key,
 )
 from .tensor import LocalTensor
@@ -170,17 +170,6 @@ def _require_uint8_dst(instruction: str, dst: LocalTensor) -> None:
     require_dtype(instruction, "dst", dst.dtype, frozenset({"uint8"}), "the C API bitmask is __ubuf__ uint8_t*")
 
 
-def _shortcut_key(name: str, args: tuple, kwargs: dict) -> tuple[Core | None, tuple | None]:
-    """The active core, if it has the C API, and a positional call's shortcut key (``plans``).
-
-    The key holds both mask registers: every compare plans with at most those (:func:`_register_key`).
-    """
-    core = active_core()
-    if core is None or kwargs or not core.chip.c_api:
-        return core, None
-    return core, args_key((name, core.mask_mode, core.mask_words), args)
-
-
 def _register_key(core: Core, reads_mask_register: bool) -> tuple:
     """The register configuration a compare plans with: the mask mode, and the mask words if it reads them."""
     return int(core.mask_mode), core.mask_words if reads_mask_register else None
@@ -188,7 +177,7 @@ def _register_key(core: Core, reads_mask_register: bool) -> tuple:
 
 def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        core, short_key = _shortcut_key(name, args, kwargs)
+        core, short_key = shortcut_key(name, args, kwargs)
         if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
             shortcut.checked(name, core, args).run(core)
         else:
@@ -243,7 +232,7 @@ def _plan_tensor_compare(name: str, mode: CMPMODE, core: Core, to_ub: bool, boun
 
 def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]:
     def call(*args, **kwargs) -> None:
-        core, short_key = _shortcut_key(name, args, kwargs)
+        core, short_key = shortcut_key(name, args, kwargs)
         if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
             plan = shortcut.checked(name, core, args)
             plan.run(core, scalar_bits_cached(name, "value", args[2], plan.call.dtype))

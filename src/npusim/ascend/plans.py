@@ -55,12 +55,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import Core
+from .core import Core, active_core
 from .tensor import LocalTensor
 from .types import KeyedFields
 
 __all__ = ["MAX_PLANS", "MAX_TEMPLATES", "PER_CALL", "Shortcut", "args_key", "call_key", "find_plan",
-           "find_shortcut", "keep_plan", "keep_shortcut", "per_call_flags", "require_usable", "value_key"]
+           "find_shortcut", "keep_plan", "keep_shortcut", "per_call_flags", "require_usable", "shortcut_key",
+           "value_key"]
 
 MAX_PLANS = 512  # per core; beyond this the oldest plan is dropped
 MAX_TEMPLATES = 512  # portable plans kept for all cores; beyond this the oldest is dropped
@@ -124,6 +125,18 @@ def args_key(context: tuple, args: tuple) -> tuple:
     """
     return (*context, *[value if type(value) is int else value.plan_key if type(value) is LocalTensor
                         else value_key(value) for value in args])
+
+
+def shortcut_key(instruction: str, args: tuple, kwargs: dict) -> tuple[Core | None, tuple | None]:
+    """The active core and the shortcut key of a positional call (``None`` with keywords or no core).
+
+    The key's context is the instruction and both mask registers: Select, Compare and the
+    C-API compares plan with at most the mask mode and the mask words.
+    """
+    core = active_core()
+    if core is None or kwargs:
+        return core, None
+    return core, args_key((instruction, core.mask_mode, core.mask_words), args)
 
 
 @dataclass(frozen=True)

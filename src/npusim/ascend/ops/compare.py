@@ -57,7 +57,7 @@ from ...overloads import Form, Param, bind_values
 from ...validate import div_up, require_bool, require_int
 from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
-from ..core import CMPMASK_BYTES, Core, active_core, current_core
+from ..core import CMPMASK_BYTES, Core, current_core
 from ..footprint import bytes_footprint, check_clear_of_scratch, check_overlap, strided_footprint
 from ..masking import (
     MAX_REPEAT,
@@ -70,7 +70,6 @@ from ..masking import (
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
 from ..plans import (
     Shortcut,
-    args_key,
     call_key,
     find_plan,
     find_shortcut,
@@ -78,6 +77,7 @@ from ..plans import (
     keep_shortcut,
     per_call_flags,
     require_usable,
+    shortcut_key,
 )
 from ..tensor import LocalTensor
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode, UnaryRepeatParams
@@ -201,7 +201,7 @@ def compare(*args, **kwargs) -> None:
     register result back with ``asc.get_cmp_mask``.
     """
     instruction = "compare"
-    core, short_key = _shortcut_key(instruction, args, kwargs)
+    core, short_key = shortcut_key(instruction, args, kwargs)
     if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
         shortcut.checked(instruction, core, args).run(core)
         return
@@ -237,7 +237,7 @@ def compare_scalar(*args, **kwargs) -> None:
     as the C++ ``T src1Scalar`` parameter does.
     """
     instruction = "compare_scalar"
-    core, short_key = _shortcut_key(instruction, args, kwargs)
+    core, short_key = shortcut_key(instruction, args, kwargs)
     if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
         plan = shortcut.checked(instruction, core, args)
         plan.run(core, scalar_bits_cached(instruction, "src1_scalar", args[shortcut.value_at], plan.call.dtype))
@@ -259,17 +259,6 @@ def compare_scalar(*args, **kwargs) -> None:
     if short_key is not None:
         keep_shortcut(core, short_key, Shortcut.of(plan, args, shape.tensor_positions, shape.tensor_names,
                                                    shape.scalar))
-
-
-def _shortcut_key(instruction: str, args: tuple, kwargs: dict) -> tuple[Core | None, tuple | None]:
-    """The active core and a positional call's shortcut key (``plans``); the key is ``None`` otherwise.
-
-    Every compare plans with at most the mask mode and the mask words (:func:`_plan_key`).
-    """
-    core = active_core()
-    if core is None or kwargs:
-        return core, None
-    return core, args_key((instruction, core.mask_mode, core.mask_words), args)
 
 
 @dataclass(frozen=True)

@@ -32,13 +32,12 @@ from ...overloads import Form, Param, bind_values
 from ...validate import is_integer, require_bool
 from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
-from ..core import CMPMASK_BYTES, FULL_WORD, Core, active_core, current_core
+from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
 from ..footprint import Footprint, check_clear_of_scratch, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
 from ..plans import (
     Shortcut,
-    args_key,
     call_key,
     find_plan,
     find_shortcut,
@@ -46,6 +45,7 @@ from ..plans import (
     keep_shortcut,
     per_call_flags,
     require_usable,
+    shortcut_key,
 )
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
@@ -147,16 +147,12 @@ def select(dst: LocalTensor, *args, **kwargs) -> None:
 
 
 def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
-    core = active_core()
     raw = (dst, *args)
-    short_key = None
-    if core is not None and not kwargs:  # a repeated positional call: try its shortcut (``plans``)
-        short_key = args_key((instruction, core.mask_mode, core.mask_words), raw)
-        shortcut = find_shortcut(core, short_key)
-        if shortcut is not None:
-            plan = shortcut.checked(instruction, core, raw)
-            plan.run(core, raw[shortcut.value_at] if shortcut.value_at is not None else None)
-            return
+    core, short_key = shortcut_key(instruction, raw, kwargs)  # a repeated positional call: try its shortcut
+    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
+        plan = shortcut.checked(instruction, core, raw)
+        plan.run(core, raw[shortcut.value_at] if shortcut.value_at is not None else None)
+        return
     form, values = bind_values(instruction, SELECT_FORMS, args, kwargs)
     core = current_core(instruction)
     shape = _SHAPES[form.name]
