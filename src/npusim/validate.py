@@ -9,16 +9,38 @@ integer here (passing ``True`` as a repeat count is almost always a bug).
 
 from __future__ import annotations
 
+import math
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
 from .errors import AlignmentError, ParameterRangeError
 
 __all__ = [
-    "align_up", "div_up", "is_integer", "require_aligned", "require_bool", "require_bytes", "require_int",
-    "require_uint", "to_elements",
+    "align_up", "as_double", "describe_type", "div_up", "is_integer", "is_list_like", "require_aligned",
+    "require_bool", "require_bytes", "require_int", "require_uint", "to_elements",
 ]
+
+
+def is_list_like(value) -> bool:
+    """A list, tuple or other sequence, or a 1-D array; not a string, and not a 0-d or N-d array."""
+    if isinstance(value, np.ndarray):
+        return value.ndim == 1
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def describe_type(value) -> str:
+    """How a TypeError message names what it got: the type, and an array's dimensions."""
+    return f"a {value.ndim}-d array" if isinstance(value, np.ndarray) else type(value).__name__
+
+
+def as_double(value) -> float:
+    """``float(value)``, with magnitudes beyond the double range rounding to infinity (IEEE)."""
+    try:
+        return float(value)
+    except OverflowError:  # an int (or Fraction) too large for a double
+        return math.inf if value > 0 else -math.inf
 
 
 def is_integer(value) -> bool:

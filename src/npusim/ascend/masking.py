@@ -18,12 +18,11 @@ API writes it, the new value of the vector mask register.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
 
 import numpy as np
 
 from ..errors import ParameterRangeError
-from ..validate import require_int
+from ..validate import describe_type, is_list_like, require_int
 from .addressing import (
     FULL_WORD,
     ActiveLanes,
@@ -57,10 +56,9 @@ def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str) -> li
         TypeError: ``mask`` is not a list, tuple or 1-D array (a 0-d array is not a list of words).
         ParameterRangeError: the wrong number of words, or a word outside uint64.
     """
-    if (isinstance(mask, (str, bytes)) or not isinstance(mask, (Sequence, np.ndarray))
-            or (isinstance(mask, np.ndarray) and mask.ndim != 1)):
+    if not is_list_like(mask):
         raise TypeError(f"{instruction}: mask must be an int (contiguous mode) or a list of uint64 words "
-                        f"(bitwise mode), got {_describe(mask)}")
+                        f"(bitwise mode), got {describe_type(mask)}")
     words = list(mask)
     allowed_lengths = (2, 4) if itemsize == 1 else (2,)
     if len(words) not in allowed_lengths:
@@ -71,12 +69,6 @@ def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str) -> li
         )
     return [require_int(instruction, f"mask[{i}]", w, 0, FULL_WORD, rule="a mask word is uint64")
             for i, w in enumerate(words)]
-
-
-def _describe(value) -> str:
-    if isinstance(value, np.ndarray):
-        return f"a {value.ndim}-d array"
-    return type(value).__name__
 
 
 def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: bool, counter: bool) -> MaskWords:

@@ -34,7 +34,7 @@ from ..memory import Memory, UninitPolicy, core_uninit_policy
 from ..validate import is_integer, require_bytes, require_int
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
-from .placement import check_element_count, check_stride, place_global, place_local
+from .placement import check_element_count, check_stride, place_global, place_local, require_address
 from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
 
 __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
@@ -187,7 +187,7 @@ class Core:
         self, who: str, addr: int, shape: dim4, itemsize: int, bits: int, layout: Layout | dim4
     ) -> np.ndarray:
         """Flat element indices (local address / itemsize) of every element, after bounds checks."""
-        addr = _require_address(who, addr)
+        addr = require_address(who, "addr", addr)
         if min(shape.as_tuple()) < 1:
             raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension must be >= 1", ">= 1")
         if isinstance(layout, dim4):
@@ -251,19 +251,13 @@ class Core:
         return np.ascontiguousarray(_to_storage(np.asarray(array), storage_dtype(dt, who, "dtype").np_dtype, who))
 
     def _global_index(self, who: str, addr: int, shape: dim4, stride: dim4, itemsize: int) -> np.ndarray:
-        addr = _require_address(who, addr)
+        addr = require_address(who, "addr", addr)
         if shape.n * shape.c * shape.h * shape.w == 0:
             return np.zeros(shape.as_tuple(), dtype=np.int64)
         placement = place_global(who, self.global_mem_bytes, "addr", addr, shape, stride, itemsize,
                                  "global memory (host access)")
         check_element_count(who, shape, self.global_mem_bytes, "global memory")
         return placement.element_index()
-
-
-def _require_address(who: str, addr: Any) -> int:
-    if isinstance(addr, bool) or not isinstance(addr, (int, np.integer)):
-        raise TypeError(f"{who}: addr must be an int address, got {type(addr).__name__}")
-    return int(addr)
 
 
 def _global_geometry(who: str, dims: tuple[int, ...], stride: dim4 | None) -> tuple[dim4, dim4]:

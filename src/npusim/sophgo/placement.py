@@ -27,10 +27,18 @@ from .chips import Chip
 from .layout import element_lane_offset, lane_span_bytes, split_address
 from .types import dim4
 
-__all__ = ["GlobalPlacement", "LocalPlacement", "as_dim4", "check_element_count", "check_shape", "check_stride",
-           "place_global", "place_local"]
+__all__ = ["SHAPE_MAX", "GlobalPlacement", "LocalPlacement", "as_dim4", "check_element_count", "check_shape",
+           "check_stride", "place_global", "place_local", "require_address"]
 
 LOCAL_SOURCE = "sophgo-semantics §3.2, §3.3"
+SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field that must be > 0 (sophgo-semantics §0)
+
+
+def require_address(instruction: str, name: str, addr: Any, kind: str = "int address") -> int:
+    """``addr`` as an int (a Python or numpy integer, not a bool); anything else is a TypeError naming it."""
+    if isinstance(addr, bool) or not isinstance(addr, (int, np.integer)):
+        raise TypeError(f"{instruction}: {name} must be an {kind}, got {type(addr).__name__}")
+    return int(addr)
 
 
 def as_dim4(instruction: str, name: str, value: Any, allow_none: bool = False) -> dim4 | None:

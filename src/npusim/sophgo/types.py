@@ -14,7 +14,6 @@ bytes 0-1).  An instruction given a SCALAR operand uses the low
 from __future__ import annotations
 
 import enum
-import math
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ import numpy as np
 
 from .. import dtypes as _dtypes
 from ..errors import ParameterRangeError, UnsupportedError
+from ..validate import as_double
 
 __all__ = [
     "DT_BFP16",
@@ -323,10 +323,7 @@ def _encode(name: str, value: Any) -> int:
     if name in _FLOAT_VIEWS:
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise TypeError(f"scalar_t.{name} must be a real number, got {type(value).__name__}")
-        try:
-            x = float(value)
-        except OverflowError:  # an integer beyond the double range rounds to infinity, as any IEEE conversion
-            x = math.inf if value > 0 else -math.inf
+        x = as_double(value)  # an integer beyond the double range rounds to infinity, as any IEEE conversion
         return {"f32": _float_to_f32_bits, "f16": _float_to_f16_bits, "bf16": _float_to_bf16_bits}[name](x)
     raise TypeError(f"scalar_t has no view {name!r}; views: {', '.join([*_INT_VIEWS, *_FLOAT_VIEWS])}")
 

@@ -13,9 +13,8 @@ from ..validate import require_int
 from .chips import Chip
 from .core import current_core
 from .layout import channels_per_lane, local_stride, split_address
+from .placement import SHAPE_MAX
 from .types import as_data_type, dim4, tpu_data_type_bits
-
-SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field (sophgo-semantics §0)
 
 __all__ = [
     "tpu_aligned_stride",

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
-from ...validate import require_aligned, require_uint
+from ...validate import as_double, require_aligned, require_uint
 from ..core import Core
 from ..tensor import LocalTensor
 from ..types import UB_POSITIONS
@@ -77,14 +77,6 @@ def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
     )
 
 
-def _as_double(value) -> float:
-    """``float(value)``, with magnitudes beyond the double range rounding to infinity (IEEE)."""
-    try:
-        return float(value)
-    except OverflowError:  # an int (or Fraction) too large for a double
-        return math.inf if value > 0 else -math.inf
-
-
 def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     """``value`` converted to ``dtype``, as a one-element array of its raw bits.
 
@@ -99,7 +91,7 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
             converted = np.array([value], dtype=dtype.np_dtype)
         else:
             with np.errstate(over="ignore", invalid="ignore"):
-                converted = np.array([_as_double(value)], dtype=np.float64).astype(dtype.np_dtype)
+                converted = np.array([as_double(value)], dtype=np.float64).astype(dtype.np_dtype)
         return converted.view(dtype.raw)
     if isinstance(value, (float, np.floating)) and not float(value).is_integer():
         raise ParameterRangeError(instruction, name, value, f"{dtype} data needs an integral scalar",

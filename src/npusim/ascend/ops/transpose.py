@@ -28,7 +28,6 @@ Semantics (seed 002; ref §4):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -37,7 +36,7 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import OutOfBoundsError, ParameterRangeError
 from ...overloads import Form, Param, bind_values
-from ...validate import require_aligned, require_bool, require_uint
+from ...validate import describe_type, is_list_like, require_aligned, require_bool, require_uint
 from ..addressing import BLOCK_BYTES
 from ..chips import unsupported_on
 from ..core import Core, active_core, current_core
@@ -232,11 +231,9 @@ def _require_product(instruction: str, core: Core) -> None:
 
 
 def _as_addresses(instruction: str, listed) -> list:
-    if (isinstance(listed, (str, bytes)) or not isinstance(listed, (Sequence, np.ndarray))
-            or (isinstance(listed, np.ndarray) and listed.ndim != 1)):
+    if not is_list_like(listed):
         raise TypeError(f"{instruction}: an address list is 16 UB addresses or LocalTensors, "
-                        f"got {type(listed).__name__}" + (f" of {listed.ndim} dimensions"
-                                                          if isinstance(listed, np.ndarray) else ""))
+                        f"got {describe_type(listed)}")
     return [item.addr if isinstance(item, LocalTensor) else item for item in listed]
 
 

@@ -63,6 +63,7 @@ from ..placement import (
     check_stride,
     place_global,
     place_local,
+    require_address,
 )
 from ..types import as_data_type, data_type_t, dim4, storage_dtype
 
@@ -113,8 +114,7 @@ def _copy(
 ) -> None:  # fmt: skip
     core = current_core(instruction)
     for name, addr in (("dst_addr", dst_addr), ("src_addr", src_addr)):
-        if isinstance(addr, bool) or not isinstance(addr, (int, np.integer)):
-            raise TypeError(f"{instruction}: {name} must be an int address, got {type(addr).__name__}")
+        require_address(instruction, name, addr)
     shape = as_dim4(instruction, "shape", shape)
     dst_stride = as_dim4(instruction, "dst_stride", dst_stride, allow_none=True)
     src_stride = as_dim4(instruction, "src_stride", src_stride, allow_none=True)

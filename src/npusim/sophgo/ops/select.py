@@ -37,7 +37,7 @@ from ...memory import Memory
 from ..chips import Chip
 from ..core import current_core
 from ..layout import ChannelRun, channel_runs, element_lane_offset, local_stride, split_address
-from ..placement import check_shape, place_local
+from ..placement import SHAPE_MAX, check_shape, place_local, require_address
 from ..types import (
     DT_FP8E4M3,
     DT_FP8E5M2,
@@ -63,7 +63,6 @@ __all__ = [
     "tpu_bdc_minimum_less_select",
 ]
 
-SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field that must be > 0 (sophgo-semantics §0)
 _DOC = "tpu_bdc select notes (seed 000)"
 _SRC_NAMES = ("src0", "src1", "src2", "src3")
 _ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101}  # Memory's shadow: one 0x01 byte per written byte
@@ -159,8 +158,7 @@ def _select(
     core = current_core(instruction)
     dst_names = ("dst0_addr", "dst1_addr") if min_max else ("dst_addr",)
     for name, addr in zip(dst_names, dst_addrs, strict=True):
-        if isinstance(addr, bool) or not isinstance(addr, (int, np.integer)):
-            raise TypeError(f"{instruction}: {name} must be an int local address, got {type(addr).__name__}")
+        require_address(instruction, name, addr, "int local address")
     for name, src in zip(_SRC_NAMES, sources, strict=True):
         if not isinstance(src, variable_t):
             raise TypeError(f"{instruction}: {name} must be a variable_t, got {type(src).__name__}")

@@ -37,12 +37,20 @@ from ...errors import ParameterRangeError, UnsupportedError
 from ..chips import Chip
 from ..core import current_core
 from ..layout import local_stride, split_address
-from ..placement import LocalPlacement, as_dim4, check_element_count, check_shape, check_stride, place_local
+from ..placement import (
+    SHAPE_MAX,
+    LocalPlacement,
+    as_dim4,
+    check_element_count,
+    check_shape,
+    check_stride,
+    place_local,
+    require_address,
+)
 from ..types import as_data_type, data_type_t, dim4, scalar_t, storage_dtype
 
 __all__ = ["tpu_bdc_set_C"]
 
-SHAPE_MAX = 65535  # 16-bit shape fields: N < 1 << 16 and N > 0
 SOURCE = "tpu_bdc_set_C rules measured on the BM1684X/BM1688 cmodels (runtime oracle); sophgo-semantics §1.4"
 
 
@@ -50,11 +58,10 @@ def tpu_bdc_set_C(dst_addr: int, C: scalar_t, shape: dim4, dst_stride: dim4 | No
     """``dst(n, c, h, w) = C`` for every element of ``shape`` (the low ``bits(dtype)`` bits of ``C``)."""
     instruction = "tpu_bdc_set_C"
     core = current_core(instruction)
-    if isinstance(dst_addr, bool) or not isinstance(dst_addr, (int, np.integer)):
-        raise TypeError(f"{instruction}: dst_addr must be an int local address, got {type(dst_addr).__name__}")
+    dst_addr = require_address(instruction, "dst_addr", dst_addr, "int local address")
     if not isinstance(C, scalar_t):
         raise TypeError(f"{instruction}: C must be a scalar_t (e.g. scalar_t(f32=1.0)), got {type(C).__name__}")
-    plan = _plan(core.chip, int(dst_addr), as_dim4(instruction, "shape", shape),
+    plan = _plan(core.chip, dst_addr, as_dim4(instruction, "shape", shape),
                  as_dim4(instruction, "dst_stride", dst_stride, allow_none=True),
                  as_data_type(dtype, instruction, "dtype"))  # fmt: skip
     index = plan.dst.element_index(core.chip).reshape(-1)
