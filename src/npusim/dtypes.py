@@ -16,7 +16,7 @@ from typing import Literal
 import ml_dtypes
 import numpy as np
 
-__all__ = ["DType", "DTYPES", "by_name", "from_numpy", "uint_of_bits"]
+__all__ = ["DType", "DTYPES", "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
 
 Kind = Literal["int", "uint", "float"]
 
@@ -103,8 +103,29 @@ def by_name(name: str) -> DType:
         raise KeyError(f"unknown dtype {name!r}; known: {', '.join(DTYPES)}") from None
 
 
+def is_little_endian(np_dtype: np.dtype) -> bool:
+    """Elements of ``np_dtype`` are stored least significant byte first (the NPUs' order), or are one byte."""
+    return np_dtype == np_dtype.newbyteorder("<")
+
+
+def as_little_endian(array: np.ndarray) -> np.ndarray:
+    """``array`` itself if its elements are little-endian, else a copy that is (the same values, bit for bit).
+
+    npusim's memories hold elements little-endian, as the NPUs do; a big-endian array from
+    the caller holds the same values in the other byte order and is converted, never
+    reinterpreted.  A cast that only changes the byte order swaps bytes: NaN payloads survive.
+    """
+    if is_little_endian(array.dtype):
+        return array
+    return array.astype(array.dtype.newbyteorder("<"))
+
+
 def from_numpy(np_dtype) -> DType | None:
-    """The row whose storage type is ``np_dtype`` (None if there is none)."""
+    """The row whose storage type is ``np_dtype`` (None if there is none), in either byte order.
+
+    The row says what the elements are; an array of the other byte order must still be
+    converted before its bytes are used (:func:`as_little_endian`).
+    """
     try:
         dt = np.dtype(np_dtype)
     except TypeError:

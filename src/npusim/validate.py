@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .dtypes import as_little_endian
 from .errors import AlignmentError, ParameterRangeError
 
 __all__ = [
@@ -143,9 +144,13 @@ def to_elements(instruction: str, name: str, values, np_dtype: np.dtype) -> np.n
 
 
 def require_bytes(instruction: str, name: str, payload) -> bytes:
-    """A bytes-like payload (``bytes``, ``bytearray``, ``memoryview`` or a numpy array's raw bytes)."""
+    """A bytes-like payload (``bytes``, ``bytearray``, ``memoryview`` or a numpy array's raw bytes).
+
+    An array contributes its elements in C order, each little-endian as the NPUs store it: a
+    big-endian array is converted, not reinterpreted (:func:`npusim.dtypes.as_little_endian`).
+    """
     if isinstance(payload, (bytes, bytearray, memoryview)):
         return bytes(payload)
     if isinstance(payload, np.ndarray):
-        return np.ascontiguousarray(payload).tobytes()
+        return np.ascontiguousarray(as_little_endian(payload)).tobytes()
     raise TypeError(f"{instruction}: {name} must be bytes-like, got {type(payload).__name__}")

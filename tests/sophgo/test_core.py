@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -59,6 +61,22 @@ def test_core_exits_cleanly_on_exceptions():
         raise RuntimeError
     with pytest.raises(NoActiveCoreError):
         tpu.tpu_npu_num()
+
+
+def test_big_endian_arrays_are_stored_as_their_values():
+    """Every host write takes a big-endian array's values, stored little-endian as the memories hold them."""
+    values = [0.0, 1.0, -2.5, 3.0]
+    big = np.array(values, dtype=">f4")
+    little = struct.pack("<4f", *values)
+    with tpu.Core("BM1684X", global_mem_bytes=1 << 20) as core:
+        core.write_global(0, big)  # without dtype: the array's own elements (was stored byte-swapped)
+        core.write_global(64, big, tpu.DT_FP32)
+        core.write_global(128, big.reshape(1, 1, 2, 2), stride=tpu.dim4(4, 4, 2, 1))
+        core.write_local(0, big.reshape(1, 1, 1, 4), tpu.DT_FP32)
+        core.write_local_bytes(1, 0, big)
+        assert [core.gmem.read_bytes(addr, 16) for addr in (0, 64, 128)] == [little] * 3
+        assert core.read_global(0, 4, tpu.DT_FP32).tobytes() == little
+        assert core.local_bytes(0, 0, 16) == little and core.local_bytes(1, 0, 16) == little
 
 
 # ------------------------------------------------------------------ write_local / read_local

@@ -211,8 +211,9 @@ class Core:
         Without ``stride`` the elements are stored contiguously in C order (any shape); with a
         :class:`dim4` ``stride`` (elements) the array must be 4-D and element ``(n, c, h, w)``
         goes to ``addr + size * (n*ns + c*cs + h*hs + w*ws)``.  Without ``dtype`` the array's
-        own bytes are stored (its dtype must be one npusim knows); with a ``data_type_t`` the
-        values are converted as in :meth:`write_local`.
+        own elements are stored (its dtype must be one npusim knows; a big-endian array is
+        stored little-endian, as global memory holds every element); with a ``data_type_t``
+        the values are converted as in :meth:`write_local`.
         """
         values = self._global_values("write_global", array, dtype)
         shape, stride = _global_geometry("write_global", values.shape, stride)
@@ -241,12 +242,13 @@ class Core:
         return self.gmem.gather(index, storage.raw).view(storage.np_dtype).reshape(dims)
 
     def _global_values(self, who: str, array: Any, dtype: Any) -> np.ndarray:
+        """``array`` as contiguous little-endian elements: its own type without ``dtype``, else converted."""
         if dtype is None:
             values = np.asarray(array)
             if _dtypes.from_numpy(values.dtype) is None:
                 raise TypeError(f"{who}: without dtype, array must have a numeric dtype npusim knows, got "
                                 f"{values.dtype}")
-            return np.ascontiguousarray(values)
+            return np.ascontiguousarray(_dtypes.as_little_endian(values))
         dt = as_data_type(dtype, who, "dtype")
         return np.ascontiguousarray(_to_storage(np.asarray(array), storage_dtype(dt, who, "dtype").np_dtype, who))
 

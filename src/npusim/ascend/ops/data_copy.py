@@ -43,7 +43,7 @@ from ..chips import unsupported_on
 from ..core import Core, current_core
 from ..operands import NEVER
 from ..plans import find_plan, keep_plan, require_usable, value_key
-from ..runtime.gm import GlobalTensor
+from ..runtime.gm import GlobalTensor, GmBuffer
 from ..tensor import LocalTensor
 from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
 from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
@@ -78,12 +78,18 @@ PAD_FORMS = (
 
 @dataclass
 class _Side:
-    """One end of a copy: the memory, the byte offset of each block's start, and what it is."""
+    """One end of a copy: the memory, the byte offset of each block's start, and what it is.
+
+    ``buffer`` is the GM buffer of a GM side (``None`` in UB); ``span`` the bytes its blocks
+    of ``nbytes`` reach, from the first block's start to the last one's end.
+    """
 
     name: str
     memory: Memory
     starts: np.ndarray
     is_gm: bool
+    buffer: GmBuffer | None = None
+    span: tuple[int, int] = (0, 0)
 
     def byte_index(self, nbytes: int) -> np.ndarray:
         """Every byte of every block, shape ``(blocks, nbytes)``."""
@@ -127,7 +133,8 @@ def _side(instruction: str, name: str, operand, starts: np.ndarray, nbytes: int)
         operand.check_span(instruction, name, operand.addr + lo, operand.addr + hi)
         return _Side(name, operand.core.ub, absolute, is_gm=False)
     base = operand.check_bytes(instruction, name, lo, hi) - lo
-    return _Side(name, operand.buffer.memory, base + starts, is_gm=True)
+    buffer = operand.buffer
+    return _Side(name, buffer.memory, base + starts, is_gm=True, buffer=buffer, span=(base + lo, base + hi))
 
 
 def _check_ub_overlap(instruction: str, dst: _Side, src: _Side, nbytes: int) -> None:
@@ -149,6 +156,8 @@ def _move(instruction: str, dst: _Side, src: _Side, nbytes: int) -> np.ndarray:
     """Check the source is initialised and return its bytes, shape ``(blocks, nbytes)``."""
     index = src.byte_index(nbytes)
     src.memory.check_initialized(instruction, src.name, index.reshape(-1), 1)
+    if src.buffer is not None:
+        src.buffer.sync_from_host(*src.span)
     return src.memory.data[index]
 
 
@@ -352,18 +361,27 @@ class DataCopyPlan:
                 self.dst_shadow[...] = 1
                 self.dst_seen_written = ub.shadow_epoch
         else:
-            memory = dst.buffer.memory
-            self.dst.view(memory.data, gm_start, self.blocks, self.nbytes)[...] = source
+            buffer = dst.buffer
+            memory = buffer.memory
+            if buffer.host_copy is None:
+                self.dst.view(memory.data, gm_start, self.blocks, self.nbytes)[...] = source
+            else:  # the gaps between blocks keep the array's current bytes
+                buffer.sync_from_host(gm_start, gm_start + self.gm_extent)
+                self.dst.view(memory.data, gm_start, self.blocks, self.nbytes)[...] = source
+                buffer.sync_to_host(gm_start, gm_start + self.gm_extent)
             if not memory.fully_written:
                 self.dst.view(memory.written, gm_start, self.blocks, self.nbytes)[...] = 1
 
     def _gm_source(self, instruction: str, src: GlobalTensor) -> np.ndarray:
         """A GM source's runs, after its bounds and never-written bytes are checked."""
         start = src.check_bytes(instruction, "src", 0, self.gm_extent)
-        memory = src.buffer.memory
+        buffer = src.buffer
+        memory = buffer.memory
         if (not memory.fully_written and memory.uninit != "ignore"
                 and not self.src.view(memory.written, start, self.blocks, self.nbytes).all()):
             memory.check_initialized(instruction, "src", self._byte_index(self.src, start), 1)
+        if buffer.host_copy is not None:
+            buffer.sync_from_host(start, start + self.gm_extent)
         return self.src.view(memory.data, start, self.blocks, self.nbytes)
 
     def _byte_index(self, run: BlockRun, start: int) -> np.ndarray:
@@ -505,7 +523,9 @@ def _pad_ub_to_gm(instruction: str, dst: GlobalTensor, src: LocalTensor, geo: _P
     dst_side = _side(instruction, "dst", dst, order * (length + geo.dst_gap), length)
     dst.buffer.require_writable(instruction, "dst")
     payload = _move(instruction, dst_side, src_side, length)
+    dst.buffer.sync_from_host(*dst_side.span)  # the gaps between blocks keep the array's current bytes
     dst_side.memory.scatter(dst_side.byte_index(length).reshape(-1), payload.reshape(-1))
+    dst.buffer.sync_to_host(*dst_side.span)
 
 
 # ---------------------------------------------------------------- SetPadValue

@@ -2,11 +2,14 @@
 
 Three objects, each with one job:
 
-* :class:`GmBuffer` — one allocation in GM.  A buffer made from a caller's array *is* that
-  array's bytes (no copy, :meth:`npusim.memory.Memory.over`), so what a kernel writes to
-  GM lands in the array; every byte of it counts as written.  A buffer from
-  :func:`gm_alloc` starts never-written, so reading it before writing is reported like
-  an uninitialised UB read.
+* :class:`GmBuffer` — one allocation in GM.  A buffer made from a C-contiguous
+  little-endian array *is* that array's bytes (no copy, :meth:`npusim.memory.Memory.over`),
+  so what a kernel writes to GM lands in the array; every byte of it counts as written.
+  Any other array (strided, Fortran-ordered, big-endian) is reached through a
+  :class:`HostCopy` that reads the array before every GM access and writes it after every
+  GM write, so it behaves the same: the kernel sees its values, and its writes land at
+  once, in the array's own layout and byte order.  A buffer from :func:`gm_alloc` starts
+  never-written, so reading it before writing is reported like an uninitialised UB read.
 * :class:`GlobalAddress` — what a kernel parameter receives for an array: a typed pointer
   (buffer, element offset).  ``addr + n`` moves it ``n`` elements, as in pyasc.
 * :class:`GlobalTensor` — pyasc's ``GlobalTensor``: ``set_global_buffer(addr, size)``,
@@ -24,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ...dtypes import DType, from_numpy
+from ...dtypes import DTYPES, DType, from_numpy, is_little_endian, uint_of_bits
 from ...errors import OutOfBoundsError, RuntimeMisuseError, UnsupportedError
 from ...memory import Memory, UninitPolicy, require_uninit_policy
 from ...validate import require_int
@@ -34,6 +37,7 @@ __all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "gm
 
 GM_ALLOC_MAX_BYTES = 1 << 32
 GM_SOURCE = "GlobalTensor/SetGlobalBuffer.md; ref §1.4 (GM: no alignment beyond the element size)"
+GM_DTYPES = "int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64, float8_e4m3fn, float8_e5m2"
 
 
 class GmBuffer:
@@ -44,47 +48,57 @@ class GmBuffer:
         memory: its bytes, with the written-shadow of :class:`~npusim.memory.Memory`.
         dtype: element type of the array it came from.
         writable: False for a read-only array; writing to it is an error.
+        host_copy: ``None`` when :attr:`memory` *is* the caller's array; else the
+            :class:`HostCopy` that keeps the two in step (see :meth:`from_array`).
     """
 
     def __init__(self, name: str, memory: Memory, dtype: DType, writable: bool,
-                 host: np.ndarray | None = None, staged: bool = False) -> None:
+                 host_copy: HostCopy | None = None) -> None:
         self.name = name
         self.memory = memory
         self.dtype = dtype
         self.writable = writable
-        self._host = host
-        self._staged = staged
+        self.host_copy = host_copy
 
     @classmethod
     def from_array(cls, array: Any, name: str, uninit: UninitPolicy = "warn") -> GmBuffer:
         """A buffer over a numpy array (or a CPU torch tensor): kernel writes land in it.
 
-        A C-contiguous array is used in place.  Any other layout is copied in and
-        written back by :meth:`finish` (which a launch calls when it completes).
+        A C-contiguous little-endian array (the NPU's byte order) is used in place.  Any
+        other array — a strided view, a Fortran-ordered or a big-endian array — is reached
+        through a :class:`HostCopy`: every GM access reads the elements it touches from the
+        array first, and every GM write stores them back at once, in the array's own layout
+        and byte order.  So the kernel sees the array's values, its writes are in the array
+        as soon as they happen (also when a later block fails), and arguments that share
+        memory see each other's writes, exactly as with contiguous arrays.
         """
         host = _to_numpy(array, name)
         dtype = from_numpy(host.dtype)
         if dtype is None:
             raise UnsupportedError(
                 "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
-                "int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64",
+                GM_DTYPES,
             )
         writable = bool(host.flags.writeable)
-        if host.flags.c_contiguous:
+        if host.flags.c_contiguous and is_little_endian(host.dtype):
             raw = host.reshape(-1).view(np.uint8)
-            return cls(name, Memory.over(raw, name, uninit), dtype, writable, host)
-        staged = np.ascontiguousarray(host).reshape(-1).view(np.uint8).copy()
-        return cls(name, Memory.over(staged, name, uninit), dtype, writable, host, staged=True)
+            return cls(name, Memory.over(raw, name, uninit), dtype, writable)
+        host_copy = HostCopy(host)
+        return cls(name, Memory.over(host_copy.staged_bytes, name, uninit), dtype, writable, host_copy)
 
     @property
     def nbytes(self) -> int:
         return self.memory.size_bytes
 
-    def finish(self) -> None:
-        """Copy a staged (non-contiguous) buffer back into the caller's array."""
-        if self._staged and self.writable and self._host is not None:
-            values = self.memory.data.view(self.dtype.np_dtype).reshape(self._host.shape)
-            self._host[...] = values
+    def sync_from_host(self, start: int, stop: int) -> None:
+        """Before bytes ``[start, stop)`` are read or written: bring them up to date with the caller's array."""
+        if self.host_copy is not None:
+            self.host_copy.load(start, stop)
+
+    def sync_to_host(self, start: int, stop: int) -> None:
+        """After bytes ``[start, stop)`` were written: store them in the caller's array."""
+        if self.host_copy is not None:
+            self.host_copy.store(start, stop)
 
     def require_writable(self, instruction: str, operand: str) -> None:
         if not self.writable:
@@ -95,6 +109,40 @@ class GmBuffer:
 
     def __repr__(self) -> str:
         return f"GmBuffer({self.name!r}, {self.nbytes} bytes, {self.dtype})"
+
+
+class HostCopy:
+    """A caller's array that GM cannot use in place, and the contiguous little-endian bytes GM uses instead.
+
+    Element ``i`` of GM is element ``i`` of the array in C order (``array.flat[i]``).  Elements
+    move as raw bits (an unsigned integer of their width, in the array's byte order on one side
+    and little-endian on the other), so NaN payloads survive.  :meth:`load` and :meth:`store`
+    move the elements that bytes ``[start, stop)`` of GM touch.
+    """
+
+    __slots__ = ("host_bits", "staged_bits", "itemsize")
+
+    def __init__(self, host: np.ndarray) -> None:
+        self.itemsize = host.dtype.itemsize
+        bits = uint_of_bits(8 * self.itemsize)
+        self.host_bits = host.view(bits if is_little_endian(host.dtype) else bits.newbyteorder(">"))
+        self.staged_bits = np.empty(host.size, dtype=bits)
+        self.load(0, host.size * self.itemsize)
+
+    @property
+    def staged_bytes(self) -> np.ndarray:
+        return self.staged_bits.view(np.uint8)
+
+    def _elements(self, start: int, stop: int) -> slice:
+        return slice(start // self.itemsize, -(-stop // self.itemsize))
+
+    def load(self, start: int, stop: int) -> None:
+        elements = self._elements(start, stop)
+        self.staged_bits[elements] = self.host_bits.flat[elements]
+
+    def store(self, start: int, stop: int) -> None:
+        elements = self._elements(start, stop)
+        self.host_bits.flat[elements] = self.staged_bits[elements]
 
 
 def _to_numpy(array: Any, name: str) -> np.ndarray:
@@ -108,17 +156,28 @@ def _to_numpy(array: Any, name: str) -> np.ndarray:
 
 
 def _torch_to_numpy(tensor: Any, name: str) -> np.ndarray:
+    """The tensor's memory as a numpy array of its npusim type, viewed through an integer of its width.
+
+    The integer view reaches every type npusim has (bfloat16 and float8 have no numpy type in
+    torch); what npusim cannot hold as plain memory is an :class:`UnsupportedError`.
+    """
     import torch  # optional dependency: only reached when the caller passed a torch tensor
 
     if tensor.device.type != "cpu":
         raise UnsupportedError("launch", f"{name} device", str(tensor.device),
                                "npusim emulates GM in host memory", "CPU tensors")
-    tensor = tensor.detach()
-    if tensor.dtype == torch.bfloat16:
-        import ml_dtypes
-
-        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
-    return tensor.numpy()
+    dtype = DTYPES.get(str(tensor.dtype).removeprefix("torch."))
+    if dtype is None:  # complex (also conjugated views), bool, quantized, other float8 formats
+        raise UnsupportedError("launch", f"{name} dtype", str(tensor.dtype),
+                               "GM arrays need an element type npusim knows", GM_DTYPES)
+    if tensor.layout != torch.strided:
+        raise UnsupportedError("launch", f"{name} layout", str(tensor.layout), "GM arrays are dense memory",
+                               "torch.strided (call .to_dense())")
+    if tensor.is_neg():
+        raise UnsupportedError("launch", f"{name} negative bit", True, "the tensor is a lazily negated view: its "
+                               "memory holds the negated values", "a tensor without it (call .resolve_neg())")
+    widths = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+    return tensor.detach().view(widths[dtype.itemsize]).numpy().view(dtype.np_dtype)
 
 
 def is_array_like(value: Any) -> bool:
@@ -181,7 +240,9 @@ class GlobalAddress:
         if start < 0:
             raise OutOfBoundsError("GlobalAddress.read", "address", start, f"lies before {self.buffer.name}",
                                    f"[0x0, {self.buffer.nbytes:#x})", GM_SOURCE)
-        return self.buffer.memory.data[start : start + count * self.dtype.itemsize].view(self.dtype.np_dtype).copy()
+        stop = start + count * self.dtype.itemsize
+        self.buffer.sync_from_host(start, stop)
+        return self.buffer.memory.data[start:stop].view(self.dtype.np_dtype).copy()
 
     def __repr__(self) -> str:
         return f"GlobalAddress({self.buffer.name}, offset={self.offset}, dtype={self.dtype})"
@@ -199,7 +260,8 @@ def as_global_address(value: Any, name: str) -> GlobalAddress:
     if isinstance(value, GlobalAddress):
         return value
     if is_array_like(value):
-        return GlobalAddress(GmBuffer.from_array(value, name), 0, from_numpy(_to_numpy(value, name).dtype))
+        buffer = GmBuffer.from_array(value, name)
+        return GlobalAddress(buffer, 0, buffer.dtype)
     raise TypeError(f"{name}: expected an asc.GlobalAddress or an array, got {type(value).__name__}")
 
 
@@ -301,9 +363,11 @@ class GlobalTensor:
         """Element ``offset`` as a numpy scalar (a scalar GM read)."""
         offset = require_int("GlobalTensor.get_value", "offset", offset, 0, 1 << 48)
         start = self.check_span("GlobalTensor.get_value", "offset", offset, 1)
-        memory = self.buffer.memory
-        memory.check_initialized_span("GlobalTensor.get_value", "tensor", start, start + self.dtype.itemsize)
-        return memory.data[start : start + self.dtype.itemsize].view(self.dtype.np_dtype)[0]
+        stop = start + self.dtype.itemsize
+        buffer = self.buffer
+        buffer.memory.check_initialized_span("GlobalTensor.get_value", "tensor", start, stop)
+        buffer.sync_from_host(start, stop)
+        return buffer.memory.data[start:stop].view(self.dtype.np_dtype)[0]
 
     def set_value(self, offset: int, value) -> None:
         """Write element ``offset`` (converted to the tensor's dtype, floats rounding to nearest even)."""
@@ -312,6 +376,7 @@ class GlobalTensor:
         self.buffer.require_writable("GlobalTensor.set_value", "tensor")
         bits = scalar_bits("GlobalTensor.set_value", "value", value, self.dtype)
         self.buffer.memory.write_bytes(start, bits.view(np.uint8), who="GlobalTensor.set_value")
+        self.buffer.sync_to_host(start, start + self.dtype.itemsize)
 
     # ------------------------------------------------------------ checks
     def check_span(self, instruction: str, operand: str, first_elem: int, count: int) -> int:

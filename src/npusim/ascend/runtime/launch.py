@@ -6,8 +6,11 @@ chosen product: every block has its own Unified Buffer and registers, and
 ``get_block_idx()`` / ``get_block_num()`` tell it which it is.  Global memory is shared:
 every numpy array (or CPU torch tensor) argument becomes one GM buffer over the array's
 own bytes, which the kernel receives as an :class:`~npusim.ascend.runtime.gm.GlobalAddress`;
-what the blocks write there is in the array after the launch.  Other arguments pass
-through unchanged.
+what the blocks write there is in the array as soon as they write it.  An array of any
+layout or byte order works, and arguments that share memory (``k[1](x, x)``,
+``k[1](x, x[::2])``) see each other's writes, as one GM would
+(:meth:`~npusim.ascend.runtime.gm.GmBuffer.from_array`).  Other arguments pass through
+unchanged.
 
 Because blocks run one after another, a kernel whose blocks communicate through GM in
 both directions (spin-waiting on each other) cannot run here; kernels whose blocks work
@@ -141,8 +144,6 @@ class JitFunction:
                             err.add_note(f"(npusim: in block {block_idx} of {block_dim}, kernel {name}, "
                                          f"chip {product.name})")
                         raise
-            for buffer in launch.gm:
-                buffer.finish()
         finally:
             _RUNNING.reset(token)
         return launch
