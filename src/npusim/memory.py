@@ -21,6 +21,8 @@ Sophgo's lane-major local memory are both a :class:`Memory`.
 from __future__ import annotations
 
 import _thread  # the lock of zeroed_bytes, without importing threading at start-up
+import contextlib
+import contextvars
 import os
 import sys
 import warnings
@@ -31,7 +33,8 @@ import numpy as np
 from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UninitializedReadWarning
 from .validate import require_bool, require_bytes, require_int
 
-__all__ = ["Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "user_stacklevel"]
+__all__ = ["Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "strict_reads",
+           "user_stacklevel"]
 
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
@@ -75,6 +78,24 @@ def core_uninit_policy(instruction: str, strict, uninit) -> UninitPolicy:
         raise ParameterRangeError(instruction, "uninit", uninit, "strict=True already means uninit='raise'",
                                   "'raise' or None together with strict=True")
     return uninit
+
+
+_STRICT_READS: contextvars.ContextVar[bool] = contextvars.ContextVar("npusim_strict_reads", default=False)
+
+
+@contextlib.contextmanager
+def strict_reads(strict: bool = True):
+    """While active (in this thread or task), a memory whose policy is ``"warn"`` raises instead.
+
+    A strict launch runs its blocks inside it, so reads of never-written GM — a workspace from
+    ``gm_alloc``, which has its own policy — are errors like reads of never-written UB.  A memory
+    whose policy is ``"ignore"`` opted out and stays silent.
+    """
+    token = _STRICT_READS.set(bool(strict) or _STRICT_READS.get())
+    try:
+        yield
+    finally:
+        _STRICT_READS.reset(token)
 
 
 class Memory:
@@ -232,9 +253,13 @@ class Memory:
             return
         self.report_uninitialized(instruction, operand, start + int(np.argmin(window)))
 
+    def raises_on_uninitialized(self) -> bool:
+        """A read of never-written bytes raises: the policy is ``"raise"``, or ``"warn"`` under :func:`strict_reads`."""
+        return self.uninit == "raise" or (self.uninit == "warn" and _STRICT_READS.get())
+
     def report_uninitialized(self, instruction: str, operand: str, byte_addr: int) -> None:
         message = f"{instruction}: {operand} reads never-written {self.name} byte {_hex(byte_addr)}"
-        if self.uninit == "raise":
+        if self.raises_on_uninitialized():
             raise UninitializedReadError(
                 instruction,
                 f"{operand} byte address",

@@ -374,11 +374,10 @@ def test_a_finished_launch_keeps_no_core_alive():
         asc.data_copy(t, gm_tensor(x), 128)
         que.free_tensor(t)
 
-    launch = kernel.launch(1, (np.ones(128, np.float16),), chip="A2")
-    core = weakref.ref(launch.cores[0])
-    del launch
+    cores = []
+    kernel.launch(1, (np.ones(128, np.float16),), chip="A2", after_block=lambda core: cores.append(weakref.ref(core)))
     gc.collect()
-    assert core() is None
+    assert len(cores) == 1 and cores[0]() is None
 
 
 def test_mode_0_lane_pattern_follows_each_calls_cmpmask():

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pytest
 
 from npusim import ascend as asc
-from npusim.errors import OutOfBoundsError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
+from npusim.errors import (
+    OutOfBoundsError,
+    ParameterRangeError,
+    RuntimeMisuseError,
+    UninitializedReadError,
+    UninitializedReadWarning,
+    UnsupportedError,
+)
 
 from . import reference as ref
 
@@ -81,16 +90,15 @@ def test_multi_core_vadd_each_block_its_slice(block_dim):
     y = rng.uniform(-100, 100, total).astype(np.float16)
     z = np.zeros_like(x)
     block_length = total // block_dim
-    launch = vadd_kernel.launch(block_dim, (x, y, z, block_length, block_length // TILE_NUM // BUFFER_NUM),
-                                chip="A2")
-    assert z.tobytes() == expected_sum(x, y, "float16", saturate=True)
-    assert [core.block_idx for core in launch.cores] == list(range(block_dim))
-    assert {core.block_num for core in launch.cores} == {block_dim}
-    # per-core UB isolation: every core's x buffers hold its own slice (last tile: buffer (TILE_NUM*2-1) % 2)
     tile = block_length // TILE_NUM // BUFFER_NUM
-    for idx, core in enumerate(launch.cores):
-        last = idx * block_length + (TILE_NUM * BUFFER_NUM - 1) * tile
-        assert core.ub_read(tile * 2, tile * 2) == x[last : last + tile].tobytes()
+    blocks = []  # (block_idx, block_num, the UB bytes of the last x tile) of each block's core
+    vadd_kernel.launch(block_dim, (x, y, z, block_length, tile), chip="A2",
+                       after_block=lambda core: blocks.append((core.block_idx, core.block_num,
+                                                               core.ub_read(tile * 2, tile * 2))))
+    assert z.tobytes() == expected_sum(x, y, "float16", saturate=True)
+    # per-core UB isolation: every core's x buffers hold its own slice (last tile: buffer (TILE_NUM*2-1) % 2)
+    last = [idx * block_length + (TILE_NUM * BUFFER_NUM - 1) * tile for idx in range(block_dim)]
+    assert blocks == [(idx, block_dim, x[start : start + tile].tobytes()) for idx, start in enumerate(last)]
 
 
 def test_subscript_launch_with_stream_and_default_chip():
@@ -99,7 +107,7 @@ def test_subscript_launch_with_stream_and_default_chip():
     z = np.zeros(128, dtype=np.float32)
     with asc.using_chip("310P"):
         result = vadd_kernel[2, None](x, y, z, 64, 8)
-    assert result.chip.name == "310P" and len(result.cores) == 2
+    assert result.chip.name == "310P" and result.block_dim == 2
     assert z.tolist() == (x + 1).tolist()
 
 
@@ -119,11 +127,11 @@ def test_blocks_run_in_order_on_fresh_cores():
         asc.data_copy(g, ub, 8)
 
     out = np.full(24, -1, dtype=np.int32)
-    launch = probe[3](out)
+    sync_logs = []
+    probe.launch(3, (out,), after_block=lambda core: sync_logs.append(core.sync_log))
     assert seen == [(0, 3, False), (1, 3, False), (2, 3, False)]  # each block starts with a never-written UB
     assert out.tolist() == [0] * 8 + [10] * 8 + [20] * 8
-    assert launch.cores[1].sync_log == [("set_flag", int(asc.HardEvent.V_MTE3), 1),
-                                        ("wait_flag", int(asc.HardEvent.V_MTE3), 1)]
+    assert sync_logs == [[("set_flag", int(asc.HardEvent.V_MTE3), 1), ("wait_flag", int(asc.HardEvent.V_MTE3), 1)]] * 3
 
 
 def test_gm_overrun_of_a_block_slice_names_the_block():
@@ -207,3 +215,79 @@ def test_default_chip_setting_reaches_new_cores():
         assert asc.Core().chip.name == "950"
         assert asc.get_default_chip().name == "950"
     assert asc.Core().chip.name == "A2"
+
+
+# ------------------------------------------------- what a launch holds and checks
+@asc.jit
+def tiled_add_one(x: asc.GlobalAddress, seen: list):
+    """Each block adds 1 to its 64 floats through a TPipe queue, and records its core (weakly)."""
+    idx = asc.get_block_idx()
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x + 64 * idx, 64)
+    pipe = asc.TPipe()
+    que = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(que, 1, 256)
+    t = que.alloc_tensor(asc.float32)
+    asc.data_copy(t, g, 64)
+    asc.adds(t, t, 1.0, 64)
+    asc.data_copy(g, t, 64)
+    que.free_tensor(t)
+    seen.append((weakref.ref(asc.current_core("tiled_add_one")), sum(ref() is not None for ref, _ in seen)))
+
+
+def test_a_launch_holds_one_block_core_at_a_time():
+    """Peak memory must not grow with the block count: a finished block's core (UB, plans) is freed
+    before the next block runs (was: every core kept until the launch returned, 270 KiB a block)."""
+    blocks = 48
+    x = np.zeros(64 * blocks, dtype=np.float32)
+    seen: list = []
+    launch = tiled_add_one[blocks](x, seen)
+    assert [alive for _, alive in seen] == [0] * blocks  # no earlier block's core is alive when a block runs
+    assert all(ref() is None for ref, _ in seen)  # and the Launch holds none
+    assert (launch.kernel, launch.block_dim, launch.chip.name, len(launch.gm)) == ("tiled_add_one", blocks, "A2", 1)
+    assert x.tobytes() == np.ones(64 * blocks, dtype=np.float32).tobytes()
+
+
+def test_after_block_sees_each_blocks_core_before_it_is_freed():
+    x = np.zeros(64 * 3, dtype=np.float32)
+    cores: list = []
+    tiled_add_one.launch(3, (x, []), chip="A2",
+                         after_block=lambda core: cores.append((core.block_idx, core.ub_read(0, 8))))
+    assert cores == [(i, np.ones(2, dtype=np.float32).tobytes()) for i in range(3)]
+    with pytest.raises(TypeError, match="after_block must be callable"):
+        tiled_add_one.launch(1, (x, []), after_block=5)
+
+
+@asc.jit
+def read_workspace(workspace, n: int):
+    if workspace is None:
+        workspace = asc.gm_alloc(asc.float32, n)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(workspace, n)
+    asc.data_copy(asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, n), g, n)
+
+
+@pytest.mark.parametrize("where", ["argument", "allocated in the kernel"])
+def test_a_strict_launch_raises_on_never_written_gm(where):
+    """launch(..., strict=True): reads of never-written GM raise, as reads of never-written UB do (was: a warning)."""
+    workspace = asc.gm_alloc(asc.float32, 16) if where == "argument" else None
+    with pytest.raises(UninitializedReadError, match="never written") as err:
+        read_workspace.launch(1, (workspace, 16), strict=True)
+    assert (err.value.instruction, err.value.operand, err.value.value) == ("data_copy", "src byte address", 0)
+    with pytest.warns(UninitializedReadWarning, match="never-written GM workspace byte 0x0"):
+        read_workspace.launch(1, (workspace, 16))  # the same read outside strict mode warns
+    quiet = asc.gm_alloc(asc.float32, 16, uninit="ignore")
+    read_workspace.launch(1, (quiet, 16), strict=True)  # an allocation that opted out stays silent
+
+
+@pytest.mark.parametrize(("args", "kwargs", "message"), [
+    (5, None, "args must be a tuple or list of the kernel's arguments, got int"),
+    (np.zeros(4), None, "args must be a tuple or list of the kernel's arguments, got ndarray"),
+    ((), [1], "kwargs must be a dict of keyword arguments, got list"),
+    ((), {1: 2}, "kwargs keys must be parameter names"),
+])
+def test_launch_arguments_of_the_wrong_type_are_type_errors(args, kwargs, message):
+    """``launch(1, 5)`` and ``launch(1, (), [1])`` were Python's own TypeError / AttributeError."""
+    with pytest.raises(TypeError) as err:
+        vadd_kernel.launch(1, args, kwargs)
+    assert str(err.value).startswith("vadd_kernel.launch: ") and message in str(err.value)

@@ -127,7 +127,7 @@ class Core:
         """CMPMASK is read before anything set it: warn, or raise in strict mode (design.md §3)."""
         if self.cmpmask_written or self.ub.uninit == "ignore":
             return
-        if self.ub.uninit == "raise":
+        if self.ub.raises_on_uninitialized():
             raise UninitializedReadError(
                 instruction, "CMPMASK", "never set", "the instruction reads CMPMASK before any instruction "
                 "or host write set it (strict mode)", "set it first (set_cmp_mask, compare to register)",

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ...errors import RuntimeMisuseError
-from ...memory import core_uninit_policy
+from ...memory import core_uninit_policy, strict_reads
 from ...validate import require_int
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
@@ -67,12 +67,16 @@ class ConstExpr(Generic[T]):
 
 @dataclass
 class Launch:
-    """What one launch ran: its cores (one per block, in order) and its GM buffers."""
+    """What one launch ran: the kernel, its block count, the chip and the GM buffers of its array arguments.
+
+    It holds no core: each block's core is freed when the block returns, so a launch of
+    65,535 blocks needs the memory of one.  To look at a block's core (its UB, its sync
+    log), pass ``after_block`` to :meth:`JitFunction.launch`.
+    """
 
     kernel: str
     block_dim: int
     chip: AscendChip
-    cores: list[Core] = field(default_factory=list)
     gm: list[GmBuffer] = field(default_factory=list)
 
 
@@ -114,39 +118,63 @@ class JitFunction:
             )
         return self.fn(*args, **kwargs)
 
-    def launch(self, block_dim: int, args: tuple = (), kwargs: dict | None = None, *,
-               chip: str | AscendChip | None = None, strict: bool = False) -> Launch:
+    def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, *,
+               chip: str | AscendChip | None = None, strict: bool = False,
+               after_block: Callable[[Core], object] | None = None) -> Launch:
         """Run the kernel on ``block_dim`` blocks, in order; return what ran.
 
         Args:
             block_dim: number of blocks (cores), 1 to 65535.
-            args, kwargs: the kernel's arguments; arrays become GM buffers.
+            args, kwargs: the kernel's arguments (a tuple or list, a dict); arrays become GM buffers.
             chip: the product; default :func:`~npusim.ascend.chips.get_default_chip`.
-            strict: reads of never-written UB or GM raise instead of warning.
+            strict: reads of never-written UB or GM raise instead of warning; GM from
+                :func:`~npusim.ascend.runtime.gm.gm_alloc` included, unless it was made with
+                ``uninit="ignore"``.
+            after_block: called with each block's core when the block has returned, before the
+                core is freed (to look at its UB or sync log; npusim keeps no core).
         """
         name = self.fn.__name__
+        who = f"{name}.launch"
         block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_NUM, "kernel launch (blockDim)")
+        if not isinstance(args, (tuple, list)):
+            raise TypeError(f"{who}: args must be a tuple or list of the kernel's arguments, got {type(args).__name__}")
+        if kwargs is None:
+            kwargs = {}
+        elif not isinstance(kwargs, dict):
+            raise TypeError(f"{who}: kwargs must be a dict of keyword arguments, got {type(kwargs).__name__}")
+        elif not all(isinstance(key, str) for key in kwargs):
+            raise TypeError(f"{who}: kwargs keys must be parameter names (str), got "
+                            f"{[key for key in kwargs if not isinstance(key, str)][0]!r}")
+        if after_block is not None and not callable(after_block):
+            raise TypeError(f"{who}: after_block must be callable (it receives each block's Core), "
+                            f"got {type(after_block).__name__}")
         product = get_default_chip() if chip is None else get_chip(chip)
         uninit = core_uninit_policy(name, strict, None)
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
-        call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in (kwargs or {}).items()}
+        call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in kwargs.items()}
         token = _RUNNING.set(launch)
         try:
-            for block_idx in range(block_dim):
-                core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim)
-                launch.cores.append(core)
-                with core:
-                    try:
-                        self.fn(*call_args, **call_kwargs)
-                    except Exception as err:
-                        if hasattr(err, "add_note"):
-                            err.add_note(f"(npusim: in block {block_idx} of {block_dim}, kernel {name}, "
-                                         f"chip {product.name})")
-                        raise
+            with strict_reads(strict):
+                for block_idx in range(block_dim):
+                    self._run_block(launch, Core(product, strict=strict, block_idx=block_idx, block_num=block_dim),
+                                    call_args, call_kwargs, after_block)
         finally:
             _RUNNING.reset(token)
         return launch
+
+    def _run_block(self, launch: Launch, core: Core, args: list, kwargs: dict, after_block) -> None:
+        """One block on its own core; the core is referred to only from here, so it is freed on return."""
+        with core:
+            try:
+                self.fn(*args, **kwargs)
+            except Exception as err:
+                if hasattr(err, "add_note"):
+                    err.add_note(f"(npusim: in block {core.block_idx} of {launch.block_dim}, kernel {launch.kernel}, "
+                                 f"chip {launch.chip.name})")
+                raise
+        if after_block is not None:
+            after_block(core)
 
     def _bind(self, launch: Launch, value: Any, label: str, uninit: str) -> Any:
         if isinstance(value, GlobalAddress):
