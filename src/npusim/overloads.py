@@ -75,7 +75,9 @@ class Form:
         return bound
 
 
-_BINDINGS: dict = {}  # call shape -> (form, what completes the call's values; see bind_values)
+# call shape -> (form, what completes the call's values; see bind_values).  Shared by every thread: an
+# entry depends only on its key, so threads racing to fill one store equal values.
+_BINDINGS: dict = {}
 
 
 def bind_values(instruction: str, forms: tuple[Form, ...], args: tuple, kwargs: dict) -> tuple[Form, tuple]:

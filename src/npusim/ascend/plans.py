@@ -50,6 +50,7 @@ registers than the key holds (CMPMASK) are never stored as shortcuts.
 
 from __future__ import annotations
 
+import _thread  # the templates' lock, without importing threading at start-up
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -94,7 +95,7 @@ def _keyer_for(kind: type):
     return lambda value: (kind, value)
 
 
-_KEYERS: dict[type, object] = {}
+_KEYERS: dict[type, object] = {}  # filled once per type; threads racing store equal keyers, which is harmless
 
 
 def call_key(context: tuple, values: tuple, per_call: tuple[bool, ...]) -> tuple:
@@ -225,13 +226,20 @@ def keep_plan(core: Core, key: tuple, plan) -> None:
         return
     _store(core.plan_cache, MAX_PLANS, key, plan)
     if hasattr(plan, "bind"):
-        _store(_TEMPLATES, MAX_TEMPLATES, (id(core.chip), key), (core.chip, plan.bind(None)))
+        template = (core.chip, plan.bind(None))
+        with _TEMPLATES_LOCK:
+            _store(_TEMPLATES, MAX_TEMPLATES, (id(core.chip), key), template)
 
 
+# The templates are shared by every core of the process, also by cores running in other threads:
+# stores (which evict) take the lock, so two of them never evict the same entry; lookups are one
+# dict.get, which needs none.  A core's own caches belong to the one thread running the core.
 _TEMPLATES: dict = {}  # (id(chip), key) -> (chip, unbound portable plan)
+_TEMPLATES_LOCK = _thread.allocate_lock()
 
 
 def _store(cache: dict, limit: int, key, value) -> None:
+    """``cache[key] = value``, dropping the oldest entry first when ``cache`` holds ``limit``."""
     if len(cache) >= limit:
         del cache[next(iter(cache))]
     cache[key] = value

@@ -103,7 +103,7 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
 
 
-_SCALAR_MEMO: dict = {}
+_SCALAR_MEMO: dict = {}  # shared by every thread: only ever grows, and racing threads store equal read-only arrays
 _SCALAR_MEMO_SIZE = 4096
 
 
