@@ -15,10 +15,10 @@ block; there is no hidden global core.
 
 from __future__ import annotations
 
-import contextvars
 import warnings
 from typing import NamedTuple
 
+from ..context import ActiveCores
 from ..errors import (
     NoActiveCoreError,
     ParameterRangeError,
@@ -37,7 +37,7 @@ FULL_WORD = (1 << 64) - 1
 CMPMASK_BYTES = 16
 MAX_BLOCK_NUM = 65535  # blockDim is a uint16 launch parameter
 
-_ACTIVE: contextvars.ContextVar[tuple[Core, ...]] = contextvars.ContextVar("npusim_ascend_cores", default=())
+_ACTIVE: ActiveCores[Core] = ActiveCores("npusim_ascend_cores")
 
 
 class SyncRecord(NamedTuple):
@@ -80,15 +80,15 @@ class Core:
         self.sync_log: list[SyncRecord] = []
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
         self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
-        self._tokens: list[contextvars.Token] = []
 
     # ------------------------------------------------------------ context
     def __enter__(self) -> Core:
-        self._tokens.append(_ACTIVE.set(_ACTIVE.get() + (self,)))
+        _ACTIVE.enter(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        _ACTIVE.reset(self._tokens.pop())
+        """Leave the core's innermost ``with``; cores left out of order leave the others active."""
+        _ACTIVE.leave(self, "Core.__exit__")
 
     def __repr__(self) -> str:
         return f"Core(chip={self.chip.name!r}, ub={self.chip.ub_bytes // 1024} KiB)"
@@ -166,14 +166,13 @@ class Core:
 
 def active_core() -> Core | None:
     """The innermost active :class:`Core`, or ``None`` (for code that must not raise yet)."""
-    stack = _ACTIVE.get()
-    return stack[-1] if stack else None
+    return _ACTIVE.innermost()
 
 
 def current_core(instruction: str) -> Core:
     """The innermost active :class:`Core`; raises :class:`NoActiveCoreError` if there is none."""
-    stack = _ACTIVE.get()
-    if not stack:
+    core = _ACTIVE.innermost()
+    if core is None:
         raise NoActiveCoreError(
             instruction,
             "core",
@@ -181,4 +180,4 @@ def current_core(instruction: str) -> Core:
             "instructions run on the core of the enclosing `with asc.Core(...)` block and none is active",
             "call inside `with asc.Core(chip) as core:`",
         )
-    return stack[-1]
+    return core

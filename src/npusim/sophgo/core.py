@@ -20,7 +20,6 @@ Outside any such block they raise :class:`~npusim.errors.NoActiveCoreError`.
 
 from __future__ import annotations
 
-import contextvars
 import math
 import operator
 from functools import cached_property
@@ -29,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dtypes
+from ..context import ActiveCores
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..memory import Memory, UninitPolicy, core_uninit_policy
 from ..validate import is_integer, require_bytes, require_int
@@ -41,7 +41,7 @@ __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
 
 DEFAULT_GLOBAL_MEM_BYTES = 256 * 1024 * 1024  # 256 MiB, the size the vendor cmodel is usually given
 
-_ACTIVE: contextvars.ContextVar[Core | None] = contextvars.ContextVar("npusim_sophgo_core", default=None)
+_ACTIVE: ActiveCores[Core] = ActiveCores("npusim_sophgo_cores")
 
 
 def current_core(instruction: str) -> Core:
@@ -50,7 +50,7 @@ def current_core(instruction: str) -> Core:
     Raises:
         NoActiveCoreError: no Sophgo core is active.
     """
-    core = _ACTIVE.get()
+    core = _ACTIVE.innermost()
     if core is None:
         raise NoActiveCoreError(
             instruction, "core", None, "no Sophgo core is active",
@@ -95,7 +95,6 @@ class Core:
         self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", self.uninit)
         self.initialized = False
         self.polls = 0
-        self._tokens: list[contextvars.Token] = []
 
     @cached_property
     def gmem(self) -> Memory:
@@ -104,11 +103,12 @@ class Core:
 
     # ------------------------------------------------------------------ context
     def __enter__(self) -> Core:
-        self._tokens.append(_ACTIVE.set(self))
+        _ACTIVE.enter(self)
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        _ACTIVE.reset(self._tokens.pop())
+        """Leave the core's innermost ``with``; cores left out of order leave the others active."""
+        _ACTIVE.leave(self, "tpu.Core.__exit__")
 
     def __repr__(self) -> str:
         return f"Core({self.chip.name!r})"

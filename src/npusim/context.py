@@ -1,0 +1,49 @@
+"""Which core instructions act on: the active cores of one vendor, per thread (and asyncio task).
+
+Instructions run on the core of the innermost enclosing ``with Core(...)`` block; there is
+no hidden global core (design.md §2).  :class:`ActiveCores` keeps the entered cores as a
+tuple, innermost last, in a :class:`contextvars.ContextVar`: each thread (each task) has its
+own, so cores entered in one thread are not active in another.
+
+Leaving a core removes its innermost entry, wherever it is in the stack: cores left in
+another order than they were entered (``a.__enter__(); b.__enter__(); a.__exit__()``) leave
+exactly the others active.  Leaving a core that is not active here is a
+:class:`~npusim.errors.RuntimeMisuseError`.  This module knows nothing about any vendor.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Generic, TypeVar
+
+from .errors import RuntimeMisuseError
+
+__all__ = ["ActiveCores"]
+
+CoreT = TypeVar("CoreT")
+
+
+class ActiveCores(Generic[CoreT]):
+    """The entered cores of one vendor in this thread or task, innermost last."""
+
+    def __init__(self, name: str) -> None:
+        self._stack: contextvars.ContextVar[tuple[CoreT, ...]] = contextvars.ContextVar(name, default=())
+
+    def enter(self, core: CoreT) -> None:
+        self._stack.set((*self._stack.get(), core))
+
+    def leave(self, core: CoreT, who: str) -> None:
+        """Remove the innermost entry of ``core``; ``who`` names the method in the error if there is none."""
+        stack = self._stack.get()
+        for depth in range(len(stack) - 1, -1, -1):
+            if stack[depth] is core:
+                self._stack.set(stack[:depth] + stack[depth + 1 :])
+                return
+        raise RuntimeMisuseError(
+            who, "core", repr(core), "the core is not active here: __exit__ without a matching __enter__ "
+            "(or in another thread than the one that entered it)", "enter the core first: `with Core(...):`",
+        )
+
+    def innermost(self) -> CoreT | None:
+        stack = self._stack.get()
+        return stack[-1] if stack else None
