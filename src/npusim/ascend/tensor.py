@@ -49,10 +49,13 @@ class LocalTensor:
 
     ``plan_key`` is ``(addr, tile_size, dtype name, position)``: what an instruction plan
     depends on (``npusim.ascend.plans``); it is kept in step with the attributes.
+
+    ``addr`` and ``tile_size`` may be assigned (checked as the constructor checks them);
+    ``dtype``, ``position``, ``core``, ``lease`` and ``plan_key`` are read-only:
+    :meth:`reinterpret_cast` gives a view of the same bytes as another type.
     """
 
     __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key")
-    _KEYED = frozenset({"dtype", "position", "addr", "tile_size"})
 
     def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
                  *, core: Core | None = None, lease: Lease | None = None) -> None:
@@ -89,9 +92,16 @@ class LocalTensor:
         set_field(self, "plan_key", (addr, tile_size, dtype.name, int(position)))
 
     def __setattr__(self, name: str, value) -> None:
+        ub_bytes = self.core.ub.size_bytes
+        if name == "addr":
+            value = require_int("LocalTensor.addr", "addr", value, 0, ub_bytes - 1)
+        elif name == "tile_size":
+            value = require_int("LocalTensor.tile_size", "tile_size", value, 0, ub_bytes // self.dtype.itemsize)
+        elif name in LocalTensor.__slots__:
+            raise AttributeError(f"LocalTensor.{name} is read-only: a tensor's type, position and core are fixed "
+                                 "when it is made (reinterpret_cast(dtype) gives a view as another type)")
         object.__setattr__(self, name, value)
-        if name in LocalTensor._KEYED:
-            object.__setattr__(self, "plan_key", (self.addr, self.tile_size, self.dtype.name, int(self.position)))
+        object.__setattr__(self, "plan_key", (self.addr, self.tile_size, self.dtype.name, int(self.position)))
 
     # ------------------------------------------------------------ identity
     @property
