@@ -184,3 +184,77 @@ def test_demo_passes_every_example(command):
     assert result.returncode == 0, result.stdout
     assert "FAIL" not in result.stdout
     assert "PASS  seed 003 KernelSelect template, mode 0" in result.stdout
+
+
+# ------------------------------------------------------------------ in-process checks of the commands
+def main(capsys, *argv: str) -> tuple[int, str, str]:
+    """``npusim ARGV`` in this process: exit status (argparse's SystemExit included), stdout, stderr."""
+    from npusim import cli
+
+    try:
+        status = cli.main(list(argv))
+    except SystemExit as done:
+        status = done.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_run_prints_the_message_of_sys_exit(tmp_path, capsys):
+    script = tmp_path / "check.py"
+    script.write_text('import sys\nsys.exit("kernel check failed: 3 of 256 elements differ")\n')
+    status, out, err = main(capsys, "run", str(script))
+    assert (status, out, err) == (1, "", "kernel check failed: 3 of 256 elements differ\n")  # was: no message
+    script.write_text("import sys\nsys.exit(3)\n")
+    assert main(capsys, "run", str(script)) == (3, "", "")
+
+
+SELECT_CASE = {
+    "instruction": "select",
+    "tensors": {name: {"dtype": dtype, "size": size, "init": {"fill": 1}}
+                for name, dtype, size in (("dst", "float32", 64), ("sel_mask", "uint8", 32), ("src0", "float32", 64),
+                                          ("src1", "float32", 64))},
+    "args": {"sel_mode": "VSEL_TENSOR_TENSOR_MODE", "count": 64},
+}
+
+
+def files_under(root: Path) -> set[str]:
+    return {path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file()}
+
+
+def test_golden_into_an_earlier_output_needs_force_and_replaces_only_its_own_files(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(capsys, "golden", str(write_case(tmp_path, SELECT_CASE)), "-o", str(out))[0] == 0
+    first = files_under(out)
+    assert "input/sel_mask.bin" in first
+    (out / "notes.txt").write_text("mine")  # not one of the names npusim golden writes: left alone
+
+    status, _, err = main(capsys, "golden", str(write_case(tmp_path, ADD_CASE)), "-o", str(out))
+    assert status == 2 and "already holds golden output" in err and "--force" in err
+    assert files_under(out) == first | {"notes.txt"}  # refused before anything changed
+
+    assert main(capsys, "golden", str(write_case(tmp_path, ADD_CASE)), "-o", str(out), "--force")[0] == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["instruction"] == "add"
+    # was: input/sel_mask.bin of the select case left next to the add case's files
+    assert files_under(out) == {"manifest.json", "notes.txt", "output/golden.bin",
+                                *(f"input/{name}.bin" for name in ("dst", "src0", "src1"))}
+
+    (out / "input" / "extra.bin").write_bytes(b"\x00")  # a file the manifest does not list
+    status, _, err = main(capsys, "golden", str(write_case(tmp_path, SELECT_CASE)), "-o", str(out), "--force")
+    assert status == 2 and "input/extra.bin" in err and "not written by npusim golden" in err
+    assert json.loads((out / "manifest.json").read_text())["instruction"] == "add"  # nothing removed
+
+
+def test_golden_into_a_directory_holding_other_files(tmp_path, capsys):
+    """``npusim golden case.json -o .`` next to the case file: nothing of an earlier output there, so it runs."""
+    case = write_case(tmp_path, SELECT_CASE)
+    assert main(capsys, "golden", str(case), "-o", str(tmp_path))[0] == 0
+    assert (tmp_path / "output" / "golden.bin").is_file() and case.is_file()
+
+
+@pytest.mark.parametrize("value", ["-5", "-1"])
+def test_verify_rejects_a_negative_max_report(tmp_path, capsys, value):
+    dump = tmp_path / "a.bin"
+    dump.write_bytes(bytes(8))
+    status, out, err = main(capsys, "verify", str(dump), str(dump), "--dtype", "uint16", "--max-report", value)
+    assert status == 2 and out == "" and f"max_report = {value}" in err  # was: accepted

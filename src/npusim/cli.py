@@ -2,7 +2,7 @@
 
     npusim run FILE.py [--chip NAME] [-- ARGS]   run a kernel script (NAME: its default Ascend or Sophgo chip)
     npusim demo                                  every bundled example against its golden data
-    npusim golden CASE.json -o DIR               golden data for one instruction call (docs/golden.md)
+    npusim golden CASE.json -o DIR [--force]     golden data for one instruction call (docs/golden.md)
     npusim verify OUT.bin GOLDEN.bin --dtype T   byte-exact comparison of two dumps
 
 Exit status: 0 success; 1 a failed check (an example, a verify mismatch, an instruction
@@ -57,8 +57,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     sys.path.insert(0, str(script.resolve().parent))
     try:
         runpy.run_path(str(script), run_name="__main__")
-    except SystemExit as done:
-        return done.code if isinstance(done.code, int) else (EXIT_OK if done.code is None else EXIT_FAIL)
+    except SystemExit as done:  # as Python itself: an int is the status, anything else a message (status 1)
+        if done.code is None or isinstance(done.code, int):
+            return EXIT_OK if done.code is None else done.code
+        print(done.code, file=sys.stderr)
+        return EXIT_FAIL
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
     return EXIT_OK
@@ -78,7 +81,7 @@ def cmd_golden(args: argparse.Namespace) -> int:
         _error("golden", f"the instruction rejected the call: {err}")
         return EXIT_FAIL
     try:
-        written = write_result(result, args.output)
+        written = write_result(result, args.output, force=args.force)
     except OSError as err:
         _error("golden", f"cannot write the output directory: {err}")
         return EXIT_USAGE
@@ -120,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     golden = sub.add_parser("golden", help="golden data for one instruction call described in JSON")
     golden.add_argument("case", help="the case file (schema: docs/golden.md)")
     golden.add_argument("-o", "--output", required=True, help="output directory (input/, output/, manifest.json)")
+    golden.add_argument("--force", action="store_true", help="replace an earlier golden output in the directory "
+                        "(only the files its manifest.json lists)")
     golden.set_defaults(func=cmd_golden)
 
     verify = sub.add_parser("verify", help="compare an output dump with a golden dump, byte for byte")

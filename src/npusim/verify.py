@@ -46,8 +46,13 @@ def compare_dumps(out: bytes, golden: bytes, dtype: DType, shape: tuple[int, ...
     """Compare two raw dumps element by element, on their bits.
 
     Raises:
-        ValueError: a file is not a whole number of elements, or ``shape`` does not match.
+        ValueError: a file is not a whole number of elements, ``shape`` does not match, or
+            ``max_report`` (the number of mismatches to list) is negative.
     """
+    if isinstance(max_report, bool) or not isinstance(max_report, int):
+        raise TypeError(f"max_report must be an int, got {type(max_report).__name__}")
+    if max_report < 0:
+        raise ValueError(f"max_report = {max_report}: the number of mismatches to list (--max-report) must be >= 0")
     for label, data in (("output", out), ("golden", golden)):
         if len(data) % dtype.itemsize:
             raise ValueError(f"{label} file has {len(data)} bytes, not a multiple of sizeof({dtype}) = "

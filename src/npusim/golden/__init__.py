@@ -118,9 +118,23 @@ def run_case(case: dict) -> GoldenResult:
         raise CaseError(f"{name}: the case does not describe a valid call ({type(err).__name__}: {err})") from err
 
 
-def write_result(result: GoldenResult, out_dir: str | Path) -> list[Path]:
-    """Write inputs, outputs and the manifest under ``out_dir``; return the files written."""
+OWNED = ("input", "output", "manifest.json")  # what write_result creates in its directory
+
+
+def write_result(result: GoldenResult, out_dir: str | Path, force: bool = False) -> list[Path]:
+    """Write inputs, outputs and the manifest under ``out_dir``; return the files written.
+
+    A directory that already holds an earlier output (any of ``input/``, ``output/``,
+    ``manifest.json``) is refused, so no stale file of another case can sit next to the new
+    ones; with ``force`` the files the earlier ``manifest.json`` lists are removed first.
+    Other files in the directory are never touched.
+
+    Raises:
+        FileExistsError: an earlier output is there and ``force`` is false, or ``input/`` or
+            ``output/`` hold a file the earlier manifest does not list (then nothing is removed).
+    """
     root = Path(out_dir)
+    _clear_earlier_output(root, force)
     (root / "input").mkdir(parents=True, exist_ok=True)
     (root / "output").mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -133,6 +147,35 @@ def write_result(result: GoldenResult, out_dir: str | Path) -> list[Path]:
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     written.append(root / "manifest.json")
     return written
+
+
+def _clear_earlier_output(root: Path, force: bool) -> None:
+    """Make ``root`` ready for a new output: see :func:`write_result`."""
+    present = [name for name in OWNED if (root / name).exists()]
+    if not present:
+        return
+    if not force:
+        raise FileExistsError(f"{root} already holds golden output ({', '.join(present)}); pass --force to "
+                              "replace it, or choose another directory")
+    found = {path.relative_to(root).as_posix() for folder in ("input", "output") if (root / folder).is_dir()
+             for path in (root / folder).rglob("*") if not path.is_dir()}
+    stray = sorted(found - _manifest_files(root / "manifest.json"))
+    if stray:
+        raise FileExistsError(f"{root}: {stray[0]} was not written by npusim golden (manifest.json does not list "
+                              "it); --force replaces only npusim's own files: move it away first")
+    for relative in sorted(found):
+        (root / relative).unlink()
+    (root / "manifest.json").unlink(missing_ok=True)
+
+
+def _manifest_files(manifest: Path) -> set[str]:
+    """The files an earlier ``manifest.json`` lists (none if it is missing or not a manifest)."""
+    try:
+        entries = json.loads(manifest.read_bytes())
+        return {entry["file"] for key in ("inputs", "outputs") for entry in entries[key]
+                if isinstance(entry["file"], str)}
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return set()
 
 
 def _dump(root: Path, relative: str, dump: Dump, entries: list) -> Path:
