@@ -32,7 +32,9 @@ from typing import Any, Generic, TypeVar
 
 from ...errors import RuntimeMisuseError
 from ...memory import core_uninit_policy
+from ...sources import semantics
 from ...validate import require_int
+from .. import pages
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
 from .gm import GlobalAddress, GmBuffer, is_array_like
@@ -108,6 +110,7 @@ class JitFunction:
             raise RuntimeMisuseError(
                 self.fn.__name__, "call", "outside a launch", "a jit kernel runs on NPU cores and is launched "
                 "with a block count", f"{self.fn.__name__}[block_dim](...); helpers may be called from a kernel",
+                f"{pages.KERNEL_LAUNCH} 核函数配置; {semantics('5.7')}",
             )
         return self.fn(*args, **kwargs)
 
@@ -122,7 +125,8 @@ class JitFunction:
             strict: reads of never-written UB or GM raise instead of warning.
         """
         name = self.fn.__name__
-        block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_NUM, "kernel launch (blockDim)")
+        block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_NUM,
+                                f"{pages.KERNEL_LAUNCH} 核函数配置; {semantics('5.7')}")
         product = get_default_chip() if chip is None else get_chip(chip)
         uninit = core_uninit_policy(name, strict, None)
         launch = Launch(name, block_dim, product)
