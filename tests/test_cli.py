@@ -183,7 +183,7 @@ def test_demo_passes_every_example(command):
     result = npusim(*command)
     assert result.returncode == 0, result.stdout
     assert "FAIL" not in result.stdout
-    assert "PASS  seed 003 KernelSelect template, mode 0" in result.stdout
+    assert "PASS  Select.md KernelSelect template, mode 0" in result.stdout
 
 
 # ------------------------------------------------------------------ in-process checks of the commands

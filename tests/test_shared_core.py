@@ -15,9 +15,9 @@ from npusim.memory import Memory
 
 def test_error_message_names_all_five_facts():
     err = OutOfBoundsError("select", "src0 address", 0x44, "UB operands must be 32-byte aligned",
-                           "multiples of 32", "ref §1.4")
+                           "multiples of 32", "docs/semantics.md §1.5")
     assert str(err) == ("select: src0 address = 0x44: UB operands must be 32-byte aligned; "
-                        "allowed: multiples of 32 [ref §1.4]")
+                        "allowed: multiples of 32 [docs/semantics.md §1.5]")
     assert isinstance(err, ConstraintError) and isinstance(err, ValueError)
     assert (err.instruction, err.operand, err.value) == ("select", "src0 address", 0x44)
 

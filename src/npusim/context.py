@@ -17,6 +17,7 @@ import contextvars
 from typing import Generic, TypeVar
 
 from .errors import RuntimeMisuseError
+from .sources import semantics
 
 __all__ = ["ActiveCores"]
 
@@ -41,7 +42,7 @@ class ActiveCores(Generic[CoreT]):
                 return
         raise RuntimeMisuseError(
             who, "core", repr(core), "the core is not active here: __exit__ without a matching __enter__ "
-            "(or in another thread than the one that entered it)", "enter the core first: `with Core(...):`",
+            "(or in another thread than the one that entered it)", "enter the core first: `with Core(...):`", semantics("10.2"),
         )
 
     def innermost(self) -> CoreT | None:

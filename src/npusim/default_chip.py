@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 from .errors import UnsupportedError
+from .sources import semantics
 
 __all__ = ["VendorDefault", "set_default_chip"]
 
@@ -66,4 +67,4 @@ def set_default_chip(name: str) -> str:
         module.set_default_chip(chip)
         return f"{vendor} {chip.name}"
     raise UnsupportedError("set_default_chip", "chip", name, "no Ascend or Sophgo chip has this name",
-                           "; ".join(rejections))
+                           "; ".join(rejections), semantics("10.5"))

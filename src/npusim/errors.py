@@ -5,16 +5,20 @@ Every rule an instruction enforces is reported as a subclass of
 
     <instruction>: <operand> = <value>: <rule>; allowed: <allowed> [<source>]
 
-for example::
+for example (one line)::
 
-    select: src0 address = 0x44: UB operands must be 32-byte aligned; allowed: multiples of 32 [ascend §1.4]
+    select: src0 address = 0x44: UB operands must be 32-byte aligned; allowed: multiples of 32
+    [SIMD-API/通用说明和约束.md 通用地址对齐约束; docs/semantics.md §1.5]
+
+The source names documents a user can open: vendor pages with one of their section
+headings, and sections of ``docs/semantics.md`` (its §0.1 lists the forms).
 
 The same five facts are kept as attributes so tools can report them
 structurally (``err.instruction``, ``err.operand``, ``err.value``, ``err.rule``,
 ``err.allowed``, ``err.source``).
 
 An instruction that raises has not changed memory or any register: every check
-runs in the *plan* step, before anything is committed (design.md §1).
+runs in the *plan* step, before anything is committed (docs/architecture.md).
 
 Undefined-but-legal behaviour, such as reading bytes that were never written, is
 a warning (:class:`UninitializedReadWarning`), or an error in strict mode
@@ -62,7 +66,8 @@ class ConstraintError(ValueError):
         value: the offending value.
         rule: the rule, in words.
         allowed: what would have been accepted.
-        source: where the rule is documented (document and section).
+        source: where the rule is documented: vendor pages with a section, or sections of
+            ``docs/semantics.md`` (its §0.1 lists the forms).
     """
 
     def __init__(

@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 
 from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UninitializedReadWarning
+from .sources import semantics
 from .validate import require_bool, require_bytes, require_int
 
 __all__ = ["Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "strict_reads",
@@ -41,6 +42,9 @@ UninitPolicy = Literal["warn", "raise", "ignore"]
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 MAX_MEMORY_BYTES = 1 << 40  # 1 TiB: far beyond any product; numpy allocates lazily, but not past this
 _ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
+POLICY_SOURCE = semantics("10.3")
+BOUNDS_SOURCE = semantics("10.6")
+SIZE_SOURCE = semantics("10.4")
 
 
 def user_stacklevel() -> int:
@@ -59,15 +63,15 @@ def require_uninit_policy(instruction: str, uninit) -> UninitPolicy:
         raise TypeError(f"{instruction}: uninit must be 'warn', 'raise' or 'ignore', got {type(uninit).__name__}")
     if uninit not in ("warn", "raise", "ignore"):
         raise ParameterRangeError(instruction, "uninit", uninit, "unknown policy for reads of never-written bytes",
-                                  "'warn', 'raise', 'ignore'")
+                                  "'warn', 'raise', 'ignore'", POLICY_SOURCE)
     return uninit  # type: ignore[return-value]
 
 
 def core_uninit_policy(instruction: str, strict, uninit) -> UninitPolicy:
     """The policy a core's memories use: ``strict=True`` means ``"raise"``; ``uninit`` picks any policy.
 
-    Both vendors' ``Core`` take the two keywords (design.md §3: strict mode makes reads of
-    never-written bytes an error).  Asking for ``strict=True`` together with another policy
+    Both vendors' ``Core`` take the two keywords (docs/semantics.md §10.3: strict mode makes reads
+    of never-written bytes an error).  Asking for ``strict=True`` together with another policy
     is a contradiction and rejected.
     """
     strict = require_bool(instruction, "strict", strict)
@@ -76,7 +80,7 @@ def core_uninit_policy(instruction: str, strict, uninit) -> UninitPolicy:
     uninit = require_uninit_policy(instruction, uninit)
     if strict and uninit != "raise":
         raise ParameterRangeError(instruction, "uninit", uninit, "strict=True already means uninit='raise'",
-                                  "'raise' or None together with strict=True")
+                                  "'raise' or None together with strict=True", POLICY_SOURCE)
     return uninit
 
 
@@ -121,10 +125,10 @@ class Memory:
     fully_written = False
 
     def __init__(self, size_bytes: int, name: str, uninit: UninitPolicy = "warn") -> None:
-        size_bytes = require_int(name, "size", size_bytes, 8, MAX_MEMORY_BYTES)
+        size_bytes = require_int(name, "size", size_bytes, 8, MAX_MEMORY_BYTES, SIZE_SOURCE)
         if size_bytes % 8:
             raise ParameterRangeError(name, "size", size_bytes, "a memory is a whole number of 8-byte words",
-                                      "multiples of 8")
+                                      "multiples of 8", SIZE_SOURCE)
         uninit = require_uninit_policy(name, uninit)
         self.size_bytes = size_bytes
         self.name = name
@@ -171,20 +175,21 @@ class Memory:
                 first_bad,
                 f"touches bytes [{_hex(start)}, {_hex(stop)}) outside {self.name}",
                 f"[0x0, {_hex(self.size_bytes)})",
+                BOUNDS_SOURCE,
             )
 
     # ------------------------------------------------------------ host access
     def read_bytes(self, addr: int, nbytes: int, who: str = "read") -> bytes:
         """Host read of raw bytes (no uninitialised-read report)."""
-        addr = require_int(who, "addr", addr, 0, self.size_bytes)
-        nbytes = require_int(who, "nbytes", nbytes, 0, self.size_bytes)
+        addr = require_int(who, "addr", addr, 0, self.size_bytes, BOUNDS_SOURCE)
+        nbytes = require_int(who, "nbytes", nbytes, 0, self.size_bytes, BOUNDS_SOURCE)
         self.check_span(who, "range", addr, addr + nbytes)
         return self.data[addr : addr + nbytes].tobytes()
 
     def write_bytes(self, addr: int, payload: bytes | bytearray | memoryview | np.ndarray, who: str = "write") -> None:
         """Host write of raw bytes; marks them written."""
         raw = np.frombuffer(require_bytes(who, "data", payload), dtype=np.uint8)
-        addr = require_int(who, "addr", addr, 0, self.size_bytes)
+        addr = require_int(who, "addr", addr, 0, self.size_bytes, BOUNDS_SOURCE)
         self.check_span(who, "range", addr, addr + raw.size)
         self.data[addr : addr + raw.size] = raw
         self.written[addr : addr + raw.size] = 1
@@ -266,6 +271,7 @@ class Memory:
                 byte_addr,
                 f"reads {self.name} bytes never written since the core started (strict mode)",
                 "addresses written earlier by a host write or an instruction",
+                POLICY_SOURCE,
             )
         if self.uninit == "warn":
             warnings.warn(UninitializedReadWarning(message), stacklevel=user_stacklevel())

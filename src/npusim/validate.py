@@ -114,12 +114,12 @@ def require_aligned(
         )
 
 
-def to_elements(instruction: str, name: str, values, np_dtype: np.dtype) -> np.ndarray:
+def to_elements(instruction: str, name: str, values, np_dtype: np.dtype, source: str | None = None) -> np.ndarray:
     """Host data converted to ``np_dtype`` as a flat array, without silent garbage.
 
     Floats round to nearest-even (overflow gives infinities, as IEEE conversion does);
     integer targets need integral values within range.  Non-numeric input is a
-    ``TypeError``; an integer out of range is a :class:`ParameterRangeError`.
+    ``TypeError``; an integer out of range is a :class:`ParameterRangeError` citing ``source``.
     """
     try:
         array = np.asarray(values)
@@ -132,13 +132,14 @@ def to_elements(instruction: str, name: str, values, np_dtype: np.dtype) -> np.n
     integral = target.kind in "iu"
     if integral and array.dtype.kind == "f" and not (np.all(np.isfinite(array)) and np.all(array == np.round(array))):
         raise ParameterRangeError(instruction, name, "non-integral values", f"{target} data needs integers",
-                                  f"integers in [{np.iinfo(target).min}, {np.iinfo(target).max}]")
+                                  f"integers in [{np.iinfo(target).min}, {np.iinfo(target).max}]", source)
     if target.kind in "iu" and array.size and array.dtype.kind in "iuf":
         info = np.iinfo(target)
         low, high = array.min(), array.max()
         if low < info.min or high > info.max:
             bad = int(low) if low < info.min else int(high)
-            raise ParameterRangeError(instruction, name, bad, f"does not fit {target}", f"[{info.min}, {info.max}]")
+            raise ParameterRangeError(instruction, name, bad, f"does not fit {target}", f"[{info.min}, {info.max}]",
+                                      source)
     with np.errstate(over="ignore", invalid="ignore"):
         return array.astype(target)
 

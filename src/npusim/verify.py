@@ -1,9 +1,10 @@
 """Byte-exact comparison of an output dump with its golden dump (``npusim verify``).
 
-Both files are raw little-endian arrays of one dtype (ref §6).  They match only if
-they are byte-identical; a mismatch is reported per element, as index (unravelled
-when a shape is given), expected and actual value, and both bit patterns in hex —
-two NaNs with different payloads are different, as on the hardware.
+Both files are raw little-endian arrays of one dtype, the layout of the vendor samples'
+``.bin`` files (docs/golden.md).  They match only if they are byte-identical; a mismatch
+is reported per element, as index (unravelled when a shape is given), expected and actual
+value, and both bit patterns in hex — two NaNs with different payloads are different, as
+on the hardware.
 """
 
 from __future__ import annotations

@@ -264,7 +264,7 @@ def test_950_register_compare_source_in_the_scratch():
 
 # --------------------------------------------------------- counter mode
 def test_counter_mode_is_undocumented_for_native_compares():
-    """ref §9.2: vcmpv/vcmp in counter mode is undocumented on A2: rejected, not guessed."""
+    """docs/semantics.md §3.8: vcmpv/vcmp in counter mode is undocumented on A2: rejected, not guessed."""
     core, src0, src1, dst = setup("A2")
     with core:
         asc.set_mask_count()
@@ -275,7 +275,7 @@ def test_counter_mode_is_undocumented_for_native_compares():
                  lambda: asc.asc_lt(dst, src0, src1, 1, 1, 1, 1, 8, 8, 8),
                  lambda: asc.asc_lt(src0, src1, 1, 1, 1, 1, 8, 8, 8)):
         err = rejected(core, UnsupportedError, call)
-        assert err.operand == "mask mode" and "§9.2" in err.source
+        assert err.operand == "mask mode" and err.source == "docs/semantics.md §3.8"
 
 
 def test_950_counter_mode_with_register_mask_spill_is_not_guessed():

@@ -4,17 +4,17 @@ This module is the only place that turns repeat parameters into addresses.
 
 * A DataBlock is 32 bytes; one repeat covers 8 DataBlocks = 256 bytes, so a
   repeat has ``E = 256 / sizeof(T)`` lanes and a block ``B = 32 / sizeof(T)``
-  elements (ref §1.1).
+  elements (docs/semantics.md §1.1).
 * Lane ``j`` of repeat ``r`` of an operand based at ``base`` lives at byte::
 
       base + r * rep_stride * 32 + (j // B) * blk_stride * 32 + (j % B) * sizeof(T)
 
-  with both strides in DataBlocks (ref §1.1).
+  with both strides in DataBlocks (docs/semantics.md §1.1, §1.2).
 * Normal mask mode: the vector mask register selects lanes, bit ``j`` = lane
-  ``j``, LSB first, the same bits in every repeat (ref §1.2).
+  ``j``, LSB first, the same bits in every repeat (docs/semantics.md §1.3).
 * Counter mask mode: the register's low 64 bits hold an element count ``N``;
   the instruction runs ``ceil(N / E)`` repeats, lane ``j`` of repeat ``r``
-  being active iff ``r * E + j < N`` (ref §1.3).
+  being active iff ``r * E + j < N`` (docs/semantics.md §1.4).
 
 Everything returned here depends only on parameters, so it is cached and
 shared; returned arrays are read-only.
@@ -80,7 +80,7 @@ def lane_offsets(repeats: int, itemsize: int, blk_stride: int, rep_stride: int) 
 def contiguous_mask_words(length: int, itemsize: int) -> tuple[int, int]:
     """The register value ``(low, high)`` the contiguous-mask APIs set for ``length`` lanes.
 
-    Mirrors ``AscendCUtils::SetMask<T>(len)`` (``impl/basic_api/kernel_utils_base.h``, ref §1.2):
+    Mirrors ``AscendCUtils::SetMask<T>(len)`` (``impl/basic_api/kernel_utils_base.h``; docs/semantics.md §1.3):
     64 -> (~0, 0); E or >= 128 -> (~0, ~0); otherwise the low ``length`` bits.
     Values above E are therefore clamped to E, as the documents state.
     """
@@ -127,7 +127,7 @@ class ActiveLanes:
 
 @lru_cache(maxsize=1024)
 def normal_mode_lanes(words: tuple[int, ...], lanes: int, repeats: int) -> ActiveLanes:
-    """Normal mode: the same register bits select lanes in every repeat (ref §1.2)."""
+    """Normal mode: the same register bits select lanes in every repeat (docs/semantics.md §1.3)."""
     bits = mask_word_bits(words, lanes)
     per_repeat = int(bits.sum())
     if per_repeat == lanes:
@@ -138,7 +138,7 @@ def normal_mode_lanes(words: tuple[int, ...], lanes: int, repeats: int) -> Activ
 
 @lru_cache(maxsize=1024)
 def counter_mode_lanes(count: int, lanes: int) -> ActiveLanes:
-    """Counter mode: ``ceil(count / E)`` repeats, the first ``count`` lanes in order active (ref §1.3)."""
+    """Counter mode: ``ceil(count / E)`` repeats, the first ``count`` lanes in order active (docs/semantics.md §1.4)."""
     repeats = -(-count // lanes)
     if count == repeats * lanes:
         return ActiveLanes(repeats, lanes, None, count)

@@ -1,6 +1,6 @@
 """The Ascend C API (``asc_*`` functions) as thin wrappers over the instruction models.
 
-Signatures follow ``docs/zh/api/SIMD-API/C-API`` (ref §2.2, §3.4-3.6, §4) and
+Signatures follow ``docs/zh/api/SIMD-API/C-API`` (docs/semantics.md §2.6, §3.6, §4) and
 ``include/c_api/vector_compute/vector_compute.h``; UB pointers are passed as
 :class:`~npusim.ascend.tensor.LocalTensor` objects.  The compare functions have
 exactly two overloads each in the header — to a uint8 UB bitmask and to CMPMASK
@@ -20,7 +20,9 @@ from collections.abc import Callable
 
 from ..dtypes import DTYPES
 from ..overloads import Form, Param, bind_values
+from ..sources import semantics
 from ..validate import require_int, require_uint
+from . import pages
 from .addressing import lanes_per_repeat
 from .chips import unsupported_on
 from .core import Core, SyncRecord, current_core
@@ -64,8 +66,16 @@ def c_api_core(instruction: str) -> Core:
     """The active core, provided the product has the C API."""
     core = current_core(instruction)
     if not core.chip.c_api:
-        raise unsupported_on(core.chip, instruction, "the asc_* C API", lambda c: c.c_api)
+        raise unsupported_on(core.chip, instruction, "the asc_* C API", lambda c: c.c_api,
+                             f"{_page(instruction)} 产品支持情况; {semantics('2.6', '3.6')}")
     return core
+
+
+def _page(instruction: str) -> str:
+    """The page of a C API function: ``asc_eq_sync`` is on ``asc_eq.md``, ``asc_transto5hd_b8`` on
+    ``asc_transto5hd.md``."""
+    base = instruction.removesuffix("_sync")
+    return f"{pages.C_API}/{'asc_transto5hd' if base.startswith('asc_transto5hd') else base}.md"
 
 
 def _barrier(core: Core) -> None:
@@ -75,7 +85,8 @@ def _barrier(core: Core) -> None:
 def _strides(instruction: str, values: tuple) -> tuple[int, ...]:
     names = ("dst_block_stride", "src0_block_stride", "src1_block_stride",
              "dst_repeat_stride", "src0_repeat_stride", "src1_repeat_stride")
-    return tuple(require_uint(instruction, n, v, 8, "asc_select.md") for n, v in zip(names, values, strict=True))
+    source = f"{_page(instruction)} 参数说明; {semantics('2.6')}"
+    return tuple(require_uint(instruction, n, v, 8, source) for n, v in zip(names, values, strict=True))
 
 
 def asc_select(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args) -> None:
@@ -117,12 +128,13 @@ def _plan_asc_select(instruction: str, core: Core, dst, src0, src1, args: tuple)
     if not isinstance(dst, LocalTensor):
         raise TypeError(f"{instruction}: dst must be a LocalTensor, got {type(dst).__name__}")
     if len(args) == 1:
-        count = require_int(instruction, "count", args[0], 0, COUNTER_MAX, "asc_select.md (uint32_t count)")
+        count = require_int(instruction, "count", args[0], 0, COUNTER_MAX,
+                            f"{_page(instruction)} 参数说明 (uint32_t count); {semantics('2.6')}")
         lanes = checked_counter_lanes(instruction, count, lanes_per_repeat(dst.dtype.itemsize), "count")
         return plan_vsel_cmpmask(instruction, core, dst, src0, src1, lanes, (1, 1, 1, 8, 8, 8),
                                  mask_words_after=(count, 0, 0, 0), mask_mode_after=MaskMode.NORMAL)
     if len(args) == 7:
-        repeat = require_uint(instruction, "repeat", args[0], 8, "asc_select.md")
+        repeat = require_uint(instruction, "repeat", args[0], 8, f"{_page(instruction)} 参数说明; {semantics('2.6')}")
         strides = _strides(instruction, args[1:])
         lanes = lanes_from_register(core, instruction, repeat, dst.dtype.itemsize)
         return plan_vsel_cmpmask(instruction, core, dst, src0, src1, lanes, strides)
@@ -167,7 +179,8 @@ _VALUE = per_call_flags(_COMPARE_SCALAR_FORMS[0].names, frozenset({"value"}))  #
 
 
 def _require_uint8_dst(instruction: str, dst: LocalTensor) -> None:
-    require_dtype(instruction, "dst", dst.dtype, frozenset({"uint8"}), "the C API bitmask is __ubuf__ uint8_t*")
+    require_dtype(instruction, "dst", dst.dtype, frozenset({"uint8"}), "the C API bitmask is __ubuf__ uint8_t*",
+                  f"{_page(instruction)} 函数原型; {semantics('3.4')}")
 
 
 def _register_key(core: Core, reads_mask_register: bool) -> tuple:
@@ -218,8 +231,9 @@ def _tensor_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]
 
 
 def _plan_tensor_compare(name: str, mode: CMPMODE, core: Core, to_ub: bool, bound: dict):
-    strides = {n: require_uint(name, n, bound[n], 8, f"{name}.md") for n in _STRIDES8}
-    repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
+    source = f"{_page(name)} 参数说明; {semantics('3.6')}"
+    strides = {n: require_uint(name, n, bound[n], 8, source) for n in _STRIDES8}
+    repeat = require_uint(name, "repeat", bound["repeat"], 8, source)
     if to_ub:
         _require_uint8_dst(name, bound["dst"])
         return plan_vcmpv(name, core, mode, bound["dst"], bound["src0"], bound["src1"], repeat,
@@ -244,8 +258,9 @@ def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]
             plan = find_plan(core, key)
             if plan is None:
                 bound = dict(zip(form.names, values, strict=True))
-                strides = {n: require_uint(name, n, bound[n], 16, f"{name}.md") for n in _SCALAR_STRIDES16}
-                repeat = require_uint(name, "repeat", bound["repeat"], 8, f"{name}.md")
+                source = f"{_page(name)} 参数说明; {semantics('3.6')}"
+                strides = {n: require_uint(name, n, bound[n], 16, source) for n in _SCALAR_STRIDES16}
+                repeat = require_uint(name, "repeat", bound["repeat"], 8, source)
                 _require_uint8_dst(name, bound["dst"])
                 plan, scalar_raw = plan_vcmpvs(name, core, mode, bound["dst"], bound["src"], bound["value"], repeat,
                                                (strides["src_block_stride"], strides["src_repeat_stride"]))
@@ -263,7 +278,7 @@ def _scalar_compare(name: str, mode: CMPMODE, sync: bool) -> Callable[..., None]
     call.__name__ = call.__qualname__ = name
     call.__doc__ = (
         f"``vcmpvs_{mode.name.lower()}``: per lane, ``src {_SYMBOLS[mode]} value`` into a uint8 bitmask "
-        f"({base}.md, seed 001).\n\n"
+        f"({base}.md).\n\n"
         f"Signature: ``{name}(dst, src, value, repeat, dst_block_stride, src_block_stride, "
         "dst_repeat_stride, src_repeat_stride)`` (strides ``uint16_t``).  ``value`` is converted to the\n"
         "source dtype; every bit of every repeat is written, E/8 bytes per repeat packed at ``dst``."
@@ -326,7 +341,7 @@ def _transto5hd(name: str, bits: int, sync: bool) -> Callable[..., None]:
         f"src_stride{halves_doc})``.\n\n"
         "``dst`` / ``src`` stand for the VA register pairs (VA0/VA1, VA2/VA3) that ``asc_set_va_reg``\n"
         "fills: pass the 16 UB byte addresses (or 16 LocalTensors) they hold.  Strides are in\n"
-        "DataBlocks; with ``repeat == 1`` the start is already offset by one stride (ref §4.3)."
+        "DataBlocks; with ``repeat == 1`` the start is already offset by one stride (docs/semantics.md §4.3)."
         + ("\n\nFollowed by ``pipe_barrier(PIPE_ALL)``." if sync else "")
     )
     return call

@@ -6,15 +6,15 @@ which dtypes and modes an instruction accepts, whether a compare honours its
 mask, whether CMPMASK keeps old bits) is a field here, never an ``if chip ==``
 in instruction code.
 
-Sources (paths in ``cannmirror/asc-devkit`` @0da921b9, summarised in
-``shared/reference/ascend-semantics.md``, cited below as "ref §N"):
+Sources (paths in ``cannmirror/asc-devkit`` @0da921b9; the rules are stated, with the pages
+they come from, in ``docs/semantics.md``, cited below as "§N"):
 
-* UB sizes and ``TMP_UB_OFFSET``: ``impl/basic_api/utils/kernel_utils_constants.h`` (ref §1.5).
-* Select modes/dtypes: ``Select.md`` and ``impl/basic_api/dav_*/kernel_operator_vec_*sel*_impl.h`` (ref §2.4-2.6).
-* Compare: ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md`` (ref §3.2-3.5) and the
+* UB sizes and ``TMP_UB_OFFSET``: ``impl/basic_api/utils/kernel_utils_constants.h`` (§1.7).
+* Select modes/dtypes: ``Select.md`` and ``impl/basic_api/dav_*/kernel_operator_vec_*sel*_impl.h`` (§2.3, §2.4).
+* Compare: ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md`` (§3.2-§3.5) and the
   lowerings in ``impl/basic_api/dav_{c220,m200,m300,3510}/kernel_operator_vec_cmp*_impl.h``;
-  float semantics ref §3.7 (:data:`IEEE_COMPARE_SOURCE`).
-* TransDataTo5HD dtypes: seed 002 "数据类型" table (ref §4.5).
+  float semantics §3.7 (:data:`IEEE_COMPARE_SOURCE`).
+* TransDataTo5HD dtypes: ``TransDataTo5HD.md`` "数据类型" (§4.4).
 * TPipe pool size: ``TOTAL_VEC_LOCAL_SIZE`` in ``kernel_utils_constants.h``; queue buffer and
   event-ID limits: ``资源管理/Pipe和Que框架/TQue/TQue简介.md`` ("TQue Buffer限制") and ``AllocTensor.md``.
 * Vector arithmetic dtypes: ``Memory矢量计算/基础算术/{Add,Sub,Mul,Max,Min,Abs,Adds,Muls}.md`` and
@@ -32,6 +32,7 @@ from typing import Literal
 
 from ..default_chip import VendorDefault
 from ..errors import UnsupportedError
+from ..sources import semantics
 
 __all__ = [
     "AscendChip",
@@ -56,17 +57,18 @@ SEL_MASK_DTYPES = frozenset({"uint8", "uint16", "uint32", "uint64"})
 B8_TO_B64 = B8_TO_B32 | {"bfloat16", "int64", "uint64", "float64"}
 B8_TO_B64_NO_BF16 = B8_TO_B64 - {"bfloat16"}
 
+# The Memory-level Compare pages are silent on NaN; the 950 register-level C API pages state IEEE-754
+# unordered semantics, and the 950 double emulation (CompareEqualDoubleImpl) treats NaN as unequal and
+# +0 == -0.  Assumed for every product; not confirmed on A2 hardware.
 IEEE_COMPARE_SOURCE = (
-    "ref §3.7: the Memory-level Compare docs are silent on NaN; the 950 register-level C API docs "
-    "(CAPI/reg/compare_and_select/asc_ne_scalar.md: 'nan -> 1'; asc_gt_scalar.md: 'nan -> 0') state "
-    "IEEE-754 unordered semantics, and the 950 double emulation (CompareEqualDoubleImpl) treats NaN as "
-    "unequal and +0 == -0. Assumed for every product; not confirmed on A2 hardware."
+    "SIMD-API/C-API/reg/compare_and_select/asc_ne_scalar.md 功能说明; "
+    "SIMD-API/C-API/reg/compare_and_select/asc_gt_scalar.md 功能说明; " + semantics("3.7")
 )
 
 
 @dataclass(frozen=True, kw_only=True)
 class SelectSupport:
-    """How ``Select`` behaves on one product (ref §2.4-2.6).
+    """How ``Select`` behaves on one product (docs/semantics.md §2.3, §2.4).
 
     Attributes:
         modes: SELMODE values accepted.
@@ -76,13 +78,13 @@ class SelectSupport:
             Its tensor forms load CMPMASK first (mode 0: the first 16 bytes of selMask;
             mode 1: scalar copies; mode 2: the selMask address), clobbering any earlier
             compare result; its mask forms leave the mask in the vector mask register; its
-            count forms end with the register reset to all ones in normal mode (ref §2.2).
+            count forms end with the register reset to all ones in normal mode (docs/semantics.md §2.3).
             ``"vf"``: the API is a vector function on the register ISA (950, 310B, Kirin):
             mode 0 reads its bits straight from selMask, CMPMASK and the vector mask
             register are left alone, and in counter mode an integer mask is the count itself.
         scratch_offset_bytes: UB byte offset of the API scratch that modes 1 and 2 write
             (32 scalar copies, or 32 copies of the 32-bit selMask address); ``None`` if the
-            product's lowering writes no scratch inside UB (ref §2.6).
+            product's lowering writes no scratch inside UB (docs/semantics.md §2.3).
         no_mask_modes: modes of the no-mask forms (vector mask and CMPMASK set beforehand).
         no_mask_spill_offset_bytes: UB offset where the software-emulated no-mask mode 0
             stores a copy of CMPMASK (950: ``GetRuntimeUBSize()``), ``None`` if none.
@@ -99,7 +101,7 @@ class SelectSupport:
 
 @dataclass(frozen=True, kw_only=True)
 class CompareSupport:
-    """How the Compare family behaves on one product (ref §3.2-3.5, §3.7).
+    """How the Compare family behaves on one product (docs/semantics.md §3.2-§3.5, §3.7).
 
     Attributes:
         dtypes: T of ``Compare`` (tensor-tensor, to a UB bitmask).
@@ -111,10 +113,10 @@ class CompareSupport:
         scalar_dst_dtypes: U of ``Compares`` (Compares.md 数据类型).
         register_dtypes: T of compare-to-CMPMASK (Compare（结果存入寄存器）.md: half, float).
         mask_honoured: the high-dim mask selects lanes (masked-off bits written as 0);
-            ``False``: the mask is a reserved parameter and every bit is computed (ref §3.2).
+            ``False``: the mask is a reserved parameter and every bit is computed (docs/semantics.md §3.2).
         counter_mode_modelled: in counter mask mode the high-dim forms take their element
             count from the mask (950 VF emulation, ``CompareLevel0CounterMode``); ``False``:
-            the product's ``vcmpv``/``vcmp`` has no documented counter-mode behaviour (ref §9.2),
+            the product's ``vcmpv``/``vcmp`` has no documented counter-mode behaviour (docs/semantics.md §3.8),
             so npusim rejects any compare issued in counter mode instead of guessing.
         mask_arg_sets_register: the call forms whose ``mask`` argument (with ``is_set_mask``)
             is left in the vector mask register: ``"compare_bits"``, ``"compares_bits"``,
@@ -124,7 +126,7 @@ class CompareSupport:
         register_compare: compare-to-CMPMASK is available.
         register_keeps_masked_bits: compare-to-CMPMASK leaves masked-off bits unchanged
             (hardware ``vcmp``, ``asc_lt.md``); ``False``: the whole register is rewritten,
-            inactive bits 0 (950 emulation, ref §3.5).
+            inactive bits 0 (950 emulation, docs/semantics.md §3.5).
         register_scratch_offset_bytes: UB offset where compare-to-CMPMASK stages its result
             bits (950: ``GetTemporaryBufferAddr(GetRuntimeUBSize())``), ``None`` if none.
         float_semantics: how floating-point lanes compare. ``"ieee754"``: unordered NaN
@@ -177,12 +179,12 @@ class AscendChip:
         counter_mode: the hardware has the counter mask mode (910 emulates count forms).
         zero_mask_allowed: a normal-mode contiguous mask of 0 is a NOP (310P rejects it).
         cmpmask_api: ``SetCmpMask`` / ``GetCmpMask`` are available.
-        c_api: the ``asc_*`` C API exists (A2/A3 only, ref §2.2, §3.4).
+        c_api: the ``asc_*`` C API exists (A2/A3 only, docs/semantics.md §2.6, §3.6).
         select: Select support, ``None`` where the documents say "not supported".
         compare: Compare support, ``None`` where not supported.
         transdata_dtypes: TransDataTo5HD dtypes, empty where not supported.
         vec_local_bytes: UB bytes ``TPipe.init_buffer`` may hand out, from address 0
-            (``TOTAL_VEC_LOCAL_SIZE``); above it lies the API scratch (``TMP_UB_OFFSET``, ref §1.5).
+            (``TOTAL_VEC_LOCAL_SIZE``); above it lies the API scratch (``TMP_UB_OFFSET``, docs/semantics.md §1.7).
             ``None`` where the TPipe/TQue framework is not supported (310P Vector Core).
         hard_event_ids: hardware event IDs per pipe pair (8, 4 on the 910); this also bounds the
             queue buffers allocated at once on one TPosition (``TQue简介.md``, ``AllocTensor.md``)
@@ -190,7 +192,7 @@ class AscendChip:
         vector_lowering: ``"native"``: vector APIs issue the instruction and leave their mask in the
             vector mask register, count forms end in normal mode with the register all ones (A2/A3,
             310P, 910); ``"vf"``: the APIs are vector functions on the register ISA and leave the
-            mask registers alone (950, 310B, Kirin) (ref §1.3, §2.2).
+            mask registers alone (950, 310B, Kirin) (docs/semantics.md §1.4, §2.3).
         zero_repeat_nop: ``count = 0`` / ``repeat_times = 0`` of a vector instruction is a NOP; on
             the 950 the documents say a NOP is not guaranteed (Add.md "约束说明").
         vector_dtypes: per vector instruction (``"add"``, ``"abs"``, ``"duplicate"`` ...), its dtypes.
@@ -237,7 +239,7 @@ _A2_A3_SELECT = SelectSupport(
     dtypes=HALF_FLOAT,
     count_dtypes=HALF_FLOAT,
     lowering="native",
-    scratch_offset_bytes=184 * KIB,  # TMP_UB_OFFSET on 2201 (ref §1.5, §2.6)
+    scratch_offset_bytes=184 * KIB,  # TMP_UB_OFFSET on 2201 (docs/semantics.md §1.7, §2.3)
     no_mask_modes=frozenset({0, 1, 2}),
 )
 _A2_A3_COMPARE = CompareSupport(
@@ -308,7 +310,7 @@ _A2 = AscendChip(
     data_copy_pad_dtypes=B8_TO_B64,
     pad_value_api=True,
     data_copy_zero_nop=True,
-    source="ref §1.5 (2201), §2.4, §3.4, §4.5",
+    source=semantics("1.7", "2.4", "3.4", "4.4"),
 )
 
 _KIRIN_X90 = AscendChip(
@@ -338,7 +340,7 @@ _KIRIN_X90 = AscendChip(
     vector_lowering="vf",
     vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT,
                                  scalar=_INT16_HALF_INT32_FLOAT, duplicate=frozenset({"float16"})),
-    source="ref §0 (3003, inferred), §1.5, §2.4, §3.4, §4.5",
+    source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
 )
 
 _ROWS = (
@@ -380,7 +382,7 @@ _ROWS = (
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
         pad_value_api=True,
         data_copy_zero_nop=True,
-        source="ref §0, §1.5 (3510), §2.4, §3.4, §4.5",
+        source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
     ),
     replace(
         _A2,
@@ -418,7 +420,7 @@ _ROWS = (
                                      scalar=_INT16_HALF_INT32_FLOAT, duplicate=_B16_B32),
         data_copy_dtypes=B8_TO_B64,
         data_copy_pad_dtypes=B8_TO_B32,
-        source="ref §1.5 (3002), §2.4, §3.2, §3.4, §4.5",
+        source=semantics("1.7", "2.4", "3.2", "3.4", "4.4"),
     ),
     AscendChip(
         name="310P",
@@ -426,7 +428,7 @@ _ROWS = (
         soc_names=("Ascend310P1", "Ascend310P3", "Ascend310P"),
         npu_arch=2002,
         ub_bytes=256 * KIB,
-        zero_mask_allowed=False,  # CheckMaskValue: "mask cannot be 0 in normal mode" on 2002 (ref §1.2)
+        zero_mask_allowed=False,  # CheckMaskValue: "mask cannot be 0 in normal mode" on 2002 (docs/semantics.md §1.3)
         select=SelectSupport(
             modes=frozenset({0, 1, 2}),
             dtypes=HALF_FLOAT,
@@ -445,7 +447,7 @@ _ROWS = (
         transdata_dtypes=B8_TO_B32,
         vec_local_bytes=KIB_248,
         vector_dtypes=_A2_A3_VECTOR,
-        source="ref §1.5 (2002), §2.4, §3.4, §4.5",
+        source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(
         name="310P-VEC",
@@ -454,7 +456,7 @@ _ROWS = (
         npu_arch=None,
         ub_bytes=256 * KIB,  # not documented; assumed equal to the AI Core's
         cmpmask_api=False,
-        source="seed 002 and ref §2.4: Select and TransDataTo5HD not supported on the Vector Core",
+        source=semantics("2.4", "4.4"),  # Select and TransDataTo5HD not supported on the Vector Core
     ),
     AscendChip(
         name="910",
@@ -462,7 +464,7 @@ _ROWS = (
         soc_names=("Ascend910A", "Ascend910ProA", "Ascend910PremiumA", "Ascend910"),
         npu_arch=1001,
         ub_bytes=256 * KIB,
-        counter_mode=False,  # count forms are emulated with full repeats + a tail repeat (ref §1.3)
+        counter_mode=False,  # count forms are emulated with full repeats + a tail repeat (docs/semantics.md §1.4)
         select=SelectSupport(
             modes=frozenset({0}),
             dtypes=HALF_FLOAT,
@@ -477,11 +479,11 @@ _ROWS = (
         hard_event_ids=4,  # TQue简介.md: 4 event IDs on the Atlas training series
         vector_dtypes=_vector_dtypes(binary=frozenset({"float16", "int32", "float32"}), abs_=HALF_FLOAT,
                                      scalar=HALF_FLOAT, duplicate=_B16_B32),
-        source="ref §1.5 (1001), §2.4-2.5, §3.4, §4.5",
+        source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     _KIRIN_X90,
     replace(_KIRIN_X90, name="Kirin9030", product="Kirin 9030", soc_names=("Kirin9030", "kirin9030"), npu_arch=3113,
-            source="ref §0 (3113, inferred), §1.5, §2.4, §3.4, §4.5"),
+            source=semantics("0.2", "1.7", "2.4", "3.4", "4.4")),
 )
 
 CHIPS: dict[str, AscendChip] = {row.name: row for row in _ROWS}
@@ -511,6 +513,7 @@ def get_chip(name: str | AscendChip) -> AscendChip:
             name,
             "unknown Ascend product",
             ", ".join(f"{r.name} ({'/'.join(r.soc_names[:1])})" for r in _ROWS),
+            semantics("0.2", "10.5"),
         ) from None
 
 
@@ -521,11 +524,13 @@ def products_where(predicate: Callable[[AscendChip], bool]) -> str:
 
 
 def unsupported_on(
-    chip: AscendChip, instruction: str, what: str, predicate: Callable[[AscendChip], bool]
+    chip: AscendChip, instruction: str, what: str, predicate: Callable[[AscendChip], bool],
+    source: str | None = None,
 ) -> UnsupportedError:
     """An :class:`UnsupportedError` saying ``what`` is not available on ``chip``.
 
-    ``predicate`` tells which products do support it, so the message can list them.
+    ``predicate`` tells which products do support it, so the message can list them;
+    ``source`` is the page that says so (its ``产品支持情况`` table, as a rule).
     """
     return UnsupportedError(
         instruction,
@@ -533,6 +538,7 @@ def unsupported_on(
         f"{chip.name} ({chip.product})",
         f"{what} is not supported on this product",
         f"products that support it: {products_where(predicate)}",
+        source,
     )
 
 

@@ -2,10 +2,10 @@
 
 A :class:`Core` owns the state an instruction can change:
 
-* ``ub``: the Unified Buffer, a :class:`~npusim.memory.Memory` sized per product (ref §1.5);
-* ``cmpmask``: the 128-bit CMPMASK special register, as 16 little-endian bytes (ref §2.3);
-* the vector mask register (two or four 64-bit words, bit j = lane j, ref §1.2)
-  and the mask mode, normal or counter (ref §1.3);
+* ``ub``: the Unified Buffer, a :class:`~npusim.memory.Memory` sized per product (docs/semantics.md §1.7);
+* ``cmpmask``: the 128-bit CMPMASK special register, as 16 little-endian bytes (docs/semantics.md §3.5);
+* the vector mask register (two or four 64-bit words, bit j = lane j, docs/semantics.md §1.3)
+  and the mask mode, normal or counter (docs/semantics.md §1.4);
 * ``pad_value``: the DataCopyPad padding register (``SetPadValue``; ``None`` until set);
 * ``float_saturation``: CTRL[48], whether half/bfloat16 results saturate (``SetCtrlSpr(ISASI).md``).
 
@@ -27,7 +27,9 @@ from ..errors import (
     UnsupportedError,
 )
 from ..memory import Memory, UninitPolicy, core_uninit_policy, user_stacklevel
+from ..sources import semantics
 from ..validate import require_bytes, require_int
+from . import pages
 from .chips import AscendChip, get_chip, get_default_chip
 from .types import MaskMode
 
@@ -75,8 +77,10 @@ class Core:
         self.mask_mode = MaskMode.NORMAL
         self.pad_value: int | float | None = None
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
-        self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM, "GetBlockNum.md")
-        self.block_idx = require_int("Core", "block_idx", block_idx, 0, self.block_num - 1, "GetBlockIdx.md")
+        self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
+                                     f"{pages.GET_BLOCK_NUM} 返回值说明; {semantics('5.7')}")
+        self.block_idx = require_int("Core", "block_idx", block_idx, 0, self.block_num - 1,
+                                     f"{pages.GET_BLOCK_IDX} 返回值说明; {semantics('5.7')}")
         self.sync_log: list[SyncRecord] = []
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
         self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
@@ -113,7 +117,8 @@ class Core:
         raw = require_bytes("Core.cmpmask", "value", value)
         if len(raw) != CMPMASK_BYTES:
             raise ParameterRangeError(
-                "Core.cmpmask", "value length", len(raw), "CMPMASK is a 128-bit register", "exactly 16 bytes"
+                "Core.cmpmask", "value length", len(raw), "CMPMASK is a 128-bit register", "exactly 16 bytes",
+                semantics("3.5"),
             )
         self._cmpmask[:] = raw
         self.cmpmask_written = True
@@ -124,13 +129,14 @@ class Core:
         self.cmpmask_written = True
 
     def report_unset_cmpmask(self, instruction: str) -> None:
-        """CMPMASK is read before anything set it: warn, or raise in strict mode (design.md §3)."""
+        """CMPMASK is read before anything set it: warn, or raise in strict mode (docs/semantics.md §10.3)."""
         if self.cmpmask_written or self.ub.uninit == "ignore":
             return
         if self.ub.raises_on_uninitialized():
             raise UninitializedReadError(
                 instruction, "CMPMASK", "never set", "the instruction reads CMPMASK before any instruction "
                 "or host write set it (strict mode)", "set it first (set_cmp_mask, compare to register)",
+                semantics("10.3"),
             )
         warnings.warn(
             UninitializedReadWarning(f"{instruction}: reads CMPMASK, which was never set since the core started"),
@@ -160,7 +166,7 @@ class Core:
                 "counter",
                 f"{self.chip.product} has no counter mask mode",
                 "normal mode (set_mask_norm)",
-                "ref §1.3",
+                f"{pages.SET_MASK_COUNT} 产品支持情况; {semantics('1.4')}",
             )
 
 
@@ -179,5 +185,6 @@ def current_core(instruction: str) -> Core:
             None,
             "instructions run on the core of the enclosing `with asc.Core(...)` block and none is active",
             "call inside `with asc.Core(chip) as core:`",
+            semantics("10.1"),
         )
     return core

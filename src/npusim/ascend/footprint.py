@@ -7,7 +7,7 @@ plan step:
 
 * bounds — every touched byte inside UB and inside the operand's tensor;
 * alignment — the operand's start address (``require_aligned``);
-* overlap — the Unified Buffer rules of ref §1.4: within one repeat a source
+* overlap — the Unified Buffer rules of docs/semantics.md §1.6: within one repeat a source
   and the destination overlap completely (exact in-place) or not at all, and
   no repeat may read what an earlier repeat of the same call wrote.
 """
@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import OverlapError
+from ..sources import semantics
+from . import pages
 from .addressing import ActiveLanes, lane_offsets
 from .tensor import LocalTensor
 
@@ -26,7 +28,7 @@ __all__ = [
     "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "strided_footprint", "written_earlier",
 ]
 
-OVERLAP_SOURCE = "ref §1.4; SIMD-API 通用说明和约束 (UB 地址重叠约束)"
+OVERLAP_SOURCE = f"{pages.GENERAL} 通用地址重叠约束; {semantics('1.6')}"
 
 
 @dataclass
@@ -82,7 +84,7 @@ def _repeat_grid(lanes: ActiveLanes) -> np.ndarray:
 def strided_footprint(
     name: str, base: int, lanes: ActiveLanes, itemsize: int, blk_stride: int, rep_stride: int
 ) -> Footprint:
-    """Footprint of a repeat/block-strided operand at its active lanes (ref §1.1)."""
+    """Footprint of a repeat/block-strided operand at its active lanes (docs/semantics.md §1.1)."""
     offsets = lane_offsets(lanes.repeats, itemsize, blk_stride, rep_stride)
     return Footprint(name, base + lanes.select(offsets), _repeat_grid(lanes), itemsize)
 
@@ -94,13 +96,13 @@ def bytes_footprint(name: str, start: int, nbytes_per_repeat: int, repeats: int)
 
 
 def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_repeat_allowed: bool = False) -> bool:
-    """Apply the overlap rules of ref §1.4 between a written and a read operand.
+    """Apply the overlap rules of docs/semantics.md §1.6 between a written and a read operand.
 
     * Within one repeat, ``dst`` and ``src`` must touch disjoint bytes, or be exactly in
       place: the same addresses lane for lane with the same element size.
     * No repeat may read a byte that an earlier repeat wrote (a cross-repeat dependency,
       which the pipelined hardware does not honour), unless ``cross_repeat_allowed``: the
-      documented exception of Add/Sub/Mul/Max/Min for dst and src1 (ref §1.4).
+      documented exception of Add/Sub/Mul/Max/Min for dst and src1 (docs/semantics.md §1.6).
 
     Returns:
         True when ``src`` reads bytes an earlier repeat of ``dst`` wrote (possible only when
@@ -174,7 +176,7 @@ def check_clear_of_scratch(instruction: str, start: int, nbytes: int, footprints
                            name: str, note: str, source: str) -> None:
     """Raise :class:`OverlapError` if an operand touches the API scratch ``[start, start+nbytes)``.
 
-    Some lowerings write a scratch area of UB before the instruction itself runs (ref §2.6);
+    Some lowerings write a scratch area of UB before the instruction itself runs (docs/semantics.md §2.3);
     an operand placed there would be overwritten behind the kernel's back.  ``name`` and
     ``note`` say whose scratch it is, in the words of the document that reserves it.
     """

@@ -1,4 +1,4 @@
-"""From an API call's mask arguments to the lanes it activates (ref §1.2, §1.3).
+"""From an API call's mask arguments to the lanes it activates (docs/semantics.md §1.3, §1.4).
 
 Three sources of a lane selection, one function each:
 
@@ -22,7 +22,9 @@ import numbers
 import numpy as np
 
 from ..errors import ParameterRangeError
+from ..sources import semantics
 from ..validate import describe_type, is_list_like, require_int
+from . import pages
 from .addressing import (
     FULL_WORD,
     ActiveLanes,
@@ -41,15 +43,23 @@ __all__ = [
 
 MaskWords = tuple[int, int, int, int]
 MAX_REPEAT = 255
-COUNTER_MAX = (1 << 32) - 1  # CheckMaskValue: counter-mode mask <= UINT32_MAX (ref §1.2)
+COUNTER_MAX = (1 << 32) - 1  # CheckMaskValue: counter-mode mask <= UINT32_MAX (docs/semantics.md §1.4)
 MAX_MODELLED_REPEATS = 65535  # emulator limit: UB holds at most 1024 distinct 256-byte repeats
+
+MASK_SOURCE = f"{pages.MASK_PARAMETERS} 接口通用参数说明; {semantics('1.3')}"
+NONZERO_MASK_SOURCE = f"{pages.C_API_GENERAL} 掩码操作; {semantics('1.3')}"
+ZERO_MASK_SOURCE = semantics("1.3")  # the vendor's debug check on 2002, no page
+COUNTER_SOURCE = f"{pages.MASK_IN_API} Counter模式; {semantics('1.4')}"
+REPEAT_SOURCE = f"{pages.HIGH_DIM} 迭代控制; {semantics('1.1')}"
+MODELLED_REPEATS_SOURCE = semantics("1.1")
+COUNT_SOURCE = f"{pages.SELECT} 参数说明 (count); {semantics('1.4', '1.9')}"
 
 
 def _is_int(value) -> bool:
     return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str) -> list[int]:
+def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str = MASK_SOURCE) -> list[int]:
     """The words of a bitwise ``mask`` argument (``uint64_t mask[2]``, or 2 or 4 for 8-bit data), checked.
 
     Raises:
@@ -67,7 +77,7 @@ def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str) -> li
             f"{' or '.join(map(str, allowed_lengths))} uint64 words", " or ".join(map(str, allowed_lengths)),
             source,
         )
-    return [require_int(instruction, f"mask[{i}]", w, 0, FULL_WORD, rule="a mask word is uint64")
+    return [require_int(instruction, f"mask[{i}]", w, 0, FULL_WORD, source, rule="a mask word is uint64")
             for i, w in enumerate(words)]
 
 
@@ -81,24 +91,24 @@ def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: b
     """
     lanes = lanes_per_repeat(itemsize)
     if _is_int(mask):
-        length = require_int(instruction, "mask", mask, 0, FULL_WORD, "Select.md 'mask'",
+        length = require_int(instruction, "mask", mask, 0, FULL_WORD, MASK_SOURCE,
                              rule="a contiguous mask is an unsigned 64-bit lane count")
         if counter and lowering_counts_raw:
             return (length, 0, 0, 0)
         low, high = contiguous_mask_words(length, itemsize)
         return (low, high, 0, 0)
-    words = bitwise_mask_words(instruction, mask, itemsize, "Select.md 'mask'")
+    words = bitwise_mask_words(instruction, mask, itemsize)
     if itemsize >= 4 and words[1] != 0:
         raise ParameterRangeError(
             instruction, "mask[1]", words[1], f"{8 * itemsize}-bit data has {lanes} lanes, so the high "
-            "mask word must be 0", "0", "Select.md 'mask' (32-bit: mask[1] is 0)",
+            "mask word must be 0", "0", MASK_SOURCE,
         )
     if itemsize == 8 and words[0] > 0xFFFFFFFF:
         raise ParameterRangeError(instruction, "mask[0]", words[0], "64-bit data has 32 lanes",
-                                  "[0, 2**32-1]", "ref §1.2 (b64)")
+                                  "[0, 2**32-1]", MASK_SOURCE)
     if not counter and not any(words):
         raise ParameterRangeError(instruction, "mask", words, "bitwise mask words cannot all be 0",
-                                  "at least one set bit", "Select.md 'mask'")
+                                  "at least one set bit", NONZERO_MASK_SOURCE)
     return tuple(words + [0] * (4 - len(words)))  # type: ignore[return-value]
 
 
@@ -106,7 +116,7 @@ def _check_zero_mask(core: Core, instruction: str, words: MaskWords) -> None:
     if not any(words) and not core.chip.zero_mask_allowed:
         raise ParameterRangeError(
             instruction, "mask", 0, f"a normal-mode mask of 0 is rejected on {core.chip.product}",
-            "at least one active lane", "ref §1.2 (CheckMaskValue on 2002)",
+            "at least one active lane", ZERO_MASK_SOURCE,
         )
 
 
@@ -115,12 +125,13 @@ def checked_counter_lanes(instruction: str, count: int, lanes: int, operand: str
     if count > COUNTER_MAX:
         raise ParameterRangeError(
             instruction, operand, count, "in counter mode the mask register's low word is the element "
-            "count and must not exceed UINT32_MAX", f"[0, {COUNTER_MAX}]", "ref §1.2-1.3",
+            "count and must not exceed UINT32_MAX", f"[0, {COUNTER_MAX}]", COUNTER_SOURCE,
         )
     if count > MAX_MODELLED_REPEATS * lanes:
         raise ParameterRangeError(
             instruction, operand, count, f"npusim models at most {MAX_MODELLED_REPEATS} repeats per instruction "
             "(only a repeat stride of 0 could keep more inside UB)", f"[0, {MAX_MODELLED_REPEATS * lanes}]",
+            MODELLED_REPEATS_SOURCE,
         )
     return counter_mode_lanes(count, lanes)
 
@@ -138,7 +149,7 @@ def lanes_from_mask_arg(
     lanes = lanes_per_repeat(itemsize)
     if counter:
         return checked_counter_lanes(instruction, words[0], lanes, "mask (counter-mode count)"), words
-    repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
+    repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, REPEAT_SOURCE)
     _check_zero_mask(core, instruction, words)
     return normal_mode_lanes(words, lanes, repeat_times), words
 
@@ -146,7 +157,7 @@ def lanes_from_mask_arg(
 def lanes_from_register(core: Core, instruction: str, repeat_times: int, itemsize: int) -> ActiveLanes:
     """Lanes of a no-mask form: the vector mask register in the current mask mode."""
     lanes = lanes_per_repeat(itemsize)
-    repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
+    repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, REPEAT_SOURCE)
     if core.mask_mode == MaskMode.COUNTER:
         return checked_counter_lanes(instruction, core.mask_words[0], lanes, "vector mask register (counter)")
     _check_zero_mask(core, instruction, core.mask_words)
@@ -156,6 +167,6 @@ def lanes_from_register(core: Core, instruction: str, repeat_times: int, itemsiz
 def lanes_from_count(instruction: str, count, itemsize: int, name: str = "count") -> ActiveLanes:
     """Lanes of a count form: the first ``count`` elements, ``count`` in ``[1, E * 255]``."""
     lanes = lanes_per_repeat(itemsize)
-    count = require_int(instruction, name, count, 1, lanes * MAX_REPEAT, "Select.md 'calCount'",
+    count = require_int(instruction, name, count, 1, lanes * MAX_REPEAT, COUNT_SOURCE,
                         rule=f"at most 255 repeats of {lanes} elements")
     return counter_mode_lanes(count, lanes)

@@ -6,7 +6,7 @@ layouts exist, chosen once per plan:
 
 * ``"view"``: the operand is a numpy view of shape ``(repeats, 8, B)`` with byte
   strides ``(rep_stride*32, blk_stride*32, sizeof(T))`` straight over the UB
-  bytes — the address formula of ref §1.1 expressed as strides.  With the
+  bytes — the address formula of docs/semantics.md §1.1 expressed as strides.  With the
   default strides (block stride 1, repeat stride 8, or a single repeat with block
   stride 1) the view is one contiguous slice of UB and is used as it is.  Other
   strides gather the operand's DataBlocks (32 contiguous bytes each) into a

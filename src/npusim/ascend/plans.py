@@ -1,4 +1,4 @@
-"""Checked plans, cached per core: plan once per parameter set, run per call (design.md §1).
+"""Checked plans, cached per core: plan once per parameter set, run per call (docs/architecture.md).
 
 What an instruction call does depends on three kinds of input:
 

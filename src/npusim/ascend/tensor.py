@@ -16,9 +16,13 @@ import numpy as np
 
 from ..dtypes import DType
 from ..errors import OutOfBoundsError, RuntimeMisuseError, WrongCoreError
+from ..sources import semantics
 from ..validate import require_int, to_elements
 from .core import Core, current_core
 from .types import TPosition
+
+TENSOR_SOURCE = semantics("10.2")
+EXTENT_SOURCE = semantics("1.7")
 
 __all__ = ["Lease", "LocalTensor"]
 
@@ -65,9 +69,9 @@ class LocalTensor:
             raise TypeError(f"LocalTensor: pos must be an asc.TPosition, got {pos!r}")
         core = core if core is not None else current_core("LocalTensor")
         ub_bytes = core.ub.size_bytes
-        addr = require_int("LocalTensor", "addr", addr, 0, ub_bytes - 1)
+        addr = require_int("LocalTensor", "addr", addr, 0, ub_bytes - 1, TENSOR_SOURCE)
         max_elems = (ub_bytes - addr) // dtype.itemsize
-        tile = require_int("LocalTensor", "tile_size", tile_size, 0, max(max_elems, 0))
+        tile = require_int("LocalTensor", "tile_size", tile_size, 0, max(max_elems, 0), TENSOR_SOURCE)
         self._init(core, dtype, pos, addr, tile if tile else max_elems, lease)
 
     @classmethod
@@ -119,7 +123,7 @@ class LocalTensor:
 
     def get_phy_addr(self, offset: int = 0) -> int:
         """Byte address of element ``offset`` (pyasc ``get_phy_addr``)."""
-        offset = require_int("get_phy_addr", "offset", offset, 0, self.tile_size)
+        offset = require_int("get_phy_addr", "offset", offset, 0, self.tile_size, TENSOR_SOURCE)
         return self.addr + offset * self.dtype.itemsize
 
     def get_length(self) -> int:
@@ -142,7 +146,7 @@ class LocalTensor:
             offset = 0 if index.start is None else index.start
         else:
             offset = index
-        offset = require_int("LocalTensor[]", "offset", offset, 0, self.tile_size)
+        offset = require_int("LocalTensor[]", "offset", offset, 0, self.tile_size, TENSOR_SOURCE)
         return self._derive(self.dtype, self.addr + offset * self.dtype.itemsize, self.tile_size - offset)
 
     def reinterpret_cast(self, dtype: DType) -> LocalTensor:
@@ -163,13 +167,13 @@ class LocalTensor:
             raise RuntimeMisuseError(
                 instruction, operand, repr(self),
                 f"the tensor's buffer was freed ({self.lease.owner})",
-                "a tensor allocated and not yet freed",
+                "a tensor allocated and not yet freed", TENSOR_SOURCE,
             )
         if self.core is not core:
             raise WrongCoreError(
                 instruction, operand, repr(self),
                 "the tensor belongs to another core (each core has its own UB)",
-                "tensors created on the running core",
+                "tensors created on the running core", TENSOR_SOURCE,
             )
 
     def check_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
@@ -182,17 +186,19 @@ class LocalTensor:
                 f"[{start:#x}, {stop:#x})",
                 f"the call touches bytes outside the tensor's extent ({self.tile_size} x {self.dtype})",
                 f"[{self.addr:#x}, {self.end:#x})",
+                EXTENT_SOURCE,
             )
 
     # -------------------------------------------------------- host access
     def write(self, values) -> None:
         """Copy ``values`` (converted to this dtype) into the first elements of the tensor."""
         self._check_host("write")
-        array = np.ascontiguousarray(to_elements("LocalTensor.write", "values", values, self.dtype.np_dtype))
+        array = np.ascontiguousarray(
+            to_elements("LocalTensor.write", "values", values, self.dtype.np_dtype, TENSOR_SOURCE))
         if array.size > self.tile_size:
             raise OutOfBoundsError(
                 "LocalTensor.write", "values length", array.size,
-                "more elements than the tensor holds", f"at most {self.tile_size}",
+                "more elements than the tensor holds", f"at most {self.tile_size}", TENSOR_SOURCE,
             )
         self.core.ub.write_bytes(self.addr, array.view(np.uint8), who="LocalTensor.write")
 
@@ -200,14 +206,14 @@ class LocalTensor:
         """A copy of the first ``count`` elements (default: all) as a numpy array."""
         self._check_host("read")
         count = self.tile_size if count is None else require_int("LocalTensor.read", "count", count, 0,
-                                                                  self.tile_size)
+                                                                  self.tile_size, TENSOR_SOURCE)
         raw = self.core.ub.data[self.addr : self.addr + count * self.dtype.itemsize]
         return raw.view(self.dtype.np_dtype).copy()
 
     def get_value(self, index: int):
         """Element ``index`` as a numpy scalar (a scalar read of UB)."""
         self._check_host("get_value")
-        index = require_int("get_value", "index", index, 0, self.tile_size - 1)
+        index = require_int("get_value", "index", index, 0, self.tile_size - 1, TENSOR_SOURCE)
         start = self.addr + index * self.dtype.itemsize
         self.core.ub.check_initialized_span("get_value", "tensor", start, start + self.dtype.itemsize)
         return self.core.ub.data[start : start + self.dtype.itemsize].view(self.dtype.np_dtype)[0]
@@ -215,8 +221,8 @@ class LocalTensor:
     def set_value(self, index: int, value) -> None:
         """Write element ``index`` (converted to this dtype)."""
         self._check_host("set_value")
-        index = require_int("set_value", "index", index, 0, self.tile_size - 1)
-        item = to_elements("set_value", "value", value, self.dtype.np_dtype)
+        index = require_int("set_value", "index", index, 0, self.tile_size - 1, TENSOR_SOURCE)
+        item = to_elements("set_value", "value", value, self.dtype.np_dtype, TENSOR_SOURCE)
         if item.size != 1:
             raise TypeError(f"set_value: value must be one number, got {item.size} values")
         self.core.ub.write_bytes(self.addr + index * self.dtype.itemsize, item.view(np.uint8), who="set_value")
@@ -226,5 +232,5 @@ class LocalTensor:
             raise RuntimeMisuseError(
                 f"LocalTensor.{what}", "tensor", repr(self),
                 f"the tensor's buffer was freed ({self.lease.owner})",
-                "a tensor allocated and not yet freed",
+                "a tensor allocated and not yet freed", TENSOR_SOURCE,
             )

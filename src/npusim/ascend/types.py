@@ -3,8 +3,9 @@
 Names and defaults follow ``hicann/pyasc`` ``python/asc/language/core/enums.py``
 and ``core/types.py``; field widths follow the Ascend C structs they mirror
 (``include/basic_api/kernel_struct_binary.h``, ``kernel_struct_unary.h``,
-``kernel_struct_transpose.h``; ref §1.1, §4.1).  Fields are checked when an
-instruction uses them, so a bad value is reported with the instruction's name.
+``kernel_struct_transpose.h``; docs/semantics.md §1.2, §4.1).  Fields are checked when an
+instruction uses them, so a bad value is reported with the instruction's name; a
+parameter class's ``SOURCE`` is where its field widths are documented.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
+
+from ..sources import semantics
+from . import pages
 
 __all__ = [
     "BinaryRepeatParams",
@@ -53,7 +57,7 @@ UB_POSITIONS = frozenset({TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC})
 
 
 class SelMode(IntEnum):
-    """Select modes (seed 003 "selMode")."""
+    """Select modes (Select.md 参数说明, selMode; docs/semantics.md §2.1)."""
 
     VSEL_CMPMASK_SPR = 0
     VSEL_TENSOR_SCALAR_MODE = 1
@@ -75,7 +79,7 @@ class CMPMODE(IntEnum):
 
 
 class MaskMode(IntEnum):
-    """Vector mask modes (ref §1.3)."""
+    """Vector mask modes (docs/semantics.md §1.3, §1.4)."""
 
     NORMAL = 0
     COUNTER = 1
@@ -162,7 +166,7 @@ class KeyedFields:
 
 @dataclass
 class BinaryRepeatParams(KeyedFields):
-    """Strides of a two-source instruction, in 32-byte DataBlocks (all ``uint8_t``, ref §1.1)."""
+    """Strides of a two-source instruction, in 32-byte DataBlocks (all ``uint8_t``, docs/semantics.md §1.2)."""
 
     dst_blk_stride: int = 1
     src0_blk_stride: int = 1
@@ -175,6 +179,7 @@ class BinaryRepeatParams(KeyedFields):
         "dst_blk_stride", "src0_blk_stride", "src1_blk_stride",
         "dst_rep_stride", "src0_rep_stride", "src1_rep_stride",
     )}
+    SOURCE = f"{pages.BINARY_REPEAT_PARAMS} BinaryRepeatParams; {semantics('1.2')}"
 
     def astuple(self) -> tuple[int, ...]:
         return (self.dst_blk_stride, self.src0_blk_stride, self.src1_blk_stride,
@@ -191,6 +196,7 @@ class UnaryRepeatParams(KeyedFields):
     src_rep_stride: int = 8
 
     FIELD_BITS = {"dst_blk_stride": 16, "src_blk_stride": 16, "dst_rep_stride": 8, "src_rep_stride": 8}
+    SOURCE = f"{pages.UNARY_REPEAT_PARAMS} UnaryRepeatParams; {semantics('1.2')}"
 
     def astuple(self) -> tuple[int, ...]:
         return self.dst_blk_stride, self.src_blk_stride, self.dst_rep_stride, self.src_rep_stride
@@ -198,7 +204,7 @@ class UnaryRepeatParams(KeyedFields):
 
 @dataclass
 class TransDataTo5HDParams(KeyedFields):
-    """TransDataTo5HD control (seed 002 表3): halves for b8, repeats, strides in DataBlocks."""
+    """TransDataTo5HD control (TransDataTo5HD.md 参数说明, 表3): halves for b8, repeats, strides in DataBlocks."""
 
     dst_high_half: bool = False
     src_high_half: bool = False
@@ -228,6 +234,7 @@ class DataCopyParams(KeyedFields):
     dst_stride: int = 0
 
     FIELD_BITS = {"block_count": 16, "block_len": 16, "src_stride": 16, "dst_stride": 16}
+    SOURCE = f"{pages.DATA_COPY_PARAMS} 参数说明 (表3 DataCopyParams); {semantics('5.1')}"
 
     def astuple(self) -> tuple[int, ...]:
         return self.block_count, self.block_len, self.src_stride, self.dst_stride
@@ -245,6 +252,7 @@ class DataCopyExtParams(KeyedFields):
     rsv: int = 0
 
     FIELD_BITS = {"block_count": 16, "block_len": 32, "src_stride": 32, "dst_stride": 32, "rsv": 32}
+    SOURCE = f"{pages.DATA_COPY_PAD} 参数说明 (DataCopyExtParams); {semantics('5.2')}"
 
     def astuple(self) -> tuple[int, ...]:
         return self.block_count, self.block_len, self.src_stride, self.dst_stride, self.rsv

@@ -130,6 +130,6 @@ def run() -> list[Outcome]:
         got = run_case(case)
         mismatches = int(np.count_nonzero(got.view(np.uint32) != np.frombuffer(expected, np.uint32)))
         detail = f"256 float32 through TPipe/TQue, data_copy and select: {mismatches} of 256 elements differ"
-        outcomes.append(Outcome(f"seed 003 KernelSelect template, mode {case['sel_mode']}",
+        outcomes.append(Outcome(f"Select.md KernelSelect template, mode {case['sel_mode']}",
                                 got.tobytes() == expected, detail))
     return outcomes

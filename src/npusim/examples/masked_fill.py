@@ -5,16 +5,16 @@
 
 1. copies its slice GM -> UB (``data_copy``);
 2. ``asc_ne_scalar(mask, x, value, repeat, 1, 1, 8, 8)``: one bit per element, 1 where
-   ``x != value`` (seed 001; the C API bitmask is LSB first, 16 bytes per 128-half repeat);
+   ``x != value`` (asc_ne_scalar.md; the C API bitmask is LSB first, 16 bytes per 128-half repeat);
 3. ``select(y, mask, x, fill, VSEL_TENSOR_SCALAR_MODE, count)``: ``x`` where the bit is 1,
-   else the scalar ``fill`` (seed 003, mode 1: the bit stream is consumed 16 bytes per repeat,
+   else the scalar ``fill`` (Select.md, mode 1: the bit stream is consumed 16 bytes per repeat,
    exactly as the compare wrote it);
 4. copies the result UB -> GM.
 
 Float semantics.  The golden is numpy's ``np.where(x != value, x, fill)``, i.e. IEEE-754:
 ``NaN != value`` is true (NaNs are kept, payload and sign unchanged), and ``+0 == -0`` (both
 zeros are replaced); subnormals and infinities compare by value.  This is the behaviour npusim
-models for the A2 compare (ref §3.7: documented for the 950's ``asc_ne_scalar`` — "涉及nan时比较结果为1"
+models for the A2 compare (docs/semantics.md §3.7: documented for the 950's ``asc_ne_scalar`` — "涉及nan时比较结果为1"
 — and assumed for A2, not confirmed on hardware).  The input contains NaNs with several
 payloads, ±0, ±inf, subnormals and the value's neighbours so that each rule is exercised.
 """

@@ -1,6 +1,7 @@
 """NCHW -> NC1HWC0 with TransDataTo5HD: a multi-core Ascend kernel, tiled through the Unified Buffer.
 
-The layout conversion of ref §4.4 (``examples/.../transpose`` scenario 3 of the vendor samples),
+The layout conversion of TransDataTo5HD.md ("将NCHW格式转换成NC1HWC0格式"; ``examples/.../transpose``
+scenario 3 of the vendor samples),
 written as a pyasc-style kernel::
 
     y[n, c1, h, w, c0] = x[n, c1 * 16 + c0, h, w]        (C0 = 16 for half)
@@ -16,7 +17,7 @@ tile in three documented calls:
   UB addresses from ``GetPhyAddr``): ``src_list[i]`` = channel ``i``'s row, ``dst_list[e]`` =
   16 consecutive elements, ``tile / 16`` repeats, ``dst_rep_stride = 16``,
   ``src_rep_stride = 1`` (the documented recipe; with a single repeat both strides must be
-  0, because one repeat is already offset by one stride, ref §4.3);
+  0, because one repeat is already offset by one stride, docs/semantics.md §4.3);
 * CopyOut: ``data_copy`` of the ``tile * 16`` contiguous output elements.
 
 The tile is the largest one the repeat limit (255) and the TPipe pool allow.  The queues
@@ -39,7 +40,7 @@ from npusim import ascend as asc
 
 from . import Outcome
 
-C0 = 16  # channels per group for 16-bit types (ref §4.4)
+C0 = 16  # channels per group for 16-bit types (TransDataTo5HD.md, NCHW -> NC1HWC0)
 BLOCK_ELEMS = 16  # half elements per 32-byte DataBlock
 BLOCK_BYTES = 32
 BUFFER_NUM = 1  # buffers per queue (see the module docstring)
@@ -135,7 +136,7 @@ def convert(x: np.ndarray, block_dim: int = 1, chip: str = "A2") -> np.ndarray:
 
 
 def golden(x: np.ndarray) -> np.ndarray:
-    """The vendor sample's golden (ref §4.4): ``x.reshape(N, C1, 16, H, W).transpose(0, 1, 3, 4, 2)``."""
+    """The vendor sample's golden (TransDataTo5HD.md): ``x.reshape(N, C1, 16, H, W).transpose(0, 1, 3, 4, 2)``."""
     n, c, h, w = x.shape
     return np.ascontiguousarray(x.reshape(n, c // C0, C0, h, w).transpose(0, 1, 3, 4, 2))
 

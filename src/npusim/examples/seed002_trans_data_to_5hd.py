@@ -50,5 +50,5 @@ def run() -> list[Outcome]:
         if case["dtype"] == "int8":
             halves = f", dst/src high half {case['dst_high_half']}/{case['src_high_half']}"
         detail = f"{len(expected)} bytes; first row expected {expected[:32].hex()} got {got[:32].hex()}"
-        outcomes.append(Outcome(f"seed 002 TransDataTo5HD {case['dtype']}{halves}", got == expected, detail))
+        outcomes.append(Outcome(f"TransDataTo5HD.md example {case['dtype']}{halves}", got == expected, detail))
     return outcomes

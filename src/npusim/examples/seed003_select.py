@@ -58,5 +58,5 @@ def run() -> list[Outcome]:
             got_v = np.frombuffer(got, np.float32)[:4]
             detail = f"expected {np.array2string(exp_v, precision=6)}... got {np.array2string(got_v, precision=6)}..."
             label = "mask 64 x 4 repeats" if form == "mask" else "count 256"
-            outcomes.append(Outcome(f"seed 003 Select mode {case['sel_mode']} ({label})", got == expected, detail))
+            outcomes.append(Outcome(f"Select.md example, mode {case['sel_mode']} ({label})", got == expected, detail))
     return outcomes

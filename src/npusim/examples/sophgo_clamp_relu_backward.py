@@ -1,16 +1,17 @@
 """Two torch-tpu style TPU-Kernel kernels on an emulated BM1684X: clamp and relu backward.
 
-Both follow the kernel structure of sophgo-semantics §6 — ``tpu_initialize``, GDMA global ->
+Both follow the usual TPU-Kernel kernel structure — ``tpu_initialize``, GDMA global ->
 local, BDC instructions, GDMA local -> global, ``tpu_poll`` — on an FP32 tensor of shape
 (2, 100, 4, 8): C = 100 channels is more than the 64 NPU lanes, so channels 64..99 take a
-second channel slot in lanes 0..35 (§3.3).  The select patterns are torch-tpu's (§5.2):
+second channel slot in lanes 0..35 (docs/semantics.md §7.3).  The select patterns are torch-tpu's
+(its ``firmware_core`` kernels):
 
 * relu backward: ``grad_in = greater_select(input, SCALAR 0, grad, SCALAR 0)``;
 * clamp: ``out = greater_select(input, max, max, input)``, then
   ``out = less_select(out, min, min, out)`` (the first result fed back as src0 and src3).
 
 Float semantics of the golden.  The BDC compare is *not* numpy's: measured on the cmodel
-(sophgo-semantics §4.4), FP32 subnormals compare as zero (flush-to-zero), ``greater`` is IEEE
+(docs/semantics.md §8.3), FP32 subnormals compare as zero (flush-to-zero), ``greater`` is IEEE
 ordered (false with a NaN), and ``less(a, b) = not((ordered and a >= b) or bits(a) == bits(b))``
 is **true** when a NaN is involved (unless both are the same NaN pattern); selected values are
 copied bit for bit (no flushing on the select path).  The golden below spells those rules out
@@ -76,7 +77,7 @@ def clamp_kernel(output_global: int, input_global: int, shape: tpu.dim4, low: fl
 
 
 def _flush(x: np.ndarray) -> np.ndarray:
-    """What the compare unit sees: FP32 subnormals as a zero of the same sign (§4.4)."""
+    """What the compare unit sees: FP32 subnormals as a zero of the same sign (docs/semantics.md §8.3)."""
     return np.where(np.abs(x) < FLT_MIN, np.copysign(np.float32(0), x), x)
 
 
@@ -139,5 +140,5 @@ def run() -> list[Outcome]:
 def _outcome(what: str, got: np.ndarray, want: np.ndarray) -> Outcome:
     differ = int(np.count_nonzero(got.view(np.uint32) != want.view(np.uint32)))
     detail = (f"FP32 (2, 100, 4, 8) on BM1684X (C > NPU_NUM = 64), GDMA in and out, NaN/inf/subnormal data: "
-              f"{differ} differ from the numpy golden of sophgo-semantics §4.4")
+              f"{differ} differ from the numpy golden of docs/semantics.md §8.3")
     return Outcome(f"Sophgo {what} (BDC selects, GDMA)", got.tobytes() == want.tobytes(), detail)

@@ -1,7 +1,7 @@
 """Golden data for one instruction call described in JSON (``npusim golden CASE.json -o DIR``).
 
 A *case* names an instruction and gives its operands; running it writes the vendor
-samples' layout (ref §6): raw little-endian dumps, C order, no header::
+samples' layout (docs/golden.md): raw little-endian dumps, C order, no header::
 
     DIR/input/<tensor>.bin      every initialised operand, before the call
     DIR/output/golden.bin       the (first) output after the call

@@ -177,7 +177,7 @@ _BINARY_PARAMS = {"repeat_params": asc.BinaryRepeatParams}
 _UNARY_PARAMS = {"repeat_params": asc.UnaryRepeatParams}
 
 ascend_instruction("select", AscendCall(asc.select, params=_BINARY_PARAMS, enums={"sel_mode": asc.SelMode}),
-                   "Select, every form (seed 003)")
+                   "Select, every form (Select.md)")
 for _name, _function in (("add", asc.add), ("sub", asc.sub), ("mul", asc.mul), ("max", asc.max), ("min", asc.min)):
     ascend_instruction(_name, AscendCall(_function, params=_BINARY_PARAMS), f"{_name}: dst = src0 op src1")
 ascend_instruction("abs", AscendCall(asc.abs, params=_UNARY_PARAMS), "abs: dst = |src|")
@@ -211,4 +211,4 @@ def _trans_data_to_5hd(dst: asc.LocalTensor, src: asc.LocalTensor, dst_list, src
 
 ascend_instruction("trans_data_to_5hd", AscendCall(_trans_data_to_5hd,
                                                    params={"params": asc.TransDataTo5HDParams}),
-                   "TransDataTo5HD, address-list form (seed 002)")
+                   "TransDataTo5HD, address-list form (TransDataTo5HD.md)")

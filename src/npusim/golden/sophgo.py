@@ -227,12 +227,12 @@ for _name in ("greater", "less", "equal"):
     sophgo_instruction(f"tpu_bdc_{_name}_select", SophgoCall(
         getattr(tpu, f"tpu_bdc_{_name}_select"), _select_operands("src0_src1_dtype", "dst_dtype", ("dst_addr",)),
         ("src0_src1_dtype", "dst_dtype"),
-    ), f"BDC {_name}_select: dst = cond(src0, src1) ? src2 : src3 (seed 000)")
+    ), f"BDC {_name}_select: dst = cond(src0, src1) ? src2 : src3 (TPU-Kernel 比较选择函数)")
 for _name in ("maximum_greater", "minimum_less"):
     sophgo_instruction(f"tpu_bdc_{_name}_select", SophgoCall(
         getattr(tpu, f"tpu_bdc_{_name}_select"),
         _select_operands("dst0_dtype", "dst1_dtype", ("dst0_addr", "dst1_addr")), ("dst0_dtype", "dst1_dtype"),
-    ), f"BDC {_name}_select: dst0 = chosen of src0/src1, dst1 = src2 or src3 (seed 000)")
+    ), f"BDC {_name}_select: dst0 = chosen of src0/src1, dst1 = src2 or src3 (TPU-Kernel 比较选择函数)")
 sophgo_instruction("tpu_bdc_set_C", SophgoCall(
     tpu.tpu_bdc_set_C,
     (Operand("dst_addr", "dtype", output=True, stride="dst_stride"), Operand("C", "dtype", "scalar")), ("dtype",),

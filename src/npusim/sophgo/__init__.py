@@ -18,7 +18,7 @@ Names follow the vendor's C API (TPU-Kernel)::
         result = core.read_local(0x8000, (1, 64, 4, 4), tpu.DT_FP32)
 
 A kernel is a Python function run inside ``with tpu.Core(...)``, structured as in C
-(sophgo-semantics §6)::
+(the structure of the vendor's kernels)::
 
     def kernel(out_global, in_global, shape):
         tpu.tpu_initialize()
@@ -32,7 +32,8 @@ A kernel is a Python function run inside ``with tpu.Core(...)``, structured as i
         kernel(0x9000, 0x1000, tpu.dim4(1, 100, 4, 8))
         y = core.read_global(0x9000, x.shape, tpu.DT_FP32)
 
-The semantics are those measured on Sophgo's cmodel (reference: sophgo-semantics).
+The semantics are those of Sophgo's documents and, where they are silent, those measured on
+Sophgo's cmodel: ``docs/semantics.md`` §6-§9 states them rule by rule.
 """
 
 from .chips import CHIPS, Chip, get_chip, get_default_chip, set_default_chip, using_chip

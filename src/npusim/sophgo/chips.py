@@ -3,8 +3,8 @@
 One frozen, keyword-only :class:`Chip` per product.  Hardware constants are
 stated once and derived quantities (bank size, EU count per dtype, total local
 memory) are computed from them.  Every table names the document it comes from;
-``sophgo-semantics §3.1`` is the lane/memory table, ``§4.1`` the dtype rules of
-the fused-compare (select) instruction.
+``docs/semantics.md`` §7.1 is the lane/memory table, §8.4 the dtype rules of the
+fused-compare (select) instruction, §9 those of GDMA and ``tpu_bdc_set_C``.
 
 Look a chip up by name with :func:`get_chip` (case-insensitive, aliases such as
 ``"BM1690"`` accepted); an unknown name raises :class:`~npusim.errors.UnsupportedError`
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..default_chip import VendorDefault
 from ..errors import UnsupportedError
+from ..sources import semantics
 from .types import (
     DT_BFP16,
     DT_FP8E4M3,
@@ -49,7 +50,7 @@ INT32_MAX = (1 << 31) - 1  # dim4 fields are C ints
 
 # The nine types whose PRECISION code is 0..5 (INT8, FP16, FP32, INT16, INT32, BF16), signed and
 # unsigned.  The BM1684X and BM1688 fused-compare asserts `0 <= AB_prec <= 5` and `0 <= CD_prec <= 5`
-# (sophgo-semantics §4.1; CD bound measured on both cmodels, atomic_fused_cmp_gen_cmd.c:59).
+# (docs/semantics.md §8.4; CD bound measured on both cmodels, atomic_fused_cmp_gen_cmd.c:59).
 _PREC_0_TO_5 = frozenset(
     {DT_UINT8, DT_INT8, DT_FP16, DT_FP32, DT_UINT16, DT_INT16, DT_UINT32, DT_INT32, DT_BFP16}
 )
@@ -146,7 +147,7 @@ CHIPS: dict[str, Chip] = {
             gdma_max_w_stride_bytes=128,
             set_c_max_stride=(1 << 18) - 1,
             oracle="libcmodel_bm1684x.so (tpu_mlir 1.30.2)",
-            source="sophgo-semantics §3.1 (BM1684X.h, cmodel), §4.1 (cmodel asserts)",
+            source=semantics("7.1", "8.4", "9.1"),  # BM1684X.h and the cmodel's asserts
         ),
         Chip(
             name="BM1688",
@@ -161,7 +162,7 @@ CHIPS: dict[str, Chip] = {
             gdma_max_w_stride_bytes=64,
             set_c_max_stride=INT32_MAX,
             oracle="libcmodel_bm1688.so (tpu_mlir 1.30.2)",
-            source="sophgo-semantics §3.1 (BM1688.h, cmodel), §4.1 (cmodel asserts)",
+            source=semantics("7.1", "8.4", "9.1"),  # BM1688.h and the cmodel's asserts
         ),
         Chip(
             name="SG2260",
@@ -177,7 +178,7 @@ CHIPS: dict[str, Chip] = {
             gdma_max_w_stride_bytes=128,  # carried over from BM1684X
             set_c_max_stride=(1 << 18) - 1,  # carried over from BM1684X
             oracle=None,
-            source="sophgo-semantics §3.1 (BM1690.h), §4.1 (nodechip_fused_cmp_perf_test dtype matrix)",
+            source=semantics("7.1", "8.4"),  # BM1690.h; the dtype matrix of nodechip_fused_cmp_perf_test
         ),
         Chip(
             name="CV184X",
@@ -194,7 +195,7 @@ CHIPS: dict[str, Chip] = {
             gdma_max_w_stride_bytes=64,  # carried over from BM1688
             set_c_max_stride=INT32_MAX,  # carried over from BM1688
             oracle=None,
-            source="sophgo-semantics §3.1 (MARS3.h, cmodel constants), §4.1 (CV184X assert)",
+            source=semantics("7.1", "8.4"),  # MARS3.h, the cmodel's constants and its assert
         ),
     )
 }
@@ -228,7 +229,7 @@ def get_chip(chip: str | Chip) -> Chip:
         return _BY_NAME[chip.strip().upper()]
     except KeyError:
         raise UnsupportedError(
-            "tpu.Core", "chip", chip, "unknown Sophgo chip", known_chip_names()
+            "tpu.Core", "chip", chip, "unknown Sophgo chip", known_chip_names(), semantics("7.1", "10.5")
         ) from None
 
 

@@ -2,7 +2,7 @@
 
 Local memory is one flat :class:`~npusim.memory.Memory` of ``NPU_NUM * LOCAL_MEM_SIZE``
 bytes laid out lane-major, exactly as the vendor cmodel holds it, so a flat byte
-index *is* a local address (``lane * LOCAL_MEM_SIZE + offset``; sophgo-semantics §3.2).
+index *is* a local address (``lane * LOCAL_MEM_SIZE + offset``; docs/semantics.md §7.2).
 
 Global memory (DDR) is another flat :class:`~npusim.memory.Memory`; a global address is a
 byte offset into it.  (The vendor cmodel maps its DDR at ``0x100000000``; kernels receive
@@ -31,13 +31,20 @@ from .. import dtypes as _dtypes
 from ..context import ActiveCores
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..memory import Memory, UninitPolicy, core_uninit_policy
+from ..sources import semantics
 from ..validate import is_integer, require_bytes, require_int
+from . import pages
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
 from .placement import check_element_count, check_stride, place_global, place_local, require_address
 from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
 
 __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
+
+HOST_SOURCE = semantics("9.3", "10.4")  # global memory lives in host memory
+HOST_ACCESS_SOURCE = semantics("7.4")
+LANE_SOURCE = semantics("7.2")
+LAYOUT_SOURCE = semantics("7.3")
 
 DEFAULT_GLOBAL_MEM_BYTES = 256 * 1024 * 1024  # 256 MiB, the size the vendor cmodel is usually given
 
@@ -54,7 +61,7 @@ def current_core(instruction: str) -> Core:
     if core is None:
         raise NoActiveCoreError(
             instruction, "core", None, "no Sophgo core is active",
-            'call it inside "with npusim.sophgo.Core(chip):"',
+            'call it inside "with npusim.sophgo.Core(chip):"', semantics("10.1"),
         )
     return core
 
@@ -88,10 +95,11 @@ class Core:
     ) -> None:
         self.chip = get_default_chip() if chip is None else get_chip(chip)
         self.uninit: UninitPolicy = core_uninit_policy("tpu.Core", strict, uninit)
-        self.global_mem_bytes = require_int("tpu.Core", "global_mem_bytes", global_mem_bytes, 8, 1 << 40)
+        self.global_mem_bytes = require_int("tpu.Core", "global_mem_bytes", global_mem_bytes, 8, 1 << 40,
+                                            HOST_SOURCE)
         if self.global_mem_bytes % 8:
             raise ParameterRangeError("tpu.Core", "global_mem_bytes", global_mem_bytes, "is not a multiple of 8",
-                                      "multiples of 8 bytes")
+                                      "multiples of 8 bytes", HOST_SOURCE)
         self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", self.uninit)
         self.initialized = False
         self.polls = 0
@@ -139,7 +147,7 @@ class Core:
         values = _to_storage(np.asarray(array), storage.np_dtype, "write_local")
         if values.ndim != 4:
             raise ParameterRangeError("write_local", "array shape", values.shape, "must be 4-D (N, C, H, W)",
-                                      "4 dimensions")
+                                      "4 dimensions", HOST_ACCESS_SOURCE)
         shape = dim4(*values.shape)
         elems = self._element_index("write_local", addr, shape, storage.itemsize, storage.bits, layout)
         self.lmem.scatter(elems, values.view(storage.raw))
@@ -175,11 +183,12 @@ class Core:
                 raise TypeError(f"{who}: {name} must be an integer, got {type(value).__name__}")
         lane, offset, nbytes = int(lane), int(offset), int(nbytes)
         if not 0 <= lane < self.chip.npu_num:
-            raise OutOfBoundsError(who, "lane", lane, "no such NPU lane", f"[0, {self.chip.npu_num - 1}]")
+            raise OutOfBoundsError(who, "lane", lane, "no such NPU lane", f"[0, {self.chip.npu_num - 1}]",
+                                   LANE_SOURCE)
         if offset < 0 or nbytes < 0 or offset + nbytes > self.chip.local_mem_bytes:
             raise OutOfBoundsError(
                 who, "offset", offset, f"bytes [{offset:#x}, {offset + nbytes:#x}) leave the lane",
-                f"[0x0, {self.chip.local_mem_bytes:#x}) per lane",
+                f"[0x0, {self.chip.local_mem_bytes:#x}) per lane", LANE_SOURCE,
             )
         return lane * self.chip.local_mem_bytes + offset
 
@@ -189,7 +198,8 @@ class Core:
         """Flat element indices (local address / itemsize) of every element, after bounds checks."""
         addr = require_address(who, "addr", addr)
         if min(shape.as_tuple()) < 1:
-            raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension must be >= 1", ">= 1")
+            raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension must be >= 1", ">= 1",
+                                      HOST_ACCESS_SOURCE)
         if isinstance(layout, dim4):
             stride = _require_host_stride(who, layout)
         elif not isinstance(layout, str):
@@ -198,9 +208,10 @@ class Core:
             start_lane = split_address(addr, self.chip)[0] if 0 <= addr < self.chip.total_local_mem_bytes else 0
             stride = local_stride(layout, shape, start_lane, bits, self.chip)
         else:
-            raise UnsupportedError(who, "layout", layout, "unknown layout", f"{', '.join(LAYOUTS)} or a dim4 stride")
+            raise UnsupportedError(who, "layout", layout, "unknown layout", f"{', '.join(LAYOUTS)} or a dim4 stride",
+                                   LAYOUT_SOURCE)
         placement = place_local(who, self.chip, "addr", addr, shape, stride, itemsize, itemsize,
-                                f"is not {itemsize}-byte aligned (the element size)")
+                                f"is not {itemsize}-byte aligned (the element size)", HOST_ACCESS_SOURCE)
         check_element_count(who, shape, self.chip.total_local_mem_bytes, "local memory")
         return placement.element_index(self.chip)
 
@@ -235,7 +246,7 @@ class Core:
             raise TypeError(f"read_global: shape must be an int or a tuple of ints, got {shape!r}") from None
         if any(not 0 <= d <= INT32_MAX for d in dims):
             raise ParameterRangeError("read_global", "shape", dims, "dimensions must be C ints >= 0",
-                                      f"[0, {INT32_MAX}] each")
+                                      f"[0, {INT32_MAX}] each", HOST_ACCESS_SOURCE)
         geometry, stride = _global_geometry("read_global", dims, stride)
         index = self._global_index("read_global", addr, geometry, stride, storage.itemsize)
         self.gmem.check_initialized("read_global", "tensor", index, storage.itemsize)
@@ -257,7 +268,7 @@ class Core:
         if shape.n * shape.c * shape.h * shape.w == 0:
             return np.zeros(shape.as_tuple(), dtype=np.int64)
         placement = place_global(who, self.global_mem_bytes, "addr", addr, shape, stride, itemsize,
-                                 "global memory (host access)")
+                                 semantics("7.4", "9.3"))
         check_element_count(who, shape, self.global_mem_bytes, "global memory")
         return placement.element_index()
 
@@ -270,7 +281,8 @@ def _global_geometry(who: str, dims: tuple[int, ...], stride: dim4 | None) -> tu
     if not isinstance(stride, dim4):
         raise TypeError(f"{who}: stride must be a dim4 or None, got {type(stride).__name__}")
     if len(dims) != 4:
-        raise ParameterRangeError(who, "shape", dims, "a strided tensor is 4-D (N, C, H, W)", "4 dimensions")
+        raise ParameterRangeError(who, "shape", dims, "a strided tensor is 4-D (N, C, H, W)", "4 dimensions",
+                                  HOST_ACCESS_SOURCE)
     return dim4(*dims), _require_host_stride(who, stride)
 
 
@@ -280,7 +292,7 @@ def _require_host_stride(who: str, stride: dim4) -> dim4:
     (A huge stride on an axis of size 1 moves nothing, yet is not a stride any C caller can pass.)
     """
     check_stride(who, "stride", stride, dim4(0, 0, 0, 0), dim4(*(INT32_MAX,) * 4),
-                 "host access (dim4 fields are C ints)")
+                 f"{pages.TPU_DEFS_H} dim4; {semantics('6.3', '7.4')}")
     return stride
 
 
@@ -292,7 +304,7 @@ def _as_dim4(shape: Any, who: str) -> dim4:
             raise TypeError(f"{who}: shape must be a dim4 or 4 integers, got {shape!r}") from None
     if min(shape.as_tuple()) < 1:
         raise ParameterRangeError(who, "shape", shape.as_tuple(), "every dimension of a tensor is at least 1",
-                                  "N, C, H, W >= 1")
+                                  "N, C, H, W >= 1", HOST_ACCESS_SOURCE)
     return shape
 
 
@@ -306,7 +318,8 @@ def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
         info = np.iinfo(storage)
         if values.size and (values.min() < info.min or values.max() > info.max):
             bad = (values.min() if values.min() < info.min else values.max()).item()
-            raise ParameterRangeError(who, "values", bad, f"do not fit in {storage}", f"[{info.min}, {info.max}]")
+            raise ParameterRangeError(who, "values", bad, f"do not fit in {storage}", f"[{info.min}, {info.max}]",
+                                      HOST_ACCESS_SOURCE)
         return values.astype(storage)
     source = _dtypes.from_numpy(values.dtype)
     if values.dtype.kind not in "iub" and not (source is not None and source.is_float):

@@ -1,16 +1,16 @@
 """Where the elements of a 4-D tensor live in lane-major local memory.
 
 A local address spans all lanes: ``addr = lane * LOCAL_MEM_SIZE + offset``
-(sophgo-semantics §3.2).  A tensor at ``addr`` with shape ``(N, C, H, W)`` and
+(docs/semantics.md §7.2).  A tensor at ``addr`` with shape ``(N, C, H, W)`` and
 element stride ``(ns, cs, hs, ws)`` starts at lane ``s = addr // LOCAL_MEM_SIZE``;
-its channels go round-robin over the lanes from ``s`` (§3.3)::
+its channels go round-robin over the lanes from ``s`` (docs/semantics.md §7.3)::
 
     lane(n, c, h, w)   = (s + c) % NPU_NUM
     offset(n, c, h, w) = addr % LOCAL_MEM_SIZE
                          + size * (n*ns + ((s + c) // NPU_NUM)*cs + h*hs + w*ws)
 
 :func:`element_lane_offset` is that formula, vectorised.  The layouts differ only in
-their strides (:func:`local_stride`, formulas of §3.3):
+their strides (:func:`local_stride`, formulas of docs/semantics.md §7.3):
 
 ============  ==========================================  ============================
 layout        c stride                                    n stride
@@ -39,6 +39,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import UnsupportedError
+from ..sources import semantics
 from .chips import Chip
 from .types import dim4
 
@@ -92,7 +93,7 @@ def local_stride(layout: Layout, shape: dim4, start_lane: int, bits: int, chip: 
         raise TypeError(f"layout: must be a layout name ({', '.join(LAYOUTS)}), got {type(layout).__name__}")
     if layout not in _STRIDE_FORMULAS:
         raise UnsupportedError("layout", "layout", layout, "unknown layout", ", ".join(LAYOUTS),
-                                  "sophgo-semantics §3.3")
+                               semantics("7.3"))
     formula = _STRIDE_FORMULAS[layout]
     return formula(shape, start_lane, chip.eu_num(bits), chip)
 

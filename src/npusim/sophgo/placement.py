@@ -4,7 +4,7 @@ Every Sophgo entry point that reads or writes a tensor asks one of two questions
 
 * :func:`place_local`: does a tensor of ``shape`` and ``stride`` at local address ``addr``
   fit?  The address must lie in the local address space, be aligned as the caller
-  requires, and every element must stay inside its lane (sophgo-semantics §3.2, §3.3);
+  requires, and every element must stay inside its lane (docs/semantics.md §7.2, §7.3);
 * :func:`place_global`: does it fit in global memory (a flat byte space)?
 
 Both return a placement that knows the flat element index of every element (byte address
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AlignmentError, OutOfBoundsError, ParameterRangeError, UnsupportedError
+from ..sources import semantics
 from .chips import Chip
 from .layout import element_lane_offset, lane_span_bytes, split_address
 from .types import dim4
@@ -30,8 +31,9 @@ from .types import dim4
 __all__ = ["SHAPE_MAX", "GlobalPlacement", "LocalPlacement", "as_dim4", "check_element_count", "check_shape",
            "check_stride", "place_global", "place_local", "require_address"]
 
-LOCAL_SOURCE = "sophgo-semantics §3.2, §3.3"
-SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field that must be > 0 (sophgo-semantics §0)
+LOCAL_SOURCE = semantics("7.2", "7.3")
+SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field that must be > 0 (docs/semantics.md §8.5)
+ELEMENT_COUNT_SOURCE = semantics("9.3")
 
 
 def require_address(instruction: str, name: str, addr: Any, kind: str = "int address") -> int:
@@ -82,7 +84,7 @@ def check_element_count(instruction: str, shape: dim4, limit: int, memory_name: 
         raise UnsupportedError(
             instruction, "shape", shape.as_tuple(),
             f"{count} elements: more than the {limit} bytes of {memory_name}, so the strides overlap; npusim "
-            "emulates at most one element per byte", f"at most {limit} elements",
+            "emulates at most one element per byte", f"at most {limit} elements", ELEMENT_COUNT_SOURCE,
         )  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""Kernel entry and exit: ``tpu_initialize`` and ``tpu_poll`` (sophgo-semantics §6).
+"""Kernel entry and exit: ``tpu_initialize`` and ``tpu_poll`` (``tpu_kernel.h``).
 
 A TPU-Kernel kernel starts with ``tpu_initialize()``, queues GDMA and BDC commands, and
 ends with ``tpu_poll()``, which waits until every engine has finished.  In npusim a kernel

@@ -1,6 +1,6 @@
 """TPU-Kernel types: ``data_type_t``, ``scalar_t``, ``var_type_t``, ``variable_t``, ``dim4``.
 
-Names and numeric values are the vendor's (``tpu_defs.h``; sophgo-semantics §2).
+Names and numeric values are the vendor's (``tpu_defs.h``, ``tpu_kernel.h``; docs/semantics.md §6).
 ``data_type_t`` packs three fields into its value: bit 0 is the signed flag,
 bits 4..1 the precision code, bit 5 the FP8 sub-type, so ``DT_INT8 = (0 << 1) | 1``
 and ``DT_FP8E4M3 = (1 << 5) | (7 << 1) | 1 = 47``.
@@ -8,7 +8,7 @@ and ``DT_FP8E4M3 = (1 << 5) | (7 << 1) | 1 = 47``.
 ``scalar_t`` is the vendor's 4-byte little-endian union: every view aliases the
 low bytes of ``u32`` (``u8``/``s8`` byte 0, ``u16``/``s16``/``f16``/``bf16``
 bytes 0-1).  An instruction given a SCALAR operand uses the low
-``bits(dtype)`` bits of ``u32`` (sophgo-semantics §4.5).
+``bits(dtype)`` bits of ``u32`` (docs/semantics.md §6.2).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ import numpy as np
 
 from .. import dtypes as _dtypes
 from ..errors import ParameterRangeError, UnsupportedError
+from ..sources import semantics
 from ..validate import as_double
+from . import pages
 
 __all__ = [
     "DT_BFP16",
@@ -59,7 +61,7 @@ __all__ = [
 
 
 class data_type_t(enum.IntEnum):
-    """Element type codes, with the vendor's numeric values (sophgo-semantics §2)."""
+    """Element type codes, with the vendor's numeric values (docs/semantics.md §6.1)."""
 
     DT_UINT8 = (0 << 1) | 0
     DT_INT8 = (0 << 1) | 1
@@ -131,7 +133,8 @@ def as_data_type(value: Any, instruction: str, operand: str) -> data_type_t:
     except ValueError:
         allowed = ", ".join(f"{d.name}={d.value}" for d in data_type_t)
         raise UnsupportedError(
-            instruction, operand, int(value), "unknown data_type_t value", allowed
+            instruction, operand, int(value), "unknown data_type_t value", allowed,
+            f"{pages.TPU_DEFS_H} data_type_t; {semantics('6.1')}",
         ) from None
 
 
@@ -145,14 +148,14 @@ def tpu_data_type_size(dtype: data_type_t | int) -> int:
 
     Raises:
         UnsupportedError: for DT_INT4/DT_UINT4/DT_FP20, whose width is not a whole number of bytes
-            (the vendor documents INT4 as unsupported here; sophgo-semantics §1.2).
+            (the vendor documents INT4 as unsupported here; docs/semantics.md §6.1).
     """
     dt = as_data_type(dtype, "tpu_data_type_size", "dtype")
     bits = _BITS[dt]
     if bits % 8:
         raise UnsupportedError(
             "tpu_data_type_size", "dtype", dt.name, f"is {bits} bits wide, not a whole number of bytes",
-            "types of 8, 16 or 32 bits",
+            "types of 8, 16 or 32 bits", f"{pages.UTIL} tpu_data_type_size; {semantics('6.1')}",
         )
     return bits // 8
 
@@ -163,7 +166,7 @@ def is_float_type(dtype: data_type_t) -> bool:
 
 
 def is_signed_type(dtype: data_type_t) -> bool:
-    """``SIGN(d) = d & 1``; what makes an integer compare signed (sophgo-semantics §1.3)."""
+    """``SIGN(d) = d & 1``; what makes an integer compare signed (docs/semantics.md §6.1)."""
     return bool(dtype.value & 1)
 
 
@@ -178,7 +181,7 @@ def storage_dtype(dtype: data_type_t, instruction: str, operand: str) -> _dtypes
     except KeyError:
         allowed = ", ".join(d.name for d in _STORAGE)
         raise UnsupportedError(
-            instruction, operand, dtype.name, "has no array storage in npusim", allowed
+            instruction, operand, dtype.name, "has no array storage in npusim", allowed, semantics("6.1"),
         ) from None
 
 
@@ -230,7 +233,7 @@ def round_to_bf16_bits(values: np.ndarray) -> np.ndarray:
 
 
 class scalar_t:
-    """The 4-byte scalar union (sophgo-semantics §2).
+    """The 4-byte scalar union (docs/semantics.md §6.2).
 
     Build it from exactly one view, as in C: ``scalar_t(f32=1.5)``, ``scalar_t(u32=0x3c00)``,
     ``scalar_t(s8=-6)``.  Float views round to nearest, ties to even.  Writing a narrow view
@@ -317,7 +320,7 @@ def _encode(name: str, value: Any) -> int:
         if not lo <= v <= hi:
             raise ParameterRangeError(
                 "scalar_t", name, v, f"does not fit in {bits} {'signed' if signed else 'unsigned'} bits",
-                f"[{lo}, {hi}]",
+                f"[{lo}, {hi}]", f"{pages.TPU_DEFS_H} scalar_t; {semantics('6.2')}",
             )
         return v & ((1 << bits) - 1)
     if name in _FLOAT_VIEWS:
@@ -332,7 +335,7 @@ def _encode(name: str, value: Any) -> int:
 
 
 class var_type_t(enum.IntEnum):
-    """Kind of an instruction operand (sophgo-semantics §2)."""
+    """Kind of an instruction operand (docs/semantics.md §6.3)."""
 
     TENSOR = 0
     SCALAR = 1
@@ -389,7 +392,7 @@ class variable_t:
 
 @dataclass(frozen=True)
 class dim4:
-    """A 4-D shape or stride ``(n, c, h, w)``; strides are in elements (sophgo-semantics §2)."""
+    """A 4-D shape or stride ``(n, c, h, w)``; strides are in elements (docs/semantics.md §6.3)."""
 
     n: int
     c: int

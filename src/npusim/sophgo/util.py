@@ -1,4 +1,4 @@
-"""TPU-Kernel utility functions (vendor page "util", sophgo-semantics §1.2, §3.1-§3.3).
+"""TPU-Kernel utility functions (TPU-Kernel 辅助函数, util.html; docs/semantics.md §7.2, §7.3).
 
 They answer for the chip of the active :class:`~npusim.sophgo.core.Core`, as the vendor
 functions answer for the chip the kernel is built for.  Where C fills a ``dim4 *stride``
@@ -9,7 +9,9 @@ out-parameter, these return the :class:`~npusim.sophgo.types.dim4`.  The vendor'
 from __future__ import annotations
 
 from ..errors import ParameterRangeError
+from ..sources import semantics
 from ..validate import require_int
+from . import pages
 from .chips import Chip
 from .core import current_core
 from .layout import channels_per_lane, local_stride, split_address
@@ -75,7 +77,8 @@ def tpu_channle_num_per_npu(start_idx: int, num_channels: int) -> int:
     """Channel slots each lane holds: ``ceil((start_idx + num_channels) / NPU_NUM)``."""
     chip = current_core("tpu_channle_num_per_npu").chip
     start_idx = _start_lane("tpu_channle_num_per_npu", start_idx, chip)
-    num_channels = require_int("tpu_channle_num_per_npu", "num_channels", num_channels, 1, SHAPE_MAX)
+    num_channels = require_int("tpu_channle_num_per_npu", "num_channels", num_channels, 1, SHAPE_MAX,
+                               _source("tpu_channle_num_per_npu", semantics("7.2")))
     return channels_per_lane(start_idx, num_channels, chip)
 
 
@@ -109,13 +112,23 @@ def tpu_continuous_stride(shape: dim4) -> dim4:
 
 
 # ------------------------------------------------------------------ argument checks
+_ON_THE_PAGE = frozenset({"tpu_npu_index", "tpu_bank_index", "tpu_channle_num_per_npu", "tpu_aligned_stride",
+                          "tpu_compact_stride", "tpu_line_aligned_stride", "tpu_continuous_stride"})
+
+
+def _source(who: str, rule: str) -> str:
+    """The utility page's entry for ``who`` (``tpu_npu_addr`` has none), then ``rule`` (docs/semantics.md)."""
+    return f"{pages.UTIL} {who}; {rule}" if who in _ON_THE_PAGE else rule
+
+
 def _local_address(who: str, addr, chip: Chip) -> int:
-    return require_int(who, "addr", addr, 0, chip.total_local_mem_bytes - 1,
+    return require_int(who, "addr", addr, 0, chip.total_local_mem_bytes - 1, _source(who, semantics("7.2")),
                        rule="is not a local address (NPU_NUM * LOCAL_MEM_SIZE bytes)")
 
 
 def _start_lane(who: str, start_idx, chip: Chip) -> int:
-    return require_int(who, "start_idx", start_idx, 0, chip.npu_num - 1, rule="is not an NPU lane")
+    return require_int(who, "start_idx", start_idx, 0, chip.npu_num - 1, _source(who, semantics("7.3")),
+                       rule="is not an NPU lane")
 
 
 def _shape(who: str, shape) -> dim4:
@@ -124,5 +137,5 @@ def _shape(who: str, shape) -> dim4:
     for axis, size in zip("nchw", shape, strict=True):
         if not 1 <= size <= SHAPE_MAX:
             raise ParameterRangeError(who, f"shape.{axis}", size, "is outside the 16-bit shape field",
-                                      f"[1, {SHAPE_MAX}]", "sophgo-semantics §0")
+                                      f"[1, {SHAPE_MAX}]", _source(who, semantics("7.3")))
     return shape

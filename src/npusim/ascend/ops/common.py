@@ -10,7 +10,9 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
+from ...sources import semantics
 from ...validate import as_double, require_aligned, require_uint
+from .. import pages
 from ..core import Core
 from ..tensor import LocalTensor
 from ..types import UB_POSITIONS
@@ -26,8 +28,10 @@ __all__ = [
     "scalar_bits_cached",
 ]
 
-UB_ALIGN = 32  # ref §1.4: UB operand start addresses are 32-byte aligned
-ALIGN_SOURCE = "ref §1.4; SIMD-API 通用说明和约束 (UB 地址对齐)"
+UB_ALIGN = 32  # UB operand start addresses are 32-byte aligned (docs/semantics.md §1.5)
+ALIGN_SOURCE = f"{pages.GENERAL} 通用地址对齐约束; {semantics('1.5')}"
+POSITION_SOURCE = f"{pages.GENERAL} 逻辑位置和物理存储的映射关系; {semantics('1.8')}"
+SCALAR_SOURCE = semantics("1.10")
 
 
 def is_tensor(value) -> bool:
@@ -42,7 +46,8 @@ def is_scalar(value) -> bool:
 
 
 def require_ub_tensor(
-    instruction: str, name: str, tensor: LocalTensor, core: Core, alignment: int = UB_ALIGN
+    instruction: str, name: str, tensor: LocalTensor, core: Core, alignment: int = UB_ALIGN,
+    align_source: str = ALIGN_SOURCE,
 ) -> LocalTensor:
     """A tensor usable by ``instruction`` on ``core``: alive, same core, in UB, aligned."""
     if not isinstance(tensor, LocalTensor):
@@ -51,28 +56,29 @@ def require_ub_tensor(
     if tensor.position not in UB_POSITIONS:
         raise UnsupportedError(
             instruction, f"{name} position", tensor.position.name,
-            "vector instructions read and write the Unified Buffer", "VECIN, VECOUT, VECCALC",
-            "Select.md: supported TPosition is VECIN, VECCALC, VECOUT",
+            "vector instructions read and write the Unified Buffer", "VECIN, VECOUT, VECCALC", POSITION_SOURCE,
         )
-    require_aligned(instruction, name, tensor.addr, alignment, "UB", ALIGN_SOURCE)
+    require_aligned(instruction, name, tensor.addr, alignment, "UB", align_source)
     return tensor
 
 
-def require_dtype(instruction: str, name: str, dtype: DType, allowed: frozenset[str], what: str) -> None:
-    """Raise :class:`UnsupportedError` unless ``dtype`` is in ``allowed``."""
+def require_dtype(
+    instruction: str, name: str, dtype: DType, allowed: frozenset[str], what: str, source: str | None = None
+) -> None:
+    """Raise :class:`UnsupportedError` unless ``dtype`` is in ``allowed``; ``source`` documents ``allowed``."""
     if dtype.name not in allowed:
         raise UnsupportedError(
-            instruction, f"{name} dtype", dtype.name, f"{what}", ", ".join(sorted(allowed)) or "none",
+            instruction, f"{name} dtype", dtype.name, f"{what}", ", ".join(sorted(allowed)) or "none", source,
         )
 
 
 def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
-    """Validate every stride field of a repeat-parameter object against its C field width."""
+    """Validate every stride field of a repeat-parameter object against its C field width (``cls.SOURCE``)."""
     if not isinstance(params, cls):
         raise TypeError(f"{instruction}: repeat_params must be asc.{cls.__name__}, got {type(params).__name__}")
     return tuple(
         require_uint(instruction, f"repeat_params.{f.name}", getattr(params, f.name), cls.FIELD_BITS[f.name],
-                     "ref §1.1 (field widths)")
+                     cls.SOURCE)
         for f in fields(params)
     )
 
@@ -95,11 +101,12 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
         return converted.view(dtype.raw)
     if isinstance(value, (float, np.floating)) and not float(value).is_integer():
         raise ParameterRangeError(instruction, name, value, f"{dtype} data needs an integral scalar",
-                                  f"integers representable in {dtype}")
+                                  f"integers representable in {dtype}", SCALAR_SOURCE)
     info = np.iinfo(dtype.np_dtype)
     as_int = int(value)
     if not info.min <= as_int <= info.max:
-        raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]")
+        raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]",
+                                  SCALAR_SOURCE)
     return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
 
 

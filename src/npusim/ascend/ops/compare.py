@@ -1,34 +1,34 @@
 """The Compare family: ``Compare`` / ``Compares`` to a UB bitmask, and compare to CMPMASK.
 
-Semantics (ref §3; ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md``):
+Semantics (docs/semantics.md §3; ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md``):
 
 * Per lane, ``bit = src0 <op> src1`` (``Compares``: ``src0 <op> scalar``) for the six
   ``CMPMODE`` values, computed on the source dtype exactly: float16 and bfloat16 are widened
   to float32 (exact), NaN compares unordered (NE true, all others false) and +0 == -0
-  (``CompareSupport.float_semantics``; an assumption for A2, ref §3.7).  int32 compares its
+  (``CompareSupport.float_semantics``; an assumption for A2, docs/semantics.md §3.7).  int32 compares its
   two's-complement values; on A2/A3 and Kirin it is allowed with ``CMPMODE.EQ`` only.
-* **Bitmask output** (ref §3.1): one bit per lane, LSB first; repeat ``r`` writes exactly
+* **Bitmask output** (docs/semantics.md §3.1): one bit per lane, LSB first; repeat ``r`` writes exactly
   ``E / 8`` bytes at ``dst + r * E / 8`` (16 B for half, 8 B for float/int32), packed
-  contiguously.  Source strides follow the address formula of ref §1.1; the dst strides
+  contiguously.  Source strides follow the address formula of docs/semantics.md §1.1; the dst strides
   of ``BinaryRepeatParams`` / ``UnaryRepeatParams`` are validated but have no effect on
   the packed output (the hardware behaviour with non-default dst strides is undocumented,
-  ref §9.1; the CCE and TIK descriptions of ``vcmpv`` have no dst stride at all).
-* **Mask** (ref §3.2, ``CompareSupport.mask_honoured``): on A2/A3, 310P, 910 and Kirin the
+  docs/semantics.md §3.1; the CCE and TIK descriptions of ``vcmpv`` have no dst stride at all).
+* **Mask** (docs/semantics.md §3.2, ``CompareSupport.mask_honoured``): on A2/A3, 310P, 910 and Kirin the
   high-dim ``mask`` is a reserved parameter: every bit of every repeat is computed and
   written.  On 950 and 310B masked-off lanes produce 0 bits (their bytes are still written).
-* **Count forms** (ref §3.3): ``count * sizeof(T)`` must be a multiple of 256; the call
+* **Count forms** (docs/semantics.md §3.3): ``count * sizeof(T)`` must be a multiple of 256; the call
   runs ``count * sizeof(T) / 256`` full repeats with default strides.  (The library would
   silently skip a partial tail; npusim rejects it, as the 950 does with a hard assert.)
 * ``repeat_times == 0`` / ``count == 0`` writes nothing (parameters are still checked).  The
   docs guarantee the NOP on A2/A3 only; on the 950 "不保证…视为NOP" (Compare.md 约束说明),
   and npusim treats it as a NOP there too.
-* **Counter mask mode**: ``vcmpv``/``vcmp`` document no counter-mode behaviour (ref §9.2) and
+* **Counter mask mode**: ``vcmpv``/``vcmp`` document no counter-mode behaviour (docs/semantics.md §3.8) and
   the library never combines them, so on products whose compare is the native instruction
   (``counter_mode_modelled`` false) a high-dim, count or register compare issued while the
   core is in counter mode raises :class:`~npusim.errors.UnsupportedError` rather than guess.
   On the 950 the VF emulation takes the element count from the mask argument
   (``CompareLevel0CounterMode``): ``ceil(count / E)`` repeats, the last one's tail bits 0.
-* **Compare to CMPMASK** (ref §3.5): one repeat of 256 bytes; only the source block strides
+* **Compare to CMPMASK** (docs/semantics.md §3.5): one repeat of 256 bytes; only the source block strides
   matter.  The E result bits go to CMPMASK bits ``0..E-1``.  A2/A3 and 310P
   (``register_keeps_masked_bits``): masked-off bits keep their previous value, as do bits
   ``E..127``; 950: the whole register is rewritten, inactive bits and bits ``E..127`` zero,
@@ -54,7 +54,9 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param, bind_values
+from ...sources import semantics
 from ...validate import div_up, require_bool, require_int
+from .. import pages
 from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
 from ..core import CMPMASK_BYTES, Core, current_core
@@ -106,8 +108,13 @@ __all__ = [
 
 COUNT_MAX = (1 << 32) - 1  # count is uint32_t (Compare.md)
 WIDEN_FROM = 4096  # elements: from here a 16-bit float compare widens to float32 first (LaneComparison.operand)
-COUNT_SOURCE = "Compare.md / Compares.md 约束说明 (count elements must fill whole 256-byte repeats); ref §3.3"
-COUNTER_MODE_SOURCE = "ref §9.2 (vcmpv/vcmp under counter mode is undocumented; the library never combines them)"
+COUNT_SOURCE = f"{pages.COMPARE} 约束说明; {semantics('3.3')}"
+COUNTER_MODE_SOURCE = semantics("3.8")  # vcmpv/vcmp in counter mode: undocumented, never issued by the library
+MASK_SOURCE = f"{pages.COMPARE} mask/mask[]参数说明; {semantics('3.2')}"
+PARAMETER_SOURCE = f"{pages.COMPARE} 模板参数及接口参数说明; {semantics('3.2')}"
+REPEAT_SOURCE = f"{pages.HIGH_DIM} 迭代控制; {semantics('1.1')}"
+REGISTER_DTYPE_SOURCE = f"{pages.COMPARE_TO_REGISTER} 数据类型; {semantics('3.5')}"
+_PAGES = {"Compare": pages.COMPARE, "Compares": pages.COMPARES}  # their sections have the same names
 
 _OPERATORS = {
     CMPMODE.LT: np.less,
@@ -343,7 +350,8 @@ def plan_vcmp(instruction: str, core: Core, mode: CMPMODE, src0, src1, block_str
 def _support(core: Core, instruction: str, what: str, has) -> CompareSupport:
     support = core.chip.compare
     if support is None or not has(support):
-        raise unsupported_on(core.chip, instruction, what, lambda c: c.compare is not None and has(c.compare))
+        raise unsupported_on(core.chip, instruction, what, lambda c: c.compare is not None and has(c.compare),
+                             f"{_PAGES[what]} 产品支持情况; {semantics('3.4')}")
     return support
 
 
@@ -351,7 +359,8 @@ def _register_support(core: Core, instruction: str) -> CompareSupport:
     support = core.chip.compare
     if support is None or not support.register_compare:
         raise unsupported_on(core.chip, instruction, "Compare with the result in CMPMASK",
-                             lambda c: c.compare is not None and c.compare.register_compare)
+                             lambda c: c.compare is not None and c.compare.register_compare,
+                             f"{pages.COMPARE_TO_REGISTER} 产品支持情况; {semantics('3.5')}")
     return support
 
 
@@ -359,7 +368,7 @@ def _cmp_mode(instruction: str, value) -> CMPMODE:
     mode = int(value)
     if mode not in {m.value for m in CMPMODE}:
         raise ParameterRangeError(instruction, "cmp_mode", mode, "unknown CMPMODE",
-                                  ", ".join(f"{m.name}={m.value}" for m in CMPMODE), "Compare.md 'cmpMode'")
+                                  ", ".join(f"{m.name}={m.value}" for m in CMPMODE), PARAMETER_SOURCE)
     return CMPMODE(mode)
 
 
@@ -377,28 +386,28 @@ def _check_dtypes(instruction: str, core: Core, support: CompareSupport, form: s
     if form != "count":
         dtypes = dtypes - support.count_only_dtypes
     doc = "Compares.md" if scalar else "Compare.md"
+    source = f"{pages.COMPARES if scalar else pages.COMPARE} 数据类型; {semantics('3.4')}"
     require_dtype(instruction, "src0", src0.dtype, dtypes,
                   f"{doc} '数据类型': not a supported T{'' if form == 'count' else ' of the high-dim forms'} "
-                  f"on {product}")
+                  f"on {product}", source)
     if src1 is not None and src1.dtype != src0.dtype:
         raise UnsupportedError(instruction, "src1 dtype", src1.dtype.name, "src1 must have src0's dtype",
-                               src0.dtype.name)
+                               src0.dtype.name, source)
     eq_only = support.scalar_eq_only_dtypes if scalar else support.eq_only_dtypes
     if src0.dtype.name in eq_only and mode != CMPMODE.EQ:
         raise UnsupportedError(instruction, "cmp_mode", mode.name,
-                               f"{src0.dtype} data supports only CMPMODE.EQ on {product}", "EQ",
-                               f"{doc} '数据类型'; ref §3.4")
+                               f"{src0.dtype} data supports only CMPMODE.EQ on {product}", "EQ", source)
     require_dtype(instruction, "dst", dst.dtype, support.scalar_dst_dtypes if scalar else support.dst_dtypes,
-                  f"{doc} '数据类型': not a supported bitmask type U on {product}")
+                  f"{doc} '数据类型': not a supported bitmask type U on {product}", source)
 
 
 def _check_register_dtypes(instruction: str, core: Core, support: CompareSupport, src0: LocalTensor,
                            src1: LocalTensor) -> None:
     require_dtype(instruction, "src0", src0.dtype, support.register_dtypes,
-                  f"Compare（结果存入寄存器）.md: not a supported T on {core.chip.name}")
+                  f"Compare（结果存入寄存器）.md: not a supported T on {core.chip.name}", REGISTER_DTYPE_SOURCE)
     if src1.dtype != src0.dtype:
         raise UnsupportedError(instruction, "src1 dtype", src1.dtype.name, "src1 must have src0's dtype",
-                               src0.dtype.name)
+                               src0.dtype.name, REGISTER_DTYPE_SOURCE)
 
 
 def _require_normal_mode(instruction: str, core: Core, support: CompareSupport) -> None:
@@ -434,7 +443,7 @@ def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *,
         if not scalar and not is_set_mask:
             raise ParameterRangeError(
                 instruction, "is_set_mask", False, "is_set_mask is a reserved parameter of Compare to a "
-                "bitmask; keep the default", "True", "Compare.md 表1 (isSetMask: 保留参数，保持默认值即可)",
+                "bitmask; keep the default", "True", PARAMETER_SOURCE,
             )
         lanes, mask_words_after = _high_dim_lanes(
             instruction, core, support, "compares" if scalar else "compare", bound["mask"],
@@ -475,7 +484,7 @@ def _high_dim_lanes(instruction: str, core: Core, support: CompareSupport, kind:
     counter = core.mask_mode == MaskMode.COUNTER
     if not support.mask_honoured:
         _check_reserved_mask(instruction, mask, itemsize)
-        repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, "ref §1.1")
+        repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, REPEAT_SOURCE)
         return ActiveLanes(repeat_times, lanes, None, repeat_times * lanes), None
     if not is_set_mask:
         if counter:
@@ -492,11 +501,11 @@ def _high_dim_lanes(instruction: str, core: Core, support: CompareSupport, kind:
 
 
 def _check_reserved_mask(instruction: str, mask, itemsize: int) -> None:
-    """A reserved ``mask`` (ref §3.2) still has to be a well-formed uint64 or uint64 list."""
+    """A reserved ``mask`` (docs/semantics.md §3.2) still has to be a well-formed uint64 or uint64 list."""
     if _is_int(mask):
-        require_int(instruction, "mask", mask, 0, FULL_WORD, "Compare.md 'mask'", rule="mask is uint64_t")
+        require_int(instruction, "mask", mask, 0, FULL_WORD, MASK_SOURCE, rule="mask is uint64_t")
         return
-    bitwise_mask_words(instruction, mask, itemsize, "Compare.md 'mask'")
+    bitwise_mask_words(instruction, mask, itemsize, MASK_SOURCE)
 
 
 def _spill_unsupported(instruction: str, core: Core) -> UnsupportedError:
@@ -504,7 +513,7 @@ def _spill_unsupported(instruction: str, core: Core) -> UnsupportedError:
         instruction, "is_set_mask", False,
         f"in counter mode {core.chip.product} spills the vector mask register to UB scratch in a packed "
         "layout npusim does not model", "is_set_mask=True, or normal mode",
-        "dav_3510 kernel_operator_vec_cmp_impl.h (MoveMask + StoreAlign DIST_PACK)",
+        semantics("3.8"),  # dav_3510 kernel_operator_vec_cmp_impl.h: MoveMask + StoreAlign DIST_PACK
     )
 
 
@@ -551,7 +560,7 @@ def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: i
     _require_normal_mode(instruction, core, support)
     if support.mask_honoured:
         return lanes_from_register(core, instruction, repeat, itemsize)
-    repeat = require_int(instruction, "repeat", repeat, 0, MAX_REPEAT, "ref §1.1")
+    repeat = require_int(instruction, "repeat", repeat, 0, MAX_REPEAT, REPEAT_SOURCE)
     lanes = lanes_per_repeat(itemsize)
     return ActiveLanes(repeat, lanes, None, repeat * lanes)
 
@@ -559,7 +568,7 @@ def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: i
 # ------------------------------------------------------------------ execution
 @dataclass(frozen=True)
 class LaneComparison:
-    """How ``a <mode> b`` is computed on raw bits of one dtype (ref §3.7).
+    """How ``a <mode> b`` is computed on raw bits of one dtype (docs/semantics.md §3.7).
 
     Integers compare as two's-complement / unsigned values.  Floats follow the product's
     ``CompareSupport.float_semantics``; the only one documented is ``"ieee754"``: NumPy's
@@ -611,7 +620,7 @@ class ComparePlan:
     Attributes:
         call: the resolved call.
         src0, src1: the sources in the plan's layout (``src1`` is ``None`` against a scalar).
-        dst: the packed bitmask bytes (``E / 8`` per repeat, ref §3.1), ``None`` for CMPMASK.
+        dst: the packed bitmask bytes (``E / 8`` per repeat, docs/semantics.md §3.1), ``None`` for CMPMASK.
         scratch: the UB staging bytes of a compare to CMPMASK on the 950, else ``None``.
         lane_mask: view layout: ``(repeats, E)`` active lanes when some are inactive (their
             bits are 0), else ``None``.
@@ -654,7 +663,7 @@ class ComparePlan:
             check_clear_of_scratch(
                 call.instruction, start, lanes.lanes // 8, reads,
                 "UB scratch", "this call writes (该接口占用8KB Unified Buffer临时空间)",
-                "Compare（结果存入寄存器）.md 约束说明; dav_3510 VcmpImpl")
+                f"{pages.COMPARE_TO_REGISTER} 约束说明; {semantics('3.5')}")  # dav_3510 VcmpImpl
             scratch = ByteSpan("scratch", start, start + lanes.lanes // 8)
         comparison = LaneComparison.of(call.mode, call.dtype, call.support.float_semantics)
 
@@ -707,7 +716,7 @@ class ComparePlan:
 
 
 def _cmpmask_after(plan: CompareCall, bits: np.ndarray) -> bytes:
-    """CMPMASK after a compare to register: result bits at lanes ``0..E-1`` (ref §3.5)."""
+    """CMPMASK after a compare to register: result bits at lanes ``0..E-1`` (docs/semantics.md §3.5)."""
     core = plan.core
     lanes = plan.lanes
     if not plan.support.register_keeps_masked_bits:

@@ -8,11 +8,15 @@ tables 3-5; the 950 applies it to half only).  ``set_saturation_flag(False)`` tu
 
 from __future__ import annotations
 
+from ...sources import semantics
 from ...validate import require_bool
+from .. import pages
 from ..chips import unsupported_on
 from ..core import current_core
 
 __all__ = ["get_saturation_flag", "set_saturation_flag"]
+
+SOURCE = f"{pages.SET_SATURATION_FLAG} 产品支持情况; {semantics('5.3')}"
 
 
 def set_saturation_flag(enable_sat: bool) -> None:
@@ -20,7 +24,8 @@ def set_saturation_flag(enable_sat: bool) -> None:
     instruction = "set_saturation_flag"
     core = current_core(instruction)
     if not core.chip.saturation_flag_api:
-        raise unsupported_on(core.chip, instruction, "SetSaturationFlag", lambda c: c.saturation_flag_api)
+        raise unsupported_on(core.chip, instruction, "SetSaturationFlag", lambda c: c.saturation_flag_api,
+                             SOURCE)
     core.float_saturation = require_bool(instruction, "enable_sat", enable_sat)
 
 
@@ -29,5 +34,6 @@ def get_saturation_flag() -> bool:
     instruction = "get_saturation_flag"
     core = current_core(instruction)
     if not core.chip.saturation_flag_api:
-        raise unsupported_on(core.chip, instruction, "GetSaturationFlag", lambda c: c.saturation_flag_api)
+        raise unsupported_on(core.chip, instruction, "GetSaturationFlag", lambda c: c.saturation_flag_api,
+                             SOURCE)
     return core.float_saturation

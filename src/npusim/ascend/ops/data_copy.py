@@ -37,7 +37,9 @@ from ...dtypes import DType
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
 from ...memory import Memory
 from ...overloads import Form, Param, bind
+from ...sources import semantics
 from ...validate import align_up, require_bool, require_int, require_uint
+from .. import pages
 from ..addressing import BLOCK_BYTES
 from ..chips import unsupported_on
 from ..core import Core, current_core
@@ -50,8 +52,10 @@ from .common import is_scalar, require_dtype, require_repeat_params, require_ub_
 
 __all__ = ["data_copy", "data_copy_pad", "set_pad_value"]
 
-COPY_DOC = "GM与UB连续/高维切分数据搬运(DataCopy).md"
-PAD_DOC = "GMToUB/UBToGM非对齐数据搬运(DataCopyPad).md"
+COPY_DOC = pages.DATA_COPY
+PAD_DOC = pages.DATA_COPY_PAD
+COPY_RULES = semantics("5.1")
+PAD_RULES = semantics("5.2")
 MAX_BLOCK_COUNT = 4095  # blockCount ∈ [0, 4095]
 MAX_PAD_BLOCK_LEN = 2097151  # DataCopyExtParams.blockLen ∈ [0, 2097151] bytes
 
@@ -108,11 +112,11 @@ def _endpoint(instruction: str, name: str, operand, core: Core):
                     f"got {type(operand).__name__}")
 
 
-def _common_dtype(instruction: str, dst, src, allowed: frozenset[str], core: Core, what: str) -> DType:
+def _common_dtype(instruction: str, dst, src, allowed: frozenset[str], core: Core, source: str) -> DType:
     if dst.dtype != src.dtype:
         raise UnsupportedError(instruction, "src dtype", src.dtype.name, "source and destination must have the "
-                               "same element type T", dst.dtype.name, what)
-    require_dtype(instruction, "dst", dst.dtype, allowed, f"{what}: not supported on {core.chip.product}")
+                               "same element type T", dst.dtype.name, source)
+    require_dtype(instruction, "dst", dst.dtype, allowed, f"not supported on {core.chip.product}", source)
     return dst.dtype
 
 
@@ -138,7 +142,7 @@ def _side(instruction: str, name: str, operand, starts: np.ndarray, nbytes: int)
 
 
 def _check_ub_overlap(instruction: str, dst: _Side, src: _Side, nbytes: int) -> None:
-    """A UB -> UB copy may be exactly in place or disjoint, never partially overlapping (ref §1.4)."""
+    """A UB -> UB copy may be exactly in place or disjoint, never partially overlapping (docs/semantics.md §1.6)."""
     if dst.is_gm or src.is_gm or dst.memory is not src.memory:
         return
     d_idx, s_idx = dst.byte_index(nbytes), src.byte_index(nbytes)
@@ -148,7 +152,7 @@ def _check_ub_overlap(instruction: str, dst: _Side, src: _Side, nbytes: int) -> 
     if shared.size:
         raise OverlapError(
             instruction, "src / dst", f"byte {int(shared[0]):#x}", "source and destination partially overlap",
-            "identical or disjoint byte ranges", "ref §1.4 (undocumented overlap counts as not supported)",
+            "identical or disjoint byte ranges", f"{pages.GENERAL} 通用地址重叠约束; {semantics('1.6', '5.1')}",
         )
 
 
@@ -222,9 +226,10 @@ def _plan_copy(instruction: str, core: Core, dst, src, args: tuple, kwargs: dict
     src = _endpoint(instruction, "src", src, core)
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
         raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
-    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core, COPY_DOC)
+    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core,
+                          f"{COPY_DOC} 数据类型; {COPY_RULES}")
     if form == "count":
-        count = require_uint(instruction, "count", bound["count"], 32, COPY_DOC)
+        count = require_uint(instruction, "count", bound["count"], 32, f"{COPY_DOC} 函数原型; {COPY_RULES}")
         nbytes = count * dtype.itemsize
         if nbytes % BLOCK_BYTES:
             raise ParameterRangeError(
@@ -232,7 +237,7 @@ def _plan_copy(instruction: str, core: Core, dst, src, args: tuple, kwargs: dict
                 f"count * sizeof({dtype}) = {nbytes} bytes is not a multiple of 32 (the hardware would round it "
                 f"down to {nbytes // BLOCK_BYTES * BLOCK_BYTES} bytes)",
                 f"multiples of {BLOCK_BYTES // dtype.itemsize} elements; use data_copy_pad for a tail",
-                f"{COPY_DOC} (count)",
+                f"{COPY_DOC} 约束说明; {COPY_RULES}",
             )
         if nbytes == 0:
             return DataCopyPlan.nop(instruction)
@@ -241,10 +246,10 @@ def _plan_copy(instruction: str, core: Core, dst, src, args: tuple, kwargs: dict
         block_count, block_len, src_gap, dst_gap = require_repeat_params(instruction, bound["repeat_params"],
                                                                          DataCopyParams)
         block_count = require_int(instruction, "repeat_params.block_count", block_count, 0, MAX_BLOCK_COUNT,
-                                  f"{COPY_DOC} 表4")
+                                  f"{pages.DATA_COPY_PARAMS} 约束说明 (表4); {COPY_RULES}")
         if block_count == 0 or block_len == 0:
             _nop_allowed(instruction, core, "repeat_params.block_count" if block_count == 0 else
-                         "repeat_params.block_len", f"{COPY_DOC} 约束说明")
+                         "repeat_params.block_len", f"{pages.DATA_COPY_PARAMS} 约束说明; {COPY_RULES}")
             return DataCopyPlan.nop(instruction)
         blocks, block_bytes = block_count, block_len * BLOCK_BYTES
         src_pitch, dst_pitch = block_bytes + src_gap * BLOCK_BYTES, block_bytes + dst_gap * BLOCK_BYTES
@@ -404,17 +409,18 @@ def _pad_geometry(instruction: str, params, core: Core, dtype: DType) -> _PadGeo
     if isinstance(params, DataCopyExtParams):
         count, length, src_gap, dst_gap, _rsv = require_repeat_params(instruction, params, DataCopyExtParams)
         length = require_int(instruction, "data_copy_params.block_len", length, 0, MAX_PAD_BLOCK_LEN,
-                             f"{PAD_DOC} 表5")
+                             f"{PAD_DOC} 参数说明 (表5); {PAD_RULES}")
     else:
         count, length, src_gap, dst_gap = require_repeat_params(instruction, params, DataCopyParams)
-    count = require_int(instruction, "data_copy_params.block_count", count, 0, MAX_BLOCK_COUNT, f"{PAD_DOC} 表5")
+    count = require_int(instruction, "data_copy_params.block_count", count, 0, MAX_BLOCK_COUNT,
+                        f"{PAD_DOC} 参数说明 (表5); {PAD_RULES}")
     if length % dtype.itemsize:
         raise ParameterRangeError(instruction, "data_copy_params.block_len", length,
                                   f"block_len counts bytes and must be a multiple of sizeof({dtype})",
-                                  f"multiples of {dtype.itemsize}", f"{PAD_DOC} 约束说明")
+                                  f"multiples of {dtype.itemsize}", f"{PAD_DOC} 约束说明; {PAD_RULES}")
     if count == 0 or length == 0:
         _nop_allowed(instruction, core, "data_copy_params.block_count" if count == 0 else
-                     "data_copy_params.block_len", f"{PAD_DOC} 约束说明")
+                     "data_copy_params.block_len", f"{PAD_DOC} 约束说明; {PAD_RULES}")
         return None
     return _PadGeometry(count, length, src_gap, dst_gap)
 
@@ -425,22 +431,25 @@ def _pad_fields(instruction: str, pad, dtype: DType) -> tuple[bool, int, int, ob
         return False, 0, 0, 0
     if isinstance(pad, DataCopyPadExtParams) and pad.dtype is not None and pad.dtype != dtype:
         raise UnsupportedError(instruction, "pad_params.dtype", str(pad.dtype), "the padding type must be the "
-                               "copy's element type T", dtype.name, f"{PAD_DOC} 表4")
+                               "copy's element type T", dtype.name, f"{PAD_DOC} 参数说明 (表4); {PAD_RULES}")
     is_pad = require_bool(instruction, "pad_params.is_pad", pad.is_pad)
     sides = []
     for field_name in ("left_padding", "right_padding"):
-        elems = require_uint(instruction, f"pad_params.{field_name}", getattr(pad, field_name), 16, PAD_DOC)
+        elems = require_uint(instruction, f"pad_params.{field_name}", getattr(pad, field_name), 16,
+                             f"{PAD_DOC} 参数说明; {PAD_RULES}")
         if elems * dtype.itemsize > BLOCK_BYTES:
             raise ParameterRangeError(instruction, f"pad_params.{field_name}", elems,
                                       f"{elems} x {dtype.itemsize} bytes exceed 32 bytes",
-                                      f"at most {BLOCK_BYTES // dtype.itemsize} elements", f"{PAD_DOC} 约束说明")
+                                      f"at most {BLOCK_BYTES // dtype.itemsize} elements",
+                                      f"{PAD_DOC} 约束说明; {PAD_RULES}")
         sides.append(elems * dtype.itemsize)
     value = pad.padding_value
     if is_pad:
         scalar_bits(instruction, "pad_params.padding_value", value, dtype)
         if dtype.itemsize == 8 and value != 0:
             raise ParameterRangeError(instruction, "pad_params.padding_value", value,
-                                      "for 64-bit types the padding value can only be 0", "0", f"{PAD_DOC} 约束说明")
+                                      "for 64-bit types the padding value can only be 0", "0",
+                                      f"{PAD_DOC} 约束说明; {PAD_RULES}")
     return is_pad, sides[0], sides[1], value
 
 
@@ -458,14 +467,16 @@ def data_copy_pad(dst, src, *args, **kwargs) -> None:
     _form, bound = bind(instruction, PAD_FORMS, args, kwargs)
     core = current_core(instruction)
     if not core.chip.data_copy_pad_dtypes:
-        raise unsupported_on(core.chip, instruction, "DataCopyPad", lambda c: bool(c.data_copy_pad_dtypes))
+        raise unsupported_on(core.chip, instruction, "DataCopyPad", lambda c: bool(c.data_copy_pad_dtypes),
+                             f"{PAD_DOC} 产品支持情况; {PAD_RULES}")
     dst = _endpoint(instruction, "dst", dst, core)
     src = _endpoint(instruction, "src", src, core)
     inbound = isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor)
     if not inbound and not (isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor)):
         raise TypeError(f"{instruction}: the data paths are GM -> UB (dst LocalTensor, src GlobalTensor) and "
                         "UB -> GM (dst GlobalTensor, src LocalTensor)")
-    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_pad_dtypes, core, PAD_DOC)
+    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_pad_dtypes, core,
+                          f"{PAD_DOC} 数据类型; {PAD_RULES}")
     pad = bound["pad_params"]
     if inbound and pad is None:
         raise TypeError(f"{instruction}: GM -> UB needs pad_params (DataCopyPadExtParams or DataCopyPadParams)")
@@ -540,7 +551,8 @@ def set_pad_value(padding_value, pos: TPosition = TPosition.MAX) -> None:
     instruction = "set_pad_value"
     core = current_core(instruction)
     if not core.chip.pad_value_api:
-        raise unsupported_on(core.chip, instruction, "SetPadValue", lambda c: c.pad_value_api)
+        raise unsupported_on(core.chip, instruction, "SetPadValue", lambda c: c.pad_value_api,
+                             f"{pages.SET_PAD_VALUE} 产品支持情况; {PAD_RULES}")
     if not is_scalar(padding_value):
         raise TypeError(f"{instruction}: padding_value must be a number, got {type(padding_value).__name__}")
     if not isinstance(pos, TPosition):
@@ -548,5 +560,5 @@ def set_pad_value(padding_value, pos: TPosition = TPosition.MAX) -> None:
     if pos not in PAD_VALUE_POSITIONS:
         raise UnsupportedError(instruction, "pos", getattr(pos, "name", pos), "the padding register serves "
                                "GM -> VECIN/VECOUT copies", "TPosition.MAX, VECIN, VECOUT",
-                               "寄存器配置说明/SetPadValue(ISASI).md")
+                               f"{pages.SET_PAD_VALUE} 参数说明; {PAD_RULES}")
     core.pad_value = padding_value

@@ -10,7 +10,7 @@ They differ only in their operands and in what a lane computes, so they share on
 * **execute** — gather the sources through typed views and compute every active lane at
   once (:func:`.arith.compute`).
 * **commit** — write the destination lanes and the registers the lowering leaves behind
-  (mask forms: the mask; count forms: normal mode with the mask all ones, ref §1.3).
+  (mask forms: the mask; count forms: normal mode with the mask all ones, docs/semantics.md §1.4).
 
 Forms (pyasc ``basic/vec_binary.py``, ``vec_binary_scalar.py``, ``vec_unary.py``,
 ``vec_duplicate.py``)::
@@ -28,7 +28,7 @@ Forms (pyasc ``basic/vec_binary.py``, ``vec_binary_scalar.py``, ``vec_unary.py``
 ``is_set_mask=False`` it is a placeholder and the mask set beforehand (``set_vector_mask``)
 applies.
 
-Overlap (ref §1.4): within a repeat a source and dst overlap completely or not at all; no
+Overlap (docs/semantics.md §1.6): within a repeat a source and dst overlap completely or not at all; no
 repeat may read what an earlier one wrote — except, for Add/Sub/Mul/Max/Min on half,
 int32 and float, dst over **src1** when src1's or dst's repeat stride is 0.  That case
 chains the repeats (``dst = src0[r] + dst`` accumulates), so those repeats run in order;
@@ -45,7 +45,9 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param, bind
+from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
+from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
 from ..chips import unsupported_on
 from ..core import Core, current_core
@@ -59,8 +61,9 @@ from .common import is_scalar, is_tensor, require_dtype, require_repeat_params, 
 __all__ = ["VECTOR_OPS", "VectorOp", "abs_", "add", "adds", "duplicate", "max_", "min_", "mul", "muls",
            "run_vector_op", "sub"]
 
-DOC_DIR = "Memory矢量计算/基础算术"
-CHAIN_DTYPES = frozenset({"float16", "int32", "float32"})  # ref §1.4: the dst/src1 exception's types
+DOC_DIR = pages.ARITHMETIC
+CHAIN_DTYPES = frozenset({"float16", "int32", "float32"})  # the dst/src1 exception's types (docs/semantics.md §1.6)
+DST_STRIDE_SOURCE = f"{pages.HIGH_DIM} 地址间隔配置; {semantics('1.2')}"
 INT32_MAX = (1 << 31) - 1  # count is an int32_t
 
 
@@ -120,11 +123,11 @@ class VectorOp:
 
     Attributes:
         name: pyasc name, also the key of ``AscendChip.vector_dtypes``.
-        doc: the document it follows.
+        doc: the page it follows (``ascend.pages``); sources add a section heading.
         sources: names of its tensor sources, in call order.
         operation: what a lane computes (:data:`.arith.OPERATIONS`), ``None`` for a fill.
         scalar: it takes a scalar operand (after the tensors).
-        src1_chain: the dst/src1 cross-repeat exception of ref §1.4 applies.
+        src1_chain: the dst/src1 cross-repeat exception of docs/semantics.md §1.6 applies.
         forms: its call forms.
     """
 
@@ -146,7 +149,7 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
     VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS),
     VectorOp("adds", f"{DOC_DIR}/Adds.md", ("src",), "add", True, False, SCALAR_FORMS),
     VectorOp("muls", f"{DOC_DIR}/Muls.md", ("src",), "mul", True, False, SCALAR_FORMS),
-    VectorOp("duplicate", "Memory矢量计算/数据填充/Duplicate.md", (), None, True, False, DUPLICATE_FORMS),
+    VectorOp("duplicate", pages.DUPLICATE, (), None, True, False, DUPLICATE_FORMS),
 )}
 
 
@@ -185,12 +188,14 @@ def _plan(op: VectorOp, core: Core, form: str, dst, bound: dict) -> VectorCall |
     for src, tensor in zip(op.sources, tensors, strict=True):
         if tensor.dtype != dtype:
             raise UnsupportedError(name, f"{src} dtype", tensor.dtype.name, f"{src} must have dst's dtype",
-                                   dtype.name, op.doc)
+                                   dtype.name, f"{op.doc} 参数说明; {semantics('5.3')}")
     support = core.chip.vector_dtypes.get(name)
     if support is None:
-        raise unsupported_on(core.chip, name, name, lambda c: name in c.vector_dtypes)
+        raise unsupported_on(core.chip, name, name, lambda c: name in c.vector_dtypes,
+                             f"{op.doc} 产品支持情况; {semantics('5.3')}")
     require_dtype(name, "dst", dtype, support.for_form(form == "count"),
-                  f"{name} does not support this data type in this form on {core.chip.product} ({op.doc})")
+                  f"{name} does not support this data type in this form on {core.chip.product}",
+                  f"{op.doc} 数据类型; {semantics('5.3')}")
     scalar_raw = scalar_bits(name, "scalar", bound["scalar"], dtype) if op.scalar else None
 
     itemsize = dtype.itemsize
@@ -198,7 +203,8 @@ def _plan(op: VectorOp, core: Core, form: str, dst, bound: dict) -> VectorCall |
     words_after: MaskWords | None = None
     mode_after: MaskMode | None = None
     if form == "count":
-        count = require_int(name, "count", bound["count"], 0, INT32_MAX, op.doc, rule="count is an int32_t")
+        count = require_int(name, "count", bound["count"], 0, INT32_MAX, f"{op.doc} 函数原型; {semantics('1.4')}",
+                            rule="count is an int32_t")
         if count == 0:
             return _nop(op, core, "count")
         for tensor, label in ((dst, "dst"), *zip(tensors, op.sources, strict=True)):
@@ -221,7 +227,7 @@ def _plan(op: VectorOp, core: Core, form: str, dst, bound: dict) -> VectorCall |
     dst_blk, dst_rep = strides[0]
     if dst_blk == 0:
         raise ParameterRangeError(name, "dst block stride", 0, "a destination block stride of 0 is undefined "
-                                  "behaviour", "at least 1", "ref §1.1 (高维切分.md)")
+                                  "behaviour", "at least 1", DST_STRIDE_SOURCE)
 
     dst_fp = strided_footprint("dst", dst.addr, lanes, itemsize, dst_blk, dst_rep)
     src_fps = [strided_footprint(src, tensor.addr, lanes, itemsize, blk, rep)
@@ -240,7 +246,7 @@ def _nop(op: VectorOp, core: Core, operand: str) -> None:
     """count = 0 or repeat_times = 0: a NOP where documented as one (A2/A3 ...), an error on the 950."""
     if not core.chip.zero_repeat_nop:
         raise ParameterRangeError(op.name, operand, 0, f"{operand} = 0 is not guaranteed to be a NOP on "
-                                  f"{core.chip.product}", "at least 1", f"{op.doc} 约束说明")
+                                  f"{core.chip.product}", "at least 1", f"{op.doc} 约束说明; {semantics('1.9')}")
     return None
 
 
@@ -253,8 +259,9 @@ def _strides(op: VectorOp, bound: dict) -> list[tuple[int, int]]:
     """(block stride, repeat stride) of dst and then each source, checked against the C field widths."""
     name = op.name
     if op.name == "duplicate":
-        blk = require_uint(name, "dst_block_stride", bound["dst_block_stride"], 16, op.doc)
-        rep = require_uint(name, "dst_repeat_stride", bound["dst_repeat_stride"], 8, op.doc)
+        source = f"{op.doc} 函数原型; {semantics('1.2')}"
+        blk = require_uint(name, "dst_block_stride", bound["dst_block_stride"], 16, source)
+        rep = require_uint(name, "dst_repeat_stride", bound["dst_repeat_stride"], 8, source)
         return [(blk, rep)]
     if len(op.sources) == 2:
         d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = require_repeat_params(name, bound["repeat_params"],
@@ -265,7 +272,7 @@ def _strides(op: VectorOp, bound: dict) -> list[tuple[int, int]]:
 
 
 def _count_form_registers(core: Core, count: int, itemsize: int) -> tuple[MaskWords, MaskMode | None]:
-    """The mask state a native count form leaves behind (ref §1.3).
+    """The mask state a native count form leaves behind (docs/semantics.md §1.4).
 
     With counter mode (A2/A3, 310P): ``set_mask_norm(); set_vector_mask(-1, -1)``.  Without
     it (910) the API issues full repeats and then a tail repeat with ``SetMask<T>(tail)``,
@@ -314,7 +321,7 @@ def _execute(call: VectorCall) -> None:
         sources = [ub.gather(fp.elem_index, raw) for fp in call.sources]
         ub.scatter(call.dst.elem_index, _results(call, sources, call.dst.addrs.size))
         return
-    # dst/src1 chain (ref §1.4): repeat r reads what repeat r - 1 wrote, so repeats run in order
+    # dst/src1 chain (docs/semantics.md §1.6): repeat r reads what repeat r - 1 wrote, so repeats run in order
     bounds = np.searchsorted(call.dst.repeats, np.arange(call.lanes.repeats + 1))
     for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
         if start == stop:

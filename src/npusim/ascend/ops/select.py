@@ -1,6 +1,6 @@
 """``Select`` (``vsel``): per lane, take src0 where the selection bit is 1, else src1.
 
-Semantics (seed 003; ref §2):
+Semantics (Select.md; docs/semantics.md §2):
 
 * ``tmp = bit ? src0 : src1`` (mode 1: src1 is a scalar); active lanes get ``dst = tmp``,
   masked-off lanes keep their old dst value.
@@ -8,9 +8,9 @@ Semantics (seed 003; ref §2):
   The tensor forms first load the first 16 bytes of selMask into CMPMASK.
 * Modes 1 and 2: ``bit(r, j)`` = selMask bit ``r * E + j`` (LSB first): the bit stream is
   consumed contiguously, ``E / 8`` bytes per repeat, whatever the strides or the mask.
-* dst, src0 and src1 follow the repeat/DataBlock address formula of ref §1.1.
+* dst, src0 and src1 follow the repeat/DataBlock address formula of docs/semantics.md §1.1.
 
-Side effects of the native (``vsel``) lowering on A2/A3 and 310P (ref §2.2, §2.6): modes 1
+Side effects of the native (``vsel``) lowering on A2/A3 and 310P (docs/semantics.md §2.3): modes 1
 and 2 write 32 scalar copies or 32 copies of the 32-bit selMask address to the UB scratch
 at ``TMP_UB_OFFSET`` and load CMPMASK from there; mode 0 loads CMPMASK from selMask; mask
 forms leave their mask in the vector mask register; count forms end in normal mode with
@@ -29,7 +29,9 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param, bind_values
+from ...sources import semantics
 from ...validate import is_integer, require_bool
+from .. import pages
 from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
 from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
@@ -61,11 +63,17 @@ from .common import (
 __all__ = ["SELECT_FORMS", "SelectCall", "SelectPlan", "plan_vsel_cmpmask", "run_select", "select"]
 
 DEFAULT_STRIDES = (1, 1, 1, 8, 8, 8)
-SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (ref §2.6)
+SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (docs/semantics.md §2.3)
 SCALAR_LANES_UP_TO = 1024  # lanes: up to here a mode-1 scalar is repeated into an array (SelectPlan._scalar_lanes)
 
 
 _is_int = is_integer
+
+AVAILABILITY_SOURCE = f"{pages.SELECT} 产品支持情况; {semantics('2.4')}"
+DTYPE_SOURCE = f"{pages.SELECT} 数据类型; {semantics('2.4')}"
+MODE_SOURCE = f"{pages.SELECT} 功能说明; {semantics('2.4')}"  # "Atlas 训练系列产品，仅支持模式0"
+PARAMETER_SOURCE = f"{pages.SELECT} 参数说明; {semantics('2.2')}"
+DST_STRIDE_SOURCE = f"{pages.HIGH_DIM} 地址间隔配置; {semantics('1.2')}"
 
 
 def _is_mask(v) -> bool:
@@ -131,7 +139,7 @@ class SelectCall:
 
 
 def select(dst: LocalTensor, *args, **kwargs) -> None:
-    """``asc.select`` in every form of seed 003 (pyasc parameter names).
+    """``asc.select`` in every form of Select.md (pyasc parameter names).
 
     Forms::
 
@@ -216,20 +224,21 @@ _NO_MASK_MODE = next(form for form in SELECT_FORMS if form.name == "no_mask").na
 def _support(core: Core, instruction: str) -> SelectSupport:
     support = core.chip.select
     if support is None:
-        raise unsupported_on(core.chip, instruction, "Select", lambda c: c.select is not None)
+        raise unsupported_on(core.chip, instruction, "Select", lambda c: c.select is not None, AVAILABILITY_SOURCE)
     return support
 
 
 def _mode(instruction: str, value, support: SelectSupport, core: Core, allowed=None) -> int:
     mode = int(value)
     if mode not in (0, 1, 2):
-        raise ParameterRangeError(instruction, "sel_mode", mode, "unknown SELMODE", "0, 1, 2 (asc.SelMode)")
+        raise ParameterRangeError(instruction, "sel_mode", mode, "unknown SELMODE", "0, 1, 2 (asc.SelMode)",
+                                  PARAMETER_SOURCE)
     allowed = support.modes if allowed is None else allowed
     if mode not in allowed:
         raise UnsupportedError(
             instruction, "sel_mode", SelMode(mode).name, f"this form does not support mode {mode} on "
             f"{core.chip.product}", ", ".join(SelMode(m).name for m in sorted(allowed)) or "none",
-            "Select.md 'Availability'; ref §2.4",
+            MODE_SOURCE,
         )
     return mode
 
@@ -241,7 +250,8 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
     dtype = dst.dtype
     src0 = require_ub_tensor(instruction, "src0", bound["src0"], core)
     allowed_t = support.count_dtypes if form == "count" else support.dtypes
-    require_dtype(instruction, "dst", dtype, allowed_t, f"Select does not support this data type on {core.chip.name}")
+    require_dtype(instruction, "dst", dtype, allowed_t, f"Select does not support this data type on {core.chip.name}",
+                  DTYPE_SOURCE)
     _require_same_dtype(instruction, "src0", src0, dtype)
 
     if form == "no_mask_scalar":
@@ -253,7 +263,8 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
     if dtype.itemsize == 8 and mode == 0:
         raise UnsupportedError(
             instruction, "sel_mode", "VSEL_CMPMASK_SPR", "mode 0 with 64-bit data reuses selMask bits in a "
-            "pattern the documents leave unresolved; npusim does not guess it", "modes 1 and 2", "ref §9.5",
+            "pattern the documents leave unresolved; npusim does not guess it", "modes 1 and 2",
+            f"{pages.SELECT} 功能说明; {semantics('2.5')}",
         )
 
     src1 = bound.get("src1")
@@ -272,7 +283,8 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
     sel = bound.get("sel_mask")
     if sel is not None:
         sel = require_ub_tensor(instruction, "sel_mask", sel, core)
-        require_dtype(instruction, "sel_mask", sel.dtype, SEL_MASK_DTYPES, "selMask must be an unsigned integer tensor")
+        require_dtype(instruction, "sel_mask", sel.dtype, SEL_MASK_DTYPES, "selMask must be an unsigned integer tensor",
+                      DTYPE_SOURCE)
 
     call = SelectCall(instruction, core, dtype, mode, dst, src0, src1, lanes=None,  # type: ignore[arg-type]
                       strides=DEFAULT_STRIDES, sel=sel)
@@ -288,7 +300,7 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
         if not require_bool(instruction, "is_set_mask", bound["is_set_mask"]):
             raise ParameterRangeError(
                 instruction, "is_set_mask", False, "is_set_mask is reserved for Select; to use a mask set "
-                "beforehand call a form without the mask parameter", "True", "Select.md 'isSetMask'",
+                "beforehand call a form without the mask parameter", "True", PARAMETER_SOURCE,
             )
         call.strides = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
         call.lanes, words = lanes_from_mask_arg(core, instruction, bound["mask"], bound["repeat_times"], itemsize,
@@ -303,18 +315,18 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
     if call.strides[0] == 0:
         raise ParameterRangeError(instruction, "repeat_params.dst_blk_stride", 0,
                                   "a destination block stride of 0 is undefined behaviour", "[1, 255]",
-                                  "ref §1.1 (高维切分.md)")
+                                  DST_STRIDE_SOURCE)
     return call
 
 
 def _require_same_dtype(instruction: str, name: str, tensor: LocalTensor, dtype: DType) -> None:
     if tensor.dtype != dtype:
         raise UnsupportedError(instruction, f"{name} dtype", tensor.dtype.name, f"{name} must have dst's dtype",
-                               dtype.name)
+                               dtype.name, DTYPE_SOURCE)
 
 
 def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport) -> None:
-    """CMPMASK, scratch and selMask source for the forms that take a selMask tensor (ref §2.2, §2.6)."""
+    """CMPMASK, scratch and selMask source for the forms that take a selMask tensor (docs/semantics.md §2.2, §2.3)."""
     sel = call.sel
     call.scalar_from = "argument" if call.mode == 1 else None
     call.sel_addr = sel.addr
@@ -332,7 +344,7 @@ def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport) -> Non
 
 
 def _plan_no_mask_registers(call: SelectCall, support: SelectSupport) -> None:
-    """Where the no-mask forms take their bits, scalar or selMask address from: CMPMASK (ref §2.3)."""
+    """Where the no-mask forms take their bits, scalar or selMask address from: CMPMASK (docs/semantics.md §2.2)."""
     core = call.core
     if call.mode == 0:
         call.bits_from = "cmpmask"
@@ -348,7 +360,7 @@ def _plan_no_mask_registers(call: SelectCall, support: SelectSupport) -> None:
             raise ParameterRangeError(
                 call.instruction, "CMPMASK (selMask address)", address,
                 "mode 2 reads selMask at the UB address held in CMPMASK; it must be a 32-byte aligned UB address",
-                f"multiples of 32 below {core.ub.size_bytes:#x}", "SetCmpMask(ISASI).md; ref §2.3",
+                f"multiples of 32 below {core.ub.size_bytes:#x}", f"{pages.SET_CMP_MASK} 功能说明; {semantics('2.2')}",
             )
         call.sel_addr = address
 
@@ -364,7 +376,7 @@ def lane_masks(raw: np.dtype) -> np.ndarray:
     """For each byte value, its 8 bits (LSB first) as lanes of ``raw``: all ones or zero, shape ``(256, 8)``.
 
     ``np.take(lane_masks(raw), packed, axis=0)`` turns packed selection bits into a
-    per-lane bit mask, so a select is three bitwise operations on raw bits (ref §2.1):
+    per-lane bit mask, so a select is three bitwise operations on raw bits (docs/semantics.md §2.1):
     ``src1 ^ ((src0 ^ src1) & mask)``.
     """
     bits = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
@@ -399,7 +411,7 @@ class SelectPlan:
     sel_bytes: int  # selMask bytes read (stream / head), 0 if bits come from CMPMASK
     sel_check: np.ndarray | None  # selMask byte offsets holding active bits, None if all of the first sel_bytes
     sel_span: ByteSpan | None = None  # the selMask bytes read, when their check is a span check
-    scratch: ByteSpan | None = None  # the UB scratch this call writes (ref §2.6)
+    scratch: ByteSpan | None = None  # the UB scratch this call writes (docs/semantics.md §2.3)
     scratch_payload: np.ndarray | None = None  # its bytes when they never change (selMask address copies)
     scratch_cmpmask: bytes | None = None  # CMPMASK loaded from scratch_payload
     scalar_copies: tuple | None = None  # mode 1: (scalar bits, scratch payload, CMPMASK) of the latest scalar
@@ -446,7 +458,8 @@ class SelectPlan:
         if call.scratch_kind is not None and call.scratch_addr is not None:
             check_clear_of_scratch(
                 call.instruction, call.scratch_addr, _scratch_bytes(call), [dst.footprint, *reads],
-                "API scratch", "that this call overwrites (reserve the top 8 KiB of UB: 需要预留8KB UB)", "ref §2.6")
+                "API scratch", "that this call overwrites (reserve the top 8 KiB of UB: 需要预留8KB UB)",
+                f"{pages.SELECT} 约束说明; {semantics('2.3')}")
 
         operands = [op for op in (dst, src0, src1) if op is not None]
         layout = choose_layout(ub, operands, lanes, dst)
@@ -592,7 +605,8 @@ class SelectPlan:
         return scalar.tobytes() * SCRATCH_COPIES
 
     def _scratch_payload(self, scalar, core: Core) -> tuple[np.ndarray, bytes]:
-        """The bytes this call writes to the UB scratch (ref §2.6), and their first 16 (CMPMASK's new value)."""
+        """The bytes this call writes to the UB scratch (docs/semantics.md §2.3), and their first 16
+        (CMPMASK's new value)."""
         if self.scratch_payload is not None:
             return self.scratch_payload, self.scratch_cmpmask
         if self.call.scratch_kind == "cmpmask":
@@ -630,7 +644,8 @@ def plan_vsel_cmpmask(
     instruction: str, core: Core, dst, src0, src1, lanes: ActiveLanes, strides: tuple[int, ...],
     mask_words_after: MaskWords | None = None, mask_mode_after: MaskMode | None = None,
 ) -> SelectPlan:
-    """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (ref §2.2), checked and compiled.
+    """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (docs/semantics.md §2.6), checked
+    and compiled.
 
     ``dst``, ``src0`` and ``src1`` are checked as for :func:`select`; the dtype must be one
     of the product's Select dtypes.  ``plan.run(core)`` executes the returned plan.
@@ -639,10 +654,11 @@ def plan_vsel_cmpmask(
     dst = require_ub_tensor(instruction, "dst", dst, core)
     for name, tensor in (("src0", src0), ("src1", src1)):
         _require_same_dtype(instruction, name, require_ub_tensor(instruction, name, tensor, core), dst.dtype)
-    require_dtype(instruction, "dst", dst.dtype, support.dtypes, f"not supported on {core.chip.name}")
+    require_dtype(instruction, "dst", dst.dtype, support.dtypes, f"not supported on {core.chip.name}",
+                  f"{pages.C_API}/asc_select.md 函数原型; {semantics('2.6')}")
     if strides[0] == 0:
         raise ParameterRangeError(instruction, "dst_block_stride", 0, "a destination block stride of 0 is "
-                                  "undefined behaviour", "[1, 255]", "ref §1.1 (高维切分.md)")
+                                  "undefined behaviour", "[1, 255]", DST_STRIDE_SOURCE)
     return SelectPlan.compile(SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, lanes, strides,
                                          bits_from="cmpmask", mask_words_after=mask_words_after,
                                          mask_mode_after=mask_mode_after))

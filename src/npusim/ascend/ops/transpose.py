@@ -1,10 +1,10 @@
 """``TransDataTo5HD`` (``scatter_vnchwconv_b8/b16/b32``): a 16-DataBlock scatter-transpose.
 
-Semantics (seed 002; ref §4):
+Semantics (TransDataTo5HD.md; docs/semantics.md §4):
 
 * One repeat reads 16 source DataBlocks ``S[0..15]`` and writes 16 destination DataBlocks
   ``D[0..15]``, each at its own 32-byte aligned UB address (the blocks need not be
-  contiguous).  With ``s = sizeof(T)`` (ref §4.2):
+  contiguous).  With ``s = sizeof(T)`` (docs/semantics.md §4.2):
 
   - b16: ``D[e][k] = S[k][e]`` for ``e, k < 16`` — a 16 x 16 transpose;
   - b32: ``D[2e + h][k] = S[8h + k][e]`` for ``e, k < 8``, ``h < 2`` — element ``e`` of the
@@ -14,13 +14,13 @@ Semantics (seed 002; ref §4):
 
 * Repeat ``r`` uses ``S_r[i] = src_list[i] + off_s(r) * 32`` and ``D_r[e] = dst_list[e] +
   off_d(r) * 32`` with ``off(r) = rep_stride if repeat_times == 1 else r * rep_stride``
-  (ref §4.3): a single repeat is already offset by one stride.  ``repeat_times == 0`` is a
+  (docs/semantics.md §4.3): a single repeat is already offset by one stride.  ``repeat_times == 0`` is a
   no-op (parameters are still checked).
 * The vector mask and the mask mode play no part.  ``dst_high_half`` / ``src_high_half``
-  only affect 8-bit data (seed 002 表3).
+  only affect 8-bit data (TransDataTo5HD.md 参数说明, 表3).
 * Constraints: every address 32-byte aligned and every touched byte inside UB (and inside
   its tensor for the LocalTensor form); dtype per product (``AscendChip.transdata_dtypes``);
-  overlap per ref §1.4 — within a repeat the bytes read and written are either the same
+  overlap per docs/semantics.md §1.6 — within a repeat the bytes read and written are either the same
   bytes in the same order (in place, identical lists) or disjoint, and no repeat reads what
   an earlier repeat wrote.  When two destination blocks of one call coincide, the one
   written later (higher repeat, then higher list index) wins.
@@ -36,7 +36,9 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import OutOfBoundsError, ParameterRangeError
 from ...overloads import Form, Param, bind_values
+from ...sources import semantics
 from ...validate import describe_type, is_list_like, require_aligned, require_bool, require_uint
+from .. import pages
 from ..addressing import BLOCK_BYTES
 from ..chips import unsupported_on
 from ..core import Core, active_core, current_core
@@ -51,7 +53,9 @@ __all__ = ["ADDR_LIST_SIZE", "TRANS_DATA_TO_5HD_FORMS", "trans_data_to_5hd", "vn
 
 ADDR_LIST_SIZE = 16  # NCHW_CONV_ADDR_LIST_SIZE
 HALF_BLOCK_BYTES = BLOCK_BYTES // 2
-SOURCE = "TransDataTo5HD.md (seed 002); ref §4"
+SOURCE = f"{pages.TRANS_DATA_TO_5HD} 参数说明; {semantics('4.1')}"
+C_API_SOURCE = f"{pages.C_API}/asc_transto5hd.md 参数说明; {semantics('4.1')}"
+DTYPE_SOURCE = f"{pages.TRANS_DATA_TO_5HD} 数据类型; {semantics('4.4')}"
 
 
 def _is_integer(value) -> bool:
@@ -94,7 +98,7 @@ def _list_kind(instruction: str, dst_list, src_list) -> str:
 
 
 def trans_data_to_5hd(*args, **kwargs) -> None:
-    """``asc.trans_data_to_5hd`` in the three call forms of seed 002.
+    """``asc.trans_data_to_5hd`` in the three call forms of TransDataTo5HD.md.
 
     Forms::
 
@@ -207,9 +211,9 @@ def _plan_vnchwconv_call(instruction: str, core: Core, dtype: DType, dst_list, s
     _require_product(instruction, core)
     dst_addrs = _address_list(instruction, "dst", _as_addresses(instruction, dst_list), core.ub.size_bytes)
     src_addrs = _address_list(instruction, "src", _as_addresses(instruction, src_list), core.ub.size_bytes)
-    repeat = require_uint(instruction, "repeat", repeat, 8, "asc_transto5hd.md")
-    dst_stride = require_uint(instruction, "dst_stride", dst_stride, 16, "asc_transto5hd.md")
-    src_stride = require_uint(instruction, "src_stride", src_stride, 16, "asc_transto5hd.md")
+    repeat = require_uint(instruction, "repeat", repeat, 8, C_API_SOURCE)
+    dst_stride = require_uint(instruction, "dst_stride", dst_stride, 16, C_API_SOURCE)
+    src_stride = require_uint(instruction, "src_stride", src_stride, 16, C_API_SOURCE)
     dst_high = require_bool(instruction, "dst_high_half", dst_high_half)
     src_high = require_bool(instruction, "src_high_half", src_high_half)
     tensors = False
@@ -227,7 +231,8 @@ def _plan_vnchwconv_call(instruction: str, core: Core, dtype: DType, dst_list, s
 # ----------------------------------------------------------------- operands
 def _require_product(instruction: str, core: Core) -> None:
     if not core.chip.transdata_dtypes:
-        raise unsupported_on(core.chip, instruction, "TransDataTo5HD", lambda c: bool(c.transdata_dtypes))
+        raise unsupported_on(core.chip, instruction, "TransDataTo5HD", lambda c: bool(c.transdata_dtypes),
+                             f"{pages.TRANS_DATA_TO_5HD} 产品支持情况; {semantics('4.4')}")
 
 
 def _as_addresses(instruction: str, listed) -> list:
@@ -282,10 +287,10 @@ def _from_tensor_lists(instruction: str, core: Core, bound: dict):
 
 
 def _addresses_from_tensor(instruction: str, core: Core, name: str, tensor: LocalTensor) -> np.ndarray:
-    """The 16 uint64 addresses stored in a LocalTensor<uint64_t> (seed 002, second form)."""
+    """The 16 uint64 addresses stored in a LocalTensor<uint64_t> (TransDataTo5HD.md 函数原型, second form)."""
     tensor = require_ub_tensor(instruction, name, tensor, core)
     require_dtype(instruction, name, tensor.dtype, frozenset({"uint64"}),
-                  "the address tensor holds uint64_t addresses (LocalTensor<uint64_t>)")
+                  "the address tensor holds uint64_t addresses (LocalTensor<uint64_t>)", SOURCE)
     nbytes = ADDR_LIST_SIZE * 8
     tensor.check_span(instruction, f"{name} (address list)", tensor.addr, tensor.addr + nbytes)
     core.ub.check_initialized_span(instruction, f"{name} (address list)", tensor.addr, tensor.addr + nbytes)
@@ -305,7 +310,7 @@ def plan_vnchwconv(instruction: str, core: Core, dtype: DType, dst_list: np.ndar
     """Check every rule and compute the element addresses of all reads and writes."""
     _require_product(instruction, core)
     require_dtype(instruction, "T", dtype, core.chip.transdata_dtypes,
-                  f"TransDataTo5HD does not support this type on {core.chip.name} (seed 002 数据类型)")
+                  f"TransDataTo5HD does not support this type on {core.chip.name}", DTYPE_SOURCE)
     ub_bytes = core.ub.size_bytes
     for name, listed in (("dst_list", dst_list), ("src_list", src_list)):
         outside = (listed < 0) | (listed >= ub_bytes)
@@ -339,7 +344,8 @@ def repeat_offsets_blocks(repeat_times: int, rep_stride: int) -> np.ndarray:
 
 def _element_addresses(itemsize: int, dst_list: np.ndarray, src_list: np.ndarray, repeat_times: int,
                        dst_stride: int, src_stride: int, dst_high: bool, src_high: bool):
-    """Byte address of every element read and written, each shaped ``(repeats, 16, n)`` (ref §4.2-4.3)."""
+    """Byte address of every element read and written, each shaped ``(repeats, 16, n)``
+    (docs/semantics.md §4.2, §4.3)."""
     src_base = src_list[None, :] + repeat_offsets_blocks(repeat_times, src_stride)[:, None] * BLOCK_BYTES
     dst_base = dst_list[None, :] + repeat_offsets_blocks(repeat_times, dst_stride)[:, None] * BLOCK_BYTES
     if itemsize == 1:
@@ -383,7 +389,7 @@ class TransPlan:
 
     ``src_addrs`` and ``dst_addrs`` hold the byte address of every element read and
     written, shape ``(repeats, 16, n)``: repeat, block of the list, element inside the
-    (half-)block.  ``run`` moves ``D[e][k] = S[k][e]`` (ref §4.2, per element size) in one
+    (half-)block.  ``run`` moves ``D[e][k] = S[k][e]`` (docs/semantics.md §4.2, per element size) in one
     of two ways, chosen when the plan is compiled:
 
     * ``views``: when both address lists step evenly (the seed's NCHW -> NC1HWC0 recipe:
@@ -420,7 +426,7 @@ class TransPlan:
         return plan
 
     def run(self, core: Core) -> None:
-        """Read every source element, then write every destination element (ref §4.2)."""
+        """Read every source element, then write every destination element (docs/semantics.md §4.2)."""
         ub = core.ub
         if self.src_seen_written != ub.shadow_epoch:
             self._check_sources(ub)
@@ -482,7 +488,7 @@ def _view_geometry(ub, raw: np.dtype, plan: TransPlan, dst_list: np.ndarray, src
     ``dst[...] = src`` is the call, or ``None`` when the call is not two strided views.
 
     Indices of both views are ``(r, e, k)`` (b32: ``(r, e, h, k)``) for ``D[e][k] = S[k][e]``
-    (b32: ``D[2e + h][k] = S[8h + k][e]``), with the repeat offsets of ref §4.3.
+    (b32: ``D[2e + h][k] = S[8h + k][e]``), with the repeat offsets of docs/semantics.md §4.3.
     """
     d_step, s_step = _even_step(dst_list), _even_step(src_list)
     if d_step is None or s_step is None or repeat_times == 0:

@@ -15,7 +15,7 @@ Three objects, each with one job:
 * :class:`GlobalTensor` — pyasc's ``GlobalTensor``: ``set_global_buffer(addr, size)``,
   ``g[offset:]``, ``get_value`` / ``set_value``.
 
-GM has no alignment rule beyond the element size (ref §1.4).  Every access is checked
+GM has no alignment rule beyond the element size (docs/semantics.md §1.5).  Every access is checked
 against the allocation and, when ``set_global_buffer`` was given a size, against that
 size: an overrun is an :class:`~npusim.errors.OutOfBoundsError` naming the buffer.
 """
@@ -30,13 +30,17 @@ import numpy as np
 from ...dtypes import DTYPES, DType, from_numpy, is_little_endian, uint_of_bits
 from ...errors import OutOfBoundsError, RuntimeMisuseError, UnsupportedError
 from ...memory import Memory, UninitPolicy, require_uninit_policy
+from ...sources import semantics
 from ...validate import require_int
+from .. import pages
 from ..ops.common import scalar_bits
 
 __all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "gm_alloc", "is_array_like"]
 
 GM_ALLOC_MAX_BYTES = 1 << 32
-GM_SOURCE = "GlobalTensor/SetGlobalBuffer.md; ref §1.4 (GM: no alignment beyond the element size)"
+GM_SOURCE = f"{pages.SET_GLOBAL_BUFFER} 参数说明; {semantics('5.4')}"
+HOST_SOURCE = semantics("10.4")
+BINDING_SOURCE = semantics("10.2")
 GM_DTYPES = "int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64, float8_e4m3fn, float8_e5m2"
 
 
@@ -77,7 +81,7 @@ class GmBuffer:
         if dtype is None:
             raise UnsupportedError(
                 "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
-                GM_DTYPES,
+                GM_DTYPES, HOST_SOURCE,
             )
         writable = bool(host.flags.writeable)
         if host.flags.c_contiguous and is_little_endian(host.dtype):
@@ -104,7 +108,7 @@ class GmBuffer:
         if not self.writable:
             raise RuntimeMisuseError(
                 instruction, operand, self.name, "the GM buffer comes from a read-only array",
-                "a writable array (arr.flags.writeable)",
+                "a writable array (arr.flags.writeable)", GM_SOURCE,
             )
 
     def __repr__(self) -> str:
@@ -165,17 +169,18 @@ def _torch_to_numpy(tensor: Any, name: str) -> np.ndarray:
 
     if tensor.device.type != "cpu":
         raise UnsupportedError("launch", f"{name} device", str(tensor.device),
-                               "npusim emulates GM in host memory", "CPU tensors")
+                               "npusim emulates GM in host memory", "CPU tensors", HOST_SOURCE)
     dtype = DTYPES.get(str(tensor.dtype).removeprefix("torch."))
     if dtype is None:  # complex (also conjugated views), bool, quantized, other float8 formats
         raise UnsupportedError("launch", f"{name} dtype", str(tensor.dtype),
-                               "GM arrays need an element type npusim knows", GM_DTYPES)
+                               "GM arrays need an element type npusim knows", GM_DTYPES, HOST_SOURCE)
     if tensor.layout != torch.strided:
         raise UnsupportedError("launch", f"{name} layout", str(tensor.layout), "GM arrays are dense memory",
-                               "torch.strided (call .to_dense())")
+                               "torch.strided (call .to_dense())", HOST_SOURCE)
     if tensor.is_neg():
         raise UnsupportedError("launch", f"{name} negative bit", True, "the tensor is a lazily negated view: its "
-                               "memory holds the negated values", "a tensor without it (call .resolve_neg())")
+                               "memory holds the negated values", "a tensor without it (call .resolve_neg())",
+                               HOST_SOURCE)
     widths = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
     return tensor.detach().view(widths[dtype.itemsize]).numpy().view(dtype.np_dtype)
 
@@ -196,7 +201,7 @@ def gm_alloc(dtype: DType, count: int, name: str = "GM workspace", uninit: Unini
     """
     if not isinstance(dtype, DType):
         raise TypeError(f"gm_alloc: dtype must be an npusim dtype such as asc.float32, got {dtype!r}")
-    count = require_int("gm_alloc", "count", count, 0, GM_ALLOC_MAX_BYTES // dtype.itemsize,
+    count = require_int("gm_alloc", "count", count, 0, GM_ALLOC_MAX_BYTES // dtype.itemsize, HOST_SOURCE,
                         rule="npusim holds GM in host memory, at most 4 GiB per allocation")
     uninit = require_uninit_policy("gm_alloc", uninit)
     memory = Memory.over(np.zeros(count * dtype.itemsize, dtype=np.uint8), name, uninit, written=False)
@@ -235,7 +240,8 @@ class GlobalAddress:
     def read(self, count: int | None = None) -> np.ndarray:
         """Host read: a copy of ``count`` elements from here (default: to the end of the buffer)."""
         available = (self.buffer.nbytes - self.byte_offset) // self.dtype.itemsize
-        count = available if count is None else require_int("GlobalAddress.read", "count", count, 0, available)
+        count = available if count is None else require_int("GlobalAddress.read", "count", count, 0, available,
+                                                            GM_SOURCE)
         start = self.byte_offset
         if start < 0:
             raise OutOfBoundsError("GlobalAddress.read", "address", start, f"lies before {self.buffer.name}",
@@ -296,7 +302,7 @@ class GlobalTensor:
         address = as_global_address(buffer, "set_global_buffer buffer")
         size = None
         if buffer_size is not None:
-            size = require_int("set_global_buffer", "buffer_size", buffer_size, 0, 1 << 48)
+            size = require_int("set_global_buffer", "buffer_size", buffer_size, 0, 1 << 48, GM_SOURCE)
         _check_extent("set_global_buffer", "buffer", address, 0, (size or 0) * address.dtype.itemsize)
         self._address, self._size = address, size
 
@@ -307,7 +313,7 @@ class GlobalTensor:
         if self._address is None:
             raise RuntimeMisuseError(
                 "GlobalTensor", "tensor", "unbound", "the GlobalTensor was used before set_global_buffer",
-                "call set_global_buffer(addr[, size]) first",
+                "call set_global_buffer(addr[, size]) first", BINDING_SOURCE,
             )
         return self._address
 
@@ -332,7 +338,7 @@ class GlobalTensor:
         return max(0, (address.buffer.nbytes - address.byte_offset) // address.dtype.itemsize)
 
     def get_phy_addr(self, offset: int = 0) -> GlobalAddress:
-        return self.address + require_int("get_phy_addr", "offset", offset, -(1 << 48), 1 << 48)
+        return self.address + require_int("get_phy_addr", "offset", offset, -(1 << 48), 1 << 48, GM_SOURCE)
 
     def __repr__(self) -> str:
         if self._address is None:
@@ -349,7 +355,7 @@ class GlobalTensor:
         if type(index) is int and -(1 << 48) <= index <= 1 << 48:
             offset = index
         else:
-            offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48)
+            offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48, GM_SOURCE)
         address = self.address
         view = GlobalTensor()
         view._address = GlobalAddress(address.buffer, address.offset + offset, address.dtype)
@@ -361,7 +367,7 @@ class GlobalTensor:
     # ------------------------------------------------------ scalar access
     def get_value(self, offset: int):
         """Element ``offset`` as a numpy scalar (a scalar GM read)."""
-        offset = require_int("GlobalTensor.get_value", "offset", offset, 0, 1 << 48)
+        offset = require_int("GlobalTensor.get_value", "offset", offset, 0, 1 << 48, GM_SOURCE)
         start = self.check_span("GlobalTensor.get_value", "offset", offset, 1)
         stop = start + self.dtype.itemsize
         buffer = self.buffer
@@ -371,7 +377,7 @@ class GlobalTensor:
 
     def set_value(self, offset: int, value) -> None:
         """Write element ``offset`` (converted to the tensor's dtype, floats rounding to nearest even)."""
-        offset = require_int("GlobalTensor.set_value", "offset", offset, 0, 1 << 48)
+        offset = require_int("GlobalTensor.set_value", "offset", offset, 0, 1 << 48, GM_SOURCE)
         start = self.check_span("GlobalTensor.set_value", "offset", offset, 1)
         self.buffer.require_writable("GlobalTensor.set_value", "tensor")
         bits = scalar_bits("GlobalTensor.set_value", "value", value, self.dtype)

@@ -35,7 +35,9 @@ from typing import Any, Generic, TypeVar
 
 from ...errors import RuntimeMisuseError
 from ...memory import core_uninit_policy, strict_reads
+from ...sources import semantics
 from ...validate import require_int
+from .. import pages
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
 from .gm import GlobalAddress, GmBuffer, is_array_like
@@ -115,6 +117,7 @@ class JitFunction:
             raise RuntimeMisuseError(
                 self.fn.__name__, "call", "outside a launch", "a jit kernel runs on NPU cores and is launched "
                 "with a block count", f"{self.fn.__name__}[block_dim](...); helpers may be called from a kernel",
+                f"{pages.KERNEL_LAUNCH} 核函数配置; {semantics('5.7')}",
             )
         return self.fn(*args, **kwargs)
 
@@ -135,7 +138,8 @@ class JitFunction:
         """
         name = self.fn.__name__
         who = f"{name}.launch"
-        block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_NUM, "kernel launch (blockDim)")
+        block_dim = require_int(name, "block_dim", block_dim, 1, MAX_BLOCK_NUM,
+                                f"{pages.KERNEL_LAUNCH} 核函数配置; {semantics('5.7')}")
         if not isinstance(args, (tuple, list)):
             raise TypeError(f"{who}: args must be a tuple or list of the kernel's arguments, got {type(args).__name__}")
         if kwargs is None:

@@ -3,7 +3,7 @@
 ``TPipe.init_buffer`` carves the UB of the running core into buffers, from address 0
 upward, each length rounded up to 32 bytes, never past the product's
 ``vec_local_bytes`` (``TOTAL_VEC_LOCAL_SIZE``: on Atlas A2/A3 the 8 KiB above 184 KiB
-are the API scratch that Select and others write, ref §1.5, §2.6).
+are the API scratch that Select and others write, docs/semantics.md §1.7, §2.3).
 
 A :class:`TQue` hands its buffers out as tensors (``alloc_tensor``), passes them between
 pipeline stages (``enque`` / ``deque``, first in first out, at most ``depth`` at once) and
@@ -33,7 +33,9 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import AlignmentError, RuntimeMisuseError, UnsupportedError
 from ...overloads import Form, Param, bind
+from ...sources import semantics
 from ...validate import align_up, require_int
+from .. import pages
 from ..chips import unsupported_on
 from ..core import Core, SyncRecord, active_core, current_core
 from ..tensor import Lease, LocalTensor
@@ -43,8 +45,10 @@ __all__ = ["TBuf", "TPipe", "TQue"]
 
 BUFFER_ALIGN = 32  # InitBuffer.md: len is rounded up to a multiple of 32 bytes
 MAX_BUFFERS = 64  # InitBuffer.md: at most 64 buffers per kernel (QBUF_MAX_LEN)
-PIPE_SOURCE = "Pipe和Que框架/TPipe/InitBuffer.md"
-QUE_SOURCE = "Pipe和Que框架/TQue"
+RULES = semantics("5.5")
+PIPE_SOURCE = f"{pages.INIT_BUFFER} 参数说明; {RULES}"
+QUE_SOURCE = f"{pages.TQUE_INTRO} TQue简介; {RULES}"
+CORE_SOURCE = semantics("10.2")  # a queue, pipe or tensor is used on its own core only
 
 # Each core's TPipe.  Both sides are weak: a pipe refers to its core, so a strong value would keep
 # every core that ever had a pipe (and its UB) alive for the life of the process.
@@ -65,7 +69,7 @@ def _require_ub_position(instruction: str, pos) -> TPosition:
     if pos not in UB_POSITIONS:
         raise UnsupportedError(
             instruction, "pos", pos.name, "npusim models the Unified Buffer only (vector cores)",
-            "VECIN, VECOUT, VECCALC",
+            "VECIN, VECOUT, VECCALC", semantics("1.8"),
         )
     return pos
 
@@ -91,7 +95,7 @@ class TQue:
 
     def __init__(self, pos: TPosition = TPosition.VECIN, depth: int = 1) -> None:
         self.position = _require_ub_position("TQue", pos)
-        self.depth = require_int("TQue", "depth", depth, 0, 255)
+        self.depth = require_int("TQue", "depth", depth, 0, 255, f"{pages.TQUE_INTRO} 模板参数; {RULES}")
         self._pipe: TPipe | None = None
         self._slots: list[_Slot] = []
         self._cursor = 0
@@ -107,12 +111,12 @@ class TQue:
         if pipe is None or pipe.destroyed:
             raise _misuse(instruction, "queue", repr(self), "the queue has no buffers (not initialised, or "
                           "its TPipe was reset or destroyed)", "call pipe.init_buffer(que, num, len) first",
-                          PIPE_SOURCE)
+                          f"{pages.INIT_BUFFER} 功能说明; {RULES}")
         core = pipe._core()
         if active_core() is not core:
             current_core(instruction)  # raises when no core is running
             raise _misuse(instruction, "queue", repr(self), "the queue belongs to another core's TPipe",
-                          "queues of the running core")
+                          "queues of the running core", CORE_SOURCE)
         return core
 
     def _slot_of(self, instruction: str, tensor) -> _Slot:
@@ -123,9 +127,11 @@ class TQue:
                 return slot
         if tensor.lease is not None and not tensor.lease.alive:
             raise _misuse(instruction, "tensor", repr(tensor), f"the tensor's buffer was already freed "
-                          f"({tensor.lease.owner})", "a tensor allocated from this queue and not yet freed")
+                          f"({tensor.lease.owner})", "a tensor allocated from this queue and not yet freed",
+                          f"{pages.FREE_TENSOR} 约束说明; {RULES}")
         raise _misuse(instruction, "tensor", repr(tensor), "the tensor was not allocated from this queue",
-                      "tensors returned by this queue's alloc_tensor / deque")
+                      "tensors returned by this queue's alloc_tensor / deque",
+                      f"{pages.ALLOC_TENSOR} 功能说明; {RULES}")
 
     def _tensor(self, core: Core, dtype: DType, slot: _Slot) -> LocalTensor:
         # The slot's bytes were checked against the pipe's UB pool by init_buffer.
@@ -145,14 +151,14 @@ class TQue:
         core = self._ready(instruction)
         if self.depth == 0:
             raise _misuse(instruction, "depth", 0, "alloc_tensor(dtype) needs a queue depth of at least 1",
-                          "TQue(pos, depth >= 1)", f"{QUE_SOURCE}/AllocTensor.md")
+                          "TQue(pos, depth >= 1)", f"{pages.ALLOC_TENSOR} 约束说明; {RULES}")
         limit = core.chip.hard_event_ids
         busy = self._pipe.busy_by_position
         if busy.get(self.position, 0) >= limit:
             raise _misuse(instruction, "buffers in use", f"{limit} on {self.position.name}",
                           f"at most {limit} queue buffers of one TPosition may be allocated at once on "
                           f"{core.chip.product} (one hardware event each)", "free a tensor first",
-                          f"{QUE_SOURCE}/AllocTensor.md, TQue简介.md")
+                          f"{pages.ALLOC_TENSOR} 约束说明; {pages.TQUE_INTRO} TQue Buffer限制; {RULES}")
         slots = self._slots
         count = len(slots)
         for k in range(count):
@@ -161,7 +167,7 @@ class TQue:
                 break
         else:
             raise _misuse(instruction, "queue", repr(self), f"all {count} buffers of the queue are allocated",
-                          "free_tensor one of them first", f"{QUE_SOURCE}/AllocTensor.md")
+                          "free_tensor one of them first", f"{pages.ALLOC_TENSOR} 功能说明; {RULES}")
         slot = slots[index]
         if count != 1:
             self._cursor = (index + 1) % count
@@ -176,12 +182,12 @@ class TQue:
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
             raise _misuse(instruction, "tensor", repr(tensor), "the tensor is already in the queue",
-                          "an allocated or dequeued tensor", f"{QUE_SOURCE}/EnQue.md")
+                          "an allocated or dequeued tensor", f"{pages.ENQUE} 约束说明; {RULES}")
         if len(self._queued) >= self.depth:
             raise _misuse(instruction, "queue length", len(self._queued),
                           f"the queue already holds depth = {self.depth} tensors",
                           f"at most {self.depth} enqueued at once (raise depth or deque first)",
-                          f"{QUE_SOURCE}/TQue简介.md (depth)")
+                          f"{pages.TQUE_INTRO} 模板参数 (depth); {RULES}")
         slot.state = "enqueued"
         self._queued.append(slot)
         return True
@@ -194,7 +200,7 @@ class TQue:
         core = self._ready(instruction)
         if not self._queued:
             raise _misuse(instruction, "queue", repr(self), "deque on an empty queue",
-                          "enque a tensor first", f"{QUE_SOURCE}/DeQue.md")
+                          "enque a tensor first", f"{pages.DEQUE} 约束说明; {RULES}")
         slot = self._queued.popleft()
         slot.state = "dequeued"
         return self._tensor(core, dtype, slot)
@@ -206,7 +212,7 @@ class TQue:
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
             raise _misuse(instruction, "tensor", repr(tensor), "the tensor is still in the queue",
-                          "deque it before freeing it", f"{QUE_SOURCE}/FreeTensor.md")
+                          "deque it before freeing it", f"{pages.FREE_TENSOR} 约束说明; {RULES}")
         slot.lease.revoke()
         slot.state, slot.lease = "free", None
         self._pipe.busy_by_position[self.position] -= 1
@@ -265,7 +271,8 @@ class TBuf:
         pipe = self._pipe
         if pipe is None or pipe.destroyed:
             raise _misuse(instruction, "buffer", repr(self), "the TBuf has no memory (not initialised, or its "
-                          "TPipe was reset or destroyed)", "call pipe.init_buffer(buf, len) first", PIPE_SOURCE)
+                          "TPipe was reset or destroyed)", "call pipe.init_buffer(buf, len) first",
+                          f"{pages.INIT_BUFFER} 功能说明; {RULES}")
         return pipe
 
     def get(self, dtype: DType, len: int | None = None) -> LocalTensor:
@@ -281,12 +288,13 @@ class TBuf:
         if not isinstance(dtype, DType):
             raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
         pipe = self._ready(instruction)
-        buf_offset = require_int(instruction, "buf_offset", buf_offset, 0, self._nbytes)
+        source = f"{pages.TBUF_GET_WITH_OFFSET} 约束说明; {RULES}"
+        buf_offset = require_int(instruction, "buf_offset", buf_offset, 0, self._nbytes, source)
         if buf_offset % BUFFER_ALIGN:
             raise AlignmentError(instruction, "buf_offset", buf_offset, "the offset must be 32-byte aligned",
-                                 "multiples of 32", "Pipe和Que框架/TBuf/GetWithOffset.md")
+                                 "multiples of 32", source)
         capacity = (self._nbytes - buf_offset) // dtype.itemsize
-        size = require_int(instruction, "size", size, 1, capacity,  # a LocalTensor of 0 elements means "to UB end"
+        size = require_int(instruction, "size", size, 1, capacity, source,  # 0 elements would mean "to UB end"
                            rule=f"no elements, or more elements than the {self._nbytes}-byte buffer holds after "
                            "the offset")
         return LocalTensor(dtype, self.position, self._addr + buf_offset, size, core=pipe.core, lease=self._lease)
@@ -327,12 +335,13 @@ class TPipe:
         core = current_core("TPipe")
         if core.chip.vec_local_bytes is None:
             raise unsupported_on(core.chip, "TPipe", "the TPipe/TQue framework",
-                                 lambda c: c.vec_local_bytes is not None)
+                                 lambda c: c.vec_local_bytes is not None, f"{pages.INIT_BUFFER} 产品支持情况; {RULES}")
         existing = _PIPES.get(core)
         existing = existing() if existing is not None else None
         if existing is not None and not existing.destroyed:
             raise _misuse("TPipe", "pipe", repr(existing), "this core already has a TPipe (a kernel creates one "
-                          "TPipe)", "pipe.destroy() the first one, or reuse it", "Pipe和Que框架/TPipe/TPipe简介.md")
+                          "TPipe)", "pipe.destroy() the first one, or reuse it",
+                          f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
         self._core = weakref.ref(core)
         self.capacity_bytes: int = core.chip.vec_local_bytes
         self.queues: list[TQue] = []
@@ -373,7 +382,8 @@ class TPipe:
         form, bound = bind(instruction, _INIT_FORMS, args, kwargs)
         self._require_alive(instruction)
         if current_core(instruction) is not self.core:
-            raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's")
+            raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
+                          CORE_SOURCE)
         if form == "queue":
             target, num = bound["que"], require_int(instruction, "num", bound["num"], 1, MAX_BUFFERS, PIPE_SOURCE)
             length = bound["len"]
@@ -389,7 +399,7 @@ class TPipe:
         nbytes = align_up(length, BUFFER_ALIGN)
         if self.buffer_count + num > MAX_BUFFERS:
             raise _misuse(instruction, "num", num, f"the pipe already manages {self.buffer_count} buffers",
-                          f"at most {MAX_BUFFERS} in total", PIPE_SOURCE)
+                          f"at most {MAX_BUFFERS} in total", f"{pages.INIT_BUFFER} 约束说明; {RULES}")
         end = self.next_addr + num * nbytes
         if end > self.capacity_bytes:
             raise _misuse(
@@ -397,7 +407,7 @@ class TPipe:
                 f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the "
                 f"{self.capacity_bytes // 1024} KiB the pipe may use on {self.core.chip.product} (above it lies "
                 "the API scratch)", f"at most {self.capacity_bytes - self.next_addr} more bytes",
-                f"{PIPE_SOURCE}; TOTAL_VEC_LOCAL_SIZE (ref §1.5)",
+                f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}",
             )
         if form == "queue":
             target._attach(self, self.next_addr, num, nbytes)
@@ -441,4 +451,4 @@ class TPipe:
     def _require_alive(self, instruction: str) -> None:
         if self.destroyed:
             raise _misuse(instruction, "pipe", "destroyed", "the TPipe was destroyed", "create a new TPipe",
-                          "Pipe和Que框架/TPipe/Destroy.md")
+                          f"{pages.TPIPE_DESTROY} 功能说明; {RULES}")

@@ -11,13 +11,15 @@ Atlas training series) and ``PipeBarrier(ISASI).md``.
 
 from __future__ import annotations
 
+from ...sources import semantics
 from ...validate import require_int
+from .. import pages
 from ..core import SyncRecord, current_core
 from ..types import HardEvent, PipeID
 
 __all__ = ["pipe_barrier", "set_flag", "wait_flag"]
 
-SYNC_SOURCE = "同步控制/核内同步/SetFlag-WaitFlag(ISASI).md"
+SYNC_SOURCE = f"{pages.SET_FLAG} 参数说明; {semantics('5.6')}"
 
 
 def _record_flag(kind: str, event: HardEvent, event_id: int) -> None:

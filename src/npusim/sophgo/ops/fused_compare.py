@@ -1,13 +1,13 @@
-"""The fused-compare unit's comparisons, on raw bit patterns (sophgo-semantics §0, §4.3, §4.4).
+"""The fused-compare unit's comparisons, on raw bit patterns (docs/semantics.md §8.3).
 
 Every function takes unsigned-integer arrays (or 0-d arrays) holding the operands'
 bits and the compare dtype; shapes broadcast.  The rules, measured on the
 BM1684X and BM1688 cmodels:
 
 * Integers compare as two's complement for ``DT_INT*`` and unsigned for ``DT_UINT*``;
-  the signedness comes from the compare dtype only (§1.3, §4.3).
+  the signedness comes from the compare dtype only (docs/semantics.md §6.1, §8.3).
 * FP32 and BF16 operands have their subnormals flushed to zero before ``greater`` and
-  ``less``; FP16 keeps its subnormals (§4.4).
+  ``less``; FP16 keeps its subnormals (docs/semantics.md §8.3).
 * ``greater(a, b)`` is IEEE ordered ``a > b``: false if either is NaN, ``+0 == -0``.
 * ``less(a, b) = not((ordered(a, b) and a >= b) or bits(a) == bits(b))``, i.e. true
   whenever a NaN is involved, unless both operands are the *same* bit pattern.
@@ -63,7 +63,7 @@ def compare(condition: Condition, a_bits: np.ndarray, b_bits: np.ndarray, dtype:
 def flush_chosen(chosen_bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
     """Bits of the maximum/minimum result: FP32/BF16 subnormals become a zero of the same sign.
 
-    Identity for FP16 and integer types (sophgo-semantics §4.4, "max/min dst0").
+    Identity for FP16 and integer types (docs/semantics.md §8.3, "dst0 of maximum/minimum").
     """
     if dtype not in _FLUSHED_FLOATS:
         return chosen_bits

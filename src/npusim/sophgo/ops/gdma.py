@@ -7,12 +7,12 @@
 
 Element ``(n, c, h, w)`` of ``shape`` moves from the source to the destination, bits
 unchanged.  Strides are :class:`~npusim.sophgo.types.dim4` counts of elements, or ``None``
-(C's ``NULL``) for the default layout of that side (sophgo-semantics §6):
+(C's ``NULL``) for the default layout of that side (docs/semantics.md §9.1):
 
 * global side: element at ``addr + size * (n*ns + c*cs + h*hs + w*ws)``; ``None`` = continuous
   (``ns = C*H*W, cs = H*W, hs = W, ws = 1``);
 * local side: lane ``(s + c) % NPU_NUM``, in-lane offset ``addr % LOCAL_MEM_SIZE + size *
-  (n*ns + ((s + c) // NPU_NUM)*cs + h*hs + w*ws)`` with ``s`` the address's lane (§3.3);
+  (n*ns + ((s + c) // NPU_NUM)*cs + h*hs + w*ws)`` with ``s`` the address's lane (docs/semantics.md §7.3);
   ``None`` = the aligned layout **computed for start lane 0**: ``cs = align(H*W, EU_NUM)``,
   ``ns = ceil(C / NPU_NUM) * cs``.  The vendor implementation calls
   ``tpu_aligned_stride(&stride, 0, shape, dtype)`` here, and the BM1684X and BM1688 cmodels
@@ -51,6 +51,8 @@ import numpy as np
 from ...dtypes import DType
 from ...errors import UnsupportedError
 from ...memory import Memory
+from ...sources import semantics
+from .. import pages
 from ..chips import INT32_MAX, Chip
 from ..core import Core, current_core
 from ..layout import local_stride
@@ -69,7 +71,8 @@ from ..types import as_data_type, data_type_t, dim4, storage_dtype
 
 __all__ = ["null_local_stride", "tpu_gdma_cpy_L2S", "tpu_gdma_cpy_S2L"]
 
-SOURCE = "GDMA rules measured on the BM1684X/BM1688 cmodels (runtime oracle); sophgo-semantics §6"
+SOURCE = f"{pages.TPU_KERNEL_H} tpu_gdma_cpy_S2L; {semantics('9.1')}"  # rules measured on the BM1684X/BM1688 cmodels
+W_STRIDE_SOURCE = f"{pages.GDMA} 注意事项; {semantics('9.1')}"  # documented for BM1684X, measured on BM1688
 
 
 def tpu_gdma_cpy_S2L(
@@ -143,7 +146,7 @@ def _plan(
     for name, stride in ((f"{local_name}_stride", local_stride_arg), (f"{global_name}_stride", global_stride_arg)):
         if stride is not None:
             check_stride(instruction, name, stride, lows, highs,
-                         f"{SOURCE} (w stride * size <= {chip.gdma_max_w_stride_bytes} bytes on {chip.name})")
+                         f"{W_STRIDE_SOURCE} (w stride * size <= {chip.gdma_max_w_stride_bytes} bytes on {chip.name})")
     if local_stride_arg is None:
         local_stride_arg = null_local_stride(shape, storage.bits, chip)
     if global_stride_arg is None:

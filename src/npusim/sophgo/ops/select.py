@@ -1,4 +1,4 @@
-"""The five BDC compare-select instructions (seed 000 "比较选择函数"; sophgo-semantics §0, §1, §4).
+"""The five BDC compare-select instructions (TPU-Kernel 比较选择函数, cmp.html; docs/semantics.md §8).
 
 ::
 
@@ -7,12 +7,12 @@
 
 Each operand is a TENSOR (its own 64-byte aligned layout, same shape as dst), a VECTOR
 (src0/src1 only: channel ``c`` reads lane ``(start_lane + c) % NPU_NUM`` at the vector's
-own offset, §3.4 - the seed's ``src(0, c mod NPU_NUM, 0, 0)`` agrees only for start lane 0;
+own offset, docs/semantics.md §8.2 - the page's ``src(0, c mod NPU_NUM, 0, 0)`` agrees only for start lane 0;
 checked on the cmodel) or a SCALAR (the low ``bits(dtype)`` bits of the ``scalar_t``).  The chosen
-src2/src3 bits are copied unchanged; only the dtype *width* of dst matters (§4.2).
+src2/src3 bits are copied unchanged; only the dtype *width* of dst matters (§8.1).
 Only valid elements of dst are written; its padding is untouched.
 
-Every call runs in three steps (design.md §1):
+Every call runs in three steps (docs/architecture.md):
 
 1. **plan** (:func:`_plan`, cached on the call's hashable parameters): check every rule,
    and describe each operand as an in-lane element offset, a stride and the channel runs
@@ -34,6 +34,8 @@ from numpy.lib.stride_tricks import as_strided
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
 from ...memory import Memory
+from ...sources import semantics
+from .. import pages
 from ..chips import Chip
 from ..core import current_core
 from ..layout import ChannelRun, channel_runs, element_lane_offset, local_stride, split_address
@@ -63,7 +65,7 @@ __all__ = [
     "tpu_bdc_minimum_less_select",
 ]
 
-_DOC = "tpu_bdc select notes (seed 000)"
+_NOTES = f"{pages.COMPARE_SELECT} 注意事项"
 _SRC_NAMES = ("src0", "src1", "src2", "src3")
 _ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101}  # Memory's shadow: one 0x01 byte per written byte
 
@@ -185,13 +187,13 @@ def _plan(
     """Check every rule of the call and describe its operands; raises before anything is written."""
     cmp_name = "dst0_dtype" if min_max else "src0_src1_dtype"
     val_name = "dst1_dtype" if min_max else "dst_dtype"
-    check_shape(instruction, shape, SHAPE_MAX, f"{_DOC}; sophgo-semantics §0 (16-bit shape fields)")
+    check_shape(instruction, shape, SHAPE_MAX, f"{_NOTES}; {semantics('8.5')}")
     _check_dtypes(instruction, chip, min_max, compare_type, value_type, cmp_name, val_name)
     for name, (kind, _) in zip(_SRC_NAMES[2:], sources[2:], strict=True):
         if kind is VECTOR:
             raise UnsupportedError(
                 instruction, name, "VECTOR", "src2 and src3 cannot be VECTOR operands", "TENSOR or SCALAR",
-                "sophgo-semantics §0, §1.3",
+                semantics("8.2"),
             )
     cmp_storage = storage_dtype(compare_type, instruction, cmp_name)
     val_storage = storage_dtype(value_type, instruction, val_name)
@@ -220,7 +222,7 @@ def _check_dtypes(
     instruction: str, chip: Chip, min_max: bool, compare_type: data_type_t, value_type: data_type_t,
     cmp_name: str, val_name: str,
 ) -> None:  # fmt: skip
-    """Dtype support on the chip and the width rules (sophgo-semantics §4.1)."""
+    """Dtype support on the chip and the width rules (docs/semantics.md §8.4)."""
     for name, dt, allowed in (
         (cmp_name, compare_type, chip.select_compare_dtypes),
         (val_name, value_type, chip.select_value_dtypes),
@@ -228,34 +230,36 @@ def _check_dtypes(
         if dt not in allowed:
             raise UnsupportedError(
                 instruction, name, dt.name, f"is not supported by the select instructions on {chip.name}",
-                ", ".join(d.name for d in sorted(allowed)), f"sophgo-semantics §4.1; {chip.source}",
+                ", ".join(d.name for d in sorted(allowed)), semantics("8.4"),
             )
     if compare_type in (DT_FP8E5M2, DT_FP8E4M3):
         raise UnsupportedError(
             instruction, cmp_name, compare_type.name,
             "FP8 compare is not modelled by npusim (never measured: no SG2260 cmodel)",
-            "non-FP8 compare types", "sophgo-semantics §7",
+            "non-FP8 compare types", semantics("8.4"),
         )
     cmp_bits, val_bits = tpu_data_type_bits(compare_type), tpu_data_type_bits(value_type)
     if min_max:
         if cmp_bits != val_bits:
             raise UnsupportedError(
                 instruction, val_name, value_type.name,
-                f"is {val_bits} bits wide but dst0_dtype {compare_type.name} is {cmp_bits}",
-                f"a {cmp_bits}-bit dst1_dtype", "sophgo-semantics §4.1 (WIDTH(dst0) == WIDTH(dst1))",
+                f"is {val_bits} bits wide but dst0_dtype {compare_type.name} is {cmp_bits} "
+                "(the vendor asserts WIDTH(dst0) == WIDTH(dst1))",
+                f"a {cmp_bits}-bit dst1_dtype", semantics("8.4"),
             )
         return
     if cmp_bits > val_bits:
         raise UnsupportedError(
             instruction, cmp_name, compare_type.name,
             f"is {cmp_bits} bits wide, wider than dst_dtype {value_type.name} ({val_bits} bits)",
-            f"a compare type of at most {val_bits} bits", f"{_DOC}; sophgo-semantics §4.1",
+            f"a compare type of at most {val_bits} bits", f"{_NOTES}; {semantics('8.4')}",
         )
     if compare_type in chip.select_equal_width_compare_dtypes and cmp_bits != val_bits:
         raise UnsupportedError(
             instruction, val_name, value_type.name,
-            f"is {val_bits} bits wide; a float compare ({compare_type.name}) needs a dst of the same width",
-            f"a {cmp_bits}-bit dst_dtype", "sophgo-semantics §4.1 (AB_type_size == CD_type_size)",
+            f"is {val_bits} bits wide; a float compare ({compare_type.name}) needs a dst of the same width "
+            "(the cmodel asserts AB_type_size == CD_type_size)",
+            f"a {cmp_bits}-bit dst_dtype", semantics("8.4"),
         )
 
 
@@ -265,22 +269,22 @@ def _locate(
 ) -> _Operand:  # fmt: skip
     """Check an address operand (range, alignment, extent, start lane) and describe it."""
     operand = f"{name} address"
-    if kind is VECTOR:  # one element per lane, at the vector's own offset (§3.4)
+    if kind is VECTOR:  # one element per lane, at the vector's own offset (docs/semantics.md §8.2)
         place_local(instruction, chip, operand, addr, dim4(1, 1, 1, 1), dim4(1, 1, 1, 1), dtype.itemsize,
                     dtype.itemsize, f"a VECTOR operand must be aligned to its {dtype.itemsize}-byte element",
-                    "sophgo-semantics §0, §1.3")  # fmt: skip
+                    semantics("8.2"))  # fmt: skip
         stride = None
     else:
         stride = local_stride("aligned", shape, split_address(addr, chip)[0] if addr >= 0 else 0, dtype.bits, chip)
         place_local(instruction, chip, operand, addr, shape, stride, dtype.itemsize, chip.align_bytes,
-                    f"a TENSOR operand must be {chip.align_bytes}-byte (EU) aligned", "sophgo-semantics §0, §1.3")
+                    f"a TENSOR operand must be {chip.align_bytes}-byte (EU) aligned", f"{_NOTES}; {semantics('8.2')}")
     lane, offset = split_address(addr, chip)
     if lane != start_lane:
         raise ParameterRangeError(
             instruction, operand, addr, f"starts on NPU lane {lane}, but dst starts on lane {start_lane}",
             f"an address on lane {start_lane}: [{start_lane * chip.local_mem_bytes:#x}, "
             f"{(start_lane + 1) * chip.local_mem_bytes:#x})",
-            f"{_DOC} (dst and src start from the same NPU); sophgo-semantics §3.4",
+            f"{_NOTES}; {semantics('8.5')}",
         )
     return _Operand(name, kind, dtype, addr, offset // dtype.itemsize, stride)
 
@@ -297,7 +301,7 @@ def _run_view(lanes: np.ndarray, op: _Operand, run: ChannelRun, shape: dim4) -> 
     """The elements of ``op`` in one channel run, shaped ``(N, slots, lanes, H, W)`` (or broadcastable).
 
     A TENSOR element (n, slot, lane, h, w) sits at ``lanes[lane, base + n*ns + slot*cs + h*hs + w*ws]``
-    (sophgo-semantics §3.3); a VECTOR holds one element per lane at ``lanes[lane, base]`` (§3.4).
+    (docs/semantics.md §7.3); a VECTOR holds one element per lane at ``lanes[lane, base]`` (§8.2).
     Bounds were checked by the plan.
     """
     lane_stride, item = lanes.strides
@@ -351,7 +355,7 @@ def _source_bits(
 ) -> np.ndarray:
     raw = op.dtype.raw
     if op.kind is SCALAR:
-        return np.array(scalar.low_bits(op.dtype.bits), dtype=raw)  # sophgo-semantics §4.5
+        return np.array(scalar.low_bits(op.dtype.bits), dtype=raw)  # docs/semantics.md §6.2
     return _run_view(_lanes(mem.data, raw, chip), op, run, plan.shape)
 
 

@@ -1,11 +1,11 @@
-"""``tpu_bdc_set_C``: fill a local tensor with one constant (sophgo-semantics §1.4).
+"""``tpu_bdc_set_C``: fill a local tensor with one constant (``tpu_kernel.h``; docs/semantics.md §9.2).
 
 ::
 
     tpu_bdc_set_C(dst_addr, C, shape, dst_stride, dtype)
 
 Every element ``(n, c, h, w)`` of ``shape`` gets the low ``bits(dtype)`` bits of the
-``scalar_t`` ``C`` (as every SCALAR operand, §4.5).  ``dst_stride`` is ``None`` (C's NULL:
+``scalar_t`` ``C`` (as every SCALAR operand, docs/semantics.md §6.2).  ``dst_stride`` is ``None`` (C's NULL:
 the aligned layout of the address's own start lane, as the other BDC instructions) or an
 explicit :class:`~npusim.sophgo.types.dim4` element stride (free layout).
 
@@ -34,6 +34,8 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
+from ...sources import semantics
+from .. import pages
 from ..chips import Chip
 from ..core import current_core
 from ..layout import local_stride, split_address
@@ -51,7 +53,7 @@ from ..types import as_data_type, data_type_t, dim4, scalar_t, storage_dtype
 
 __all__ = ["tpu_bdc_set_C"]
 
-SOURCE = "tpu_bdc_set_C rules measured on the BM1684X/BM1688 cmodels (runtime oracle); sophgo-semantics §1.4"
+SOURCE = f"{pages.TPU_KERNEL_H} tpu_bdc_set_C; {semantics('9.2')}"  # rules measured on the BM1684X/BM1688 cmodels
 
 
 def tpu_bdc_set_C(dst_addr: int, C: scalar_t, shape: dim4, dst_stride: dim4 | None, dtype: data_type_t) -> None:
@@ -65,7 +67,7 @@ def tpu_bdc_set_C(dst_addr: int, C: scalar_t, shape: dim4, dst_stride: dim4 | No
                  as_dim4(instruction, "dst_stride", dst_stride, allow_none=True),
                  as_data_type(dtype, instruction, "dtype"))  # fmt: skip
     index = plan.dst.element_index(core.chip).reshape(-1)
-    bits = np.array(C.low_bits(plan.dtype.bits), dtype=plan.dtype.raw)  # sophgo-semantics §4.5
+    bits = np.array(C.low_bits(plan.dtype.bits), dtype=plan.dtype.raw)  # docs/semantics.md §6.2
     core.lmem.scatter(index, np.broadcast_to(bits, index.shape))
 
 

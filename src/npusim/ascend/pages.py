@@ -1,0 +1,64 @@
+"""The Ascend C pages npusim's rules come from, as error sources name them (``docs/semantics.md`` §0.1).
+
+Each constant is the path of a page in the ``asc-devkit`` repository under ``docs/zh/api/``
+(``guide/...``: under ``docs/zh/``); a source adds one of the page's section headings, e.g.
+``f"{SELECT} 约束说明"``.  The same tree is the Ascend C API reference on hiascend.com.
+"""
+
+from __future__ import annotations
+
+_BASIC = "SIMD-API/基础API"
+_VECTOR = f"{_BASIC}/Memory矢量计算"
+_SIMD = f"{_VECTOR}/SIMD计算说明"
+_CMPSEL = f"{_VECTOR}/比较与选择"
+_COPY = f"{_VECTOR}/数据搬运"
+_PIPE = f"{_BASIC}/资源管理/Pipe和Que框架"
+C_API = "SIMD-API/C-API/vector_compute"  # + "/asc_<name>.md"
+ARITHMETIC = f"{_VECTOR}/基础算术"  # + "/Add.md", "/Muls.md" ...
+
+# general rules
+GENERAL = "SIMD-API/通用说明和约束.md"
+C_API_GENERAL = "SIMD-API/C-API/通用说明和约束.md"
+HIGH_DIM = f"{_SIMD}/高维切分.md"
+MASK_PARAMETERS = f"{_SIMD}/掩码/通用说明.md"
+MASK_OVERVIEW = f"{_SIMD}/掩码/概述.md"
+MASK_IN_API = f"{_SIMD}/掩码/接口内设置Mask.md"
+SET_VECTOR_MASK = f"{_VECTOR}/掩码操作/SetVectorMask.md"
+SET_MASK_COUNT = f"{_VECTOR}/掩码操作/SetMaskCount.md"
+VECTOR_ARCHITECTURE = f"{_VECTOR}/Vector逻辑架构/Vector逻辑架构.md"
+BINARY_REPEAT_PARAMS = f"{_BASIC}/辅助数据结构/BinaryRepeatParams.md"
+UNARY_REPEAT_PARAMS = f"{_BASIC}/辅助数据结构/UnaryRepeatParams.md"
+
+# compare and select
+SELECT = f"{_CMPSEL}/Select.md"
+COMPARE = f"{_CMPSEL}/Compare.md"
+COMPARES = f"{_CMPSEL}/Compares.md"
+COMPARE_TO_REGISTER = f"{_CMPSEL}/Compare（结果存入寄存器）.md"
+SET_CMP_MASK = f"{_CMPSEL}/SetCmpMask(ISASI).md"
+GET_CMP_MASK = f"{_CMPSEL}/GetCmpMask(ISASI).md"
+
+# layout conversion, data movement, fill
+TRANS_DATA_TO_5HD = f"{_VECTOR}/数据排布转换/TransDataTo5HD.md"
+DATA_COPY = f"{_COPY}/GM与UB数据搬运/GM与UB连续数据搬运(DataCopy).md"
+DATA_COPY_PARAMS = f"{_COPY}/GM与UB数据搬运/GM与UB高维切分数据搬运(DataCopy).md"
+DATA_COPY_UB = f"{_COPY}/UB与UB数据搬运/UBToUB连续数据搬运(DataCopy).md"
+DATA_COPY_PAD = f"{_COPY}/GM与UB数据搬运/GMToUB非对齐数据搬运(DataCopyPad).md"
+SET_PAD_VALUE = f"{_COPY}/GM与UB数据搬运/寄存器配置说明/SetPadValue(ISASI).md"
+DUPLICATE = f"{_VECTOR}/数据填充/Duplicate.md"
+SET_SATURATION_FLAG = f"{_BASIC}/特殊寄存器访问/SetSaturationFlag(ISASI).md"
+
+# runtime
+SET_GLOBAL_BUFFER = f"{_BASIC}/数据结构/GlobalTensor/SetGlobalBuffer.md"
+INIT_BUFFER = f"{_PIPE}/TPipe/InitBuffer.md"
+TPIPE_INTRO = f"{_PIPE}/TPipe/TPipe简介.md"
+TPIPE_DESTROY = f"{_PIPE}/TPipe/Destroy.md"
+TQUE_INTRO = f"{_PIPE}/TQue/TQue简介.md"
+ALLOC_TENSOR = f"{_PIPE}/TQue/AllocTensor.md"
+ENQUE = f"{_PIPE}/TQue/EnQue.md"
+DEQUE = f"{_PIPE}/TQue/DeQue.md"
+FREE_TENSOR = f"{_PIPE}/TQue/FreeTensor.md"
+TBUF_GET_WITH_OFFSET = f"{_PIPE}/TBuf/GetWithOffset.md"
+SET_FLAG = f"{_BASIC}/同步控制/核内同步/SetFlag-WaitFlag(ISASI).md"
+GET_BLOCK_NUM = f"{_BASIC}/工具接口/系统资源与变量/GetBlockNum.md"
+GET_BLOCK_IDX = f"{_BASIC}/工具接口/系统资源与变量/GetBlockIdx.md"
+KERNEL_LAUNCH = "guide/编程指南/语言扩展层/SIMD-BuiltIn关键字.md"
