@@ -1,7 +1,7 @@
 """Which core instructions act on: the active cores of one vendor, per thread (and asyncio task).
 
 Instructions run on the core of the innermost enclosing ``with Core(...)`` block; there is
-no hidden global core (design.md §2).  :class:`ActiveCores` keeps the entered cores as a
+no hidden global core (docs/semantics.md §10.2).  :class:`ActiveCores` keeps the entered cores as a
 tuple, innermost last, in a :class:`contextvars.ContextVar`: each thread (each task) has its
 own, so cores entered in one thread are not active in another.
 

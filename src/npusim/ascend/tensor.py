@@ -98,9 +98,10 @@ class LocalTensor:
     def __setattr__(self, name: str, value) -> None:
         ub_bytes = self.core.ub.size_bytes
         if name == "addr":
-            value = require_int("LocalTensor.addr", "addr", value, 0, ub_bytes - 1)
+            value = require_int("LocalTensor.addr", "addr", value, 0, ub_bytes - 1, TENSOR_SOURCE)
         elif name == "tile_size":
-            value = require_int("LocalTensor.tile_size", "tile_size", value, 0, ub_bytes // self.dtype.itemsize)
+            value = require_int("LocalTensor.tile_size", "tile_size", value, 0, ub_bytes // self.dtype.itemsize,
+                                TENSOR_SOURCE)
         elif name in LocalTensor.__slots__:
             raise AttributeError(f"LocalTensor.{name} is read-only: a tensor's type, position and core are fixed "
                                  "when it is made (reinterpret_cast(dtype) gives a view as another type)")
