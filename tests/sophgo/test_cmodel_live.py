@@ -48,7 +48,7 @@ def _cmodel_dir(tool, chip: str) -> Path:
         pytest.skip(str(missing))
 
 
-@pytest.mark.parametrize("chip", ["BM1684X", "BM1688"])
+@pytest.mark.parametrize("chip", ["BM1684X", "BM1688", "SG2260"])
 def test_random_cases_match_the_live_cmodel(chip):
     tool = _oracle_tool()
     cmodel_dir = _cmodel_dir(tool, chip)
@@ -68,7 +68,7 @@ def test_random_cases_match_the_live_cmodel(chip):
         assert replay(case) == result["expect"], f"seed {seed}: {case['id']} differs from the cmodel"
 
 
-@pytest.mark.parametrize("chip", ["BM1684X", "BM1688"])
+@pytest.mark.parametrize("chip", ["BM1684X", "BM1688", "SG2260"])
 def test_every_call_the_live_cmodel_rejects_raises_in_npusim(chip):
     """...and every call the document forbids, even where the oracle computes it (SG2260)."""
     tool = _oracle_tool()
