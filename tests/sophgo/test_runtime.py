@@ -370,3 +370,30 @@ def test_global_memory_size_is_checked_when_the_core_is_made():
     with pytest.raises(TypeError, match="global_mem_bytes"):
         tpu.Core(global_mem_bytes="1")
 
+
+def test_global_memory_beyond_the_limit_is_rejected_when_the_core_is_made():
+    """1 TiB was accepted and then failed with MemoryError on the first write (issue 11)."""
+    with pytest.raises(ParameterRangeError) as info:
+        tpu.Core("SG2260", global_mem_bytes=1 << 40)
+    err = info.value
+    assert (err.instruction, err.operand, err.value) == ("tpu.Core", "global_mem_bytes", 1 << 40)
+    assert err.allowed == f"[8, {tpu.MAX_GLOBAL_MEM_BYTES}]" and "4 GiB" in err.rule
+    assert tpu.Core(global_mem_bytes=tpu.MAX_GLOBAL_MEM_BYTES).global_mem_bytes == 1 << 32  # the limit: fine
+    with pytest.raises(ParameterRangeError, match="global_mem_bytes = 4294967304"):
+        tpu.Core(global_mem_bytes=tpu.MAX_GLOBAL_MEM_BYTES + 8)
+
+
+def test_global_memory_the_machine_cannot_allocate_is_a_constraint_error(monkeypatch):
+    """Inside the limit, an allocation the machine refuses is reported as such, not as MemoryError."""
+    import npusim.memory
+
+    def refuse(size):
+        raise MemoryError(f"Unable to allocate {size} bytes")
+
+    core = tpu.Core(global_mem_bytes=1 << 32)
+    monkeypatch.setattr(npusim.memory, "zeroed_bytes", refuse)  # global memory is made on first use
+    with core, pytest.raises(ParameterRangeError) as info:
+        core.write_global(0, np.zeros(4, np.int8))
+    err = info.value
+    assert (err.instruction, err.operand, err.value) == ("tpu.Core", "global_mem_bytes", 1 << 32)
+    assert "cannot be allocated" in err.rule and "smaller global_mem_bytes" in err.allowed
