@@ -216,7 +216,8 @@ CHIPS: dict[str, Chip] = {
             # (FP8 asserts in both positions: atomic_fused_cmp_gen_cmd.c:60/61, libcmodel_cv184x.so).
             select_compare_dtypes=_PREC_0_TO_5 - {DT_FP32, DT_FP16},
             select_value_dtypes=_PREC_0_TO_5 - {DT_FP32, DT_FP16},
-            # carried over from BM1684X/BM1688 (a float compare cannot widen); not measured on CV184X
+            # BF16 into a 32-bit dst asserts AB_type_size == CD_type_size (atomic_fused_cmp_gen_cmd.c:73,
+            # libcmodel_cv184x.so), as on BM1684X/BM1688
             select_equal_width_compare_dtypes=frozenset({DT_BFP16}),
             gdma_max_w_stride_bytes=64,  # carried over from BM1688
             set_c_max_stride=INT32_MAX,  # carried over from BM1688
