@@ -66,10 +66,10 @@ _FP8 = frozenset({DT_FP8E5M2, DT_FP8E4M3})
 _FLOAT_WIDER_THAN_8 = frozenset({DT_FP16, DT_BFP16, DT_FP32})
 _NO_EQUAL_WIDTH_RULE: frozenset[data_type_t] = frozenset()
 
-# GDMA and the BDC arithmetic unit (tpu_bdc_set_C) take the same nine types on both cmodels: INT4, FP8 and
+# GDMA and the BDC arithmetic unit (tpu_bdc_set_C) take the same nine types on both BM cmodels: INT4, FP8 and
 # FP20 assert ("tpu_eu_num: Assertion", "get_eu_num: ERROR PREC"), and so does TF32 except in a GDMA copy
 # with both strides explicit, which moves it as 32-bit data; npusim has no TF32 storage and rejects it
-# everywhere [cmodel, runtime oracle].
+# everywhere [cmodel, runtime oracle].  The SG2260 emulator also moves and writes FP8 (and TF32).
 _DATA_MOVE_DTYPES = _PREC_0_TO_5
 
 
