@@ -115,6 +115,15 @@ def test_golden_reports_malformed_cases_and_rejected_calls(tmp_path):
     assert rejected.returncode == 1 and "32-byte aligned" in rejected.stderr
 
 
+def test_golden_reports_a_global_memory_beyond_the_limit_without_a_traceback(tmp_path):
+    case = {"instruction": "tpu_gdma_cpy_L2S", "shape": [1, 1, 1, 4], "dtypes": {"dtype": "DT_INT8"},
+            "global_mem_bytes": 1 << 40,
+            "operands": {"dst_addr": {"addr": 0}, "src_addr": {"addr": 0, "init": {"fill": 1}}}}
+    result = npusim("golden", str(write_case(tmp_path, case)), "-o", str(tmp_path / "out"))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "global_mem_bytes = 1099511627776" in result.stderr and "4 GiB" in result.stderr
+
+
 def test_run_uses_the_chip_for_cores_and_launches(tmp_path):
     script = tmp_path / "kernel.py"
     script.write_text(textwrap.dedent("""

@@ -52,23 +52,29 @@ from sophgo_cmodel_oracle import (  # noqa: E402  (the sibling tool is the share
     WHEEL,
     Violations,
     _Dim4,
-    _LocalMem,
     add_generate_and_worker,
     div_up,
     find_cmodel_dir,
     generate_fixtures,
+    open_cmodel,
     write_gzip_json,
 )
 
 GLOBAL_MEM_BYTES = 1 << 28  # what cmodel_init is given; the bounds cases depend on it
-GLOBAL_BASE = 0x100000000  # where the cmodel maps DDR
+GLOBAL_BASE = {"BM1684X": 0x100000000, "BM1688": 0x100000000, "SG2260": 0}  # where each oracle maps DDR
 GLOBAL_WINDOW = 1 << 20
 GUARD_BYTES = 64
-MAX_W_STRIDE_BYTES = {"BM1684X": 128, "BM1688": 64}  # MAX_WSTRIDE_BYTE_LEN, measured
+# MAX_WSTRIDE_BYTE_LEN, measured: the BM cmodels assert 0 < w_stride * size <= it.  The SG2260 emulator
+# has no such assert (a W stride of 0 or of 65535 elements is computed; only the memory bounds hold).
+MAX_W_STRIDE_BYTES = {"BM1684X": 128, "BM1688": 64}
+# The BM cmodels' set_C asserts dst_shape[i] == 1 wherever dst_stride[i] == 0; the SG2260 emulator does not.
+SET_C_ZERO_STRIDE_NEEDS_EXTENT_1 = frozenset({"BM1684X", "BM1688"})
+FP8_MOVERS = frozenset({"SG2260"})  # GDMA and set_C take FP8 (the BM cmodels assert)
 
 # vendor code -> bytes per element for the nine types both engines move (sophgo-semantics §2)
 SIZES = {0: 1, 1: 1, 3: 2, 5: 4, 6: 2, 7: 2, 8: 4, 9: 4, 11: 2}
 INT4, FP8E4M3, FP8E5M2, FP20, TF32 = 13, 47, 15, 17, 19
+ITEMSIZE = {**SIZES, FP8E4M3: 1, FP8E5M2: 1, TF32: 4}  # what a case may move (FP8, TF32: SG2260)
 
 
 def local_pattern(lanes: int, lane_bytes: int) -> np.ndarray:
@@ -98,7 +104,7 @@ def default_local_stride(case: dict) -> list[int]:
     """NULL local stride: GDMA computes the aligned layout for start lane 0; set_C for the address's lane."""
     npu, lms, _ = CHIPS[case["chip"]]
     start = 0 if case["func"] in ("S2L", "L2S") else case["dst"] // lms
-    return aligned_stride(case["shape"], start, SIZES[case["dtype"]], case["chip"])
+    return aligned_stride(case["shape"], start, ITEMSIZE[case["dtype"]], case["chip"])
 
 
 def local_positions(addr: int, shape, stride, size: int, chip: str) -> tuple[np.ndarray, np.ndarray]:
@@ -132,20 +138,15 @@ class RuntimeCmodel:
     """An initialised cmodel with its local memory (lane-major) and DDR as numpy arrays."""
 
     def __init__(self, lib_path: str, chip: str) -> None:
-        lib = ctypes.CDLL(lib_path, ctypes.RTLD_GLOBAL)
-        lib.cmodel_init.argtypes = [ctypes.c_int, ctypes.c_int64]
-        if lib.cmodel_init(0, GLOBAL_MEM_BYTES) != 0:
-            raise RuntimeError("cmodel_init failed")
-        lib.tpu_initialize()
-        lib.get_local_mem.restype = ctypes.POINTER(_LocalMem)
+        lib, self.lmem = open_cmodel(lib_path, chip, GLOBAL_MEM_BYTES)
         lib.get_global_memaddr.restype = ctypes.c_void_p
         lib.get_global_memaddr.argtypes = [ctypes.c_int]
         lib.cmodel_get_gmem_start_addr.restype = ctypes.c_uint64
         npu, lms, _ = CHIPS[chip]
-        lm = lib.get_local_mem(0).contents
-        if (lm.count, lm.size_per_mem) != (npu, lms) or lib.cmodel_get_gmem_start_addr() != GLOBAL_BASE:
-            raise RuntimeError(f"{chip}: unexpected cmodel memory geometry")
-        self.lmem = np.frombuffer((ctypes.c_uint8 * (npu * lms)).from_address(lm.raw_ptr), np.uint8).reshape(npu, lms)
+        self.global_base = GLOBAL_BASE[chip]
+        start = lib.cmodel_get_gmem_start_addr()
+        if start != self.global_base:
+            raise RuntimeError(f"{chip}: DDR starts at {start:#x}, not {self.global_base:#x}")
         ddr = (ctypes.c_uint8 * GLOBAL_MEM_BYTES).from_address(lib.get_global_memaddr(0))
         self.gmem = np.frombuffer(ddr, np.uint8)
         dim = ctypes.POINTER(_Dim4)
@@ -165,10 +166,10 @@ class RuntimeCmodel:
 
         shape, dt = case["shape"], case["dtype"]
         if case["func"] == "S2L":
-            self.lib.tpu_gdma_cpy_S2L(case["dst"], GLOBAL_BASE + case["src"], dim(shape), dim(case["dst_stride"]),
+            self.lib.tpu_gdma_cpy_S2L(case["dst"], self.global_base + case["src"], dim(shape), dim(case["dst_stride"]),
                                       dim(case["src_stride"]), dt)
         elif case["func"] == "L2S":
-            self.lib.tpu_gdma_cpy_L2S(GLOBAL_BASE + case["dst"], case["src"], dim(shape), dim(case["dst_stride"]),
+            self.lib.tpu_gdma_cpy_L2S(self.global_base + case["dst"], case["src"], dim(shape), dim(case["dst_stride"]),
                                       dim(case["src_stride"]), dt)
         else:
             self.lib.tpu_bdc_set_C(case["dst"], case["C"], dim(shape), dim(case["dst_stride"]), dt)
@@ -176,7 +177,7 @@ class RuntimeCmodel:
         return self.observe(case)
 
     def observe(self, case: dict) -> dict:
-        size, shape = SIZES[case["dtype"]], case["shape"]
+        size, shape = ITEMSIZE[case["dtype"]], case["shape"]
         if case["func"] == "L2S":
             stride = case["dst_stride"] or continuous(shape)
             starts = global_positions(case["dst"], shape, stride, size)
@@ -236,7 +237,7 @@ class CaseMaker:
         """A free-layout stride: nested (no two elements share a place) unless ``overlap``
         (then one axis of extent > 1 gets stride 1, or 0 when ``zero_ok``)."""
         r = self.rng
-        max_w = MAX_W_STRIDE_BYTES[self.chip] // size
+        max_w = MAX_W_STRIDE_BYTES.get(self.chip, 128) // size
         n, c, h, w = shape
         ws = int(r.integers(1, min(max_w, 4) + 1))
         hs = w * ws + int(r.integers(0, 5))
@@ -250,7 +251,7 @@ class CaseMaker:
 
     def gdma(self, func: str, dtype: int, *, shape=None, start_lane=None, local_stride="null",
              global_stride="null", align=None) -> dict:  # fmt: skip
-        size = SIZES[dtype]
+        size = ITEMSIZE[dtype]
         shape = shape or self.random_shape()
         local = self.local_addr(size, start_lane, align)
         glob = self.global_addr(size)
@@ -266,7 +267,7 @@ class CaseMaker:
                 "dst": dst, "src": src, "dst_stride": dst_stride, "src_stride": src_stride}
 
     def set_c(self, dtype: int, *, shape=None, start_lane=None, stride="null") -> dict:
-        size = SIZES[dtype]
+        size = ITEMSIZE[dtype]
         shape = shape or self.random_shape()
         align = CHIPS[self.chip][2] if stride == "null" else size
         dst_stride = None
@@ -294,8 +295,8 @@ def make_cases(chip: str, seed: int) -> list[dict]:
             for dtype in (1, 7, 5):
                 cases.append(maker.gdma(func, dtype, shape=maker.random_shape(big_c=True), local_stride=local_kind,
                                         global_stride=global_kind))
-        for dtype in (1, 6, 9):  # the largest W stride, on both sides
-            max_w = MAX_W_STRIDE_BYTES[chip] // SIZES[dtype]
+        for dtype in (1, 6, 9):  # the largest W stride, on both sides (SG2260, which has no limit: 4 KiB)
+            max_w = MAX_W_STRIDE_BYTES.get(chip, 4096) // SIZES[dtype]
             case = maker.gdma(func, dtype, shape=[1, 3, 2, 3], local_stride="nested", global_stride="nested")
             case["dst_stride"][3] = case["src_stride"][3] = max_w
             case["dst_stride"][2] = case["src_stride"][2] = 3 * max_w
@@ -314,6 +315,39 @@ def make_cases(chip: str, seed: int) -> list[dict]:
     cases.append(case)
     for start in (0, npu // 2, npu - 1):
         cases.append(maker.set_c(9, shape=[2, npu - start + 3, 1, 3], start_lane=start))
+    return cases + fp8_cases(maker) + zero_stride_cases(maker)
+
+
+def fp8_cases(maker: CaseMaker) -> list[dict]:
+    """FP8 data movement, where the chip has it: both FP8 types, NULL and explicit strides, C > NPU_NUM."""
+    if maker.chip not in FP8_MOVERS:
+        return []
+    cases = []
+    for dtype in (FP8E5M2, FP8E4M3):
+        for func in ("S2L", "L2S"):
+            cases.append(maker.gdma(func, dtype, shape=maker.random_shape(big_c=True)))
+            cases.append(maker.gdma(func, dtype, local_stride="nested", global_stride="overlap"))
+        cases.append(maker.set_c(dtype, shape=maker.random_shape(big_c=True)))
+        cases.append(maker.set_c(dtype, stride="nested"))
+    return cases
+
+
+def zero_stride_cases(maker: CaseMaker) -> list[dict]:
+    """Zero strides on axes of extent > 1, where the chip computes them (SG2260): a GDMA W stride of 0 on
+    the source (one element read W times) and on the destination (the last of W writes wins), and set_C
+    with a zero W or C stride."""
+    chip, cases = maker.chip, []
+    if chip not in MAX_W_STRIDE_BYTES:
+        for func in ("S2L", "L2S"):
+            for dtype, side in ((1, "src_stride"), (9, "dst_stride"), (7, "src_stride"), (5, "dst_stride")):
+                case = maker.gdma(func, dtype, shape=[2, 5, 3, 4], local_stride="nested", global_stride="nested")
+                case[side][3] = 0
+                cases.append(case)
+    if chip not in SET_C_ZERO_STRIDE_NEEDS_EXTENT_1:
+        for axis, shape in ((3, [1, 2, 2, 3]), (1, [1, 70, 2, 3])):
+            case = maker.set_c(7, shape=shape, start_lane=0, stride="nested")
+            case["dst_stride"][axis] = 0
+            cases.append(case)
     return cases
 
 
@@ -334,10 +368,15 @@ def make_error_cases(chip: str) -> list[dict]:
         c = maker.gdma(func, 5, shape=small, start_lane=0)
         c[global_key] += 2
         add(f"{func}-global-misaligned", c)
-        add(f"{func}-w-stride-0", maker.gdma(func, 7, shape=small, local_stride="nested"))
-        cases[-1][local_stride_key][3] = 0
-        add(f"{func}-w-stride-too-big", maker.gdma(func, 7, shape=small, global_stride="nested"))
-        cases[-1][f"{global_key}_stride"][3] = MAX_W_STRIDE_BYTES[chip] // 2 + 1
+        if chip in MAX_W_STRIDE_BYTES:
+            add(f"{func}-w-stride-0", maker.gdma(func, 7, shape=small, local_stride="nested"))
+            cases[-1][local_stride_key][3] = 0
+            add(f"{func}-w-stride-too-big", maker.gdma(func, 7, shape=small, global_stride="nested"))
+            cases[-1][f"{global_key}_stride"][3] = MAX_W_STRIDE_BYTES[chip] // 2 + 1
+        else:  # no limit of its own: a huge W stride still has to stay inside the lane
+            add(f"{func}-w-stride-past-lane-end", maker.gdma(func, 7, shape=[1, 1, 1, 8], start_lane=0,
+                                                            local_stride="nested"))
+            cases[-1][local_stride_key][3] = 65535
         add(f"{func}-negative-h-stride", maker.gdma(func, 7, shape=[1, 1, 2, 3], start_lane=0,
                                                     local_stride="nested"))
         cases[-1][local_stride_key][2] = -3
@@ -347,7 +386,8 @@ def make_error_cases(chip: str) -> list[dict]:
         add(f"{func}-global-past-end", maker.gdma(func, 7, shape=[1, 1, 1, 8]),
             **{global_key: GLOBAL_MEM_BYTES - 8})
         for name, code in (("int4", INT4), ("fp8e4m3", FP8E4M3), ("fp20", FP20), ("tf32", TF32)):
-            add(f"{func}-dtype-{name}", maker.gdma(func, 1, shape=small, start_lane=0), dtype=code)
+            if code != FP8E4M3 or chip not in FP8_MOVERS:
+                add(f"{func}-dtype-{name}", maker.gdma(func, 1, shape=small, start_lane=0), dtype=code)
     add("set_C-aligned-misaligned", maker.set_c(7, shape=small, start_lane=0))
     cases[-1]["dst"] += align // 2
     add("set_C-free-misaligned", maker.set_c(7, shape=small, start_lane=0, stride="nested"))
@@ -359,24 +399,27 @@ def make_error_cases(chip: str) -> list[dict]:
     add("set_C-negative-n-stride", maker.set_c(1, shape=[2, 1, 1, 1], start_lane=0, stride="nested"))
     cases[-1]["dst"] += 64
     cases[-1]["dst_stride"][0] = -1
-    add("set_C-w-stride-0-with-w-3", maker.set_c(7, shape=[1, 1, 2, 3], start_lane=0, stride="nested"))
-    cases[-1]["dst_stride"][3] = 0
-    add("set_C-c-stride-0-with-c-3", maker.set_c(7, shape=[1, 3, 2, 3], start_lane=0, stride="nested"))
-    cases[-1]["dst_stride"][1] = 0
+    if chip in SET_C_ZERO_STRIDE_NEEDS_EXTENT_1:
+        add("set_C-w-stride-0-with-w-3", maker.set_c(7, shape=[1, 1, 2, 3], start_lane=0, stride="nested"))
+        cases[-1]["dst_stride"][3] = 0
+        add("set_C-c-stride-0-with-c-3", maker.set_c(7, shape=[1, 3, 2, 3], start_lane=0, stride="nested"))
+        cases[-1]["dst_stride"][1] = 0
     add("set_C-past-lane-end", maker.set_c(7, shape=[1, 1, 1, 64], start_lane=0), dst=lms - align)
     for name, code in (("int4", INT4), ("fp8e4m3", FP8E4M3), ("fp20", FP20), ("tf32", TF32)):
-        add(f"set_C-dtype-{name}", maker.set_c(1, shape=small, start_lane=0), dtype=code)
+        if code != FP8E4M3 or chip not in FP8_MOVERS:
+            add(f"set_C-dtype-{name}", maker.set_c(1, shape=small, start_lane=0), dtype=code)
     return cases
 
 
 def _generate(args: argparse.Namespace) -> None:
-    cmodel_dir, out_dir = find_cmodel_dir(args.cmodel_dir), Path(args.out_dir)
+    cmodel_dir, out_dir = find_cmodel_dir(args.cmodel_dir, args.chips), Path(args.out_dir)
     header = {"generator": "tools/sophgo_cmodel_runtime_oracle.py", "global_mem_bytes": GLOBAL_MEM_BYTES,
               "global_window": GLOBAL_WINDOW, "local_pattern": "(lane*131 + offset*7 + 0x3C) & 0xFF",
               "global_pattern": "(a*13 + (a >> 8)*5 + 0x5A) & 0xFF", "guard_bytes": GUARD_BYTES}
     generate_fixtures(out_dir, cmodel_dir, args.seed, "runtime_oracle", make_cases, make_error_cases, header,
-                      script=__file__)
-    _generate_example(cmodel_dir, out_dir, args.seed)
+                      args.chips, script=__file__)
+    if "BM1684X" in args.chips:
+        _generate_example(cmodel_dir, out_dir, args.seed)
 
 
 # ---------------------------------------------------------------------------------- the example kernels
@@ -427,12 +470,12 @@ def _run_example(args: argparse.Namespace) -> None:
     s2l, l2s = lib.tpu_gdma_cpy_S2L, lib.tpu_gdma_cpy_L2S
 
     def result() -> str:
-        l2s(GLOBAL_BASE + 0x10000, 2 * bank, shape, None, None, fp32)
+        l2s(model.global_base + 0x10000, 2 * bank, shape, None, None, fp32)
         lib.tpu_poll()
         return model.gmem[0x10000 : 0x10000 + x.nbytes].tobytes().hex()
 
-    s2l(0, GLOBAL_BASE, shape, None, None, fp32)
-    s2l(bank, GLOBAL_BASE + 0x8000, shape, None, None, fp32)
+    s2l(0, model.global_base, shape, None, None, fp32)
+    s2l(bank, model.global_base + 0x8000, shape, None, None, fp32)
     lib.tpu_bdc_greater_select(2 * bank, tensor(0), scalar(0.0), tensor(bank), scalar(0.0), shape, fp32, fp32)
     outputs = {"relu_backward": result()}
     for low, high in EXAMPLE_CLAMPS:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import given
+import pytest
+from hypothesis import find, given, settings
 
 from npusim import sophgo as tpu
 
@@ -35,7 +36,13 @@ def sophgo_dtype(tape: Tape, label: str, choices=STORED_DTYPES):
 
 
 def small_shape(tape: Tape, label: str, chip: tpu.Chip) -> tpu.dim4:
-    """A shape whose tensors fit in the first LANE_FILL / 4 bytes of every lane."""
+    """A shape whose tensors fit in the first LANE_FILL / 4 bytes of every lane: many channels of short
+    rows, or (one in four) a few channels of long rows, H*W up to 3 EU rows even of an 8-bit type, so
+    that the c stride pads the last row of every channel."""
+    if tape.chance(f"{label} long rows", 4):
+        h = tape.integer(f"{label}.h", 1, 2)
+        return tpu.dim4(tape.integer(f"{label}.n", 1, 2), tape.integer(f"{label}.c", 1, 3), h,
+                        tape.integer(f"{label}.w", chip.eu_bytes // h + 1, 3 * chip.eu_bytes // h))
     return tpu.dim4(tape.integer(f"{label}.n", 1, 2), tape.integer(f"{label}.c", 1, 2 * chip.npu_num),
                     tape.integer(f"{label}.h", 1, 4), tape.integer(f"{label}.w", 1, 8))
 
@@ -166,8 +173,7 @@ SCALAR_VALUES = (0, 1, 0x3F800000, 0x7FC00000, 0x80000000, 0xFFFFFFFF, 0x0000000
 
 def select_dtypes(tape: Tape, chip: tpu.Chip, min_max: bool) -> tuple:
     """(compare dtype, value dtype): legal widths when calm, anything (often hostile) otherwise."""
-    legal = sorted(d for d in chip.select_compare_dtypes if d not in (tpu.DT_FP8E4M3, tpu.DT_FP8E5M2))
-    compare = tape.pick("compare dtype", legal)
+    compare = tape.pick("compare dtype", sorted(chip.select_compare_dtypes))
     if tape.calm:
         same_width = [d for d in sorted(chip.select_value_dtypes)
                       if tpu.tpu_data_type_bits(d) == tpu.tpu_data_type_bits(compare)]
@@ -221,3 +227,16 @@ def test_fuzz_bdc_select(tape: Tape):
             function(*dsts, *srcs, shape, compare, value)
 
     run_contract("sophgo.bdc_select", lambda: sophgo_state(core), call, tape)
+
+
+@pytest.mark.parametrize("chip", ["BM1684X", "SG2260", "BM1688"])
+def test_the_select_shapes_reach_channels_of_several_eu_rows(chip):
+    """H*W beyond twice the 8-bit EU_NUM (= EU bytes): multi-row c-stride padding is fuzzed too."""
+    eu_bytes = tpu.get_chip(chip).eu_bytes
+
+    def multi_row(tape: Tape) -> bool:
+        shape = small_shape(tape, "shape", tpu.get_chip(chip))
+        return shape.h * shape.w > 2 * eu_bytes
+
+    found = find(tapes(16), multi_row, settings=settings(database=None, max_examples=2000))
+    assert multi_row(Tape(found.raw))  # a fresh tape over the same bytes: the same choices

@@ -3,8 +3,9 @@ and the host's global-memory access.
 
 The core is a CV184X, whose 512 KiB of local memory is cheap to snapshot twice per example
 (one core serves every example); its data-movement rules are BM1688's (64-byte W strides, no
-set_C stride field limit).  The BM1684X rules (128-byte W strides, 18-bit set_C strides) are
-covered by ``tests/sophgo/test_runtime.py`` and the cmodel fixtures.  Arguments come from one
+set_C stride field limit).  The BM1684X rules (128-byte W strides, 18-bit set_C strides) and
+SG2260's (FP8, no W-stride limit, zero strides) are covered by ``tests/sophgo/test_runtime.py`` and
+the oracle fixtures.  Arguments come from one
 byte tape per example (``strategies.Tape``), so each family runs the full example budget.
 """
 

@@ -68,6 +68,7 @@ def test_select_dtype_rules_per_chip():
         assert tpu.CHIPS[name].select_compare_dtypes == tpu.CHIPS[name].select_value_dtypes == nine
         assert tpu.CHIPS[name].oracle
     assert tpu.CHIPS["SG2260"].select_compare_dtypes == nine | fp8
+    assert tpu.CHIPS["SG2260"].oracle and not tpu.CHIPS["SG2260"].select_equal_width_compare_dtypes  # §5.1
     assert tpu.CHIPS["CV184X"].select_value_dtypes == nine - {tpu.DT_FP32, tpu.DT_FP16}
     for chip in tpu.CHIPS.values():
         assert tpu.DT_INT4 not in chip.select_value_dtypes | chip.select_compare_dtypes

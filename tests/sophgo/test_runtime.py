@@ -233,6 +233,25 @@ def test_bm1688_w_stride_limit_is_64_bytes():
                                                                      tpu.DT_INT16), "[1, 32]", "64 bytes on BM1688")
 
 
+def test_sg2260_gdma_takes_w_strides_of_0_and_beyond_128_bytes_and_moves_fp8():
+    """Measured on the SG2260 emulator (runtime_oracle_sg2260.json.gz), where the BM cmodels assert."""
+    with tpu.Core("SG2260", global_mem_bytes=GMEM) as c:
+        c.write_global(0, np.array([7, 8, 9, 10], np.uint8))
+        tpu.tpu_gdma_cpy_S2L(0, 0, D(1, 1, 2, 3), D(6, 6, 3, 1), D(4, 4, 1, 0), tpu.DT_FP8E4M3)  # read 3 times
+        assert c.local_bytes(0, 0, 6) == bytes([7, 7, 7, 8, 8, 8])
+        tpu.tpu_gdma_cpy_L2S(0x100, 0, D(1, 1, 2, 3), D(8, 8, 1, 0), D(6, 6, 3, 1), tpu.DT_FP8E5M2)
+        assert c.read_global(0x100, 2, tpu.DT_UINT8).tolist() == [7, 8]  # the last of each row's writes
+        tpu.tpu_gdma_cpy_L2S(0x200, 0, D(1, 1, 1, 2), D(1000, 1000, 1000, 500), None, tpu.DT_INT16)
+        assert c.read_global(0x200 + 1000, 1, tpu.DT_UINT16).tolist() == [0x0807]  # local bytes 2-3
+    with tpu.Core("BM1684X", global_mem_bytes=GMEM) as c:
+        c.write_global(0, np.zeros(64, np.uint8))
+        for stride in (D(4, 4, 1, 0), D(400, 400, 200, 65)):
+            rejects(c, ParameterRangeError, lambda s=stride: tpu.tpu_gdma_cpy_S2L(0, 0, D(1, 1, 2, 3), None, s,
+                                                                                  tpu.DT_INT16), "src_stride.w")
+        rejects(c, UnsupportedError, lambda: tpu.tpu_gdma_cpy_S2L(0, 0, D(1, 1, 1, 3), None, None, tpu.DT_FP8E4M3),
+                "DT_FP8E4M3", "on BM1684X")
+
+
 @pytest.mark.parametrize(
     ("args", "name"),
     [
@@ -299,6 +318,19 @@ def test_set_c_rejections(core, call, error, parts):
     rejects(core, error, call, *parts)
 
 
+def test_sg2260_set_c_writes_fp8_and_takes_zero_strides_on_any_axis():
+    """Measured on the SG2260 emulator, where the BM cmodels assert dst_shape[i] == 1 for a zero stride."""
+    with tpu.Core("SG2260") as c:
+        tpu.tpu_bdc_set_C(0x40, tpu.scalar_t(u32=0x1234567E), D(1, 1, 2, 3), D(8, 8, 4, 0), tpu.DT_FP8E4M3)
+        assert np.flatnonzero(c.lmem.written).tolist() == [0x40, 0x44]
+        assert c.local_bytes(0, 0x40, 5) == b"\x7e\x00\x00\x00\x7e"
+        tpu.tpu_bdc_set_C(0x80, tpu.scalar_t(u8=0x3C), D(1, 70, 1, 1), D(1, 0, 1, 1), tpu.DT_FP8E5M2)
+        assert [c.local_bytes(lane, 0x80, 1) for lane in (0, 5, 63)] == [b"\x3c"] * 3
+    with tpu.Core("BM1684X") as c:
+        rejects(c, ParameterRangeError, lambda: SET_C(0x40, tpu.scalar_t(u8=1), D(1, 1, 2, 3), D(8, 8, 4, 0),
+                                                      tpu.DT_INT8), "dst_stride.w = 0", "shape.w == 1")
+
+
 def test_bm1688_set_c_strides_have_no_18_bit_limit():
     with tpu.Core("BM1688") as c:
         tpu.tpu_bdc_set_C(0, tpu.scalar_t(u8=9), D(1, 1, 1, 1), D(1 << 20, 1 << 20, 1 << 18, 1), tpu.DT_UINT8)
@@ -337,3 +369,31 @@ def test_global_memory_size_is_checked_when_the_core_is_made():
         tpu.Core(global_mem_bytes=-8)
     with pytest.raises(TypeError, match="global_mem_bytes"):
         tpu.Core(global_mem_bytes="1")
+
+
+def test_global_memory_beyond_the_limit_is_rejected_when_the_core_is_made():
+    """1 TiB was accepted and then failed with MemoryError on the first write (issue 11)."""
+    with pytest.raises(ParameterRangeError) as info:
+        tpu.Core("SG2260", global_mem_bytes=1 << 40)
+    err = info.value
+    assert (err.instruction, err.operand, err.value) == ("tpu.Core", "global_mem_bytes", 1 << 40)
+    assert err.allowed == f"[8, {tpu.MAX_GLOBAL_MEM_BYTES}]" and "4 GiB" in err.rule
+    assert tpu.Core(global_mem_bytes=tpu.MAX_GLOBAL_MEM_BYTES).global_mem_bytes == 1 << 32  # the limit: fine
+    with pytest.raises(ParameterRangeError, match="global_mem_bytes = 4294967304"):
+        tpu.Core(global_mem_bytes=tpu.MAX_GLOBAL_MEM_BYTES + 8)
+
+
+def test_global_memory_the_machine_cannot_allocate_is_a_constraint_error(monkeypatch):
+    """Inside the limit, an allocation the machine refuses is reported as such, not as MemoryError."""
+    import npusim.memory
+
+    def refuse(size):
+        raise MemoryError(f"Unable to allocate {size} bytes")
+
+    core = tpu.Core(global_mem_bytes=1 << 32)
+    monkeypatch.setattr(npusim.memory, "zeroed_bytes", refuse)  # global memory is made on first use
+    with core, pytest.raises(ParameterRangeError) as info:
+        core.write_global(0, np.zeros(4, np.int8))
+    err = info.value
+    assert (err.instruction, err.operand, err.value) == ("tpu.Core", "global_mem_bytes", 1 << 32)
+    assert "cannot be allocated" in err.rule and "smaller global_mem_bytes" in err.allowed

@@ -18,7 +18,7 @@ from npusim.errors import (
     UnsupportedError,
 )
 
-from .helpers import S, T, V, write_bits
+from .helpers import S, T, V, read_bits, write_bits
 
 SHAPE = tpu.dim4(1, 3, 2, 5)
 FUNCS = {
@@ -32,14 +32,19 @@ MINMAX = {
 }
 
 
+def initialised_core(chip: str = "BM1684X") -> tpu.Core:
+    """A core with zeroed operands at 0x0 ... 0x4000 of the first 8 lanes (what the small shapes use)."""
+    c = tpu.Core(chip)
+    for addr in (0x0, 0x1000, 0x2000, 0x3000, 0x4000):
+        for lane in range(8):
+            c.write_local_bytes(lane, addr, bytes(0x1000))
+    return c
+
+
 @pytest.fixture
 def core():
     """A BM1684X core with initialised operands at 0x0, 0x1000, 0x2000, 0x3000 (FP32 and INT8 views)."""
-    with tpu.Core("BM1684X") as c:
-        for addr in (0x0, 0x1000, 0x2000, 0x3000, 0x4000):
-            c.lmem.write_bytes(addr, bytes(0x1000))  # lane 0 ...
-            for lane in range(1, 8):  # ... and the lanes the small shapes use
-                c.write_local_bytes(lane, addr, bytes(0x1000))
+    with initialised_core() as c:
         yield c
 
 
@@ -92,9 +97,17 @@ def test_shape_65535_is_accepted(core):
 # ------------------------------------------------------------------ dtype widths
 
 
-def test_compare_type_wider_than_dst_is_rejected(core):
-    rejects(core, UnsupportedError, select(cmp=tpu.DT_INT32, val=tpu.DT_INT16), "tpu_bdc_greater_select",
-            "src0_src1_dtype", "DT_INT32", "wider than dst_dtype DT_INT16")  # fmt: skip
+@pytest.mark.parametrize("chip", ["BM1684X", "SG2260"])
+def test_compare_type_wider_than_dst_is_rejected(chip):
+    """Seed 000: bits(src0_src1_dtype) <= bits(dst_dtype).  The SG2260 emulator computes the call
+    anyway; npusim follows the document there too (docs/sophgo.md)."""
+    with initialised_core(chip) as c:
+        for cmp, val in ((tpu.DT_INT32, tpu.DT_INT16), (tpu.DT_FP32, tpu.DT_BFP16)):
+            rejects(c, UnsupportedError, select(cmp=cmp, val=val), "tpu_bdc_greater_select",
+                    "src0_src1_dtype", cmp.name, f"wider than dst_dtype {val.name}")  # fmt: skip
+        if chip == "SG2260":
+            rejects(c, UnsupportedError, select(cmp=tpu.DT_FP16, val=tpu.DT_FP8E4M3), "src0_src1_dtype",
+                    "wider than dst_dtype DT_FP8E4M3")  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -105,15 +118,43 @@ def test_float_compare_needs_a_dst_of_equal_width(core, cmp, val):
             "dst_dtype", val.name, "same width", "AB_type_size == CD_type_size")  # fmt: skip
 
 
+def test_on_sg2260_a_float_compare_may_select_into_a_wider_dst():
+    """No AB_type_size == CD_type_size assert in the SG2260 emulator: FP16 -> FP32 computes, as the
+    document allows (16 <= 32 bits).  src0 > src1 picks src2's 32-bit bits unchanged."""
+    a = np.array([0x3C00, 0x8000, 0x7E00, 0x0001, 0xBC00, 0x7C00], dtype=np.uint16)  # 1, -0, NaN, den, -1, inf
+    b = np.array([0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x7BFF], dtype=np.uint16)  # 0 ... 0, max
+    with initialised_core("SG2260") as c:
+        write_bits(c, 0x0, a.reshape(1, 1, 1, 6), tpu.DT_FP16)
+        write_bits(c, 0x1000, b.reshape(1, 1, 1, 6), tpu.DT_FP16)
+        tpu.tpu_bdc_greater_select(0x4000, T(0x0), T(0x1000), S(0x11223344), S(0x55667788),
+                                   tpu.dim4(1, 1, 1, 6), tpu.DT_FP16, tpu.DT_FP32)  # fmt: skip
+        got = read_bits(c, 0x4000, (1, 1, 1, 6), tpu.DT_FP32).ravel().tolist()
+    assert got == [0x11223344, 0x55667788, 0x55667788, 0x11223344, 0x55667788, 0x11223344]
+
+
 def test_integer_compare_may_select_into_a_wider_dst(core):
-    """The counterpart of the float rule: INT8 -> INT32 is legal (§4.2)."""
+    """The counterpart of the float rule: INT8 -> INT32 is legal (§4.2).  The compare is signed on
+    the INT8 values; the chosen INT32 bits are copied whole, in the INT32 aligned layout."""
+    src0 = np.arange(-15, 15).reshape(1, 3, 2, 5)
+    src2 = np.arange(100_000, 100_030).reshape(1, 3, 2, 5)
+    write_bits(core, 0x0, src0 & 0xFF, tpu.DT_INT8)
+    write_bits(core, 0x1000, np.full((1, 3, 2, 5), 0xFE), tpu.DT_INT8)  # -2
+    write_bits(core, 0x2000, src2, tpu.DT_INT32)
     tpu.tpu_bdc_less_select(0x4000, T(0x0), T(0x1000), T(0x2000), S(7), SHAPE, tpu.DT_INT8, tpu.DT_INT32)
+    expected = np.where(src0 < -2, src2, 7)
+    assert read_bits(core, 0x4000, (1, 3, 2, 5), tpu.DT_INT32).tolist() == expected.tolist()
 
 
+@pytest.mark.parametrize("chip", ["BM1684X", "SG2260"])
 @pytest.mark.parametrize("name", list(MINMAX))
-def test_maximum_minimum_dst_widths_must_be_equal(core, name):
-    rejects(core, UnsupportedError, minmax(name, dt0=tpu.DT_INT8, dt1=tpu.DT_INT16),
-            name, "dst1_dtype", "DT_INT16", "WIDTH(dst0) == WIDTH(dst1)")  # fmt: skip
+def test_maximum_minimum_dst_widths_must_be_equal(chip, name):
+    """Seed 000: bits(dst0_dtype) == bits(dst1_dtype), on SG2260 too (its emulator computes the call)."""
+    with initialised_core(chip) as c:
+        rejects(c, UnsupportedError, minmax(name, dt0=tpu.DT_INT8, dt1=tpu.DT_INT16),
+                name, "dst1_dtype", "DT_INT16", "WIDTH(dst0) == WIDTH(dst1)")  # fmt: skip
+        if chip == "SG2260":
+            rejects(c, UnsupportedError, minmax(name, dt0=tpu.DT_FP8E5M2, dt1=tpu.DT_FP16),
+                    name, "dst1_dtype", "DT_FP16", "WIDTH(dst0) == WIDTH(dst1)")  # fmt: skip
 
 
 # ------------------------------------------------------------------ operand kinds
@@ -225,7 +266,11 @@ def test_vector_in_the_last_element_of_the_lane_is_legal(core):
     ("chip", "cmp", "val", "operand"),
     [
         ("BM1684X", tpu.DT_FP8E4M3, tpu.DT_FP8E4M3, "src0_src1_dtype"),
+        ("BM1684X", tpu.DT_INT8, tpu.DT_FP8E4M3, "dst_dtype"),
+        ("BM1688", tpu.DT_FP8E5M2, tpu.DT_FP8E5M2, "src0_src1_dtype"),
         ("BM1688", tpu.DT_INT8, tpu.DT_FP8E5M2, "dst_dtype"),
+        ("CV184X", tpu.DT_FP8E4M3, tpu.DT_FP8E4M3, "src0_src1_dtype"),
+        ("CV184X", tpu.DT_UINT8, tpu.DT_FP8E5M2, "dst_dtype"),
         ("BM1684X", tpu.DT_INT8, tpu.DT_INT4, "dst_dtype"),
         ("BM1684X", tpu.DT_TF32, tpu.DT_TF32, "src0_src1_dtype"),
         ("CV184X", tpu.DT_FP32, tpu.DT_FP32, "src0_src1_dtype"),
@@ -243,12 +288,51 @@ def test_unknown_dtype_code(core):
     rejects(core, UnsupportedError, select(cmp=99), "src0_src1_dtype = 99", "data_type_t", "DT_FP32=5")
 
 
-def test_fp8_compare_on_sg2260_is_not_modelled_but_fp8_payloads_are():
-    """SG2260 supports FP8 compare, but its semantics were never measured: npusim refuses rather than guesses.
-    FP8 as a payload (bits copied) is well defined."""
+# FP8 codes and what the compare unit sees (e5m2 / e4m3fn; subnormals kept): hand-decoded
+E5M2 = {"0": 0x00, "-0": 0x80, "den": 0x01, "-den": 0x81, "1": 0x3C, "max": 0x7B, "inf": 0x7C, "-inf": 0xFC,
+        "nan": 0x7E, "nan2": 0x7D}  # fmt: skip
+E4M3 = {"0": 0x00, "-0": 0x80, "den": 0x01, "-den": 0x81, "1": 0x38, "256": 0x78, "max": 0x7E, "nan": 0x7F,
+        "-nan": 0xFF}  # fmt: skip
+FP8_CASES = [  # (dtype, src0, src1, greater, less, equal)
+    (tpu.DT_FP8E5M2, "den", "0", True, False, False),  # a subnormal is not flushed
+    (tpu.DT_FP8E5M2, "-den", "-0", False, True, False),
+    (tpu.DT_FP8E5M2, "0", "-0", False, False, False),  # +0 == -0 for the ordered compares, not for equal
+    (tpu.DT_FP8E5M2, "inf", "max", True, False, False),
+    (tpu.DT_FP8E5M2, "-inf", "1", False, True, False),
+    (tpu.DT_FP8E5M2, "nan", "1", False, True, False),  # less is true with a NaN ...
+    (tpu.DT_FP8E5M2, "nan", "nan", False, False, True),  # ... unless both bit patterns are identical
+    (tpu.DT_FP8E5M2, "nan", "nan2", False, True, False),
+    (tpu.DT_FP8E4M3, "den", "0", True, False, False),
+    (tpu.DT_FP8E4M3, "max", "256", True, False, False),  # 0x78..0x7E are finite in e4m3fn (no infinity)
+    (tpu.DT_FP8E4M3, "256", "1", True, False, False),
+    (tpu.DT_FP8E4M3, "1", "nan", False, True, False),
+    (tpu.DT_FP8E4M3, "-nan", "-nan", False, False, True),
+    (tpu.DT_FP8E4M3, "-0", "0", False, False, False),
+]
+
+
+@pytest.mark.parametrize(("dtype", "x", "y", "greater", "less", "equal"), FP8_CASES)
+def test_fp8_compare_on_sg2260(dtype, x, y, greater, less, equal):
+    """FP8 compare operands on SG2260, as its emulator computes them (sophgo-semantics §5.1): decoded as
+    e5m2 / e4m3fn with subnormals kept, NaN rules as for the other float types (§4.4).  The three
+    selects with SCALAR operands (the low 8 bits of u32; garbage above), and max/min keeping the
+    chosen code unchanged in dst0."""
+    codes = E5M2 if dtype == tpu.DT_FP8E5M2 else E4M3
+    a, b = codes[x], codes[y]
+    shape = tpu.dim4(1, 2, 1, 3)
     with tpu.Core("SG2260") as c:
-        rejects(c, UnsupportedError, select(dst=0x100, srcs=(S(0), S(1), S(2), S(3)), cmp=tpu.DT_FP8E4M3,
-                                            val=tpu.DT_FP8E4M3), "FP8 compare is not modelled")  # fmt: skip
+        for name, want in (("greater", greater), ("less", less), ("equal", equal)):
+            fn = getattr(tpu, f"tpu_bdc_{name}_select")
+            fn(0x100, S(0xAB00 | a), S(0xCD00 | b), S(0x11), S(0x22), shape, dtype, tpu.DT_INT8)
+            assert c.local_bytes(1, 0x100, 3) == (b"\x11" if want else b"\x22") * 3, name
+        for fn, want in ((tpu.tpu_bdc_maximum_greater_select, greater), (tpu.tpu_bdc_minimum_less_select, less)):
+            fn(0x100, 0x200, S(a), S(b), S(0x11), S(0x22), shape, dtype, dtype)
+            assert c.local_bytes(0, 0x100, 3) == bytes([a if want else b]) * 3
+            assert c.local_bytes(0, 0x200, 3) == (b"\x11" if want else b"\x22") * 3
+
+
+def test_fp8_payloads_are_copied_bit_exactly_on_sg2260():
+    with tpu.Core("SG2260") as c:
         tpu.tpu_bdc_greater_select(0x100, S(1), S(0), S(0x7E), S(0x01), tpu.dim4(1, 2, 1, 3), tpu.DT_INT8,
                                    tpu.DT_FP8E4M3)  # fmt: skip
         assert c.local_bytes(1, 0x100, 3) == b"\x7e\x7e\x7e"

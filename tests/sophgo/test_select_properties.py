@@ -10,7 +10,8 @@ are success or a ConstraintError with local memory unchanged.
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from npusim import sophgo as tpu
@@ -28,20 +29,12 @@ SPECIALS = {  # the §4.4 values plus the largest subnormal and smallest normal
         0x7C01, 0x7FFF, 0x1, 0x8001, 0x7BFF, 0xFBFF, 0x03FF, 0x8400],
     11: [0x0, 0x8000, 0x3F80, 0xBF80, 0x7F80, 0xFF80, 0x7FC0, 0xFFC0,
          0x7F81, 0x7FFF, 0x1, 0x8001, 0x7F7F, 0xFF7F, 0x007F, 0x8080],
+    15: [0x00, 0x80, 0x3C, 0xBC, 0x7C, 0xFC, 0x7E, 0xFE, 0x7D, 0x7F, 0x01, 0x81, 0x7B, 0xFB, 0x03, 0x84],  # e5m2
+    47: [0x00, 0x80, 0x38, 0xB8, 0x78, 0xF8, 0x7F, 0xFF, 0x77, 0x7E, 0x01, 0x81, 0xFE, 0x07, 0x87, 0x08],  # e4m3fn
 }  # fmt: skip
 SETTINGS = settings(
     max_examples=120, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-
-
-def _legal_pairs(func: str) -> list[tuple[int, int]]:
-    pairs = []
-    for a, (abits, akind) in ref.DTYPES.items():
-        for b, (bbits, _) in ref.DTYPES.items():
-            floaty = akind in ("fp16", "fp32", "bf16")
-            if (abits == bbits) if (func in MIN_MAX or floaty) else abits <= bbits:
-                pairs.append((a, b))
-    return pairs
 
 
 def _values(rng: np.random.Generator, code: int, count: int, like: list[int] | None) -> list[int]:
@@ -55,16 +48,26 @@ def _values(rng: np.random.Generator, code: int, count: int, like: list[int] | N
     return [int(v) for v in out]
 
 
+def _shapes(npu: int, eu_bytes: int) -> st.SearchStrategy[list[int]]:
+    """Many channels (C around NPU_NUM, short rows), or a few long rows: H*W beyond EU_NUM even for
+    8-bit types (up to 3 EU rows), so the c stride pads the last row of every channel."""
+    many_channels = st.tuples(st.integers(1, 2), st.sampled_from([1, npu, npu + 1]) | st.integers(1, npu + 6),
+                              st.integers(1, 3), st.integers(1, 5))
+    long_rows = st.integers(1, 3).flatmap(
+        lambda h: st.tuples(st.integers(1, 2), st.integers(1, 4), st.just(h),
+                            st.integers(eu_bytes // h + 1, 3 * eu_bytes // h)))
+    return st.one_of(many_channels, long_rows).map(list)
+
+
 @st.composite
 def select_cases(draw):
     """A legal case in the oracle fixture format (see tools/sophgo_cmodel_oracle.py)."""
     chip = draw(st.sampled_from(sorted(ref.CHIPS)))
     npu, lms, eu = ref.CHIPS[chip]
     func = draw(st.sampled_from(FUNCS))
-    cmp_dt, val_dt = draw(st.sampled_from(_legal_pairs(func)))
+    cmp_dt, val_dt = draw(st.sampled_from(ref.legal_pairs(func, chip)))
     lane = draw(st.sampled_from([0, npu - 1, npu // 2]) | st.integers(0, npu - 1))
-    shape = [draw(st.integers(1, 2)), draw(st.sampled_from([1, npu, npu + 1]) | st.integers(1, npu + 6)),
-             draw(st.integers(1, 3)), draw(st.integers(1, 5))]  # fmt: skip
+    shape = draw(_shapes(npu, eu))
     kinds = [draw(st.sampled_from(["TENSOR", "VECTOR", "SCALAR"])) for _ in range(2)]
     kinds += [draw(st.sampled_from(["TENSOR", "SCALAR"])) for _ in range(2)]
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
@@ -141,6 +144,16 @@ def test_select_matches_the_per_element_model_byte_for_byte(case):
                 )
 
 
+@pytest.mark.parametrize("chip", sorted(ref.CHIPS))
+def test_the_cases_reach_channels_of_several_eu_rows(chip):
+    """H*W beyond the 8-bit EU_NUM (= EU bytes), with an FP8 or 8-bit compare where the chip has one:
+    the multi-row c-stride padding is part of what the property test checks."""
+    eu_bytes = ref.CHIPS[chip][2]
+    case = find(select_cases(), lambda c: c["chip"] == chip and c["shape"][2] * c["shape"][3] > 2 * eu_bytes
+                and ref.DTYPES[c["dtypes"][0]][0] == 8, settings=settings(database=None, max_examples=2000))
+    assert case["shape"][2] * case["shape"][3] > 2 * eu_bytes
+
+
 @SETTINGS
 @given(
     st.sampled_from(sorted(ref.DTYPES)),
@@ -157,6 +170,19 @@ def test_compare_and_flush_match_the_model_on_every_pair(code, name, seed):
     got = compare(name, np.array(a, raw), np.array(b, raw), dtype)
     assert got.tolist() == [ref.condition(name, x, y, code) for x, y in zip(a, b, strict=True)]
     assert flush_chosen(np.array(a, raw), dtype).tolist() == [ref.flush_chosen(x, code) for x in a]
+
+
+@pytest.mark.parametrize("name", ["greater", "less", "equal"])
+@pytest.mark.parametrize("code", [15, 47], ids=["e5m2", "e4m3fn"])
+def test_fp8_compare_matches_the_model_on_all_65536_pairs(code, name):
+    """Every (src0, src1) pair of FP8 codes, NaNs, infinities, subnormals and both zeros included;
+    maximum/minimum keep the chosen code unchanged (no flush of FP8 subnormals)."""
+    codes = np.arange(256, dtype=np.uint8)
+    a, b = np.repeat(codes, 256), np.tile(codes, 256)
+    got = compare(name, a, b, tpu.data_type_t(code))
+    want = [ref.condition(name, x, y, code) for x, y in zip(a.tolist(), b.tolist(), strict=True)]
+    assert got.tolist() == want
+    assert flush_chosen(codes, tpu.data_type_t(code)).tolist() == [ref.flush_chosen(x, code) for x in range(256)]
 
 
 # ------------------------------------------------------------------ fuzz

@@ -37,7 +37,7 @@ Sophgo's cmodel: ``docs/semantics.md`` §6-§9 states them rule by rule.
 """
 
 from .chips import CHIPS, Chip, get_chip, get_default_chip, set_default_chip, using_chip
-from .core import Core
+from .core import DEFAULT_GLOBAL_MEM_BYTES, MAX_GLOBAL_MEM_BYTES, Core
 from .layout import LAYOUTS, Layout
 from .ops.gdma import tpu_gdma_cpy_L2S, tpu_gdma_cpy_S2L
 from .ops.select import (
@@ -93,6 +93,8 @@ from .util import (
 
 __all__ = [
     "CHIPS",
+    "DEFAULT_GLOBAL_MEM_BYTES",
+    "MAX_GLOBAL_MEM_BYTES",
     "DT_BFP16",
     "DT_FP8E4M3",
     "DT_FP8E5M2",

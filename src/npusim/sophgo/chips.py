@@ -12,9 +12,18 @@ listing the known names.  A :class:`~npusim.sophgo.core.Core` created without a 
 runs on the default chip (:func:`get_default_chip`, initially BM1684X;
 ``npusim run --chip`` changes it with :func:`set_default_chip`).
 
-The data-movement rules (GDMA, ``tpu_bdc_set_C``) were measured on the BM1684X and
-BM1688 cmodels (``tests/data/sophgo/runtime_oracle_*.json.gz``); SG2260 carries the
-BM1684X values and CV184X the BM1688 values over, unmeasured.
+Every rule of BM1684X, BM1688 and SG2260 was measured on the vendor's own simulator from the PyPI wheel
+``tpu_mlir==1.30.2``: ``libcmodel_bm1684x.so``, ``libcmodel_bm1688.so`` and the SG2260 emulator
+``libtpuv7_emulator.so`` (select instructions: ``tests/data/sophgo/select_oracle_*.json.gz``; GDMA and
+``tpu_bdc_set_C``: ``runtime_oracle_*.json.gz``).  CV184X's select dtype rules were checked on
+``libcmodel_cv184x.so``; its data-movement rules carry the BM1688 values over, unmeasured.
+
+Where the SG2260 emulator and the vendor document disagree
+------------------------------------------------------------
+The emulator's select checks only that src2/src3 are not VECTOR: it computes a compare type wider
+than ``dst_dtype`` and maximum/minimum with ``bits(dst0_dtype) != bits(dst1_dtype)``, which the
+document (TPU-Kernel 比较选择函数, 注意事项) forbids.  npusim follows the document and rejects both on
+every chip; the fixtures keep such calls as ``forbidden_by`` cases (docs/sophgo.md).
 """
 
 from __future__ import annotations
@@ -56,11 +65,12 @@ _PREC_0_TO_5 = frozenset(
 )
 _FP8 = frozenset({DT_FP8E5M2, DT_FP8E4M3})
 _FLOAT_WIDER_THAN_8 = frozenset({DT_FP16, DT_BFP16, DT_FP32})
+_NO_EQUAL_WIDTH_RULE: frozenset[data_type_t] = frozenset()
 
-# GDMA and the BDC arithmetic unit (tpu_bdc_set_C) take the same nine types on both cmodels: INT4, FP8 and
+# GDMA and the BDC arithmetic unit (tpu_bdc_set_C) take the same nine types on both BM cmodels: INT4, FP8 and
 # FP20 assert ("tpu_eu_num: Assertion", "get_eu_num: ERROR PREC"), and so does TF32 except in a GDMA copy
 # with both strides explicit, which moves it as 32-bit data; npusim has no TF32 storage and rejects it
-# everywhere [cmodel, runtime oracle].
+# everywhere [cmodel, runtime oracle].  The SG2260 emulator also moves and writes FP8 (and TF32).
 _DATA_MOVE_DTYPES = _PREC_0_TO_5
 
 
@@ -83,11 +93,16 @@ class Chip:
             dst width (a float compare cannot select into a wider dst).
         gdma_dtypes: element types ``tpu_gdma_cpy_S2L`` / ``_L2S`` move.
         gdma_max_w_stride_bytes: largest W stride of a GDMA copy, in bytes, on either side
-            (``MAX_WSTRIDE_BYTE_LEN``; the cmodel asserts ``0 < w_stride * size <= it``).
+            (``MAX_WSTRIDE_BYTE_LEN``; the BM cmodels assert ``0 < w_stride * size <= it``), or None
+            where there is no limit of its own (SG2260: only the memory bounds hold).
+        gdma_zero_w_stride: a GDMA W stride of 0 is computed (SG2260: the source element is read
+            W times, or the last of W writes to one destination element wins) instead of rejected.
         set_c_dtypes: element types ``tpu_bdc_set_C`` writes.
         set_c_max_stride: largest element stride (each of n, c, h, w) of a free-layout
-            ``tpu_bdc_set_C`` (BM1684X: an 18-bit field, ``stride < 1 << 18``; BM1688: no field
-            limit was found, only the bounds of the lane).
+            ``tpu_bdc_set_C`` (BM1684X and SG2260: an 18-bit field, ``stride < 1 << 18``; BM1688: no
+            field limit was found, only the bounds of the lane).
+        set_c_zero_stride_needs_extent_1: a zero ``tpu_bdc_set_C`` stride is only accepted on an
+            axis of extent 1 (the BM cmodels assert ``dst_shape[i] == 1``; SG2260 does not).
         oracle: the vendor cmodel library that measured this chip's behaviour, or None
             when npusim's semantics for it are carried over from BM1684X/BM1688 unmeasured.
         source: where the numbers come from.
@@ -103,9 +118,11 @@ class Chip:
     select_value_dtypes: frozenset[data_type_t]
     select_equal_width_compare_dtypes: frozenset[data_type_t]
     gdma_dtypes: frozenset[data_type_t] = _DATA_MOVE_DTYPES
-    gdma_max_w_stride_bytes: int
+    gdma_max_w_stride_bytes: int | None
+    gdma_zero_w_stride: bool = False
     set_c_dtypes: frozenset[data_type_t] = _DATA_MOVE_DTYPES
     set_c_max_stride: int
+    set_c_zero_stride_needs_extent_1: bool = True
     oracle: str | None
     source: str
 
@@ -171,14 +188,23 @@ CHIPS: dict[str, Chip] = {
             local_mem_bytes=256 * KiB,  # 256 KiB per lane
             bank_num=16,
             eu_bytes=64,  # "vector length 512bit"
-            # FP8 compare exists only on the TPU1686 generation; FP8 may select into 16/32-bit dst.
+            # FP8 compare (e5m2, e4m3fn; subnormals not flushed) exists only on the TPU1686 generation.
             select_compare_dtypes=_PREC_0_TO_5 | _FP8,
             select_value_dtypes=_PREC_0_TO_5 | _FP8,
-            select_equal_width_compare_dtypes=_FLOAT_WIDER_THAN_8,
-            gdma_max_w_stride_bytes=128,  # carried over from BM1684X
-            set_c_max_stride=(1 << 18) - 1,  # carried over from BM1684X
-            oracle=None,
-            source=semantics("7.1", "8.4"),  # BM1690.h; the dtype matrix of nodechip_fused_cmp_perf_test
+            # No AB_type_size == CD_type_size assert: FP16 -> FP32, BF16 -> INT32, FP8 -> 16/32-bit dst
+            # compute as the document allows (bits(compare) <= bits(dst)).  The emulator computes the
+            # mixes the document forbids, too (a wider compare type; max/min of unequal widths): npusim
+            # rejects those by the document (module docstring).
+            select_equal_width_compare_dtypes=_NO_EQUAL_WIDTH_RULE,
+            gdma_dtypes=_DATA_MOVE_DTYPES | _FP8,
+            gdma_max_w_stride_bytes=None,
+            gdma_zero_w_stride=True,
+            set_c_dtypes=_DATA_MOVE_DTYPES | _FP8,
+            set_c_max_stride=(1 << 18) - 1,  # a stride of 1 << 18 asserts, as on BM1684X
+            set_c_zero_stride_needs_extent_1=False,
+            oracle="libtpuv7_emulator.so (tpu_mlir 1.30.2)",
+            # BM1690.h; measured on the SG2260 emulator (tests/data/sophgo/*_oracle_sg2260.json.gz)
+            source=semantics("7.1", "8.4"),
         ),
         Chip(
             name="CV184X",
@@ -187,10 +213,12 @@ CHIPS: dict[str, Chip] = {
             local_mem_bytes=64 * KiB,  # 64 KiB per lane
             bank_num=16,
             eu_bytes=16,
-            # The mars3 build asserts AB and CD dtypes are neither FP32 nor FP16.
+            # The mars3 build asserts AB and CD dtypes are neither FP32 nor FP16, and 0 <= prec <= 5
+            # (FP8 asserts in both positions: atomic_fused_cmp_gen_cmd.c:60/61, libcmodel_cv184x.so).
             select_compare_dtypes=_PREC_0_TO_5 - {DT_FP32, DT_FP16},
             select_value_dtypes=_PREC_0_TO_5 - {DT_FP32, DT_FP16},
-            # carried over from BM1684X/BM1688 (a float compare cannot widen); not measured on CV184X
+            # BF16 into a 32-bit dst asserts AB_type_size == CD_type_size (atomic_fused_cmp_gen_cmd.c:73,
+            # libcmodel_cv184x.so), as on BM1684X/BM1688
             select_equal_width_compare_dtypes=frozenset({DT_BFP16}),
             gdma_max_w_stride_bytes=64,  # carried over from BM1688
             set_c_max_stride=INT32_MAX,  # carried over from BM1688

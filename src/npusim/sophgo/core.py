@@ -39,7 +39,7 @@ from .layout import LAYOUTS, Layout, local_stride, split_address
 from .placement import check_element_count, check_stride, place_global, place_local, require_address
 from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
 
-__all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
+__all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "MAX_GLOBAL_MEM_BYTES", "Core", "current_core"]
 
 HOST_SOURCE = semantics("9.3", "10.4")  # global memory lives in host memory
 HOST_ACCESS_SOURCE = semantics("7.4")
@@ -47,6 +47,8 @@ LANE_SOURCE = semantics("7.2")
 LAYOUT_SOURCE = semantics("7.3")
 
 DEFAULT_GLOBAL_MEM_BYTES = 256 * 1024 * 1024  # 256 MiB, the size the vendor cmodel is usually given
+# npusim holds global memory in two numpy arrays (the bytes and the written-shadow), 2 bytes per byte.
+MAX_GLOBAL_MEM_BYTES = 1 << 32  # 4 GiB
 
 _ACTIVE: ActiveCores[Core] = ActiveCores("npusim_sophgo_cores")
 
@@ -74,7 +76,7 @@ class Core:
             :class:`~npusim.sophgo.chips.Chip`; default: the default chip
             (:func:`~npusim.sophgo.chips.get_default_chip`, initially BM1684X).
         global_mem_bytes: size of global memory (allocated lazily, on first use of :attr:`gmem`).
-            Default: 256 MiB.
+            Default: 256 MiB; at most :data:`MAX_GLOBAL_MEM_BYTES` (4 GiB), a multiple of 8.
         uninit: what reading never-written memory does: ``"warn"`` (default), ``"raise"``
             or ``"ignore"``.
 
@@ -95,8 +97,10 @@ class Core:
     ) -> None:
         self.chip = get_default_chip() if chip is None else get_chip(chip)
         self.uninit: UninitPolicy = core_uninit_policy("tpu.Core", strict, uninit)
-        self.global_mem_bytes = require_int("tpu.Core", "global_mem_bytes", global_mem_bytes, 8, 1 << 40,
-                                            HOST_SOURCE)
+        self.global_mem_bytes = require_int(
+            "tpu.Core", "global_mem_bytes", global_mem_bytes, 8, MAX_GLOBAL_MEM_BYTES, HOST_SOURCE,
+            rule="out of range: npusim holds at most 4 GiB of global memory (twice that with its written-shadow)",
+        )  # fmt: skip
         if self.global_mem_bytes % 8:
             raise ParameterRangeError("tpu.Core", "global_mem_bytes", global_mem_bytes, "is not a multiple of 8",
                                       "multiples of 8 bytes", HOST_SOURCE)
@@ -106,8 +110,19 @@ class Core:
 
     @cached_property
     def gmem(self) -> Memory:
-        """Global memory (DDR), created on first use."""
-        return Memory(self.global_mem_bytes, "global memory", self.uninit)
+        """Global memory (DDR), created on first use.
+
+        Raises:
+            ParameterRangeError: the machine cannot allocate it (numpy's MemoryError).
+        """
+        try:
+            return Memory(self.global_mem_bytes, "global memory", self.uninit)
+        except MemoryError:
+            raise ParameterRangeError(
+                "tpu.Core", "global_mem_bytes", self.global_mem_bytes,
+                f"{self.global_mem_bytes} bytes of global memory and as many for its written-shadow cannot be "
+                "allocated on this machine", "a smaller global_mem_bytes (the default is 256 MiB)",
+            ) from None
 
     # ------------------------------------------------------------------ context
     def __enter__(self) -> Core:

@@ -2,12 +2,16 @@
 
 Every function takes unsigned-integer arrays (or 0-d arrays) holding the operands'
 bits and the compare dtype; shapes broadcast.  The rules, measured on the
-BM1684X and BM1688 cmodels:
+BM1684X and BM1688 cmodels and the SG2260 emulator (``tests/data/sophgo/select_oracle_*.json.gz``):
 
 * Integers compare as two's complement for ``DT_INT*`` and unsigned for ``DT_UINT*``;
   the signedness comes from the compare dtype only (docs/semantics.md §6.1, §8.3).
 * FP32 and BF16 operands have their subnormals flushed to zero before ``greater`` and
   ``less``; FP16 keeps its subnormals (docs/semantics.md §8.3).
+* FP8 (SG2260 only): ``DT_FP8E5M2`` decodes as e5m2 (IEEE-style: exponent all ones is inf or
+  NaN) and ``DT_FP8E4M3`` as e4m3fn (no infinities; only ``S.1111.111`` is NaN); subnormals are
+  kept, in the compare and in the maximum/minimum result.  Measured on every pair of the
+  256 codes of each type (the exhaustive grids of ``select_oracle_sg2260.json.gz``).
 * ``greater(a, b)`` is IEEE ordered ``a > b``: false if either is NaN, ``+0 == -0``.
 * ``less(a, b) = not((ordered(a, b) and a >= b) or bits(a) == bits(b))``, i.e. true
   whenever a NaN is involved, unless both operands are the *same* bit pattern.
@@ -27,9 +31,18 @@ from typing import Literal
 
 import numpy as np
 
-from ..types import DT_BFP16, DT_FP16, DT_FP32, data_type_t, is_float_type, is_signed_type
+from ..types import (
+    DT_BFP16,
+    DT_FP8E4M3,
+    DT_FP8E5M2,
+    DT_FP16,
+    DT_FP32,
+    data_type_t,
+    is_float_type,
+    is_signed_type,
+)
 
-__all__ = ["Condition", "compare", "flush_chosen"]
+__all__ = ["Condition", "compare", "flush_chosen", "fp8_values"]
 
 Condition = Literal["greater", "less", "equal"]
 
@@ -42,8 +55,7 @@ _FLUSHED_FLOATS = {DT_FP32: (0x7F800000, 0x80000000), DT_BFP16: (0x7F80, 0x8000)
 def compare(condition: Condition, a_bits: np.ndarray, b_bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
     """The boolean result of ``a <condition> b`` for operands of compare type ``dtype``.
 
-    ``a_bits``/``b_bits`` are unsigned arrays of the dtype's width.  FP8 is not modelled
-    (its compare behaviour was never measured; callers reject it).
+    ``a_bits``/``b_bits`` are unsigned arrays of the dtype's width.
     """
     if condition == "equal":
         return np.equal(a_bits, b_bits)
@@ -63,7 +75,8 @@ def compare(condition: Condition, a_bits: np.ndarray, b_bits: np.ndarray, dtype:
 def flush_chosen(chosen_bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
     """Bits of the maximum/minimum result: FP32/BF16 subnormals become a zero of the same sign.
 
-    Identity for FP16 and integer types (docs/semantics.md §8.3, "dst0 of maximum/minimum").
+    Identity for FP16, FP8 and integer types (docs/semantics.md §8.3, "dst0 of maximum/minimum"; FP8 measured
+    on the SG2260 emulator).
     """
     if dtype not in _FLUSHED_FLOATS:
         return chosen_bits
@@ -72,14 +85,41 @@ def flush_chosen(chosen_bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
     return np.where(is_zero_or_subnormal, chosen_bits & sign_bit, chosen_bits)
 
 
+def fp8_values(exponent_bits: int, mantissa_bits: int, has_infinity: bool) -> np.ndarray:
+    """The float32 value of each of the 256 codes of an FP8 format, subnormals kept.
+
+    ``has_infinity``: IEEE-style, an all-ones exponent is infinity (mantissa 0) or NaN (e5m2);
+    otherwise only the all-ones exponent *and* mantissa is NaN and the rest of that binade is
+    finite (e4m3fn).  Every value is exact in float32.
+    """
+    codes = np.arange(256)
+    exponent = (codes >> mantissa_bits) & ((1 << exponent_bits) - 1)
+    mantissa = codes & ((1 << mantissa_bits) - 1)
+    bias = (1 << (exponent_bits - 1)) - 1
+    subnormal = exponent == 0
+    significand = np.where(subnormal, mantissa, mantissa + (1 << mantissa_bits))
+    magnitude = np.ldexp(significand.astype(np.float64), np.where(subnormal, 1, exponent) - bias - mantissa_bits)
+    top = exponent == (1 << exponent_bits) - 1
+    if has_infinity:
+        magnitude = np.where(top, np.where(mantissa == 0, np.inf, np.nan), magnitude)
+    else:
+        magnitude = np.where(top & (mantissa == (1 << mantissa_bits) - 1), np.nan, magnitude)
+    return np.where(codes >> 7, -magnitude, magnitude).astype(np.float32)
+
+
+_FP8_VALUES = {DT_FP8E5M2: fp8_values(5, 2, True), DT_FP8E4M3: fp8_values(4, 3, False)}
+
+
 def _as_float32(bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
-    """The operand's value as float32 (exact for FP16 and BF16; NaN stays NaN)."""
+    """The operand's value as float32 (exact for FP16, BF16 and FP8; NaN stays NaN)."""
     if dtype == DT_FP32:
         return bits.view(np.float32)
     if dtype == DT_BFP16:
         return (bits.astype(np.uint32) << 16).view(np.float32)
     if dtype == DT_FP16:
         return bits.view(np.float16).astype(np.float32)
+    if dtype in _FP8_VALUES:
+        return _FP8_VALUES[dtype][bits]
     raise ValueError(f"no float model for {dtype.name}")
 
 

@@ -21,10 +21,11 @@ unchanged.  Strides are :class:`~npusim.sophgo.types.dim4` counts of elements, o
   for the same address (``tpu_aligned_stride(&stride, s, ...)``).  Kernels normally start
   tensors on lane 0, where the two agree.
 
-Rules, measured on the BM1684X and BM1688 cmodels (runtime oracle fixtures; the cmodel
-asserts on every violation listed):
+Rules, measured on the BM1684X and BM1688 cmodels and the SG2260 emulator (runtime oracle
+fixtures; the oracle asserts on every violation listed):
 
-* dtype: INT8/UINT8/INT16/UINT16/INT32/UINT32/FP16/BF16/FP32 (``Chip.gdma_dtypes``);
+* dtype: INT8/UINT8/INT16/UINT16/INT32/UINT32/FP16/BF16/FP32, and on SG2260 also FP8E5M2 and
+  FP8E4M3 (``Chip.gdma_dtypes``);
 * shape: every dimension at least 1 (C, H or W = 0 asserts; N = 0 happens to be a silent
   no-op in the cmodel, which npusim rejects as the mistake it almost always is); the
   implementation splits larger dimensions into 65535-sized commands, so a dimension may
@@ -32,7 +33,8 @@ asserts on every violation listed):
 * both addresses aligned to the element size (``dst_start_offset & type_mask``); local
   addresses need no 64-byte alignment;
 * W strides in ``[1, MAX_WSTRIDE_BYTE_LEN / size]`` on both sides, even when ``W == 1``
-  (128 bytes on BM1684X, 64 on BM1688: ``Chip.gdma_max_w_stride_bytes``); N, C and H
+  (128 bytes on BM1684X, 64 on BM1688: ``Chip.gdma_max_w_stride_bytes``); SG2260 has no W-stride
+  limit of its own and takes a W stride of 0 (``Chip.gdma_zero_w_stride``); N, C and H
   strides non-negative (the cmodel reads a negative one as a huge unsigned offset);
 * every touched byte inside its lane (local) or inside global memory.
 
@@ -141,12 +143,16 @@ def _plan(
     check_shape(instruction, shape, INT32_MAX, SOURCE)
     local_name, global_name = ("dst", "src") if to_local else ("src", "dst")
     dst_stride_given = (local_stride_arg if to_local else global_stride_arg) is not None
-    max_w = chip.gdma_max_w_stride_bytes // size
-    lows, highs = dim4(0, 0, 0, 1), dim4(INT32_MAX, INT32_MAX, INT32_MAX, max_w)
+    if chip.gdma_max_w_stride_bytes is None:
+        max_w, w_rule = INT32_MAX, f"{chip.name} has no W-stride limit of its own"
+    else:
+        max_w = chip.gdma_max_w_stride_bytes // size
+        w_rule = f"0 < w stride * size <= {chip.gdma_max_w_stride_bytes} bytes on {chip.name}"
+    lows = dim4(0, 0, 0, 0 if chip.gdma_zero_w_stride else 1)
+    highs = dim4(INT32_MAX, INT32_MAX, INT32_MAX, max_w)
     for name, stride in ((f"{local_name}_stride", local_stride_arg), (f"{global_name}_stride", global_stride_arg)):
         if stride is not None:
-            check_stride(instruction, name, stride, lows, highs,
-                         f"{W_STRIDE_SOURCE} (w stride * size <= {chip.gdma_max_w_stride_bytes} bytes on {chip.name})")
+            check_stride(instruction, name, stride, lows, highs, f"{W_STRIDE_SOURCE} ({w_rule})")
     if local_stride_arg is None:
         local_stride_arg = null_local_stride(shape, storage.bits, chip)
     if global_stride_arg is None:

@@ -9,16 +9,18 @@ Every element ``(n, c, h, w)`` of ``shape`` gets the low ``bits(dtype)`` bits of
 the aligned layout of the address's own start lane, as the other BDC instructions) or an
 explicit :class:`~npusim.sophgo.types.dim4` element stride (free layout).
 
-Rules, measured on the BM1684X and BM1688 cmodels (runtime oracle fixtures; each violation
-asserts in ``atomic_tensor_arithmetic_single_opd_gen_cmd``):
+Rules, measured on the BM1684X and BM1688 cmodels and the SG2260 emulator (runtime oracle
+fixtures; each violation asserts in ``atomic_tensor_arithmetic_single_opd_gen_cmd``):
 
-* dtype: INT8/UINT8/INT16/UINT16/INT32/UINT32/FP16/BF16/FP32 (``Chip.set_c_dtypes``);
+* dtype: INT8/UINT8/INT16/UINT16/INT32/UINT32/FP16/BF16/FP32, and on SG2260 also FP8E5M2 and
+  FP8E4M3 (``Chip.set_c_dtypes``);
 * shape: each of N, C, H, W in ``[1, 65535]``;
 * aligned layout: ``dst_addr`` a multiple of ``ALIGN_BYTES`` (EU bytes: 64 on BM1684X, 16 on
   BM1688); free layout: a multiple of the element size;
-* free-layout strides non-negative and at most ``Chip.set_c_max_stride`` (BM1684X: 18-bit
-  fields); a stride of 0 only on an axis of extent 1 (``dst_shape[i] == 1``), even for C
-  when every channel sits in its own lane;
+* free-layout strides non-negative and at most ``Chip.set_c_max_stride`` (BM1684X, SG2260:
+  18-bit fields); on BM1684X/BM1688 a stride of 0 only on an axis of extent 1
+  (``dst_shape[i] == 1``), even for C when every channel sits in its own lane; SG2260 takes a
+  zero stride on any axis (``Chip.set_c_zero_stride_needs_extent_1``);
 * every written byte inside its lane.
 
 Elements that coincide (small or zero strides) all receive the same constant, so the order
@@ -94,7 +96,7 @@ def _plan(chip: Chip, dst_addr: int, shape: dim4, dst_stride: dim4 | None, dtype
         check_stride(instruction, "dst_stride", dst_stride, dim4(0, 0, 0, 0), dim4(limit, limit, limit, limit),
                      f"{SOURCE} (stride fields of {chip.name})")
         for axis, step, size in zip("nchw", dst_stride, shape, strict=True):
-            if step == 0 and size != 1:
+            if step == 0 and size != 1 and chip.set_c_zero_stride_needs_extent_1:
                 raise ParameterRangeError(
                     instruction, f"dst_stride.{axis}", 0, f"a stride of 0 needs shape.{axis} == 1, got {size}",
                     "a stride of at least 1", f"{SOURCE} (dst_shape[i] == 1 where the stride is 0)",
