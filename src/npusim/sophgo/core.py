@@ -121,7 +121,7 @@ class Core:
             raise ParameterRangeError(
                 "tpu.Core", "global_mem_bytes", self.global_mem_bytes,
                 f"{self.global_mem_bytes} bytes of global memory and as many for its written-shadow cannot be "
-                "allocated on this machine", "a smaller global_mem_bytes (the default is 256 MiB)",
+                "allocated on this machine", "a smaller global_mem_bytes (the default is 256 MiB)", HOST_SOURCE,
             ) from None
 
     # ------------------------------------------------------------------ context
