@@ -31,11 +31,11 @@ import numpy as np
 from .. import dtypes as _dtypes
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..memory import Memory, UninitPolicy, core_uninit_policy
-from ..validate import is_integer, require_bytes, require_int
+from ..validate import is_integer, require_bytes, require_int, to_float_elements
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
 from .placement import check_element_count, check_stride, place_global, place_local, require_address
-from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
+from .types import as_data_type, dim4, storage_dtype
 
 __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "Core", "current_core"]
 
@@ -130,9 +130,10 @@ class Core:
 
         ``layout`` is a layout name (``"aligned"``, ``"compact"``, ``"line_aligned"``,
         ``"continuous"``) or an explicit :class:`dim4` element stride (free layout).
-        Values are converted to ``dtype``'s storage type (integers must fit; floats round to
-        nearest).  To store raw bit patterns, pass an array already of that storage type,
-        e.g. ``bits.view(np.float32)``.  Only the elements are written; padding is untouched.
+        Values are converted to ``dtype``'s storage type (integers must fit; floats round once,
+        from the exact value, to nearest even: :mod:`npusim.rounding`).  To store raw bit
+        patterns, pass an array already of that storage type, e.g. ``bits.view(np.float32)``.
+        Only the elements are written; padding is untouched.
         """
         dt = as_data_type(dtype, "write_local", "dtype")
         storage = storage_dtype(dt, "write_local", "dtype")
@@ -295,7 +296,8 @@ def _as_dim4(shape: Any, who: str) -> dim4:
 
 
 def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
-    """``values`` converted to ``storage``: same type passes through, integers must fit, floats round."""
+    """``values`` converted to ``storage``: same type passes through, integers must fit, floats round
+    once from the exact value (:mod:`npusim.rounding`)."""
     if values.dtype == storage:
         return values
     if storage.kind in "iu":
@@ -306,11 +308,4 @@ def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
             bad = (values.min() if values.min() < info.min else values.max()).item()
             raise ParameterRangeError(who, "values", bad, f"do not fit in {storage}", f"[{info.min}, {info.max}]")
         return values.astype(storage)
-    source = _dtypes.from_numpy(values.dtype)
-    if values.dtype.kind not in "iub" and not (source is not None and source.is_float):
-        raise TypeError(f"{who}: float dtype needs real values, got {values.dtype}")
-    exact_in_float32 = values.dtype.kind == "f" and values.dtype.itemsize <= 4
-    if storage.name == "bfloat16" and not exact_in_float32:  # ml_dtypes would round twice, via float32
-        return round_to_bf16_bits(values.astype(np.float64)).view(storage)
-    with np.errstate(over="ignore"):
-        return values.astype(storage)
+    return to_float_elements(who, "array", values, _dtypes.from_numpy(storage))  # rounds once, exactly
