@@ -230,6 +230,9 @@ class Core:
         storage = storage_dtype(dt, "read_global", "dtype")
         dims = (shape,) if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool) else shape
         try:
+            dims = tuple(dims)
+            if any(isinstance(d, (bool, np.bool_)) for d in dims):  # numpy < 2 would index with np.bool_
+                raise TypeError("a bool is not a dimension")
             dims = tuple(operator.index(d) for d in dims)
         except TypeError:
             raise TypeError(f"read_global: shape must be an int or a tuple of ints, got {shape!r}") from None
