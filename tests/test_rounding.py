@@ -273,36 +273,26 @@ def test_ascend_adds_and_muls_scalar_operands(case):
 
 
 @pytest.mark.parametrize("case", [c for c in HALFWAY if c[0] in ("float16", "float32")], ids=_id)
-def test_ascend_compare_scalar_and_c_api_scalar(case):
-    """src holds the correctly rounded bits and their neighbour below: EQ must pick the first only."""
+def test_ascend_compare_select_and_c_api_scalars(case):
+    """compare_scalar / asc_eq_scalar: src holds the right bits and their neighbour below, and EQ
+    must pick the first only; select mode 1 with selection bits 0 writes the scalar."""
     dtype, value, bits, _why = case
-    lanes = 256 // (width(dtype) // 8)
+    lanes, raw = 256 // (width(dtype) // 8), f"<u{width(dtype) // 8}"
     with asc.Core("A2") as core:
         t = getattr(asc, dtype)
         src = asc.LocalTensor(t, asc.TPosition.VECIN, 0, lanes)
-        dst = asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, 0x400, 32)
-        pattern = np.array([bits, bits - 1] * (lanes // 2), f"<u{width(dtype) // 8}")
-        core.ub_write(0, pattern.tobytes())
+        mask = asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, 0x400, 32)
+        out = asc.LocalTensor(t, asc.TPosition.VECOUT, 0x800, lanes)
+        core.ub_write(0, np.array([bits, bits - 1] * (lanes // 2), raw).tobytes())
         expected = bytes([0b01010101]) * (lanes // 8)
-        asc.compare_scalar(dst, src, value, asc.CMPMODE.EQ, lanes)
+        asc.compare_scalar(mask, src, value, asc.CMPMODE.EQ, lanes)
         assert core.ub_read(0x400, lanes // 8) == expected
         core.ub_write(0x400, bytes(32))
-        asc.asc_eq_scalar(dst, src, value, 1, 1, 1, 8, 8)
+        asc.asc_eq_scalar(mask, src, value, 1, 1, 1, 8, 8)
         assert core.ub_read(0x400, lanes // 8) == expected
-
-
-@pytest.mark.parametrize("case", [c for c in HALFWAY if c[0] in ("float16", "float32")], ids=_id)
-def test_ascend_select_scalar_operand(case):
-    dtype, value, bits, _why = case
-    lanes = 256 // (width(dtype) // 8)
-    with asc.Core("A2") as core:
-        t = getattr(asc, dtype)
-        src0 = asc.LocalTensor(t, asc.TPosition.VECIN, 0, lanes)
-        sel = asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 0x400, 32)
-        dst = asc.LocalTensor(t, asc.TPosition.VECOUT, 0x800, lanes)
-        src0.write(np.zeros(lanes)), sel.write(np.zeros(32)), dst.write(np.zeros(lanes))
-        asc.select(dst, sel, src0, value, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, lanes)
-        assert _ub_bits(core, 0x800, dtype, lanes) == [bits] * lanes  # selection bit 0: the scalar
+        mask.write(np.zeros(32)), out.write(np.zeros(lanes))
+        asc.select(out, mask, src, value, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, lanes)
+        assert _ub_bits(core, 0x800, dtype, lanes) == [bits] * lanes
 
 
 @pytest.mark.parametrize("case", [c for c in PINNED if c[0] != "float8_e5m2" and c[0] != "float8_e4m3fn"],
