@@ -200,6 +200,35 @@ def test_narrow_type_arrays_convert_by_the_rule(source, target):
         assert got.tolist() == [expected_bits(_decode(int(b), source), target) for b in raw]
 
 
+# float32 bit patterns around the places a conversion to a narrower type can go wrong: the
+# subnormal and normal limits and the overflow threshold of each target, and ties at 1.0
+FLOAT32_EDGES = np.array(sorted({
+    b | sign
+    for base in (0x00000000, 0x00800000, 0x33000000, 0x337FE000, 0x387FC000, 0x38800000, 0x477FE000,
+                 0x47800000, 0x7F7F8000, 0x7F7FFFFF, 0x7F800000, 0x3F801000, 0x3F808000, 0x37800000,
+                 0x3B800000, 0x43E00000, 0x43E80000, 0x47600000, 0x47700000, 0x3A800000, 0x34000000)
+    for b in range(max(base - 40, 0), min(base + 40, 0x7FFFFFFF))
+    for sign in (0, 0x80000000)
+}), dtype=np.uint32)
+
+
+@pytest.mark.parametrize("target", ["float16", "bfloat16", "float8_e5m2", "float8_e4m3fn"])
+def test_float32_arrays_narrow_by_the_rule(target):
+    """float32 arrays (what half and bfloat16 arithmetic computes in) near every rounding edge."""
+    values = FLOAT32_EDGES.view(np.float32)
+    got = float_array_bits(values, by_name(target)).tolist()
+    assert got == [expected_bits(float(v), target) for v in values]
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(values=st.lists(st.floats(width=32), min_size=1, max_size=16),
+       target=st.sampled_from(["float16", "bfloat16", "float8_e5m2", "float8_e4m3fn", "float64"]))
+def test_any_float32_array_narrows_by_the_rule(values, target):
+    array = np.array(values, dtype=np.float32)
+    expected = [expected_bits(float(v), target) for v in array]
+    assert float_array_bits(array, by_name(target)).tolist() == expected
+
+
 def _decode(bits: int, fmt: str):
     """Exact value of ``bits`` in a narrow format, for the test above (NaN/inf as floats)."""
     ebits, mbits, finite_only = FORMATS[fmt]

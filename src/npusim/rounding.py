@@ -225,6 +225,8 @@ def float_array_bits(values: np.ndarray, dtype: DType) -> np.ndarray:
         return flat.view(dtype.raw).reshape(shape).copy()
     if values.dtype == object:
         return _one_by_one(flat, dtype).reshape(shape)
+    if values.dtype == np.float32 and fmt.mantissa_bits < 23 and fmt.emin >= -126:
+        return _round_singles(flat.view(np.uint32), fmt).astype(dtype.raw).reshape(shape)  # arithmetic results
     doubles, inexact = _as_doubles(flat)
     bits = _round_doubles(doubles, fmt)
     if inexact is not None and inexact.any():
@@ -295,12 +297,44 @@ def _round_doubles(doubles: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     significand = fraction | (np.minimum(biased, 1).astype(np.uint64) << u64(52))
     lead = np.maximum(biased - 1023, fmt.emin)
     drop = np.clip(lead - fmt.mantissa_bits - np.maximum(biased, 1) + 1075, 0, 62).astype(np.uint64)
-    # round to nearest even: with one spare low bit (so that drop + 1 >= 1), add just under half
-    # a unit plus the bit that becomes the last one, and shift
-    spare, shift = significand << u64(1), drop + u64(1)
-    kept = (spare + ((u64(1) << drop) - u64(1)) + ((spare >> shift) & u64(1))) >> shift
+    kept = _shift_to_nearest_even(significand << u64(1), drop + u64(1))  # a spare bit: the shift is >= 1
     bits = _encode((lead + fmt.bias).astype(np.uint64), kept, fmt)
     special = biased == 0x7FF
     if special.any():
         bits = np.where(special, np.where(fraction == 0, u64(fmt.overflow), u64(fmt.quiet_nan)), bits)
     return bits | ((raw >> u64(63)) * u64(fmt.sign_bit))
+
+
+def _round_singles(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Bits (uint32) of each float32 (as uint32 bits, 1-D) rounded to a narrower ``fmt``.
+
+    The float32 fast path of :func:`_round_doubles` (the arithmetic of half and bfloat16 is
+    computed in float32): where the result is a normal number of ``fmt``, rebiasing the
+    exponent and shifting out a fixed number of significand bits, rounding to nearest even,
+    is the whole conversion; the rarer results below ``fmt``'s normal range shift out more.
+    """
+    u32 = np.uint32
+    m = fmt.mantissa_bits
+    drop = 23 - m
+    magnitude = single & u32(0x7FFFFFFF)
+    rebiased = magnitude - u32((127 - fmt.bias) << 23)  # meaningless (wrapped) below the normal range
+    bits = _shift_to_nearest_even(rebiased, u32(drop))
+    below = magnitude < u32((fmt.emin + 127) << 23)
+    if below.any():
+        small = magnitude[below]
+        exponent = (small >> u32(23)).astype(np.int64)
+        significand = (small & u32(0x7FFFFF)) | (np.minimum(exponent, 1).astype(np.uint32) << u32(23))
+        shift = np.minimum(drop + fmt.emin + 127 - np.maximum(exponent, 1), 31).astype(np.uint32)
+        bits[below] = _shift_to_nearest_even(significand, shift)
+    bits = np.where(bits > u32(fmt.max_finite), u32(fmt.overflow), bits)
+    nan = magnitude > u32(0x7F800000)
+    if nan.any():
+        bits = np.where(nan, u32(fmt.quiet_nan), bits)
+    return bits | ((single >> u32(31)) << u32(fmt.bits - 1))
+
+
+def _shift_to_nearest_even(x: np.ndarray, shift) -> np.ndarray:
+    """``x / 2**shift`` rounded to nearest even, for unsigned arrays and shifts >= 1 (no overflow):
+    add just under half a unit, plus the bit that becomes the last one, and shift."""
+    one = x.dtype.type(1)
+    return (x + ((one << (shift - one)) - one) + ((x >> shift) & one)) >> shift
