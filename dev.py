@@ -7,6 +7,13 @@
     python3 dev.py fuzz    # the fuzz suite with many more examples than CI runs
 
 Only Python >= 3.10 with venv and pip is assumed; packages come from PyPI.
+
+Two environment variables choose another environment (CI uses them for its second run):
+
+    NPUSIM_VENV=DIR               the virtual environment to use instead of .venv
+    NPUSIM_CONSTRAINTS=FILE       a pip constraints file applied to every install, build
+                                  dependencies included (.ci/lower-bounds.txt pins the oldest
+                                  versions pyproject.toml allows)
 """
 
 from __future__ import annotations
@@ -17,9 +24,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-VENV = ROOT / ".venv"
+VENV = ROOT / os.environ.get("NPUSIM_VENV", ".venv")
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
+CONSTRAINTS = os.environ.get("NPUSIM_CONSTRAINTS")
+DEPENDENCIES = ("numpy", "ml_dtypes", "pytest", "hypothesis", "ruff")
 
 
 def run(*cmd: str, env: dict | None = None) -> None:
@@ -30,7 +39,20 @@ def run(*cmd: str, env: dict | None = None) -> None:
 def setup(extras: str = "") -> None:
     if not PY.exists():
         run(sys.executable, "-m", "venv", str(VENV))
-    run(str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f".{extras}")
+    install = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f".{extras}"]
+    env = None
+    if CONSTRAINTS:
+        constraints = str((ROOT / CONSTRAINTS).resolve())
+        install += ["--constraint", constraints]
+        env = {**os.environ, "PIP_CONSTRAINT": constraints}  # pip's isolated build environment reads this
+    run(*install, env=env)
+
+
+def show_versions() -> None:
+    """Print the versions the environment holds, so a test log says what it ran with."""
+    code = ("import importlib.metadata as m, platform; print('python ' + platform.python_version(), *("
+            f"f'{{n}} {{m.version(n)}}' for n in {DEPENDENCIES!r}), sep=', ')")
+    run(str(PY), "-c", code)
 
 
 def main(argv: list[str]) -> int:
@@ -40,6 +62,7 @@ def main(argv: list[str]) -> int:
         run(str(BIN / "npusim"), "demo")
     elif task == "test":
         setup("[test]")
+        show_versions()
         lint = [p for p in ("src", "tests", "tools", "benchmarks", "dev.py") if (ROOT / p).exists()]
         run(str(PY), "-m", "ruff", "check", *lint)
         run(str(PY), "-m", "pytest", *argv[2:])

@@ -42,7 +42,8 @@ class ActiveCores(Generic[CoreT]):
                 return
         raise RuntimeMisuseError(
             who, "core", repr(core), "the core is not active here: __exit__ without a matching __enter__ "
-            "(or in another thread than the one that entered it)", "enter the core first: `with Core(...):`", semantics("10.2"),
+            "(or in another thread than the one that entered it)", "enter the core first: `with Core(...):`",
+            semantics("10.2"),
         )
 
     def innermost(self) -> CoreT | None:

@@ -9,18 +9,18 @@ integer here (passing ``True`` as a repeat count is almost always a bug).
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Sequence
 
 import numpy as np
 
-from .dtypes import as_little_endian
+from .dtypes import DType, as_little_endian, from_numpy
 from .errors import AlignmentError, ParameterRangeError
+from .rounding import float_array_bits
 
 __all__ = [
-    "align_up", "as_double", "describe_type", "div_up", "is_integer", "is_list_like", "require_aligned",
-    "require_bool", "require_bytes", "require_int", "require_uint", "to_elements",
+    "align_up", "describe_type", "div_up", "is_integer", "is_list_like", "require_aligned",
+    "require_bool", "require_bytes", "require_int", "require_uint", "to_elements", "to_float_elements",
 ]
 
 
@@ -34,14 +34,6 @@ def is_list_like(value) -> bool:
 def describe_type(value) -> str:
     """How a TypeError message names what it got: the type, and an array's dimensions."""
     return f"a {value.ndim}-d array" if isinstance(value, np.ndarray) else type(value).__name__
-
-
-def as_double(value) -> float:
-    """``float(value)``, with magnitudes beyond the double range rounding to infinity (IEEE)."""
-    try:
-        return float(value)
-    except OverflowError:  # an int (or Fraction) too large for a double
-        return math.inf if value > 0 else -math.inf
 
 
 def is_integer(value) -> bool:
@@ -117,18 +109,22 @@ def require_aligned(
 def to_elements(instruction: str, name: str, values, np_dtype: np.dtype, source: str | None = None) -> np.ndarray:
     """Host data converted to ``np_dtype`` as a flat array, without silent garbage.
 
-    Floats round to nearest-even (overflow gives infinities, as IEEE conversion does);
-    integer targets need integral values within range.  Non-numeric input is a
-    ``TypeError``; an integer out of range is a :class:`ParameterRangeError` citing ``source``.
+    A float target gets every value rounded once, from its exact value, to nearest even
+    (:func:`to_float_elements`).  Integer targets need integral values within range.
+    Non-numeric input is a ``TypeError``; an integer out of range is a
+    :class:`ParameterRangeError` citing ``source``.
     """
     try:
         array = np.asarray(values)
     except (ValueError, TypeError) as err:
         raise TypeError(f"{instruction}: {name} must be numbers or an array of numbers ({err})") from None
-    if array.dtype.kind not in "biuf" and array.dtype != np_dtype:
-        raise TypeError(f"{instruction}: {name} must be numeric, got an array of {array.dtype}")
     array = array.reshape(-1)
     target = np.dtype(np_dtype)
+    element = from_numpy(target)
+    if element is not None and element.is_float:
+        return to_float_elements(instruction, name, array, element)
+    if array.dtype.kind not in "biuf" and array.dtype != target:
+        raise TypeError(f"{instruction}: {name} must be numeric, got an array of {array.dtype}")
     integral = target.kind in "iu"
     if integral and array.dtype.kind == "f" and not (np.all(np.isfinite(array)) and np.all(array == np.round(array))):
         raise ParameterRangeError(instruction, name, "non-integral values", f"{target} data needs integers",
@@ -142,6 +138,22 @@ def to_elements(instruction: str, name: str, values, np_dtype: np.dtype, source:
                                       source)
     with np.errstate(over="ignore", invalid="ignore"):
         return array.astype(target)
+
+
+def to_float_elements(instruction: str, name: str, array: np.ndarray, dtype: DType) -> np.ndarray:
+    """A numeric array as elements of the float type ``dtype``, same shape (:mod:`npusim.rounding`).
+
+    Accepted: bool, integer and float arrays of any type npusim knows (bfloat16 and fp8 included),
+    and object arrays of Python numbers (integers too large for int64, Fractions).  Every value is
+    rounded once from its exact value; a ``TypeError`` names anything else.
+    """
+    source = from_numpy(array.dtype)
+    if array.dtype.kind not in "biuO" and not (source is not None and source.is_float):
+        raise TypeError(f"{instruction}: {name} must be numeric, got an array of {array.dtype}")
+    try:
+        return float_array_bits(array, dtype).view(dtype.np_dtype)
+    except TypeError as err:  # an object array holding something that is not a real number
+        raise TypeError(f"{instruction}: {name} must be numbers ({err})") from None
 
 
 def require_bytes(instruction: str, name: str, payload) -> bytes:

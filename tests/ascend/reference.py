@@ -18,8 +18,9 @@ the obvious way, on a ``bytearray`` model of the Unified Buffer.
 
 from __future__ import annotations
 
-import struct
 from fractions import Fraction
+
+from ..float_reference import expected_bits
 
 BLOCK = 32
 REPEAT = 256
@@ -279,14 +280,8 @@ def elementwise(ub: bytearray, op: str, fmt: str, dst: int, srcs: list[int], sca
 
 
 def scalar_to_bits(value: float, fmt: str) -> int:
-    """A Python number converted to ``fmt`` (floats round to nearest even)."""
+    """A Python number converted to ``fmt``: floats by the narrowing rule (tests/float_reference.py)."""
     size, kind, _e, _m = FORMATS[fmt]
     if kind == "float":
-        if value != value:
-            return encode("nan", fmt)
-        if value in (float("inf"), float("-inf")):
-            return encode("+inf" if value > 0 else "-inf", fmt)
-        if value == 0:
-            return encode(("zero", 1 if struct.pack(">d", value)[0] & 0x80 else 0), fmt)
-        return encode(Fraction(value), fmt)
+        return expected_bits(value, fmt)
     return int(value) % (1 << (8 * size))

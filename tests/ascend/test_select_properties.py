@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.errors import OverlapError
 
+from ..float_reference import expected_bits
 from .reference_model import (
     FULL,
     SelectCase,
@@ -76,7 +77,7 @@ def select_calls(draw):
         "mask_int": draw(st.one_of(st.integers(1, lanes), st.integers(lanes + 1, 300))),
         "mask_list": [draw(st.integers(0, FULL)), 0 if size == 4 else draw(st.integers(0, FULL))],
         "shift": draw(st.integers(1, 7)) * 32,
-        "scalar": draw(st.one_of(st.floats(allow_nan=True, width=32), st.sampled_from([0.0, -0.0, 1e-45, 70000.0])))
+        "scalar": draw(st.one_of(st.floats(), st.sampled_from([0.0, -0.0, 1e-45, 70000.0, 1 + 2**-11 + 2**-30])))
         if dtype.is_float else draw(st.integers(-(2 ** (8 * size - 1)), 2 ** (8 * size - 1) - 1)),
     }
     if call["mask_list"] == [0, 0]:
@@ -116,8 +117,10 @@ def expected_state(call, ub: bytearray, cmpmask_before: bytes, mask_before):
         lanes = counter_lanes(call["count"], size)
         if native:
             mask_after = (0, call["count"])
-    with np.errstate(over="ignore", invalid="ignore"):
-        scalar_raw = np.array([call["scalar"]]).astype(dtype.np_dtype).tobytes() if mode == 1 else None
+    scalar_raw = None
+    if mode == 1:
+        bits = expected_bits(call["scalar"], dtype.name) if dtype.is_float else call["scalar"] % (1 << 8 * size)
+        scalar_raw = bits.to_bytes(size, "little")
     cmpmask_after = cmpmask_before
     out = bytearray(ub)
     if native and mode == 0:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 import numpy as np
 import pytest
 
 from npusim import sophgo as tpu
 from npusim.errors import ParameterRangeError, UnsupportedError
+
+from ..float_reference import expected_bits
 
 # name -> (value, bits) from the reference table (§2)
 VENDOR_DTYPES = {
@@ -78,20 +79,14 @@ def test_scalar_from_one_view(view, value, u32):
     assert tpu.scalar_t(**{view: value}).u32 == u32
 
 
-def test_bf16_rounds_once_not_through_float32():
-    """ml_dtypes rounds float64 -> float32 -> bfloat16 (twice); 1 + 2**-8 + 2**-30 must give 0x3f81."""
-    x = 1 + 2**-8 + 2**-30
-    assert np.array(x).astype(ml_dtypes.bfloat16).view(np.uint16) == 0x3F80  # the double rounding avoided
-    assert tpu.scalar_t(bf16=x).u32 == 0x3F81
-
-
-def test_scalar_f32_matches_numpy_for_many_values():
+def test_scalar_float_views_match_the_exact_reference_for_many_values():
+    """The expected bits come from exact rational rounding (tests/float_reference.py), not a library cast."""
     rng = np.random.default_rng(0)
     scaled = rng.standard_normal(200) * 10.0 ** rng.integers(-45, 39, 200)
-    values = np.concatenate([scaled, [0.0, -0.0, 1e-46]])
-    got = [tpu.scalar_t(f32=float(v)).u32 for v in values]
-    with np.errstate(over="ignore"):
-        assert got == values.astype(np.float32).view(np.uint32).tolist()
+    values = [float(v) for v in scaled] + [0.0, -0.0, 1e-46]
+    for view, name in (("f32", "float32"), ("f16", "float16"), ("bf16", "bfloat16")):
+        got = [tpu.scalar_t(**{view: v}).u32 for v in values]
+        assert got == [expected_bits(v, name) for v in values], view
 
 
 def test_scalar_default_and_equality():

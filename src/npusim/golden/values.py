@@ -1,8 +1,10 @@
 """Values in golden case files: numbers, dtype names, and the ``init`` of an operand (every vendor).
 
 Numbers are JSON numbers or the strings ``"nan"``, ``"inf"``, ``"-inf"``, ``"-0.0"`` and
-``"0x..."``.  An ``init`` object fills a flat array of ``size`` elements, applying its keys in
-the order ``fill``, ``random``, ``values``, ``bits``, ``hex`` (docs/golden.md).
+``"0x..."``.  A number for a float type is rounded once from its exact value, to nearest even
+(:mod:`npusim.rounding`; a JSON integer is not first made a double).  An ``init`` object
+fills a flat array of ``size`` elements, applying its keys in the order ``fill``, ``random``,
+``values``, ``bits``, ``hex`` (docs/golden.md).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import math
 import numpy as np
 
 from ..dtypes import DType, by_name
+from ..rounding import float_array_bits, float_bits
 from . import CaseError
 
 __all__ = ["INIT_KEYS", "SPECIAL_FLOATS", "dtype_named", "initial_values", "number"]
@@ -50,7 +53,11 @@ def initial_values(path: str, init: dict, dtype: DType, size: int) -> np.ndarray
         raise CaseError(f"{path}: init is an object with keys from {sorted(INIT_KEYS)}")
     values = np.zeros(size, dtype=dtype.np_dtype)
     if "fill" in init:
-        values[:] = np.array([number(f"{path}.fill", init["fill"])]).astype(dtype.np_dtype)
+        fill = number(f"{path}.fill", init["fill"])
+        if dtype.is_float:
+            values.view(dtype.raw)[:] = float_bits(fill, dtype)
+        else:
+            values[:] = np.array([fill]).astype(dtype.np_dtype)
     if "random" in init:
         values[:] = _random(f"{path}.random", init["random"], dtype, size)
     for key in ("values", "bits"):
@@ -59,9 +66,8 @@ def initial_values(path: str, init: dict, dtype: DType, size: int) -> np.ndarray
             if not isinstance(items, list) or len(items) > size:
                 raise CaseError(f"{path}.{key}: a list of at most {size} entries")
             numbers = [number(f"{path}.{key}[{i}]", v) for i, v in enumerate(items)]
-            if key == "values" and dtype.is_float:
-                with np.errstate(over="ignore", invalid="ignore"):
-                    values[: len(numbers)] = np.array(numbers, dtype=np.float64).astype(dtype.np_dtype)
+            if key == "values" and dtype.is_float:  # each JSON number exactly: an int is not made a double first
+                values.view(dtype.raw)[: len(numbers)] = float_array_bits(np.array(numbers, dtype=object), dtype)
             else:
                 kind = dtype.np_dtype if key == "values" else dtype.raw
                 _require_integers(f"{path}.{key}", numbers, np.iinfo(kind))
@@ -86,8 +92,7 @@ def _random(path: str, spec: dict, dtype: DType, size: int) -> np.ndarray:
     rng = np.random.default_rng(spec.get("seed", 0))
     if dtype.is_float:
         low, high = number(f"{path}.low", spec.get("low", -100.0)), number(f"{path}.high", spec.get("high", 100.0))
-        with np.errstate(over="ignore"):
-            return rng.uniform(low, high, size).astype(dtype.np_dtype)
+        return float_array_bits(rng.uniform(low, high, size), dtype).view(dtype.np_dtype)
     info = np.iinfo(dtype.np_dtype)
     low, high = int(spec.get("low", info.min)), int(spec.get("high", info.max))
     return rng.integers(low, high, size, endpoint=True, dtype=np.int64).astype(dtype.np_dtype)

@@ -32,12 +32,12 @@ from ..context import ActiveCores
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..memory import Memory, UninitPolicy, core_uninit_policy
 from ..sources import semantics
-from ..validate import is_integer, require_bytes, require_int
+from ..validate import is_integer, require_bytes, require_int, to_float_elements
 from . import pages
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
 from .placement import check_element_count, check_stride, place_global, place_local, require_address
-from .types import as_data_type, dim4, round_to_bf16_bits, storage_dtype
+from .types import as_data_type, dim4, storage_dtype
 
 __all__ = ["DEFAULT_GLOBAL_MEM_BYTES", "MAX_GLOBAL_MEM_BYTES", "Core", "current_core"]
 
@@ -153,9 +153,10 @@ class Core:
 
         ``layout`` is a layout name (``"aligned"``, ``"compact"``, ``"line_aligned"``,
         ``"continuous"``) or an explicit :class:`dim4` element stride (free layout).
-        Values are converted to ``dtype``'s storage type (integers must fit; floats round to
-        nearest).  To store raw bit patterns, pass an array already of that storage type,
-        e.g. ``bits.view(np.float32)``.  Only the elements are written; padding is untouched.
+        Values are converted to ``dtype``'s storage type (integers must fit; floats round once,
+        from the exact value, to nearest even: :mod:`npusim.rounding`).  To store raw bit
+        patterns, pass an array already of that storage type, e.g. ``bits.view(np.float32)``.
+        Only the elements are written; padding is untouched.
         """
         dt = as_data_type(dtype, "write_local", "dtype")
         storage = storage_dtype(dt, "write_local", "dtype")
@@ -256,6 +257,9 @@ class Core:
         storage = storage_dtype(dt, "read_global", "dtype")
         dims = (shape,) if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool) else shape
         try:
+            dims = tuple(dims)
+            if any(isinstance(d, (bool, np.bool_)) for d in dims):  # numpy < 2 would index with np.bool_
+                raise TypeError("a bool is not a dimension")
             dims = tuple(operator.index(d) for d in dims)
         except TypeError:
             raise TypeError(f"read_global: shape must be an int or a tuple of ints, got {shape!r}") from None
@@ -324,7 +328,8 @@ def _as_dim4(shape: Any, who: str) -> dim4:
 
 
 def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
-    """``values`` converted to ``storage``: same type passes through, integers must fit, floats round."""
+    """``values`` converted to ``storage``: same type passes through, integers must fit, floats round
+    once from the exact value (:mod:`npusim.rounding`)."""
     if values.dtype == storage:
         return values
     if storage.kind in "iu":
@@ -336,11 +341,4 @@ def _to_storage(values: np.ndarray, storage: np.dtype, who: str) -> np.ndarray:
             raise ParameterRangeError(who, "values", bad, f"do not fit in {storage}", f"[{info.min}, {info.max}]",
                                       HOST_ACCESS_SOURCE)
         return values.astype(storage)
-    source = _dtypes.from_numpy(values.dtype)
-    if values.dtype.kind not in "iub" and not (source is not None and source.is_float):
-        raise TypeError(f"{who}: float dtype needs real values, got {values.dtype}")
-    exact_in_float32 = values.dtype.kind == "f" and values.dtype.itemsize <= 4
-    if storage.name == "bfloat16" and not exact_in_float32:  # ml_dtypes would round twice, via float32
-        return round_to_bf16_bits(values.astype(np.float64)).view(storage)
-    with np.errstate(over="ignore"):
-        return values.astype(storage)
+    return to_float_elements(who, "array", values, _dtypes.from_numpy(storage))  # rounds once, exactly

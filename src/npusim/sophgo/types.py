@@ -22,8 +22,8 @@ import numpy as np
 
 from .. import dtypes as _dtypes
 from ..errors import ParameterRangeError, UnsupportedError
+from ..rounding import float_bits
 from ..sources import semantics
-from ..validate import as_double
 from . import pages
 
 __all__ = [
@@ -50,7 +50,6 @@ __all__ = [
     "dim4",
     "is_float_type",
     "is_signed_type",
-    "round_to_bf16_bits",
     "scalar_t",
     "storage_dtype",
     "tpu_data_type_bits",
@@ -191,52 +190,15 @@ _INT_VIEWS: dict[str, tuple[int, bool]] = {
     "u8": (8, False), "s8": (8, True), "u16": (16, False), "s16": (16, True),
     "u32": (32, False), "s32": (32, True),
 }  # fmt: skip
-_FLOAT_VIEWS: dict[str, int] = {"f16": 16, "bf16": 16, "f32": 32}
-
-
-def _float_to_f32_bits(x: float) -> int:
-    """Nearest float32 (ties to even; overflow to ±inf) of a Python float, as bits."""
-    with np.errstate(over="ignore"):
-        return int(np.array(x, dtype=np.float64).astype(np.float32).view(np.uint32))
-
-
-def _float_to_f16_bits(x: float) -> int:
-    """Nearest float16 (ties to even; overflow to ±inf), as bits; numpy rounds float64 directly."""
-    with np.errstate(over="ignore"):
-        return int(np.array(x, dtype=np.float64).astype(np.float16).view(np.uint16))
-
-
-def _float_to_bf16_bits(x: float) -> int:
-    """Nearest bfloat16 (ties to even; overflow to ±inf) of a Python float, as bits."""
-    return int(round_to_bf16_bits(np.array(x, dtype=np.float64)))
-
-
-def round_to_bf16_bits(values: np.ndarray) -> np.ndarray:
-    """Round float64 values to the nearest bfloat16 (ties to even; overflow to ±inf), as uint16 bits.
-
-    Rounding float64 -> float32 -> bfloat16 with round-to-nearest twice is wrong for
-    values just above a bfloat16 halfway point (ml_dtypes does that: 1 + 2**-8 + 2**-30
-    becomes 0x3f80 instead of 0x3f81).  Rounding to float32 *to odd* first keeps a
-    sticky bit, after which one round-to-nearest-even to 16 bits is exact.
-    NaNs stay NaN (quiet, sign kept).
-    """
-    x = np.asarray(values, dtype=np.float64)
-    with np.errstate(over="ignore", invalid="ignore"):
-        f32 = x.astype(np.float32)
-        inexact = np.isfinite(x) & (f32.astype(np.float64) != x)
-        too_far = inexact & (np.abs(f32.astype(np.float64)) > np.abs(x))
-    f32 = np.where(too_far, np.nextafter(f32, np.float32(0)), f32)  # truncate towards zero ...
-    bits = f32.view(np.uint32) | inexact.astype(np.uint32)  # ... and keep a sticky bit
-    rounded = (bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) >> 16
-    quiet_nan = (bits >> 16) | np.uint32(0x0040)
-    return np.where(np.isnan(x), quiet_nan, rounded).astype(np.uint16)
+_FLOAT_VIEWS: dict[str, str] = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
 
 
 class scalar_t:
     """The 4-byte scalar union (docs/semantics.md §6.2).
 
     Build it from exactly one view, as in C: ``scalar_t(f32=1.5)``, ``scalar_t(u32=0x3c00)``,
-    ``scalar_t(s8=-6)``.  Float views round to nearest, ties to even.  Writing a narrow view
+    ``scalar_t(s8=-6)``.  Float views round the exact value once, to nearest even
+    (:mod:`npusim.rounding`: ``scalar_t(bf16=1 + 2**-8 + 2**-30).u32 == 0x3f81``).  Writing a narrow view
     leaves the high bytes zero, as a zero-initialised C union would.  Reading a view
     reinterprets the low bytes: ``scalar_t(u32=0xdead3c00).f16 == 1.0``.
 
@@ -326,8 +288,7 @@ def _encode(name: str, value: Any) -> int:
     if name in _FLOAT_VIEWS:
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise TypeError(f"scalar_t.{name} must be a real number, got {type(value).__name__}")
-        x = as_double(value)  # an integer beyond the double range rounds to infinity, as any IEEE conversion
-        return {"f32": _float_to_f32_bits, "f16": _float_to_f16_bits, "bf16": _float_to_bf16_bits}[name](x)
+        return float_bits(value, _dtypes.by_name(_FLOAT_VIEWS[name]))  # once, from the exact value
     raise TypeError(f"scalar_t has no view {name!r}; views: {', '.join([*_INT_VIEWS, *_FLOAT_VIEWS])}")
 
 

@@ -8,9 +8,9 @@ reinterpreted by accident.  The rules, and where they come from:
   the 950's CTRL[53] selects it and defaults to truncation ("截断模式 ... 保留低位，舍弃高位",
   特殊寄存器访问/SetCtrlSpr(ISASI).md, table 3).
 * **Floats** (half, bfloat16, float) are computed in float32 and rounded once to T, to
-  nearest even.  For +, -, * float32 has at least 2p + 2 bits for half (p = 11) and
-  bfloat16 (p = 8), so the double rounding is innocuous: the result is the correctly
-  rounded one.  Subnormals are kept (no flush to zero).
+  nearest even (:mod:`npusim.rounding`, not a library cast).  For +, -, * float32 has at
+  least 2p + 2 bits for half (p = 11) and bfloat16 (p = 8), so the double rounding is
+  innocuous: the result is the correctly rounded one.  Subnormals are kept (no flush to zero).
 * **max / min** follow IEEE 754-2019 ``maximum`` / ``minimum``: a NaN operand gives NaN, and
   -0 < +0.
 * **NaN results** are the canonical quiet NaN of T, sign clear (0x7E00, 0x7FC0,
@@ -26,17 +26,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...dtypes import DType
+from ...rounding import float_array_bits, float_format
 
 __all__ = ["OPERATIONS", "compute"]
 
 OPERATIONS = frozenset({"add", "sub", "mul", "max", "min", "abs"})
-
-# (canonical quiet NaN, largest finite) as raw bits, per float type
-_FLOAT_BITS = {
-    "float16": (0x7E00, 0x7BFF),
-    "bfloat16": (0x7FC0, 0x7F7F),
-    "float32": (0x7FC00000, 0x7F7FFFFF),
-}
 
 
 def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool = False) -> np.ndarray:
@@ -75,7 +69,7 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
 
 
 def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool) -> np.ndarray:
-    nan_bits, max_bits = _FLOAT_BITS[dtype.name]
+    fmt = float_format(dtype)
     values = [op.view(dtype.np_dtype).astype(np.float32) for op in operands]
     a = values[0]
     with np.errstate(all="ignore"):
@@ -93,15 +87,15 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
                 wide = _ieee_extremum(a, b, operation == "max")
             else:
                 raise ValueError(f"unknown vector operation {operation!r}")
-        narrow = wide.astype(dtype.np_dtype)
-    bits = narrow.view(dtype.raw).copy()
-    nan = np.isnan(wide)
+        nan = np.isnan(wide)
+    bits = wide.view(dtype.raw) if dtype.name == "float32" else float_array_bits(wide, dtype)  # rounds once
+    raw = dtype.raw.type
     if saturate:
-        inf = np.isinf(narrow.astype(np.float32))  # includes finite float32 results that overflow T
-        sign = bits & dtype.raw.type(1 << (dtype.bits - 1))
-        bits = np.where(inf, sign | dtype.raw.type(max_bits), bits)
-        return np.where(nan, dtype.raw.type(0), bits).astype(dtype.raw, copy=False)
-    return np.where(nan, dtype.raw.type(nan_bits), bits).astype(dtype.raw, copy=False)
+        sign = bits & raw(fmt.sign_bit)
+        inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite float32 results that overflow T
+        bits = np.where(inf, sign | raw(fmt.max_finite), bits)
+        return np.where(nan, raw(0), bits).astype(dtype.raw, copy=False)
+    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False)
 
 
 def _ieee_extremum(a: np.ndarray, b: np.ndarray, maximum: bool) -> np.ndarray:

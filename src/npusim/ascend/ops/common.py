@@ -10,8 +10,9 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
+from ...rounding import float_bits
 from ...sources import semantics
-from ...validate import as_double, require_aligned, require_uint
+from ...validate import require_aligned, require_uint
 from .. import pages
 from ..core import Core
 from ..tensor import LocalTensor
@@ -86,19 +87,14 @@ def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
 def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     """``value`` converted to ``dtype``, as a one-element array of its raw bits.
 
-    Floats round to nearest, ties to even, straight from the Python value (a double);
-    out-of-range magnitudes become infinities as in IEEE conversion.  Integers must be
-    representable in ``dtype``.
+    A float type gets the exact value rounded once, to nearest even (:mod:`npusim.rounding`:
+    an ``int`` is not first made a double; overflow gives infinity; a NaN the quiet NaN).
+    Integers must be representable in ``dtype``.
     """
     if not is_scalar(value):
         raise TypeError(f"{instruction}: {name} must be a number, got {type(value).__name__} {value!r}")
     if dtype.is_float:
-        if isinstance(value, np.generic) and value.dtype == dtype.np_dtype:
-            converted = np.array([value], dtype=dtype.np_dtype)
-        else:
-            with np.errstate(over="ignore", invalid="ignore"):
-                converted = np.array([as_double(value)], dtype=np.float64).astype(dtype.np_dtype)
-        return converted.view(dtype.raw)
+        return np.array([float_bits(value, dtype)], dtype=dtype.raw)
     if isinstance(value, (float, np.floating)) and not float(value).is_integer():
         raise ParameterRangeError(instruction, name, value, f"{dtype} data needs an integral scalar",
                                   f"integers representable in {dtype}", SCALAR_SOURCE)

@@ -115,7 +115,7 @@ def _as_float32(bits: np.ndarray, dtype: data_type_t) -> np.ndarray:
     if dtype == DT_FP32:
         return bits.view(np.float32)
     if dtype == DT_BFP16:
-        return (bits.astype(np.uint32) << 16).view(np.float32)
+        return np.left_shift(bits, 16, dtype=np.uint32).view(np.float32)  # dtype: 0-d safe on numpy < 2
     if dtype == DT_FP16:
         return bits.view(np.float16).astype(np.float32)
     if dtype in _FP8_VALUES:

@@ -1,0 +1,340 @@
+"""Narrowing a number to a floating-point element type: one rounding, to nearest even, from the exact value.
+
+Every place where npusim turns a caller's number into an element of a float type goes
+through this module: the scalar operands of every instruction and C-API function of both
+vendors, ``duplicate``, Sophgo's ``scalar_t``, golden-data ``init`` values, and host data
+written into tensors or memory with a change of type.  The rule (IEEE 754-2019 §7.4 with
+roundTiesToEven, §4.3.1), and nothing else:
+
+* **The exact value is converted.**  A Python ``int`` is that integer (``2**60 + 2**36 + 1``
+  becomes the float32 ``2**60 + 2**37``; it is not first rounded to a double), a Python
+  ``float`` is its double, a numpy scalar or array element its own value, a
+  :class:`~fractions.Fraction` its rational value.
+* **It is rounded once** to the nearest value of the target format; a tie goes to the one
+  whose last significand bit is 0.  Below the smallest normal the result is subnormal; a
+  value that rounds to zero keeps its sign (``-1e-30`` becomes ``-0.0`` in every format).
+* **Overflow**: a value whose rounded magnitude is beyond the largest finite one (with an
+  unbounded exponent, so from the largest finite value plus half an ulp upwards) becomes
+  ±infinity, and ±infinity stays ±infinity.  ``float8_e4m3fn`` has no infinity: there,
+  overflow and ±infinity saturate to ±448 (0x7E / 0xFE).  That is the saturating conversion
+  the Ascend documents give as the default ("溢出默认按照饱和模式处理",
+  数据结构/precision_conversion.md; CTRL[48] = 0 covers fp8_e4m3fn_t conversions,
+  特殊寄存器访问/SetCtrlSpr(ISASI).md table 3); the Sophgo sources offer both modes.
+* **NaN** becomes the target's quiet NaN with the input's sign bit and no payload:
+  0x7E00 (float16), 0x7FC0 (bfloat16), 0x7FC00000 (float32), 0x7FF8000000000000 (float64),
+  0x7E (float8_e5m2), 0x7F (float8_e4m3fn, whose only NaN is S.1111.111); with the sign
+  set, 0xFE00, 0xFFC0 ... 0xFF.
+* **A value that already has the target type is not converted**: its bits are kept, a NaN's
+  payload included.
+
+numpy's and ml_dtypes' own casts are not used for any of this, because they differ between
+versions (ml_dtypes before 0.7 rounds float64 -> bfloat16 through float32, twice).  Scalars
+are rounded with exact integer arithmetic, arrays with the same steps on 64-bit integer
+views; integers beyond 2**53 and long doubles, which a double cannot hold exactly, take the
+scalar path.  Integer targets are not handled here: callers check that an integer fits.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import struct
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .dtypes import DType, from_numpy
+
+__all__ = ["FLOAT_FORMATS", "FloatFormat", "float_array_bits", "float_bits", "float_format"]
+
+
+@dataclass(frozen=True)
+class FloatFormat:
+    """A binary floating-point format: sign, ``exponent_bits``, ``mantissa_bits`` (without the hidden bit).
+
+    ``finite_only`` formats (float8_e4m3fn) have no infinity: their largest exponent holds
+    normal numbers, and only the all-ones significand of it is NaN.
+    """
+
+    name: str
+    exponent_bits: int
+    mantissa_bits: int
+    finite_only: bool = False
+
+    @cached_property
+    def bits(self) -> int:
+        return 1 + self.exponent_bits + self.mantissa_bits
+
+    @cached_property
+    def bias(self) -> int:
+        return (1 << (self.exponent_bits - 1)) - 1
+
+    @cached_property
+    def emin(self) -> int:
+        """Exponent of the smallest normal number (subnormals share it)."""
+        return 1 - self.bias
+
+    @cached_property
+    def exponent_all_ones(self) -> int:
+        return ((1 << self.exponent_bits) - 1) << self.mantissa_bits
+
+    @cached_property
+    def max_finite(self) -> int:
+        """Bits of the largest finite value."""
+        mantissa_ones = (1 << self.mantissa_bits) - 1
+        if self.finite_only:
+            return self.exponent_all_ones | (mantissa_ones - 1)
+        return (self.exponent_all_ones - (1 << self.mantissa_bits)) | mantissa_ones
+
+    @cached_property
+    def overflow(self) -> int:
+        """Bits a positive overflow becomes: infinity, or the largest finite value when there is none."""
+        return self.max_finite if self.finite_only else self.exponent_all_ones
+
+    @cached_property
+    def quiet_nan(self) -> int:
+        """The positive quiet NaN (top significand bit set; all ones where that is the only NaN)."""
+        if self.finite_only:
+            return self.exponent_all_ones | ((1 << self.mantissa_bits) - 1)
+        return self.exponent_all_ones | (1 << (self.mantissa_bits - 1))
+
+    @cached_property
+    def sign_bit(self) -> int:
+        return 1 << (self.bits - 1)
+
+
+FLOAT_FORMATS: dict[str, FloatFormat] = {f.name: f for f in (
+    FloatFormat("float16", 5, 10),
+    FloatFormat("bfloat16", 8, 7),
+    FloatFormat("float32", 8, 23),
+    FloatFormat("float64", 11, 52),
+    FloatFormat("float8_e5m2", 5, 2),
+    FloatFormat("float8_e4m3fn", 4, 3, finite_only=True),
+)}
+
+
+def float_format(dtype: DType) -> FloatFormat:
+    """The format of a float element type (``KeyError`` for a type that is not a float)."""
+    return FLOAT_FORMATS[dtype.name]
+
+
+# ------------------------------------------------------------------ scalars
+def float_bits(value, dtype: DType) -> int:
+    """The bits of ``value`` narrowed to the float type ``dtype`` by the module's rule.
+
+    ``value`` is a Python or numpy real number (``bool`` counts as 0 or 1) or a
+    :class:`numbers.Rational`; anything else is a ``TypeError``.
+    """
+    fmt = float_format(dtype)
+    if isinstance(value, np.generic) and value.dtype == dtype.np_dtype:
+        return int(np.asarray(value).reshape(1).view(dtype.raw)[0])  # already the target type
+    if type(value) is float and dtype.name == "float64":
+        return int.from_bytes(struct.pack("<d", value), "little")  # a Python float is a double
+    exact = _exact(value)
+    if exact == "nan":
+        return fmt.quiet_nan | (fmt.sign_bit if _sign_of_nan(value) else 0)
+    sign, numerator, denominator = exact
+    return (fmt.sign_bit if sign else 0) | _round_magnitude(numerator, denominator, fmt)
+
+
+def _exact(value):
+    """``value`` as (sign, numerator, denominator) with numerator/denominator >= 0 its magnitude
+    (``denominator == 0`` for infinity), or ``"nan"``."""
+    if isinstance(value, (int, np.integer, numbers.Integral)):  # bool included (np.bool_ is below)
+        integer = int(value)
+        return (integer < 0, abs(integer), 1)
+    if isinstance(value, np.floating) and value.dtype.itemsize > 8:  # a long double: not a double
+        if np.isnan(value):
+            return "nan"
+        if np.isinf(value):
+            return (bool(value < 0), 1, 0)
+        numerator, denominator = value.as_integer_ratio()
+        return (bool(np.signbit(value)), abs(numerator), denominator)
+    if isinstance(value, numbers.Rational) and not isinstance(value, np.generic):
+        return (value < 0, abs(value.numerator), value.denominator)
+    if isinstance(value, (numbers.Real, np.floating, np.bool_)):
+        double = float(value)  # exact: float16, bfloat16, float32 and float64 values are doubles
+        if math.isnan(double):
+            return "nan"
+        negative = math.copysign(1.0, double) < 0
+        if math.isinf(double):
+            return (negative, 1, 0)
+        numerator, denominator = abs(double).as_integer_ratio()
+        return (negative, numerator, denominator)
+    raise TypeError(f"expected a real number, got {type(value).__name__}")
+
+
+def _sign_of_nan(value) -> bool:
+    if isinstance(value, np.floating) and value.dtype.itemsize > 8:
+        return bool(np.signbit(value))
+    return math.copysign(1.0, float(value)) < 0
+
+
+def _round_magnitude(numerator: int, denominator: int, fmt: FloatFormat) -> int:
+    """Bits (sign clear) of the nonnegative ``numerator / denominator`` rounded to ``fmt``."""
+    if denominator == 0:
+        return fmt.overflow  # infinity
+    if numerator == 0:
+        return 0
+    # the binade: 2**lead <= numerator / denominator < 2**(lead + 1)
+    lead = numerator.bit_length() - denominator.bit_length()
+    if (numerator << max(-lead, 0)) < (denominator << max(lead, 0)):
+        lead -= 1
+    lead = max(lead, fmt.emin)  # below the normal range the spacing stays that of the smallest binade
+    last = lead - fmt.mantissa_bits  # exponent of the last significand bit
+    scaled, unit = (numerator, denominator << last) if last >= 0 else (numerator << -last, denominator)
+    kept, rest = divmod(scaled, unit)  # kept units of the last place, and what is left of one
+    if 2 * rest > unit or (2 * rest == unit and kept & 1):
+        kept += 1
+    return _encode(lead + fmt.bias, kept, fmt)
+
+
+def _encode(biased_lead, kept, fmt: FloatFormat):
+    """Bits of ``kept * 2**(biased_lead - bias - mantissa_bits)``, clamped to the overflow value.
+
+    ``kept`` counts units of the last place with the hidden bit in place (``2**m <= kept <=
+    2**(m+1)`` for normals; less for subnormals, whose binade is ``emin``), so exponent field
+    and significand simply add up: a carry into the next binade, or from the subnormals into
+    the normals, lands right.  Works on Python ints and on uint64 arrays alike.
+    """
+    if isinstance(kept, np.ndarray):
+        u64 = np.uint64
+        magnitude = (biased_lead << u64(fmt.mantissa_bits)) + kept - u64(1 << fmt.mantissa_bits)
+        return np.where(magnitude > u64(fmt.max_finite), u64(fmt.overflow), magnitude)
+    magnitude = (biased_lead << fmt.mantissa_bits) + kept - (1 << fmt.mantissa_bits)
+    return fmt.overflow if magnitude > fmt.max_finite else magnitude
+
+
+# ------------------------------------------------------------------ arrays
+_DOUBLE_EXACT_INT = 1 << 53  # integers up to this magnitude are exact doubles
+
+
+def float_array_bits(values: np.ndarray, dtype: DType) -> np.ndarray:
+    """The elements of a numeric array narrowed to the float type ``dtype``: raw bits, same shape.
+
+    ``values`` may have any bool, integer or float dtype npusim knows (ml_dtypes types
+    included), or ``object`` dtype holding Python numbers (big integers, Fractions); the result
+    has dtype ``dtype.raw``.
+    """
+    fmt = float_format(dtype)
+    values = np.asarray(values)
+    shape = values.shape
+    flat = values.reshape(-1)
+    if values.dtype == dtype.np_dtype:
+        return flat.view(dtype.raw).reshape(shape).copy()
+    if values.dtype == object:
+        return _one_by_one(flat, dtype).reshape(shape)
+    if values.dtype == np.float32 and fmt.mantissa_bits < 23 and fmt.emin >= -126:
+        return _round_singles(flat.view(np.uint32), fmt).astype(dtype.raw).reshape(shape)  # arithmetic results
+    doubles, inexact = _as_doubles(flat)
+    bits = _round_doubles(doubles, fmt)
+    if inexact is not None and inexact.any():
+        bits[inexact] = _one_by_one(flat[inexact], dtype).astype(np.uint64)
+    return bits.astype(dtype.raw).reshape(shape)
+
+
+def _one_by_one(values: np.ndarray, dtype: DType) -> np.ndarray:
+    """The scalar rule per element (iterating keeps numpy scalars, so a long double stays exact)."""
+    return np.array([float_bits(v, dtype) for v in values], dtype=dtype.raw).reshape(-1)
+
+
+def _as_doubles(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """``flat`` as float64, and a mask of the elements whose value a double does not hold exactly."""
+    kind = flat.dtype.kind
+    if kind == "b":
+        return flat.astype(np.float64), None
+    if kind in "iu":
+        if flat.dtype.itemsize < 8:
+            return flat.astype(np.float64), None
+        if kind == "u":
+            inexact = flat > np.uint64(_DOUBLE_EXACT_INT)
+        else:
+            inexact = (flat > np.int64(_DOUBLE_EXACT_INT)) | (flat < np.int64(-_DOUBLE_EXACT_INT))
+        return np.where(inexact, 0, flat).astype(np.float64), inexact
+    if kind == "f" and flat.dtype.itemsize > 8:  # long double
+        return np.zeros(flat.size), np.ones(flat.size, dtype=bool)
+    if kind == "f" and flat.dtype.itemsize >= 4:
+        with np.errstate(invalid="ignore"):  # a signalling NaN; NaNs are redone by _round_doubles
+            return flat.astype(np.float64), None  # float32 -> float64 widens exactly
+    known = from_numpy(flat.dtype)
+    if known is not None and known.is_float:  # float16, bfloat16, float8: decoded here, not by the library
+        return _decode(flat.view(known.raw), float_format(known)), None
+    raise TypeError(f"expected numbers, got an array of {flat.dtype}")
+
+
+def _decode(raw: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Values of raw ``fmt`` bits as float64 (exact: every format here is narrower than a double)."""
+    raw = raw.astype(np.int64)
+    m = fmt.mantissa_bits
+    exponent = (raw >> m) & ((1 << fmt.exponent_bits) - 1)
+    mantissa = raw & ((1 << m) - 1)
+    normal = exponent != 0
+    significand = np.where(normal, mantissa | (1 << m), mantissa).astype(np.float64)
+    magnitude = np.ldexp(significand, (np.where(normal, exponent, 1) - fmt.bias - m).astype(np.int32))
+    field = raw & (fmt.sign_bit - 1)
+    if fmt.finite_only:
+        magnitude = np.where(field == fmt.quiet_nan, np.nan, magnitude)
+    else:
+        top = exponent == (1 << fmt.exponent_bits) - 1
+        magnitude = np.where(top, np.where(mantissa == 0, np.inf, np.nan), magnitude)
+    return np.where(raw & fmt.sign_bit != 0, -magnitude, magnitude)
+
+
+def _round_doubles(doubles: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Bits (uint64) of each float64 of a 1-D array rounded to ``fmt``: :func:`_round_magnitude`
+    done on the integer significands of the doubles.
+
+    A finite double is ``significand * 2**(max(biased, 1) - 1075)``.  Its binade in the target,
+    clamped to ``emin``, is ``max(biased - 1023, emin)``: a double subnormal lies below every
+    target's normal range (float64 targets only ever receive narrower values).  The target's
+    last place is never finer than the double's, so ``drop`` low bits go, 0 to 62 of them.
+    """
+    u64 = np.uint64
+    raw = doubles.view(np.uint64)
+    biased = ((raw >> u64(52)) & u64(0x7FF)).astype(np.int64)
+    fraction = raw & u64((1 << 52) - 1)
+    significand = fraction | (np.minimum(biased, 1).astype(np.uint64) << u64(52))
+    lead = np.maximum(biased - 1023, fmt.emin)
+    drop = np.clip(lead - fmt.mantissa_bits - np.maximum(biased, 1) + 1075, 0, 62).astype(np.uint64)
+    kept = _shift_to_nearest_even(significand << u64(1), drop + u64(1))  # a spare bit: the shift is >= 1
+    bits = _encode((lead + fmt.bias).astype(np.uint64), kept, fmt)
+    special = biased == 0x7FF
+    if special.any():
+        bits = np.where(special, np.where(fraction == 0, u64(fmt.overflow), u64(fmt.quiet_nan)), bits)
+    return bits | ((raw >> u64(63)) * u64(fmt.sign_bit))
+
+
+def _round_singles(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Bits (uint32) of each float32 (as uint32 bits, 1-D) rounded to a narrower ``fmt``.
+
+    The float32 fast path of :func:`_round_doubles` (the arithmetic of half and bfloat16 is
+    computed in float32): where the result is a normal number of ``fmt``, rebiasing the
+    exponent and shifting out a fixed number of significand bits, rounding to nearest even,
+    is the whole conversion; the rarer results below ``fmt``'s normal range shift out more.
+    """
+    u32 = np.uint32
+    m = fmt.mantissa_bits
+    drop = 23 - m
+    magnitude = single & u32(0x7FFFFFFF)
+    rebiased = magnitude - u32((127 - fmt.bias) << 23)  # meaningless (wrapped) below the normal range
+    bits = _shift_to_nearest_even(rebiased, u32(drop))
+    below = magnitude < u32((fmt.emin + 127) << 23)
+    if below.any():
+        small = magnitude[below]
+        exponent = (small >> u32(23)).astype(np.int64)
+        significand = (small & u32(0x7FFFFF)) | (np.minimum(exponent, 1).astype(np.uint32) << u32(23))
+        shift = np.minimum(drop + fmt.emin + 127 - np.maximum(exponent, 1), 31).astype(np.uint32)
+        bits[below] = _shift_to_nearest_even(significand, shift)
+    bits = np.where(bits > u32(fmt.max_finite), u32(fmt.overflow), bits)
+    nan = magnitude > u32(0x7F800000)
+    if nan.any():
+        bits = np.where(nan, u32(fmt.quiet_nan), bits)
+    return bits | ((single >> u32(31)) << u32(fmt.bits - 1))
+
+
+def _shift_to_nearest_even(x: np.ndarray, shift) -> np.ndarray:
+    """``x / 2**shift`` rounded to nearest even, for unsigned arrays and shifts >= 1 (no overflow):
+    add just under half a unit, plus the bit that becomes the last one, and shift."""
+    one = x.dtype.type(1)
+    return (x + ((one << (shift - one)) - one) + ((x >> shift) & one)) >> shift

@@ -1,0 +1,103 @@
+"""An independent reference for narrowing numbers to float formats, in exact rational arithmetic.
+
+Written from IEEE 754-2019 (§3.3 formats, §4.3.1 roundTiesToEven, §7.4 overflow) and the
+rule stated in npusim's ``rounding`` module docstring, the plain way: find the two
+representable neighbours of the exact value, take the nearer (on a tie the one with an even
+significand), then encode the chosen value field by field.  It shares no code with npusim
+and uses no numpy or ml_dtypes conversion.
+
+Values are Python ints, floats or Fractions; ``-0.0``, infinities and NaN carry their sign.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from fractions import Fraction
+
+# name: (exponent bits, mantissa bits, finite only: the top exponent holds numbers, all-ones is NaN)
+FORMATS = {
+    "float16": (5, 10, False),
+    "bfloat16": (8, 7, False),
+    "float32": (8, 23, False),
+    "float64": (11, 52, False),
+    "float8_e5m2": (5, 2, False),
+    "float8_e4m3fn": (4, 3, True),
+}
+
+
+def width(name: str) -> int:
+    ebits, mbits, _ = FORMATS[name]
+    return 1 + ebits + mbits
+
+
+def largest_finite(name: str) -> Fraction:
+    ebits, mbits, finite_only = FORMATS[name]
+    bias = 2 ** (ebits - 1) - 1
+    if finite_only:  # S.1111.110: the all-ones significand of the top exponent is NaN
+        return (2 - Fraction(2, 2**mbits)) * Fraction(2) ** (2**ebits - 1 - bias)
+    return (2 - Fraction(1, 2**mbits)) * Fraction(2) ** (2**ebits - 2 - bias)
+
+
+def is_negative(value) -> bool:
+    if isinstance(value, float):
+        return struct.pack(">d", value)[0] >= 0x80  # the sign bit, also of -0.0 and NaN
+    return value < 0
+
+
+def nan_bits(name: str, negative: bool) -> int:
+    ebits, mbits, finite_only = FORMATS[name]
+    top = (2**ebits - 1) << mbits
+    quiet = top | (2**mbits - 1 if finite_only else 2 ** (mbits - 1))
+    return quiet | (1 << (ebits + mbits) if negative else 0)
+
+
+def encode_exact(name: str, negative: bool, magnitude: Fraction) -> int:
+    """Bits of a value the format holds exactly (zero, subnormal, normal, or infinity as None)."""
+    ebits, mbits, finite_only = FORMATS[name]
+    bias = 2 ** (ebits - 1) - 1
+    sign = 1 << (ebits + mbits) if negative else 0
+    if magnitude is None:  # infinity
+        return sign | ((2**ebits - 1) << mbits)
+    smallest_normal = Fraction(2) ** (1 - bias)
+    if magnitude < smallest_normal:
+        steps = magnitude / (smallest_normal / 2**mbits)
+        assert steps.denominator == 1
+        return sign | int(steps)
+    exponent = binade(magnitude)
+    fraction = magnitude / Fraction(2) ** exponent - 1
+    field = fraction * 2**mbits
+    assert field.denominator == 1
+    return sign | ((exponent + bias) << mbits) | int(field)
+
+
+def binade(magnitude: Fraction) -> int:
+    """The e with 2**e <= magnitude < 2**(e + 1), for a positive Fraction."""
+    e = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()  # e or e + 1
+    return e if Fraction(2) ** e <= magnitude else e - 1
+
+
+def expected_bits(value, name: str) -> int:
+    """What npusim must produce for ``value`` narrowed to ``name``."""
+    ebits, mbits, finite_only = FORMATS[name]
+    negative = is_negative(value)
+    if isinstance(value, float) and math.isnan(value):
+        return nan_bits(name, negative)
+    if isinstance(value, float) and math.isinf(value):
+        return encode_exact(name, negative, largest_finite(name) if finite_only else None)
+    magnitude = abs(Fraction(value))
+    bias = 2 ** (ebits - 1) - 1
+    # spacing of representable values around the magnitude (subnormals: that of the smallest binade)
+    exponent = max(binade(magnitude), 1 - bias) if magnitude else 1 - bias
+    spacing = Fraction(2) ** (exponent - mbits)
+    below = (magnitude // spacing) * spacing
+    above = below + spacing
+    if magnitude - below < above - magnitude:
+        chosen = below
+    elif magnitude - below > above - magnitude:
+        chosen = above
+    else:  # a tie: the neighbour whose significand is even
+        chosen = below if (below / spacing) % 2 == 0 else above
+    if chosen > largest_finite(name):
+        return encode_exact(name, negative, largest_finite(name) if finite_only else None)
+    return encode_exact(name, negative, chosen)
