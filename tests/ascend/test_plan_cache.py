@@ -333,7 +333,8 @@ def test_trans_views_and_index_gathers_agree_with_the_model(dtype):
     even_dst = [0x8000 + 32 * k for k in range(16)]
     shuffled_src = list(rng.permutation(even_src))
     with asc.Core("A2") as core:
-        for dst_high, src_high in ((False, False), (True, True)):
+        halves = ((False, False), (True, True)) if dtype.itemsize == 1 else ((False, False),)  # 表3: b8 only
+        for dst_high, src_high in halves:
             params = asc.TransDataTo5HDParams(dst_high, src_high, 8, 16, 1)
             assert trans_case(core, rng, even_dst, even_src, params, dtype).views is not None
             assert trans_case(core, rng, even_dst, [int(a) for a in shuffled_src], params, dtype).views is None

@@ -176,11 +176,15 @@ class AscendChip:
         ub_bytes: Unified Buffer size modelled, in bytes.
         counter_mode: the hardware has the counter mask mode (910 emulates count forms).
         zero_mask_allowed: a normal-mode contiguous mask of 0 is a NOP (310P rejects it).
-        cmpmask_api: ``SetCmpMask`` / ``GetCmpMask`` are available.
+        cmpmask_api: ``SetCmpMask`` / ``GetCmpMask`` are available (``SetCmpMask(ISASI).md``,
+            ``GetCmpMask(ISASI).md`` 产品支持情况: not on 310B, the 310P Vector Core or the 910).
         c_api: the ``asc_*`` C API exists (A2/A3 only, ref §2.2, §3.4).
         select: Select support, ``None`` where the documents say "not supported".
         compare: Compare support, ``None`` where not supported.
         transdata_dtypes: TransDataTo5HD dtypes, empty where not supported.
+        transdata_address_tensor: TransDataTo5HD takes its address lists from ``LocalTensor<uint64_t>``
+            (``TransDataTo5HDVldVaRegImpl``); ``False`` on the 910, whose ``dav_c100`` implementation
+            asserts "use LocalTensor for storage address in TransDataTo5HD is not supported".
         vec_local_bytes: UB bytes ``TPipe.init_buffer`` may hand out, from address 0
             (``TOTAL_VEC_LOCAL_SIZE``); above it lies the API scratch (``TMP_UB_OFFSET``, ref §1.5).
             ``None`` where the TPipe/TQue framework is not supported (310P Vector Core).
@@ -217,6 +221,7 @@ class AscendChip:
     select: SelectSupport | None = None
     compare: CompareSupport | None = None
     transdata_dtypes: frozenset[str] = field(default_factory=frozenset)
+    transdata_address_tensor: bool = True
     vec_local_bytes: int | None = None
     hard_event_ids: int = 8
     vector_lowering: Literal["native", "vf"] = "native"
@@ -463,6 +468,7 @@ _ROWS = (
         npu_arch=1001,
         ub_bytes=256 * KIB,
         counter_mode=False,  # count forms are emulated with full repeats + a tail repeat (ref §1.3)
+        cmpmask_api=False,  # SetCmpMask(ISASI).md / GetCmpMask(ISASI).md: Atlas 训练系列产品 不支持
         select=SelectSupport(
             modes=frozenset({0}),
             dtypes=HALF_FLOAT,
@@ -473,6 +479,7 @@ _ROWS = (
         ),
         compare=CompareSupport(dtypes=HALF_FLOAT, scalar_dtypes=frozenset(), register_compare=False),
         transdata_dtypes=frozenset({"int8", "uint8", "int16", "uint16", "float16"}),
+        transdata_address_tensor=False,  # dav_c100 TransDataTo5HDVldVaRegImpl: "not supported"
         vec_local_bytes=KIB_248,
         hard_event_ids=4,  # TQue简介.md: 4 event IDs on the Atlas training series
         vector_dtypes=_vector_dtypes(binary=frozenset({"float16", "int32", "float32"}), abs_=HALF_FLOAT,
