@@ -171,11 +171,15 @@ def _plan_call(instruction: str, form: str, bound: dict) -> TransPlan:
         dtype = _required_dtype(instruction, bound["dtype"])
         if not core.chip.transdata_address_tensor:
             raise unsupported_on(core.chip, instruction, "TransDataTo5HD with the address lists in a "
-                                 "LocalTensor<uint64_t>", lambda c: bool(c.transdata_dtypes) and c.transdata_address_tensor)
+                                 "LocalTensor<uint64_t>", _has_address_tensor_form)
         dst_addrs, src_addrs, rewrite = _va_lists_from_tensors(instruction, core, bound["dst"], bound["src"])
     _require_low_halves(instruction, dtype, dst_high, src_high)
     return plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat_times, dst_stride, src_stride,
                           dst_high, src_high, tensors, rewrite)
+
+
+def _has_address_tensor_form(chip) -> bool:
+    return bool(chip.transdata_dtypes) and chip.transdata_address_tensor
 
 
 def _require_low_halves(instruction: str, dtype: DType, dst_high: bool, src_high: bool) -> None:
