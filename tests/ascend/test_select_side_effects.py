@@ -74,6 +74,66 @@ def test_950_lowering_leaves_registers_and_scratch_alone():
         assert not core.ub.written[0x8000:].any()
 
 
+# dav_3510 / dav_l300 / dav_l311 VselImpl(..., const uint64_t mask[], ...): SetVectorMask<T>(mask[1], mask[0])
+# before the vector function, in normal and counter mode, never restored.  The forms with a contiguous
+# (uint64_t) mask and the count forms do not touch the register; 310B's dav_m300 Select never does.
+BITWISE_MASK_STAYS = ["950", "KirinX90", "Kirin9030"]
+P16 = asc.BinaryRepeatParams()
+
+
+def _add_without_mask(core, expected_active: list[int], repeats: int = 1):
+    """``add(..., is_set_mask=False)`` on 128-lane half data: the lanes it writes are the register's."""
+    a = np.arange(128 * repeats, dtype=np.int64)
+    core.ub_write(0x6000, a.astype(np.float16).tobytes())  # small integers: exact in half
+    core.ub_write(0x7000, np.ones(128 * repeats, np.float16).tobytes())
+    old = core.ub_read(0x5000, 256 * repeats)
+    out = asc.LocalTensor(F16, VECOUT, 0x5000, 128 * repeats)
+    src0, src1 = (asc.LocalTensor(F16, VECIN, addr, 128 * repeats) for addr in (0x6000, 0x7000))
+    asc.add(out, src0, src1, 0, repeats, asc.BinaryRepeatParams(), is_set_mask=False)
+    got = core.ub_read(0x5000, 256 * repeats)
+    for lane in range(128 * repeats):
+        want = (a[lane] + 1).astype(np.float16).tobytes() if lane in expected_active else old[2 * lane : 2 * lane + 2]
+        assert got[2 * lane : 2 * lane + 2] == want, lane
+
+
+@pytest.mark.parametrize("chip", BITWISE_MASK_STAYS)
+@pytest.mark.parametrize("mode", [MODE0, MODE1, MODE2])
+def test_vf_bitwise_mask_forms_leave_their_mask_in_the_register(chip, mode):
+    with asc.Core(chip) as core:
+        fill(core, 0, 0x8000)
+        core.cmpmask = bytes(range(16))
+        dst, sel, src0, src1 = tensors(F16)
+        second = 1.0 if mode == MODE1 else src1
+        asc.select(dst, sel, src0, second, mode, 100, 1, P16)  # contiguous mask: the register is untouched
+        asc.select(dst, sel, src0, second, mode, 100)  # count form: untouched
+        assert core.vector_mask == (FULL, FULL)
+        words = [0x0000_0000_0000_F00F, 0x8000_0000_0000_0001]  # lanes 0-3, 12-15, 64, 127
+        asc.select(dst, sel, src0, second, mode, words, 1, P16)
+        assert core.vector_mask == (words[1], words[0])
+        assert core.cmpmask == bytes(range(16))
+        _add_without_mask(core, [0, 1, 2, 3, 12, 13, 14, 15, 64, 127])
+
+
+@pytest.mark.parametrize("chip", BITWISE_MASK_STAYS)
+def test_vf_bitwise_mask_stays_in_counter_mode_too(chip):
+    """In counter mode mask[0] is the count; SetVectorMask(mask[1], mask[0]) leaves it for the next call."""
+    with asc.Core(chip) as core:
+        fill(core, 0, 0x8000)
+        dst, sel, src0, src1 = tensors(F16)
+        asc.set_mask_count()
+        asc.select(dst, sel, src0, src1, MODE2, [130, 0], 1, P16)
+        assert core.vector_mask == (0, 130)
+        _add_without_mask(core, list(range(130)), repeats=2)
+
+
+def test_310b_select_leaves_the_register_alone():
+    with asc.Core("310B") as core:
+        fill(core, 0, 0x8000)
+        dst, sel, src0, src1 = tensors(F16)
+        asc.select(dst, sel, src0, src1, MODE2, [0xF00F, 1], 1, P16)
+        assert core.vector_mask == (FULL, FULL)
+
+
 def test_mask_forms_leave_the_mask_in_the_register(a2):
     dst, sel, src0, src1 = tensors()
     asc.select(dst, sel, src0, src1, MODE2, 64, 1, asc.BinaryRepeatParams())

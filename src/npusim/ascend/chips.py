@@ -78,14 +78,20 @@ class SelectSupport:
             compare result; its mask forms leave the mask in the vector mask register; its
             count forms end with the register reset to all ones in normal mode (ref §2.2).
             ``"vf"``: the API is a vector function on the register ISA (950, 310B, Kirin):
-            mode 0 reads its bits straight from selMask, CMPMASK and the vector mask
-            register are left alone, and in counter mode an integer mask is the count itself.
+            mode 0 reads its bits straight from selMask, CMPMASK is left alone, the vector
+            mask register too except where ``bitwise_mask_sets_register``, and in counter mode
+            an integer mask is the count itself.
         scratch_offset_bytes: UB byte offset of the API scratch that modes 1 and 2 write
             (32 scalar copies, or 32 copies of the 32-bit selMask address); ``None`` if the
             product's lowering writes no scratch inside UB (ref §2.6).
         no_mask_modes: modes of the no-mask forms (vector mask and CMPMASK set beforehand).
         no_mask_spill_offset_bytes: UB offset where the software-emulated no-mask mode 0
             stores a copy of CMPMASK (950: ``GetRuntimeUBSize()``), ``None`` if none.
+        bitwise_mask_sets_register: a ``"vf"`` lowering whose bitwise-mask (``mask[]``) forms call
+            ``SetVectorMask<T>(mask[1], mask[0])`` before the vector function and leave it there,
+            in normal and counter mode (``VselImpl`` in ``dav_3510/kernel_operator_vec_sel_impl.h``,
+            ``dav_l300`` / ``dav_l311`` ``kernel_operator_vec_cmpsel_impl.h``); their contiguous-mask
+            and count forms do not touch the register.  The native lowering always leaves its mask.
     """
 
     modes: frozenset[int]
@@ -95,6 +101,7 @@ class SelectSupport:
     scratch_offset_bytes: int | None
     no_mask_modes: frozenset[int]
     no_mask_spill_offset_bytes: int | None = None
+    bitwise_mask_sets_register: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -329,6 +336,7 @@ _KIRIN_X90 = AscendChip(
         lowering="vf",
         scratch_offset_bytes=None,  # TMP_UB_OFFSET = 118 KiB = end of UB
         no_mask_modes=frozenset({0, 1, 2}),
+        bitwise_mask_sets_register=True,  # dav_l300 / dav_l311 VselImpl(mask[]): SetVectorMask
     ),
     compare=CompareSupport(
         dtypes=HALF_FLOAT | {"int32"},
@@ -361,6 +369,7 @@ _ROWS = (
             scratch_offset_bytes=None,
             no_mask_modes=frozenset({0, 1, 2}),
             no_mask_spill_offset_bytes=248 * KIB,  # GetRuntimeUBSize() = 256 KiB - 8 KiB
+            bitwise_mask_sets_register=True,  # dav_3510 VselImpl(mask[]) L422, L572, L700, L912
         ),
         compare=CompareSupport(
             dtypes=_950_COMPARE_T,

@@ -14,8 +14,10 @@ Side effects of the native (``vsel``) lowering on A2/A3 and 310P (ref §2.2, §2
 and 2 write 32 scalar copies or 32 copies of the 32-bit selMask address to the UB scratch
 at ``TMP_UB_OFFSET`` and load CMPMASK from there; mode 0 loads CMPMASK from selMask; mask
 forms leave their mask in the vector mask register; count forms end in normal mode with
-the register all ones.  Vector-function lowerings (950, 310B, Kirin) leave the registers
-alone.  The whole call is planned and checked before anything is written.
+the register all ones.  Vector-function lowerings (950, 310B, Kirin) leave CMPMASK alone;
+on the 950 and Kirin the bitwise-mask forms leave ``mask[]`` in the vector mask register
+(``SelectSupport.bitwise_mask_sets_register``), the other forms leave it alone.  The whole
+call is planned and checked before anything is written.
 """
 
 from __future__ import annotations
@@ -293,7 +295,7 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
         call.strides = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
         call.lanes, words = lanes_from_mask_arg(core, instruction, bound["mask"], bound["repeat_times"], itemsize,
                                                 lowering_counts_raw=not native)
-        if native:
+        if native or (support.bitwise_mask_sets_register and not is_integer(bound["mask"])):
             call.mask_words_after = words
         _plan_tensor_form_registers(call, support)
     else:
