@@ -94,7 +94,9 @@ def test_huge_counter_mode_count_on_950_is_rejected_by_dst_extent():
     core, src0, src1, dst = setup("950")
     with core:
         asc.set_mask_count()
-    rejected(core, OutOfBoundsError, lambda: asc.compare(dst, src0, src1, LT, 2**32 - 1, 1, BIN(1, 1, 1, 8, 0, 0)))
+    # mask[0] of a bitwise mask is the count (a contiguous mask stops at 2**31 - 1: SetMask(int32_t len))
+    rejected(core, OutOfBoundsError,
+             lambda: asc.compare(dst, src0, src1, LT, [2**32 - 1, 0], 1, BIN(1, 1, 1, 8, 0, 0)))
 
 
 # ------------------------------------------------------------------ ranges

@@ -105,11 +105,12 @@ def test_dst_block_stride_zero_is_undefined(a2):
                     "dst_blk_stride", "undefined behaviour")
 
 
-@pytest.mark.parametrize("mask", [-1, 2**64])
+@pytest.mark.parametrize("mask", [-1, 2**31, 2**64])
 def test_contiguous_mask_range(a2, mask):
+    """A contiguous mask goes to SetMask(int32_t len): [0, 2**31 - 1] (tests/ascend/test_mask_arguments.py)."""
     dst, sel, src0, src1 = operands()
     assert_rejected(a2, ParameterRangeError, lambda: asc.select(dst, sel, src0, src1, MODE2, mask, 1, DEFAULT),
-                    "select: mask", "[0, 18446744073709551615]")
+                    "select: mask", instruction="select", operand="mask", value=mask, allowed="[0, 2147483647]")
 
 
 def test_bitwise_mask_high_word_must_be_zero_for_32_bit(a2):

@@ -55,7 +55,7 @@ from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param, bind_values
 from ...validate import div_up, require_bool, require_int
-from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
+from ..addressing import REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
 from ..core import CMPMASK_BYTES, Core, current_core
 from ..footprint import bytes_footprint, check_clear_of_scratch, check_overlap, strided_footprint
@@ -63,6 +63,7 @@ from ..masking import (
     MAX_REPEAT,
     MaskWords,
     bitwise_mask_words,
+    contiguous_mask_length,
     lanes_from_mask_arg,
     lanes_from_register,
     mask_arg_words,
@@ -494,7 +495,7 @@ def _high_dim_lanes(instruction: str, core: Core, support: CompareSupport, kind:
 def _check_reserved_mask(instruction: str, mask, itemsize: int) -> None:
     """A reserved ``mask`` (ref §3.2) still has to be a well-formed uint64 or uint64 list."""
     if _is_int(mask):
-        require_int(instruction, "mask", mask, 0, FULL_WORD, "Compare.md 'mask'", rule="mask is uint64_t")
+        contiguous_mask_length(instruction, "mask", mask)
         return
     bitwise_mask_words(instruction, mask, itemsize, "Compare.md 'mask'")
 

@@ -14,6 +14,7 @@ from ...validate import require_int
 from ..addressing import FULL_WORD, contiguous_mask_words
 from ..chips import unsupported_on
 from ..core import CMPMASK_BYTES, current_core
+from ..masking import contiguous_mask_length
 from ..tensor import LocalTensor
 from ..types import MaskMode
 from .common import require_dtype, require_ub_tensor
@@ -41,7 +42,7 @@ def set_vector_mask(*args, dtype: DType | None = None, mode: MaskMode = MaskMode
     if len(args) == 1:
         if not isinstance(dtype, DType):
             raise TypeError(f"{instruction}: the length form needs dtype=asc.<type>, got {dtype!r}")
-        length = require_int(instruction, "length", args[0], 0, FULL_WORD)
+        length = contiguous_mask_length(instruction, "length", args[0])
         counter = mode == MaskMode.COUNTER
         words = (length, 0) if counter else contiguous_mask_words(length, dtype.itemsize)
     elif len(args) == 2:
