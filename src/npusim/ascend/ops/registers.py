@@ -63,12 +63,12 @@ def set_mask_count() -> None:
     """Switch to counter mode: the register's low word is an element count (``SetMaskCount``)."""
     core = current_core("set_mask_count")
     core.require_counter_mode("set_mask_count")
-    core.mask_mode = MaskMode.COUNTER
+    core.set_mask_mode(MaskMode.COUNTER)
 
 
 def set_mask_norm() -> None:
     """Switch to normal mode: the register is a per-repeat lane mask (``SetMaskNorm``)."""
-    current_core("set_mask_norm").mask_mode = MaskMode.NORMAL
+    current_core("set_mask_norm").set_mask_mode(MaskMode.NORMAL)
 
 
 def _cmpmask_tensor(instruction: str, tensor: LocalTensor):

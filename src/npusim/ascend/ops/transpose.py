@@ -517,17 +517,25 @@ class TransPlan:
         ub = core.ub
         if self.src_seen_written != ub.shadow_epoch:
             self._check_sources(ub)
-        views = self.views
-        if views is not None:
-            views[0][...] = views[1]
-            if self.dst_seen_written != ub.shadow_epoch:
-                views[2][...] = ALL_WRITTEN[self.dtype.itemsize]
-                self.dst_seen_written = ub.shadow_epoch
+        if self.views is not None:
+            self._commit_views(ub)
             return
         values = ub.data.view(self.dtype.raw)[self.src_for_dst] if self.src_addrs.size else None
+        if self.rewrite is not None and values is not None:
+            self._read_rewritten_entries(values)
+        self._commit(ub, values)
+
+    def _commit_views(self, ub) -> None:
+        """The view layout: the copy is one numpy assignment (reading every source first), then the shadow."""
+        views = self.views
+        views[0][...] = views[1]
+        if self.dst_seen_written != ub.shadow_epoch:
+            views[2][...] = ALL_WRITTEN[self.dtype.itemsize]
+            self.dst_seen_written = ub.shadow_epoch
+
+    def _commit(self, ub, values: np.ndarray | None) -> None:
+        """The indexed layout: the rewritten address-tensor entries (if any), then the destination elements."""
         if self.rewrite is not None:
-            if values is not None:
-                self._read_rewritten_entries(values)
             ub.scatter(*self.rewrite)
         if values is None:
             return
