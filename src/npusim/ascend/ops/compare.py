@@ -695,16 +695,20 @@ class ComparePlan:
             else:
                 bits[lanes.mask] = hits
 
-        # --- commit
         if self.dst is None:
-            cmpmask = _cmpmask_after(call, bits[0])
-            if self.scratch is not None:
-                self.scratch.write(ub, np.packbits(bits[0], bitorder="little"))
+            packed = np.packbits(bits[0], bitorder="little") if self.scratch is not None else None
+            self._commit(core, packed, _cmpmask_after(call, bits[0]))
+        else:
+            self._commit(core, np.packbits(bits, axis=None, bitorder="little") if lanes.repeats else None, None)
+
+    def _commit(self, core: Core, packed: np.ndarray | None, cmpmask: bytes | None) -> None:
+        """Store a computed compare: the packed bits (dst, or the 950's UB staging), CMPMASK, the mask register."""
+        if packed is not None:
+            (self.dst if self.dst is not None else self.scratch).write(core.ub, packed)
+        if cmpmask is not None:
             core.load_cmpmask(cmpmask)
-        elif lanes.repeats:
-            self.dst.write(ub, np.packbits(bits, axis=None, bitorder="little"))
-        if call.mask_words_after is not None:
-            core.mask_words = call.mask_words_after
+        if self.call.mask_words_after is not None:
+            core.mask_words = self.call.mask_words_after
 
 
 def _cmpmask_after(plan: CompareCall, bits: np.ndarray) -> bytes:
