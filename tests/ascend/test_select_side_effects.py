@@ -212,17 +212,35 @@ def test_no_mask_mode2_takes_selmask_address_from_cmpmask(a2):
     assert a2.ub_read(0x1000, 256) == a2.ub_read(0x2000, 256)
 
 
-def test_never_set_cmpmask_warns_and_strict_mode_raises():
-    with asc.Core("A2") as core:
+NEVER_SET_CMPMASK_READERS = {  # forms that read CMPMASK set beforehand (SetCmpMask(ISASI).md recipes)
+    "no-mask mode 0 (bits)": lambda d, sel, s0, s1: asc.select(d, s0, s1, 1, asc.BinaryRepeatParams(), MODE0),
+    "no-mask mode 1 (scalar)": lambda d, sel, s0, s1: asc.select(d, sel, s0, 1, asc.BinaryRepeatParams()),
+    "no-mask mode 2 (selMask address)": lambda d, sel, s0, s1: asc.select(d, s0, s1, 1, asc.BinaryRepeatParams(),
+                                                                          MODE2),
+    "asc_select count (bits)": lambda d, sel, s0, s1: asc.asc_select(d, s0, s1, 64),
+    "asc_select strided (bits)": lambda d, sel, s0, s1: asc.asc_select(d, s0, s1, 1, 1, 1, 1, 8, 8, 8),
+}
+
+
+@pytest.mark.parametrize(("chip", "form"), [(chip, form) for chip in ("A2", "950") for form in
+                                             sorted(NEVER_SET_CMPMASK_READERS)
+                                             if chip == "A2" or not form.startswith("asc_")])  # C API: A2/A3
+def test_reading_a_never_set_cmpmask_warns_and_strict_mode_raises(chip, form):
+    """design.md §3: undefined-but-legal reads warn, or raise in strict mode; CMPMASK is such a read."""
+    call = NEVER_SET_CMPMASK_READERS[form]
+    with asc.Core(chip) as core:
         fill(core, 0, 0x8000)
-        dst, _, src0, src1 = tensors()
-        with pytest.warns(UninitializedReadWarning, match="select: reads CMPMASK"):
-            asc.select(dst, src0, src1, repeat_times=1, repeat_params=asc.BinaryRepeatParams(), sel_mode=MODE0)
-    with asc.Core("A2", strict=True) as core:
+        dst, sel, src0, src1 = tensors()
+        for _kept_plan_too in range(2):  # CMPMASK is still never set: the second call (a kept plan) warns again
+            with pytest.warns(UninitializedReadWarning, match=r"^(select|asc_select): reads CMPMASK, which was never"):
+                call(dst, sel, src0, src1)
+    with asc.Core(chip, strict=True) as core:
         fill(core, 0, 0x8000)
-        dst, _, src0, src1 = tensors()
-        assert_rejected(core, UninitializedReadError, lambda: asc.select(
-            dst, src0, src1, repeat_times=1, repeat_params=asc.BinaryRepeatParams(), sel_mode=MODE0), "CMPMASK")
+        dst, sel, src0, src1 = tensors()
+        assert_rejected(core, UninitializedReadError, lambda: call(dst, sel, src0, src1),
+                        operand="CMPMASK", value="never set", rule="reads CMPMASK before")
+        core.cmpmask = (0x4000).to_bytes(8, "little") * 2  # set: no warning, no error (warnings are errors here)
+        call(dst, sel, src0, src1)
 
 
 def test_uninitialised_source_warns_with_first_address():

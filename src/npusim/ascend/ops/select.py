@@ -125,6 +125,7 @@ class SelectCall:
     bits_from: str = "stream"  # "stream" (selMask r*E+j), "selmask_head" (selMask j), "cmpmask" (CMPMASK j)
     sel_addr: int | None = None
     scalar_from: str | None = None  # "argument" or "cmpmask" (mode 1)
+    sel_addr_from_cmpmask: bool = False  # no-mask mode 2: the selMask address was read from CMPMASK
     cmpmask_after: str | None = None  # "selmask" (16 B of selMask) or "scratch" (first 16 B of the copies)
     scratch_kind: str | None = None  # "scalar", "address" or "cmpmask" (what the copies hold)
     scratch_addr: int | None = None
@@ -353,6 +354,7 @@ def _plan_no_mask_registers(call: SelectCall, support: SelectSupport) -> None:
                 f"multiples of 32 below {core.ub.size_bytes:#x}", "SetCmpMask(ISASI).md; ref §2.3",
             )
         call.sel_addr = address
+        call.sel_addr_from_cmpmask = True
 
 
 # ---------------------------------------------------------------- the plan
@@ -510,6 +512,8 @@ class SelectPlan:
         elif call.bits_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             bits = np.frombuffer(core.cmpmask, dtype=np.uint8)
+        if call.sel_addr_from_cmpmask:  # planned with CMPMASK's address (the plan key holds it)
+            core.report_unset_cmpmask(instruction)
         if self.scratch is not None:
             scratch, cmpmask_from_scratch = self._scratch_payload(scalar, core)
         if cmpmask_after == "scratch":
