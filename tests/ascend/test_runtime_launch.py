@@ -8,7 +8,7 @@ import pytest
 from npusim import ascend as asc
 from npusim.errors import OutOfBoundsError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
 
-from . import reference as ref
+from . import reference_model as ref
 
 BUFFER_NUM = 2
 TILE_NUM = 4

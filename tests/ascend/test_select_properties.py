@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.errors import OverlapError
 
+from . import reference_model as ref
 from .reference_model import (
     FULL,
     SelectCase,
@@ -117,8 +118,7 @@ def expected_state(call, ub: bytearray, cmpmask_before: bytes, mask_before):
         lanes = counter_lanes(call["count"], size)
         if native or bitwise_mask_stays:
             mask_after = (0, call["count"])
-    with np.errstate(over="ignore", invalid="ignore"):
-        scalar_raw = np.array([call["scalar"]]).astype(dtype.np_dtype).tobytes() if mode == 1 else None
+    scalar_raw = ref.scalar_to_bits(call["scalar"], dtype.name).to_bytes(size, "little") if mode == 1 else None
     cmpmask_after = cmpmask_before
     out = bytearray(ub)
     if native and mode == 0:

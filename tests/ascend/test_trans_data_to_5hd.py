@@ -1,7 +1,7 @@
 """TransDataTo5HD: seed 002 examples, the NCHW -> NC1HWC0 recipe, a per-element model, bad input.
 
-The reference model below follows ref §4.2-4.3 with plain loops over repeats, blocks and
-elements; it shares no code with npusim.
+The reference model (``tests/ascend/reference_model.py``) follows ref §4.2-4.3 with plain
+loops over repeats, blocks and elements; it shares no code with npusim.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from npusim.errors import (
     WrongCoreError,
 )
 
+from . import reference_model as ref
+
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 P = asc.TransDataTo5HDParams
 SEED = json.loads(resources.files("npusim.data").joinpath("seed_examples.json").read_text())["trans_data_to_5hd"]
@@ -45,30 +47,7 @@ FORMS = {chip: ["tensors", "addresses"] + ([] if chip == "910" else ["address_te
 
 
 # ------------------------------------------------------------------ the model
-def model(ub: bytes, size: int, dst_list, src_list, repeat: int, dst_stride: int, src_stride: int,
-          dst_high: bool, src_high: bool) -> bytes:
-    """ref §4.2 mappings, §4.3 offsets: off(r) = stride if repeat == 1 else r * stride (blocks)."""
-    out = bytearray(ub)
-    for r in range(repeat):
-        off_s = src_stride if repeat == 1 else r * src_stride
-        off_d = dst_stride if repeat == 1 else r * dst_stride
-        s = [src_list[i] + off_s * 32 for i in range(16)]
-        d = [dst_list[i] + off_d * 32 for i in range(16)]
-        if size == 2:  # D[e][k] = S[k][e]
-            for e in range(16):
-                for k in range(16):
-                    out[d[e] + 2 * k : d[e] + 2 * k + 2] = ub[s[k] + 2 * e : s[k] + 2 * e + 2]
-        elif size == 4:  # D[2e+h][k] = S[8h+k][e]
-            for e in range(8):
-                for h in range(2):
-                    for k in range(8):
-                        to, frm = d[2 * e + h] + 4 * k, s[8 * h + k] + 4 * e
-                        out[to : to + 4] = ub[frm : frm + 4]
-        else:  # D[e][k + 16 dh] = S[k][e + 16 sh]
-            for e in range(16):
-                for k in range(16):
-                    out[d[e] + k + 16 * dst_high] = ub[s[k] + e + 16 * src_high]
-    return bytes(out)
+model = ref.trans_data_to_5hd  # ref §4.2-4.3, tests/ascend/reference_model.py
 
 
 def call_form(form: str, core, dtype, dst_list, src_list, params, addr_tensor_at: int):
