@@ -23,6 +23,7 @@ from npusim.errors import (
 )
 
 from .conftest import assert_rejected, fill
+from .reference_model import SelectCase, normal_lanes, run_select
 
 F32, F16, U8 = asc.float32, asc.float16, asc.uint8
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
@@ -198,8 +199,16 @@ def test_cross_repeat_dependency(a2):
 
 
 def test_exact_in_place_is_allowed(a2):
+    """src0 == dst byte for byte (ref §1.4): allowed, and each lane reads its old value before the write."""
     dst, sel, _, src1 = operands()
+    before = bytearray(a2.ub_read(0, a2.ub.size_bytes))
     asc.select(dst, sel, dst, src1, MODE2, 64, 4, DEFAULT)
+    case = SelectCase(mode=2, size=4, dst=0x1000, src0=0x1000, src1=0x3000, scalar=None, sel=0x4000, cmpmask=b"",
+                      lanes=normal_lanes(2**64 - 1, 0, 4, 4))
+    expected = run_select(before, case)
+    expected[184 * 1024 : 184 * 1024 + 128] = (0x4000).to_bytes(4, "little") * 32  # mode 2 scratch (ref §2.6)
+    assert a2.ub_read(0, a2.ub.size_bytes) == bytes(expected)
+    assert expected[0x1000:0x1400] != before[0x1000:0x1400]  # the data makes the call visible
 
 
 def test_operand_inside_api_scratch(a2):
