@@ -71,12 +71,6 @@ SPECIALS = {
 }
 
 
-def scalar_argument(raw: bytes, dtype: str) -> tuple[int, float | int]:
-    """A scalar drawn as raw bits: its bits (for the model) and the Python number with that value (for npusim)."""
-    bits = int.from_bytes(raw, "little")
-    return bits, ref.python_number(bits, dtype)
-
-
 # --------------------------------------------------------------- data helpers
 def fill(rng: np.random.Generator, dtype: str, count: int) -> bytes:
     """``count`` elements of raw bits: mostly specials and a few repeated values, some random."""
@@ -107,6 +101,69 @@ def strides_fitting(draw, repeats: int, ub_bytes: int, operands: int) -> tuple[i
     budget = (ub_bytes - 8 * 1024) // operands  # room for dst and slack
     cap = 20 if repeats <= 1 else max(0, min(20, (budget - 7 * blk * 32 - 64) // ((repeats - 1) * 32)))
     return blk, draw(st.integers(0, cap))
+
+
+def special_pairs(dtype: str) -> list[tuple[int, int]]:
+    """(src0, src1) raw bits every example compares somewhere: for floats NaN/NaN (two payloads), +0/-0,
+    -0/+0, -0/-0, equal numbers, NaN against a number both ways (ref §3.7); for integers equal values
+    and the extremes both ways."""
+    size, kind, ebits, mbits = ref.FORMATS[dtype]
+    width = 8 * size
+    if kind != "float":
+        low, high = (1 << (width - 1), (1 << (width - 1)) - 1) if kind == "int" else (0, (1 << width) - 1)
+        return [(5, 5), (low, high), (high, low), (high, high)]
+    sign = 1 << (width - 1)
+    quiet_nan = ((1 << ebits) - 1) << mbits | 1 << (mbits - 1)
+    one = ((1 << (ebits - 1)) - 1) << mbits
+    return [(quiet_nan, quiet_nan | 1), (0, sign), (sign, 0), (sign, sign), (one, one), (quiet_nan, one),
+            (one, quiet_nan | sign)]
+
+
+def scalar_pairs(dtype: str, scalar_bits: int) -> list[tuple[int, int]]:
+    """Lanes worth comparing against one scalar: itself, its sign flipped (+0 against -0), a NaN."""
+    size, kind, ebits, mbits = ref.FORMATS[dtype]
+    if kind != "float":
+        return [(scalar_bits, scalar_bits), ((scalar_bits + 1) % (1 << 8 * size), scalar_bits)]
+    quiet_nan = ((1 << ebits) - 1) << mbits | 1 << (mbits - 1)
+    return [(scalar_bits, scalar_bits), (scalar_bits ^ 1 << (8 * size - 1), scalar_bits), (quiet_nan, scalar_bits)]
+
+
+def draw_scalar_bits(rng: np.random.Generator, dtype: str) -> int:
+    """A scalar's raw bits: half the time NaN, +0 or -0 (so lanes compare NaN/NaN and +0/-0), else any special."""
+    size, kind, ebits, mbits = ref.FORMATS[dtype]
+    if kind == "float" and rng.random() < 0.5:
+        quiet_nan = ((1 << ebits) - 1) << mbits | 1 << (mbits - 1)
+        return [quiet_nan, 0, 1 << (8 * size - 1)][rng.integers(0, 3)]
+    return int.from_bytes(fill(rng, dtype, 1), "little")
+
+
+def plant_pairs(core, dtype: str, pairs, src0: tuple[int, int, int], src1: tuple[int, int, int] | None, repeats: int,
+                active) -> int:
+    """Write ``pairs`` into active lanes whose elements no other planted lane shares (strides may alias
+    lanes), in order: an example with one usable lane compares the first pair (NaN/NaN), one with three
+    also +0/-0 and -0/+0.  ``src0`` / ``src1`` are ``(base, blk, rep)``.  Returns how many were planted."""
+    size = SIZE[dtype]
+    seen0, seen1, planted = set(), set(), 0
+    for r in range(repeats):
+        for j in range(256 // size):
+            if planted == len(pairs):
+                return planted
+            at0 = ref.lane_address(src0[0], r, j, size, *src0[1:])
+            at1 = ref.lane_address(src1[0], r, j, size, *src1[1:]) if src1 is not None else None
+            if not active(r, j) or at0 in seen0 or (at1 is not None and at1 in seen1):
+                continue
+            seen0.add(at0)
+            seen1.add(at1)
+            a, b = pairs[planted]
+            core.ub_write(at0, a.to_bytes(size, "little"))
+            if at1 is not None:
+                core.ub_write(at1, b.to_bytes(size, "little"))
+            planted += 1
+    return planted
+
+
+def any_active(repeats: int, lanes: int, active) -> bool:
+    return any(active(0, j) for j in range(lanes)) if repeats else False
 
 
 # ------------------------------------------------------------ bitmask forms
@@ -145,6 +202,16 @@ def bitmask_cases(draw):
                 register_words=register_words, seed=draw(st.integers(0, 2**32 - 1)))
 
 
+def bitmask_lanes(case, lanes: int, low: int, high: int):
+    """The lanes a bitmask-form call computes (ref §1.2-1.3, §3.2)."""
+    if case["chip"] not in HONOURS_MASK:
+        return lambda r, j: True  # reserved mask: every bit computed (ref §3.2)
+    if case["counter"]:
+        count = case["mask"] if isinstance(case["mask"], int) else case["mask"][0]
+        return lambda r, j: r * lanes + j < count
+    return ref.mask_active(case["mask"] if case["is_set_mask"] else [low, high], lanes)
+
+
 @SETTINGS
 @given(bitmask_cases())
 def test_bitmask_forms_match_the_model(case):
@@ -172,10 +239,19 @@ def test_bitmask_forms_match_the_model(case):
         asc.set_vector_mask(high, low, dtype=t)
         if case["counter"]:
             asc.set_mask_count()
+        active = bitmask_lanes(case, lanes, low, high)
+        if scalar:
+            scalar_bits = draw_scalar_bits(rng, dtype)
+            pairs = scalar_pairs(dtype, scalar_bits)
+        else:
+            pairs = special_pairs(dtype)
+        planted = plant_pairs(core, dtype, pairs, (src0_addr, *case["s0"]),
+                              None if scalar else (src1_addr, *case["s1"]), repeats, active)
+        assert planted >= any_active(repeats, lanes, active)  # NaN/NaN (or the scalar itself) first
         registers_before = (core.mask_words, core.mask_mode)
         before = core.ub_read(0, UB_BYTES[chip])
         if scalar:
-            scalar_bits, scalar_value = scalar_argument(fill(rng, dtype, 1), dtype)
+            scalar_value = ref.python_number(scalar_bits, dtype)
             asc.compare_scalar(dst, src0, scalar_value, asc.CMPMODE[mode], case["mask"], case["repeat_times"],
                                asc.UnaryRepeatParams(case["dst_strides"][0], case["s0"][0], case["dst_strides"][1],
                                                      case["s0"][1]), is_set_mask=case["is_set_mask"])
@@ -187,15 +263,6 @@ def test_bitmask_forms_match_the_model(case):
         after = core.ub_read(0, UB_BYTES[chip])
         registers_after = (core.mask_words, core.mask_mode)
 
-    if chip not in HONOURS_MASK:
-        active = lambda r, j: True  # noqa: E731 - reserved mask: every bit computed (ref §3.2)
-    elif case["counter"]:
-        count = case["mask"] if isinstance(case["mask"], int) else case["mask"][0]
-        active = lambda r, j: r * lanes + j < count  # noqa: E731 - ref §1.3
-    elif not case["is_set_mask"]:
-        active = ref.mask_active([low, high], lanes)
-    else:
-        active = ref.mask_active(case["mask"], lanes)
     bits = ref.compare_bits(before, dtype, mode, src0_addr, None if scalar else src1_addr, scalar_bits, repeats,
                             (*case["s0"], *case["s1"]), active)
     expected = bytearray(before)
@@ -241,13 +308,17 @@ def test_count_forms_match_the_model(case):
         t = getattr(asc, dtype)
         src0 = asc.LocalTensor(t, VECIN, 0, nbytes // size)
         dst = asc.LocalTensor(asc.uint8 if scalar or chip == "KirinX90" else asc.int8, VECOUT, dst_addr, 512)
+        scalar_bits = draw_scalar_bits(rng, dtype) if scalar else None
+        pairs = scalar_pairs(dtype, scalar_bits) if scalar else special_pairs(dtype)
+        planted = plant_pairs(core, dtype, pairs, (0, 1, 8), None if scalar else (src1_addr, 1, 8),
+                              case["repeats"], lambda r, j: True)
+        assert planted == (len(pairs) if case["repeats"] else 0)
         before = core.ub_read(0, UB_BYTES[chip])
         registers_before = core.register_state()
         if scalar:
-            scalar_bits, scalar_value = scalar_argument(fill(rng, dtype, 1), dtype)
+            scalar_value = ref.python_number(scalar_bits, dtype)
             asc.compare_scalar(dst, src0, scalar_value, cmp_mode=asc.CMPMODE[mode], count=case["count"])
         else:
-            scalar_bits = None
             src1 = asc.LocalTensor(t, VECIN, src1_addr, nbytes // size)
             asc.compare(dst, src0, src1, cmp_mode=asc.CMPMODE[mode], count=case["count"])
         after = core.ub_read(0, UB_BYTES[chip])
@@ -297,6 +368,13 @@ def test_compare_to_cmpmask_matches_the_model(case):
         if case["counter"]:
             asc.set_mask_count()
         core.cmpmask = case["cmpmask"]
+        if case["counter"]:
+            active = lambda r, j: j < case["mask"]  # noqa: E731 - one repeat, first min(count, E) lanes
+        else:
+            active = ref.mask_active(case["mask"] if case["is_set_mask"] else [low, high], lanes)
+        pairs = special_pairs(dtype)
+        planted = plant_pairs(core, dtype, pairs, (0, blk0, 0), (region, blk1, 0), 1, active)
+        assert planted >= any_active(1, lanes, active)
         before = core.ub_read(0, UB_BYTES[chip])
         words_before = core.mask_words
         asc.compare(src0, src1, asc.CMPMODE[mode], case["mask"],
@@ -304,12 +382,6 @@ def test_compare_to_cmpmask_matches_the_model(case):
         after = core.ub_read(0, UB_BYTES[chip])
         cmpmask, words_after = core.cmpmask, core.mask_words
 
-    if case["counter"]:
-        active = lambda r, j: j < case["mask"]  # noqa: E731 - one repeat, first min(count, E) lanes
-    elif case["is_set_mask"]:
-        active = ref.mask_active(case["mask"], lanes)
-    else:
-        active = ref.mask_active([low, high], lanes)
     bits = ref.compare_bits(before, dtype, mode, 0, region, None, 1, (blk0, 0, blk1, 0), active)
     old = [(case["cmpmask"][i // 8] >> (i % 8)) & 1 for i in range(128)]
     if chip in KEEPS_CMPMASK_BITS:
@@ -365,13 +437,18 @@ def test_c_api_compares_match_the_model(case):
         low, high = case["register_words"]
         asc.set_vector_mask(high, low, dtype=t)
         core.cmpmask = case["cmpmask"]
+        scalar_bits = draw_scalar_bits(rng, dtype) if kind == "scalar" else None
+        pairs = scalar_pairs(dtype, scalar_bits) if kind == "scalar" else special_pairs(dtype)
+        active = ref.mask_active([low, high], lanes) if kind == "to_register" else lambda r, j: True
+        plant_pairs(core, dtype, pairs, (0, s0_blk, s0_rep if kind != "to_register" else 0),
+                    None if kind == "scalar" else (len0, s1_blk, s1_rep if kind != "to_register" else 0), repeats,
+                    active)
         before = core.ub_read(0, 192 * 1024)
         function = getattr(asc, name)
-        scalar_bits = None
         if kind == "to_ub":
             function(dst, src0, src1, case["repeat"], *case["strides"])
         elif kind == "scalar":
-            scalar_bits, scalar_value = scalar_argument(fill(rng, dtype, 1), dtype)
+            scalar_value = ref.python_number(scalar_bits, dtype)
             function(dst, src0, scalar_value, case["repeat"], d_blk, s0_blk, d_rep, s0_rep)
         else:
             function(src0, src1, case["repeat"], *case["strides"])
@@ -381,7 +458,6 @@ def test_c_api_compares_match_the_model(case):
 
     expected = bytearray(before)
     if kind == "to_register":
-        active = ref.mask_active([low, high], lanes)
         bits = ref.compare_bits(before, dtype, mode, 0, len0, None, 1, (s0_blk, 0, s1_blk, 0), active)
         old = [(case["cmpmask"][i // 8] >> (i % 8)) & 1 for i in range(128)]
         assert cmpmask == ref.pack_bits([bits[i] if i < lanes and active(0, i) else old[i] for i in range(128)])
