@@ -162,7 +162,11 @@ def cases(draw):
     cap = 40 if repeat <= 16 else 3
     src_stride, dst_stride = draw(st.integers(0, cap)), draw(st.integers(0, cap))
     src_blocks = draw(st.lists(st.integers(0, 47), min_size=16, max_size=16))
-    dst_blocks = draw(st.permutations(range(48)))[:16]
+    # distinct, repeated (two list entries name one block: the later entry wins) or a few blocks only;
+    # a dst stride below 16 (0 included) makes the repeats' destinations overlap (the later repeat wins)
+    dst_blocks = draw(st.one_of(st.permutations(range(48)).map(lambda p: p[:16]),
+                                st.lists(st.integers(0, 47), min_size=16, max_size=16),
+                                st.lists(st.integers(0, 3), min_size=16, max_size=16)))
     halves = st.booleans() if getattr(asc, name).itemsize == 1 else st.just(False)  # 表3: int8/uint8 only
     return dict(chip=chip, name=name, repeat=repeat, src_stride=src_stride, dst_stride=dst_stride,
                 src_blocks=src_blocks, dst_blocks=dst_blocks, dst_high=draw(halves), src_high=draw(halves),
@@ -194,6 +198,21 @@ def test_matches_the_model(case):
         assert core.register_state() == registers
     assert after == model(before, dtype.itemsize, dst_list, src_list, repeat, d_stride, s_stride,
                           case["dst_high"], case["src_high"])
+
+
+def test_duplicate_and_overlapping_destinations_keep_the_last_write():
+    """Two entries of dst_list on one block, and repeats whose destinations overlap (dst stride 1 < 16):
+    writes land in issue order, repeat by repeat and, within one, entry by entry (ref §4.2)."""
+    rng = np.random.default_rng(21)
+    dst_list = [0x2000 + 32 * (k % 5) for k in range(16)]
+    src_list = [0x100 * k for k in range(16)]
+    for params in (P(False, False, 3, 1, 2), P(False, False, 4, 0, 1), P(False, False, 1, 0, 0)):
+        with asc.Core("A2") as core:
+            core.ub_write(0, rng.integers(0, 256, 0x3000, dtype=np.uint8).tobytes())
+            before = core.ub_read(0, 0x3000)
+            asc.trans_data_to_5hd(dst_list, src_list, params, dtype=asc.half)
+            assert core.ub_read(0, 0x3000) == model(before, 2, dst_list, src_list, params.repeat_times,
+                                                    params.dst_rep_stride, params.src_rep_stride, False, False)
 
 
 def test_repeat_offset_quirk():
