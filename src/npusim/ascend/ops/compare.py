@@ -185,6 +185,7 @@ class CompareCall:
     strides: tuple[int, int, int, int]
     dst: LocalTensor | None = None
     mask_words_after: MaskWords | None = None
+    src0_name: str = "src0"  # how messages name the first source: "src" in the C API's vcmpvs signature
 
 
 # ------------------------------------------------------------------- public API
@@ -320,12 +321,12 @@ def plan_vcmpvs(instruction: str, core: Core, mode: CMPMODE, dst, src, value, re
     Returns the checked plan and ``value``'s raw bits; ``plan.run(core, bits)`` executes it.
     """
     support = _support(core, instruction, "Compares", lambda s: bool(s.scalar_dtypes))
-    dst, src, _ = _tensors(instruction, core, dst, src, None)
-    _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True)
+    dst, src, _ = _tensors(instruction, core, dst, src, None, src0_name="src")
+    _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True, src0_name="src")
     scalar_raw = scalar_bits(instruction, "value", value, src.dtype)
     lanes = _bare_lanes(instruction, core, support, repeat, src.dtype.itemsize)
     call = CompareCall(instruction, core, support, src.dtype, mode, src, None, lanes, (strides[0], strides[1], 0, 0),
-                       dst)
+                       dst, src0_name="src")
     return ComparePlan.compile(call), scalar_raw
 
 
@@ -364,21 +365,22 @@ def _cmp_mode(instruction: str, value) -> CMPMODE:
     return CMPMODE(mode)
 
 
-def _tensors(instruction: str, core: Core, dst, src0, src1) -> tuple:
+def _tensors(instruction: str, core: Core, dst, src0, src1, src0_name: str = "src0") -> tuple:
     checked = []
-    for name, tensor in (("dst", dst), ("src0", src0), ("src1", src1)):
+    for name, tensor in (("dst", dst), (src0_name, src0), ("src1", src1)):
         checked.append(None if tensor is None else require_ub_tensor(instruction, name, tensor, core))
     return tuple(checked)
 
 
 def _check_dtypes(instruction: str, core: Core, support: CompareSupport, form: str, mode: CMPMODE,
-                  src0: LocalTensor, src1: LocalTensor | None, dst: LocalTensor, *, scalar: bool) -> None:
+                  src0: LocalTensor, src1: LocalTensor | None, dst: LocalTensor, *, scalar: bool,
+                  src0_name: str = "src0") -> None:
     product = core.chip.name
     dtypes = support.scalar_dtypes if scalar else support.dtypes
     if form != "count":
         dtypes = dtypes - support.count_only_dtypes
     doc = "Compares.md" if scalar else "Compare.md"
-    require_dtype(instruction, "src0", src0.dtype, dtypes,
+    require_dtype(instruction, src0_name, src0.dtype, dtypes,
                   f"{doc} '数据类型': not a supported T{'' if form == 'count' else ' of the high-dim forms'} "
                   f"on {product}")
     if src1 is not None and src1.dtype != src0.dtype:
@@ -631,13 +633,13 @@ class ComparePlan:
     def compile(cls, call: CompareCall) -> ComparePlan:
         ub, lanes, itemsize = call.core.ub, call.lanes, call.dtype.itemsize
         s0_blk, s0_rep, s1_blk, s1_rep = call.strides
-        operands = [StridedOperand(call.src0.addr, strided_footprint("src0", call.src0.addr, lanes, itemsize, s0_blk,
-                                                                     s0_rep), s0_blk, s0_rep)]
+        operands = [StridedOperand(call.src0.addr, strided_footprint(call.src0_name, call.src0.addr, lanes, itemsize,
+                                                                     s0_blk, s0_rep), s0_blk, s0_rep)]
         if call.src1 is not None:
             operands.append(StridedOperand(call.src1.addr, strided_footprint("src1", call.src1.addr, lanes, itemsize,
                                                                              s1_blk, s1_rep), s1_blk, s1_rep))
         reads = [op.footprint for op in operands]
-        tensors = {"src0": call.src0, "src1": call.src1}
+        tensors = {call.src0_name: call.src0, "src1": call.src1}
 
         # bounds, overlap, scratch (nothing is read or written here)
         for fp in reads:
