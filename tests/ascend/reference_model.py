@@ -352,16 +352,9 @@ def float_result_bits(op: str, fmt: str, a_bits: int, b_bits: int | None, satura
 
 # ---------------------------------------------------------------- integers
 def int_result_bits(op: str, fmt: str, a_bits: int, b_bits: int | None) -> int:
-    size, kind, _e, _m = FORMATS[fmt]
-    width = 8 * size
-
-    def signed(bits):
-        if kind == "uint":
-            return bits
-        return bits - (1 << width) if bits >> (width - 1) else bits
-
-    a = signed(a_bits)
-    b = signed(b_bits) if b_bits is not None else None
+    width = 8 * FORMATS[fmt][0]
+    a = number(a_bits, fmt)
+    b = number(b_bits, fmt) if b_bits is not None else None
     if op == "add":
         result = a + b
     elif op == "sub":
