@@ -325,8 +325,7 @@ def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport) -> Non
         call.bits_from = "selmask_head" if call.mode == 0 else "stream"
         return
     if call.mode == 0:
-        call.core.ub.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)
-        sel.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)
+        sel.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)  # UB too
         call.bits_from, call.cmpmask_after = "cmpmask", "selmask"
         return
     call.cmpmask_after = "scratch"
