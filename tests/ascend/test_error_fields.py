@@ -94,6 +94,9 @@ CASES = [
     ("trans_data_to_5hd address list length", "A2", lambda d, s, a, b, m: asc.trans_data_to_5hd(
         [0x8000] * 14, [0] * 16, asc.TransDataTo5HDParams(), dtype=F16),
      ParameterRangeError, "trans_data_to_5hd", "dst_list length", 14),
+    ("trans_data_to_5hd src address list length", "A2", lambda d, s, a, b, m: asc.trans_data_to_5hd(
+        [0x8000 + 32 * k for k in range(16)], [0] * 17, asc.TransDataTo5HDParams(), dtype=F16),
+     ParameterRangeError, "trans_data_to_5hd", "src_list length", 17),
     ("trans_data_to_5hd T", "910", lambda d, s, a, b, m: asc.trans_data_to_5hd(
         [0x8000 + 32 * k for k in range(16)], [32 * k for k in range(16)], asc.TransDataTo5HDParams(), dtype=F32),
      UnsupportedError, "trans_data_to_5hd", "T dtype", "float32"),
@@ -209,3 +212,35 @@ def test_core_fields(call, instruction, operand, value):
         call()
     err = caught.value
     assert (err.instruction, err.operand, err.value) == (instruction, operand, value)
+
+
+def host_tensor():
+    return t(F16, 0x1000, 16)
+
+
+@pytest.mark.parametrize(("call", "error", "instruction", "operand", "value"), [
+    (lambda: asc.LocalTensor(F16, VECIN, 0x30000), ParameterRangeError, "LocalTensor", "addr", 0x30000),
+    (lambda: host_tensor().get_phy_addr(17), ParameterRangeError, "get_phy_addr", "offset", 17),
+    (lambda: host_tensor()[17:], ParameterRangeError, "LocalTensor[]", "offset", 17),
+    (lambda: host_tensor().set_value(16, 1.0), ParameterRangeError, "set_value", "index", 16),
+    (lambda: host_tensor().read(17), ParameterRangeError, "LocalTensor.read", "count", 17),
+    (lambda: freed_tensor().read(), RuntimeMisuseError, "LocalTensor.read", "tensor", None),
+    (lambda: gm_tensor().get_value(64), OutOfBoundsError, "GlobalTensor.get_value", "offset GM byte range",
+     "[0x80, 0x82)"),
+    (lambda: gm_tensor().set_value(64, 1.0), OutOfBoundsError, "GlobalTensor.set_value", "offset GM byte range",
+     "[0x80, 0x82)"),
+])
+def test_host_access_fields(call, error, instruction, operand, value):
+    """The host side of tensors (LocalTensor, GlobalTensor) names its operands too."""
+    with asc.Core("A2") as core:
+        fill(core, 0, 0x2000)
+        fields = {"instruction": instruction, "operand": operand}
+        if value is not None:
+            fields["value"] = value
+        assert_rejected(core, error, call, **fields)
+
+
+def gm_tensor() -> asc.GlobalTensor:
+    g = asc.GlobalTensor()
+    g.set_global_buffer(np.zeros(64, np.float16))
+    return g
