@@ -1,14 +1,23 @@
-"""What every test checks: each ConstraintError npusim raises names a source a user can open.
+"""Checks every test gets for free, on every ConstraintError npusim raises.
 
-The fixture below wraps every test of the suite, so the constraint tests, the fuzz families
-(tens of thousands of rejected calls) and every other test that provokes an error check the
-error's ``source`` against ``tests/error_sources.py``: a vendor page and section that exist,
-or a numbered section of a repository file that exists (``docs/semantics.md §N.N``).
+1. It names its five facts.  errors.py: a message names the instruction, the operand, the value,
+   the rule and the allowed values.  A test that only asserts an error's class would not notice
+   one of them going missing (an operand name dropped at a raise site), so every ConstraintError
+   constructed while the tests run is checked: ``instruction``, ``operand``, ``rule`` and
+   ``allowed`` must be non-empty text.  The constraint tests check the exact fields of the errors
+   they provoke on top of this.
+2. It names a source a user can open.  The fixture below wraps every test of the suite, so the
+   constraint tests, the fuzz families (tens of thousands of rejected calls) and every other test
+   that provokes an error check the error's ``source`` against ``tests/error_sources.py``: a vendor
+   page and section that exist, or a numbered section of a repository file that exists
+   (``docs/semantics.md §N.N``).
 """
 
 from __future__ import annotations
 
 import pytest
+
+from npusim.errors import ConstraintError
 
 from .error_sources import unopenable_sources
 
@@ -19,3 +28,20 @@ def every_error_names_a_source_a_user_can_open():
         yield
     assert not found, "errors whose [source] a user cannot open (tests/error_sources.py):\n" + "\n".join(
         f"  {message}" for message in found.values())
+
+
+_original_init = ConstraintError.__init__
+
+
+def _checked_init(self, instruction, operand, value, rule, allowed, source=None) -> None:
+    _original_init(self, instruction, operand, value, rule, allowed, source)
+    for field in ("instruction", "operand", "rule", "allowed"):
+        text = getattr(self, field)
+        assert isinstance(text, str) and text.strip(), f"{type(self).__name__} with an empty {field}: {self}"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _constraint_errors_name_their_facts():
+    ConstraintError.__init__ = _checked_init
+    yield
+    ConstraintError.__init__ = _original_init

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.ascend import reference as ref
+from tests.ascend import reference_model as ref
 
 
 def npusim(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -16,6 +16,7 @@ import pytest
 from npusim import golden
 from npusim.golden import CaseError, run_case
 
+from .ascend import reference_model as ref
 from .test_cli import npusim, write_case
 
 
@@ -222,12 +223,37 @@ def test_cli_round_trip_of_a_sophgo_select_case(tmp_path):
     assert result.returncode == 1 and "64-byte (EU) aligned" in result.stderr
 
 
-def test_the_json_examples_in_docs_golden_md_run():
+def _docs_add(result) -> bytes:
+    """docs/golden.md's add (A2, half, mask 128, 2 repeats): every lane, saturating (SetCtrlSpr(ISASI).md)."""
+    a, b = (inputs(result)[name].view(np.uint16).tolist() for name in ("src0", "src1"))
+    lanes = zip(a, b, strict=True)
+    return b"".join(ref.result_bits("add", "float16", x, y, True).to_bytes(2, "little") for x, y in lanes)
+
+
+def _docs_trans_data_to_5hd(result) -> bytes:
+    """One channel group of ref §4.4: 16 planes of 256 halves -> 256 positions x 16 channels."""
+    return inputs(result)["src"].reshape(16, 256).T.tobytes()
+
+
+def _docs_greater_select(result) -> bytes:
+    """dst = src0 > src1 ? src2 : src3, src1 one value per lane (channel c reads lane c % 64)."""
+    given = inputs(result)
+    vector = given["src1"][0, np.arange(100) % 64, 0, 0].reshape(1, 100, 1, 1)
+    return np.where(given["src0"] > vector, given["src2"], np.int32(-7)).astype(np.int32).tobytes()
+
+
+DOCS_EXPECTED = {"add": _docs_add, "trans_data_to_5hd": _docs_trans_data_to_5hd,
+                 "tpu_bdc_greater_select": _docs_greater_select}
+
+
+def test_the_json_examples_in_docs_golden_md_run_and_give_the_right_bytes():
     import re
     from pathlib import Path
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "golden.md").read_text()
-    blocks = re.findall(r"```json\n(.*?)```", text, re.S)
-    assert len(blocks) >= 3
-    for block in blocks:
-        assert run_case(json.loads(block)).outputs
+    cases = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
+    assert sorted(case["instruction"] for case in cases) == sorted(DOCS_EXPECTED)
+    for case in cases:
+        result = run_case(case)
+        assert len(result.outputs) == 1
+        assert result.outputs[0].data == DOCS_EXPECTED[case["instruction"]](result), case["instruction"]

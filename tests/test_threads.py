@@ -176,3 +176,23 @@ def active_chips() -> tuple[str | None, str | None]:
         except NoActiveCoreError:
             names.append(None)
     return tuple(names)
+
+
+def test_no_lazy_attribute_takes_a_class_wide_lock():
+    """functools.cached_property on Python < 3.12 holds one lock for every instance while it computes;
+    an interrupt between taking it and entering its ``with`` block leaves it held, and every other
+    thread that reads the attribute then waits forever (seen: four threads blocked in
+    TransPlan.src_index after the interrupted-call tests).  npusim.lazy.cached_attribute has no lock."""
+    import ast
+    from pathlib import Path
+
+    import npusim
+
+    offenders = []
+    for path in Path(npusim.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "functools" and any(
+                    alias.name == "cached_property" for alias in node.names):
+                offenders.append(str(path))
+    assert offenders == []

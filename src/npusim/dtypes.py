@@ -10,11 +10,12 @@ pyasc names, ``npusim.sophgo.types`` under ``DT_*`` codes).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Literal
 
 import ml_dtypes
 import numpy as np
+
+from .lazy import cached_attribute
 
 __all__ = ["DType", "DTYPES", "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
 
@@ -37,17 +38,17 @@ class DType:
     bits: int
     kind: Kind
 
-    @cached_property
+    @cached_attribute
     def itemsize(self) -> int:
         """Width in bytes."""
         return self.bits // 8
 
-    @cached_property
+    @cached_attribute
     def raw(self) -> np.dtype:
         """The unsigned integer dtype of the same width, used to move bits unchanged."""
         return uint_of_bits(self.bits)
 
-    @cached_property
+    @cached_attribute
     def is_float(self) -> bool:
         return self.kind == "float"
 

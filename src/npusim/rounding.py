@@ -40,11 +40,11 @@ import math
 import numbers
 import struct
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
 from .dtypes import DType, from_numpy
+from .lazy import cached_attribute
 
 __all__ = ["FLOAT_FORMATS", "FloatFormat", "float_array_bits", "float_bits", "float_format"]
 
@@ -62,24 +62,24 @@ class FloatFormat:
     mantissa_bits: int
     finite_only: bool = False
 
-    @cached_property
+    @cached_attribute
     def bits(self) -> int:
         return 1 + self.exponent_bits + self.mantissa_bits
 
-    @cached_property
+    @cached_attribute
     def bias(self) -> int:
         return (1 << (self.exponent_bits - 1)) - 1
 
-    @cached_property
+    @cached_attribute
     def emin(self) -> int:
         """Exponent of the smallest normal number (subnormals share it)."""
         return 1 - self.bias
 
-    @cached_property
+    @cached_attribute
     def exponent_all_ones(self) -> int:
         return ((1 << self.exponent_bits) - 1) << self.mantissa_bits
 
-    @cached_property
+    @cached_attribute
     def max_finite(self) -> int:
         """Bits of the largest finite value."""
         mantissa_ones = (1 << self.mantissa_bits) - 1
@@ -87,19 +87,19 @@ class FloatFormat:
             return self.exponent_all_ones | (mantissa_ones - 1)
         return (self.exponent_all_ones - (1 << self.mantissa_bits)) | mantissa_ones
 
-    @cached_property
+    @cached_attribute
     def overflow(self) -> int:
         """Bits a positive overflow becomes: infinity, or the largest finite value when there is none."""
         return self.max_finite if self.finite_only else self.exponent_all_ones
 
-    @cached_property
+    @cached_attribute
     def quiet_nan(self) -> int:
         """The positive quiet NaN (top significand bit set; all ones where that is the only NaN)."""
         if self.finite_only:
             return self.exponent_all_ones | ((1 << self.mantissa_bits) - 1)
         return self.exponent_all_ones | (1 << (self.mantissa_bits - 1))
 
-    @cached_property
+    @cached_attribute
     def sign_bit(self) -> int:
         return 1 << (self.bits - 1)
 

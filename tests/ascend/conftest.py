@@ -13,14 +13,34 @@ def state(core: asc.Core):
     return core.ub.snapshot(), core.register_state()
 
 
-def assert_rejected(core: asc.Core, error: type, call, *message_parts: str):
-    """``call()`` raises ``error`` whose message contains every part, and changes nothing."""
+_MISSING = object()
+
+
+def assert_fields(err, *, instruction=_MISSING, operand=_MISSING, value=_MISSING, rule=None, allowed=None) -> None:
+    """The structured fields of a ConstraintError (errors.py): ``instruction``, ``operand`` and
+    ``value`` compared exactly, ``rule`` and ``allowed`` as substrings.  A field not given is not
+    checked; every field given must be right (a test of the message text alone would not notice
+    a dropped operand name)."""
+    for name, expected in (("instruction", instruction), ("operand", operand), ("value", value)):
+        if expected is not _MISSING:
+            assert getattr(err, name) == expected, f"{name}: {getattr(err, name)!r} != {expected!r} ({err})"
+    for name, part in (("rule", rule), ("allowed", allowed)):
+        if part is not None:
+            assert part in getattr(err, name), f"{name}: {part!r} not in {getattr(err, name)!r}"
+
+
+def assert_rejected(core: asc.Core, error: type, call, *message_parts: str, **fields):
+    """``call()`` raises ``error`` whose message contains every part, and changes nothing.
+
+    Keyword arguments are checked against the error's fields (:func:`assert_fields`).
+    """
     before = state(core)
     with pytest.raises(error) as caught:
         call()
     message = str(caught.value)
     for part in message_parts:
         assert part in message, f"{part!r} not in {message!r}"
+    assert_fields(caught.value, **fields)
     assert state(core) == before
     return caught.value
 

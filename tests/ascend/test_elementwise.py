@@ -1,6 +1,6 @@
 """Element-wise vector instructions against the independent reference model, byte for byte.
 
-Expected bytes come from ``tests/ascend/reference.py`` (exact arithmetic, one rounding,
+Expected bytes come from ``tests/ascend/reference_model.py`` (exact arithmetic, one rounding,
 plain loops over repeats and lanes) or from the documents; never from npusim itself.
 """
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.errors import OverlapError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
 
-from . import reference as ref
+from . import reference_model as ref
 
 SETTINGS = settings(max_examples=60, derandomize=True, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

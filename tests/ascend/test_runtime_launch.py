@@ -17,7 +17,7 @@ from npusim.errors import (
     UnsupportedError,
 )
 
-from . import reference as ref
+from . import reference_model as ref
 
 BUFFER_NUM = 2
 TILE_NUM = 4

@@ -91,6 +91,7 @@ def expected_state(call, ub: bytearray, cmpmask_before: bytes, mask_before):
     """The model's UB, CMPMASK and vector mask register after the call."""
     dtype, size, mode, form = call["dtype"], call["dtype"].itemsize, call["mode"], call["form"]
     native = call["chip"] == "A2"
+    bitwise_mask_stays = call["chip"] == "950"  # dav_3510 VselImpl(mask[]): SetVectorMask(mask[1], mask[0])
     strides = (1, 1, 1, 8, 8, 8) if form == "count" else call["strides"]
     dst, src0 = DST, SRC0
     if call["layout"] == "in_place":
@@ -111,11 +112,11 @@ def expected_state(call, ub: bytearray, cmpmask_before: bytes, mask_before):
     elif form == "mask_list":
         low, high = call["mask_list"]
         lanes = normal_lanes(low, high, call["repeats"], size)
-        if native:
+        if native or bitwise_mask_stays:
             mask_after = (high, low)
     else:
         lanes = counter_lanes(call["count"], size)
-        if native:
+        if native or bitwise_mask_stays:
             mask_after = (0, call["count"])
     scalar_raw = None
     if mode == 1:

@@ -1,7 +1,7 @@
 """TransDataTo5HD: seed 002 examples, the NCHW -> NC1HWC0 recipe, a per-element model, bad input.
 
-The reference model below follows ref §4.2-4.3 with plain loops over repeats, blocks and
-elements; it shares no code with npusim.
+The reference model (``tests/ascend/reference_model.py``) follows ref §4.2-4.3 with plain
+loops over repeats, blocks and elements; it shares no code with npusim.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from npusim.errors import (
     WrongCoreError,
 )
 
+from . import reference_model as ref
+
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 P = asc.TransDataTo5HDParams
 SEED = json.loads(resources.files("npusim.data").joinpath("seed_examples.json").read_text())["trans_data_to_5hd"]
@@ -40,31 +42,12 @@ DTYPES = {
 }
 
 
+# seed 002 call forms per product: no address tensor on the 910 (dav_c100 TransDataTo5HDVldVaRegImpl)
+FORMS = {chip: ["tensors", "addresses"] + ([] if chip == "910" else ["address_tensor"]) for chip in DTYPES}
+
+
 # ------------------------------------------------------------------ the model
-def model(ub: bytes, size: int, dst_list, src_list, repeat: int, dst_stride: int, src_stride: int,
-          dst_high: bool, src_high: bool) -> bytes:
-    """ref §4.2 mappings, §4.3 offsets: off(r) = stride if repeat == 1 else r * stride (blocks)."""
-    out = bytearray(ub)
-    for r in range(repeat):
-        off_s = src_stride if repeat == 1 else r * src_stride
-        off_d = dst_stride if repeat == 1 else r * dst_stride
-        s = [src_list[i] + off_s * 32 for i in range(16)]
-        d = [dst_list[i] + off_d * 32 for i in range(16)]
-        if size == 2:  # D[e][k] = S[k][e]
-            for e in range(16):
-                for k in range(16):
-                    out[d[e] + 2 * k : d[e] + 2 * k + 2] = ub[s[k] + 2 * e : s[k] + 2 * e + 2]
-        elif size == 4:  # D[2e+h][k] = S[8h+k][e]
-            for e in range(8):
-                for h in range(2):
-                    for k in range(8):
-                        to, frm = d[2 * e + h] + 4 * k, s[8 * h + k] + 4 * e
-                        out[to : to + 4] = ub[frm : frm + 4]
-        else:  # D[e][k + 16 dh] = S[k][e + 16 sh]
-            for e in range(16):
-                for k in range(16):
-                    out[d[e] + k + 16 * dst_high] = ub[s[k] + e + 16 * src_high]
-    return bytes(out)
+model = ref.trans_data_to_5hd  # ref §4.2-4.3, tests/ascend/reference_model.py
 
 
 def call_form(form: str, core, dtype, dst_list, src_list, params, addr_tensor_at: int):
@@ -179,10 +162,15 @@ def cases(draw):
     cap = 40 if repeat <= 16 else 3
     src_stride, dst_stride = draw(st.integers(0, cap)), draw(st.integers(0, cap))
     src_blocks = draw(st.lists(st.integers(0, 47), min_size=16, max_size=16))
-    dst_blocks = draw(st.permutations(range(48)))[:16]
+    # distinct, repeated (two list entries name one block: the later entry wins) or a few blocks only;
+    # a dst stride below 16 (0 included) makes the repeats' destinations overlap (the later repeat wins)
+    dst_blocks = draw(st.one_of(st.permutations(range(48)).map(lambda p: p[:16]),
+                                st.lists(st.integers(0, 47), min_size=16, max_size=16),
+                                st.lists(st.integers(0, 3), min_size=16, max_size=16)))
+    halves = st.booleans() if getattr(asc, name).itemsize == 1 else st.just(False)  # 表3: int8/uint8 only
     return dict(chip=chip, name=name, repeat=repeat, src_stride=src_stride, dst_stride=dst_stride,
-                src_blocks=src_blocks, dst_blocks=dst_blocks, dst_high=draw(st.booleans()),
-                src_high=draw(st.booleans()), form=draw(st.sampled_from(["tensors", "addresses", "address_tensor"])),
+                src_blocks=src_blocks, dst_blocks=dst_blocks, dst_high=draw(halves), src_high=draw(halves),
+                form=draw(st.sampled_from(FORMS[chip])),
                 seed=draw(st.integers(0, 2**32 - 1)))
 
 
@@ -210,6 +198,21 @@ def test_matches_the_model(case):
         assert core.register_state() == registers
     assert after == model(before, dtype.itemsize, dst_list, src_list, repeat, d_stride, s_stride,
                           case["dst_high"], case["src_high"])
+
+
+def test_duplicate_and_overlapping_destinations_keep_the_last_write():
+    """Two entries of dst_list on one block, and repeats whose destinations overlap (dst stride 1 < 16):
+    writes land in issue order, repeat by repeat and, within one, entry by entry (ref §4.2)."""
+    rng = np.random.default_rng(21)
+    dst_list = [0x2000 + 32 * (k % 5) for k in range(16)]
+    src_list = [0x100 * k for k in range(16)]
+    for params in (P(False, False, 3, 1, 2), P(False, False, 4, 0, 1), P(False, False, 1, 0, 0)):
+        with asc.Core("A2") as core:
+            core.ub_write(0, rng.integers(0, 256, 0x3000, dtype=np.uint8).tobytes())
+            before = core.ub_read(0, 0x3000)
+            asc.trans_data_to_5hd(dst_list, src_list, params, dtype=asc.half)
+            assert core.ub_read(0, 0x3000) == model(before, 2, dst_list, src_list, params.repeat_times,
+                                                    params.dst_rep_stride, params.src_rep_stride, False, False)
 
 
 def test_repeat_offset_quirk():
@@ -478,3 +481,119 @@ def test_demo_module_passes():
 
     outcomes = seed002_trans_data_to_5hd.run()
     assert len(outcomes) == 3 and all(o.passed for o in outcomes)
+
+
+# ------------------------------------------- the address-tensor form on the NPU
+# kernel_operator_vec_transpose_intf_impl.h, TransDataTo5HD(LocalTensor<uint64_t>, ...), NPU build: for
+# i = 0..3, entry i of dst and then entry i of src is overwritten in place with
+#   ((e[4i] >> 5) & 0x1fff) | ((e[4i+1] >> 5) & 0x1fff) << 16 | ((e[4i+2] >> 5) & 0x1fff) << 32 | ... << 48,
+# and vld_va_reg then loads VA0/VA1 (VA2/VA3) from the 32 bytes of entries 0-3: 16 fields of 16 bits,
+# each a DataBlock number.  The words below are worked out by hand from that formula.
+ADDR_T, ADDR_S = 0x8000, 0x8100
+
+
+def address_tensors(dst_list, src_list, dst_at=ADDR_T, src_at=ADDR_S):
+    dst_t = asc.LocalTensor(asc.uint64, VECIN, dst_at, 16)
+    src_t = asc.LocalTensor(asc.uint64, VECIN, src_at, 16)
+    dst_t.write(np.array(dst_list, dtype=np.uint64))
+    src_t.write(np.array(src_list, dtype=np.uint64))
+    return dst_t, src_t
+
+
+def entries(core, at: int) -> list[int]:
+    return [int.from_bytes(core.ub_read(at + 8 * k, 8), "little") for k in range(16)]
+
+
+def test_address_tensor_entries_0_to_3_are_rewritten_in_place():
+    """dst blocks 128..143 (0x1000 + 32k), src blocks 0..15: the words of the packed DataBlock numbers."""
+    x = np.arange(256, dtype=np.float16)
+    dst_list, src_list = [0x1000 + 32 * k for k in range(16)], [32 * k for k in range(16)]
+    with asc.Core("A2") as core:
+        core.ub_write(0, x.tobytes())
+        core.ub_write(0x1000, bytes(512))
+        dst_t, src_t = address_tensors(dst_list, src_list)
+        asc.trans_data_to_5hd(dst_t, src_t, P(), dtype=asc.half)
+        assert core.ub_read(0x1000, 512) == x.reshape(16, 16).T.tobytes()
+        assert entries(core, ADDR_T) == [0x0083_0082_0081_0080, 0x0087_0086_0085_0084, 0x008B_008A_0089_0088,
+                                         0x008F_008E_008D_008C, *dst_list[4:]]
+        assert entries(core, ADDR_S) == [0x0003_0002_0001_0000, 0x0007_0006_0005_0004, 0x000B_000A_0009_0008,
+                                         0x000F_000E_000D_000C, *src_list[4:]]
+        assert core.ub.written[ADDR_T : ADDR_T + 128].all() and core.ub.written[ADDR_S : ADDR_S + 128].all()
+
+        # A second call with the same tensors reads entry 0 = 0x0083008200810080 as dst[0]: not a UB address.
+        err = rejected(core, OutOfBoundsError, lambda: asc.trans_data_to_5hd(dst_t, src_t, P(), dtype=asc.half))
+        assert (err.instruction, err.operand, err.value) == ("trans_data_to_5hd", "dst[0] address",
+                                                             0x0083_0082_0081_0080)
+        assert "rewritten in place" in err.rule
+
+
+def test_a_second_call_uses_the_rewritten_entries():
+    """Addresses whose packed words are themselves 32-byte aligned UB addresses: the second call runs.
+
+    dst[4i..4i+3] = (a, b, 0, 0) packs to a/32 + (b/32 << 16): (0x400, 0x20) -> 0x10020, (0x800, 0x40) ->
+    0x20040, (0xC00, 0) -> 0x60, (0x1000, 0x20) -> 0x10080.  The second call's dst list is therefore
+    [0x10020, 0x20040, 0x60, 0x10080, dst[4:]...], and entry 0 becomes the blocks of those four:
+    0x801 | 0x1002 << 16 | 0x3 << 32 | 0x804 << 48.
+    """
+    dst_list = [0x400, 0x20, 0, 0, 0x800, 0x40, 0, 0, 0xC00, 0, 0, 0, 0x1000, 0x20, 0, 0]
+    src_list = [0x4000 + 32 * k for k in range(16)]
+    rng = np.random.default_rng(11)
+    with asc.Core("A2") as core:
+        core.ub_write(0, rng.integers(0, 256, 0x8000, dtype=np.uint8).tobytes())
+        dst_t, src_t = address_tensors(dst_list, src_list)
+        asc.trans_data_to_5hd(dst_t, src_t, P(), dtype=asc.half)
+        assert entries(core, ADDR_T) == [0x10020, 0x20040, 0x60, 0x10080, *dst_list[4:]]
+
+        src_t2 = asc.LocalTensor(asc.uint64, VECIN, 0x8200, 16)  # a fresh source table
+        src_t2.write(np.array(src_list, dtype=np.uint64))
+        core.ub_write(0x10000, rng.integers(0, 256, 0x10100, dtype=np.uint8).tobytes())
+        before = bytearray(core.ub_read(0, core.ub.size_bytes))
+        asc.trans_data_to_5hd(dst_t, src_t2, P(), dtype=asc.half)
+        second = [0x10020, 0x20040, 0x60, 0x10080, *dst_list[4:]]
+        expected = bytearray(model(bytes(before), 2, second, src_list, 1, 0, 0, False, False))
+        words = [0x0804_0003_1002_0801, 0x20040, 0x60, 0x10080]
+        expected[ADDR_T : ADDR_T + 32] = b"".join(w.to_bytes(8, "little") for w in words)
+        expected[0x8200 : 0x8200 + 32] = b"".join(
+            w.to_bytes(8, "little") for w in (0x0203_0202_0201_0200, 0x0207_0206_0205_0204, 0x020B_020A_0209_0208,
+                                              0x020F_020E_020D_020C))
+        assert core.ub_read(0, core.ub.size_bytes) == bytes(expected)
+
+
+def test_one_tensor_for_dst_and_src_reads_its_own_rewrite():
+    """dst entry 0 is rewritten before src entry 0 is read: with one tensor for both, src[0] reads the packed
+    word 0 | 1 << 16 | 2 << 32 | 3 << 48 (blocks of 0x0, 0x20, 0x40, 0x60), which is no UB address."""
+    core = fresh()
+    with core:
+        table = asc.LocalTensor(asc.uint64, VECIN, ADDR_T, 16)
+        table.write(np.array([32 * k for k in range(16)], dtype=np.uint64))
+    err = rejected(core, OutOfBoundsError, lambda: asc.trans_data_to_5hd(table, table, P(), dtype=asc.half))
+    assert (err.operand, err.value) == ("src[0] address", 0x0003_0002_0001_0000)
+
+
+def test_address_tensor_form_is_unsupported_on_the_910():
+    core = fresh("910")
+    with core:
+        dst_t, src_t = address_tensors(DST, SRC)
+    err = rejected(core, UnsupportedError, lambda: asc.trans_data_to_5hd(dst_t, src_t, P(), dtype=asc.half))
+    assert (err.instruction, err.operand) == ("trans_data_to_5hd", "product")
+    assert "LocalTensor<uint64_t>" in err.rule and "A2" in err.allowed and "910" not in err.allowed.split(": ")[1]
+    with core:
+        asc.trans_data_to_5hd(DST, SRC, P(), dtype=asc.half)  # the address-list form is supported
+
+
+@pytest.mark.parametrize("dtype", [asc.half, asc.int16, asc.uint16, asc.float32, asc.int32, asc.uint32])
+@pytest.mark.parametrize("form", ["tensors", "addresses", "address_tensor"])
+@pytest.mark.parametrize("flag", ["dst_high_half", "src_high_half"])
+def test_high_half_flags_are_for_8_bit_data_only(dtype, form, flag):
+    """TransDataTo5HD.md 表3: dstHighHalf / srcHighHalf '该配置只支持int8_t、uint8_t的数据类型'."""
+    core = fresh()
+    params = P(**{flag: True})
+    with core:
+        if form == "tensors":
+            args = ([asc.LocalTensor(dtype, VECOUT, a) for a in DST], [asc.LocalTensor(dtype, VECIN, a) for a in SRC])
+        else:
+            args = address_tensors(DST, SRC) if form == "address_tensor" else (DST, SRC)
+    kwargs = {} if form == "tensors" else {"dtype": dtype}
+    err = rejected(core, ParameterRangeError, lambda: asc.trans_data_to_5hd(*args, params, **kwargs))
+    assert (err.instruction, err.operand, err.value) == ("trans_data_to_5hd", f"params.{flag}", True)
+    assert "int8" in err.rule and err.allowed == "False"

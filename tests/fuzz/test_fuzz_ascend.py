@@ -246,14 +246,24 @@ def test_fuzz_trans_data_to_5hd(tape: Tape):
     block = 32 // dtype.itemsize
     shift = tape.pick("shift", (0, 0, 0, 32, 64) if tape.calm else (0, 0, 1, 32, 4096, -0x10020, 0x30000))
     src_addrs = [0x4000 + i * 0x200 for i in range(16)]
-    dst_addrs = [0x10000 + i * 32 + shift for i in range(16)]
+    # destinations: consecutive blocks, some entries on one block, every entry on one block, or the
+    # sources themselves (in place); with repeat > 1 and a dst stride below 16 the repeats overlap too
+    layout = tape.pick("dst layout", ("consecutive", "repeated", "one block", "in place", "on the sources"))
+    dst_addrs = {"consecutive": [0x10000 + i * 32 + shift for i in range(16)],
+                 "repeated": [0x10000 + (i % 3) * 32 + shift for i in range(16)],
+                 "one block": [0x10000 + shift] * 16,
+                 "in place": list(src_addrs),
+                 "on the sources": [0x4000 + i * 32 for i in range(16)]}[layout]
     if not tape.calm and tape.chance("one bad address", 2):
         index = tape.integer("index", 0, 15)
         addrs = src_addrs if tape.chance("in src", 2) else dst_addrs
         addrs[index] = tape.hostile_int("address", 0, 0x40000, one_in=2)
     length = 16 if tape.calm else tape.pick("length", (16, 16, 15, 17))
-    repeat = 1 if tape.calm else tape.hostile_int("repeat", 0, 255)
-    strides = [0 if tape.calm else tape.hostile_int("stride", 0, 70000) for _ in range(2)]  # repeat 1: no offset
+    if tape.calm:  # one repeat at the lists, or three whose destinations overlap (dst stride 1 < 16 blocks)
+        repeat, strides = tape.pick("calm repeats", ((1, [0, 0]), (3, [1, 16])))
+    else:
+        repeat = tape.hostile_int("repeat", 0, 255)
+        strides = [tape.hostile_int("stride", 0, 70000) for _ in range(2)]
     params = asc.TransDataTo5HDParams(tape.hostile("dst_high_half", tape.chance("dst_high_half", 2)),
                                       tape.hostile("src_high_half", tape.chance("src_high_half", 2)),
                                       repeat, *strides)

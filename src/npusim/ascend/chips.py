@@ -80,14 +80,20 @@ class SelectSupport:
             compare result; its mask forms leave the mask in the vector mask register; its
             count forms end with the register reset to all ones in normal mode (docs/semantics.md §2.3).
             ``"vf"``: the API is a vector function on the register ISA (950, 310B, Kirin):
-            mode 0 reads its bits straight from selMask, CMPMASK and the vector mask
-            register are left alone, and in counter mode an integer mask is the count itself.
+            mode 0 reads its bits straight from selMask, CMPMASK is left alone, the vector
+            mask register too except where ``bitwise_mask_sets_register``, and in counter mode
+            an integer mask is the count itself.
         scratch_offset_bytes: UB byte offset of the API scratch that modes 1 and 2 write
             (32 scalar copies, or 32 copies of the 32-bit selMask address); ``None`` if the
             product's lowering writes no scratch inside UB (docs/semantics.md §2.3).
         no_mask_modes: modes of the no-mask forms (vector mask and CMPMASK set beforehand).
         no_mask_spill_offset_bytes: UB offset where the software-emulated no-mask mode 0
             stores a copy of CMPMASK (950: ``GetRuntimeUBSize()``), ``None`` if none.
+        bitwise_mask_sets_register: a ``"vf"`` lowering whose bitwise-mask (``mask[]``) forms call
+            ``SetVectorMask<T>(mask[1], mask[0])`` before the vector function and leave it there,
+            in normal and counter mode (``VselImpl`` in ``dav_3510/kernel_operator_vec_sel_impl.h``,
+            ``dav_l300`` / ``dav_l311`` ``kernel_operator_vec_cmpsel_impl.h``); their contiguous-mask
+            and count forms do not touch the register.  The native lowering always leaves its mask.
     """
 
     modes: frozenset[int]
@@ -97,6 +103,7 @@ class SelectSupport:
     scratch_offset_bytes: int | None
     no_mask_modes: frozenset[int]
     no_mask_spill_offset_bytes: int | None = None
+    bitwise_mask_sets_register: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -178,11 +185,15 @@ class AscendChip:
         ub_bytes: Unified Buffer size modelled, in bytes.
         counter_mode: the hardware has the counter mask mode (910 emulates count forms).
         zero_mask_allowed: a normal-mode contiguous mask of 0 is a NOP (310P rejects it).
-        cmpmask_api: ``SetCmpMask`` / ``GetCmpMask`` are available.
+        cmpmask_api: ``SetCmpMask`` / ``GetCmpMask`` are available (``SetCmpMask(ISASI).md``,
+            ``GetCmpMask(ISASI).md`` 产品支持情况: not on 310B, the 310P Vector Core or the 910).
         c_api: the ``asc_*`` C API exists (A2/A3 only, docs/semantics.md §2.6, §3.6).
         select: Select support, ``None`` where the documents say "not supported".
         compare: Compare support, ``None`` where not supported.
         transdata_dtypes: TransDataTo5HD dtypes, empty where not supported.
+        transdata_address_tensor: TransDataTo5HD takes its address lists from ``LocalTensor<uint64_t>``
+            (``TransDataTo5HDVldVaRegImpl``); ``False`` on the 910, whose ``dav_c100`` implementation
+            asserts "use LocalTensor for storage address in TransDataTo5HD is not supported".
         vec_local_bytes: UB bytes ``TPipe.init_buffer`` may hand out, from address 0
             (``TOTAL_VEC_LOCAL_SIZE``); above it lies the API scratch (``TMP_UB_OFFSET``, docs/semantics.md §1.7).
             ``None`` where the TPipe/TQue framework is not supported (310P Vector Core).
@@ -219,6 +230,7 @@ class AscendChip:
     select: SelectSupport | None = None
     compare: CompareSupport | None = None
     transdata_dtypes: frozenset[str] = field(default_factory=frozenset)
+    transdata_address_tensor: bool = True
     vec_local_bytes: int | None = None
     hard_event_ids: int = 8
     vector_lowering: Literal["native", "vf"] = "native"
@@ -326,6 +338,7 @@ _KIRIN_X90 = AscendChip(
         lowering="vf",
         scratch_offset_bytes=None,  # TMP_UB_OFFSET = 118 KiB = end of UB
         no_mask_modes=frozenset({0, 1, 2}),
+        bitwise_mask_sets_register=True,  # dav_l300 / dav_l311 VselImpl(mask[]): SetVectorMask
     ),
     compare=CompareSupport(
         dtypes=HALF_FLOAT | {"int32"},
@@ -358,6 +371,7 @@ _ROWS = (
             scratch_offset_bytes=None,
             no_mask_modes=frozenset({0, 1, 2}),
             no_mask_spill_offset_bytes=248 * KIB,  # GetRuntimeUBSize() = 256 KiB - 8 KiB
+            bitwise_mask_sets_register=True,  # dav_3510 VselImpl(mask[]) L422, L572, L700, L912
         ),
         compare=CompareSupport(
             dtypes=_950_COMPARE_T,
@@ -465,6 +479,7 @@ _ROWS = (
         npu_arch=1001,
         ub_bytes=256 * KIB,
         counter_mode=False,  # count forms are emulated with full repeats + a tail repeat (docs/semantics.md §1.4)
+        cmpmask_api=False,  # SetCmpMask(ISASI).md / GetCmpMask(ISASI).md: Atlas 训练系列产品 不支持
         select=SelectSupport(
             modes=frozenset({0}),
             dtypes=HALF_FLOAT,
@@ -475,6 +490,7 @@ _ROWS = (
         ),
         compare=CompareSupport(dtypes=HALF_FLOAT, scalar_dtypes=frozenset(), register_compare=False),
         transdata_dtypes=frozenset({"int8", "uint8", "int16", "uint16", "float16"}),
+        transdata_address_tensor=False,  # dav_c100 TransDataTo5HDVldVaRegImpl: "not supported"
         vec_local_bytes=KIB_248,
         hard_event_ids=4,  # TQue简介.md: 4 event IDs on the Atlas training series
         vector_dtypes=_vector_dtypes(binary=frozenset({"float16", "int32", "float32"}), abs_=HALF_FLOAT,

@@ -152,6 +152,14 @@ class Core:
     def set_mask_words(self, low: int, high: int, word2: int = 0, word3: int = 0) -> None:
         self.mask_words = (low, high, word2, word3)
 
+    def set_mask_mode(self, mode: MaskMode) -> None:
+        """Instruction-side write of the mask mode (``SetMaskCount`` / ``SetMaskNorm``)."""
+        self.mask_mode = mode
+
+    def load_pad_value(self, value) -> None:
+        """Instruction-side write of the DataCopyPad padding register."""
+        self.pad_value = value
+
     # --------------------------------------------------------------- state
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""

@@ -37,16 +37,17 @@ from .core import Core
 from .types import MaskMode
 
 __all__ = [
-    "MaskWords", "bitwise_mask_words", "checked_counter_lanes", "lanes_from_count", "lanes_from_mask_arg",
-    "lanes_from_register", "mask_arg_words",
+    "CONTIGUOUS_MASK_MAX", "MaskWords", "bitwise_mask_words", "checked_counter_lanes", "contiguous_mask_length",
+    "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register", "mask_arg_words",
 ]
 
 MaskWords = tuple[int, int, int, int]
 MAX_REPEAT = 255
 COUNTER_MAX = (1 << 32) - 1  # CheckMaskValue: counter-mode mask <= UINT32_MAX (docs/semantics.md §1.4)
 MAX_MODELLED_REPEATS = 65535  # emulator limit: UB holds at most 1024 distinct 256-byte repeats
-
+CONTIGUOUS_MASK_MAX = (1 << 31) - 1  # SetMask<T>(int32_t len) / SetVectorMask<T>(int32_t len)
 MASK_SOURCE = f"{pages.MASK_PARAMETERS} 接口通用参数说明; {semantics('1.3')}"
+CONTIGUOUS_MASK_SOURCE = MASK_SOURCE  # the lowering: AscendCUtils::SetMask<T>(int32_t len) (semantics.md §1.3)
 NONZERO_MASK_SOURCE = f"{pages.C_API_GENERAL} 掩码操作; {semantics('1.3')}"
 ZERO_MASK_SOURCE = semantics("1.3")  # the vendor's debug check on 2002, no page
 COUNTER_SOURCE = f"{pages.MASK_IN_API} Counter模式; {semantics('1.4')}"
@@ -57,6 +58,17 @@ COUNT_SOURCE = f"{pages.SELECT} 参数说明 (count); {semantics('1.4', '1.9')}"
 
 def _is_int(value) -> bool:
     return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def contiguous_mask_length(instruction: str, name: str, value) -> int:
+    """A contiguous mask (a lane count, or in counter mode an element count), checked.
+
+    The API's ``uint64_t mask`` reaches the register through ``SetMask<T>(int32_t len)``: a
+    value above 2**31 - 1 turns into a negative length, which is undefined, so it is rejected.
+    """
+    return require_int(instruction, name, value, 0, CONTIGUOUS_MASK_MAX, CONTIGUOUS_MASK_SOURCE,
+                       rule="a contiguous mask is passed on as an int32_t length (SetMask(int32_t len)); "
+                       "above 2**31 - 1 it would be negative")
 
 
 def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str = MASK_SOURCE) -> list[int]:
@@ -91,8 +103,7 @@ def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: b
     """
     lanes = lanes_per_repeat(itemsize)
     if _is_int(mask):
-        length = require_int(instruction, "mask", mask, 0, FULL_WORD, MASK_SOURCE,
-                             rule="a contiguous mask is an unsigned 64-bit lane count")
+        length = contiguous_mask_length(instruction, "mask", mask)
         if counter and lowering_counts_raw:
             return (length, 0, 0, 0)
         low, high = contiguous_mask_words(length, itemsize)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import operator
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -30,6 +29,7 @@ import numpy as np
 from .. import dtypes as _dtypes
 from ..context import ActiveCores
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
+from ..lazy import cached_attribute
 from ..memory import Memory, UninitPolicy, core_uninit_policy
 from ..sources import semantics
 from ..validate import is_integer, require_bytes, require_int, to_float_elements
@@ -108,7 +108,7 @@ class Core:
         self.initialized = False
         self.polls = 0
 
-    @cached_property
+    @cached_attribute
     def gmem(self) -> Memory:
         """Global memory (DDR), created on first use.
 

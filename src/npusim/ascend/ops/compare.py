@@ -57,7 +57,7 @@ from ...overloads import Form, Param, bind_values
 from ...sources import semantics
 from ...validate import div_up, require_bool, require_int
 from .. import pages
-from ..addressing import FULL_WORD, REPEAT_BYTES, ActiveLanes, lanes_per_repeat
+from ..addressing import REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
 from ..core import CMPMASK_BYTES, Core, current_core
 from ..footprint import bytes_footprint, check_clear_of_scratch, check_overlap, strided_footprint
@@ -65,6 +65,7 @@ from ..masking import (
     MAX_REPEAT,
     MaskWords,
     bitwise_mask_words,
+    contiguous_mask_length,
     lanes_from_mask_arg,
     lanes_from_register,
     mask_arg_words,
@@ -191,6 +192,7 @@ class CompareCall:
     strides: tuple[int, int, int, int]
     dst: LocalTensor | None = None
     mask_words_after: MaskWords | None = None
+    src0_name: str = "src0"  # how messages name the first source: "src" in the C API's vcmpvs signature
 
 
 # ------------------------------------------------------------------- public API
@@ -326,12 +328,12 @@ def plan_vcmpvs(instruction: str, core: Core, mode: CMPMODE, dst, src, value, re
     Returns the checked plan and ``value``'s raw bits; ``plan.run(core, bits)`` executes it.
     """
     support = _support(core, instruction, "Compares", lambda s: bool(s.scalar_dtypes))
-    dst, src, _ = _tensors(instruction, core, dst, src, None)
-    _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True)
+    dst, src, _ = _tensors(instruction, core, dst, src, None, src0_name="src")
+    _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True, src0_name="src")
     scalar_raw = scalar_bits(instruction, "value", value, src.dtype)
     lanes = _bare_lanes(instruction, core, support, repeat, src.dtype.itemsize)
     call = CompareCall(instruction, core, support, src.dtype, mode, src, None, lanes, (strides[0], strides[1], 0, 0),
-                       dst)
+                       dst, src0_name="src")
     return ComparePlan.compile(call), scalar_raw
 
 
@@ -372,22 +374,23 @@ def _cmp_mode(instruction: str, value) -> CMPMODE:
     return CMPMODE(mode)
 
 
-def _tensors(instruction: str, core: Core, dst, src0, src1) -> tuple:
+def _tensors(instruction: str, core: Core, dst, src0, src1, src0_name: str = "src0") -> tuple:
     checked = []
-    for name, tensor in (("dst", dst), ("src0", src0), ("src1", src1)):
+    for name, tensor in (("dst", dst), (src0_name, src0), ("src1", src1)):
         checked.append(None if tensor is None else require_ub_tensor(instruction, name, tensor, core))
     return tuple(checked)
 
 
 def _check_dtypes(instruction: str, core: Core, support: CompareSupport, form: str, mode: CMPMODE,
-                  src0: LocalTensor, src1: LocalTensor | None, dst: LocalTensor, *, scalar: bool) -> None:
+                  src0: LocalTensor, src1: LocalTensor | None, dst: LocalTensor, *, scalar: bool,
+                  src0_name: str = "src0") -> None:
     product = core.chip.name
     dtypes = support.scalar_dtypes if scalar else support.dtypes
     if form != "count":
         dtypes = dtypes - support.count_only_dtypes
     doc = "Compares.md" if scalar else "Compare.md"
     source = f"{pages.COMPARES if scalar else pages.COMPARE} 数据类型; {semantics('3.4')}"
-    require_dtype(instruction, "src0", src0.dtype, dtypes,
+    require_dtype(instruction, src0_name, src0.dtype, dtypes,
                   f"{doc} '数据类型': not a supported T{'' if form == 'count' else ' of the high-dim forms'} "
                   f"on {product}", source)
     if src1 is not None and src1.dtype != src0.dtype:
@@ -503,7 +506,7 @@ def _high_dim_lanes(instruction: str, core: Core, support: CompareSupport, kind:
 def _check_reserved_mask(instruction: str, mask, itemsize: int) -> None:
     """A reserved ``mask`` (docs/semantics.md §3.2) still has to be a well-formed uint64 or uint64 list."""
     if _is_int(mask):
-        require_int(instruction, "mask", mask, 0, FULL_WORD, MASK_SOURCE, rule="mask is uint64_t")
+        contiguous_mask_length(instruction, "mask", mask)
         return
     bitwise_mask_words(instruction, mask, itemsize, MASK_SOURCE)
 
@@ -639,13 +642,13 @@ class ComparePlan:
     def compile(cls, call: CompareCall) -> ComparePlan:
         ub, lanes, itemsize = call.core.ub, call.lanes, call.dtype.itemsize
         s0_blk, s0_rep, s1_blk, s1_rep = call.strides
-        operands = [StridedOperand(call.src0.addr, strided_footprint("src0", call.src0.addr, lanes, itemsize, s0_blk,
-                                                                     s0_rep), s0_blk, s0_rep)]
+        operands = [StridedOperand(call.src0.addr, strided_footprint(call.src0_name, call.src0.addr, lanes, itemsize,
+                                                                     s0_blk, s0_rep), s0_blk, s0_rep)]
         if call.src1 is not None:
             operands.append(StridedOperand(call.src1.addr, strided_footprint("src1", call.src1.addr, lanes, itemsize,
                                                                              s1_blk, s1_rep), s1_blk, s1_rep))
         reads = [op.footprint for op in operands]
-        tensors = {"src0": call.src0, "src1": call.src1}
+        tensors = {call.src0_name: call.src0, "src1": call.src1}
 
         # bounds, overlap, scratch (nothing is read or written here)
         for fp in reads:
@@ -703,16 +706,20 @@ class ComparePlan:
             else:
                 bits[lanes.mask] = hits
 
-        # --- commit
         if self.dst is None:
-            cmpmask = _cmpmask_after(call, bits[0])
-            if self.scratch is not None:
-                self.scratch.write(ub, np.packbits(bits[0], bitorder="little"))
+            packed = np.packbits(bits[0], bitorder="little") if self.scratch is not None else None
+            self._commit(core, packed, _cmpmask_after(call, bits[0]))
+        else:
+            self._commit(core, np.packbits(bits, axis=None, bitorder="little") if lanes.repeats else None, None)
+
+    def _commit(self, core: Core, packed: np.ndarray | None, cmpmask: bytes | None) -> None:
+        """Store a computed compare: the packed bits (dst, or the 950's UB staging), CMPMASK, the mask register."""
+        if packed is not None:
+            (self.dst if self.dst is not None else self.scratch).write(core.ub, packed)
+        if cmpmask is not None:
             core.load_cmpmask(cmpmask)
-        elif lanes.repeats:
-            self.dst.write(ub, np.packbits(bits, axis=None, bitorder="little"))
-        if call.mask_words_after is not None:
-            core.mask_words = call.mask_words_after
+        if self.call.mask_words_after is not None:
+            core.mask_words = self.call.mask_words_after
 
 
 def _cmpmask_after(plan: CompareCall, bits: np.ndarray) -> bytes:

@@ -348,10 +348,14 @@ class DataCopyPlan:
         if not self.blocks:
             return
         instruction, ub = self.instruction, core.ub
-        gm_start = None
+        gm_target = None
         if self.dst_view is None:  # GM destination
             gm_start = dst.check_bytes(instruction, "dst", 0, self.gm_extent)
             dst.buffer.require_writable(instruction, "dst")
+            memory = dst.buffer.memory
+            gm_target = (dst.buffer, gm_start, self.dst.view(memory.data, gm_start, self.blocks, self.nbytes),
+                         None if memory.fully_written else
+                         self.dst.view(memory.written, gm_start, self.blocks, self.nbytes))
         if self.src_view is not None:  # UB source
             source = self.src_view
             if self.src_seen_written != ub.shadow_epoch:
@@ -360,22 +364,25 @@ class DataCopyPlan:
                 self.src_seen_written = ub.shadow_epoch
         else:
             source = self._gm_source(instruction, src)
-        if self.dst_view is not None:
+        self._commit(ub, source, gm_target)
+
+    def _commit(self, ub: Memory, source: np.ndarray, gm_target: tuple | None) -> None:
+        """One numpy copy of the runs (numpy reads all of an overlapping source first), then the shadow."""
+        if gm_target is None:
             self.dst_view[...] = source
             if self.dst_seen_written != ub.shadow_epoch:
                 self.dst_shadow[...] = 1
                 self.dst_seen_written = ub.shadow_epoch
         else:
-            buffer = dst.buffer
-            memory = buffer.memory
+            buffer, gm_start, data, written = gm_target
             if buffer.host_copy is None:
-                self.dst.view(memory.data, gm_start, self.blocks, self.nbytes)[...] = source
+                data[...] = source
             else:  # the gaps between blocks keep the array's current bytes
                 buffer.sync_from_host(gm_start, gm_start + self.gm_extent)
-                self.dst.view(memory.data, gm_start, self.blocks, self.nbytes)[...] = source
+                data[...] = source
                 buffer.sync_to_host(gm_start, gm_start + self.gm_extent)
-            if not memory.fully_written:
-                self.dst.view(memory.written, gm_start, self.blocks, self.nbytes)[...] = 1
+            if written is not None:
+                written[...] = 1
 
     def _gm_source(self, instruction: str, src: GlobalTensor) -> np.ndarray:
         """A GM source's runs, after its bounds and never-written bytes are checked."""
@@ -513,17 +520,24 @@ def _pad_gm_to_ub(instruction: str, core: Core, dst: LocalTensor, src: GlobalTen
         pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
         rows[:, pad_columns] = np.tile(bits, row // dtype.itemsize)[pad_columns]
 
-    # commit
     target = dst_side.byte_index(row)
     if (left or right) and fill is None:
         # padding register never set: the pads are "随机值"; only the data bytes become defined
-        core.ub.scatter(target[:, left : left + length].reshape(-1), data.reshape(-1))
         pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
-        core.ub.mark_undefined(target[:, pad_columns].reshape(-1))
+        writes = (target[:, left : left + length].reshape(-1), data.reshape(-1), target[:, pad_columns].reshape(-1))
     else:
-        core.ub.scatter(target.reshape(-1), rows.reshape(-1))
-    if is_pad:
-        core.pad_value = value
+        writes = (target.reshape(-1), rows.reshape(-1), None)
+    _commit_pad(core, *writes, (value,) if is_pad else None)
+
+
+def _commit_pad(core: Core, at: np.ndarray, payload: np.ndarray, undefined: np.ndarray | None,
+                pad_value: tuple | None) -> None:
+    """A DataCopyPad GM -> UB: the bytes, the pads left undefined (if any), the padding register (if loaded)."""
+    core.ub.scatter(at, payload)
+    if undefined is not None:
+        core.ub.mark_undefined(undefined)
+    if pad_value is not None:
+        core.load_pad_value(pad_value[0])
 
 
 def _pad_ub_to_gm(instruction: str, dst: GlobalTensor, src: LocalTensor, geo: _PadGeometry) -> None:
@@ -561,4 +575,4 @@ def set_pad_value(padding_value, pos: TPosition = TPosition.MAX) -> None:
         raise UnsupportedError(instruction, "pos", getattr(pos, "name", pos), "the padding register serves "
                                "GM -> VECIN/VECOUT copies", "TPosition.MAX, VECIN, VECOUT",
                                f"{pages.SET_PAD_VALUE} 参数说明; {PAD_RULES}")
-    core.pad_value = padding_value
+    core.load_pad_value(padding_value)

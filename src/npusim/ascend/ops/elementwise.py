@@ -307,27 +307,49 @@ def _results(call: VectorCall, sources: list[np.ndarray], count: int) -> np.ndar
 
 
 def _execute(call: VectorCall) -> None:
+    """Compute every destination lane, then commit (docs/architecture.md): nothing changes before."""
     ub = call.core.ub
     raw = call.dtype.raw
     _check_sources_initialized(call)
+    values = None
+    if call.dst.empty:
+        pass
+    elif not call.chained:
+        sources = [ub.gather(fp.elem_index, raw) for fp in call.sources]
+        values = _results(call, sources, call.dst.addrs.size)
+    else:
+        values = _chained_results(call)
+    _commit(call, values)
+
+
+def _chained_results(call: VectorCall) -> np.ndarray:
+    """The dst/src1 chain (docs/semantics.md §1.6): repeat r reads what repeat r - 1 wrote, so repeats run in order.
+
+    They run on a private copy of every element the call touches (each step still vectorised over
+    its lanes); the values of the destination lanes, in issue order, are returned for the commit.
+    """
+    touched = [fp.elem_index for fp in call.sources] + [call.dst.elem_index]
+    elements, where = np.unique(np.concatenate(touched), return_inverse=True)
+    work = call.core.ub.data.view(call.dtype.raw)[elements]
+    ends = np.cumsum([index.size for index in touched])[:-1]
+    *source_at, dst_at = np.split(where, ends)
+    bounds = np.searchsorted(call.dst.repeats, np.arange(call.lanes.repeats + 1))
+    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+        if start < stop:
+            sources = [work[at[start:stop]] for at in source_at]
+            work[dst_at[start:stop]] = _results(call, sources, stop - start)
+    return work[dst_at]
+
+
+def _commit(call: VectorCall, values: np.ndarray | None) -> None:
+    """Store the computed lanes, then the mask registers the lowering leaves behind."""
     core = call.core
+    if values is not None:
+        core.ub.scatter(call.dst.elem_index, values)
     if call.mask_words_after is not None:
         core.mask_words = call.mask_words_after
     if call.mask_mode_after is not None:
         core.mask_mode = call.mask_mode_after
-    if call.dst.empty:
-        return
-    if not call.chained:
-        sources = [ub.gather(fp.elem_index, raw) for fp in call.sources]
-        ub.scatter(call.dst.elem_index, _results(call, sources, call.dst.addrs.size))
-        return
-    # dst/src1 chain (docs/semantics.md §1.6): repeat r reads what repeat r - 1 wrote, so repeats run in order
-    bounds = np.searchsorted(call.dst.repeats, np.arange(call.lanes.repeats + 1))
-    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
-        if start == stop:
-            continue
-        sources = [ub.gather(fp.elem_index[start:stop], raw) for fp in call.sources]
-        ub.scatter(call.dst.elem_index[start:stop], _results(call, sources, stop - start))
 
 
 # ------------------------------------------------------------------ the API

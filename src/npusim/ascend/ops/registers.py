@@ -16,6 +16,7 @@ from .. import pages
 from ..addressing import FULL_WORD, contiguous_mask_words
 from ..chips import unsupported_on
 from ..core import CMPMASK_BYTES, current_core
+from ..masking import contiguous_mask_length
 from ..tensor import LocalTensor
 from ..types import MaskMode
 from .common import require_dtype, require_ub_tensor
@@ -44,7 +45,7 @@ def set_vector_mask(*args, dtype: DType | None = None, mode: MaskMode = MaskMode
     if len(args) == 1:
         if not isinstance(dtype, DType):
             raise TypeError(f"{instruction}: the length form needs dtype=asc.<type>, got {dtype!r}")
-        length = require_int(instruction, "length", args[0], 0, FULL_WORD, MASK_SOURCE)
+        length = contiguous_mask_length(instruction, "length", args[0])
         counter = mode == MaskMode.COUNTER
         words = (length, 0) if counter else contiguous_mask_words(length, dtype.itemsize)
     elif len(args) == 2:
@@ -65,12 +66,12 @@ def set_mask_count() -> None:
     """Switch to counter mode: the register's low word is an element count (``SetMaskCount``)."""
     core = current_core("set_mask_count")
     core.require_counter_mode("set_mask_count")
-    core.mask_mode = MaskMode.COUNTER
+    core.set_mask_mode(MaskMode.COUNTER)
 
 
 def set_mask_norm() -> None:
     """Switch to normal mode: the register is a per-repeat lane mask (``SetMaskNorm``)."""
-    current_core("set_mask_norm").mask_mode = MaskMode.NORMAL
+    current_core("set_mask_norm").set_mask_mode(MaskMode.NORMAL)
 
 
 def _cmpmask_tensor(instruction: str, tensor: LocalTensor):

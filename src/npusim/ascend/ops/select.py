@@ -14,8 +14,10 @@ Side effects of the native (``vsel``) lowering on A2/A3 and 310P (docs/semantics
 and 2 write 32 scalar copies or 32 copies of the 32-bit selMask address to the UB scratch
 at ``TMP_UB_OFFSET`` and load CMPMASK from there; mode 0 loads CMPMASK from selMask; mask
 forms leave their mask in the vector mask register; count forms end in normal mode with
-the register all ones.  Vector-function lowerings (950, 310B, Kirin) leave the registers
-alone.  The whole call is planned and checked before anything is written.
+the register all ones.  Vector-function lowerings (950, 310B, Kirin) leave CMPMASK alone;
+on the 950 and Kirin the bitwise-mask forms leave ``mask[]`` in the vector mask register
+(``SelectSupport.bitwise_mask_sets_register``), the other forms leave it alone.  The whole
+call is planned and checked before anything is written.
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ class SelectCall:
     bits_from: str = "stream"  # "stream" (selMask r*E+j), "selmask_head" (selMask j), "cmpmask" (CMPMASK j)
     sel_addr: int | None = None
     scalar_from: str | None = None  # "argument" or "cmpmask" (mode 1)
+    sel_addr_from_cmpmask: bool = False  # no-mask mode 2: the selMask address was read from CMPMASK
     cmpmask_after: str | None = None  # "selmask" (16 B of selMask) or "scratch" (first 16 B of the copies)
     scratch_kind: str | None = None  # "scalar", "address" or "cmpmask" (what the copies hold)
     scratch_addr: int | None = None
@@ -305,7 +308,7 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
         call.strides = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
         call.lanes, words = lanes_from_mask_arg(core, instruction, bound["mask"], bound["repeat_times"], itemsize,
                                                 lowering_counts_raw=not native)
-        if native:
+        if native or (support.bitwise_mask_sets_register and not is_integer(bound["mask"])):
             call.mask_words_after = words
         _plan_tensor_form_registers(call, support)
     else:
@@ -334,8 +337,7 @@ def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport) -> Non
         call.bits_from = "selmask_head" if call.mode == 0 else "stream"
         return
     if call.mode == 0:
-        call.core.ub.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)
-        sel.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)
+        sel.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)  # UB too
         call.bits_from, call.cmpmask_after = "cmpmask", "selmask"
         return
     call.cmpmask_after = "scratch"
@@ -363,6 +365,7 @@ def _plan_no_mask_registers(call: SelectCall, support: SelectSupport) -> None:
                 f"multiples of 32 below {core.ub.size_bytes:#x}", f"{pages.SET_CMP_MASK} 功能说明; {semantics('2.2')}",
             )
         call.sel_addr = address
+        call.sel_addr_from_cmpmask = True
 
 
 # ---------------------------------------------------------------- the plan
@@ -423,7 +426,6 @@ class SelectPlan:
     mask: np.ndarray | None = None  # view layout: the lane masks as (repeats or 1, 8, B); bits past the read are 0
     pattern: np.ndarray | None = None  # view layout, bits the same in every repeat: ``mask`` in every repeat
     mask_bits: bytes | None = None  # view layout: the packed bits ``mask`` (and ``pattern``) were made from
-    out_is_scratch: bool = False  # view layout: compute ``src0 ^ src1`` and ``& mask`` in the result array itself
 
     @classmethod
     def compile(cls, call: SelectCall) -> SelectPlan:
@@ -494,15 +496,13 @@ class SelectPlan:
             plan.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize))
             if call.bits_from != "stream":
                 plan.pattern = np.empty_like(plan.tmp)
-            # The result array can hold the intermediate when src1 is not read after it is written:
-            # a scalar, a private buffer, or a src1 whose bytes the destination does not touch.
-            dst_access = plan.dst
-            plan.out_is_scratch = (src1 is None or dst_access.output() is dst_access.buffer
-                                   or dst.footprint.hi <= src1.footprint.lo or src1.footprint.hi <= dst.footprint.lo)
         return plan
 
     def run(self, core: Core, src1=None) -> None:
-        """Execute on ``core`` (the one planned for); ``src1``: the call's argument (mode 1: the scalar)."""
+        """Execute on ``core`` (the one planned for); ``src1``: the call's argument (mode 1: the scalar).
+
+        Everything is read and computed first; :meth:`_commit` then stores it (docs/architecture.md).
+        """
         call, ub = self.call, core.ub
         instruction = call.instruction
 
@@ -515,16 +515,21 @@ class SelectPlan:
             core.report_unset_cmpmask(instruction)
             scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
         bits = None  # the CMPMASK bits select from, as uint8; None: from selMask in memory
+        cmpmask = None  # CMPMASK after the call, None: unchanged
         cmpmask_after = call.cmpmask_after
         if cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
             self.cmpmask_span.check_initialized(ub, instruction)
-            bits = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES]  # read (below) before any write
-            cmpmask = bits.tobytes()
+            cmpmask = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES].tobytes()
+            bits = np.frombuffer(cmpmask, dtype=np.uint8)
         elif call.bits_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             bits = np.frombuffer(core.cmpmask, dtype=np.uint8)
+        if call.sel_addr_from_cmpmask:  # planned with CMPMASK's address (the plan key holds it)
+            core.report_unset_cmpmask(instruction)
         if self.scratch is not None:
-            scratch, cmpmask_after_scratch = self._scratch_payload(scalar, core)
+            scratch, cmpmask_from_scratch = self._scratch_payload(scalar, core)
+        if cmpmask_after == "scratch":
+            cmpmask = cmpmask_from_scratch if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES]
 
         # --- reads (memory as it is before any write), then the select
         epoch = ub.shadow_epoch
@@ -533,26 +538,42 @@ class SelectPlan:
         if self.src1 is not None and self.src1.seen_written != epoch:
             self.src1.check_initialized(ub, instruction)
         packed = self._packed_bits(ub, bits)
-        result = self._blend(ub, packed, scalar) if self.tmp is not None else self._where(ub, packed, scalar)
+        if self.tmp is not None:
+            blended, second = self._blend(ub, packed, scalar)
+            self._commit(core, None, blended, second, scratch, cmpmask)
+        else:
+            self._commit(core, self._where(ub, packed, scalar), None, None, scratch, cmpmask)
 
-        # --- commit (dst first: computed in place, it is already written)
+    def _commit(self, core: Core, result, blended, second, scratch, cmpmask: bytes | None) -> None:
+        """Store a computed call: dst, the UB scratch, CMPMASK, the mask registers (in that order).
+
+        View layout: ``blended`` is ``(src0 ^ src1) & mask`` (private), and the store is its
+        ``^ src1`` straight into the destination: one numpy operation, the dst write, first,
+        so that nothing has changed if it fails.
+        """
+        call, ub = self.call, core.ub
+        if blended is not None:
+            result = self.dst.output()
+            np.bitwise_xor(blended, second, out=result)
         self.dst.write(ub, result)
         if scratch is not None:
             self.scratch.write(ub, scratch)
-        if cmpmask_after == "selmask":
+        if cmpmask is not None:
             core.load_cmpmask(cmpmask)
-        elif cmpmask_after == "scratch":
-            core.load_cmpmask(cmpmask_after_scratch if scratch is not None else self._copies(scalar)[:CMPMASK_BYTES])
         if call.mask_words_after is not None:
             core.mask_words = call.mask_words_after
         if call.mask_mode_after is not None:
             core.mask_mode = call.mask_mode_after
 
-    def _blend(self, ub, packed: np.ndarray, scalar) -> np.ndarray:
-        """View layout: ``src1 ^ ((src0 ^ src1) & mask)`` per lane, into the dst's output array."""
+    def _blend(self, ub, packed: np.ndarray, scalar) -> tuple[np.ndarray, np.ndarray]:
+        """View layout: ``(src0 ^ src1) & mask`` per lane, in the plan's own buffer, and ``src1``.
+
+        The select is ``src1 ^ ((src0 ^ src1) & mask)``; :meth:`_commit` does the last ``^``.
+        """
         raw = self.call.dtype.raw
         bits = packed.tobytes()
         if bits != self.mask_bits:  # the lane mask is a function of the bits: remade only when they change
+            self.mask_bits = None  # until remade (an interrupted update must not look current)
             self.lane_table.take(packed, axis=0, out=self.mask_rows)
             if self.pattern is not None:
                 np.copyto(self.pattern, self.mask)  # ufuncs on equal shapes skip broadcasting
@@ -560,12 +581,10 @@ class SelectPlan:
         mask = self.mask if self.pattern is None else self.pattern
         first = self.src0.gather(ub, raw)
         second = self.src1.gather(ub, raw) if self.src1 is not None else self._scalar_lanes(scalar)
-        out = self.dst.output()
-        tmp = out if self.out_is_scratch else self.tmp  # one array fewer to stream through when possible
+        tmp = self.tmp
         np.bitwise_xor(first, second, out=tmp)
         np.bitwise_and(tmp, mask, out=tmp)
-        np.bitwise_xor(tmp, second, out=out)
-        return out
+        return tmp, second
 
     def _scalar_lanes(self, scalar: np.ndarray):
         """The scalar as the second operand: its bits in every lane for a short call (ufuncs on equal

@@ -17,7 +17,21 @@ Semantics (TransDataTo5HD.md; docs/semantics.md §4):
   (docs/semantics.md §4.3): a single repeat is already offset by one stride.  ``repeat_times == 0`` is a
   no-op (parameters are still checked).
 * The vector mask and the mask mode play no part.  ``dst_high_half`` / ``src_high_half``
-  only affect 8-bit data (TransDataTo5HD.md 参数说明, 表3).
+  select a half DataBlock of 8-bit data; with 16- or 32-bit data they must be ``False``
+  (TransDataTo5HD.md 参数说明, 表3: "该配置只支持int8_t、uint8_t的数据类型").
+* **Address tensors** (the ``LocalTensor<uint64_t>`` form, NPU build of
+  ``kernel_operator_vec_transpose_intf_impl.h``): before the instruction, scalar code packs
+  the 16 addresses of each tensor into the VA-register layout *in place*: for ``i = 0..3``,
+  entry ``i`` of dst and then entry ``i`` of src becomes
+  ``sum_j ((e[4i + j] >> 5) & 0x1fff) << 16 j`` — four 16-bit DataBlock numbers.  Entries 4-15
+  are left as they are.  ``vld_va_reg`` then loads the VA registers from the 32 bytes of
+  entries 0-3, so the instruction's lists are those 16 fields times 32.  A tensor used a second
+  time therefore holds packed words, not addresses, in entries 0-3; and when dst and src are
+  the same tensor, src's packing reads entries dst's packing has already rewritten.  npusim
+  does exactly this: every value the packing reads must be a 32-byte aligned UB address (the
+  documented content of the tensor), the rewritten entries are written back to UB (before the
+  transpose's own writes, which may overwrite them), and the transpose reads them where its
+  sources cover them.  Not available on the 910 (``AscendChip.transdata_address_tensor``).
 * Constraints: every address 32-byte aligned and every touched byte inside UB (and inside
   its tensor for the LocalTensor form); dtype per product (``AscendChip.transdata_dtypes``);
   overlap per docs/semantics.md §1.6 — within a repeat the bytes read and written are either the same
@@ -29,12 +43,12 @@ Semantics (TransDataTo5HD.md; docs/semantics.md §4):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
 from ...dtypes import DType
 from ...errors import OutOfBoundsError, ParameterRangeError
+from ...lazy import cached_attribute
 from ...overloads import Form, Param, bind_values
 from ...sources import semantics
 from ...validate import describe_type, is_list_like, require_aligned, require_bool, require_uint
@@ -56,6 +70,13 @@ HALF_BLOCK_BYTES = BLOCK_BYTES // 2
 SOURCE = f"{pages.TRANS_DATA_TO_5HD} 参数说明; {semantics('4.1')}"
 C_API_SOURCE = f"{pages.C_API}/asc_transto5hd.md 参数说明; {semantics('4.1')}"
 DTYPE_SOURCE = f"{pages.TRANS_DATA_TO_5HD} 数据类型; {semantics('4.4')}"
+VA_WORDS = 4  # VA_REG_ARRAY_LEN / HALF_FACTOR: entries packed per address tensor
+VA_FIELD_BITS = 16  # one DataBlock number per 16-bit field of a VA word
+VA_BLOCK_MASK = 0x1FFF  # vaMask: 13 bits of DataBlock number
+# the packing of the NPU build of kernel_operator_vec_transpose_intf_impl.h, described in semantics.md §4.1
+PACKING_SOURCE = f"{pages.TRANS_DATA_TO_5HD} 参数说明; {semantics('4.1')}"
+REUSE_HINT = ("; entries 0-3 of an address tensor are rewritten in place by every call (packed DataBlock numbers), "
+              "so refill the tensor before using it again")
 
 
 def _is_integer(value) -> bool:
@@ -106,9 +127,16 @@ def trans_data_to_5hd(*args, **kwargs) -> None:
         trans_data_to_5hd(dst_addrs, src_addrs, params, dtype=T)       # 16 UB byte addresses each
         trans_data_to_5hd(dst, src, params, dtype=T)                   # uint64 LocalTensors holding them
 
-    ``params`` is an :class:`~npusim.ascend.types.TransDataTo5HDParams`.  The address forms
-    carry no element type, so ``dtype`` (the C++ template argument ``T``) is required there;
-    the LocalTensor form takes it from the tensors.
+    ``params`` is an :class:`~npusim.ascend.types.TransDataTo5HDParams`; its high-half flags
+    must be ``False`` unless ``T`` is int8/uint8.  The address forms carry no element type, so
+    ``dtype`` (the C++ template argument ``T``) is required there; the LocalTensor form takes
+    it from the tensors.
+
+    The uint64-tensor form does what the NPU build does: it rewrites entries 0-3 of both
+    tensors in place with the packed VA-register words (four 16-bit DataBlock numbers
+    ``(addr >> 5) & 0x1fff`` each) and the instruction reads its lists from those words.
+    A second call with the same tensors sees the packed words, not the addresses: refill
+    the tensors first (module docstring).  Not available on the Atlas training series (910).
     """
     instruction = "trans_data_to_5hd"
     form, values = bind_values(instruction, TRANS_DATA_TO_5HD_FORMS, args, kwargs)
@@ -137,20 +165,40 @@ def _plan_call(instruction: str, form: str, bound: dict) -> TransPlan:
     dst_stride = require_uint(instruction, "params.dst_rep_stride", params.dst_rep_stride, 16, SOURCE)
     src_stride = require_uint(instruction, "params.src_rep_stride", params.src_rep_stride, 16, SOURCE)
 
+    rewrite = tensors = None
     if form == "tensor_list":
         dtype, dst_addrs, src_addrs, tensors = _from_tensor_lists(instruction, core, bound)
     elif form == "addr_list":
         dtype = _required_dtype(instruction, bound["dtype"])
         dst_addrs = _address_list(instruction, "dst_list", bound["dst_list"], core.ub.size_bytes)
         src_addrs = _address_list(instruction, "src_list", bound["src_list"], core.ub.size_bytes)
-        tensors = None
     else:
         dtype = _required_dtype(instruction, bound["dtype"])
-        dst_addrs = _addresses_from_tensor(instruction, core, "dst", bound["dst"])
-        src_addrs = _addresses_from_tensor(instruction, core, "src", bound["src"])
-        tensors = None
+        if not core.chip.transdata_address_tensor:
+            raise unsupported_on(core.chip, instruction, "TransDataTo5HD with the address lists in a "
+                                 "LocalTensor<uint64_t>", _has_address_tensor_form,
+                                 f"{pages.TRANS_DATA_TO_5HD} 产品支持情况; {semantics('4.1')}")
+        dst_addrs, src_addrs, rewrite = _va_lists_from_tensors(instruction, core, bound["dst"], bound["src"])
+    _require_low_halves(instruction, dtype, dst_high, src_high)
     return plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat_times, dst_stride, src_stride,
-                          dst_high, src_high, tensors)
+                          dst_high, src_high, tensors, rewrite)
+
+
+def _has_address_tensor_form(chip) -> bool:
+    return bool(chip.transdata_dtypes) and chip.transdata_address_tensor
+
+
+def _require_low_halves(instruction: str, dtype: DType, dst_high: bool, src_high: bool) -> None:
+    """``dstHighHalf`` / ``srcHighHalf`` are for int8_t / uint8_t only (TransDataTo5HD.md 参数说明, 表3)."""
+    if dtype.itemsize == 1:
+        return
+    for flag, value in (("dst_high_half", dst_high), ("src_high_half", src_high)):
+        if value:
+            raise ParameterRangeError(
+                instruction, f"params.{flag}", True, f"the high-half flags select half a DataBlock of int8_t / "
+                f"uint8_t data only; {dtype} data has no halves to choose", "False",
+                f"{SOURCE} (TransDataTo5HDParams: 该配置只支持int8_t、uint8_t的数据类型)",
+            )
 
 
 def _lists_call_key(instruction: str, dst_list, src_list, params, dtype) -> tuple | None:
@@ -286,28 +334,71 @@ def _from_tensor_lists(instruction: str, core: Core, bound: dict):
     return dtype, dst_addrs, src_addrs, (lists["dst_list"], lists["src_list"])
 
 
-def _addresses_from_tensor(instruction: str, core: Core, name: str, tensor: LocalTensor) -> np.ndarray:
-    """The 16 uint64 addresses stored in a LocalTensor<uint64_t> (TransDataTo5HD.md 函数原型, second form)."""
+def _address_tensor(instruction: str, core: Core, name: str, tensor: LocalTensor) -> LocalTensor:
+    """A LocalTensor<uint64_t> holding 16 written UB addresses (TransDataTo5HD.md 函数原型, second form)."""
     tensor = require_ub_tensor(instruction, name, tensor, core)
     require_dtype(instruction, name, tensor.dtype, frozenset({"uint64"}),
                   "the address tensor holds uint64_t addresses (LocalTensor<uint64_t>)", SOURCE)
     nbytes = ADDR_LIST_SIZE * 8
     tensor.check_span(instruction, f"{name} (address list)", tensor.addr, tensor.addr + nbytes)
     core.ub.check_initialized_span(instruction, f"{name} (address list)", tensor.addr, tensor.addr + nbytes)
-    stored = core.ub.data[tensor.addr : tensor.addr + nbytes].view("<u8")
-    too_big = stored >= np.uint64(core.ub.size_bytes)
-    if too_big.any():
-        index = int(np.argmax(too_big))
-        raise OutOfBoundsError(instruction, f"{name}[{index}] address", int(stored[index]),
-                               "the stored address lies outside UB", f"[0x0, {core.ub.size_bytes:#x})", SOURCE)
-    return stored.astype(np.int64)
+    return tensor
+
+
+def _va_lists_from_tensors(instruction: str, core: Core, dst: LocalTensor, src: LocalTensor):
+    """The NPU build's packing of two address tensors (module docstring), without writing anything.
+
+    Returns the dst and src lists the instruction then reads (16 UB byte addresses each) and the
+    rewrite: ``(uint64 element indices, words)`` of the entries the packing leaves in UB.
+    """
+    dst = _address_tensor(instruction, core, "dst", dst)
+    src = _address_tensor(instruction, core, "src", src)
+    ub = core.ub
+    rewritten: dict[int, int] = {}  # byte address of an entry -> the word the packing stored there
+
+    def entry(tensor: LocalTensor, k: int) -> int:
+        at = tensor.addr + 8 * k
+        return rewritten[at] if at in rewritten else int.from_bytes(ub.data[at : at + 8], "little")
+
+    for i in range(VA_WORDS):
+        for name, tensor in (("dst", dst), ("src", src)):  # dst.SetValue(i) comes before src.GetValue
+            word = 0
+            for j in range(VA_WORDS):
+                k = VA_WORDS * i + j
+                address = entry(tensor, k)
+                _require_stored_address(instruction, f"{name}[{k}]", address, ub.size_bytes, packed=k < VA_WORDS)
+                word |= ((address >> 5) & VA_BLOCK_MASK) << (VA_FIELD_BITS * j)
+            rewritten[tensor.addr + 8 * i] = word
+
+    def va_list(tensor: LocalTensor) -> np.ndarray:  # vld_va_reg: 16 fields from entries 0-3, in DataBlocks
+        fields = [(entry(tensor, i) >> (VA_FIELD_BITS * j)) & 0xFFFF for i in range(VA_WORDS) for j in range(VA_WORDS)]
+        return np.array(fields, dtype=np.int64) * BLOCK_BYTES
+
+    rewrite = (np.array(list(rewritten), dtype=np.int64) // 8, np.array(list(rewritten.values()), dtype="<u8"))
+    return va_list(dst), va_list(src), rewrite
+
+
+def _require_stored_address(instruction: str, operand: str, address: int, ub_bytes: int, packed: bool) -> None:
+    """An address tensor entry the packing reads is a 32-byte aligned UB address (TransDataTo5HD.md 参数说明: the tensor
+    holds LocalTensor addresses, whose start must be 32-byte aligned).  ``packed``: one of the entries
+    every call rewrites, so the message says why it may hold something else."""
+    if address >= ub_bytes:
+        raise OutOfBoundsError(instruction, f"{operand} address", address,
+                               "the stored address lies outside UB" + (REUSE_HINT if packed else ""),
+                               f"[0x0, {ub_bytes:#x})", f"{SOURCE}; {PACKING_SOURCE}")
+    require_aligned(instruction, operand, address, UB_ALIGN, "UB", ALIGN_SOURCE)
 
 
 # ------------------------------------------------------------------ planning
 def plan_vnchwconv(instruction: str, core: Core, dtype: DType, dst_list: np.ndarray, src_list: np.ndarray,
                    repeat_times: int, dst_stride: int, src_stride: int, dst_high: bool, src_high: bool,
-                   tensors: tuple[list[LocalTensor], list[LocalTensor]] | None) -> TransPlan:
-    """Check every rule and compute the element addresses of all reads and writes."""
+                   tensors: tuple[list[LocalTensor], list[LocalTensor]] | None,
+                   rewrite: tuple[np.ndarray, np.ndarray] | None = None) -> TransPlan:
+    """Check every rule and compute the element addresses of all reads and writes.
+
+    ``rewrite``: address-tensor entries the call stores before the instruction runs
+    (:func:`_va_lists_from_tensors`), as ``(uint64 element indices, words)``.
+    """
     _require_product(instruction, core)
     require_dtype(instruction, "T", dtype, core.chip.transdata_dtypes,
                   f"TransDataTo5HD does not support this type on {core.chip.name}", DTYPE_SOURCE)
@@ -329,9 +420,10 @@ def plan_vnchwconv(instruction: str, core: Core, dtype: DType, dst_list: np.ndar
     _check_bounds(instruction, core, "src", src_addrs, dtype.itemsize, tensors[1] if tensors else None)
     check_overlap(instruction, _footprint("dst", dst_addrs, dtype.itemsize),
                   _footprint("src", src_addrs, dtype.itemsize))
-    plan = TransPlan(instruction, dtype, src_addrs, dst_addrs, tensors is not None)
-    plan.geometry = _view_geometry(core.ub, dtype.raw, plan, dst_list, src_list, repeat_times, dst_stride,
-                                   src_stride)
+    plan = TransPlan(instruction, dtype, src_addrs, dst_addrs, tensors is not None, rewrite=rewrite)
+    if rewrite is None:  # the rewritten entries may lie among the sources: the indexed path patches them
+        plan.geometry = _view_geometry(core.ub, dtype.raw, plan, dst_list, src_list, repeat_times, dst_stride,
+                                       src_stride)
     return plan.bind(core)
 
 
@@ -401,7 +493,9 @@ class TransPlan:
       in issue order (a destination written twice keeps its last value).
 
     The uninitialised-read check and the written-shadow update run once per shadow epoch
-    (``Memory.shadow_epoch``).
+    (``Memory.shadow_epoch``).  Every source is read before anything is written: the view
+    copy is one numpy assignment, and the indexed path gathers all values first and then
+    commits the address-tensor ``rewrite`` (if any) and the destination elements.
 
     The plan is portable (``npusim.ascend.plans``): everything but ``views`` is addresses
     and geometry, and :meth:`bind` makes the views over a core's memory.
@@ -416,11 +510,12 @@ class TransPlan:
     views: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # dst, src, dst shadow, src shadow
     src_seen_written: int = NEVER
     dst_seen_written: int = NEVER
+    rewrite: tuple[np.ndarray, np.ndarray] | None = None  # address-tensor entries stored first (indices, words)
 
     def bind(self, core: Core | None) -> TransPlan:
         """This plan with its views over ``core``'s memory (``None``: without views, as a template)."""
         plan = TransPlan(self.instruction, self.dtype, self.src_addrs, self.dst_addrs, self.tensor_operands,
-                         self.geometry)
+                         self.geometry, rewrite=self.rewrite)
         if core is not None and self.geometry is not None:
             plan.views = _views(core.ub, self.dtype.raw, *self.geometry)
         return plan
@@ -430,19 +525,44 @@ class TransPlan:
         ub = core.ub
         if self.src_seen_written != ub.shadow_epoch:
             self._check_sources(ub)
+        if self.views is not None:
+            self._commit_views(ub)
+            return
+        values = ub.data.view(self.dtype.raw)[self.src_for_dst] if self.src_addrs.size else None
+        if self.rewrite is not None and values is not None:
+            self._read_rewritten_entries(values)
+        self._commit(ub, values)
+
+    def _commit_views(self, ub) -> None:
+        """The view layout: the copy is one numpy assignment (reading every source first), then the shadow."""
         views = self.views
-        if views is not None:
-            views[0][...] = views[1]
-            if self.dst_seen_written != ub.shadow_epoch:
-                views[2][...] = ALL_WRITTEN[self.dtype.itemsize]
-                self.dst_seen_written = ub.shadow_epoch
-        elif self.src_addrs.size:
-            typed = ub.data.view(self.dtype.raw)
-            if self.dst_seen_written == ub.shadow_epoch:
-                typed[self.dst_index] = typed[self.src_for_dst]
-            else:
-                ub.scatter(self.dst_index, typed[self.src_for_dst])
-                self.dst_seen_written = ub.shadow_epoch
+        views[0][...] = views[1]
+        if self.dst_seen_written != ub.shadow_epoch:
+            views[2][...] = ALL_WRITTEN[self.dtype.itemsize]
+            self.dst_seen_written = ub.shadow_epoch
+
+    def _commit(self, ub, values: np.ndarray | None) -> None:
+        """The indexed layout: the rewritten address-tensor entries (if any), then the destination elements."""
+        if self.rewrite is not None:
+            ub.scatter(*self.rewrite)
+        if values is None:
+            return
+        if self.dst_seen_written == ub.shadow_epoch:
+            ub.data.view(self.dtype.raw)[self.dst_index] = values
+        else:
+            ub.scatter(self.dst_index, values)
+            self.dst_seen_written = ub.shadow_epoch
+
+    def _read_rewritten_entries(self, values: np.ndarray) -> None:
+        """Sources that lie in a rewritten address-tensor entry read the packed word (it is stored first)."""
+        itemsize = self.dtype.itemsize
+        source_bytes = self.src_for_dst * itemsize
+        for index, word in zip(*self.rewrite, strict=True):
+            start = int(index) * 8
+            inside = (source_bytes >= start) & (source_bytes < start + 8)
+            if inside.any():
+                parts = np.array([word], dtype="<u8").view(self.dtype.raw)
+                values[inside] = parts[(source_bytes[inside] - start) // itemsize]
 
     def _check_sources(self, ub) -> None:
         """Report the first never-written source byte; remembered until the shadow epoch changes."""
@@ -453,17 +573,17 @@ class TransPlan:
             ub.check_initialized(self.instruction, "src", self.src_index, itemsize)
         self.src_seen_written = ub.shadow_epoch
 
-    @cached_property
+    @cached_attribute
     def src_index(self) -> np.ndarray:
         """Element index of every source element read, ``(repeats, 16, n)`` flattened."""
         return (self.src_addrs // self.dtype.itemsize).reshape(-1)
 
-    @cached_property
+    @cached_attribute
     def dst_index(self) -> np.ndarray:
         """Element index of every destination element, in issue order."""
         return (self.dst_addrs // self.dtype.itemsize).reshape(-1)
 
-    @cached_property
+    @cached_attribute
     def src_for_dst(self) -> np.ndarray:
         """For each destination element (issue order), the element index of its source."""
         src = self.src_addrs // self.dtype.itemsize  # (repeats, block k, element e)
