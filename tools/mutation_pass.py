@@ -30,7 +30,8 @@ fails (or the copy no longer imports), *timeout* when the tests exceed three tim
 Which tests run which line comes from one run of the whole suite under coverage.py with one context
 per test (the ``map`` step; coverage is the tool's only extra need and is not a project dependency).
 A line that no test runs inside its own context (module-level tables, code run in threads or in
-subprocesses) is tested with every test that runs any line of its module.
+subprocesses) is tested with every test that runs any line of its module, and a module of import-time
+lines only (a package's ``__init__``) with every test that runs a module of its package.
 
 Usage (from the repository root, with the project's virtual environment)::
 
@@ -228,6 +229,8 @@ class _Sites(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_AugAssign(self, node):
+        if isinstance(node.target, ast.Name) and node.target.id == "__all__":
+            return
         variant = _BINOP_VARIANTS.get(type(node.op))
         if variant and not _is_text(node.value):
             mutated = copy.deepcopy(node)
@@ -445,6 +448,10 @@ class TestMap:
         how = "line"
         if not chosen:
             chosen, how = self.module_tests(mutant.module), "module"
+        if not chosen:  # only import-time lines (a package's __init__, tables): the tests of its package
+            package = str(Path(mutant.module).parent)
+            chosen, how = {t for m in self.lines if str(Path(m).parent) == package
+                           for t in self.module_tests(m)}, "package"
         nodeids = [self.tests[t] for t in sorted(chosen, key=lambda t: (self.durations[t], self.tests[t]))]
         nodeids += [f for f in extra_files if f not in {n.split("::")[0] for n in nodeids}]
         return nodeids, how
