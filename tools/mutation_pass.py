@@ -484,6 +484,9 @@ def run_mutant(mutant: Mutant, repo: Path, tests: TestMap, extra_files: tuple[st
             env=subprocess_env(repo, **{SELECT_ENV: str(select), "PYTHONDONTWRITEBYTECODE": "1"}))
         status = {0: "survived", 1: "killed", 2: "killed"}.get(done.returncode, f"error-{done.returncode}")
         tail = [line for line in done.stdout.splitlines() if line.strip()][-4:]
+        if done.returncode == 4 and "ImportError while loading conftest" in done.stderr:
+            status = "killed"  # pytest's usage-error code: conftest.py could not import the mutated package
+            tail = ["the copy no longer imports:"] + [line for line in done.stderr.splitlines() if line.strip()][-1:]
         why = " | ".join(tail)[-600:]
     except subprocess.TimeoutExpired:
         status, why = "timeout", f"over {timeout:.0f} s"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,24 @@ SOC = {"Ascend910B1": "A2", "Ascend910_9391": "A3", "Ascend950PR_9599": "950", "
 
 def test_every_seed_product_has_a_row():
     assert set(CHIPS) == set(UB)
+
+
+# The product lines the Ascend C API pages list under "产品支持情况" (the names errors quote to the user).
+PRODUCT = {"950": "Ascend 950PR/Ascend 950DT", "A3": "Atlas A3 training/inference series",
+           "A2": "Atlas A2 training/inference series", "310B": "Atlas 200I/500 A2 inference",
+           "310P": "Atlas inference series AI Core", "310P-VEC": "Atlas inference series Vector Core",
+           "910": "Atlas training series", "KirinX90": "Kirin X90", "Kirin9030": "Kirin 9030"}
+
+
+@pytest.mark.parametrize("name", sorted(PRODUCT))
+def test_product_line_of_every_row(name):
+    assert CHIPS[name].product == PRODUCT[name]
+
+
+def test_product_rows_are_read_only():
+    """A row is shared by every core of the process: assigning a field must fail, not change them all."""
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        CHIPS["A2"].product = "Atlas 300"
 
 
 @pytest.mark.parametrize("name", sorted(UB))

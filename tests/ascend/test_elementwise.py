@@ -15,6 +15,7 @@ from npusim import ascend as asc
 from npusim.errors import OverlapError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
 
 from . import reference_model as ref
+from .conftest import assert_fields
 
 SETTINGS = settings(max_examples=60, derandomize=True, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -294,6 +295,19 @@ def test_is_set_mask_false_uses_the_mask_register():
         asc.set_vector_mask(0, 0b1010)
         asc.duplicate(x, 7.0, 64, 1, 1, 8, False)
         assert x.read()[:5].tolist() == [0.0, 7.0, 0.0, 7.0, 0.0]
+
+
+def test_no_mask_form_with_a_zero_mask_register_is_rejected_on_310p():
+    """Atlas inference products reject a normal-mode mask of 0, also when it comes from the register."""
+    with asc.Core("310P") as core:
+        core.ub_write(0, bytes(range(256)))
+        x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+        asc.set_vector_mask(0, 0)
+        before = (core.ub.snapshot(), core.register_state())
+        with pytest.raises(ParameterRangeError) as info:
+            asc.duplicate(x, 7.0, 64, 1, 1, 8, False)
+        assert_fields(info.value, instruction="duplicate", operand="mask", value=0, rule="normal-mode mask of 0")
+        assert (core.ub.snapshot(), core.register_state()) == before
 
 
 def test_duplicate_count_and_strided_forms():

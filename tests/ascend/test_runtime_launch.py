@@ -217,6 +217,17 @@ def test_default_chip_setting_reaches_new_cores():
     assert asc.Core().chip.name == "A2"
 
 
+def test_set_default_chip_reaches_new_cores():
+    """``set_default_chip`` (what ``npusim run --chip`` calls) changes the product of later cores."""
+    asc.set_default_chip("310P")
+    try:
+        assert asc.get_default_chip().name == "310P"
+        assert asc.Core().chip.name == "310P"
+    finally:
+        asc.set_default_chip("A2")
+    assert asc.Core().chip.name == "A2"
+
+
 # ------------------------------------------------- what a launch holds and checks
 @asc.jit
 def tiled_add_one(x: asc.GlobalAddress, seen: list):
