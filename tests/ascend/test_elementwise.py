@@ -310,6 +310,18 @@ def test_no_mask_form_with_a_zero_mask_register_is_rejected_on_310p():
         assert (core.ub.snapshot(), core.register_state()) == before
 
 
+def test_masked_write_marks_its_lanes_written_for_strict_reads():
+    """A strict core tracks written bytes: lanes a masked duplicate wrote may be read, with no uninitialised error."""
+    with asc.Core("A2", strict=True) as core:
+        x = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+        y = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 256, 64)
+        core.ub_write(256, bytes(256))
+        asc.duplicate(x, 7.0, [0b1010, 0], 1, 1, 8)  # lanes 1 and 3 only
+        asc.adds(y, x, 1.0, [0b1010, 0], 1, asc.UnaryRepeatParams())
+        assert core.ub_read(256, 16) == bytes(4) + (0x41000000).to_bytes(4, "little") + bytes(4) \
+            + (0x41000000).to_bytes(4, "little")  # 8.0 in IEEE binary32 where the mask is set
+
+
 def test_duplicate_count_and_strided_forms():
     with asc.Core("A2") as core:
         core.ub_write(0, bytes(1024))

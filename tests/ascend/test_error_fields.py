@@ -192,6 +192,19 @@ def test_data_copy_pad_64_bit_padding_value():
             instruction="data_copy_pad", operand="pad_params.padding_value", value=5, allowed="0")
 
 
+def test_data_copy_pad_padding_type_must_be_the_copy_type():
+    """DataCopyPad 参数说明 (表4): the padding parameters' type is the copy's T; the error names both."""
+    gm = np.zeros(64, np.float16)
+    with asc.Core("A2") as core:
+        fill(core, 0, 0x10000)
+        g = asc.GlobalTensor()
+        g.set_global_buffer(gm)
+        ub = t(F16, 0x8000, 64)
+        assert_rejected(core, UnsupportedError, lambda: asc.data_copy_pad(
+            ub, g, asc.DataCopyExtParams(1, 32, 0, 0), asc.DataCopyPadExtParams(asc.float32)),
+            instruction="data_copy_pad", operand="pad_params.dtype", value="float32", allowed="float16")
+
+
 def test_data_copy_dtype_per_product():
     gm = np.zeros(64, np.uint16)
     with asc.Core("310P") as core:
