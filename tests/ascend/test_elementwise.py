@@ -297,6 +297,17 @@ def test_is_set_mask_false_uses_the_mask_register():
         assert x.read()[:5].tolist() == [0.0, 7.0, 0.0, 7.0, 0.0]
 
 
+def test_set_vector_mask_takes_one_or_two_words():
+    """set_vector_mask is (length) or (mask_high, mask_low); another count of arguments is a TypeError."""
+    with asc.Core("A2") as core:
+        before = core.register_state()
+        for args in ((), (0, 1, 2)):
+            with pytest.raises(TypeError, match=rf"set_vector_mask: takes \(length\) or \(mask_high, mask_low\), "
+                                                 rf"got {len(args)} positional args"):
+                asc.set_vector_mask(*args, dtype=asc.float32)
+        assert core.register_state() == before
+
+
 def test_no_mask_form_with_a_zero_mask_register_is_rejected_on_310p():
     """Atlas inference products reject a normal-mode mask of 0, also when it comes from the register."""
     with asc.Core("310P") as core:
