@@ -90,6 +90,25 @@ PRIORITY = (
     "rounding.py", "validate.py", "memory.py", "dtypes.py",
 )
 
+# Survivors judged equivalent (no observable change), by id, with the reason; ``report`` counts them apart
+# and leaves them out of the rate (docs/mutation.md).
+EQUIVALENT = {
+    "ascend/addressing.py:128:19:const:1": "an lru_cache size: only how many lane tables are kept",
+    "ascend/addressing.py:65:1:arg:1": "an lru_cache size: only how many offset tables are kept",
+    "ascend/addressing.py:145:11:arg:1": "np.arange's default integer already holds repeats * lanes <= 255 * 128",
+    "ascend/addressing.py:92:7:cmp:1": "at length 64 both branches give (FULL_WORD, 0)",
+    "ascend/c_api.py:120:8:call:1": "the plan cache is a speed-up: an uncached call makes the same plan again",
+    "ascend/c_api.py:211:16:call:1": "the shortcut cache is a speed-up: without it the checked path runs",
+    "ascend/c_api.py:250:11:cmp:1": "no shortcut is stored under a None key, so the checked path runs",
+    "ascend/ops/arith.py:58:44:const:1": "astype(copy=True) returns equal bytes in a new array",
+    "ascend/ops/arith.py:67:28:cmp:1": "integer min: equal signed values have equal bits, so a and b agree",
+    "ascend/ops/arith.py:68:4:raise:1": "unreachable: the operation names are fixed by the callers' tables",
+    "ascend/ops/arith.py:89:16:raise:1": "unreachable: the operation names are fixed by the callers' tables",
+    "ascend/ops/compare.py:260:107:const:1": "zip(strict=) of form.names and the values bound to them: equal lengths",
+    "ascend/ops/compare.py:609:36:boolop:1": "widening before a compare is exact: the same order, only speed differs",
+    "ascend/ops/data_copy.py:206:7:boolop:1": "a key with a None part is never stored: such calls fail in planning",
+}
+
 # Environment variables between the driver and the plugin.
 MAP_ENV = "NPUSIM_MUTATION_MAP"          # map run: the directory for the coverage data and durations
 SELECT_ENV = "NPUSIM_MUTATION_SELECT"    # mutant run: a JSON file with the node ids to run, in order
@@ -592,20 +611,25 @@ def command_report(args) -> int:
     rows: dict[str, Counter] = defaultdict(Counter)
     for record in results.values():
         final = record.get("retest", record["status"])
+        equivalent = final == "survived" and record["id"] in EQUIVALENT
         for key in (record["module"], "TOTAL"):
             rows[key]["tried"] += 1
             rows[key]["before"] += record["status"] in ("killed", "timeout")
             rows[key]["after"] += final in ("killed", "timeout")
             rows[key]["timeout"] += final == "timeout"
-    print(f"{'module':40s} {'tried':>5s} {'killed':>6s} {'rate':>6s} {'after':>6s} {'rate':>6s}")
+            rows[key]["equivalent"] += equivalent
+    print(f"{'module':40s} {'tried':>5s} {'killed':>6s} {'rate':>6s} {'after':>6s} {'equiv':>5s} {'rate':>6s}")
     for module in sorted(rows, key=lambda m: (m == "TOTAL", m)):
         row = rows[module]
         print(f"{module:40s} {row['tried']:5d} {row['before']:6d} {row['before'] / row['tried']:6.1%} "
-              f"{row['after']:6d} {row['after'] / row['tried']:6.1%}")
+              f"{row['after']:6d} {row['equivalent']:5d} {row['after'] / (row['tried'] - row['equivalent']):6.1%}")
+    print("rate after: killed or timed out among the mutants not judged equivalent (EQUIVALENT)")
     if args.survivors:
         for record in sorted(results.values(), key=lambda r: r["id"]):
             if record.get("retest", record["status"]) not in ("killed", "timeout"):
-                print(f"{record['id']:55s} {record['description']}  [{record['selected']}, {record['tests']} tests]")
+                note = f"  equivalent: {EQUIVALENT[record['id']]}" if record["id"] in EQUIVALENT else ""
+                print(f"{record['id']:55s} {record['description']}  [{record['selected']}, {record['tests']} tests]"
+                      f"{note}")
     return 0
 
 
