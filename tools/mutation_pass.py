@@ -472,7 +472,7 @@ class TestMap:
             chosen, how = {t for m in self.lines if str(Path(m).parent) == package
                            for t in self.module_tests(m)}, "package"
         nodeids = [self.tests[t] for t in sorted(chosen, key=lambda t: (self.durations[t], self.tests[t]))]
-        nodeids += [f for f in extra_files if f not in {n.split("::")[0] for n in nodeids}]
+        nodeids += list(extra_files)  # whole files, also where some of their tests were selected by line
         return nodeids, how
 
     def budget(self, nodeids: list[str]) -> float:
