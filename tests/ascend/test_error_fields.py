@@ -180,29 +180,22 @@ def test_data_copy_pad_fields(call, operand, value):
                         value=value)
 
 
-def test_data_copy_pad_64_bit_padding_value():
-    gm = np.zeros(64, np.int64)
+@pytest.mark.parametrize(("dtype", "block_len", "pad", "error", "fields"), [
+    (asc.int64, 8, asc.DataCopyPadExtParams(asc.int64, True, 1, 0, 5), ParameterRangeError,
+     {"operand": "pad_params.padding_value", "value": 5, "allowed": "0"}),
+    # DataCopyPad 参数说明 (表4): the padding parameters' type is the copy's T; the error names both.
+    (F16, 32, asc.DataCopyPadExtParams(asc.float32), UnsupportedError,
+     {"operand": "pad_params.dtype", "value": "float32", "allowed": "float16"}),
+], ids=["64-bit padding value", "padding type is the copy's type"])
+def test_data_copy_pad_params_fields(dtype, block_len, pad, error, fields):
+    gm = np.zeros(64, dtype.np_dtype)
     with asc.Core("A2") as core:
         fill(core, 0, 0x10000)
         g = asc.GlobalTensor()
         g.set_global_buffer(gm)
-        ub = t(asc.int64, 0x8000, 64)
-        assert_rejected(core, ParameterRangeError, lambda: asc.data_copy_pad(
-            ub, g, asc.DataCopyExtParams(1, 8, 0, 0), asc.DataCopyPadExtParams(asc.int64, True, 1, 0, 5)),
-            instruction="data_copy_pad", operand="pad_params.padding_value", value=5, allowed="0")
-
-
-def test_data_copy_pad_padding_type_must_be_the_copy_type():
-    """DataCopyPad 参数说明 (表4): the padding parameters' type is the copy's T; the error names both."""
-    gm = np.zeros(64, np.float16)
-    with asc.Core("A2") as core:
-        fill(core, 0, 0x10000)
-        g = asc.GlobalTensor()
-        g.set_global_buffer(gm)
-        ub = t(F16, 0x8000, 64)
-        assert_rejected(core, UnsupportedError, lambda: asc.data_copy_pad(
-            ub, g, asc.DataCopyExtParams(1, 32, 0, 0), asc.DataCopyPadExtParams(asc.float32)),
-            instruction="data_copy_pad", operand="pad_params.dtype", value="float32", allowed="float16")
+        ub = t(dtype, 0x8000, 64)
+        assert_rejected(core, error, lambda: asc.data_copy_pad(ub, g, asc.DataCopyExtParams(1, block_len, 0, 0), pad),
+                        instruction="data_copy_pad", **fields)
 
 
 def test_data_copy_dtype_per_product():
