@@ -1,0 +1,198 @@
+"""One dispatch for every instruction call: written once, here.
+
+A call ``instruction(*args, **kwargs)`` goes through these steps:
+
+1. **find the core** of the enclosing ``with Core(...)`` block (the vendor's context);
+2. **find the plan**.  A positional call is first looked up by its raw arguments in the
+   core's ``invocations`` cache (key: the instruction, the register configuration every
+   form plans with, and each argument's key part).  Otherwise the call is bound to one of
+   the documented forms (:func:`~npusim.overloads.bind_values`) and its plan looked up in
+   :data:`PLANS`, shared by every core of the product, under its *geometry key*: the
+   form, the register configuration the plan depends on, and each value's key part —
+   an operand (a tensor) by its geometry, never its address; a value read per call (a
+   scalar operand) not at all.  A miss compiles the plan (``Instruction.compile``: every
+   parameter rule checked, nothing read or written) and keeps it;
+3. **per-call checks**: every operand still usable (allocated, on this core);
+4. **bind** the plan to the operands' base addresses (``Plan.bind``: the rules that depend
+   on addresses, and the views over this core's memory); the core keeps its latest
+   bindings by ``(plan, bases)``;
+5. **run** the binding: read, compute, then commit;
+6. **record** it, when the core keeps a trace (one :class:`~.trace.AccessRecord`).
+
+Key parts: an ``int`` is itself; an operand (a type the vendor registered in
+``Vendor.operand_kinds``, or a list of them) is its geometry, plus its base for an
+absolute instruction; an object with a ``fields_key()`` method (the repeat-parameter
+classes) its fields; an array its dtype, shape and bytes; anything else a tuple that
+begins with its type, so ``1``, ``1.0``, ``True`` and ``np.int64(1)`` never share a plan.
+Equal raw keys therefore mean the same form with the same values, hence the same plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..overloads import REQUIRED, Form, bind_values
+from .caches import Cache
+from .registry import Instruction, OperandKind, Vendor, vendor
+from .trace import AccessRecord, caller_source, json_params
+
+__all__ = ["MAX_BINDINGS", "MAX_INVOCATIONS", "PER_CALL", "PLANS", "Invocation", "dispatch", "key_part",
+           "new_core_caches", "public_function"]
+
+PLANS = Cache("plans", 4096)  # (chip name, geometry key) -> Plan
+MAX_INVOCATIONS = 512  # per core: raw-argument keys -> Invocation
+MAX_BINDINGS = 512  # per core: (plan, bases) -> Binding
+PER_CALL = "<per-call value>"  # stands in a plan key for a value read per call
+
+
+def new_core_caches() -> tuple[Cache, Cache]:
+    """A fresh core's two caches: its invocations (raw keys) and its bindings."""
+    return Cache("invocations", MAX_INVOCATIONS), Cache("bindings", MAX_BINDINGS)
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """A plan reached from a call, and where its operands sit among the call's values.
+
+    Attributes:
+        plan: the checked plan.
+        form: the call form it was bound to (its parameter names name the values).
+        defaults: the values a positional call of this shape leaves to their defaults.
+        positions: the index in the values of each of ``plan.operands``.
+        kinds: how each of those binds (``None``: the value is no operand here).
+    """
+
+    plan: Any
+    form: Form
+    defaults: tuple
+    positions: tuple[int, ...]
+    kinds: tuple[OperandKind | None, ...]
+
+
+def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
+    """Run one call of ``entry`` (module docstring)."""
+    owner = vendor(entry.vendor)
+    core = owner.current_core(entry.name)
+    raw_key = None
+    if not kwargs and entry.fast_context is not None:
+        raw_key = (entry.name, entry.fast_context(core), *[key_part(owner, value, entry.relative) for value in args])
+        invocation = core.invocations.get(raw_key)
+        if invocation is not None:
+            _run(entry, core, invocation, args + invocation.defaults)
+            return
+    form, values = bind_values(entry.name, entry.forms, args, kwargs)
+    invocation = _invocation(entry, owner, core, form, values, None if kwargs else len(args))
+    if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
+        core.invocations.put(raw_key, invocation)
+    _run(entry, core, invocation, values)
+
+
+def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple,
+                positional: int | None) -> Invocation:
+    context = entry.plan_context(core, form.name, values) if entry.plan_context is not None else ()
+    per_call = entry.per_call
+    parts = [PER_CALL if name in per_call and _kind_of(owner, value) is None else key_part(owner, value,
+                                                                                           entry.relative)
+             for name, value in zip(form.names, values, strict=True)]
+    key = (core.chip.name, entry.name, form.name, context, *parts)
+    plan = PLANS.get(key)
+    if plan is None:
+        plan = entry.compile(core, form.name, dict(zip(form.names, values, strict=True)))
+        if type(plan).__hash__ is not object.__hash__:
+            raise TypeError(f"{entry.name}: a plan must hash by identity (dataclass eq=False), "
+                            f"{type(plan).__name__} does not")
+        PLANS.put(key, plan)
+    names = form.names
+    positions = tuple(names.index(name) for name in plan.operands)
+    kinds = tuple(_kind_of(owner, values[i]) for i in positions)
+    defaults = () if positional is None else tuple(p.default for p in form.params[positional:])
+    if any(d is REQUIRED for d in defaults):  # cannot happen for a bound call; keeps the invariant visible
+        raise AssertionError(f"{entry.name}: a bound call left a required parameter out")
+    return Invocation(plan, form, defaults, positions, kinds)
+
+
+def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> None:
+    plan = invocation.plan
+    operands = [values[i] for i in invocation.positions]
+    bases = []
+    for kind, value, name in zip(invocation.kinds, operands, plan.operands, strict=True):
+        if kind is not None:
+            kind.check(value, entry.name, name, core)
+            bases.append(kind.base(value))
+        else:
+            bases.append(None)
+    binding_key = (plan, *bases)
+    binding = core.bindings.get(binding_key)
+    if binding is None:
+        binding = plan.bind(core, operands)
+        core.bindings.put(binding_key, binding)
+    binding.run(core, values)
+    trace = core.trace
+    if trace is not None:
+        trace.append(AccessRecord(
+            len(trace), entry.name, entry.vendor, entry.pipe, binding.reads, binding.writes,
+            binding.registers_read, binding.registers_written, caller_source(),
+            json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
+        ))
+
+
+# ------------------------------------------------------------------ key parts
+def _kind_of(owner: Vendor, value) -> OperandKind | None:
+    """The operand kind of ``value`` (a registered type, or a non-empty list of one), or ``None``."""
+    kinds = owner.operand_kinds
+    kind = kinds.get(type(value))
+    if kind is not None:
+        return kind
+    if type(value) in (list, tuple) and value and all(type(item) in kinds for item in value):
+        return _list_kind(tuple(kinds[type(item)] for item in value))
+    return None
+
+
+def _list_kind(item_kinds: tuple[OperandKind, ...]) -> OperandKind:
+    def geometry(items):
+        return tuple(kind.geometry(item) for kind, item in zip(item_kinds, items, strict=True))
+
+    def base(items):
+        return tuple(kind.base(item) for kind, item in zip(item_kinds, items, strict=True))
+
+    def check(items, instruction, name, core):
+        for i, (kind, item) in enumerate(zip(item_kinds, items, strict=True)):
+            kind.check(item, instruction, f"{name}[{i}]", core)
+
+    return OperandKind(geometry, base, check)
+
+
+def key_part(owner: Vendor, value, relative: bool = True):
+    """The key part of one argument (module docstring); may be unhashable (then nothing is cached)."""
+    kind = type(value)
+    if kind is int or value is None:
+        return value
+    operand = owner.operand_kinds.get(kind)
+    if operand is not None:
+        return (kind, operand.geometry(value)) if relative else (kind, operand.geometry(value), operand.base(value))
+    if kind is list or kind is tuple:
+        return (kind, *[key_part(owner, item, relative) for item in value])
+    if kind is np.ndarray:
+        return (kind, value.dtype.str, value.shape, value.tobytes())
+    fields_key = getattr(value, "fields_key", None)
+    if fields_key is not None:
+        return fields_key()
+    return (kind, value)
+
+
+# ------------------------------------------------------------ public function
+def public_function(entry: Instruction) -> Callable[..., None]:
+    """The function users call for ``entry``: its docstring lists the call forms."""
+
+    def instruction(*args, **kwargs) -> None:
+        dispatch(entry, args, kwargs)
+
+    instruction.__name__ = instruction.__qualname__ = entry.name
+    instruction.__module__ = f"npusim.{entry.vendor}"
+    forms = "\n".join(f"    {signature}" for signature in entry.signatures())
+    instruction.__doc__ = f"{entry.doc or entry.summary}\n\nForms::\n\n{forms}\n\nDocument: {entry.source}\n"
+    return instruction
