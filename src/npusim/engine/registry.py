@@ -166,6 +166,7 @@ def register(entry: Instruction) -> Callable[..., Any]:
         raise KeyError(f"{entry.vendor} instruction {entry.name!r} is already registered")
     function = public_function(entry)
     object.__setattr__(entry, "function", function)  # the record is frozen for everyone else
+    function.instruction = entry  # type: ignore[attr-defined]
     _INSTRUCTIONS[key] = entry
     return function
 
