@@ -54,7 +54,8 @@ def _check(value, instruction, name, core):
 
 
 register_vendor(Vendor("toy", chips=lambda: [ToyChip("T1"), ToyChip("T2")], current_core=_current,
-                       operand_kinds={Buf: OperandKind(lambda b: b.size, lambda b: b.addr, _check)}))
+                       operand_kinds={Buf: OperandKind(lambda b: b.size, lambda b: b.addr, _check)},
+                       address_kind=OperandKind(lambda addr: addr % 4, lambda addr: addr, lambda *a: None)))
 
 
 @dataclass(eq=False)
@@ -210,3 +211,37 @@ def test_no_active_core_is_a_clear_error():
 def test_no_form_fitting_is_a_type_error_listing_the_forms(core):
     with pytest.raises(TypeError, match=r"fill\(dst, value, pad=0\)"):
         fill(Buf(0, 8), "x")
+
+
+@dataclass(eq=False)
+class PokePlan:
+    """Write one per-call byte at an integer address (a Sophgo-style ``dst_addr``)."""
+
+    phase: int
+    operands: tuple = ("addr",)
+
+    def bind(self, core, operands):
+        (addr,) = operands
+        BINDS.append((addr, "poke"))
+        return FillBinding(addr, 1)
+
+
+def _compile_poke(core, form, values):
+    COMPILES.append((form, values["addr"] % 4))
+    return PokePlan(values["addr"] % 4)
+
+
+poke = register(Instruction(
+    "poke", "toy", "fill", "V", (Form("poke", (Param("addr", lambda v: type(v) is int),
+                                               Param("value", lambda v: type(v) is int))),),
+    _compile_poke, "toy.md §2", support=lambda chip: True, per_call=frozenset({"value"}),
+    address_params=frozenset({"addr"})))
+
+
+def test_integer_address_parameters_key_by_geometry_and_bind_per_call(core):
+    poke(0, 1)
+    poke(8, 2)  # same geometry (addr % 4 == 0): same plan, new binding
+    poke(9, 3)  # other geometry: compiled again
+    assert COMPILES == [("poke", 0), ("poke", 1)]
+    assert BINDS == [(0, "poke"), (8, "poke"), (9, "poke")]
+    assert core.memory[:10] == bytes([1, 0, 0, 0, 0, 0, 0, 0, 2, 3])

@@ -94,10 +94,7 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
 def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple,
                 positional: int | None) -> Invocation:
     context = entry.plan_context(core, form.name, values) if entry.plan_context is not None else ()
-    per_call = entry.per_call
-    parts = [PER_CALL if name in per_call and _kind_of(owner, value) is None else key_part(owner, value,
-                                                                                           entry.relative)
-             for name, value in zip(form.names, values, strict=True)]
+    parts = [_value_part(entry, owner, name, value) for name, value in zip(form.names, values, strict=True)]
     key = (core.chip.name, entry.name, form.name, context, *parts)
     plan = PLANS.get(key)
     if plan is None:
@@ -108,7 +105,8 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
         PLANS.put(key, plan)
     names = form.names
     positions = tuple(names.index(name) for name in plan.operands)
-    kinds = tuple(_kind_of(owner, values[i]) for i in positions)
+    kinds = tuple(_kind_of(owner, values[i], name in entry.address_params)
+                  for name, i in zip(plan.operands, positions, strict=True))
     defaults = () if positional is None else tuple(p.default for p in form.params[positional:])
     if any(d is REQUIRED for d in defaults):  # cannot happen for a bound call; keeps the invariant visible
         raise AssertionError(f"{entry.name}: a bound call left a required parameter out")
@@ -141,8 +139,21 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> Non
 
 
 # ------------------------------------------------------------------ key parts
-def _kind_of(owner: Vendor, value) -> OperandKind | None:
-    """The operand kind of ``value`` (a registered type, or a non-empty list of one), or ``None``."""
+def _value_part(entry: Instruction, owner: Vendor, name: str, value):
+    """The plan-key part of one bound value: an address by its geometry, a per-call value not at all."""
+    if name in entry.address_params and type(value) is int and owner.address_kind is not None:
+        kind = owner.address_kind
+        return ("address", kind.geometry(value)) if entry.relative else ("address", value)
+    if name in entry.per_call and _kind_of(owner, value) is None:
+        return PER_CALL
+    return key_part(owner, value, entry.relative)
+
+
+def _kind_of(owner: Vendor, value, address: bool = False) -> OperandKind | None:
+    """The operand kind of ``value`` (a registered type, or a non-empty list of one; with
+    ``address``, an integer address), or ``None``."""
+    if address and type(value) is int:
+        return owner.address_kind
     kinds = owner.operand_kinds
     kind = kinds.get(type(value))
     if kind is not None:

@@ -41,12 +41,16 @@ class Vendor:
             :class:`~npusim.errors.NoActiveCoreError` naming ``instruction`` if none is.
         operand_kinds: per Python type, how an argument of that type binds per call
             (see :class:`OperandKind`).
+        address_kind: how a plain integer *address* parameter binds per call (an
+            instruction names those parameters in ``Instruction.address_params``); ``None`` if
+            the vendor's instructions take no such parameter.
     """
 
     name: str
     chips: Callable[[], Iterable[Any]]
     current_core: Callable[[str], Any]
     operand_kinds: dict[type, OperandKind] = field(default_factory=dict)
+    address_kind: OperandKind | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,6 +93,8 @@ class Instruction:
         relative: its plans hold no operand address (module :mod:`.plan`); ``False`` keys
             plans on addresses too.
         per_call: parameters read per call (a scalar operand), left out of plan keys.
+        address_params: parameters that are plain integer addresses (Sophgo's ``dst_addr``):
+            keyed and bound through ``Vendor.address_kind`` like an operand.
         plan_context: ``plan_context(core, form_name, values)`` -> the register
             configuration its plan depends on (part of the plan key).
         fast_context: ``fast_context(core)`` -> the register configuration every form
@@ -113,6 +119,7 @@ class Instruction:
     example: str = ""
     relative: bool = True
     per_call: frozenset[str] = frozenset()
+    address_params: frozenset[str] = frozenset()
     plan_context: Callable[[Any, str, tuple], tuple] | None = None
     fast_context: Callable[[Any], tuple] | None = None
     fast_ok: Callable[[str, tuple], bool] | None = None
