@@ -119,7 +119,7 @@ def core():
 
 
 def test_the_registry_lists_the_instruction_with_its_products_and_public_function():
-    (entry,) = instructions("toy")
+    entry = instructions("toy")[0]
     assert entry.name == "fill" and entry.family == "fill" and entry.pipe == "V" and entry.source == "toy.md §1"
     assert list(entry.products) == ["T1"]
     assert entry.function is fill and fill.instruction is entry
