@@ -89,7 +89,10 @@ class Instruction:
             product does not have it).
         exactness: :data:`BIT_EXACT` or :data:`ACCURACY_MODEL` (design.md §8).
         summary: one line for listings.
-        example: a short runnable call, for docs/api.md.
+        examples: short runnable snippets, one per call form where possible: setup lines, then
+            the instruction call as the last statement (``asc`` / ``tpu`` is the vendor module,
+            ``core`` the active core).  docs/api.md shows the first; the access-record tests run
+            them all.
         relative: its plans hold no operand address (module :mod:`.plan`); ``False`` keys
             plans on addresses too.
         per_call: parameters read per call (a scalar operand), left out of plan keys.
@@ -116,7 +119,7 @@ class Instruction:
     support: Callable[[Any], Any]
     exactness: str = BIT_EXACT
     summary: str = ""
-    example: str = ""
+    examples: tuple[str, ...] = ()
     relative: bool = True
     per_call: frozenset[str] = frozenset()
     address_params: frozenset[str] = frozenset()
