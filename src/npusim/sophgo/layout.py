@@ -28,7 +28,7 @@ Instructions read and write through strided numpy views rather than index arrays
 The channels ``s .. s+C-1`` form a grid of (slot, lane) cells with
 ``slot = (s + c) // NPU_NUM``; :func:`channel_runs` cuts that grid into at most three
 rectangles (a partial first slot, whole slots, a partial last slot), each of which is a
-regular strided view of the memory.
+regular strided view of the memory (:func:`run_view`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..errors import UnsupportedError
 from ..sources import semantics
@@ -53,7 +54,9 @@ __all__ = [
     "div_up",
     "element_lane_offset",
     "lane_span_bytes",
+    "lanes_of",
     "local_stride",
+    "run_view",
     "split_address",
 ]
 
@@ -198,3 +201,26 @@ ChannelRun(first_channel=68, slot=2, slots=1, lane=0, lanes=2))
     if tail:
         runs.append(ChannelRun(first, slot, 1, 0, tail))
     return tuple(runs)
+
+
+def lanes_of(array: np.ndarray, raw: np.dtype, chip: Chip) -> np.ndarray:
+    """A byte array of the whole local memory (or its shadow) as ``[NPU_NUM, LOCAL_MEM_SIZE / size]`` elements."""
+    return array.view(raw).reshape(chip.npu_num, -1)
+
+
+def run_view(lanes: np.ndarray, first_elem: int, run: ChannelRun, shape: dim4, stride: dim4 | None) -> np.ndarray:
+    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)`` (or broadcastable to it).
+
+    ``lanes`` is :func:`lanes_of` a memory; ``first_elem`` the operand's in-lane offset in elements.
+    A tensor's element (n, slot, lane, h, w) is ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]``;
+    with ``stride=None`` the operand holds one element per lane at ``lanes[lane, first_elem]``
+    (a VECTOR, docs/semantics.md §8.2).  The caller checked the bounds.
+    """
+    lane_stride, item = lanes.strides
+    if stride is None:
+        return as_strided(lanes[run.lane, first_elem:], (1, 1, run.lanes, 1, 1), (0, 0, lane_stride, 0, 0))
+    return as_strided(
+        lanes[run.lane, first_elem + run.slot * stride.c:],
+        (shape.n, run.slots, run.lanes, shape.h, shape.w),
+        (stride.n * item, stride.c * item, lane_stride, stride.h * item, stride.w * item),
+    )

@@ -9,7 +9,9 @@ Every Sophgo entry point that reads or writes a tensor asks one of two questions
 
 Both return a placement that knows the flat element index of every element (byte address
 divided by the element size, which alignment to the element size makes exact), in NCHW
-order.  The formulas are those of :mod:`.layout`; nothing here restates them.
+order, its strided views per channel run, and the byte ranges it covers (an access record's
+``"LOCAL"`` and ``"GLOBAL"`` ranges).  The formulas are those of :mod:`.layout`; nothing here
+restates them.
 
 :func:`check_shape` and :func:`check_stride` are the shared parameter-range checks of
 ``dim4`` arguments; :func:`check_element_count` is npusim's own limit on the work of one call.
@@ -21,15 +23,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
+from ..engine.trace import ByteRange, ranges_of_addresses
 from ..errors import AlignmentError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..sources import semantics
 from .chips import Chip
-from .layout import element_lane_offset, lane_span_bytes, split_address
+from .layout import ChannelRun, channel_runs, element_lane_offset, lane_span_bytes, lanes_of, run_view, split_address
 from .types import dim4
 
-__all__ = ["SHAPE_MAX", "GlobalPlacement", "LocalPlacement", "as_dim4", "check_element_count", "check_shape",
-           "check_stride", "place_global", "place_local", "require_address"]
+__all__ = ["SHAPE_MAX", "WRITTEN", "GlobalPlacement", "LocalPlacement", "all_written", "as_dim4",
+           "check_element_count", "check_shape", "check_stride", "element_ranges", "place_global", "place_local",
+           "require_address"]
 
 LOCAL_SOURCE = semantics("7.2", "7.3")
 SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field that must be > 0 (docs/semantics.md §8.5)
@@ -102,6 +107,19 @@ class LocalPlacement:
         lane, offset = element_lane_offset(self.addr, self.shape, self.stride, self.itemsize, chip)
         return (lane * chip.local_mem_bytes + offset) // self.itemsize
 
+    def runs(self, chip: Chip) -> tuple[ChannelRun, ...]:
+        return channel_runs(split_address(self.addr, chip)[0], self.shape.c, chip.npu_num)
+
+    def run_views(self, array: np.ndarray, raw: np.dtype, chip: Chip) -> tuple[np.ndarray, ...]:
+        """Per channel run, the elements as a ``(N, slots, lanes, H, W)`` view of ``array`` (local
+        memory's bytes or its shadow) holding ``raw`` elements (:func:`~.layout.run_view`)."""
+        lanes, first = lanes_of(array, raw, chip), split_address(self.addr, chip)[1] // self.itemsize
+        return tuple(run_view(lanes, first, run, self.shape, self.stride) for run in self.runs(chip))
+
+    def byte_ranges(self, chip: Chip) -> list[ByteRange]:
+        """The bytes of its elements, as ``"LOCAL"`` ranges (padding between them excluded)."""
+        return element_ranges("LOCAL", self.element_index(chip), self.itemsize)
+
 
 def place_local(
     instruction: str, chip: Chip, operand: str, addr: int, shape: dim4, stride: dim4, itemsize: int,
@@ -154,6 +172,22 @@ class GlobalPlacement:
             index = index + np.arange(size, dtype=np.int64).reshape(shape) * step
         return np.broadcast_to(index, self.shape.as_tuple())
 
+    def run_views(self, array: np.ndarray, raw: np.dtype, runs: tuple[ChannelRun, ...]) -> tuple[np.ndarray, ...]:
+        """Per channel run of the local side of a copy, its elements here as a ``(N, slots, lanes, H, W)``
+        view of ``array`` (global memory's bytes or its shadow) holding ``raw`` elements."""
+        flat, (n, c, h, w) = array.view(raw), self.stride
+        item, first = flat.strides[0], self.addr // self.itemsize
+        return tuple(
+            as_strided(flat[first + run.first_channel * c:], (self.shape.n, run.slots, run.lanes, self.shape.h,
+                                                              self.shape.w),
+                       (n * item, run.lanes * c * item, c * item, h * item, w * item))
+            for run in runs
+        )
+
+    def byte_ranges(self) -> list[ByteRange]:
+        """The bytes of its elements, as ``"GLOBAL"`` ranges."""
+        return element_ranges("GLOBAL", self.element_index(), self.itemsize)
+
     def span(self) -> tuple[int, int]:
         """Bytes ``[first, end)`` the tensor touches (strides are non-negative)."""
         last = sum((size - 1) * step for size, step in zip(self.shape, self.stride, strict=True))
@@ -184,3 +218,18 @@ def place_global(
             f"a tensor ending at or before {memory_bytes:#x}", source,
         )  # fmt: skip
     return placement
+
+
+WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101}  # the shadow value of a written element (one 0x01 per byte)
+
+
+def all_written(shadow_views: tuple[np.ndarray, ...], itemsize: int) -> bool:
+    """Whether every element of these shadow views (elements of ``itemsize`` bytes) is written."""
+    full = WRITTEN[itemsize]
+    return all(int(view.min()) == full for view in shadow_views)
+
+
+def element_ranges(space: str, elem_index: np.ndarray, itemsize: int) -> list[ByteRange]:
+    """The bytes of the elements at ``elem_index`` (byte address / itemsize, any order, repeats allowed)."""
+    return [ByteRange(space, r.start * itemsize, r.stop * itemsize)
+            for r in ranges_of_addresses(space, np.asarray(elem_index).reshape(-1))]

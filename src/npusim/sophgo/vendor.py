@@ -1,0 +1,74 @@
+"""Sophgo on the instruction engine: its chips, its active core, and how operands take part in plans.
+
+Every Sophgo instruction is registered here (:func:`sophgo_instruction`) and runs through the
+engine's one dispatch (:mod:`npusim.engine.dispatch`): a plan per call *geometry*, bound per call
+to the operands' addresses.  What is geometry and what binds per call:
+
+* **A local address is geometry only through its start lane.**  A tensor's aligned strides (the
+  n stride counts the channel slots ``ceil((s + C) / NPU_NUM)``) and its channel runs depend on
+  the lane ``s`` it starts on (docs/semantics.md §7.3), and every operand of a BDC instruction must
+  start on dst's lane (§8.5), so the plan key holds dst's start lane (each instruction's
+  ``plan_context``).  The in-lane offset binds per call: a kernel that walks a lane tile by tile
+  (``0x0, 0x4000, 0x8000 ...``) reuses one plan.  A ``variable_t`` is keyed by its kind (TENSOR,
+  VECTOR, SCALAR) and binds its address; a SCALAR's value, like a ``scalar_t`` argument, is read
+  per call and never keyed.
+* **Alignment is checked per call**, in the binding (``Plan.bind``), with every other rule that
+  depends on an address: inside the local address space, inside its lane, on dst's lane.
+* **A global byte address binds per call** (GDMA): bounds and element alignment are checked in
+  the binding, so a kernel that walks global memory reuses one plan.
+
+A plain integer address (``dst_addr``) may be local or global depending on the instruction, so
+:data:`ADDRESS` keys none of it; the start lane a plan needs comes from its ``plan_context``.
+Local memory is never freed, so an operand is always usable and the per-call checks are empty.
+"""
+
+from __future__ import annotations
+
+from ..engine import registry
+from ..engine.registry import BIT_EXACT, Instruction, OperandKind, Vendor, register_vendor
+from ..overloads import Form, Param
+from .chips import CHIPS
+from .core import current_core
+from .types import scalar_t, variable_t
+
+__all__ = ["ADDRESS", "instructions", "local_lane", "sophgo_instruction"]
+
+
+def _always_usable(value, instruction: str, name: str, core) -> None:
+    """Local and global memory are never freed: an operand can always be used."""
+
+
+VARIABLE = OperandKind(geometry=lambda var: var.type, base=lambda var: var.addr, check=_always_usable)
+SCALAR_VALUE = OperandKind(geometry=lambda value: (), base=lambda value: None, check=_always_usable)
+ADDRESS = OperandKind(geometry=lambda addr: (), base=lambda addr: addr, check=_always_usable)
+
+register_vendor(Vendor(
+    "sophgo", chips=CHIPS.values, current_core=current_core,
+    operand_kinds={variable_t: VARIABLE, scalar_t: SCALAR_VALUE}, address_kind=ADDRESS,
+))
+
+
+def local_lane(core, addr) -> tuple[int, ...]:
+    """The start lane of a local address as a plan-key part (``()`` for anything but an ``int``,
+    whose key part is then its exact value)."""
+    return (addr // core.chip.local_mem_bytes,) if type(addr) is int else ()
+
+
+def _any(value) -> bool:
+    return True  # types are checked by the plan step, in the order and words of the vendor's parameters
+
+
+def sophgo_instruction(name: str, family: str, pipe: str, params: tuple[str, ...], compile, source: str, support,
+                       summary: str, doc: str, examples: tuple[str, ...], address_params: frozenset[str],
+                       plan_context=None):
+    """Register one Sophgo instruction (one call form, its C parameters in order) and return its function."""
+    return registry.register(Instruction(
+        name, "sophgo", family, pipe, (Form(name, tuple(Param(p, _any) for p in params)),), compile, source,
+        support, BIT_EXACT, summary, examples, address_params=address_params, plan_context=plan_context,
+        fast_context=lambda core: (), doc=doc,
+    ))
+
+
+def instructions() -> list[Instruction]:
+    """Every Sophgo instruction's registry record (name, family, pipe, products, source, examples ...)."""
+    return registry.instructions("sophgo")
