@@ -1,4 +1,4 @@
-"""The plan protocol every instruction implements (design.md §1, §6).
+"""The plan protocol every instruction implements.
 
 An instruction call is computed in three steps: **plan** (check every rule that depends
 on the parameters, turn them into addresses), **execute** (gather, compute vectorised)

@@ -87,7 +87,7 @@ class Instruction:
         source: the vendor document it follows (page and section).
         support: ``support(chip) -> row or None``: the product's rules for it (``None``: the
             product does not have it).
-        exactness: :data:`BIT_EXACT` or :data:`ACCURACY_MODEL` (design.md §8).
+        exactness: :data:`BIT_EXACT` or :data:`ACCURACY_MODEL` (docs/architecture.md, "Exactness").
         summary: one line for listings.
         examples: short runnable snippets, one per call form where possible: setup lines, then
             the instruction call as the last statement (``asc`` / ``tpu`` is the vendor module,
