@@ -14,8 +14,9 @@ A call ``instruction(*args, **kwargs)`` goes through these steps:
    parameter rule checked, nothing read or written) and keeps it;
 3. **per-call checks**: every operand still usable (allocated, on this core);
 4. **bind** the plan to the operands' base addresses (``Plan.bind``: the rules that depend
-   on addresses, and the views over this core's memory); the core keeps its latest
-   bindings by ``(plan, bases)``;
+   on addresses, the per-call checks of step 3 in the plan step's order, and the views
+   over this core's memory); the core keeps its latest bindings by ``(plan, bases)``, and a
+   call that finds its binding there makes only the checks of step 3;
 5. **run** the binding: read, compute, then commit;
 6. **record** it, when the core keeps a trace (one :class:`~.trace.AccessRecord`).
 
@@ -75,11 +76,11 @@ class Invocation:
 
 def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
     """Run one call of ``entry`` (module docstring)."""
-    owner = vendor(entry.vendor)
+    owner = _OWNERS.get(entry.vendor) or _OWNERS.setdefault(entry.vendor, vendor(entry.vendor))
     core = owner.current_core(entry.name)
     raw_key = None
     if not kwargs and entry.fast_context is not None:
-        raw_key = (entry.name, entry.fast_context(core), *[key_part(owner, value, entry.relative) for value in args])
+        raw_key = _raw_key(entry, owner, core, args)
         invocation = core.invocations.get(raw_key)
         if invocation is not None:
             _run(entry, core, invocation, args + invocation.defaults)
@@ -89,6 +90,28 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
     if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
         core.invocations.put(raw_key, invocation)
     _run(entry, core, invocation, values)
+
+
+_OWNERS: dict[str, Vendor] = {}  # vendor name -> Vendor, looked up once
+
+
+def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple) -> tuple:
+    """The raw-argument key of a positional call (the common argument types inline)."""
+    kinds = owner.operand_kinds
+    relative = entry.relative
+    parts = [entry.name, entry.fast_context(core)]
+    append = parts.append
+    for value in args:
+        kind = type(value)
+        if kind is int:
+            append(value)
+            continue
+        operand = kinds.get(kind)
+        if operand is not None and relative:
+            append((kind, operand.geometry(value)))
+        else:
+            append(key_part(owner, value, relative))
+    return tuple(parts)
 
 
 def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple,
@@ -116,18 +139,17 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
 def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> None:
     plan = invocation.plan
     operands = [values[i] for i in invocation.positions]
-    bases = []
-    for kind, value, name in zip(invocation.kinds, operands, plan.operands, strict=True):
-        if kind is not None:
-            kind.check(value, entry.name, name, core)
-            bases.append(kind.base(value))
-        else:
-            bases.append(None)
-    binding_key = (plan, *bases)
+    kinds = invocation.kinds
+    binding_key = (plan, *[None if kind is None else kind.base(value) for kind, value in zip(kinds, operands)])
     binding = core.bindings.get(binding_key)
     if binding is None:
-        binding = plan.bind(core, operands)
+        binding = plan.bind(core, operands)  # checks every operand itself, in the plan step's order
         core.bindings.put(binding_key, binding)
+    else:
+        name = entry.name
+        for kind, value, operand in zip(kinds, operands, plan.operands):
+            if kind is not None:
+                kind.check(value, name, operand, core)
     binding.run(core, values)
     trace = core.trace
     if trace is not None:
