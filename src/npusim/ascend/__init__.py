@@ -99,7 +99,6 @@ from .types import (
 )
 
 
-
 def instructions() -> list[_registry.Instruction]:
     """Every registered Ascend instruction (name, family, pipe, forms, products, source, exactness ...)."""
     return _registry.instructions("ascend")
@@ -134,7 +133,8 @@ __all__ = [
     "abs", "add", "adds", "asc_get_cmp_mask", "asc_select", "asc_select_sync", "asc_set_cmp_mask", "bfloat16",
     "current_core", "data_copy", "data_copy_pad", "double", "duplicate", "float16", "float32", "float64", "float_",
     "get_block_idx", "get_block_num", "get_chip", "get_cmp_mask", "get_default_chip", "get_saturation_flag",
-    "gm_alloc", "half", "instructions", "int8", "int16", "int32", "int64", "jit", "max", "min", "mul", "muls", "pipe_barrier",
+    "gm_alloc", "half", "instructions", "int8", "int16", "int32", "int64", "jit", "max", "min", "mul", "muls",
+    "pipe_barrier",
     "reset_mask", "select", "set_cmp_mask", "set_default_chip", "set_flag", "set_mask_count", "set_mask_norm",
     "set_pad_value", "set_saturation_flag", "set_vector_mask", "sub", "uint8", "uint16", "uint32", "uint64",
     "using_chip", "wait_flag",

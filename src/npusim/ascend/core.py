@@ -19,6 +19,8 @@ import warnings
 from typing import NamedTuple
 
 from ..context import ActiveCores
+from ..engine.dispatch import new_core_caches
+from ..engine.trace import AccessRecord
 from ..errors import (
     NoActiveCoreError,
     ParameterRangeError,
@@ -26,8 +28,6 @@ from ..errors import (
     UninitializedReadWarning,
     UnsupportedError,
 )
-from ..engine.dispatch import new_core_caches
-from ..engine.trace import AccessRecord
 from ..memory import Memory, UninitPolicy, core_uninit_policy, user_stacklevel
 from ..sources import semantics
 from ..validate import require_bool, require_bytes, require_int

@@ -140,14 +140,15 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> Non
     plan = invocation.plan
     operands = [values[i] for i in invocation.positions]
     kinds = invocation.kinds
-    binding_key = (plan, *[None if kind is None else kind.base(value) for kind, value in zip(kinds, operands)])
+    binding_key = (plan, *[None if kind is None else kind.base(value)
+                           for kind, value in zip(kinds, operands, strict=True)])
     binding = core.bindings.get(binding_key)
     if binding is None:
         binding = plan.bind(core, operands)  # checks every operand itself, in the plan step's order
         core.bindings.put(binding_key, binding)
     else:
         name = entry.name
-        for kind, value, operand in zip(kinds, operands, plan.operands):
+        for kind, value, operand in zip(kinds, operands, plan.operands, strict=True):
             if kind is not None:
                 kind.check(value, name, operand, core)
     binding.run(core, values)
