@@ -74,8 +74,9 @@ class Invocation:
     kinds: tuple[OperandKind | None, ...]
 
 
-def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
-    """Run one call of ``entry`` (module docstring)."""
+def dispatch(entry: Instruction, args: tuple, kwargs: dict):
+    """Run one call of ``entry`` (module docstring); return what its binding's ``run`` returns
+    (``None`` for every instruction but the few that read a register, such as ``get_saturation_flag``)."""
     owner = _OWNERS.get(entry.vendor) or _OWNERS.setdefault(entry.vendor, vendor(entry.vendor))
     core = owner.current_core(entry.name)
     raw_key = None
@@ -83,13 +84,12 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
         raw_key = _raw_key(entry, owner, core, args)
         invocation = core.invocations.get(raw_key)
         if invocation is not None:
-            _run(entry, core, invocation, args + invocation.defaults)
-            return
+            return _run(entry, core, invocation, args + invocation.defaults)
     form, values = bind_values(entry.name, entry.forms, args, kwargs)
     invocation = _invocation(entry, owner, core, form, values, None if kwargs else len(args))
     if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
         core.invocations.put(raw_key, invocation)
-    _run(entry, core, invocation, values)
+    return _run(entry, core, invocation, values)
 
 
 _OWNERS: dict[str, Vendor] = {}  # vendor name -> Vendor, looked up once
@@ -136,7 +136,7 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
     return Invocation(plan, form, defaults, positions, kinds)
 
 
-def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> None:
+def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     plan = invocation.plan
     operands = [values[i] for i in invocation.positions]
     kinds = invocation.kinds
@@ -151,14 +151,17 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> Non
         for kind, value, operand in zip(kinds, operands, plan.operands, strict=True):
             if kind is not None:
                 kind.check(value, name, operand, core)
-    binding.run(core, values)
+    result = binding.run(core, values)
     trace = core.trace
     if trace is not None:
+        ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
+        reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
         trace.append(AccessRecord(
-            len(trace), entry.name, entry.vendor, entry.pipe, binding.reads, binding.writes,
+            len(trace), entry.name, entry.vendor, entry.pipe, reads, writes,
             binding.registers_read, binding.registers_written, caller_source(),
             json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
         ))
+    return result
 
 
 # ------------------------------------------------------------------ key parts
@@ -222,8 +225,8 @@ def key_part(owner: Vendor, value, relative: bool = True):
 def public_function(entry: Instruction) -> Callable[..., None]:
     """The function users call for ``entry``: its docstring lists the call forms."""
 
-    def instruction(*args, **kwargs) -> None:
-        dispatch(entry, args, kwargs)
+    def instruction(*args, **kwargs):
+        return dispatch(entry, args, kwargs)
 
     instruction.__name__ = instruction.__qualname__ = entry.name
     instruction.__module__ = f"npusim.{entry.vendor}"
