@@ -4,6 +4,7 @@
     npusim demo                                  every bundled example against its golden data
     npusim golden CASE.json -o DIR [--force]     golden data for one instruction call (docs/golden.md)
     npusim verify OUT.bin GOLDEN.bin --dtype T   byte-exact comparison of two dumps
+    npusim list [--vendor V] [--markdown]        every registered instruction (--markdown: docs/api.md)
 
 Exit status: 0 success; 1 a failed check (an example, a verify mismatch, an instruction
 that rejected the case's call); 2 bad usage or a malformed file.
@@ -107,6 +108,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if result.identical else EXIT_FAIL
 
 
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print the instruction registry: a table, or (``--markdown``) the API reference docs/api.md."""
+    from .apidoc import load_vendors, render_markdown, render_table
+    from .engine.registry import instructions
+
+    load_vendors()
+    entries = instructions(args.vendor)
+    print(render_markdown(entries) if args.markdown else render_table(entries), end="")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="npusim", description="Bit-exact NPU vector-instruction emulator")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,6 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--shape", help="comma-separated shape, to report multi-dimensional indices")
     verify.add_argument("--max-report", type=int, default=10, help="mismatches to list (default 10)")
     verify.set_defaults(func=cmd_verify)
+
+    listing = sub.add_parser("list", help="every registered instruction (name, family, pipe, products, exactness)")
+    listing.add_argument("--vendor", choices=("ascend", "sophgo"), help="only this vendor's instructions")
+    listing.add_argument("--markdown", action="store_true", help="the API reference (docs/api.md) instead")
+    listing.set_defaults(func=cmd_list)
     return parser
 
 
