@@ -41,9 +41,9 @@ def support_dtypes(row) -> list[str]:
     names: set[str] = set()
     for field in dataclasses.fields(row):
         value = getattr(row, field.name)
-        if "dtype" in field.name or field.name == "count_only":
-            if isinstance(value, (set, frozenset)) and all(isinstance(v, str) for v in value):
-                names |= set(value)
+        named_types = "dtype" in field.name or field.name == "count_only"
+        if named_types and isinstance(value, (set, frozenset)) and all(isinstance(v, str) for v in value):
+            names |= set(value)
     return sorted(names)
 
 
