@@ -75,7 +75,7 @@ def render_markdown(entries: Iterable[Instruction] | None = None) -> str:
     """``docs/api.md``: every registered instruction, by vendor and family."""
     if entries is None:
         load_vendors()
-        entries = instructions()
+        entries = [entry for vendor_name in VENDORS for entry in instructions(vendor_name)]
     entries = list(entries)
     lines = [
         "# API reference", "",

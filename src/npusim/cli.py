@@ -40,7 +40,6 @@ def cmd_demo(_args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run a script as ``__main__`` with the chosen chip as the default of its vendor's cores and launches."""
-    from .default_chip import set_default_chip
     from .errors import ConstraintError
 
     script = Path(args.file)
@@ -49,7 +48,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.chip is not None:
         try:
-            set_default_chip(args.chip)
+            _set_default_chip(args.chip)
         except ConstraintError as err:
             _error("run", str(err))
             return EXIT_USAGE
@@ -66,6 +65,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
     return EXIT_OK
+
+
+def _set_default_chip(name: str) -> str:
+    """Make ``name`` the default chip of its vendor; return ``"<vendor> <canonical name>"``.
+
+    Raises:
+        UnsupportedError: neither vendor knows the name; the message lists both vendors' chips.
+    """
+    from . import ascend, sophgo
+    from .errors import UnsupportedError
+    from .sources import semantics
+
+    rejections = []
+    for vendor, module in (("Ascend", ascend), ("Sophgo", sophgo)):
+        try:
+            chip = module.get_chip(name)
+        except UnsupportedError as err:
+            rejections.append(f"{vendor}: {err.allowed}")
+            continue
+        module.set_default_chip(chip)
+        return f"{vendor} {chip.name}"
+    raise UnsupportedError("set_default_chip", "chip", name, "no Ascend or Sophgo chip has this name",
+                           "; ".join(rejections), semantics("10.5"))
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
@@ -114,7 +136,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from .engine.registry import instructions
 
     load_vendors()
-    entries = instructions(args.vendor)
+    entries = instructions(args.vendor) if args.vendor else instructions("ascend") + instructions("sophgo")
     print(render_markdown(entries) if args.markdown else render_table(entries), end="")
     return EXIT_OK
 
