@@ -16,6 +16,8 @@ Kernels are written as in pyasc and launched on one emulated core per block::
 """
 
 from ..dtypes import DTYPES as _DTYPES
+from ..engine import registry as _registry
+from . import vendor as _vendor  # noqa: F401 - registers Ascend with the engine
 from .c_api import (
     asc_eq,
     asc_eq_scalar,
@@ -25,7 +27,6 @@ from .c_api import (
     asc_ge_scalar,
     asc_ge_scalar_sync,
     asc_ge_sync,
-    asc_get_cmp_mask,
     asc_gt,
     asc_gt_scalar,
     asc_gt_scalar_sync,
@@ -44,7 +45,6 @@ from .c_api import (
     asc_ne_sync,
     asc_select,
     asc_select_sync,
-    asc_set_cmp_mask,
     asc_transto5hd_b8,
     asc_transto5hd_b8_sync,
     asc_transto5hd_b16,
@@ -58,7 +58,16 @@ from .ops.compare import compare, compare_scalar
 from .ops.control import get_saturation_flag, set_saturation_flag
 from .ops.data_copy import data_copy, data_copy_pad, set_pad_value
 from .ops.elementwise import abs_, add, adds, duplicate, max_, min_, mul, muls, sub
-from .ops.registers import get_cmp_mask, reset_mask, set_cmp_mask, set_mask_count, set_mask_norm, set_vector_mask
+from .ops.registers import (
+    asc_get_cmp_mask,
+    asc_set_cmp_mask,
+    get_cmp_mask,
+    reset_mask,
+    set_cmp_mask,
+    set_mask_count,
+    set_mask_norm,
+    set_vector_mask,
+)
 from .ops.select import select
 from .ops.transpose import trans_data_to_5hd
 from .runtime import (
@@ -96,6 +105,12 @@ from .types import (
     UnaryRepeatParams,
 )
 
+
+def instructions() -> list[_registry.Instruction]:
+    """Every registered Ascend instruction (name, family, pipe, forms, products, source, exactness ...)."""
+    return _registry.instructions("ascend")
+
+
 # pyasc spells these like the Python builtins; inside npusim they are abs_, max_, min_.
 abs = abs_
 max = max_
@@ -125,7 +140,8 @@ __all__ = [
     "abs", "add", "adds", "asc_get_cmp_mask", "asc_select", "asc_select_sync", "asc_set_cmp_mask", "bfloat16",
     "current_core", "data_copy", "data_copy_pad", "double", "duplicate", "float16", "float32", "float64", "float_",
     "get_block_idx", "get_block_num", "get_chip", "get_cmp_mask", "get_default_chip", "get_saturation_flag",
-    "gm_alloc", "half", "int8", "int16", "int32", "int64", "jit", "max", "min", "mul", "muls", "pipe_barrier",
+    "gm_alloc", "half", "instructions", "int8", "int16", "int32", "int64", "jit", "max", "min", "mul", "muls",
+    "pipe_barrier",
     "reset_mask", "select", "set_cmp_mask", "set_default_chip", "set_flag", "set_mask_count", "set_mask_norm",
     "set_pad_value", "set_saturation_flag", "set_vector_mask", "sub", "uint8", "uint16", "uint32", "uint64",
     "using_chip", "wait_flag",

@@ -19,6 +19,8 @@ import warnings
 from typing import NamedTuple
 
 from ..context import ActiveCores
+from ..engine.dispatch import new_core_caches
+from ..engine.trace import AccessRecord
 from ..errors import (
     NoActiveCoreError,
     ParameterRangeError,
@@ -28,7 +30,7 @@ from ..errors import (
 )
 from ..memory import Memory, UninitPolicy, core_uninit_policy, user_stacklevel
 from ..sources import semantics
-from ..validate import require_bytes, require_int
+from ..validate import require_bool, require_bytes, require_int
 from . import pages
 from .chips import AscendChip, get_chip, get_default_chip
 from .types import MaskMode
@@ -58,6 +60,8 @@ class Core:
             (``"Ascend910B1"``). Default: the default chip (``"A2"`` unless changed with
             ``set_default_chip`` / ``npusim run --chip``).
         strict: make reads of never-written UB bytes an error instead of a warning.
+        trace: keep ``core.trace``, one :class:`~npusim.engine.trace.AccessRecord` per executed
+            instruction call (what it read and wrote, exactly); ``None`` when off.
         block_idx: this core's index in a multi-core launch (``get_block_idx()``).
         block_num: number of cores in the launch (``get_block_num()``).
 
@@ -68,7 +72,8 @@ class Core:
     """
 
     def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
-                 uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1) -> None:
+                 uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1,
+                 trace: bool = False) -> None:
         self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
         self.ub = Memory(self.chip.ub_bytes, "UB", uninit=core_uninit_policy("Core", strict, uninit))
         self._cmpmask = bytearray(CMPMASK_BYTES)
@@ -82,6 +87,8 @@ class Core:
         self.block_idx = require_int("Core", "block_idx", block_idx, 0, self.block_num - 1,
                                      f"{pages.GET_BLOCK_IDX} 返回值说明; {semantics('5.7')}")
         self.sync_log: list[SyncRecord] = []
+        self.trace: list[AccessRecord] | None = [] if require_bool("Core", "trace", trace) else None
+        self.invocations, self.bindings = new_core_caches()
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
         self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
 

@@ -51,15 +51,17 @@ class LocalTensor:
 
     The tensor belongs to the core active when it is created.
 
-    ``plan_key`` is ``(addr, tile_size, dtype name, position)``: what an instruction plan
-    depends on (``npusim.ascend.plans``); it is kept in step with the attributes.
+    ``plan_key`` is ``(addr, tile_size, dtype name, position)`` and ``geometry_key`` the same
+    without the address: what an instruction plan depends on (``npusim.engine.dispatch``: plans
+    are keyed on geometry and bound to the address per call); both are kept in step with the
+    attributes.
 
     ``addr`` and ``tile_size`` may be assigned (checked as the constructor checks them);
-    ``dtype``, ``position``, ``core``, ``lease`` and ``plan_key`` are read-only:
+    ``dtype``, ``position``, ``core``, ``lease``, ``plan_key`` and ``geometry_key`` are read-only:
     :meth:`reinterpret_cast` gives a view of the same bytes as another type.
     """
 
-    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key")
+    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key", "geometry_key")
 
     def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
                  *, core: Core | None = None, lease: Lease | None = None) -> None:
@@ -94,6 +96,7 @@ class LocalTensor:
         set_field(self, "tile_size", tile_size)
         set_field(self, "lease", lease)
         set_field(self, "plan_key", (addr, tile_size, dtype.name, int(position)))
+        set_field(self, "geometry_key", (tile_size, dtype.name, int(position)))
 
     def __setattr__(self, name: str, value) -> None:
         ub_bytes = self.core.ub.size_bytes
@@ -107,6 +110,7 @@ class LocalTensor:
                                  "when it is made (reinterpret_cast(dtype) gives a view as another type)")
         object.__setattr__(self, name, value)
         object.__setattr__(self, "plan_key", (self.addr, self.tile_size, self.dtype.name, int(self.position)))
+        object.__setattr__(self, "geometry_key", (self.tile_size, self.dtype.name, int(self.position)))
 
     # ------------------------------------------------------------ identity
     @property

@@ -1,4 +1,4 @@
-"""The vendor-neutral instruction engine (design.md §6).
+"""The vendor-neutral instruction engine.
 
 * :mod:`.registry` — every instruction registered once (name, vendor, family, pipe, forms,
   products, source, exactness) and how it is planned;
@@ -10,3 +10,5 @@
 
 Nothing here imports a vendor package.
 """
+
+from . import dispatch as _dispatch  # noqa: F401 - installs the dispatcher every registered instruction calls
