@@ -45,19 +45,8 @@ from .chips import Chip
 from .types import dim4
 
 __all__ = [
-    "LAYOUTS",
-    "ChannelRun",
-    "Layout",
-    "align_up",
-    "channel_runs",
-    "channels_per_lane",
-    "div_up",
-    "element_lane_offset",
-    "lane_span_bytes",
-    "lanes_of",
-    "local_stride",
-    "run_view",
-    "split_address",
+    "LAYOUTS", "ChannelRun", "Layout", "align_up", "channel_runs", "channels_per_lane", "distinct", "div_up",
+    "element_lane_offset", "lane_span_bytes", "lanes_of", "local_stride", "run_view", "split_address",
 ]
 
 Layout = Literal["aligned", "compact", "line_aligned", "continuous"]
@@ -208,19 +197,22 @@ def lanes_of(array: np.ndarray, raw: np.dtype, chip: Chip) -> np.ndarray:
     return array.view(raw).reshape(chip.npu_num, -1)
 
 
-def run_view(lanes: np.ndarray, first_elem: int, run: ChannelRun, shape: dim4, stride: dim4 | None) -> np.ndarray:
-    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)`` (or broadcastable to it).
+def run_view(lanes: np.ndarray, first_elem: int, run: ChannelRun, shape: dim4, stride: dim4) -> np.ndarray:
+    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)``.
 
-    ``lanes`` is :func:`lanes_of` a memory; ``first_elem`` the operand's in-lane offset in elements.
-    A tensor's element (n, slot, lane, h, w) is ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]``;
-    with ``stride=None`` the operand holds one element per lane at ``lanes[lane, first_elem]``
-    (a VECTOR, docs/semantics.md §8.2).  The caller checked the bounds.
+    ``lanes`` is :func:`lanes_of` a memory; ``first_elem`` the tensor's in-lane offset in elements.
+    Element (n, slot, lane, h, w) is ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]``
+    (docs/semantics.md §7.3).  The caller checked the bounds.
     """
     lane_stride, item = lanes.strides
-    if stride is None:
-        return as_strided(lanes[run.lane, first_elem:], (1, 1, run.lanes, 1, 1), (0, 0, lane_stride, 0, 0))
-    return as_strided(
+    return distinct(as_strided(
         lanes[run.lane, first_elem + run.slot * stride.c:],
         (shape.n, run.slots, run.lanes, shape.h, shape.w),
         (stride.n * item, stride.c * item, lane_stride, stride.h * item, stride.w * item),
-    )
+    ))
+
+
+def distinct(view: np.ndarray) -> np.ndarray:
+    """``view`` with every axis of stride 0 cut to length 1: each element once, broadcastable to the
+    full shape (a VECTOR operand is a tensor whose strides are all 0)."""
+    return view[tuple(slice(0, 1) if step == 0 else slice(None) for step in view.strides)]

@@ -23,18 +23,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
-from ..engine.trace import ByteRange, ranges_of_addresses
+from ..engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ..errors import AlignmentError, OutOfBoundsError, ParameterRangeError, UnsupportedError
+from ..lazy import cached_attribute
 from ..sources import semantics
 from .chips import Chip
-from .layout import ChannelRun, channel_runs, element_lane_offset, lane_span_bytes, lanes_of, run_view, split_address
+from .layout import channel_runs, element_lane_offset, lane_span_bytes, lanes_of, run_view, split_address
 from .types import dim4
 
-__all__ = ["SHAPE_MAX", "WRITTEN", "GlobalPlacement", "LocalPlacement", "all_written", "as_dim4",
-           "check_element_count", "check_shape", "check_stride", "element_ranges", "place_global", "place_local",
-           "require_address"]
+__all__ = ["SHAPE_MAX", "GlobalPlacement", "LocalPlacement", "PlacedBinding", "as_dim4", "check_element_count",
+           "check_shape", "check_stride", "element_ranges", "place_global", "place_local", "require_address"]
 
 LOCAL_SOURCE = semantics("7.2", "7.3")
 SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field that must be > 0 (docs/semantics.md §8.5)
@@ -107,14 +106,12 @@ class LocalPlacement:
         lane, offset = element_lane_offset(self.addr, self.shape, self.stride, self.itemsize, chip)
         return (lane * chip.local_mem_bytes + offset) // self.itemsize
 
-    def runs(self, chip: Chip) -> tuple[ChannelRun, ...]:
-        return channel_runs(split_address(self.addr, chip)[0], self.shape.c, chip.npu_num)
-
     def run_views(self, array: np.ndarray, raw: np.dtype, chip: Chip) -> tuple[np.ndarray, ...]:
         """Per channel run, the elements as a ``(N, slots, lanes, H, W)`` view of ``array`` (local
         memory's bytes or its shadow) holding ``raw`` elements (:func:`~.layout.run_view`)."""
-        lanes, first = lanes_of(array, raw, chip), split_address(self.addr, chip)[1] // self.itemsize
-        return tuple(run_view(lanes, first, run, self.shape, self.stride) for run in self.runs(chip))
+        (lane, offset), lanes = split_address(self.addr, chip), lanes_of(array, raw, chip)
+        return tuple(run_view(lanes, offset // self.itemsize, run, self.shape, self.stride)
+                     for run in channel_runs(lane, self.shape.c, chip.npu_num))
 
     def byte_ranges(self, chip: Chip) -> list[ByteRange]:
         """The bytes of its elements, as ``"LOCAL"`` ranges (padding between them excluded)."""
@@ -163,8 +160,9 @@ class GlobalPlacement:
     stride: dim4
     itemsize: int
 
-    def element_index(self) -> np.ndarray:
-        """Flat element index (global address / itemsize) of every element, shape ``(N, C, H, W)``."""
+    def element_index(self, chip: Chip | None = None) -> np.ndarray:
+        """Flat element index (global address / itemsize) of every element, shape ``(N, C, H, W)``
+        (``chip`` is not needed: the signature is :class:`LocalPlacement`'s)."""
         index = np.int64(self.addr // self.itemsize)
         for axis, (size, step) in enumerate(zip(self.shape, self.stride, strict=True)):
             shape = [1, 1, 1, 1]
@@ -172,19 +170,7 @@ class GlobalPlacement:
             index = index + np.arange(size, dtype=np.int64).reshape(shape) * step
         return np.broadcast_to(index, self.shape.as_tuple())
 
-    def run_views(self, array: np.ndarray, raw: np.dtype, runs: tuple[ChannelRun, ...]) -> tuple[np.ndarray, ...]:
-        """Per channel run of the local side of a copy, its elements here as a ``(N, slots, lanes, H, W)``
-        view of ``array`` (global memory's bytes or its shadow) holding ``raw`` elements."""
-        flat, (n, c, h, w) = array.view(raw), self.stride
-        item, first = flat.strides[0], self.addr // self.itemsize
-        return tuple(
-            as_strided(flat[first + run.first_channel * c:], (self.shape.n, run.slots, run.lanes, self.shape.h,
-                                                              self.shape.w),
-                       (n * item, run.lanes * c * item, c * item, h * item, w * item))
-            for run in runs
-        )
-
-    def byte_ranges(self) -> list[ByteRange]:
+    def byte_ranges(self, chip: Chip | None = None) -> list[ByteRange]:
         """The bytes of its elements, as ``"GLOBAL"`` ranges."""
         return element_ranges("GLOBAL", self.element_index(), self.itemsize)
 
@@ -220,13 +206,22 @@ def place_global(
     return placement
 
 
-WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101}  # the shadow value of a written element (one 0x01 per byte)
+class PlacedBinding:
+    """What every Sophgo binding shares: no registers, and access records that are the bytes of the
+    elements of its placements (the ``reads`` / ``writes`` placements a binding sets)."""
 
+    registers_read = registers_written = ()
+    chip: Chip
+    read_placements: tuple[LocalPlacement | GlobalPlacement, ...] = ()
+    write_placements: tuple[LocalPlacement | GlobalPlacement, ...] = ()
 
-def all_written(shadow_views: tuple[np.ndarray, ...], itemsize: int) -> bool:
-    """Whether every element of these shadow views (elements of ``itemsize`` bytes) is written."""
-    full = WRITTEN[itemsize]
-    return all(int(view.min()) == full for view in shadow_views)
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for placement in self.read_placements for r in placement.byte_ranges(self.chip))
+
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for placement in self.write_placements for r in placement.byte_ranges(self.chip))
 
 
 def element_ranges(space: str, elem_index: np.ndarray, itemsize: int) -> list[ByteRange]:

@@ -58,14 +58,17 @@ def _any(value) -> bool:
     return True  # types are checked by the plan step, in the order and words of the vendor's parameters
 
 
-def sophgo_instruction(name: str, family: str, pipe: str, params: tuple[str, ...], compile, source: str, support,
-                       summary: str, doc: str, examples: tuple[str, ...], address_params: frozenset[str],
-                       plan_context=None):
-    """Register one Sophgo instruction (one call form, its C parameters in order) and return its function."""
+def sophgo_instruction(name: str, family: str, pipe: str, params: tuple[str, ...], compile, source: str, dtypes,
+                       summary: str, examples: tuple[str, ...], address_params: frozenset[str], plan_context=None):
+    """Register one Sophgo instruction (one call form, its C parameters in order) and return its function.
+
+    ``dtypes(chip)`` -> the element types it takes on the chip; every chip has every instruction,
+    and its support row is the set of their names.
+    """
     return registry.register(Instruction(
         name, "sophgo", family, pipe, (Form(name, tuple(Param(p, _any) for p in params)),), compile, source,
-        support, BIT_EXACT, summary, examples, address_params=address_params, plan_context=plan_context,
-        fast_context=lambda core: (), doc=doc,
+        lambda chip: frozenset(d.name for d in dtypes(chip)), BIT_EXACT, summary, examples,
+        address_params=address_params, plan_context=plan_context, fast_context=lambda core: (),
     ))
 
 

@@ -43,9 +43,7 @@ so the last one wins, as in the cmodel.  A rejected call has changed nothing.
 
 On the engine, the plan (:class:`CopyPlan`) is the checked shape, dtype and strides; both
 addresses bind per call (:meth:`CopyPlan.bind` checks them), so a kernel that walks global or
-local memory tile by tile reuses one plan.  A copy moves the elements one channel run at a time
-between strided views of the two memories, or element by element where destination elements
-may coincide.
+local memory tile by tile reuses one plan.
 """
 
 from __future__ import annotations
@@ -56,19 +54,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
-from ...engine.trace import merge_ranges
 from ...errors import UnsupportedError
-from ...lazy import cached_attribute
 from ...memory import Memory
 from ...sources import semantics
 from .. import pages
 from ..chips import INT32_MAX, Chip
 from ..layout import local_stride
 from ..placement import (
-    WRITTEN,
     GlobalPlacement,
     LocalPlacement,
-    all_written,
+    PlacedBinding,
     as_dim4,
     check_element_count,
     check_shape,
@@ -181,63 +176,34 @@ def _may_repeat(shape: dim4, stride: dim4) -> bool:
 # ------------------------------------------------------------------------------ run
 
 
-class CopyBinding:
-    """A copy plan bound to its two addresses on one core: views of both memories per channel run."""
-
-    registers_read = registers_written = ()
+class CopyBinding(PlacedBinding):
+    """A copy plan bound to its two addresses on one core."""
 
     def __init__(self, plan: CopyPlan, chip: Chip, lmem: Memory, gmem: Memory, local: LocalPlacement,
                  glob: GlobalPlacement) -> None:
-        self.plan, self.chip, self.local, self.glob = plan, chip, local, glob
-        self.src_mem, self.dst_mem = (gmem, lmem) if plan.to_local else (lmem, gmem)
-        self.src_views = self._views(self.src_mem.data, plan.to_local)
-        self.dst_views = None if plan.dst_may_repeat else (self._views(self.dst_mem.data, not plan.to_local),
-                                                            self._views(self.dst_mem.written, not plan.to_local))
-
-    def _views(self, array: np.ndarray, global_side: bool) -> tuple[np.ndarray, ...]:
-        raw = self.plan.dtype.raw
-        if global_side:
-            return self.glob.run_views(array, raw, self.local.runs(self.chip))
-        return self.local.run_views(array, raw, self.chip)
-
-    def _index(self, global_side: bool) -> np.ndarray:
-        return self.glob.element_index() if global_side else self.local.element_index(self.chip)
-
-    @cached_attribute
-    def reads(self) -> tuple:
-        return merge_ranges(self.glob.byte_ranges() if self.plan.to_local else self.local.byte_ranges(self.chip))
-
-    @cached_attribute
-    def writes(self) -> tuple:
-        return merge_ranges(self.local.byte_ranges(self.chip) if self.plan.to_local else self.glob.byte_ranges())
+        self.plan, self.chip = plan, chip
+        (self.src_mem, self.read_placements), (self.dst_mem, self.write_placements) = (
+            ((gmem, (glob,)), (lmem, (local,))) if plan.to_local else ((lmem, (local,)), (gmem, (glob,))))
 
     def run(self, core, values: tuple) -> None:
         """Read the source (reporting never-written bytes), then write the destination."""
-        plan, src_mem, size = self.plan, self.src_mem, self.plan.dtype.itemsize
-        if src_mem.uninit != "ignore" and not all_written(self._views(src_mem.written, plan.to_local), size):
-            src_mem.check_initialized(plan.instruction, "src", self._index(plan.to_local), size)
-        if self.dst_views is None:  # destination elements may coincide: the last in NCHW order wins
-            values = src_mem.gather(self._index(plan.to_local), plan.dtype.raw)
-            _write_in_order(self.dst_mem, self._index(not plan.to_local).reshape(-1), values.reshape(-1))
-            return
-        for data, shadow, src in zip(*self.dst_views, self.src_views, strict=True):
-            data[...] = src
-            shadow[...] = WRITTEN[size]
+        plan, chip = self.plan, self.chip
+        src_index, dst_index = (p[0].element_index(chip) for p in (self.read_placements, self.write_placements))
+        self.src_mem.check_initialized(plan.instruction, "src", src_index, plan.dtype.itemsize)
+        values = self.src_mem.gather(src_index, plan.dtype.raw)
+        _write_in_order(self.dst_mem, dst_index.reshape(-1), values.reshape(-1), plan.dst_may_repeat)
 
 
-def _write_in_order(memory: Memory, index: np.ndarray, values: np.ndarray) -> None:
+def _write_in_order(memory: Memory, index: np.ndarray, values: np.ndarray, may_repeat: bool) -> None:
     """Scatter ``values``; where indices repeat, the one that comes last (NCHW order) wins."""
-    unique, first_from_end = np.unique(index[::-1], return_index=True)
-    if unique.size != index.size:
-        index, values = unique, values[::-1][first_from_end]
+    if may_repeat:
+        unique, first_from_end = np.unique(index[::-1], return_index=True)
+        if unique.size != index.size:
+            index, values = unique, values[::-1][first_from_end]
     memory.scatter(index, values)
 
 
 # ------------------------------------------------------------------------------ registry
-
-
-def _support(chip: Chip) -> dict[str, list[str]]:
-    return {"dtypes": [d.name for d in sorted(chip.gdma_dtypes)]}
 
 
 _EXAMPLES = {
@@ -261,11 +227,11 @@ _EXAMPLES = {
     ),
 }
 
-for _name, _to_local, _summary in (("tpu_gdma_cpy_S2L", True, "copy a tensor from global to local memory"),
-                                   ("tpu_gdma_cpy_L2S", False, "copy a tensor from local to global memory")):
+for _name, _to_local, _way in (("tpu_gdma_cpy_S2L", True, "global to local"),
+                               ("tpu_gdma_cpy_L2S", False, "local to global")):
     sophgo_instruction(
         _name, "data_movement", "GDMA", PARAMS, functools.partial(_compile, _name, _to_local),
-        f"{pages.GDMA} {_name}; {semantics('9.1')}", _support, _summary,
-        f"{_summary[0].upper()}{_summary[1:]}: element ``(n, c, h, w)`` of ``shape`` moves, bits unchanged.",
-        _EXAMPLES[_name], frozenset({"dst_addr", "src_addr"}),
+        f"{pages.GDMA} {_name}; {semantics('9.1')}", lambda chip: chip.gdma_dtypes,
+        f"copy a tensor from {_way} memory: element (n, c, h, w) of shape moves, bits unchanged", _EXAMPLES[_name],
+        frozenset({"dst_addr", "src_addr"}),
     )

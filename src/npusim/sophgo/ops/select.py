@@ -15,7 +15,7 @@ Only valid elements of dst are written; its padding is untouched.
 Every call runs in three steps (docs/architecture.md):
 
 1. **plan** (:func:`_compile`, kept by the engine per geometry): check every rule and describe
-   the call for dst's start lane: operand kinds, dtypes, aligned strides and channel runs
+   the call for dst's start lane: operand kinds, dtypes and channel runs
    (:func:`~npusim.sophgo.layout.channel_runs`), no address.  A rejected call has changed nothing.
 2. **bind** (:meth:`SelectPlan.bind`, per operand addresses): check each address (a local
    address, aligned, inside its lane, on dst's lane) and make strided views of local memory
@@ -32,24 +32,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
-from ...engine.trace import merge_ranges
 from ...errors import ParameterRangeError, UnsupportedError
-from ...lazy import cached_attribute
-from ...memory import Memory
+from ...memory import ALL_WRITTEN, Memory
 from ...sources import semantics
 from .. import pages
 from ..chips import Chip
-from ..layout import ChannelRun, channel_runs, lanes_of, local_stride, run_view, split_address
-from ..placement import (
-    SHAPE_MAX,
-    WRITTEN,
-    LocalPlacement,
-    all_written,
-    check_shape,
-    element_ranges,
-    place_local,
-    require_address,
-)
+from ..layout import ChannelRun, channel_runs, local_stride, split_address
+from ..placement import SHAPE_MAX, LocalPlacement, PlacedBinding, check_shape, place_local, require_address
 from ..types import (
     SCALAR,
     TENSOR,
@@ -76,11 +65,10 @@ _SRC_NAMES = ("src0", "src1", "src2", "src3")
 
 @dataclass(frozen=True, eq=False)
 class _Operand:
-    """A placed TENSOR or VECTOR operand (a VECTOR's placement is its one element in dst's start
-    lane; channel ``c`` reads lane ``(start_lane + c) % NPU_NUM`` at that offset)."""
+    """A placed TENSOR or VECTOR operand.  A VECTOR is placed as a tensor of dst's shape with all
+    strides 0: element ``(n, c, h, w)`` is the one in lane ``(start_lane + c) % NPU_NUM``."""
 
     name: str
-    kind: var_type_t
     dtype: DType
     placement: LocalPlacement
 
@@ -99,7 +87,6 @@ class SelectPlan:
     dst_dtypes: tuple[DType, ...]  # dst, or dst0 and dst1
     src_dtypes: tuple[DType, DType, DType, DType]
     src_kinds: tuple[var_type_t, var_type_t, var_type_t, var_type_t]
-    aligned: dict  # DType -> the aligned stride of a TENSOR of that type on start_lane
     operands: tuple[str, ...]
 
     def bind(self, core, operands: tuple) -> SelectBinding:
@@ -118,16 +105,14 @@ class SelectPlan:
     def _place(self, chip: Chip, name: str, kind: var_type_t, addr: int, dtype: DType) -> _Operand:
         """Check an address operand (range, alignment, extent, start lane) and place it."""
         operand = f"{name} address"
-        if kind is VECTOR:  # one element per lane, at the vector's own offset (docs/semantics.md §8.2)
+        if kind is VECTOR:  # one element per lane at the vector's offset: every element of a channel there (§8.2)
             placement = place_local(
-                self.instruction, chip, operand, addr, dim4(1, 1, 1, 1), dim4(1, 1, 1, 1), dtype.itemsize,
-                dtype.itemsize, f"a VECTOR operand must be aligned to its {dtype.itemsize}-byte element",
-                semantics("8.2"),
+                self.instruction, chip, operand, addr, self.shape, dim4(0, 0, 0, 0), dtype.itemsize, dtype.itemsize,
+                f"a VECTOR operand must be aligned to its {dtype.itemsize}-byte element", semantics("8.2"),
             )  # fmt: skip
         else:
-            lane = split_address(addr, chip)[0] if addr >= 0 else 0
-            stride = self.aligned[dtype] if lane == self.start_lane else local_stride(
-                "aligned", self.shape, lane, dtype.bits, chip)
+            stride = local_stride("aligned", self.shape, split_address(addr, chip)[0] if addr >= 0 else 0, dtype.bits,
+                                  chip)
             placement = place_local(
                 self.instruction, chip, operand, addr, self.shape, stride, dtype.itemsize, chip.align_bytes,
                 f"a TENSOR operand must be {chip.align_bytes}-byte (EU) aligned", f"{_NOTES}; {semantics('8.2')}",
@@ -140,7 +125,7 @@ class SelectPlan:
                 f"{(self.start_lane + 1) * chip.local_mem_bytes:#x})",
                 f"{_NOTES}; {semantics('8.5')}",
             )
-        return _Operand(name, kind, dtype, placement)
+        return _Operand(name, dtype, placement)
 
 
 def _compile(instruction: str, condition: Condition, min_max: bool, core, form: str, values: dict) -> SelectPlan:
@@ -173,9 +158,7 @@ def _compile(instruction: str, condition: Condition, min_max: bool, core, form: 
     plan = SelectPlan(
         instruction, condition, min_max, shape, lane, channel_runs(lane, shape.c, chip.npu_num), compare_type,
         (cmp_storage, val_storage) if min_max else (val_storage,), (cmp_storage, cmp_storage, val_storage, val_storage),
-        tuple(src.type for src in sources),
-        {dt: local_stride("aligned", shape, lane, dt.bits, chip) for dt in (cmp_storage, val_storage)},
-        (*dst_names, *_SRC_NAMES),
+        tuple(src.type for src in sources), (*dst_names, *_SRC_NAMES),
     )  # fmt: skip
     plan.locate(chip, (*dst_addrs, *sources))
     return plan
@@ -225,57 +208,34 @@ def _check_dtypes(
         )
 
 
-
 # ------------------------------------------------------------------------------ run
 
 
-class SelectBinding:
-    """A select plan bound to its operands on one core: views of local memory per channel run."""
-
-    registers_read = registers_written = ()
+class SelectBinding(PlacedBinding):
+    """A select plan bound to its operands on one core: views of local memory per channel run.
+    It reads its TENSOR and VECTOR sources (a VECTOR one element per lane) and writes the elements
+    of its dsts, never their padding."""
 
     def __init__(self, plan: SelectPlan, chip: Chip, lmem: Memory, dests: tuple[_Operand, ...],
                  sources: tuple[_Operand | None, ...]) -> None:
         self.plan, self.chip, self.lmem, self.dests, self.sources = plan, chip, lmem, dests, sources
+        self.read_placements = tuple(op.placement for op in sources if op is not None)
+        self.write_placements = tuple(op.placement for op in dests)
         self.source_views = tuple(None if op is None else self._views(op, lmem.data) for op in sources)
         self.dest_views = tuple((self._views(op, lmem.data), self._views(op, lmem.written)) for op in dests)
 
     def _views(self, op: _Operand, array: np.ndarray) -> tuple[np.ndarray, ...]:
-        """The operand's elements per run of the call: a TENSOR's own views, a VECTOR's one element per lane."""
-        if op.kind is TENSOR:
-            return op.placement.run_views(array, op.dtype.raw, self.chip)
-        lanes = lanes_of(array, op.dtype.raw, self.chip)
-        first = split_address(op.placement.addr, self.chip)[1] // op.dtype.itemsize
-        return tuple(run_view(lanes, first, run, self.plan.shape, None) for run in self.plan.runs)
-
-    def _element_index(self, op: _Operand) -> np.ndarray:
-        """Flat element indices (local address / size) of everything ``op`` reads or writes."""
-        if op.kind is TENSOR:
-            return op.placement.element_index(self.chip)
-        chip, size = self.chip, op.dtype.itemsize
-        lanes = (self.plan.start_lane + np.arange(min(self.plan.shape.c, chip.npu_num))) % chip.npu_num
-        return lanes * (chip.local_mem_bytes // size) + split_address(op.placement.addr, chip)[1] // size
-
-    def _ranges(self, ops) -> tuple:
-        return merge_ranges(r for op in ops if op is not None
-                            for r in element_ranges("LOCAL", self._element_index(op), op.dtype.itemsize))
-
-    @cached_attribute
-    def reads(self) -> tuple:
-        return self._ranges(self.sources)  # a VECTOR reads one element per lane; a SCALAR no memory
-
-    @cached_attribute
-    def writes(self) -> tuple:
-        return self._ranges(self.dests)  # the elements only: padding is never written
+        return op.placement.run_views(array, op.dtype.raw, self.chip)
 
     def run(self, core, values: tuple) -> None:
         """Read (reporting never-written bytes), compare and select, then write dst0 before dst1
         (when dst0 == dst1 the cmodel keeps dst1)."""
-        plan, lmem = self.plan, self.lmem
+        plan, lmem, chip = self.plan, self.lmem, self.chip
         if lmem.uninit != "ignore":
-            for op in self.sources:
-                if op is not None and not all_written(self._views(op, lmem.written), op.dtype.itemsize):
-                    lmem.check_initialized(plan.instruction, op.name, self._element_index(op), op.dtype.itemsize)
+            for op in filter(None, self.sources):  # a SCALAR reads no memory
+                if any(int(view.min()) != ALL_WRITTEN[op.dtype.itemsize] for view in self._views(op, lmem.written)):
+                    lmem.check_initialized(plan.instruction, op.name, op.placement.element_index(chip),
+                                           op.dtype.itemsize)
         ndst = len(self.dests)
         variables = values[ndst:ndst + 4]
         results: list[list[np.ndarray]] = [[] for _ in self.dests]
@@ -291,7 +251,7 @@ class SelectBinding:
         for (data, shadow), per_run, op in zip(self.dest_views, results, self.dests, strict=True):
             for data_view, shadow_view, bits in zip(data, shadow, per_run, strict=True):
                 data_view[...] = bits
-                shadow_view[...] = WRITTEN[op.dtype.itemsize]
+                shadow_view[...] = ALL_WRITTEN[op.dtype.itemsize]
 
 
 def _choose(mask: np.ndarray, when_true: np.ndarray, when_false: np.ndarray) -> np.ndarray:
@@ -307,14 +267,7 @@ def _choose(mask: np.ndarray, when_true: np.ndarray, when_false: np.ndarray) -> 
     return blended
 
 
-
-
 # ------------------------------------------------------------------------------ registry
-
-
-def _support(chip: Chip) -> dict[str, list[str]]:
-    return {"compare dtypes": [d.name for d in sorted(chip.select_compare_dtypes)],
-            "value dtypes": [d.name for d in sorted(chip.select_value_dtypes)]}
 
 
 def _examples(name: str, min_max: bool) -> tuple[str, ...]:
@@ -345,29 +298,25 @@ def _examples(name: str, min_max: bool) -> tuple[str, ...]:
     )
 
 
-# stem, condition, summary, docstring
+# stem, condition, summary (the public function's docstring)
 _SELECTS = (
-    ("greater", "greater", "dst = src2 if src0 > src1 else src3",
-     "``dst = src2 if src0 > src1 else src3`` (IEEE ordered; FP32/BF16 subnormals compare as 0)."),
-    ("less", "less", "dst = src2 if src0 < src1 else src3",
-     "``dst = src2 if src0 < src1 else src3`` (true with a NaN unless both bit patterns are identical)."),
-    ("equal", "equal", "dst = src2 if bits(src0) == bits(src1) else src3",
-     "``dst = src2 if bits(src0) == bits(src1) else src3`` (bitwise, floats included)."),
-    ("maximum_greater", "greater", "dst0 = max(src0, src1); dst1 = src2 if src0 > src1 else src3",
-     "``g = src0 > src1``; ``dst0 = src0 if g else src1`` (FP32/BF16 subnormals -> signed 0);\n"
-     "``dst1 = src2 if g else src3``.  ``dst0_dtype`` is also the compare type."),
-    ("minimum_less", "less", "dst0 = min(src0, src1); dst1 = src2 if src0 < src1 else src3",
-     "``l = src0 < src1``; ``dst0 = src0 if l else src1`` (FP32/BF16 subnormals -> signed 0);\n"
-     "``dst1 = src2 if l else src3``.  ``dst0_dtype`` is also the compare type."),
+    ("greater", "greater", "dst = src2 if src0 > src1 else src3 (IEEE ordered; FP32/BF16 subnormals compare as 0)"),
+    ("less", "less", "dst = src2 if src0 < src1 else src3 (true with a NaN unless both bit patterns are identical)"),
+    ("equal", "equal", "dst = src2 if bits(src0) == bits(src1) else src3 (bitwise, floats included)"),
+    ("maximum_greater", "greater", "g = src0 > src1; dst0 = src0 if g else src1 (FP32/BF16 subnormals -> signed 0); "
+                                   "dst1 = src2 if g else src3; dst0_dtype is also the compare type"),
+    ("minimum_less", "less", "l = src0 < src1; dst0 = src0 if l else src1 (FP32/BF16 subnormals -> signed 0); "
+                             "dst1 = src2 if l else src3; dst0_dtype is also the compare type"),
 )
 
-for _stem, _condition, _summary, _doc in _SELECTS:
+for _stem, _condition, _summary in _SELECTS:
     _name, _min_max = f"tpu_bdc_{_stem}_select", "_" in _stem
     _dsts = ("dst0_addr", "dst1_addr") if _min_max else ("dst_addr",)
     _dtypes = ("dst0_dtype", "dst1_dtype") if _min_max else ("src0_src1_dtype", "dst_dtype")
     sophgo_instruction(
         _name, "select", "BDC", (*_dsts, *_SRC_NAMES, "shape", *_dtypes),
         functools.partial(_compile, _name, _condition, _min_max), f"{pages.COMPARE_SELECT} {_name}; {semantics('8')}",
-        _support, _summary, _doc, _examples(_name, _min_max), frozenset(_dsts),
+        lambda chip: chip.select_compare_dtypes | chip.select_value_dtypes, _summary, _examples(_name, _min_max),
+        frozenset(_dsts),
         plan_context=lambda core, form, values: local_lane(core, values[0]),  # dst's start lane
     )

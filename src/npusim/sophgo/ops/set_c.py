@@ -37,17 +37,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
-from ...engine.trace import merge_ranges
 from ...errors import ParameterRangeError, UnsupportedError
-from ...lazy import cached_attribute
 from ...sources import semantics
 from .. import pages
 from ..chips import Chip
 from ..layout import local_stride, split_address
 from ..placement import (
     SHAPE_MAX,
-    WRITTEN,
     LocalPlacement,
+    PlacedBinding,
     as_dim4,
     check_element_count,
     check_shape,
@@ -76,7 +74,7 @@ class SetCPlan:
     operands: tuple[str, ...] = ("dst_addr",)
 
     def bind(self, core, operands: tuple) -> SetCBinding:
-        return SetCBinding(self, core.chip, core.lmem, self.place(core.chip, operands[0]))
+        return SetCBinding(self, core.chip, self.place(core.chip, operands[0]))
 
     def place(self, chip: Chip, dst_addr) -> LocalPlacement:
         return place_local(NAME, chip, "dst address", int(dst_addr), self.shape, self.stride, self.dtype.itemsize,
@@ -119,27 +117,16 @@ def _compile(core, form: str, values: dict) -> SetCPlan:
     return plan
 
 
-class SetCBinding:
-    """A fill bound to dst on one core: its views per channel run."""
+class SetCBinding(PlacedBinding):
+    """A fill bound to dst on one core (``C`` is a value: it reads no memory)."""
 
-    registers_read = registers_written = ()
-    reads = ()  # C is a value, not memory
-
-    def __init__(self, plan: SetCPlan, chip: Chip, lmem, dst: LocalPlacement) -> None:
-        self.plan, self.chip, self.dst = plan, chip, dst
-        self.data = dst.run_views(lmem.data, plan.dtype.raw, chip)
-        self.shadow = dst.run_views(lmem.written, plan.dtype.raw, chip)
-
-    @cached_attribute
-    def writes(self) -> tuple:
-        return merge_ranges(self.dst.byte_ranges(self.chip))
+    def __init__(self, plan: SetCPlan, chip: Chip, dst: LocalPlacement) -> None:
+        self.plan, self.chip, self.dst, self.write_placements = plan, chip, dst, (dst,)
 
     def run(self, core, values: tuple) -> None:
-        dtype = self.plan.dtype
+        index, dtype = self.dst.element_index(self.chip).reshape(-1), self.plan.dtype
         bits = np.array(values[1].low_bits(dtype.bits), dtype=dtype.raw)  # docs/semantics.md §6.2
-        for data, shadow in zip(self.data, self.shadow, strict=True):
-            data[...] = bits  # coinciding elements all get the same constant
-            shadow[...] = WRITTEN[dtype.itemsize]
+        core.lmem.scatter(index, np.broadcast_to(bits, index.shape))  # coinciding elements get the same bits
 
 
 _EXAMPLES = (
@@ -151,8 +138,8 @@ _EXAMPLES = (
 
 sophgo_instruction(
     NAME, "set", "BDC", ("dst_addr", "C", "shape", "dst_stride", "dtype"), _compile, SOURCE,
-    lambda chip: {"dtypes": [d.name for d in sorted(chip.set_c_dtypes)]}, "fill a local tensor with one constant",
-    "``dst(n, c, h, w) = C`` for every element of ``shape`` (the low ``bits(dtype)`` bits of ``C``).",
-    _EXAMPLES, frozenset({"dst_addr"}),
+    lambda chip: chip.set_c_dtypes,
+    "dst(n, c, h, w) = C for every element of shape (the low bits(dtype) bits of C)", _EXAMPLES,
+    frozenset({"dst_addr"}),
     plan_context=lambda core, form, values: local_lane(core, values[0]) if values[3] is None else (),
 )
