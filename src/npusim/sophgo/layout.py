@@ -45,8 +45,8 @@ from .chips import Chip
 from .types import dim4
 
 __all__ = [
-    "LAYOUTS", "ChannelRun", "Layout", "align_up", "channel_runs", "channels_per_lane", "distinct", "div_up",
-    "element_lane_offset", "lane_span_bytes", "lanes_of", "local_stride", "run_view", "split_address",
+    "LAYOUTS", "ChannelRun", "Layout", "align_up", "channel_runs", "channels_per_lane", "div_up",
+    "element_lane_offset", "lane_span_bytes", "local_stride", "run_view", "split_address",
 ]
 
 Layout = Literal["aligned", "compact", "line_aligned", "continuous"]
@@ -162,10 +162,6 @@ class ChannelRun:
     lane: int
     lanes: int
 
-    @property
-    def channels(self) -> int:
-        return self.slots * self.lanes
-
 
 def channel_runs(start_lane: int, channels: int, npu_num: int) -> tuple[ChannelRun, ...]:
     """Cut channels ``0 .. channels-1`` starting at ``start_lane`` into at most three runs.
@@ -192,27 +188,19 @@ ChannelRun(first_channel=68, slot=2, slots=1, lane=0, lanes=2))
     return tuple(runs)
 
 
-def lanes_of(array: np.ndarray, raw: np.dtype, chip: Chip) -> np.ndarray:
-    """A byte array of the whole local memory (or its shadow) as ``[NPU_NUM, LOCAL_MEM_SIZE / size]`` elements."""
-    return array.view(raw).reshape(chip.npu_num, -1)
-
-
 def run_view(lanes: np.ndarray, first_elem: int, run: ChannelRun, shape: dim4, stride: dim4) -> np.ndarray:
-    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)``.
+    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)``, each element once: an axis
+    of stride 0 is cut to length 1 (broadcastable to the full shape; a VECTOR's strides are all 0).
 
-    ``lanes`` is :func:`lanes_of` a memory; ``first_elem`` the tensor's in-lane offset in elements.
-    Element (n, slot, lane, h, w) is ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]``
-    (docs/semantics.md §7.3).  The caller checked the bounds.
+    ``lanes`` is a memory (or its shadow) as ``[NPU_NUM, LOCAL_MEM_SIZE / size]`` elements,
+    ``first_elem`` the tensor's in-lane offset in elements.  Element (n, slot, lane, h, w) is
+    ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]`` (docs/semantics.md §7.3).  The caller
+    checked the bounds.
     """
     lane_stride, item = lanes.strides
-    return distinct(as_strided(
+    view = as_strided(
         lanes[run.lane, first_elem + run.slot * stride.c:],
         (shape.n, run.slots, run.lanes, shape.h, shape.w),
         (stride.n * item, stride.c * item, lane_stride, stride.h * item, stride.w * item),
-    ))
-
-
-def distinct(view: np.ndarray) -> np.ndarray:
-    """``view`` with every axis of stride 0 cut to length 1: each element once, broadcastable to the
-    full shape (a VECTOR operand is a tensor whose strides are all 0)."""
+    )
     return view[tuple(slice(0, 1) if step == 0 else slice(None) for step in view.strides)]

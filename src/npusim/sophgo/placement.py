@@ -29,7 +29,7 @@ from ..errors import AlignmentError, OutOfBoundsError, ParameterRangeError, Unsu
 from ..lazy import cached_attribute
 from ..sources import semantics
 from .chips import Chip
-from .layout import channel_runs, element_lane_offset, lane_span_bytes, lanes_of, run_view, split_address
+from .layout import channel_runs, element_lane_offset, lane_span_bytes, run_view, split_address
 from .types import dim4
 
 __all__ = ["SHAPE_MAX", "GlobalPlacement", "LocalPlacement", "PlacedBinding", "as_dim4", "check_element_count",
@@ -109,7 +109,7 @@ class LocalPlacement:
     def run_views(self, array: np.ndarray, raw: np.dtype, chip: Chip) -> tuple[np.ndarray, ...]:
         """Per channel run, the elements as a ``(N, slots, lanes, H, W)`` view of ``array`` (local
         memory's bytes or its shadow) holding ``raw`` elements (:func:`~.layout.run_view`)."""
-        (lane, offset), lanes = split_address(self.addr, chip), lanes_of(array, raw, chip)
+        (lane, offset), lanes = split_address(self.addr, chip), array.view(raw).reshape(chip.npu_num, -1)
         return tuple(run_view(lanes, offset // self.itemsize, run, self.shape, self.stride)
                      for run in channel_runs(lane, self.shape.c, chip.npu_num))
 

@@ -2,24 +2,19 @@
 
 Every Sophgo instruction is registered here (:func:`sophgo_instruction`) and runs through the
 engine's one dispatch (:mod:`npusim.engine.dispatch`): a plan per call *geometry*, bound per call
-to the operands' addresses.  What is geometry and what binds per call:
+to the operands' addresses.
 
-* **A local address is geometry only through its start lane.**  A tensor's aligned strides (the
-  n stride counts the channel slots ``ceil((s + C) / NPU_NUM)``) and its channel runs depend on
-  the lane ``s`` it starts on (docs/semantics.md §7.3), and every operand of a BDC instruction must
-  start on dst's lane (§8.5), so the plan key holds dst's start lane (each instruction's
-  ``plan_context``).  The in-lane offset binds per call: a kernel that walks a lane tile by tile
-  (``0x0, 0x4000, 0x8000 ...``) reuses one plan.  A ``variable_t`` is keyed by its kind (TENSOR,
-  VECTOR, SCALAR) and binds its address; a SCALAR's value, like a ``scalar_t`` argument, is read
-  per call and never keyed.
-* **Alignment is checked per call**, in the binding (``Plan.bind``), with every other rule that
-  depends on an address: inside the local address space, inside its lane, on dst's lane.
-* **A global byte address binds per call** (GDMA): bounds and element alignment are checked in
-  the binding, so a kernel that walks global memory reuses one plan.
+* **A local address is geometry only through its start lane.**  Aligned strides and channel runs
+  depend on the lane ``s`` a tensor starts on (docs/semantics.md §7.3) and every operand of a BDC
+  instruction starts on dst's lane (§8.5), so the plan key holds dst's start lane (``plan_context``);
+  the in-lane offset, and a global address, bind per call: a kernel that walks memory tile by tile
+  reuses one plan.  A ``variable_t`` is keyed by its kind and binds its address; a SCALAR's value,
+  like a ``scalar_t`` argument, is read per call and never keyed.
+* **Every rule that depends on an address** (inside the local address space or global memory,
+  aligned, inside its lane, on dst's lane) is checked per call, by the binding (``Plan.bind``).
 
-A plain integer address (``dst_addr``) may be local or global depending on the instruction, so
-:data:`ADDRESS` keys none of it; the start lane a plan needs comes from its ``plan_context``.
-Local memory is never freed, so an operand is always usable and the per-call checks are empty.
+A plain integer address may be local or global depending on the instruction, so :data:`ADDRESS`
+keys none of it.  Memory is never freed, so an operand is always usable: the per-call checks are empty.
 """
 
 from __future__ import annotations

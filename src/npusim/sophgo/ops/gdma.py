@@ -41,9 +41,7 @@ fixtures; the oracle asserts on every violation listed):
 Destination elements may coincide (a zero or small stride); they are written in NCHW order,
 so the last one wins, as in the cmodel.  A rejected call has changed nothing.
 
-On the engine, the plan (:class:`CopyPlan`) is the checked shape, dtype and strides; both
-addresses bind per call (:meth:`CopyPlan.bind` checks them), so a kernel that walks global or
-local memory tile by tile reuses one plan.
+The plan (:class:`CopyPlan`) is the checked shape, dtype and strides; both addresses bind per call.
 """
 
 from __future__ import annotations
@@ -104,12 +102,9 @@ class CopyPlan:
     operands: tuple[str, ...] = ("dst_addr", "src_addr")
 
     def bind(self, core, operands: tuple) -> CopyBinding:
-        local, glob = self.place(core, *operands)
-        return CopyBinding(self, core.chip, core.lmem, core.gmem, local, glob)
-
-    def place(self, core, dst_addr, src_addr) -> tuple[LocalPlacement, GlobalPlacement]:
         """Check both addresses, the local one first: element-aligned, every byte inside its lane or
         inside global memory."""
+        dst_addr, src_addr = operands
         local_addr, global_addr = (dst_addr, src_addr) if self.to_local else (src_addr, dst_addr)
         local_name, global_name = ("dst", "src") if self.to_local else ("src", "dst")
         size = self.dtype.itemsize
@@ -117,7 +112,7 @@ class CopyPlan:
                             self.local_stride, size, size, f"must be aligned to its {size}-byte element", SOURCE)
         glob = place_global(self.instruction, core.global_mem_bytes, f"{global_name} address", int(global_addr),
                             self.shape, self.global_stride, size, SOURCE)
-        return local, glob
+        return CopyBinding(self, core.chip, core.lmem, core.gmem, local, glob)
 
 
 def _compile(instruction: str, to_local: bool, core, form: str, values: dict) -> CopyPlan:
@@ -152,7 +147,7 @@ def _compile(instruction: str, to_local: bool, core, form: str, values: dict) ->
     dst_stride_used = local_stride_used if to_local else global_stride_used
     plan = CopyPlan(instruction, to_local, storage, shape, local_stride_used, global_stride_used,
                     dst_stride is not None and _may_repeat(shape, dst_stride_used))
-    plan.place(core, values["dst_addr"], values["src_addr"])
+    plan.bind(core, (values["dst_addr"], values["src_addr"]))
     check_element_count(instruction, shape, chip.total_local_mem_bytes, "local memory")
     return plan
 

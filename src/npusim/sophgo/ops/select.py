@@ -12,16 +12,9 @@ checked on the cmodel) or a SCALAR (the low ``bits(dtype)`` bits of the ``scalar
 src2/src3 bits are copied unchanged; only the dtype *width* of dst matters (§8.1).
 Only valid elements of dst are written; its padding is untouched.
 
-Every call runs in three steps (docs/architecture.md):
-
-1. **plan** (:func:`_compile`, kept by the engine per geometry): check every rule and describe
-   the call for dst's start lane: operand kinds, dtypes and channel runs
-   (:func:`~npusim.sophgo.layout.channel_runs`), no address.  A rejected call has changed nothing.
-2. **bind** (:meth:`SelectPlan.bind`, per operand addresses): check each address (a local
-   address, aligned, inside its lane, on dst's lane) and make strided views of local memory
-   per channel run.
-3. **run** (:meth:`SelectBinding.run`): report never-written source bytes, compare on raw bits
-   (:mod:`.fused_compare`) and select, then write dst (dst0 then dst1) through the views.
+The plan (:class:`SelectPlan`) is the checked call for dst's start lane: operand kinds, dtypes and
+channel runs (:func:`~npusim.sophgo.layout.channel_runs`); the binding checks each address (local,
+aligned, inside its lane, on dst's lane) and holds strided views of local memory per channel run.
 """
 
 from __future__ import annotations
@@ -90,33 +83,26 @@ class SelectPlan:
     operands: tuple[str, ...]
 
     def bind(self, core, operands: tuple) -> SelectBinding:
-        return SelectBinding(self, core.chip, core.lmem, *self.locate(core.chip, operands))
-
-    def locate(self, chip: Chip, operands: tuple) -> tuple[tuple[_Operand, ...], tuple[_Operand | None, ...]]:
         """Check every operand's address, dsts first, and place it (a SCALAR: ``None``)."""
-        ndst = len(self.dst_dtypes)
+        chip, ndst = core.chip, len(self.dst_dtypes)
         dests = tuple(self._place(chip, name.removesuffix("_addr"), TENSOR, int(addr), dtype)
                       for name, addr, dtype in zip(self.operands[:ndst], operands[:ndst], self.dst_dtypes, strict=True))
         sources = tuple(None if kind is SCALAR else self._place(chip, name, kind, var.addr, dtype)
                         for name, kind, var, dtype in zip(_SRC_NAMES, self.src_kinds, operands[ndst:],
                                                           self.src_dtypes, strict=True))
-        return dests, sources
+        return SelectBinding(self, chip, core.lmem, dests, sources)
 
     def _place(self, chip: Chip, name: str, kind: var_type_t, addr: int, dtype: DType) -> _Operand:
         """Check an address operand (range, alignment, extent, start lane) and place it."""
-        operand = f"{name} address"
+        operand, size = f"{name} address", dtype.itemsize
         if kind is VECTOR:  # one element per lane at the vector's offset: every element of a channel there (§8.2)
-            placement = place_local(
-                self.instruction, chip, operand, addr, self.shape, dim4(0, 0, 0, 0), dtype.itemsize, dtype.itemsize,
-                f"a VECTOR operand must be aligned to its {dtype.itemsize}-byte element", semantics("8.2"),
-            )  # fmt: skip
+            stride, alignment, rule, source = dim4(0, 0, 0, 0), size, f"aligned to its {size}-byte element", ""
         else:
             stride = local_stride("aligned", self.shape, split_address(addr, chip)[0] if addr >= 0 else 0, dtype.bits,
                                   chip)
-            placement = place_local(
-                self.instruction, chip, operand, addr, self.shape, stride, dtype.itemsize, chip.align_bytes,
-                f"a TENSOR operand must be {chip.align_bytes}-byte (EU) aligned", f"{_NOTES}; {semantics('8.2')}",
-            )  # fmt: skip
+            alignment, rule, source = chip.align_bytes, f"{chip.align_bytes}-byte (EU) aligned", f"{_NOTES}; "
+        placement = place_local(self.instruction, chip, operand, addr, self.shape, stride, size, alignment,
+                                f"a {kind.name} operand must be {rule}", source + semantics("8.2"))
         lane = split_address(addr, chip)[0]
         if lane != self.start_lane:
             raise ParameterRangeError(
@@ -160,7 +146,7 @@ def _compile(instruction: str, condition: Condition, min_max: bool, core, form: 
         (cmp_storage, val_storage) if min_max else (val_storage,), (cmp_storage, cmp_storage, val_storage, val_storage),
         tuple(src.type for src in sources), (*dst_names, *_SRC_NAMES),
     )  # fmt: skip
-    plan.locate(chip, (*dst_addrs, *sources))
+    plan.bind(core, (*dst_addrs, *sources))
     return plan
 
 

@@ -26,8 +26,8 @@ fixtures; each violation asserts in ``atomic_tensor_arithmetic_single_opd_gen_cm
 Elements that coincide (small or zero strides) all receive the same constant, so the order
 of writes cannot matter.  Padding is never touched.
 
-On the engine, the plan (:class:`SetCPlan`) is the checked shape, dtype and layout (for the
-aligned layout, that of dst's start lane); ``dst_addr`` binds per call and ``C`` is read per call.
+The plan (:class:`SetCPlan`) is the checked shape, dtype and layout; ``dst_addr`` binds per call,
+``C`` is read per call.
 """
 
 from __future__ import annotations
@@ -74,11 +74,9 @@ class SetCPlan:
     operands: tuple[str, ...] = ("dst_addr",)
 
     def bind(self, core, operands: tuple) -> SetCBinding:
-        return SetCBinding(self, core.chip, self.place(core.chip, operands[0]))
-
-    def place(self, chip: Chip, dst_addr) -> LocalPlacement:
-        return place_local(NAME, chip, "dst address", int(dst_addr), self.shape, self.stride, self.dtype.itemsize,
-                           self.alignment, self.alignment_rule, SOURCE)
+        return SetCBinding(self, core.chip, place_local(
+            NAME, core.chip, "dst address", int(operands[0]), self.shape, self.stride, self.dtype.itemsize,
+            self.alignment, self.alignment_rule, SOURCE))
 
 
 def _compile(core, form: str, values: dict) -> SetCPlan:
@@ -112,7 +110,7 @@ def _compile(core, form: str, values: dict) -> SetCPlan:
         stride = dst_stride
         alignment, rule = storage.itemsize, f"a free-layout dst must be aligned to its {storage.itemsize}-byte element"
     plan = SetCPlan(storage, shape, stride, alignment, rule)
-    plan.place(chip, dst_addr)
+    plan.bind(core, (dst_addr,))
     check_element_count(NAME, shape, chip.total_local_mem_bytes, "local memory")
     return plan
 
