@@ -88,9 +88,8 @@ class Core:
         lmem: local memory, ``NPU_NUM * LOCAL_MEM_SIZE`` bytes, lane-major.
         initialized: ``tpu_initialize()`` ran on this core.
         polls: how many times ``tpu_poll()`` ran.
-        trace: ``None``, or with ``trace=True`` a list of :class:`~npusim.engine.trace.AccessRecord`,
-            one per instruction call, in order: its reads and writes as ``"LOCAL"`` byte ranges (the
-            lane-major offset ``lane * LOCAL_MEM_SIZE + offset``) and ``"GLOBAL"`` ones (byte addresses).
+        trace: ``None``, or (``trace=True``) a list of one :class:`~npusim.engine.trace.AccessRecord` per
+            instruction call: ``"LOCAL"`` ranges (offsets ``lane * LOCAL_MEM_SIZE + offset``) and ``"GLOBAL"`` ones.
         invocations, bindings: the engine's per-core caches (:mod:`npusim.engine.dispatch`).
     """
 

@@ -189,13 +189,11 @@ ChannelRun(first_channel=68, slot=2, slots=1, lane=0, lanes=2))
 
 
 def run_view(lanes: np.ndarray, first_elem: int, run: ChannelRun, shape: dim4, stride: dim4) -> np.ndarray:
-    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)``, each element once: an axis
-    of stride 0 is cut to length 1 (broadcastable to the full shape; a VECTOR's strides are all 0).
+    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)``; an axis of stride 0 is cut
+    to length 1, so each element appears once (a VECTOR's strides are all 0).
 
-    ``lanes`` is a memory (or its shadow) as ``[NPU_NUM, LOCAL_MEM_SIZE / size]`` elements,
-    ``first_elem`` the tensor's in-lane offset in elements.  Element (n, slot, lane, h, w) is
-    ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]`` (docs/semantics.md §7.3).  The caller
-    checked the bounds.
+    ``lanes`` is a memory (or its shadow) as ``[NPU_NUM, LOCAL_MEM_SIZE / size]`` elements; element
+    (n, slot, lane, h, w) is ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]`` (§7.3).
     """
     lane_stride, item = lanes.strides
     view = as_strided(

@@ -160,9 +160,8 @@ class GlobalPlacement:
     stride: dim4
     itemsize: int
 
-    def element_index(self, chip: Chip | None = None) -> np.ndarray:
-        """Flat element index (global address / itemsize) of every element, shape ``(N, C, H, W)``
-        (``chip`` is not needed: the signature is :class:`LocalPlacement`'s)."""
+    def element_index(self, chip: Chip | None = None) -> np.ndarray:  # chip: as LocalPlacement's, not needed
+        """Flat element index (global address / itemsize) of every element, shape ``(N, C, H, W)``."""
         index = np.int64(self.addr // self.itemsize)
         for axis, (size, step) in enumerate(zip(self.shape, self.stride, strict=True)):
             shape = [1, 1, 1, 1]

@@ -53,7 +53,6 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import UnsupportedError
-from ...memory import Memory
 from ...sources import semantics
 from .. import pages
 from ..chips import INT32_MAX, Chip
@@ -112,7 +111,7 @@ class CopyPlan:
                             self.local_stride, size, size, f"must be aligned to its {size}-byte element", SOURCE)
         glob = place_global(self.instruction, core.global_mem_bytes, f"{global_name} address", int(global_addr),
                             self.shape, self.global_stride, size, SOURCE)
-        return CopyBinding(self, core.chip, core.lmem, core.gmem, local, glob)
+        return CopyBinding(self, core, local, glob)
 
 
 def _compile(instruction: str, to_local: bool, core, form: str, values: dict) -> CopyPlan:
@@ -174,9 +173,8 @@ def _may_repeat(shape: dim4, stride: dim4) -> bool:
 class CopyBinding(PlacedBinding):
     """A copy plan bound to its two addresses on one core."""
 
-    def __init__(self, plan: CopyPlan, chip: Chip, lmem: Memory, gmem: Memory, local: LocalPlacement,
-                 glob: GlobalPlacement) -> None:
-        self.plan, self.chip = plan, chip
+    def __init__(self, plan: CopyPlan, core, local: LocalPlacement, glob: GlobalPlacement) -> None:
+        self.plan, self.chip, lmem, gmem = plan, core.chip, core.lmem, core.gmem
         (self.src_mem, self.read_placements), (self.dst_mem, self.write_placements) = (
             ((gmem, (glob,)), (lmem, (local,))) if plan.to_local else ((lmem, (local,)), (gmem, (glob,))))
 
@@ -185,17 +183,12 @@ class CopyBinding(PlacedBinding):
         plan, chip = self.plan, self.chip
         src_index, dst_index = (p[0].element_index(chip) for p in (self.read_placements, self.write_placements))
         self.src_mem.check_initialized(plan.instruction, "src", src_index, plan.dtype.itemsize)
-        values = self.src_mem.gather(src_index, plan.dtype.raw)
-        _write_in_order(self.dst_mem, dst_index.reshape(-1), values.reshape(-1), plan.dst_may_repeat)
-
-
-def _write_in_order(memory: Memory, index: np.ndarray, values: np.ndarray, may_repeat: bool) -> None:
-    """Scatter ``values``; where indices repeat, the one that comes last (NCHW order) wins."""
-    if may_repeat:
-        unique, first_from_end = np.unique(index[::-1], return_index=True)
-        if unique.size != index.size:
-            index, values = unique, values[::-1][first_from_end]
-    memory.scatter(index, values)
+        index, values = dst_index.reshape(-1), self.src_mem.gather(src_index, plan.dtype.raw).reshape(-1)
+        if plan.dst_may_repeat:  # where destination elements coincide, the last in NCHW order wins
+            unique, first_from_end = np.unique(index[::-1], return_index=True)
+            if unique.size != index.size:
+                index, values = unique, values[::-1][first_from_end]
+        self.dst_mem.scatter(index, values)
 
 
 # ------------------------------------------------------------------------------ registry

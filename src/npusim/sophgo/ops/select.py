@@ -94,16 +94,14 @@ class SelectPlan:
 
     def _place(self, chip: Chip, name: str, kind: var_type_t, addr: int, dtype: DType) -> _Operand:
         """Check an address operand (range, alignment, extent, start lane) and place it."""
-        operand, size = f"{name} address", dtype.itemsize
+        operand, size, lane = f"{name} address", dtype.itemsize, split_address(addr, chip)[0]
         if kind is VECTOR:  # one element per lane at the vector's offset: every element of a channel there (§8.2)
             stride, alignment, rule, source = dim4(0, 0, 0, 0), size, f"aligned to its {size}-byte element", ""
         else:
-            stride = local_stride("aligned", self.shape, split_address(addr, chip)[0] if addr >= 0 else 0, dtype.bits,
-                                  chip)
+            stride = local_stride("aligned", self.shape, max(lane, 0), dtype.bits, chip)
             alignment, rule, source = chip.align_bytes, f"{chip.align_bytes}-byte (EU) aligned", f"{_NOTES}; "
         placement = place_local(self.instruction, chip, operand, addr, self.shape, stride, size, alignment,
                                 f"a {kind.name} operand must be {rule}", source + semantics("8.2"))
-        lane = split_address(addr, chip)[0]
         if lane != self.start_lane:
             raise ParameterRangeError(
                 self.instruction, operand, addr, f"starts on NPU lane {lane}, but dst starts on lane {self.start_lane}",
@@ -198,9 +196,8 @@ def _check_dtypes(
 
 
 class SelectBinding(PlacedBinding):
-    """A select plan bound to its operands on one core: views of local memory per channel run.
-    It reads its TENSOR and VECTOR sources (a VECTOR one element per lane) and writes the elements
-    of its dsts, never their padding."""
+    """A select bound to its operands on one core: views of local memory per channel run.  It reads its
+    TENSOR and VECTOR sources (a VECTOR one element per lane) and writes the elements of its dsts."""
 
     def __init__(self, plan: SelectPlan, chip: Chip, lmem: Memory, dests: tuple[_Operand, ...],
                  sources: tuple[_Operand | None, ...]) -> None:
@@ -222,8 +219,7 @@ class SelectBinding(PlacedBinding):
                 if any(int(view.min()) != ALL_WRITTEN[op.dtype.itemsize] for view in self._views(op, lmem.written)):
                     lmem.check_initialized(plan.instruction, op.name, op.placement.element_index(chip),
                                            op.dtype.itemsize)
-        ndst = len(self.dests)
-        variables = values[ndst:ndst + 4]
+        variables = values[len(self.dests):][:4]
         results: list[list[np.ndarray]] = [[] for _ in self.dests]
         for i in range(len(plan.runs)):
             a, b, c, d = (  # a SCALAR is the low bits of its scalar_t (docs/semantics.md §6.2)
