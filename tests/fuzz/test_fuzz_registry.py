@@ -36,10 +36,11 @@ from hypothesis import given, settings
 from npusim.engine.registry import instructions
 
 from ..ascend import poisoned_core as ascend
+from ..sophgo import poisoned_core as sophgo
 from .harness import FUZZ_SETTINGS, run_contract
 from .strategies import HOSTILE, HOSTILE_INTS, TAPES, Tape
 
-VENDORS: tuple[ModuleType, ...] = (ascend,)
+VENDORS: tuple[ModuleType, ...] = (ascend, sophgo)
 #: examples per (instruction, example); the hand-written families run many more per family
 EXAMPLES = int(os.environ.get("NPUSIM_FUZZ_REGISTRY_EXAMPLES", "40"))
 AWKWARD_FLOATS = (float("nan"), float("inf"), -float("inf"), -0.0, 1e308, 5e-324, 65504.0, 65520.0)

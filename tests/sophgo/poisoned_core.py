@@ -1,4 +1,5 @@
-"""Sophgo's part of the access-record tests (``tests/engine/test_access_records.py``): its cores and memories.
+"""Sophgo's part of the registry-generated tests (access records, tests/fuzz/test_fuzz_registry.py): its cores
+and memories.
 
 A core for an instruction example is a BM1684X core (the default chip, which the examples are
 written for) with 1 MiB of global memory, tracing.  Its memories, by the record space their byte
@@ -27,3 +28,14 @@ def memories(core: tpu.Core) -> dict[tuple[str, str | None], Memory]:
 
 def registers(core: tpu.Core) -> dict[str, object]:
     return {}
+
+
+def state(core: tpu.Core) -> tuple:
+    """Everything a rejected call must leave as it was (Sophgo has no registers)."""
+    return core.lmem.snapshot(), core.gmem.snapshot()
+
+
+def mutated_operand(tape, label: str, value, core: tpu.Core):
+    """Sophgo operands are plain addresses and ``variable_t`` parameter objects, which the fuzz
+    family mutates itself (an integer, a field): no tensor type of its own."""
+    return None
