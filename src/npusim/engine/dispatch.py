@@ -18,7 +18,9 @@ A call ``instruction(*args, **kwargs)`` goes through these steps:
    over this core's memory); the core keeps its latest bindings by ``(plan, bases)``, and a
    call that finds its binding there makes only the checks of step 3;
 5. **run** the binding: read, compute, then commit;
-6. **record** it, when the core keeps a trace (one :class:`~.trace.AccessRecord`).
+6. **record** it, when the core keeps a trace (one :class:`~.trace.AccessRecord`), on the
+   binding's ``pipe`` if it has one (a copy issues on the pipe of its direction), else
+   the instruction's.
 
 Key parts: an ``int`` is itself; an operand (a type the vendor registered in
 ``Vendor.operand_kinds``, or a list of them) is its geometry, plus its base for an
@@ -157,7 +159,7 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
         ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
         reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
         trace.append(AccessRecord(
-            len(trace), entry.name, entry.vendor, entry.pipe, reads, writes,
+            len(trace), entry.name, entry.vendor, getattr(binding, "pipe", entry.pipe), reads, writes,
             binding.registers_read, binding.registers_written, caller_source(),
             json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
         ))
