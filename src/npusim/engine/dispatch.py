@@ -32,7 +32,6 @@ Equal raw keys therefore mean the same form with the same values, hence the same
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,11 +39,11 @@ import numpy as np
 
 from ..overloads import REQUIRED, Form, bind_values
 from .caches import Cache
-from .registry import Instruction, OperandKind, Vendor, vendor
+from .registry import Instruction, OperandKind, Vendor, install_dispatcher, vendor
 from .trace import AccessRecord, caller_source, json_params
 
 __all__ = ["MAX_BINDINGS", "MAX_INVOCATIONS", "PER_CALL", "PLANS", "Invocation", "dispatch", "key_part",
-           "new_core_caches", "public_function"]
+           "new_core_caches"]
 
 PLANS = Cache("plans", 4096)  # (chip name, geometry key) -> Plan
 MAX_INVOCATIONS = 512  # per core: raw-argument keys -> Invocation
@@ -223,15 +222,4 @@ def key_part(owner: Vendor, value, relative: bool = True):
     return (kind, value)
 
 
-# ------------------------------------------------------------ public function
-def public_function(entry: Instruction) -> Callable[..., None]:
-    """The function users call for ``entry``: its docstring lists the call forms."""
-
-    def instruction(*args, **kwargs):
-        return dispatch(entry, args, kwargs)
-
-    instruction.__name__ = instruction.__qualname__ = entry.name
-    instruction.__module__ = f"npusim.{entry.vendor}"
-    forms = "\n".join(f"    {signature}" for signature in entry.signatures())
-    instruction.__doc__ = f"{entry.doc or entry.summary}\n\nForms::\n\n{forms}\n\nDocument: {entry.source}\n"
-    return instruction
+install_dispatcher(dispatch)
