@@ -15,6 +15,7 @@ from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
 from startup_cases import import_bench
 
+from npusim import ascend as asc
 from npusim import sophgo as tpu
 
 __all__ = ["CASES"]
@@ -43,6 +44,8 @@ CASES: list[Case | Pending] = [
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
          moving_copy_bench, group="data_copy"),
+    Case("data_copy GM->UB 256 float32, GM offset moving every call (kernel loop)", Target("us", 3),
+         partial(moving_copy_bench, asc.float32), group="data_copy"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
          group="kernels"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, written plainly (a data_copy per channel row, tensor lists)",

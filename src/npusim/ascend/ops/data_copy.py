@@ -156,7 +156,27 @@ def _runs_ranges(runs: BlockRuns, operand) -> tuple[ByteRange, ...]:
     """The bytes ``runs`` cover from the operand's start: in UB, or in the GM tensor's buffer."""
     if isinstance(operand, LocalTensor):
         return runs.ranges("UB", operand.addr)
-    return runs.ranges("GM", operand.bound_address.byte_offset, operand.buffer.name)
+    return runs.ranges("GM", operand.address.byte_offset, operand.buffer.name)
+
+
+def _check_placement(instruction: str, core: Core, operands, src_runs: BlockRuns, dst_runs: BlockRuns) -> tuple:
+    """A copy's operands checked where they are, in the order an uncached call checks them: usable,
+    the runs inside each (source first), a GM destination writable.  Returns ``(dst, src)``."""
+    dst = _endpoint(instruction, "dst", operands[0], core)
+    src = _endpoint(instruction, "src", operands[1], core)
+    if src_runs.blocks:
+        _check_side(instruction, "src", src, src_runs)
+        _check_side(instruction, "dst", dst, dst_runs)
+        if isinstance(dst, GlobalTensor):
+            dst.buffer.require_writable(instruction, "dst")
+    return dst, src
+
+
+def _call_ranges(plan, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+    """The bytes a copy with these values (``dst``, ``src``, ...) reads and writes; none for a NOP."""
+    if not plan.src.blocks:
+        return (), ()
+    return _runs_ranges(plan.src, values[1]), _runs_ranges(plan.dst, values[0])
 
 
 def _read_runs(instruction: str, memory: Memory, runs: BlockRuns, start: int, buffer: GmBuffer | None) -> np.ndarray:
@@ -225,17 +245,9 @@ class CopyPlan:
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
-        instruction = "data_copy"
-        dst = _endpoint(instruction, "dst", operands[0], core)
-        src = _endpoint(instruction, "src", operands[1], core)
-        if not self.src.blocks:
-            return
-        _check_side(instruction, "src", src, self.src)
-        _check_side(instruction, "dst", dst, self.dst)
-        if isinstance(dst, GlobalTensor):
-            dst.buffer.require_writable(instruction, "dst")
-        if self.direction == UB_TO_UB:
-            _check_ub_overlap(instruction, dst, src, self.dst, self.src)
+        dst, src = _check_placement("data_copy", core, operands, self.src, self.dst)
+        if self.src.blocks and self.direction == UB_TO_UB:
+            _check_ub_overlap("data_copy", dst, src, self.dst, self.src)
 
     def bind(self, core: Core, operands) -> CopyBinding:
         self.check(core, operands)
@@ -282,10 +294,7 @@ class CopyBinding:
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
         """Bytes read and written by the call with these values (a GM offset moves per call)."""
-        plan = self.plan
-        if not plan.src.blocks:
-            return (), ()
-        return _runs_ranges(plan.src, values[1]), _runs_ranges(plan.dst, values[0])
+        return _call_ranges(self.plan, values)
 
     def run(self, core: Core, values: tuple) -> None:
         """Move the bytes of one call, checked as the class says, in the order an uncached call checks:
@@ -448,15 +457,7 @@ class PadPlan:
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
-        instruction = "data_copy_pad"
-        dst = _endpoint(instruction, "dst", operands[0], core)
-        src = _endpoint(instruction, "src", operands[1], core)
-        if not self.src.blocks:
-            return
-        _check_side(instruction, "src", src, self.src)
-        _check_side(instruction, "dst", dst, self.dst)
-        if not self.inbound:
-            dst.buffer.require_writable(instruction, "dst")
+        _check_placement("data_copy_pad", core, operands, self.src, self.dst)
 
     def bind(self, core: Core, operands) -> PadBinding:
         self.check(core, operands)
@@ -478,10 +479,7 @@ class PadBinding:
         self.registers_written = ("PAD",) if plan.src.blocks and plan.is_pad else ()
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
-        plan = self.plan
-        if not plan.src.blocks:
-            return (), ()
-        return _runs_ranges(plan.src, values[1]), _runs_ranges(plan.dst, values[0])
+        return _call_ranges(self.plan, values)
 
     def run(self, core: Core, values: tuple) -> None:
         if not self.plan.src.blocks:
@@ -583,7 +581,7 @@ _FILLED_UB = _UB + "ub.write(np.arange(512, dtype=np.float16))\n"
 
 data_copy = register(Instruction(
     "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
-    f"{COPY_DOC}; {pages.DATA_COPY_PARAMS}; {pages.DATA_COPY_UB}", support=lambda chip: chip.data_copy_dtypes,
+    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {COPY_RULES}", support=lambda chip: chip.data_copy_dtypes,
     summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
             "or DataCopyParams block runs with gaps in DataBlocks",
     examples=(
@@ -598,7 +596,7 @@ data_copy = register(Instruction(
 ))
 
 data_copy_pad = register(Instruction(
-    "data_copy_pad", "ascend", "data_movement", "MTE2", PAD_FORMS, _compile_pad, f"{PAD_DOC}; {PAD_RULES}",
+    "data_copy_pad", "ascend", "data_movement", "MTE2", PAD_FORMS, _compile_pad, f"{PAD_DOC} 参数说明; {PAD_RULES}",
     support=lambda chip: chip.data_copy_pad_dtypes or None,
     summary="Copy unaligned blocks: GM -> UB padding each block to 32 bytes (MTE2), UB -> GM dropping the "
             "padding (MTE3)",
@@ -618,7 +616,7 @@ data_copy_pad = register(Instruction(
 
 set_pad_value = register(Instruction(
     "set_pad_value", "ascend", "register", "S", SET_PAD_VALUE_FORMS, _compile_set_pad_value,
-    f"{pages.SET_PAD_VALUE}; {PAD_RULES}", support=lambda chip: chip.pad_value_api or None,
+    f"{pages.SET_PAD_VALUE} 参数说明; {PAD_RULES}", support=lambda chip: chip.pad_value_api or None,
     summary="Load the padding register data_copy_pad uses when is_pad is false (SetPadValue)",
     examples=("asc.set_pad_value(3.0)", "asc.set_pad_value(0, asc.TPosition.VECIN)"),
     per_call=frozenset({"padding_value"}), fast_context=lambda core: (),

@@ -327,11 +327,6 @@ class GlobalTensor:
         return self._address
 
     @property
-    def bound_address(self) -> GlobalAddress | None:
-        """The element-0 address, or ``None`` while unbound (for callers that decide themselves)."""
-        return self._address
-
-    @property
     def dtype(self) -> DType:
         return self.address.dtype
 
@@ -365,10 +360,13 @@ class GlobalTensor:
             offset = index
         else:
             offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48, GM_SOURCE)
-        address = self.address
-        view = GlobalTensor()
-        view._bind(GlobalAddress(address.buffer, address.offset + offset, address.dtype),
-                   None if self._size is None else max(0, self._size - offset))
+        address = self._address
+        if address is None:
+            address = self.address  # raises: the tensor was never bound
+        view = GlobalTensor.__new__(GlobalTensor)  # a kernel makes one per tile: the fields set directly
+        view._address = GlobalAddress(address.buffer, address.offset + offset, address.dtype)
+        view._size = None if self._size is None else max(0, self._size - offset)
+        view.geometry_key, view.bound_buffer = self.geometry_key, self.bound_buffer
         return view
 
     __call__ = __getitem__
