@@ -573,11 +573,12 @@ def _compile_set_pad_value(core: Core, form: str, values: dict) -> PadValueWrite
 
 
 # ------------------------------------------------------------------ the API
-_GM_SETUP = ("x = np.arange(512, dtype=np.float16)\n"
-             "x_gm = asc.GlobalTensor()\n"
-             "x_gm.set_global_buffer(x)\n")
 _UB = "ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
-_FILLED_UB = _UB + "ub.write(np.arange(512, dtype=np.float16))\n"
+_FILLED_UB = "core.ub_write(0, bytes(range(256)) * 4)\n" + _UB
+_GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
+             "x_gm = asc.GlobalTensor()\n"
+             "x_gm.set_global_buffer(x)\n"
+             "asc.data_copy(x_gm, ub, 512)\n")
 
 data_copy = register(Instruction(
     "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
@@ -585,8 +586,8 @@ data_copy = register(Instruction(
     summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
             "or DataCopyParams block runs with gaps in DataBlocks",
     examples=(
-        _GM_SETUP + _UB + "asc.data_copy(ub, x_gm[64:], 256)",
-        _GM_SETUP + _FILLED_UB + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
+        _GM_SETUP + "asc.data_copy(ub, x_gm[64:], 256)",
+        _GM_SETUP + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
         _FILLED_UB + "out = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 512)\n"
                      "asc.data_copy(out, ub, asc.DataCopyParams(3, 1, 2, 0))",
     ),
@@ -601,13 +602,13 @@ data_copy_pad = register(Instruction(
     summary="Copy unaligned blocks: GM -> UB padding each block to 32 bytes (MTE2), UB -> GM dropping the "
             "padding (MTE3)",
     examples=(
-        _GM_SETUP + _UB + "asc.data_copy_pad(ub, x_gm[3:], asc.DataCopyExtParams(2, 40, 6, 1), "
+        _GM_SETUP + "asc.data_copy_pad(ub, x_gm[3:], asc.DataCopyExtParams(2, 40, 6, 1), "
                           "asc.DataCopyPadExtParams(asc.float16, True, 2, 1, 7.5))",
-        _GM_SETUP + _FILLED_UB + "asc.data_copy_pad(x_gm[5:], ub, asc.DataCopyExtParams(3, 22, 1, 4))",
-        _GM_SETUP + _UB + "asc.set_pad_value(-1.0)\n"
-                          "asc.data_copy_pad(ub, x_gm, asc.DataCopyParams(2, 10, 2, 0), "
+        _GM_SETUP + "asc.data_copy_pad(x_gm[5:], ub, asc.DataCopyExtParams(3, 22, 1, 4))",
+        _GM_SETUP + "asc.set_pad_value(-1.0)\n"
+                     "asc.data_copy_pad(ub, x_gm, asc.DataCopyParams(2, 10, 2, 0), "
                           "asc.DataCopyPadParams(False, 1, 2))",
-        _GM_SETUP + _FILLED_UB + "asc.data_copy_pad(x_gm, ub, asc.DataCopyParams(2, 64, 0, 2))",
+        _GM_SETUP + "asc.data_copy_pad(x_gm, ub, asc.DataCopyParams(2, 64, 0, 2))",
     ),
     fast_context=lambda core: (),
     doc="``asc.data_copy_pad``: GM -> UB with padding to 32 bytes (DataCopyPadExtParams / DataCopyPadParams), "
