@@ -24,7 +24,7 @@ from ub_image import Placement, place, read_back
 
 from npusim import ascend as asc
 
-__all__ = ["compare_bench", "ne_scalar_bench", "select_bench", "trans_tile_bench"]
+__all__ = ["compare_bench", "moving_copy_bench", "ne_scalar_bench", "select_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -176,3 +176,28 @@ def trans_tile_bench() -> Bench:
         numpy_output=lambda: tile.T.copy().tobytes(),
         resources=stack,
     )
+
+
+def moving_copy_bench(dtype=asc.half, count: int = 256, tiles: int = 64) -> Bench:
+    """``data_copy(ub, x_gm[offset:], count)`` GM -> UB, the GM offset moving to the next tile every
+    call as in a kernel loop (the GlobalTensor view made per call, as a kernel makes it), vs numpy's
+    copy of the same tile into a UB-sized array."""
+    np_type = np.dtype(dtype.np_dtype)
+    x = _half_data(np.random.default_rng(50), count * tiles).astype(np_type)
+    stack, core = _fresh_core()
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    ub = asc.LocalTensor(dtype, VECIN, 0x1000, count)
+    ub_np = np.zeros(count, np_type)
+    moving = {"npusim": 0, "numpy": 0}
+
+    def copy() -> None:
+        offset = moving["npusim"] = (moving["npusim"] + count) % x.size
+        asc.data_copy(ub, x_gm[offset:], count)
+
+    def copy_np() -> None:
+        offset = moving["numpy"] = (moving["numpy"] + count) % x.size
+        ub_np[...] = x[offset : offset + count]
+
+    return Bench(npusim=copy, numpy=copy_np, npusim_output=lambda: core.ub_read(0x1000, ub_np.nbytes),
+                 numpy_output=ub_np.tobytes, resources=stack)

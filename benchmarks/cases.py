@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from ascend_cases import compare_bench, ne_scalar_bench, select_bench, trans_tile_bench
-from kernel_cases import nchw_to_nc1hwc0_bench
+from ascend_cases import compare_bench, moving_copy_bench, ne_scalar_bench, select_bench, trans_tile_bench
+from kernel_cases import nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
 from startup_cases import import_bench
 
+from npusim import ascend as asc
 from npusim import sophgo as tpu
 
 __all__ = ["CASES"]
@@ -41,8 +42,14 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("compare_scalar LT", partial(compare_bench, scalar=True)),
     *_repeat_rows("asc_ne_scalar", ne_scalar_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
+    Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
+         moving_copy_bench, group="data_copy"),
+    Case("data_copy GM->UB 256 float32, GM offset moving every call (kernel loop)", Target("us", 3),
+         partial(moving_copy_bench, asc.float32), group="data_copy"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
          group="kernels"),
+    Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, written plainly (a data_copy per channel row, tensor lists)",
+         Target("ratio", 12), plain_nchw_to_nc1hwc0_bench, group="kernels"),
     Case("sophgo greater_select BM1684X (4,64,56,56) fp32", Target("ratio", 2),
          partial(greater_select_bench, tpu.DT_FP32), group="sophgo"),
     Case("sophgo greater_select BM1684X (4,64,56,56) fp16", None, partial(greater_select_bench, tpu.DT_FP16),

@@ -44,11 +44,13 @@ def per_element_5hd(x: np.ndarray) -> np.ndarray:
     return y
 
 
+@pytest.mark.parametrize("convert", [nchw_to_nc1hwc0.convert, nchw_to_nc1hwc0.convert_plain])
 @pytest.mark.parametrize(("shape", "block_dim"), [((2, 32, 16, 16), 2), ((1, 16, 4, 4), 1), ((1, 48, 2, 8), 4)])
-def test_nchw_to_nc1hwc0_matches_numpy_and_a_per_element_loop(shape, block_dim):
-    """(1, 16, 4, 4): one repeat per tile (strides 0, ref §4.3); (1, 48, 2, 8) on 4 cores: one core idle."""
+def test_nchw_to_nc1hwc0_matches_numpy_and_a_per_element_loop(shape, block_dim, convert):
+    """(1, 16, 4, 4): one repeat per tile (strides 0, ref §4.3); (1, 48, 2, 8) on 4 cores: one core idle.
+    Both kernels: the hand-shaped one and the one written plainly (a copy per channel row, tensor lists)."""
     x = nchw_to_nc1hwc0.example_input(shape, seed=5)
-    y = nchw_to_nc1hwc0.convert(x, block_dim)
+    y = convert(x, block_dim)
     assert y.view(np.uint16).tobytes() == per_element_5hd(x).view(np.uint16).tobytes()
     assert nchw_to_nc1hwc0.golden(x).tobytes() == y.tobytes()
 

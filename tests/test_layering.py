@@ -130,3 +130,11 @@ def test_the_shared_core_imports_no_vendor():
     for module, targets in GRAPH.items():
         if _within(module, SHARED_CORE):
             assert not [t for t in targets if _within(t, VENDORS)], module
+
+
+def test_the_ascend_runtime_imports_no_instruction_module():
+    """GM, TPipe and launches are the instructions' ground: none of them may need an instruction (before:
+    ``runtime/gm.py`` imported ``ops.common`` while ``ops/data_copy.py`` imported ``runtime.gm``)."""
+    for module, targets in GRAPH.items():
+        if _within(module, ("npusim.ascend.runtime",)):
+            assert not [t for t in targets if _within(t, ("npusim.ascend.ops",))], module

@@ -245,3 +245,28 @@ def test_integer_address_parameters_key_by_geometry_and_bind_per_call(core):
     assert COMPILES == [("poke", 0), ("poke", 1)]
     assert BINDS == [(0, "poke"), (8, "poke"), (9, "poke")]
     assert core.memory[:10] == bytes([1, 0, 0, 0, 0, 0, 0, 0, 2, 3])
+
+
+@dataclass(eq=False)
+class PipedBinding(FillBinding):
+    pipe: str = "MTE3"
+
+
+@dataclass(eq=False)
+class PipedPlan(FillPlan):
+    def bind(self, core, operands):
+        (dst,) = operands
+        return PipedBinding(dst.addr, self.size)
+
+
+piped = register(Instruction(
+    "piped_fill", "toy", "fill", "MTE2", FORMS, lambda core, form, values: PipedPlan(values["dst"].size),
+    "toy.md §3", support=lambda chip: True, per_call=frozenset({"value"})))
+
+
+def test_a_binding_with_a_pipe_of_its_own_is_recorded_on_it(core):
+    """A copy issues on the pipe of its direction: the record takes the binding's pipe over the instruction's."""
+    core.trace = []
+    piped(Buf(0, 4), 1)
+    fill(Buf(0, 4), 1)
+    assert [record.pipe for record in core.trace] == ["MTE3", "V"]

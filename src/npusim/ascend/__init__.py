@@ -69,6 +69,7 @@ from .ops.registers import (
     set_vector_mask,
 )
 from .ops.select import select
+from .ops.sync import pipe_barrier, set_flag, wait_flag
 from .ops.transpose import trans_data_to_5hd
 from .runtime import (
     ConstExpr,
@@ -83,9 +84,6 @@ from .runtime import (
     get_block_num,
     gm_alloc,
     jit,
-    pipe_barrier,
-    set_flag,
-    wait_flag,
 )
 from .tensor import LocalTensor
 from .types import (

@@ -15,6 +15,9 @@ This module is the only place that turns repeat parameters into addresses.
 * Counter mask mode: the register's low 64 bits hold an element count ``N``;
   the instruction runs ``ceil(N / E)`` repeats, lane ``j`` of repeat ``r``
   being active iff ``r * E + j < N`` (docs/semantics.md §1.4).
+* Data movement (``DataCopy``, ``DataCopyPad``) moves *block runs*: ``blocks``
+  runs of ``nbytes`` bytes, the run ``i`` at ``base + i * pitch`` (:class:`BlockRuns`;
+  the pitch is a run plus its gap, GM与UB高维切分数据搬运(DataCopy).md 表3).
 
 Everything returned here depends only on parameters, so it is cached and
 shared; returned arrays are read-only.
@@ -27,10 +30,13 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..engine.trace import ByteRange, merge_ranges
+
 __all__ = [
     "ActiveLanes",
     "BLOCKS_PER_REPEAT",
     "BLOCK_BYTES",
+    "BlockRuns",
     "REPEAT_BYTES",
     "contiguous_mask_words",
     "counter_mode_lanes",
@@ -144,3 +150,45 @@ def counter_mode_lanes(count: int, lanes: int) -> ActiveLanes:
         return ActiveLanes(repeats, lanes, None, count)
     flat = np.arange(repeats * lanes, dtype=np.int64) < count
     return ActiveLanes(repeats, lanes, _frozen(flat.reshape(repeats, lanes)), count)
+
+
+@dataclass(frozen=True)
+class BlockRuns:
+    """``blocks`` runs of ``nbytes`` bytes, ``pitch`` bytes from one run's start to the next one's.
+
+    Every address is relative to the first run's start (``base``): the runs are the same
+    wherever a copy's operands sit.
+    """
+
+    blocks: int
+    nbytes: int
+    pitch: int
+
+    @property
+    def extent(self) -> int:
+        """Bytes from the first run's start to the last run's end."""
+        return (self.blocks - 1) * self.pitch + self.nbytes if self.blocks else 0
+
+    @property
+    def contiguous(self) -> bool:
+        return self.blocks <= 1 or self.pitch == self.nbytes
+
+    def starts(self, base: int = 0) -> np.ndarray:
+        """Each run's first byte."""
+        return base + np.arange(self.blocks, dtype=np.int64) * self.pitch
+
+    def byte_index(self, base: int = 0) -> np.ndarray:
+        """Every byte of every run, shape ``(blocks, nbytes)``, in issue order."""
+        return self.starts(base)[:, None] + np.arange(self.nbytes, dtype=np.int64)[None, :]
+
+    def view(self, array: np.ndarray, base: int) -> np.ndarray:
+        """The runs as a ``(blocks, nbytes)`` view of the byte array ``array`` (bounds already checked)."""
+        if self.contiguous:
+            return array[base : base + self.blocks * self.nbytes].reshape(self.blocks, self.nbytes)
+        return np.ndarray((self.blocks, self.nbytes), np.uint8, array, base, (self.pitch, 1))
+
+    def ranges(self, space: str, base: int, buffer: str | None = None) -> tuple[ByteRange, ...]:
+        """The runs as merged byte ranges of ``space`` (and GM ``buffer``)."""
+        if self.contiguous:
+            return merge_ranges([(space, base, base + self.blocks * self.nbytes, buffer)])
+        return merge_ranges((space, int(start), int(start) + self.nbytes, buffer) for start in self.starts(base))

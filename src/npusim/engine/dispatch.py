@@ -18,7 +18,9 @@ A call ``instruction(*args, **kwargs)`` goes through these steps:
    over this core's memory); the core keeps its latest bindings by ``(plan, bases)``, and a
    call that finds its binding there makes only the checks of step 3;
 5. **run** the binding: read, compute, then commit;
-6. **record** it, when the core keeps a trace (one :class:`~.trace.AccessRecord`).
+6. **record** it, when the core keeps a trace (one :class:`~.trace.AccessRecord`), on the
+   binding's ``pipe`` if it has one (a copy issues on the pipe of its direction), else
+   the instruction's.
 
 Key parts: an ``int`` is itself; an operand (a type the vendor registered in
 ``Vendor.operand_kinds``, or a list of them) is its geometry, plus its base for an
@@ -64,6 +66,8 @@ class Invocation:
         defaults: the values a positional call of this shape leaves to their defaults.
         positions: the index in the values of each of ``plan.operands``.
         kinds: how each of those binds (``None``: the value is no operand here).
+        bound: ``(index in the values, kind, operand name)`` of each value that is an operand,
+            in ``plan.operands`` order: what a call found again computes its bases from and checks.
     """
 
     plan: Any
@@ -71,6 +75,7 @@ class Invocation:
     defaults: tuple
     positions: tuple[int, ...]
     kinds: tuple[OperandKind | None, ...]
+    bound: tuple[tuple[int, OperandKind, str], ...] = ()
 
 
 def dispatch(entry: Instruction, args: tuple, kwargs: dict):
@@ -132,31 +137,34 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
     defaults = () if positional is None else tuple(p.default for p in form.params[positional:])
     if any(d is REQUIRED for d in defaults):  # cannot happen for a bound call; keeps the invariant visible
         raise AssertionError(f"{entry.name}: a bound call left a required parameter out")
-    return Invocation(plan, form, defaults, positions, kinds)
+    bound = tuple((i, kind, name) for i, kind, name in zip(positions, kinds, plan.operands, strict=True)
+                  if kind is not None)
+    return Invocation(plan, form, defaults, positions, kinds, bound)
 
 
 def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     plan = invocation.plan
-    operands = [values[i] for i in invocation.positions]
-    kinds = invocation.kinds
-    binding_key = (plan, *[None if kind is None else kind.base(value)
-                           for kind, value in zip(kinds, operands, strict=True)])
+    bound = invocation.bound
+    if len(bound) == len(invocation.positions):  # every operand binds (the usual case): no placeholders
+        binding_key = (plan, *[kind.base(values[i]) for i, kind, _ in bound])
+    else:
+        binding_key = (plan, *[None if kind is None else kind.base(values[i])
+                               for i, kind in zip(invocation.positions, invocation.kinds, strict=True)])
     binding = core.bindings.get(binding_key)
     if binding is None:
-        binding = plan.bind(core, operands)  # checks every operand itself, in the plan step's order
+        binding = plan.bind(core, [values[i] for i in invocation.positions])  # checks every operand itself
         core.bindings.put(binding_key, binding)
     else:
         name = entry.name
-        for kind, value, operand in zip(kinds, operands, plan.operands, strict=True):
-            if kind is not None:
-                kind.check(value, name, operand, core)
+        for i, kind, operand in bound:
+            kind.check(values[i], name, operand, core)
     result = binding.run(core, values)
     trace = core.trace
     if trace is not None:
         ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
         reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
         trace.append(AccessRecord(
-            len(trace), entry.name, entry.vendor, entry.pipe, reads, writes,
+            len(trace), entry.name, entry.vendor, getattr(binding, "pipe", entry.pipe), reads, writes,
             binding.registers_read, binding.registers_written, caller_source(),
             json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
         ))

@@ -55,7 +55,9 @@ class Binding(Protocol):
 
         A binding whose byte ranges depend on a value read per call (a GM pointer that
         moves every call) also has ``ranges(values) -> (reads, writes)``, which access
-        records use instead of the attributes.
+        records use instead of the attributes; one whose pipe depends on the call (a copy
+        issues on MTE2, MTE3 or V by its direction) has ``pipe``, which records use
+        instead of ``Instruction.pipe``.
         """
 
 

@@ -33,7 +33,7 @@ from ...memory import Memory, UninitPolicy, require_uninit_policy
 from ...sources import semantics
 from ...validate import require_int
 from .. import pages
-from ..ops.common import scalar_bits
+from ..scalars import scalar_bits
 
 __all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "gm_alloc", "is_array_like"]
 
@@ -280,13 +280,22 @@ class GlobalTensor:
         x_gm.set_global_buffer(x + offset, block_length)   # x: a kernel's GlobalAddress
 
     ``x_gm[i:]`` (or ``x_gm[i]``) is the tensor ``i`` elements later.
+
+    ``geometry_key`` (its element type's name) and ``bound_buffer`` are what an instruction's
+    plan and binding know of it (``npusim.ascend.vendor``); both ``None`` while unbound.
     """
 
-    __slots__ = ("_address", "_size")
+    __slots__ = ("_address", "_size", "geometry_key", "bound_buffer")
 
     def __init__(self) -> None:
         self._address: GlobalAddress | None = None
         self._size: int | None = None
+        self.geometry_key: str | None = None
+        self.bound_buffer: GmBuffer | None = None
+
+    def _bind(self, address: GlobalAddress, size: int | None) -> None:
+        self._address, self._size = address, size
+        self.geometry_key, self.bound_buffer = address.dtype.name, address.buffer
 
     # ------------------------------------------------------------ binding
     def set_global_buffer(self, buffer: Any = None, buffer_size: int | None = None) -> None:
@@ -304,7 +313,7 @@ class GlobalTensor:
         if buffer_size is not None:
             size = require_int("set_global_buffer", "buffer_size", buffer_size, 0, 1 << 48, GM_SOURCE)
         _check_extent("set_global_buffer", "buffer", address, 0, (size or 0) * address.dtype.itemsize)
-        self._address, self._size = address, size
+        self._bind(address, size)
 
     # ---------------------------------------------------------- identity
     @property
@@ -315,11 +324,6 @@ class GlobalTensor:
                 "GlobalTensor", "tensor", "unbound", "the GlobalTensor was used before set_global_buffer",
                 "call set_global_buffer(addr[, size]) first", BINDING_SOURCE,
             )
-        return self._address
-
-    @property
-    def bound_address(self) -> GlobalAddress | None:
-        """The element-0 address, or ``None`` while unbound (for callers that decide themselves)."""
         return self._address
 
     @property
@@ -356,10 +360,13 @@ class GlobalTensor:
             offset = index
         else:
             offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48, GM_SOURCE)
-        address = self.address
-        view = GlobalTensor()
+        address = self._address
+        if address is None:
+            address = self.address  # raises: the tensor was never bound
+        view = GlobalTensor.__new__(GlobalTensor)  # a kernel makes one per tile: the fields set directly
         view._address = GlobalAddress(address.buffer, address.offset + offset, address.dtype)
         view._size = None if self._size is None else max(0, self._size - offset)
+        view.geometry_key, view.bound_buffer = self.geometry_key, self.bound_buffer
         return view
 
     __call__ = __getitem__
@@ -389,6 +396,11 @@ class GlobalTensor:
         """Check elements ``[first_elem, first_elem + count)``; return the first one's buffer byte offset."""
         itemsize = self.dtype.itemsize
         return self.check_bytes(instruction, operand, first_elem * itemsize, (first_elem + count) * itemsize)
+
+    def locate(self, instruction: str, operand: str, nbytes: int) -> tuple[GmBuffer, int]:
+        """Check bytes ``[0, nbytes)`` from element 0 (:meth:`check_bytes`); return the buffer and
+        their start in it."""
+        return self.bound_buffer or self.buffer, self.check_bytes(instruction, operand, 0, nbytes)
 
     def check_bytes(self, instruction: str, operand: str, start: int, stop: int) -> int:
         """Check bytes ``[start, stop)`` relative to element 0; return ``start`` relative to the buffer."""
