@@ -4,6 +4,7 @@
     npusim demo                                  every bundled example against its golden data
     npusim golden CASE.json -o DIR [--force]     golden data for one instruction call (docs/golden.md)
     npusim verify OUT.bin GOLDEN.bin --dtype T   byte-exact comparison of two dumps
+    npusim list [--vendor V] [--markdown]        every registered instruction (--markdown: docs/api.md)
 
 Exit status: 0 success; 1 a failed check (an example, a verify mismatch, an instruction
 that rejected the case's call); 2 bad usage or a malformed file.
@@ -39,7 +40,6 @@ def cmd_demo(_args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run a script as ``__main__`` with the chosen chip as the default of its vendor's cores and launches."""
-    from .default_chip import set_default_chip
     from .errors import ConstraintError
 
     script = Path(args.file)
@@ -48,7 +48,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.chip is not None:
         try:
-            set_default_chip(args.chip)
+            _set_default_chip(args.chip)
         except ConstraintError as err:
             _error("run", str(err))
             return EXIT_USAGE
@@ -65,6 +65,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
     return EXIT_OK
+
+
+def _set_default_chip(name: str) -> str:
+    """Make ``name`` the default chip of its vendor; return ``"<vendor> <canonical name>"``.
+
+    Raises:
+        UnsupportedError: neither vendor knows the name; the message lists both vendors' chips.
+    """
+    from . import ascend, sophgo
+    from .errors import UnsupportedError
+    from .sources import semantics
+
+    rejections = []
+    for vendor, module in (("Ascend", ascend), ("Sophgo", sophgo)):
+        try:
+            chip = module.get_chip(name)
+        except UnsupportedError as err:
+            rejections.append(f"{vendor}: {err.allowed}")
+            continue
+        module.set_default_chip(chip)
+        return f"{vendor} {chip.name}"
+    raise UnsupportedError("set_default_chip", "chip", name, "no Ascend or Sophgo chip has this name",
+                           "; ".join(rejections), semantics("10.5"))
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
@@ -107,6 +130,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if result.identical else EXIT_FAIL
 
 
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print the instruction registry: a table, or (``--markdown``) the API reference docs/api.md."""
+    from .apidoc import load_vendors, render_markdown, render_table
+    from .engine.registry import instructions
+
+    load_vendors()
+    entries = instructions(args.vendor) if args.vendor else instructions("ascend") + instructions("sophgo")
+    print(render_markdown(entries) if args.markdown else render_table(entries), end="")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="npusim", description="Bit-exact NPU vector-instruction emulator")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,6 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--shape", help="comma-separated shape, to report multi-dimensional indices")
     verify.add_argument("--max-report", type=int, default=10, help="mismatches to list (default 10)")
     verify.set_defaults(func=cmd_verify)
+
+    listing = sub.add_parser("list", help="every registered instruction (name, family, pipe, products, exactness)")
+    listing.add_argument("--vendor", choices=("ascend", "sophgo"), help="only this vendor's instructions")
+    listing.add_argument("--markdown", action="store_true", help="the API reference (docs/api.md) instead")
+    listing.set_defaults(func=cmd_list)
     return parser
 
 

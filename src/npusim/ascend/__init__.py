@@ -27,7 +27,6 @@ from .c_api import (
     asc_ge_scalar,
     asc_ge_scalar_sync,
     asc_ge_sync,
-    asc_get_cmp_mask,
     asc_gt,
     asc_gt_scalar,
     asc_gt_scalar_sync,
@@ -46,7 +45,6 @@ from .c_api import (
     asc_ne_sync,
     asc_select,
     asc_select_sync,
-    asc_set_cmp_mask,
     asc_transto5hd_b8,
     asc_transto5hd_b8_sync,
     asc_transto5hd_b16,
@@ -60,7 +58,16 @@ from .ops.compare import compare, compare_scalar
 from .ops.control import get_saturation_flag, set_saturation_flag
 from .ops.data_copy import data_copy, data_copy_pad, set_pad_value
 from .ops.elementwise import abs_, add, adds, duplicate, max_, min_, mul, muls, sub
-from .ops.registers import get_cmp_mask, reset_mask, set_cmp_mask, set_mask_count, set_mask_norm, set_vector_mask
+from .ops.registers import (
+    asc_get_cmp_mask,
+    asc_set_cmp_mask,
+    get_cmp_mask,
+    reset_mask,
+    set_cmp_mask,
+    set_mask_count,
+    set_mask_norm,
+    set_vector_mask,
+)
 from .ops.select import select
 from .ops.transpose import trans_data_to_5hd
 from .runtime import (

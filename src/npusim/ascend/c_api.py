@@ -29,7 +29,6 @@ from .core import Core, SyncRecord, current_core
 from .masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from .ops.common import is_scalar, is_tensor, require_dtype, scalar_bits_cached
 from .ops.compare import plan_vcmp, plan_vcmpv, plan_vcmpvs
-from .ops.registers import get_cmp_mask, set_cmp_mask
 from .ops.select import plan_vsel_cmpmask
 from .ops.transpose import vnchwconv
 from .plans import (
@@ -50,12 +49,11 @@ from .types import CMPMODE, MaskMode, PipeID
 __all__ = [
     "asc_eq", "asc_eq_scalar", "asc_eq_scalar_sync", "asc_eq_sync",
     "asc_ge", "asc_ge_scalar", "asc_ge_scalar_sync", "asc_ge_sync",
-    "asc_get_cmp_mask",
     "asc_gt", "asc_gt_scalar", "asc_gt_scalar_sync", "asc_gt_sync",
     "asc_le", "asc_le_scalar", "asc_le_scalar_sync", "asc_le_sync",
     "asc_lt", "asc_lt_scalar", "asc_lt_scalar_sync", "asc_lt_sync",
     "asc_ne", "asc_ne_scalar", "asc_ne_scalar_sync", "asc_ne_sync",
-    "asc_select", "asc_select_sync", "asc_set_cmp_mask",
+    "asc_select", "asc_select_sync",
     "asc_transto5hd_b8", "asc_transto5hd_b8_sync", "asc_transto5hd_b16", "asc_transto5hd_b16_sync",
     "asc_transto5hd_b32", "asc_transto5hd_b32_sync",
     "c_api_core",
@@ -140,18 +138,6 @@ def _plan_asc_select(instruction: str, core: Core, dst, src0, src1, args: tuple)
         return plan_vsel_cmpmask(instruction, core, dst, src0, src1, lanes, strides)
     raise TypeError(f"{instruction}: takes (dst, src0, src1, count) or (dst, src0, src1, repeat, "
                     f"6 strides), got {3 + len(args)} arguments")
-
-
-def asc_set_cmp_mask(src: LocalTensor) -> None:
-    """``set_cmpmask``: load CMPMASK from 16 bytes of UB."""
-    c_api_core("asc_set_cmp_mask")
-    set_cmp_mask(src, instruction="asc_set_cmp_mask")
-
-
-def asc_get_cmp_mask(dst: LocalTensor) -> None:
-    """``get_cmpmask``: store CMPMASK into 16 bytes of UB."""
-    c_api_core("asc_get_cmp_mask")
-    get_cmp_mask(dst, instruction="asc_get_cmp_mask")
 
 
 # ----------------------------------------------------------------- compare

@@ -10,3 +10,5 @@
 
 Nothing here imports a vendor package.
 """
+
+from . import dispatch as _dispatch  # noqa: F401 - installs the dispatcher every registered instruction calls

@@ -30,7 +30,6 @@ Equal raw keys therefore mean the same form with the same values, hence the same
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,11 +37,11 @@ import numpy as np
 
 from ..overloads import REQUIRED, Form, bind_values
 from .caches import Cache
-from .registry import Instruction, OperandKind, Vendor, vendor
+from .registry import Instruction, OperandKind, Vendor, install_dispatcher, vendor
 from .trace import AccessRecord, caller_source, json_params
 
 __all__ = ["MAX_BINDINGS", "MAX_INVOCATIONS", "PER_CALL", "PLANS", "Invocation", "dispatch", "key_part",
-           "new_core_caches", "public_function"]
+           "new_core_caches"]
 
 PLANS = Cache("plans", 4096)  # (chip name, geometry key) -> Plan
 MAX_INVOCATIONS = 512  # per core: raw-argument keys -> Invocation
@@ -74,8 +73,9 @@ class Invocation:
     kinds: tuple[OperandKind | None, ...]
 
 
-def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
-    """Run one call of ``entry`` (module docstring)."""
+def dispatch(entry: Instruction, args: tuple, kwargs: dict):
+    """Run one call of ``entry`` (module docstring); return what its binding's ``run`` returns
+    (``None`` for every instruction but the few that read a register, such as ``get_saturation_flag``)."""
     owner = _OWNERS.get(entry.vendor) or _OWNERS.setdefault(entry.vendor, vendor(entry.vendor))
     core = owner.current_core(entry.name)
     raw_key = None
@@ -83,13 +83,12 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict) -> None:
         raw_key = _raw_key(entry, owner, core, args)
         invocation = core.invocations.get(raw_key)
         if invocation is not None:
-            _run(entry, core, invocation, args + invocation.defaults)
-            return
+            return _run(entry, core, invocation, args + invocation.defaults)
     form, values = bind_values(entry.name, entry.forms, args, kwargs)
     invocation = _invocation(entry, owner, core, form, values, None if kwargs else len(args))
     if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
         core.invocations.put(raw_key, invocation)
-    _run(entry, core, invocation, values)
+    return _run(entry, core, invocation, values)
 
 
 _OWNERS: dict[str, Vendor] = {}  # vendor name -> Vendor, looked up once
@@ -136,7 +135,7 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
     return Invocation(plan, form, defaults, positions, kinds)
 
 
-def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> None:
+def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     plan = invocation.plan
     operands = [values[i] for i in invocation.positions]
     kinds = invocation.kinds
@@ -151,14 +150,17 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple) -> Non
         for kind, value, operand in zip(kinds, operands, plan.operands, strict=True):
             if kind is not None:
                 kind.check(value, name, operand, core)
-    binding.run(core, values)
+    result = binding.run(core, values)
     trace = core.trace
     if trace is not None:
+        ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
+        reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
         trace.append(AccessRecord(
-            len(trace), entry.name, entry.vendor, entry.pipe, binding.reads, binding.writes,
+            len(trace), entry.name, entry.vendor, entry.pipe, reads, writes,
             binding.registers_read, binding.registers_written, caller_source(),
             json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
         ))
+    return result
 
 
 # ------------------------------------------------------------------ key parts
@@ -218,15 +220,4 @@ def key_part(owner: Vendor, value, relative: bool = True):
     return (kind, value)
 
 
-# ------------------------------------------------------------ public function
-def public_function(entry: Instruction) -> Callable[..., None]:
-    """The function users call for ``entry``: its docstring lists the call forms."""
-
-    def instruction(*args, **kwargs) -> None:
-        dispatch(entry, args, kwargs)
-
-    instruction.__name__ = instruction.__qualname__ = entry.name
-    instruction.__module__ = f"npusim.{entry.vendor}"
-    forms = "\n".join(f"    {signature}" for signature in entry.signatures())
-    instruction.__doc__ = f"{entry.doc or entry.summary}\n\nForms::\n\n{forms}\n\nDocument: {entry.source}\n"
-    return instruction
+install_dispatcher(dispatch)

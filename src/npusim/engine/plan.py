@@ -45,12 +45,17 @@ class Binding(Protocol):
     registers_read: tuple[str, ...]
     registers_written: tuple[str, ...]
 
-    def run(self, core: Any, values: tuple) -> None:
-        """Execute on ``core``: read, compute, then commit.
+    def run(self, core: Any, values: tuple) -> Any:
+        """Execute on ``core``: read, compute, then commit; return ``None`` (or, for an
+        instruction that reads a register, its value).
 
         ``values`` are the call's argument values in its form's parameter order; a
-        binding takes from them only what it reads per call (a scalar operand).  A
-        binding that raises has changed nothing.
+        binding takes from them only what it reads per call (a scalar operand, a GM
+        pointer).  A binding that raises has changed nothing.
+
+        A binding whose byte ranges depend on a value read per call (a GM pointer that
+        moves every call) also has ``ranges(values) -> (reads, writes)``, which access
+        records use instead of the attributes.
         """
 
 

@@ -21,8 +21,8 @@ from typing import Any
 from ..overloads import Form
 
 __all__ = [
-    "ACCURACY_MODEL", "BIT_EXACT", "Instruction", "Vendor", "by_name", "instructions", "register", "register_vendor",
-    "vendor",
+    "ACCURACY_MODEL", "BIT_EXACT", "Instruction", "Vendor", "by_name", "install_dispatcher", "instructions", "register",
+    "register_vendor", "vendor",
 ]
 
 BIT_EXACT = "bit-exact"
@@ -168,17 +168,42 @@ def vendor(name: str) -> Vendor:
 
 
 def register(entry: Instruction) -> Callable[..., Any]:
-    """Add ``entry`` to the registry and return its public function."""
-    from .dispatch import public_function
-
+    """Add ``entry`` to the registry and return its public function (which dispatches every call)."""
     key = (entry.vendor, entry.name)
     if key in _INSTRUCTIONS:
         raise KeyError(f"{entry.vendor} instruction {entry.name!r} is already registered")
-    function = public_function(entry)
+    function = _public_function(entry)
     object.__setattr__(entry, "function", function)  # the record is frozen for everyone else
     function.instruction = entry  # type: ignore[attr-defined]
     _INSTRUCTIONS[key] = entry
     return function
+
+
+def _public_function(entry: Instruction) -> Callable[..., Any]:
+    """The function users call for ``entry``: its docstring lists the call forms."""
+
+    def instruction(*args, **kwargs):
+        return _dispatcher(entry, args, kwargs)
+
+    instruction.__name__ = instruction.__qualname__ = entry.name
+    instruction.__module__ = f"npusim.{entry.vendor}"
+    forms = "\n".join(f"    {signature}" for signature in entry.signatures())
+    instruction.__doc__ = f"{entry.doc or entry.summary}\n\nForms::\n\n{forms}\n\nDocument: {entry.source}\n"
+    return instruction
+
+
+def _no_dispatcher(entry: Instruction, args: tuple, kwargs: dict):
+    raise RuntimeError("npusim.engine.dispatch is not loaded (import npusim.engine)")
+
+
+_dispatcher: Callable[[Instruction, tuple, dict], Any] = _no_dispatcher
+
+
+def install_dispatcher(dispatch: Callable[[Instruction, tuple, dict], Any]) -> None:
+    """Make ``dispatch`` run every registered instruction's calls (:mod:`.dispatch` installs itself,
+    so this module, which it imports, imports nothing of it)."""
+    global _dispatcher
+    _dispatcher = dispatch
 
 
 def instructions(vendor_name: str | None = None) -> list[Instruction]:
