@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from npusim import ascend as asc
+from npusim.overloads import bind_values
 
 
 def state(core: asc.Core):
@@ -43,6 +44,15 @@ def assert_rejected(core: asc.Core, error: type, call, *message_parts: str, **fi
     assert_fields(caught.value, **fields)
     assert state(core) == before
     return caught.value
+
+
+def binding_of(core: asc.Core, function, *args, **kwargs):
+    """The binding a call ``function(*args, **kwargs)`` runs on ``core``: the engine's plan step and
+    bind, done by hand (``npusim.engine.dispatch``), so a test can see the operand path it chose."""
+    entry = function.instruction
+    form, values = bind_values(entry.name, entry.forms, args, kwargs)
+    plan = entry.compile(core, form.name, dict(zip(form.names, values, strict=True)))
+    return plan.bind(core, [values[form.names.index(name)] for name in plan.operands])
 
 
 def fill(core: asc.Core, start: int, nbytes: int, seed: int = 0) -> bytes:
