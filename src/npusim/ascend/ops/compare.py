@@ -852,37 +852,39 @@ def _c_api_support(chip):
 
 
 def _register_c_api(name: str, mode: CMPMODE):
-    op, sync = mode.name.lower(), name.endswith("_sync")
-    barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""
-    return register(Instruction(
-        name, "ascend", "compare", "V", C_API_FORMS,
-        lambda core, form, values: _compiled(_plan_c_api(name, mode, core, form, values), core),
-        f"{c_api_page(name)}; {semantics('3.6')}", support=_c_api_support, exactness=BIT_EXACT,
-        summary=f"vcmpv_{op} / vcmp_{op}: bit = src0 {_SYMBOLS[mode]} src1 per lane, to a uint8 bitmask or CMPMASK",
-        examples=(_SETUP + f"asc.{name}(dst, src0, src1, 2, 1, 1, 1, 8, 8, 8)",
-                  _SETUP + f"asc.{name}(src0, src1, 1, 1, 1, 1, 8, 8, 8)"),
-        plan_context=_c_api_context, fast_context=_fast_context, alias_of="compare",
-        doc=f"``vcmpv_{op}`` / ``vcmp_{op}``: per lane, ``src0 {_SYMBOLS[mode]} src1`` "
-            f"({name.removesuffix('_sync')}.md).\n\nTo UB: ``repeat`` repeats, every bit written (the vector mask "
-            "has no effect), E/8 bytes per repeat packed at ``dst``.  To CMPMASK: one 256-byte repeat (``repeat`` "
-            "has no effect) under the vector mask register; masked-off CMPMASK bits keep their previous value.  "
-            f"Read it back with ``asc_get_cmp_mask``.{barrier}",
-    ))
+    op = mode.name.lower()
+    return _register_c_api_entry(
+        name, C_API_FORMS, lambda core, form, values: _plan_c_api(name, mode, core, form, values),
+        f"vcmpv_{op} / vcmp_{op}: bit = src0 {_SYMBOLS[mode]} src1 per lane, to a uint8 bitmask or CMPMASK",
+        (_SETUP + f"asc.{name}(dst, src0, src1, 2, 1, 1, 1, 8, 8, 8)",
+         _SETUP + f"asc.{name}(src0, src1, 1, 1, 1, 1, 8, 8, 8)"), "compare", frozenset(),
+        f"``vcmpv_{op}`` / ``vcmp_{op}``: per lane, ``src0 {_SYMBOLS[mode]} src1`` "
+        f"({name.removesuffix('_sync')}.md).\n\nTo UB: ``repeat`` repeats, every bit written (the vector mask "
+        "has no effect), E/8 bytes per repeat packed at ``dst``.  To CMPMASK: one 256-byte repeat (``repeat`` "
+        "has no effect) under the vector mask register; masked-off CMPMASK bits keep their previous value.  "
+        "Read it back with ``asc_get_cmp_mask``.")
 
 
 def _register_c_api_scalar(name: str, mode: CMPMODE):
-    op, sync = mode.name.lower(), name.endswith("_sync")
-    barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""
+    op = mode.name.lower()
+    return _register_c_api_entry(
+        name, C_API_SCALAR_FORMS, lambda core, form, values: _plan_c_api_scalar(name, mode, core, form, values),
+        f"vcmpvs_{op}: bit = src {_SYMBOLS[mode]} value per lane, to a uint8 bitmask",
+        (_SETUP + f"asc.{name}(dst, src0, 0.5, 2, 1, 1, 8, 8)",), "compare_scalar", frozenset({"value"}),
+        f"``vcmpvs_{op}``: per lane, ``src {_SYMBOLS[mode]} value`` into a uint8 bitmask "
+        f"({name.removesuffix('_sync')}.md).\n\n``value`` is converted to the source dtype; every bit of every "
+        "repeat is written, E/8 bytes per repeat packed at ``dst`` (strides ``uint16_t``).")
+
+
+def _register_c_api_entry(name: str, forms, plan, summary: str, examples: tuple, alias_of: str,
+                          per_call: frozenset, doc: str):
+    """A C API compare as an alias of ``alias_of``: the same plans; ``*_sync`` adds the barrier."""
+    barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if name.endswith("_sync") else ""
     return register(Instruction(
-        name, "ascend", "compare", "V", C_API_SCALAR_FORMS,
-        lambda core, form, values: _compiled(_plan_c_api_scalar(name, mode, core, form, values), core),
-        f"{c_api_page(name)}; {semantics('3.6')}", support=_c_api_support, exactness=BIT_EXACT,
-        summary=f"vcmpvs_{op}: bit = src {_SYMBOLS[mode]} value per lane, to a uint8 bitmask",
-        examples=(_SETUP + f"asc.{name}(dst, src0, 0.5, 2, 1, 1, 8, 8)",), per_call=frozenset({"value"}),
-        plan_context=_c_api_context, fast_context=_fast_context, alias_of="compare_scalar",
-        doc=f"``vcmpvs_{op}``: per lane, ``src {_SYMBOLS[mode]} value`` into a uint8 bitmask "
-            f"({name.removesuffix('_sync')}.md).\n\n``value`` is converted to the source dtype; every bit of every "
-            f"repeat is written, E/8 bytes per repeat packed at ``dst`` (strides ``uint16_t``).{barrier}",
+        name, "ascend", "compare", "V", forms, lambda core, form, values: _compiled(plan(core, form, values), core),
+        f"{c_api_page(name)}; {semantics('3.6')}", support=_c_api_support, exactness=BIT_EXACT, summary=summary,
+        examples=examples, per_call=per_call, plan_context=_c_api_context, fast_context=_fast_context,
+        alias_of=alias_of, doc=doc + barrier,
     ))
 
 
