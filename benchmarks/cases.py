@@ -63,7 +63,10 @@ CASES: list[Case | Pending] = [
          partial(greater_select_bench, tpu.DT_FP32, shape=(2, 64, 56, 56), maximum=True), group="sophgo"),
     Case("sophgo greater_select BM1688 (2,32,56,56) fp32", None,
          partial(greater_select_bench, tpu.DT_FP32, chip="BM1688", shape=(2, 32, 56, 56)), group="sophgo"),
-    Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim"), group="start-up"),
-    Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim.ascend"),
+    Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim"),
          group="start-up"),
+    Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim.ascend"),
+         group="start-up"),
+    Case("import npusim; from npusim import ascend, sophgo (fresh interpreter)", Target("ratio", 2.5),
+         partial(import_bench, "import npusim; from npusim import ascend, sophgo"), group="start-up"),
 ]

@@ -11,7 +11,8 @@ else (a test runs the whole instruction suite with caching disabled and compares
 * :func:`memoized` — a function memo on top of a :class:`Cache` (in place of
   ``functools.lru_cache``, which :func:`disabled` could not reach).
 * :func:`clear_all`, :func:`disabled`, :func:`stats` — act on every cache alive, the
-  per-core ones included.
+  per-core ones included; ``NPUSIM_CACHES=off`` in the environment disables them for
+  the whole process.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import functools
+import os
 import weakref
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
@@ -29,7 +31,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _ALL: weakref.WeakSet[Cache] = weakref.WeakSet()
 _switch_lock = _thread.allocate_lock()
-_disabled_depth = 0  # > 0 while some caller holds ``disabled()``
+#: > 0 while some caller holds ``disabled()``; ``NPUSIM_CACHES=off`` in the environment starts it at 1,
+#: so a whole test run can be repeated with every cache off (tests/engine/test_caches_off.py)
+_disabled_depth = 1 if os.environ.get("NPUSIM_CACHES", "").lower() == "off" else 0
 
 
 class Cache:
