@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from npusim import ascend as asc
+from npusim.engine import caches
 from npusim.overloads import bind_values
 
 
@@ -44,6 +45,12 @@ def assert_rejected(core: asc.Core, error: type, call, *message_parts: str, **fi
     assert_fields(caught.value, **fields)
     assert state(core) == before
     return caught.value
+
+
+def cached(count: int) -> int:
+    """How many entries a cache holds after ``count`` stores: none with every cache off
+    (``NPUSIM_CACHES=off``, tests/engine/test_caches_off.py)."""
+    return count if caches.enabled() else 0
 
 
 def binding_of(core: asc.Core, function, *args, **kwargs):

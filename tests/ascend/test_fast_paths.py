@@ -35,7 +35,7 @@ from npusim.errors import (
 )
 from npusim.memory import Memory, zeroed_bytes
 
-from .conftest import assert_rejected
+from .conftest import assert_rejected, cached
 
 F16, U8 = asc.float16, asc.uint8
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
@@ -67,7 +67,7 @@ def test_shortcut_serves_a_repeated_call_with_each_calls_memory():
             other = np.frombuffer(core.ub_read(0x2000, 256), np.uint16)
             assert np.array_equal(np.frombuffer(core.ub_read(0, 256), np.uint16),
                                   selected(core, 0x3000, 0x1000, other))
-        assert len(core.invocations) == 1 and len(core.bindings) == 1
+        assert len(core.invocations) == cached(1) and len(core.bindings) == cached(1)
 
 
 @pytest.mark.parametrize("look_alike", [2.0, True, np.float64(2)])
@@ -98,7 +98,7 @@ def test_numpy_integer_arguments_get_their_own_shortcut_and_the_same_result():
         core.ub_write(0, bytes(256))
         asc.select(dst, sel, src0, src1, np.int64(2), np.uint64(128), np.int32(1), asc.BinaryRepeatParams())
         assert core.ub_read(0, 256) == first
-        assert len(core.invocations) == 2
+        assert len(core.invocations) == cached(2)
 
 
 def test_signed_zero_scalar_through_one_shortcut_writes_each_calls_bits():
@@ -108,7 +108,7 @@ def test_signed_zero_scalar_through_one_shortcut_writes_each_calls_bits():
             asc.select(dst, sel, src0, scalar, 1, 128, 1, asc.BinaryRepeatParams())
             assert np.array_equal(np.frombuffer(core.ub_read(0, 256), np.uint16),
                                   selected(core, 0x3000, 0x1000, np.uint16(bits)))
-        assert len(core.invocations) == 1
+        assert len(core.invocations) == cached(1)
 
 
 def test_shortcut_follows_moved_tensors_and_changed_parameter_objects():

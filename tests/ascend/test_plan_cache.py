@@ -25,7 +25,7 @@ from npusim.engine.dispatch import MAX_BINDINGS, PLANS
 from npusim.errors import RuntimeMisuseError, UninitializedReadError, UninitializedReadWarning, WrongCoreError
 
 from . import reference_model as ref
-from .conftest import assert_rejected, binding_of
+from .conftest import assert_rejected, binding_of, cached
 from .reference_model import SelectCase, normal_lanes, run_select, set_mask_words
 
 F16, F32, U8 = asc.float16, asc.float32, asc.uint8
@@ -80,7 +80,7 @@ def test_select_cached_plan_reads_each_calls_memory_and_scalar(mode, layout, mas
             expected = select_expectation(ub, mode, bases, strides, repeats, mask, scalar)
             asc.select(dst, sel, src0, scalar if mode == 1 else src1, mode, mask, repeats, params)
             assert core.ub_read(0, core.ub.size_bytes) == bytes(expected), f"call {call}"
-        assert len(core.bindings) == 1
+        assert len(core.bindings) == cached(1)
         binding = binding_of(core, asc.select, dst, sel, src0, scalar if mode == 1 else src1, mode, mask, repeats,
                              params)
         path = "flat" if binding.dst.layout == "flat" else "dense" if binding.src0.blocks is None else "strided"
@@ -168,7 +168,7 @@ def test_distinct_but_equal_tensors_share_a_binding_and_a_moved_tensor_only_the_
 
         run(0x0)
         run(0x0)
-        assert len(core.bindings) == 1 and len(PLANS) == 1
+        assert len(core.bindings) == cached(1) and len(PLANS) == cached(1)
         src0, src1 = asc.LocalTensor(F16, VECIN, 0x1000, 128), asc.LocalTensor(F16, VECIN, 0x2000, 128)
         src0.write(np.arange(128)), src1.write(-np.arange(128)), sel.write(np.full(32, 0xFF))
         dst = asc.LocalTensor(F16, VECIN, 0x0, 128)
@@ -176,7 +176,7 @@ def test_distinct_but_equal_tensors_share_a_binding_and_a_moved_tensor_only_the_
         dst.addr = 0x4000  # the binding follows the tensor's attributes; its geometry is the same
         asc.select(dst, sel, src0, src1, 2, 128, 1, asc.BinaryRepeatParams())
         assert np.array_equal(np.frombuffer(core.ub_read(0x4000, 256), np.float16), np.arange(128))
-        assert len(core.bindings) == 2 and len(PLANS) == 1
+        assert len(core.bindings) == cached(2) and len(PLANS) == cached(1)
 
 
 def test_uninitialised_reads_are_reported_again_after_the_shadow_forgets_bytes():
@@ -213,7 +213,7 @@ def test_bindings_are_bounded():
         for k in range(MAX_BINDINGS + 20):
             dst = asc.LocalTensor(F32, VECOUT, 0x400 + 32 * (k % 64), 64 + k)
             asc.select(dst, sel, src0, src1, 2, 64, 1, asc.BinaryRepeatParams())
-        assert len(core.bindings) == MAX_BINDINGS
+        assert len(core.bindings) == cached(MAX_BINDINGS)
 
 
 def test_memoised_scalar_conversion_is_exact():
@@ -258,7 +258,7 @@ def test_compare_scalar_cached_plan_takes_each_calls_scalar():
             asc.compare_scalar(dst, src, scalar, asc.CMPMODE.LE, 128, 2, asc.UnaryRepeatParams(1, 2, 8, 16))
             expected = compare_expectation(bytes(ub), "float16", "LE", 0x0, None, scalar, 2, (2, 16, 0, 0))
             assert core.ub_read(0x10000, 32) == expected, scalar
-        assert len(core.bindings) == 1
+        assert len(core.bindings) == cached(1)
 
 
 def test_honoured_compare_mask_zeroes_inactive_bits_on_a_view_plan():
