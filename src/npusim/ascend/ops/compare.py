@@ -825,7 +825,7 @@ COMPARE_SCALAR_EXAMPLES = (
 
 compare = register(Instruction(
     "compare", "ascend", "compare", "V", COMPARE_FORMS, _compile_compare,
-    f"{pages.COMPARE}; {pages.COMPARE_TO_REGISTER}; {semantics('3')}",
+    f"{pages.COMPARE} 功能说明; {pages.COMPARE_TO_REGISTER} 功能说明; {semantics('3')}",
     support=lambda chip: chip.compare if chip.compare is not None and chip.compare.dtypes else None,
     exactness=BIT_EXACT, summary="bit = src0 <cmp_mode> src1 per lane, packed into a uint8 bitmask (or CMPMASK)",
     examples=COMPARE_EXAMPLES, plan_context=_plan_context, fast_context=_fast_context,
@@ -836,7 +836,7 @@ compare = register(Instruction(
 ))
 compare_scalar = register(Instruction(
     "compare_scalar", "ascend", "compare", "V", COMPARE_SCALAR_FORMS, _compile_compare_scalar,
-    f"{pages.COMPARES}; {semantics('3')}",
+    f"{pages.COMPARES} 功能说明; {semantics('3')}",
     support=lambda chip: chip.compare if chip.compare is not None and chip.compare.scalar_dtypes else None,
     exactness=BIT_EXACT, summary="bit = src0 <cmp_mode> scalar per lane, packed into a uint8 bitmask",
     examples=COMPARE_SCALAR_EXAMPLES, per_call=frozenset({"src1_scalar"}), plan_context=_plan_context,

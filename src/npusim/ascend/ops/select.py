@@ -766,7 +766,7 @@ _SETUP = ("src0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
           "src1 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024, 256)\n"
           "sel = asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 2048, 32)\n"
           "dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 3072, 256)\n")
-SELECT_EXAMPLES = (  # Select.md 调用示例 (seed 003): float32, 256 elements, a uint8 selMask
+SELECT_EXAMPLES = (  # Select.md 调用示例: float32, 256 elements, a uint8 selMask
     _SETUP + "asc.select(dst, sel, src0, src1, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 256)",
     _SETUP + "asc.select(dst, sel, src0, 0.0, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 64, 4, asc.BinaryRepeatParams())",
     _SETUP + "asc.set_cmp_mask(src1)\n"  # mode 1 without a mask: the scalar is CMPMASK's first element
@@ -787,7 +787,7 @@ def _c_api_examples(name: str) -> tuple[str, ...]:
 
 
 select = register(Instruction(
-    "select", "ascend", "select", "V", SELECT_FORMS, _compile, f"{pages.SELECT}; {semantics('2')}",
+    "select", "ascend", "select", "V", SELECT_FORMS, _compile, f"{pages.SELECT} 功能说明; {semantics('2')}",
     support=lambda chip: chip.select, exactness=BIT_EXACT,
     summary="dst = selection bit ? src0 : src1 per lane (mode 0: CMPMASK bits; 1: src1 a scalar; 2: selMask bits)",
     examples=SELECT_EXAMPLES, per_call=frozenset({"src1"}), plan_context=_plan_context,
