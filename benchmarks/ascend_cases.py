@@ -24,7 +24,8 @@ from ub_image import Placement, place, read_back
 
 from npusim import ascend as asc
 
-__all__ = ["compare_bench", "moving_copy_bench", "ne_scalar_bench", "select_bench", "trans_tile_bench"]
+__all__ = ["compare_bench", "compare_count_bench", "moving_copy_bench", "ne_scalar_bench", "select_bench",
+           "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -39,10 +40,10 @@ CMP_DENSE = {"src0": Placement(0x00000), "src1": Placement(0x0A000), "dst": 0x14
 CMP_STRIDED = {"src0": Placement(0x00000, 2, 16), "src1": Placement(0x00020, 2, 16), "dst": 0x14000}
 
 
-def _half_data(rng: np.random.Generator, n: int) -> np.ndarray:
+def _half_data(rng: np.random.Generator, n: int, dtype=np.float16) -> np.ndarray:
     """Normal values with NaN, infinities and both zeros sprinkled in (compares must get them right)."""
-    values = rng.standard_normal(n).astype(np.float16)
-    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, SCALAR], dtype=np.float16)
+    values = rng.standard_normal(n).astype(dtype)
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, SCALAR], dtype=dtype)
     picks = rng.integers(0, n, n // 16)
     values[picks] = specials[rng.integers(0, specials.size, picks.size)]
     return values
@@ -131,21 +132,44 @@ def compare_bench(repeats: int, strided: bool, scalar: bool) -> Bench:
     )
 
 
-def ne_scalar_bench(repeats: int, strided: bool) -> Bench:
+def compare_count_bench(n: int) -> Bench:
+    """``asc.compare`` count form (LT) on float32 vs ``np.packbits(a < b, bitorder="little")``."""
+    rng = np.random.default_rng(12)
+    a, b = _half_data(rng, n, np.float32), _half_data(rng, n, np.float32)
+    src0_at, src1_at, dst_at = 0x0, a.nbytes, 2 * a.nbytes
+
+    stack, core = _fresh_core()
+    core.ub_write(src0_at, a.tobytes())
+    core.ub_write(src1_at, b.tobytes())
+    src0 = _tensor(asc.float32, VECIN, src0_at, a.nbytes)
+    src1 = _tensor(asc.float32, VECIN, src1_at, b.nbytes)
+    dst = _tensor(asc.uint8, VECOUT, dst_at, n // 8)
+    lt = asc.CMPMODE.LT
+    return Bench(
+        npusim=lambda: asc.compare(dst, src0, src1, lt, n),
+        numpy=lambda: np.packbits(a < b, bitorder="little"),
+        npusim_output=lambda: core.ub_read(dst_at, n // 8),
+        numpy_output=lambda: np.packbits(a < b, bitorder="little").tobytes(),
+        resources=stack,
+    )
+
+
+def ne_scalar_bench(repeats: int, strided: bool, dtype=np.float16) -> Bench:
     """C API ``asc_ne_scalar`` vs ``np.packbits(a != value, bitorder="little")``."""
     rng = np.random.default_rng(20)
     src_at = (CMP_STRIDED if strided else CMP_DENSE)["src0"]
     dst_at = CMP_DENSE["dst"]
-    n = repeats * LANES
-    a = _half_data(rng, n)
+    asc_dtype = asc.float32 if dtype == np.float32 else asc.half
+    n = repeats * 256 // asc_dtype.itemsize
+    a = _half_data(rng, n, dtype)
     image = np.zeros(UB_USED, np.uint8)
     place(image, src_at, a, repeats)
 
     stack, core = _fresh_core()
     core.ub_write(0, image.tobytes())
-    src = _tensor(asc.half, VECIN, src_at.base, src_at.span(max(repeats, 1)))
-    dst = _tensor(asc.uint8, VECOUT, dst_at, max(repeats, 1) * LANES // 8)
-    value = np.float16(SCALAR)
+    src = _tensor(asc_dtype, VECIN, src_at.base, src_at.span(max(repeats, 1)))
+    dst = _tensor(asc.uint8, VECOUT, dst_at, n // 8)
+    value = dtype(SCALAR)
     return Bench(
         npusim=lambda: asc.asc_ne_scalar(dst, src, SCALAR, repeats, 1, src_at.blk, 8, src_at.rep),
         numpy=lambda: np.packbits(a != value, bitorder="little"),

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from functools import partial
 
-from ascend_cases import compare_bench, moving_copy_bench, ne_scalar_bench, select_bench, trans_tile_bench
+import numpy as np
+from ascend_cases import (
+    compare_bench,
+    compare_count_bench,
+    moving_copy_bench,
+    ne_scalar_bench,
+    select_bench,
+    trans_tile_bench,
+)
 from kernel_cases import nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
@@ -41,6 +49,9 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("compare LT", partial(compare_bench, scalar=False)),
     *_repeat_rows("compare_scalar LT", partial(compare_bench, scalar=True)),
     *_repeat_rows("asc_ne_scalar", ne_scalar_bench),
+    Case("compare LT float32 count 10240", DENSE, partial(compare_count_bench, 10240), group="float32 (issue 12)"),
+    Case("asc_ne_scalar float32 r160 dense", DENSE, partial(ne_scalar_bench, 160, False, np.float32),
+         group="float32 (issue 12)"),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
          moving_copy_bench, group="data_copy"),

@@ -19,6 +19,16 @@ from ..dtypes import DTYPES as _DTYPES
 from ..engine import registry as _registry
 from . import vendor as _vendor  # noqa: F401 - registers Ascend with the engine
 from .c_api import (
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+)
+from .chips import CHIPS, AscendChip, get_chip, get_default_chip, set_default_chip, using_chip
+from .core import Core, current_core
+from .ops.compare import (
     asc_eq,
     asc_eq_scalar,
     asc_eq_scalar_sync,
@@ -43,18 +53,9 @@ from .c_api import (
     asc_ne_scalar,
     asc_ne_scalar_sync,
     asc_ne_sync,
-    asc_select,
-    asc_select_sync,
-    asc_transto5hd_b8,
-    asc_transto5hd_b8_sync,
-    asc_transto5hd_b16,
-    asc_transto5hd_b16_sync,
-    asc_transto5hd_b32,
-    asc_transto5hd_b32_sync,
+    compare,
+    compare_scalar,
 )
-from .chips import CHIPS, AscendChip, get_chip, get_default_chip, set_default_chip, using_chip
-from .core import Core, current_core
-from .ops.compare import compare, compare_scalar
 from .ops.control import get_saturation_flag, set_saturation_flag
 from .ops.data_copy import data_copy, data_copy_pad, set_pad_value
 from .ops.elementwise import abs_, add, adds, duplicate, max_, min_, mul, muls, sub
@@ -68,7 +69,7 @@ from .ops.registers import (
     set_mask_norm,
     set_vector_mask,
 )
-from .ops.select import select
+from .ops.select import asc_select, asc_select_sync, select
 from .ops.sync import pipe_barrier, set_flag, wait_flag
 from .ops.transpose import trans_data_to_5hd
 from .runtime import (

@@ -90,7 +90,6 @@ class Core:
         self.trace: list[AccessRecord] | None = [] if require_bool("Core", "trace", trace) else None
         self.invocations, self.bindings = new_core_caches()
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
-        self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
 
     # ------------------------------------------------------------ context
     def __enter__(self) -> Core:

@@ -30,43 +30,24 @@ what depends on the core itself (its memory, whether each tensor is on it) is bo
 checked per call.  A bound plan starts with no memory of shadow epochs, so the first call
 on a new core checks for never-written bytes again: each block starts as a fresh core does.
 
-**Shortcuts for repeated calls.**  Finding a plan costs binding the arguments to a call
-form and building the key, which for a one-repeat instruction is more than running it.
-An instruction whose call passes only positional arguments first looks the raw call up in
-``core.shortcuts``: the key is the instruction, the register configuration every form of
-it plans with (mask mode, mask words), and each argument's key part exactly as
-:func:`call_key` makes it (:func:`args_key`: ``1``, ``1.0``, ``True`` and ``np.int64(1)``
-stay apart, a tensor counts by its ``plan_key``, a parameter object by its current
-fields).  Equal shortcut keys mean the same form (binding depends only on argument types,
-which the parts keep: a plain int is itself, ``None`` itself, a tensor its ``plan_key``
-tuple — forms test tensors with ``isinstance`` — and any other argument a tuple that
-begins with its type) with the same defaults, the same argument values and the same
-register configuration, hence the same plan key; the :class:`Shortcut` stored under it
-holds that key's plan and what the call must still do per call — check its tensors
-(still allocated, on this core) and read the values read per call (a scalar) — so a
-shortcut hit does exactly what a plan-cache hit does.  Forms that plan from more
-registers than the key holds (CMPMASK) are never stored as shortcuts.
+Select and Compare (and the C API compares) plan on the engine (``npusim.engine``) instead.
 """
 
 from __future__ import annotations
 
 import _thread  # the templates' lock, without importing threading at start-up
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from .core import Core, active_core
+from .core import Core
 from .tensor import LocalTensor
 from .types import KeyedFields
 
-__all__ = ["MAX_PLANS", "MAX_TEMPLATES", "PER_CALL", "Shortcut", "args_key", "call_key", "find_plan",
-           "find_shortcut", "keep_plan", "keep_shortcut", "per_call_flags", "require_usable", "shortcut_key",
-           "value_key"]
+__all__ = ["MAX_PLANS", "MAX_TEMPLATES", "find_plan", "keep_plan", "require_usable", "value_key"]
 
 MAX_PLANS = 512  # per core; beyond this the oldest plan is dropped
 MAX_TEMPLATES = 512  # portable plans kept for all cores; beyond this the oldest is dropped
-PER_CALL = "<per-call value>"  # stands in a key for an argument whose value is read per call
 
 
 def value_key(value):
@@ -96,106 +77,6 @@ def _keyer_for(kind: type):
 
 
 _KEYERS: dict[type, object] = {}  # filled once per type; threads racing store equal keyers, which is harmless
-
-
-def call_key(context: tuple, values: tuple, per_call: tuple[bool, ...]) -> tuple:
-    """The key of a call: ``context`` (instruction, form, register configuration), then its values.
-
-    ``per_call`` flags, position by position, the values read per call (a scalar operand):
-    they contribute only :data:`PER_CALL` unless they are tensors.
-    """
-    parts = list(context)
-    append = parts.append
-    for value, later in zip(values, per_call, strict=True):
-        kind = type(value)
-        if kind is int:
-            append(value)
-        elif kind is LocalTensor:
-            append(value.plan_key)
-        elif later and not isinstance(value, LocalTensor):
-            append(PER_CALL)
-        else:
-            append(value_key(value))
-    return tuple(parts)
-
-
-def args_key(context: tuple, args: tuple) -> tuple:
-    """A shortcut key: ``context`` (instruction, register configuration), then each argument's key part.
-
-    The parts are :func:`call_key`'s for a value not read per call.
-    """
-    return (*context, *[value if type(value) is int else value.plan_key if type(value) is LocalTensor
-                        else value_key(value) for value in args])
-
-
-def shortcut_key(instruction: str, args: tuple, kwargs: dict) -> tuple[Core | None, tuple | None]:
-    """The active core and the shortcut key of a positional call (``None`` with keywords or no core).
-
-    The key's context is the instruction and both mask registers: Select, Compare and the
-    C-API compares plan with at most the mask mode and the mask words.
-    """
-    core = active_core()
-    if core is None or kwargs:
-        return core, None
-    return core, args_key((instruction, core.mask_mode, core.mask_words), args)
-
-
-@dataclass(frozen=True)
-class Shortcut:
-    """A plan reached from raw arguments, and what a call through it still does (module docstring).
-
-    Attributes:
-        plan: the plan of every call with this shortcut key.
-        tensors: positions of the arguments to check per call (``require_usable``), in the
-            order planning checks them, and ``names`` their operand names.
-        value_at: position of the argument the plan reads per call (a scalar), or ``None``.
-    """
-
-    plan: object
-    tensors: tuple[int, ...]
-    names: tuple[str, ...]
-    value_at: int | None = None
-
-    @classmethod
-    def of(cls, plan, args: tuple, positions: Sequence[int], names: Sequence[str],
-           value_at: int | None = None) -> Shortcut:
-        """The shortcut of a call with raw arguments ``args``: of the operand ``positions`` (named
-        ``names``, in planning's order) those holding a LocalTensor are checked per call."""
-        kept = [(i, name) for i, name in zip(positions, names, strict=True) if isinstance(args[i], LocalTensor)]
-        return cls(plan, tuple(i for i, _ in kept), tuple(name for _, name in kept), value_at)
-
-    def checked(self, instruction: str, core: Core, args: tuple):
-        """The plan, after the per-call tensor checks of a call with raw arguments ``args``.
-
-        The arguments at ``tensors`` are LocalTensors: their key parts (``plan_key``) say so.
-        """
-        for i in self.tensors:
-            tensor = args[i]
-            if tensor.core is not core or (tensor.lease is not None and not tensor.lease.alive):
-                require_usable(instruction, core, [args[i] for i in self.tensors], self.names)  # raises
-        return self.plan
-
-
-def find_shortcut(core: Core, key: tuple) -> Shortcut | None:
-    """The shortcut stored under ``key``, or ``None`` (also when ``key`` is unhashable)."""
-    try:
-        return core.shortcuts.get(key)
-    except TypeError:
-        return None
-
-
-def keep_shortcut(core: Core, key: tuple, shortcut: Shortcut) -> None:
-    """Store ``shortcut`` under ``key`` (nothing happens for an unhashable key)."""
-    try:
-        hash(key)
-    except TypeError:
-        return
-    _store(core.shortcuts, MAX_PLANS, key, shortcut)
-
-
-def per_call_flags(names: tuple[str, ...], per_call: frozenset[str]) -> tuple[bool, ...]:
-    """``call_key``'s ``per_call`` for parameters ``names`` of which those in ``per_call`` are read per call."""
-    return tuple(name in per_call for name in names)
 
 
 def find_plan(core: Core, key: tuple):

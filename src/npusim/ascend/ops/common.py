@@ -8,17 +8,22 @@ from dataclasses import fields
 import numpy as np
 
 from ...dtypes import DType
+from ...engine.caches import Cache
 from ...errors import UnsupportedError
 from ...sources import semantics
 from ...validate import require_aligned, require_uint
 from .. import pages
-from ..core import Core
+from ..chips import unsupported_on
+from ..core import Core, SyncRecord
 from ..scalars import is_scalar, scalar_bits
 from ..tensor import LocalTensor
-from ..types import UB_POSITIONS
+from ..types import UB_POSITIONS, PipeID
 
 __all__ = [
     "UB_ALIGN",
+    "c_api_page",
+    "record_pipe_barrier",
+    "require_c_api",
     "is_scalar",
     "is_tensor",
     "require_dtype",
@@ -75,8 +80,7 @@ def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
     )
 
 
-_SCALAR_MEMO: dict = {}  # shared by every thread: only ever grows, and racing threads store equal read-only arrays
-_SCALAR_MEMO_SIZE = 4096
+_SCALAR_MEMO = Cache("scalar bits", 4096)  # shared by every thread: racing threads store equal read-only arrays
 
 
 def scalar_bits_cached(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
@@ -95,6 +99,25 @@ def scalar_bits_cached(instruction: str, name: str, value, dtype: DType) -> np.n
     if raw is None:
         raw = scalar_bits(instruction, name, value, dtype)
         raw.setflags(write=False)
-        if len(_SCALAR_MEMO) < _SCALAR_MEMO_SIZE:
-            _SCALAR_MEMO[key] = raw
+        _SCALAR_MEMO.put(key, raw)
     return raw
+
+
+# ------------------------------------------------------------------ the C API
+def c_api_page(instruction: str) -> str:
+    """The page of a C API function: ``asc_eq_sync`` is on ``asc_eq.md``, ``asc_transto5hd_b8`` on
+    ``asc_transto5hd.md``."""
+    base = instruction.removesuffix("_sync")
+    return f"{pages.C_API}/{'asc_transto5hd' if base.startswith('asc_transto5hd') else base}.md"
+
+
+def require_c_api(core: Core, instruction: str) -> None:
+    """Raise unless the product has the ``asc_*`` C API (Atlas A2/A3 only, docs/semantics.md §2.6, §3.6)."""
+    if not core.chip.c_api:
+        raise unsupported_on(core.chip, instruction, "the asc_* C API", lambda c: c.c_api,
+                             f"{c_api_page(instruction)} 产品支持情况; {semantics('2.6', '3.6')}")
+
+
+def record_pipe_barrier(core: Core) -> None:
+    """What a ``*_sync`` C API function adds after its instruction: ``pipe_barrier(PIPE_ALL)``."""
+    core.sync_log.append(SyncRecord("pipe_barrier", int(PipeID.PIPE_ALL), 0))
