@@ -32,12 +32,14 @@ Equal raw keys therefore mean the same form with the same values, hence the same
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..overloads import REQUIRED, Form, bind_values
+from . import caches
 from .caches import Cache
 from .registry import Instruction, OperandKind, Vendor, install_dispatcher, vendor
 from .trace import AccessRecord, caller_source, json_params
@@ -56,7 +58,7 @@ def new_core_caches() -> tuple[Cache, Cache]:
     return Cache("invocations", MAX_INVOCATIONS), Cache("bindings", MAX_BINDINGS)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Invocation:
     """A plan reached from a call, and where its operands sit among the call's values.
 
@@ -66,6 +68,8 @@ class Invocation:
         defaults: the values a positional call of this shape leaves to their defaults.
         positions: the index in the values of each of ``plan.operands``.
         kinds: how each of those binds (``None``: the value is no operand here).
+        last_bases, last_binding: the operand bases of this core's last call found this way, and
+            its binding (a loop over the same operands skips the binding lookup).
         bound: ``(index in the values, kind, operand name)`` of each value that is an operand,
             in ``plan.operands`` order: what a call found again computes its bases from and checks.
     """
@@ -76,6 +80,8 @@ class Invocation:
     positions: tuple[int, ...]
     kinds: tuple[OperandKind | None, ...]
     bound: tuple[tuple[int, OperandKind, str], ...] = ()
+    last_bases: tuple | None = None
+    last_binding: Any = None
 
 
 def dispatch(entry: Instruction, args: tuple, kwargs: dict):
@@ -113,9 +119,16 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple) -> tuple:
         operand = kinds.get(kind)
         if operand is not None and relative:
             append((kind, operand.geometry(value)))
+        elif kind in _PLAIN_TYPES or isinstance(value, enum.Enum):
+            append((kind, value))
         else:
-            append(key_part(owner, value, relative))
+            fields_key = getattr(value, "fields_key", None)
+            append(fields_key() if fields_key is not None else key_part(owner, value, relative))
     return tuple(parts)
+
+
+#: argument types whose key part is ``(type, value)`` (the type keeps ``True`` apart from ``1``, 1.0 from 1)
+_PLAIN_TYPES = frozenset({float, bool, str, type(None)})
 
 
 def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple,
@@ -146,18 +159,24 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     plan = invocation.plan
     bound = invocation.bound
     if len(bound) == len(invocation.positions):  # every operand binds (the usual case): no placeholders
-        binding_key = (plan, *[kind.base(values[i]) for i, kind, _ in bound])
+        bases = tuple([kind.base(values[i]) for i, kind, _ in bound])
     else:
-        binding_key = (plan, *[None if kind is None else kind.base(values[i])
-                               for i, kind in zip(invocation.positions, invocation.kinds, strict=True)])
-    binding = core.bindings.get(binding_key)
-    if binding is None:
+        bases = tuple([None if kind is None else kind.base(values[i])
+                       for i, kind in zip(invocation.positions, invocation.kinds, strict=True)])
+    if bases == invocation.last_bases and caches.enabled():  # a loop over the same operands
+        binding = invocation.last_binding
+        found = True
+    else:
+        binding = core.bindings.get((plan, *bases))
+        found = binding is not None
+    if not found:
         binding = plan.bind(core, [values[i] for i in invocation.positions])  # checks every operand itself
-        core.bindings.put(binding_key, binding)
+        core.bindings.put((plan, *bases), binding)
     else:
         name = entry.name
         for i, kind, operand in bound:
             kind.check(values[i], name, operand, core)
+    invocation.last_bases, invocation.last_binding = bases, binding
     result = binding.run(core, values)
     trace = core.trace
     if trace is not None:
