@@ -3,9 +3,10 @@
 A call ``instruction(*args, **kwargs)`` goes through these steps:
 
 1. **find the core** of the enclosing ``with Core(...)`` block (the vendor's context);
-2. **find the plan**.  A positional call is first looked up by its raw arguments in the
-   core's ``invocations`` cache (key: the instruction, the register configuration every
-   form plans with, and each argument's key part).  Otherwise the call is bound to one of
+2. **find the plan**.  A call is first looked up by its raw arguments in the core's
+   ``invocations`` cache (key: the instruction, the register configuration every form
+   plans with, each positional argument's key part, then each keyword's name and key
+   part, in call order).  Otherwise the call is bound to one of
    the documented forms (:func:`~npusim.overloads.bind_values`) and its plan looked up in
    :data:`PLANS`, shared by every core of the product, under its *geometry key*: the
    form, the register configuration the plan depends on, and each value's key part —
@@ -61,7 +62,8 @@ class Invocation:
     Attributes:
         plan: the checked plan.
         form: the call form it was bound to (its parameter names name the values).
-        defaults: the values a positional call of this shape leaves to their defaults.
+        later: the names of the parameters after the call's positional arguments.
+        defaults: their defaults (what a call of this shape leaves out).
         positions: the index in the values of each of ``plan.operands``.
         kinds: how each of those binds (``None``: the value is no operand here).
     """
@@ -71,6 +73,13 @@ class Invocation:
     defaults: tuple
     positions: tuple[int, ...]
     kinds: tuple[OperandKind | None, ...]
+    later: tuple[str, ...] = ()
+
+    def values(self, args: tuple, kwargs: dict) -> tuple:
+        """The values, in form order, of a call with this invocation's raw key."""
+        if not kwargs:
+            return args + self.defaults
+        return args + tuple([kwargs.get(name, default) for name, default in zip(self.later, self.defaults)])
 
 
 def dispatch(entry: Instruction, args: tuple, kwargs: dict):
@@ -79,13 +88,13 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
     owner = _OWNERS.get(entry.vendor) or _OWNERS.setdefault(entry.vendor, vendor(entry.vendor))
     core = owner.current_core(entry.name)
     raw_key = None
-    if not kwargs and entry.fast_context is not None:
-        raw_key = _raw_key(entry, owner, core, args)
+    if entry.fast_context is not None:
+        raw_key = _raw_key(entry, owner, core, args, kwargs)
         invocation = core.invocations.get(raw_key)
         if invocation is not None:
-            return _run(entry, core, invocation, args + invocation.defaults)
+            return _run(entry, core, invocation, invocation.values(args, kwargs))
     form, values = bind_values(entry.name, entry.forms, args, kwargs)
-    invocation = _invocation(entry, owner, core, form, values, None if kwargs else len(args))
+    invocation = _invocation(entry, owner, core, form, values, len(args), kwargs)
     if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
         core.invocations.put(raw_key, invocation)
     return _run(entry, core, invocation, values)
@@ -94,8 +103,9 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
 _OWNERS: dict[str, Vendor] = {}  # vendor name -> Vendor, looked up once
 
 
-def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple) -> tuple:
-    """The raw-argument key of a positional call (the common argument types inline)."""
+def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple, kwargs: dict) -> tuple:
+    """The raw-argument key of a call (the common argument types inline).  A keyword's name is
+    the only bare string in it (a string value's part is ``(str, value)``)."""
     kinds = owner.operand_kinds
     relative = entry.relative
     parts = [entry.name, entry.fast_context(core)]
@@ -110,11 +120,14 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple) -> tuple:
             append((kind, operand.geometry(value)))
         else:
             append(key_part(owner, value, relative))
+    for name, value in kwargs.items():
+        append(name)
+        append(key_part(owner, value, relative))
     return tuple(parts)
 
 
-def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple,
-                positional: int | None) -> Invocation:
+def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple, positional: int,
+                kwargs: dict) -> Invocation:
     context = entry.plan_context(core, form.name, values) if entry.plan_context is not None else ()
     parts = [_value_part(entry, owner, name, value) for name, value in zip(form.names, values, strict=True)]
     key = (core.chip.name, entry.name, form.name, context, *parts)
@@ -129,10 +142,10 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
     positions = tuple(names.index(name) for name in plan.operands)
     kinds = tuple(_kind_of(owner, values[i], name in entry.address_params)
                   for name, i in zip(plan.operands, positions, strict=True))
-    defaults = () if positional is None else tuple(p.default for p in form.params[positional:])
-    if any(d is REQUIRED for d in defaults):  # cannot happen for a bound call; keeps the invariant visible
+    later = form.params[positional:]
+    if any(p.default is REQUIRED and p.name not in kwargs for p in later):  # cannot happen for a bound call
         raise AssertionError(f"{entry.name}: a bound call left a required parameter out")
-    return Invocation(plan, form, defaults, positions, kinds)
+    return Invocation(plan, form, tuple(p.default for p in later), positions, kinds, tuple(p.name for p in later))
 
 
 def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
