@@ -201,6 +201,9 @@ def test_keyword_calls_are_found_again_by_their_raw_arguments_and_read_their_own
     fill(value=3, dst=Buf(8, 8))
     fill(dst=Buf(8, 8), value=4)  # the keywords in another order: another raw key, the same plan
     assert core.memory[8:16] == bytes([4] * 8) and COMPILES == [("fill", 8)]
+    for value in (5, 6):  # every parameter by keyword, out of the form's order
+        fill(pad=0, value=value, dst=Buf(16, 8))
+        assert core.memory[16:24] == bytes([value] * 8)
     buf.alive = False
     with pytest.raises(ConstraintError, match="freed"):
         fill(buf, value=5)

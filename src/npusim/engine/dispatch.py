@@ -62,10 +62,12 @@ class Invocation:
     Attributes:
         plan: the checked plan.
         form: the call form it was bound to (its parameter names name the values).
-        later: the names of the parameters after the call's positional arguments.
-        defaults: their defaults (what a call of this shape leaves out).
+        defaults: the defaults of the parameters after the call's positional arguments (what
+            a call of this shape leaves out).
         positions: the index in the values of each of ``plan.operands``.
         kinds: how each of those binds (``None``: the value is no operand here).
+        later: the names of the parameters after the positional arguments.
+        in_order: the call passes every one of ``later`` by keyword, in that order.
     """
 
     plan: Any
@@ -74,12 +76,14 @@ class Invocation:
     positions: tuple[int, ...]
     kinds: tuple[OperandKind | None, ...]
     later: tuple[str, ...] = ()
+    in_order: bool = False
 
     def values(self, args: tuple, kwargs: dict) -> tuple:
-        """The values, in form order, of a call with this invocation's raw key."""
-        if not kwargs:
-            return args + self.defaults
-        return args + tuple([kwargs.get(name, default) for name, default in zip(self.later, self.defaults)])
+        """The values, in form order, of a keyword call with this invocation's raw key."""
+        if self.in_order:
+            return args + tuple(kwargs.values())
+        pairs = zip(self.later, self.defaults, strict=True)
+        return args + tuple([kwargs.get(name, default) for name, default in pairs])
 
 
 def dispatch(entry: Instruction, args: tuple, kwargs: dict):
@@ -92,7 +96,8 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
         raw_key = _raw_key(entry, owner, core, args, kwargs)
         invocation = core.invocations.get(raw_key)
         if invocation is not None:
-            return _run(entry, core, invocation, invocation.values(args, kwargs))
+            values = invocation.values(args, kwargs) if kwargs else args + invocation.defaults
+            return _run(entry, core, invocation, values)
     form, values = bind_values(entry.name, entry.forms, args, kwargs)
     invocation = _invocation(entry, owner, core, form, values, len(args), kwargs)
     if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
@@ -118,6 +123,8 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple, kwargs: dict)
         operand = kinds.get(kind)
         if operand is not None and relative:
             append((kind, operand.geometry(value)))
+        elif (kind is list or kind is tuple) and set(map(type, value)) == _ONLY_INT:
+            append((kind, *value))  # an address list (key_part's own first case)
         else:
             append(key_part(owner, value, relative))
     for name, value in kwargs.items():
@@ -145,15 +152,20 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
     later = form.params[positional:]
     if any(p.default is REQUIRED and p.name not in kwargs for p in later):  # cannot happen for a bound call
         raise AssertionError(f"{entry.name}: a bound call left a required parameter out")
-    return Invocation(plan, form, tuple(p.default for p in later), positions, kinds, tuple(p.name for p in later))
+    later_names = tuple(p.name for p in later)
+    return Invocation(plan, form, tuple(p.default for p in later), positions, kinds, later_names,
+                      tuple(kwargs) == later_names)
 
 
 def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     plan = invocation.plan
-    operands = [values[i] for i in invocation.positions]
     kinds = invocation.kinds
-    binding_key = (plan, *[None if kind is None else kind.base(value)
-                           for kind, value in zip(kinds, operands, strict=True)])
+    if kinds:
+        operands = [values[i] for i in invocation.positions]
+        binding_key = (plan, *[None if kind is None else kind.base(value)
+                               for kind, value in zip(kinds, operands, strict=True)])
+    else:  # a plan that binds to nothing (an absolute one)
+        operands, binding_key = [], plan
     binding = core.bindings.get(binding_key)
     if binding is None:
         binding = plan.bind(core, operands)  # checks every operand itself, in the plan step's order
@@ -215,6 +227,9 @@ def _list_kind(item_kinds: tuple[OperandKind, ...]) -> OperandKind:
     return OperandKind(geometry, base, check)
 
 
+_ONLY_INT = {int}
+
+
 def key_part(owner: Vendor, value, relative: bool = True):
     """The key part of one argument (module docstring); may be unhashable (then nothing is cached)."""
     kind = type(value)
@@ -224,6 +239,8 @@ def key_part(owner: Vendor, value, relative: bool = True):
     if operand is not None:
         return (kind, operand.geometry(value)) if relative else (kind, operand.geometry(value), operand.base(value))
     if kind is list or kind is tuple:
+        if set(map(type, value)) == _ONLY_INT:  # an address list: its items are their own parts
+            return (kind, *value)
         return (kind, *[key_part(owner, item, relative) for item in value])
     if kind is np.ndarray:
         return (kind, value.dtype.str, value.shape, value.tobytes())
