@@ -18,6 +18,7 @@ else — planning, reading, computing — must leave the state alone until a com
 
 from __future__ import annotations
 
+import gc
 import importlib
 import inspect
 import pkgutil
@@ -157,6 +158,16 @@ def sweep(machine: Machine, call: Callable[[], None], *, fresh_plans: bool,
     spread over the planning before them, which only reads.
     """
     tail, spread = (120, 20) if fresh_plans else (10**6, 0)
+    gc.collect()  # a collection during a run calls weakref callbacks (the caches' registry): not the call's events
+    gc.disable()
+    try:
+        return _sweep(machine, call, tail, spread, fresh_plans, error)
+    finally:
+        gc.enable()
+
+
+def _sweep(machine: Machine, call: Callable[[], None], tail: int, spread: int, fresh_plans: bool,
+           error: type[BaseException]) -> int:
     with machine.core:
         machine.restore(before := machine.state(), fresh_plans=True)
         for _warm in range(2):  # fill module-level caches (lookup tables, memos) so that every run repeats exactly
