@@ -15,6 +15,7 @@ from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
 from startup_cases import import_bench
 
+from npusim import ascend as asc
 from npusim import sophgo as tpu
 
 __all__ = ["CASES"]
@@ -41,6 +42,8 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("compare_scalar LT", partial(compare_bench, scalar=True)),
     *_repeat_rows("asc_ne_scalar", ne_scalar_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
+    Case("trans_data_to_5hd 16x32x32 float32 tile", Target("ratio", 2), partial(trans_tile_bench, asc.float32),
+         group="TransDataTo5HD"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
          group="kernels"),
     Case("sophgo greater_select BM1684X (4,64,56,56) fp32", Target("ratio", 2),

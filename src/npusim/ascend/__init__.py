@@ -45,12 +45,6 @@ from .c_api import (
     asc_ne_sync,
     asc_select,
     asc_select_sync,
-    asc_transto5hd_b8,
-    asc_transto5hd_b8_sync,
-    asc_transto5hd_b16,
-    asc_transto5hd_b16_sync,
-    asc_transto5hd_b32,
-    asc_transto5hd_b32_sync,
 )
 from .chips import CHIPS, AscendChip, get_chip, get_default_chip, set_default_chip, using_chip
 from .core import Core, current_core
@@ -69,7 +63,15 @@ from .ops.registers import (
     set_vector_mask,
 )
 from .ops.select import select
-from .ops.transpose import trans_data_to_5hd
+from .ops.transpose import (
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+    trans_data_to_5hd,
+)
 from .runtime import (
     ConstExpr,
     GlobalAddress,

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..dtypes import DTYPES
 from ..overloads import Form, Param, bind_values
 from ..sources import semantics
 from ..validate import require_int, require_uint
@@ -30,7 +29,6 @@ from .masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from .ops.common import is_scalar, is_tensor, require_dtype, scalar_bits_cached
 from .ops.compare import plan_vcmp, plan_vcmpv, plan_vcmpvs
 from .ops.select import plan_vsel_cmpmask
-from .ops.transpose import vnchwconv
 from .plans import (
     Shortcut,
     call_key,
@@ -54,8 +52,6 @@ __all__ = [
     "asc_lt", "asc_lt_scalar", "asc_lt_scalar_sync", "asc_lt_sync",
     "asc_ne", "asc_ne_scalar", "asc_ne_scalar_sync", "asc_ne_sync",
     "asc_select", "asc_select_sync",
-    "asc_transto5hd_b8", "asc_transto5hd_b8_sync", "asc_transto5hd_b16", "asc_transto5hd_b16_sync",
-    "asc_transto5hd_b32", "asc_transto5hd_b32_sync",
     "c_api_core",
 ]
 
@@ -70,10 +66,8 @@ def c_api_core(instruction: str) -> Core:
 
 
 def _page(instruction: str) -> str:
-    """The page of a C API function: ``asc_eq_sync`` is on ``asc_eq.md``, ``asc_transto5hd_b8`` on
-    ``asc_transto5hd.md``."""
-    base = instruction.removesuffix("_sync")
-    return f"{pages.C_API}/{'asc_transto5hd' if base.startswith('asc_transto5hd') else base}.md"
+    """The page of a C API function: ``asc_eq_sync`` is on ``asc_eq.md``."""
+    return f"{pages.C_API}/{instruction.removesuffix('_sync')}.md"
 
 
 def _barrier(core: Core) -> None:
@@ -301,41 +295,3 @@ asc_gt_scalar = _scalar_compare("asc_gt_scalar", CMPMODE.GT, sync=False)
 asc_gt_scalar_sync = _scalar_compare("asc_gt_scalar_sync", CMPMODE.GT, sync=True)
 asc_ge_scalar = _scalar_compare("asc_ge_scalar", CMPMODE.GE, sync=False)
 asc_ge_scalar_sync = _scalar_compare("asc_ge_scalar_sync", CMPMODE.GE, sync=True)
-
-
-# ----------------------------------------------------------- TransDataTo5HD
-def _transto5hd(name: str, bits: int, sync: bool) -> Callable[..., None]:
-    raw_dtype = DTYPES[f"uint{bits}"]
-
-    def call(dst, src, repeat, dst_stride, src_stride, *halves) -> None:
-        core = c_api_core(name)
-        if bits == 8:
-            if len(halves) != 2:
-                raise TypeError(f"{name}: takes (dst, src, repeat, dst_stride, src_stride, dst_high_half, "
-                                f"src_high_half), got {5 + len(halves)} arguments")
-        elif halves:
-            raise TypeError(f"{name}: takes (dst, src, repeat, dst_stride, src_stride), got {5 + len(halves)} "
-                            "arguments")
-        vnchwconv(name, core, raw_dtype, dst, src, repeat, dst_stride, src_stride, *halves)
-        if sync:
-            _barrier(core)
-
-    call.__name__ = call.__qualname__ = name
-    halves_doc = ", dst_high_half, src_high_half" if bits == 8 else ""
-    call.__doc__ = (
-        f"``scatter_vnchwconv_b{bits}`` (asc_transto5hd.md): ``{name}(dst, src, repeat, dst_stride, "
-        f"src_stride{halves_doc})``.\n\n"
-        "``dst`` / ``src`` stand for the VA register pairs (VA0/VA1, VA2/VA3) that ``asc_set_va_reg``\n"
-        "fills: pass the 16 UB byte addresses (or 16 LocalTensors) they hold.  Strides are in\n"
-        "DataBlocks; with ``repeat == 1`` the start is already offset by one stride (docs/semantics.md §4.3)."
-        + ("\n\nFollowed by ``pipe_barrier(PIPE_ALL)``." if sync else "")
-    )
-    return call
-
-
-asc_transto5hd_b8 = _transto5hd("asc_transto5hd_b8", 8, sync=False)
-asc_transto5hd_b8_sync = _transto5hd("asc_transto5hd_b8_sync", 8, sync=True)
-asc_transto5hd_b16 = _transto5hd("asc_transto5hd_b16", 16, sync=False)
-asc_transto5hd_b16_sync = _transto5hd("asc_transto5hd_b16_sync", 16, sync=True)
-asc_transto5hd_b32 = _transto5hd("asc_transto5hd_b32", 32, sync=False)
-asc_transto5hd_b32_sync = _transto5hd("asc_transto5hd_b32_sync", 32, sync=True)
