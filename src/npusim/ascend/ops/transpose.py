@@ -80,8 +80,7 @@ __all__ = ["TRANS_DATA_TO_5HD_FORMS", "asc_transto5hd_b8", "asc_transto5hd_b8_sy
 
 NAME = "trans_data_to_5hd"
 SOURCE = f"{pages.TRANS_DATA_TO_5HD} 参数说明; {semantics('4.1')}"
-C_API_PAGE = f"{pages.C_API}/asc_transto5hd.md"
-C_API_SOURCE = f"{C_API_PAGE} 参数说明; {semantics('4.1')}"
+C_API_SOURCE = f"{pages.C_API}/asc_transto5hd.md 参数说明; {semantics('4.1')}"
 DTYPE_SOURCE = f"{pages.TRANS_DATA_TO_5HD} 数据类型; {semantics('4.4')}"
 VA_WORDS = 4  # VA_REG_ARRAY_LEN / HALF_FACTOR: entries packed per address tensor
 VA_FIELD_BITS = 16  # one DataBlock number per 16-bit field of a VA word
@@ -179,7 +178,7 @@ def _compile_c_api(name: str, bits: int, sync: bool, core: Core, bound: dict) ->
     """The plan step of ``asc_transto5hd_b<bits>[_sync]``: the C API's argument order, then the instruction's rules."""
     if not core.chip.c_api:
         raise unsupported_on(core.chip, name, "the asc_* C API", lambda c: c.c_api,
-                             f"{C_API_PAGE} 产品支持情况; {semantics('2.6', '3.6')}")
+                             f"{pages.C_API}/asc_transto5hd.md 产品支持情况; {semantics('2.6', '3.6')}")
     _require_product(name, core)
     ub_bytes = core.ub.size_bytes
     dst_list = _address_list(name, "dst", _as_addresses(name, bound["dst"]), ub_bytes)
@@ -705,20 +704,20 @@ class PerCallBinding:
 
 # ------------------------------------------------------------ registration
 _EXAMPLES = (
-    # seed 002, int8 (dst/src high halves): 16 UB addresses from GetPhyAddr
+    # TransDataTo5HD.md 调用示例, int8 (dst/src high halves): 16 UB addresses from GetPhyAddr
     "src = asc.LocalTensor(asc.int8, asc.TPosition.VECIN, 0, 512)\n"
     "dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, 0x1000, 512)\n"
     "src.write([v % 128 for v in range(512)])\n"
     "dst.write([0] * 512)\n"
     "asc.trans_data_to_5hd([dst.get_phy_addr(32 * i) for i in range(16)], [src.get_phy_addr(32 * i) for i in "
     "range(16)], asc.TransDataTo5HDParams(True, True, 1, 0, 0), dtype=asc.int8)",
-    # seed 002, half: 16 LocalTensors each
+    # TransDataTo5HD.md 调用示例, half: 16 LocalTensors each
     "src = asc.LocalTensor(asc.half, asc.TPosition.VECIN, 0, 256)\n"
     "dst = asc.LocalTensor(asc.half, asc.TPosition.VECOUT, 0x1000, 256)\n"
     "src.write(list(range(256)))\n"
     "asc.trans_data_to_5hd([dst[16 * i:] for i in range(16)], [src[16 * i:] for i in range(16)], "
     "asc.TransDataTo5HDParams())",
-    # seed 002, int32: the lists in two LocalTensor<uint64_t>
+    # TransDataTo5HD.md 调用示例, int32: the lists in two LocalTensor<uint64_t>
     "src = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 128)\n"
     "dst = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 0x1000, 128)\n"
     "src.write(list(range(128)))\n"
@@ -772,7 +771,7 @@ def _register_c_api(bits: int, sync: bool):
            + ("  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""))
     return register(Instruction(
         name, "ascend", "layout", "V", _C_API_FORMS[bits],
-        lambda core, form, values: _compile_c_api(name, bits, sync, core, values), C_API_PAGE,
+        lambda core, form, values: _compile_c_api(name, bits, sync, core, values), C_API_SOURCE,
         support=lambda chip: (frozenset(d for d in chip.transdata_dtypes if DTYPES[d].bits == bits) or None)
         if chip.c_api else None,
         exactness=BIT_EXACT, summary=f"TransDataTo5HD of {bits}-bit data from two address lists (C API)",
