@@ -6,6 +6,7 @@ loops over repeats, blocks and elements; it shares no code with npusim.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from importlib import resources
 
@@ -625,3 +626,21 @@ def test_high_half_flags_are_for_8_bit_data_only(dtype, form, flag):
     err = rejected(core, ParameterRangeError, lambda: asc.trans_data_to_5hd(*args, params, **kwargs))
     assert (err.instruction, err.operand, err.value) == ("trans_data_to_5hd", f"params.{flag}", True)
     assert "int8" in err.rule and err.allowed == "False"
+
+
+@pytest.mark.parametrize("bits", [0, 31, 64, 2048])
+@pytest.mark.parametrize("form", ["addresses", "address_tensor"])
+def test_a_forged_element_type_is_a_type_error_and_changes_nothing(bits, form):
+    """A DType that only borrows a supported type's name (other width) is no element type of npusim."""
+    forged = dataclasses.replace(asc.int32, bits=bits)
+    with asc.Core("A2") as core:
+        core.ub_write(0, bytes(range(256)) * 64)
+        call_form(form, core, asc.int32, [0x1000 + 32 * i for i in range(16)], [32 * i for i in range(16)], P(),
+                  0x3000)  # the real type runs
+        core.ub_write(0, bytes(range(256)) * 64)
+        before = core.ub.snapshot()
+        with pytest.raises(TypeError, match="element types"):
+            call_form(form, core, forged, [0x1000 + 32 * i for i in range(16)], [32 * i for i in range(16)], P(),
+                      0x3000)
+        if form == "addresses":
+            assert core.ub.snapshot() == before

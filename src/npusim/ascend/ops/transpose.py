@@ -212,6 +212,12 @@ def _has_address_tensor_form(chip) -> bool:
 
 
 def _require_transdata_dtype(instruction: str, core: Core, dtype: DType) -> None:
+    fields = (dtype.name, dtype.bits, dtype.kind, dtype.storage)
+    known = DTYPES.get(dtype.name) if type(dtype.name) is str else None
+    if known is None or tuple(map(type, fields)) != (str, int, str, str) or fields != (
+            known.name, known.bits, known.kind, known.storage):  # its width decides the mapping (§4.2)
+        raise TypeError(f"{instruction}: T must be one of npusim's element types (asc.int8 ...), got a DType "
+                        f"with fields {tuple(describe_type(f) for f in fields)}")
     require_dtype(instruction, "T", dtype, core.chip.transdata_dtypes,
                   f"TransDataTo5HD does not support this type on {core.chip.name}", DTYPE_SOURCE)
 
