@@ -179,22 +179,24 @@ def ne_scalar_bench(repeats: int, strided: bool, dtype=np.float16) -> Bench:
     )
 
 
-def trans_tile_bench() -> Bench:
-    """One TransDataTo5HD call on a 16-channel 32x32 half tile (seed 002 recipe: repeat 64,
-    dst stride 16, src stride 1) vs numpy's transpose of the same (16, 1024) tile."""
+def trans_tile_bench(dtype=asc.half) -> Bench:
+    """One TransDataTo5HD call on a 16-channel 32x32 tile (seed 002 recipe: 16-bit data repeat 64,
+    dst stride 16, src stride 1; float32: repeat 128, D[2e + h][k] = S[8h + k][e] filling two
+    blocks per position) vs numpy's transpose of the same (16, 1024) tile."""
     channels, hw = 16, 32 * 32
-    src_addr, dst_addr = 0x0000, 0x8000
+    size = dtype.itemsize
+    src_addr, dst_addr = 0x0000, channels * hw * size
     rng = np.random.default_rng(30)
-    tile = _half_data(rng, channels * hw).reshape(channels, hw)
+    tile = _half_data(rng, channels * hw).astype(dtype.np_dtype).reshape(channels, hw)
 
     stack, core = _fresh_core()
     core.ub_write(src_addr, tile.tobytes())
     core.ub_write(dst_addr, bytes(tile.nbytes))
-    src_list = [src_addr + c * hw * 2 for c in range(channels)]  # channel planes
-    dst_list = [dst_addr + i * 32 for i in range(16)]  # 16 consecutive DataBlocks
-    params = asc.TransDataTo5HDParams(False, False, hw // 16, 16, 1)
+    src_list = [src_addr + c * hw * size for c in range(channels)]  # channel planes
+    dst_list = [dst_addr + i * 32 for i in range(16)]  # 16 consecutive DataBlocks (b32: 2 per position)
+    params = asc.TransDataTo5HDParams(False, False, hw * size // 32, 16, 1)
     return Bench(
-        npusim=lambda: asc.trans_data_to_5hd(dst_list, src_list, params, dtype=asc.half),
+        npusim=lambda: asc.trans_data_to_5hd(dst_list, src_list, params, dtype=dtype),
         numpy=lambda: tile.T.copy(),
         npusim_output=lambda: core.ub_read(dst_addr, tile.nbytes),
         numpy_output=lambda: tile.T.copy().tobytes(),

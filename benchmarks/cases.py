@@ -57,6 +57,8 @@ CASES: list[Case | Pending] = [
          moving_copy_bench, group="data_copy"),
     Case("data_copy GM->UB 256 float32, GM offset moving every call (kernel loop)", Target("us", 3),
          partial(moving_copy_bench, asc.float32), group="data_copy"),
+    Case("trans_data_to_5hd 16x32x32 float32 tile", Target("ratio", 2), partial(trans_tile_bench, asc.float32),
+         group="TransDataTo5HD"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
          group="kernels"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, written plainly (a data_copy per channel row, tensor lists)",

@@ -40,7 +40,7 @@ import numpy as np
 from npusim.ascend.chips import get_chip
 from npusim.ascend.core import Core
 from npusim.ascend.ops.data_copy import CopyBinding
-from npusim.ascend.ops.transpose import TransPlan
+from npusim.ascend.ops.transpose import Transposition
 from npusim.examples import nchw_to_nc1hwc0 as kernel
 
 SHAPE = (1, 64, 56, 56)
@@ -117,7 +117,7 @@ def main(argv: list[str]) -> int:
     floor = measure(lambda: floor_convert(x, tile))
     parts: Counter = Counter()
     methods = {"moving bytes inside npusim (plan run methods)": (CopyBinding, "run"),
-               "  of which trans_data_to_5hd": (TransPlan, "run"),
+               "  of which trans_data_to_5hd": (Transposition, "run"),
                "core and kernel set-up: Core()": (Core, "__init__"),
                "core and kernel set-up: kernel init": (kernel.KernelNchwToNc1hwc0, "init")}
     with timed_methods(parts, methods):

@@ -18,6 +18,7 @@ else — planning, reading, computing — must leave the state alone until a com
 
 from __future__ import annotations
 
+import gc
 import importlib
 import inspect
 import pkgutil
@@ -30,8 +31,8 @@ import numpy as np
 import npusim
 from npusim import ascend as asc
 from npusim.ascend.operands import ByteSpan, OperandAccess
+from npusim.engine import caches
 from npusim.engine.caches import Cache
-from npusim.engine.dispatch import PLANS
 from npusim.memory import Memory
 
 
@@ -141,11 +142,8 @@ class Machine:
         core.cmpmask_written, core.mask_words, core.mask_mode, core.pad_value, core.float_saturation = registers[1:]
         for array, raw in zip(self.gm, gm, strict=True):
             array.reshape(-1).view(np.uint8)[:] = np.frombuffer(raw, np.uint8)
-        if fresh_plans:
-            core.plan_cache.clear()
-            core.invocations.clear()
-            core.bindings.clear()
-            PLANS.clear()
+        if fresh_plans:  # every cache (shared plans, this core's bindings, memos): the call plans anew
+            caches.clear_all()
 
 
 def points(events: int, tail: int, spread: int) -> list[int]:
@@ -167,6 +165,16 @@ def sweep(machine: Machine, call: Callable[[], None], *, fresh_plans: bool,
     the commit) and at 20 spread over the planning before them, which only reads.
     """
     tail, spread = (120, 20) if fresh_plans else (10**6, 0)
+    gc.collect()  # a collection during a run calls weakref callbacks (the caches' registry): not the call's events
+    gc.disable()
+    try:
+        return _sweep(machine, call, tail, spread, fresh_plans, error)
+    finally:
+        gc.enable()
+
+
+def _sweep(machine: Machine, call: Callable[[], None], tail: int, spread: int, fresh_plans: bool,
+           error: type[BaseException]) -> int:
     with machine.core:
         machine.restore(before := machine.state(), fresh_plans=True)
         for _warm in range(2):  # fill module-level caches (lookup tables, memos) so that every run repeats exactly

@@ -4,8 +4,8 @@
   from its raw arguments.  A shortcut must never serve a call that only looks like the earlier
   one (``1`` / ``1.0`` / ``True`` / ``np.int64(1)``, a moved tensor, a changed parameter object,
   other mask registers), and must still check each call's tensors and read its scalar.
-* **Portable plans** (``TransPlan``): made on one core, bound to another
-  of the same chip; the new core's memory is used and its never-written bytes reported.
+* **Portable plans** (the engine's shared ``PLANS``): made on one core, bound to
+  another of the same chip; the new core's memory is used and its never-written bytes reported.
 * **Cached data copies**: the GM side (address, bounds, writability, never-written bytes)
   is checked on every call.
 * **Recycled UB arrays** and the TPipe that no longer keeps its core alive.
@@ -23,7 +23,7 @@ import pytest
 from npusim import ascend as asc
 from npusim.ascend.tensor import Lease
 from npusim.engine import caches
-from npusim.engine.dispatch import key_part
+from npusim.engine.dispatch import PLANS, key_part
 from npusim.engine.registry import vendor
 from npusim.errors import (
     OutOfBoundsError,
@@ -224,12 +224,14 @@ def trans_on(core, src: np.ndarray) -> bytes:
 
 def test_a_plan_made_on_one_core_runs_on_another_cores_memory():
     tiles = [np.random.default_rng(k).standard_normal((16, 64)).astype(np.float16) for k in range(2)]
+    caches.clear_all()
     with asc.Core("A2") as first:
         assert trans_on(first, tiles[0]) == tiles[0].T.tobytes()
+        assert len(PLANS) == 1
     with asc.Core("A2") as second:
         second.ub_write(0x8000, bytes(2048))
         assert trans_on(second, tiles[1]) == tiles[1].T.tobytes()
-        assert len(second.plan_cache) == 1
+        assert len(PLANS) == 1 and len(second.bindings) == 1  # the first core's plan, bound to this core
     assert first.ub_read(0x8000, 2048) == tiles[0].T.tobytes()  # the first core's UB is untouched
 
 

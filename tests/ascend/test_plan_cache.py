@@ -20,6 +20,7 @@ import pytest
 
 from npusim import ascend as asc
 from npusim.ascend.ops.common import scalar_bits_cached
+from npusim.ascend.ops.transpose import Transposition
 from npusim.ascend.tensor import Lease
 from npusim.engine.dispatch import MAX_BINDINGS, PLANS
 from npusim.errors import RuntimeMisuseError, UninitializedReadError, UninitializedReadWarning, WrongCoreError
@@ -306,8 +307,22 @@ def test_c_api_scalar_compare_converts_each_calls_value():
 
 
 # --------------------------------------------------------- TransDataTo5HD
-def trans_case(core, rng, dst_list, src_list, params, dtype=F16):
-    """Run one call on fresh random UB, check it against the reference model, return the newest plan."""
+def spy_commits(monkeypatch) -> list[str]:
+    """Record the commit every later transpose runs: ``"views"`` (two strided views) or ``"indices"``."""
+    taken = []
+    for attribute, label in (("_commit_views", "views"), ("_commit", "indices")):
+        original = getattr(Transposition, attribute)
+
+        def spy(self, *args, original=original, label=label):
+            taken.append(label)
+            return original(self, *args)
+
+        monkeypatch.setattr(Transposition, attribute, spy)
+    return taken
+
+
+def trans_case(core, rng, taken, dst_list, src_list, params, dtype=F16) -> str:
+    """Run one call on fresh random UB, check it against the reference model, return the commit it ran."""
     ub = bytes(random_ub(core, rng, 0x18000))
     expected = ref.trans_data_to_5hd(ub, dtype.itemsize, dst_list, src_list, params.repeat_times, params.dst_rep_stride,
                            params.src_rep_stride, params.dst_high_half, params.src_high_half)
@@ -315,12 +330,13 @@ def trans_case(core, rng, dst_list, src_list, params, dtype=F16):
         warnings.simplefilter("error", UninitializedReadWarning)
         asc.trans_data_to_5hd(list(dst_list), list(src_list), params, dtype=dtype)
     assert core.ub_read(0, core.ub.size_bytes) == expected
-    return list(core.plan_cache.values())[-1]
+    return taken[-1]
 
 
 @pytest.mark.parametrize("dtype", [asc.int8, F16, F32])
-def test_trans_views_and_index_gathers_agree_with_the_model(dtype):
+def test_trans_views_and_index_gathers_agree_with_the_model(dtype, monkeypatch):
     """Evenly stepped lists run as strided views; a shuffled list falls back to index gathers."""
+    taken = spy_commits(monkeypatch)
     rng = np.random.default_rng(dtype.itemsize)
     even_src = [0x0000 + 0x400 * k for k in range(16)]
     even_dst = [0x8000 + 32 * k for k in range(16)]
@@ -329,24 +345,26 @@ def test_trans_views_and_index_gathers_agree_with_the_model(dtype):
         halves = ((False, False), (True, True)) if dtype.itemsize == 1 else ((False, False),)  # 表3: b8 only
         for dst_high, src_high in halves:
             params = asc.TransDataTo5HDParams(dst_high, src_high, 8, 16, 1)
-            assert trans_case(core, rng, even_dst, even_src, params, dtype).views is not None
-            assert trans_case(core, rng, even_dst, [int(a) for a in shuffled_src], params, dtype).views is None
-            trans_case(core, rng, even_dst, even_src, params, dtype)  # the cached plan of the first call
+            assert trans_case(core, rng, taken, even_dst, even_src, params, dtype) == "views"
+            assert trans_case(core, rng, taken, even_dst, [int(a) for a in shuffled_src], params, dtype) == "indices"
+            trans_case(core, rng, taken, even_dst, even_src, params, dtype)  # the cached plan of the first call
         single = asc.TransDataTo5HDParams(False, False, 1, 3, 2)  # one repeat: offset by one stride
-        assert trans_case(core, rng, even_dst, even_src, single, dtype).views is not None
+        assert trans_case(core, rng, taken, even_dst, even_src, single, dtype) == "views"
         negative_step = list(reversed(even_dst))
-        assert trans_case(core, rng, negative_step, even_src, single, dtype).views is not None
+        assert trans_case(core, rng, taken, negative_step, even_src, single, dtype) == "views"
 
 
-def test_trans_in_place_and_repeated_destinations():
+def test_trans_in_place_and_repeated_destinations(monkeypatch):
+    taken = spy_commits(monkeypatch)
     rng = np.random.default_rng(9)
     blocks = [0x1000 + 32 * k for k in range(16)]
     with asc.Core("A2") as core:
         for _ in range(2):  # one strided copy whose source and destination are the same bytes
-            assert trans_case(core, rng, blocks, blocks, asc.TransDataTo5HDParams(False, False, 1, 0, 0)).views
+            assert trans_case(core, rng, taken, blocks, blocks, asc.TransDataTo5HDParams(False, False, 1, 0, 0)) == \
+                "views"
         repeated = [0x8000 + 32 * (k % 4) for k in range(16)]  # dst blocks coincide: the last write wins
         params = asc.TransDataTo5HDParams(False, False, 2, 4, 1)
-        assert trans_case(core, rng, repeated, [0x400 * k for k in range(16)], params).views is None
+        assert trans_case(core, rng, taken, repeated, [0x400 * k for k in range(16)], params) == "indices"
 
 
 def test_trans_tensor_list_form_checks_its_tensors_on_every_call():

@@ -191,6 +191,25 @@ def test_keyword_calls_take_the_same_plan(core):
     assert core.memory[:8] == bytes([7] * 8)
 
 
+def test_keyword_calls_are_found_again_by_their_raw_arguments_and_read_their_own_values(core):
+    buf = Buf(0, 8)
+    fill(buf, value=7)
+    fill(buf, 7, pad=0)
+    assert len(core.invocations) == 2  # positional and keyword calls are found again by their raw arguments
+    fill(buf, value=9)  # found again: the per-call value is this call's keyword
+    assert core.memory[:8] == bytes([9] * 8)
+    fill(value=3, dst=Buf(8, 8))
+    fill(dst=Buf(8, 8), value=4)  # the keywords in another order: another raw key, the same plan
+    assert core.memory[8:16] == bytes([4] * 8) and COMPILES == [("fill", 8)]
+    for value in (5, 6):  # every parameter by keyword, out of the form's order
+        fill(pad=0, value=value, dst=Buf(16, 8))
+        assert core.memory[16:24] == bytes([value] * 8)
+    buf.alive = False
+    with pytest.raises(ConstraintError, match="freed"):
+        fill(buf, value=5)
+    assert core.memory[:8] == bytes([9] * 8)
+
+
 def test_trace_records_each_call_with_its_ranges_params_and_source_line(core):
     core.trace = []
     fill(Buf(8, 4), 6)

@@ -89,7 +89,6 @@ class Core:
         self.sync_log: list[SyncRecord] = []
         self.trace: list[AccessRecord] | None = [] if require_bool("Core", "trace", trace) else None
         self.invocations, self.bindings = new_core_caches()
-        self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
 
     # ------------------------------------------------------------ context
     def __enter__(self) -> Core:

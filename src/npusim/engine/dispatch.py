@@ -3,9 +3,10 @@
 A call ``instruction(*args, **kwargs)`` goes through these steps:
 
 1. **find the core** of the enclosing ``with Core(...)`` block (the vendor's context);
-2. **find the plan**.  A positional call is first looked up by its raw arguments in the
-   core's ``invocations`` cache (key: the instruction, the register configuration every
-   form plans with, and each argument's key part).  Otherwise the call is bound to one of
+2. **find the plan**.  A call is first looked up by its raw arguments in the core's
+   ``invocations`` cache (key: the instruction, the register configuration every form
+   plans with, each positional argument's key part, then each keyword's name and key
+   part, in call order).  Otherwise the call is bound to one of
    the documented forms (:func:`~npusim.overloads.bind_values`) and its plan looked up in
    :data:`PLANS`, shared by every core of the product, under its *geometry key*: the
    form, the register configuration the plan depends on, and each value's key part —
@@ -65,13 +66,16 @@ class Invocation:
     Attributes:
         plan: the checked plan.
         form: the call form it was bound to (its parameter names name the values).
-        defaults: the values a positional call of this shape leaves to their defaults.
+        defaults: the defaults of the parameters after the call's positional arguments (what
+            a call of this shape leaves out).
         positions: the index in the values of each of ``plan.operands``.
         kinds: how each of those binds (``None``: the value is no operand here).
-        last_bases, last_binding: the operand bases of this core's last call found this way, and
-            its binding (a loop over the same operands skips the binding lookup).
+        later: the names of the parameters after the positional arguments.
+        in_order: the call passes every one of ``later`` by keyword, in that order.
         bound: ``(index in the values, kind, operand name)`` of each value that is an operand,
             in ``plan.operands`` order: what a call found again computes its bases from and checks.
+        last_bases, last_binding: the operand bases of this core's last call of this invocation,
+            and its binding (a loop over the same operands skips the binding lookup).
     """
 
     plan: Any
@@ -79,9 +83,18 @@ class Invocation:
     defaults: tuple
     positions: tuple[int, ...]
     kinds: tuple[OperandKind | None, ...]
+    later: tuple[str, ...] = ()
+    in_order: bool = False
     bound: tuple[tuple[int, OperandKind, str], ...] = ()
     last_bases: tuple | None = None
     last_binding: Any = None
+
+    def values(self, args: tuple, kwargs: dict) -> tuple:
+        """The values, in form order, of a keyword call with this invocation's raw key."""
+        if self.in_order:
+            return args + tuple(kwargs.values())
+        pairs = zip(self.later, self.defaults, strict=True)
+        return args + tuple([kwargs.get(name, default) for name, default in pairs])
 
 
 def dispatch(entry: Instruction, args: tuple, kwargs: dict):
@@ -90,13 +103,14 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
     owner = _OWNERS.get(entry.vendor) or _OWNERS.setdefault(entry.vendor, vendor(entry.vendor))
     core = owner.current_core(entry.name)
     raw_key = None
-    if not kwargs and entry.fast_context is not None:
-        raw_key = _raw_key(entry, owner, core, args)
+    if entry.fast_context is not None:
+        raw_key = _raw_key(entry, owner, core, args, kwargs)
         invocation = core.invocations.get(raw_key)
         if invocation is not None:
-            return _run(entry, core, invocation, args + invocation.defaults)
+            values = invocation.values(args, kwargs) if kwargs else args + invocation.defaults
+            return _run(entry, core, invocation, values)
     form, values = bind_values(entry.name, entry.forms, args, kwargs)
-    invocation = _invocation(entry, owner, core, form, values, None if kwargs else len(args))
+    invocation = _invocation(entry, owner, core, form, values, len(args), kwargs)
     if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
         core.invocations.put(raw_key, invocation)
     return _run(entry, core, invocation, values)
@@ -105,8 +119,9 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
 _OWNERS: dict[str, Vendor] = {}  # vendor name -> Vendor, looked up once
 
 
-def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple) -> tuple:
-    """The raw-argument key of a positional call (the common argument types inline)."""
+def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple, kwargs: dict) -> tuple:
+    """The raw-argument key of a call (the common argument types inline).  A keyword's name is
+    the only bare string in it (a string value's part is ``(str, value)``)."""
     kinds = owner.operand_kinds
     relative = entry.relative
     parts = [entry.name, entry.fast_context(core)]
@@ -121,9 +136,14 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple) -> tuple:
             append((kind, operand.geometry(value)))
         elif kind in _PLAIN_TYPES or isinstance(value, enum.Enum):
             append((kind, value))
+        elif (kind is list or kind is tuple) and set(map(type, value)) == _ONLY_INT:
+            append((kind, *value))  # an address list (key_part's own first case)
         else:
             fields_key = getattr(value, "fields_key", None)
             append(fields_key() if fields_key is not None else key_part(owner, value, relative))
+    for name, value in kwargs.items():
+        append(name)
+        append(key_part(owner, value, relative))
     return tuple(parts)
 
 
@@ -131,8 +151,8 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple) -> tuple:
 _PLAIN_TYPES = frozenset({float, bool, str, type(None)})
 
 
-def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple,
-                positional: int | None) -> Invocation:
+def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple, positional: int,
+                kwargs: dict) -> Invocation:
     context = entry.plan_context(core, form.name, values) if entry.plan_context is not None else ()
     parts = [_value_part(entry, owner, name, value) for name, value in zip(form.names, values, strict=True)]
     key = (core.chip.name, entry.name, form.name, context, *parts)
@@ -147,12 +167,14 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
     positions = tuple(names.index(name) for name in plan.operands)
     kinds = tuple(_kind_of(owner, values[i], name in entry.address_params)
                   for name, i in zip(plan.operands, positions, strict=True))
-    defaults = () if positional is None else tuple(p.default for p in form.params[positional:])
-    if any(d is REQUIRED for d in defaults):  # cannot happen for a bound call; keeps the invariant visible
+    later = form.params[positional:]
+    if any(p.default is REQUIRED and p.name not in kwargs for p in later):  # cannot happen for a bound call
         raise AssertionError(f"{entry.name}: a bound call left a required parameter out")
+    later_names = tuple(p.name for p in later)
     bound = tuple((i, kind, name) for i, kind, name in zip(positions, kinds, plan.operands, strict=True)
                   if kind is not None)
-    return Invocation(plan, form, defaults, positions, kinds, bound)
+    return Invocation(plan, form, tuple(p.default for p in later), positions, kinds, later_names,
+                      tuple(kwargs) == later_names, bound)
 
 
 def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
@@ -165,11 +187,9 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
                        for i, kind in zip(invocation.positions, invocation.kinds, strict=True)])
     if bases == invocation.last_bases and caches.enabled():  # a loop over the same operands
         binding = invocation.last_binding
-        found = True
     else:
         binding = core.bindings.get((plan, *bases))
-        found = binding is not None
-    if not found:
+    if binding is None:
         binding = plan.bind(core, [values[i] for i in invocation.positions])  # checks every operand itself
         core.bindings.put((plan, *bases), binding)
     else:
@@ -229,6 +249,9 @@ def _list_kind(item_kinds: tuple[OperandKind, ...]) -> OperandKind:
     return OperandKind(geometry, base, check)
 
 
+_ONLY_INT = {int}
+
+
 def key_part(owner: Vendor, value, relative: bool = True):
     """The key part of one argument (module docstring); may be unhashable (then nothing is cached)."""
     kind = type(value)
@@ -238,6 +261,8 @@ def key_part(owner: Vendor, value, relative: bool = True):
     if operand is not None:
         return (kind, operand.geometry(value)) if relative else (kind, operand.geometry(value), operand.base(value))
     if kind is list or kind is tuple:
+        if set(map(type, value)) == _ONLY_INT:  # an address list: its items are their own parts
+            return (kind, *value)
         return (kind, *[key_part(owner, item, relative) for item in value])
     if kind is np.ndarray:
         return (kind, value.dtype.str, value.shape, value.tobytes())
