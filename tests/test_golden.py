@@ -27,6 +27,8 @@ def test_every_registered_ascend_instruction_that_writes_memory_has_golden_cases
     assert registered == {n for n, e in golden.INSTRUCTIONS.items() if e.vendor == "ascend"}
     assert {"set_vector_mask", "get_cmp_mask", "set_saturation_flag"} <= {e.name for e in instructions("ascend")
                                                                        if e.family in NO_GOLDEN_FAMILIES}
+    sophgo = {n for n, e in golden.INSTRUCTIONS.items() if e.vendor == "sophgo"}
+    assert {e.name for e in instructions("sophgo")} == sophgo
 
 
 def test_the_outputs_are_the_tensors_the_access_record_says_were_written():
