@@ -196,8 +196,7 @@ class PipeModel:
     def set_flag(self, event: HardEvent, event_id: int, record: AccessRecord | None = None) -> None:
         """``set_flag(event, id)``: the source pipe's calls so far happen before the matching wait."""
         self._check_id("set_flag", event, event_id)
-        source, _destination = event_pipes(event)
-        self._flags.setdefault((event, event_id), []).append((self._clock[_INDEX[source]].copy(), record))
+        self.publish((event, event_id), event_pipes(event)[0], record)
 
     def wait_flag(self, event: HardEvent, event_id: int, record: AccessRecord | None = None) -> None:
         """``wait_flag(event, id)``: the destination pipe's later calls happen after the matching set."""
@@ -209,10 +208,21 @@ class PipeModel:
                             f"wait_flag{where} has no matching set_flag before it (on the device the "
                             f"{event_pipes(event)[1]} pipe waits forever)",
                             f"a set_flag({event.name}, {event_id}) earlier in program order", SYNC_SOURCE)
+        self.join((event, event_id), event_pipes(event)[1])
+
+    def publish(self, key: tuple, pipe: str, record: AccessRecord | None = None) -> None:
+        """Signal ``key`` from ``pipe``: what ``pipe`` has done so far happens before the matching :meth:`join`."""
+        self._flags.setdefault(key, []).append((self._clock[_INDEX[pipe]].copy(), record))
+
+    def join(self, key: tuple, pipe: str) -> bool:
+        """Wait on ``pipe`` for the oldest signal of ``key``; ``False`` (and no order) if none is pending."""
+        pending = self._flags.get(key)
+        if not pending:
+            return False
         published, _setter = pending.pop(0)
-        _source, destination = event_pipes(event)
-        row = self._clock[_INDEX[destination]]
+        row = self._clock[_INDEX[pipe]]
         np.maximum(row, published, out=row)
+        return True
 
     def barrier(self, pipe: PipeID) -> None:
         """``pipe_barrier(pipe)``: PIPE_ALL orders everything before it before everything after it."""
@@ -228,5 +238,5 @@ class PipeModel:
     # ------------------------------------------------------------ the end
     def flags_left_set(self) -> list[tuple[HardEvent, int, AccessRecord | None]]:
         """Flags set and never waited for when the kernel ended (each one, oldest first)."""
-        return [(event, event_id, setter) for (event, event_id), pending in self._flags.items()
-                for _published, setter in pending]
+        return [(key[0], key[1], setter) for key, pending in self._flags.items()
+                if isinstance(key[0], HardEvent) for _published, setter in pending]
