@@ -119,7 +119,7 @@ def blocks_kernel(x, z, skip: str):
     tile = 0 if skip == "offset" else asc.get_block_idx()
     buf = ub(0)
     asc.data_copy(buf, gm(x)[tile * N:], N)
-    flags(E.MTE2_MTE3, "", "")
+    flags(E.MTE2_MTE3, skip, "MTE2_MTE3")
     asc.data_copy(gm(z)[tile * N:], buf, N)  # block store
 
 

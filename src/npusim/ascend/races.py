@@ -70,17 +70,15 @@ class Race:
     def message(self) -> str:
         fix = (f"missing set_flag/wait_flag({self.event.name})" if self.event is not None
                else "missing pipe_barrier(PIPE_ALL)")
-        return (f"{self.kind} on {self.where!r}: {self.second.instruction} at {self.second.source} "
-                f"({self.second.pipe}) and {self.first.instruction} at {self.first.source} ({self.first.pipe}) "
-                f"are not ordered: {fix} between {self.first.instruction} at {self.first.source} and "
-                f"{self.second.instruction} at {self.second.source}")
+        first, second = self.first, self.second
+        return (f"{self.kind} race on {self.where!r}: {first.instruction} at {first.source} ({first.pipe} pipe) and "
+                f"{second.instruction} at {second.source} ({second.pipe} pipe) are not ordered: {fix} between "
+                f"{first.instruction} at {first.source} and {second.instruction} at {second.source}")
 
     def error(self) -> SyncError:
         return SyncError(self.second.instruction, _space_name(self.where), (self.where.start, self.where.stop),
-                         f"{self.kind} race with {self.first.instruction} at {self.first.source} "
-                         f"({self.first.pipe} pipe): {self.message()}",
-                         "accesses of one byte by two pipes ordered by set_flag/wait_flag, pipe_barrier(PIPE_ALL) "
-                         "or a TQue enque/deque", SYNC_SOURCE)
+                         self.message(), "accesses of one byte by two pipes ordered by set_flag/wait_flag, "
+                         "pipe_barrier(PIPE_ALL) or a TQue enque/deque", SYNC_SOURCE)
 
 
 def _space_name(where: ByteRange) -> str:
