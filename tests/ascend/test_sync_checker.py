@@ -219,3 +219,21 @@ def test_a_flag_left_set_at_the_end_is_reported():
     with pytest.raises(SyncError, match="never waited") as caught:
         left_set.launch(1, (np.zeros(N, np.float16), np.zeros(N, np.float16), ""), sync="raise")
     assert caught.value.value == "V_MTE3 id 5" and line_of("never waited") in str(caught.value)
+
+
+def test_a_queue_tensor_still_allocated_at_the_end_is_reported():
+    @asc.jit
+    def keeps_a_tensor(x, z, skip: str):
+        pipe = asc.TPipe()
+        que = asc.TQue(asc.TPosition.VECIN, 1)
+        pipe.init_buffer(que, 1, N * 2)
+        x_local = que.alloc_tensor(asc.float16)
+        asc.data_copy(x_local, gm(x), N)
+        if skip != "free":
+            que.free_tensor(x_local)
+
+    args = (np.zeros(N, np.float16), np.zeros(N, np.float16))
+    keeps_a_tensor.launch(1, (*args, ""), sync="raise")
+    with pytest.raises(SyncError, match="still allocated when the kernel ended") as caught:
+        keeps_a_tensor.launch(1, (*args, "free"), sync="raise")
+    assert caught.value.operand == "queue buffer" and "VECIN queue buffer at 0x0" in str(caught.value.value)

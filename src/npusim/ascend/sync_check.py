@@ -68,8 +68,12 @@ class SyncChecker:
         self.model.join(key, pipe)
 
     # -------------------------------------------------------------- the end
-    def finish(self, kernel: str) -> None:
-        """The kernel returned: every flag still set is a finding."""
+    def finish(self, kernel: str, in_use: list[str] = ()) -> None:
+        """The kernel returned: every flag still set, and every queue buffer still in use, is a finding."""
+        for buffer in in_use:
+            self._report(SyncError(kernel, "queue buffer", buffer, "still allocated when the kernel ended "
+                                   "(its free event is never set: the next kernel's alloc of it waits forever)",
+                                   "free_tensor every tensor a queue gave out", SYNC_SOURCE))
         for event, event_id, setter in self.model.flags_left_set():
             where = f" (set at {setter.source})" if setter is not None else ""
             self._report(SyncError(kernel, "event", f"{event.name} id {event_id}",

@@ -42,6 +42,7 @@ from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
 from ..sync_check import BlockRaces, sync_checker
 from .gm import GlobalAddress, GmBuffer, is_array_like
+from .pipe import tensors_in_use
 
 __all__ = ["ConstExpr", "JitFunction", "Launch", "get_block_idx", "get_block_num", "jit"]
 
@@ -183,7 +184,7 @@ class JitFunction:
             try:
                 self.fn(*args, **kwargs)
                 if core.observer is not None:
-                    core.observer.finish(launch.kernel)
+                    core.observer.finish(launch.kernel, tensors_in_use(core))
             except Exception as err:
                 if hasattr(err, "add_note"):
                     err.add_note(f"(npusim: in block {core.block_idx} of {launch.block_dim}, kernel {launch.kernel}, "

@@ -480,3 +480,12 @@ class TPipe:
         if self.destroyed:
             raise _misuse(instruction, "pipe", "destroyed", "the TPipe was destroyed", "create a new TPipe",
                           f"{pages.TPIPE_DESTROY} 功能说明; {RULES}")
+
+
+def tensors_in_use(core: Core) -> list[str]:
+    """The queue buffers of ``core``'s live TPipe still allocated, enqueued or dequeued (for the sync checker)."""
+    ref = _PIPES.get(core)
+    pipe = ref() if ref is not None else None
+    if pipe is None or pipe.destroyed:
+        return []
+    return [f"{slot.owner} ({slot.state})" for que in pipe.queues for slot in que._slots if slot.state != "free"]
