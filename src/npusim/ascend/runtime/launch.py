@@ -124,7 +124,7 @@ class JitFunction:
         return self.fn(*args, **kwargs)
 
     def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, *,
-               chip: str | AscendChip | None = None, strict: bool = False, sync: str = "warn",
+               chip: str | AscendChip | None = None, strict: bool = False, sync: str | None = None,
                after_block: Callable[[Core], object] | None = None) -> Launch:
         """Run the kernel on ``block_dim`` blocks, in order; return what ran.
 
@@ -138,8 +138,8 @@ class JitFunction:
             sync: the pipe synchronisation checker of every block (docs/semantics.md §11):
                 ``"warn"`` (the default: a kernel is where pipes run concurrently, and a race is
                 reported without stopping a run that may be meant to show something else),
-                ``"raise"`` or ``"off"``.  Blocks share one record of GM bytes, for races
-                between blocks.
+                ``"raise"`` or ``"off"``; ``None``: :data:`DEFAULT_SYNC` (``npusim run --sync``).
+                Blocks share one record of GM bytes, for races between blocks.
             after_block: called with each block's core when the block has returned, before the
                 core is freed (to look at its UB or sync log; npusim keeps no core).
         """
@@ -161,6 +161,8 @@ class JitFunction:
                             f"got {type(after_block).__name__}")
         product = get_default_chip() if chip is None else get_chip(chip)
         uninit = core_uninit_policy(name, strict, None)
+        if sync is None:
+            sync = DEFAULT_SYNC.get()
         sync_checker(name, sync, 8)  # the policy is checked before anything runs
         blocks = BlockRaces() if sync != "off" else None
         launch = Launch(name, block_dim, product)
@@ -201,6 +203,10 @@ class JitFunction:
             launch.gm.append(buffer)
             return GlobalAddress(buffer, 0, buffer.dtype)
         return value
+
+
+#: the sync policy of launches that name none (``npusim run --sync`` sets it for its script)
+DEFAULT_SYNC: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_default_sync", default="warn")
 
 
 def jit(fn: Callable | None = None, **options) -> JitFunction | Callable[[Callable], JitFunction]:
