@@ -237,3 +237,30 @@ def test_a_queue_tensor_still_allocated_at_the_end_is_reported():
     with pytest.raises(SyncError, match="still allocated when the kernel ended") as caught:
         keeps_a_tensor.launch(1, (*args, "free"), sync="raise")
     assert caught.value.operand == "queue buffer" and "VECIN queue buffer at 0x0" in str(caught.value.value)
+
+
+# ------------------------------------------------------------------ schedule fuzzing
+def fuzzed(kernel, skip: str, seed: int) -> bytes:
+    x = np.arange(2 * N, dtype=np.float16)
+    y = np.ones(N, dtype=np.float16)
+    z = np.zeros(2 * N, dtype=np.float16)
+    args = (x, y, z, skip) if kernel is add_kernel else (x, z, skip)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the racy runs warn of their races and of stale reads
+        kernel.launch(1, args, sync="warn", schedule_seed=seed)
+    return z.tobytes()
+
+
+@pytest.mark.parametrize(("kernel", "skip"), [(add_kernel, "MTE2_V"), (add_kernel, "V_MTE3"),
+                                              (reuse_kernel, "MTE3_MTE2"), (overwrite_kernel, "V_MTE2")])
+def test_a_fuzzed_schedule_shows_the_race_and_never_changes_a_clean_kernel(kernel, skip):
+    clean = run(kernel, "", sync="off").tobytes()
+    assert {fuzzed(kernel, "", seed) for seed in range(12)} == {clean}
+    racy = {fuzzed(kernel, skip, seed) for seed in range(12)}
+    assert clean in racy or len(racy) > 1  # program order is one of the schedules ...
+    assert racy - {clean}, "... and some seed reorders the unsynchronised pipes and changes the bytes"
+
+
+def test_schedule_fuzzing_needs_the_checker():
+    with pytest.raises(ConstraintError, match="schedule"):
+        asc.Core("A2", sync="off", schedule_seed=1)

@@ -70,6 +70,9 @@ class Core:
             runs), ``"warn"`` (a :class:`~npusim.errors.SyncWarning` per finding) or ``"off"``.
             Default ``"off"`` for a core used directly, where program order is what a test of
             single instructions means; kernel launches default to ``"warn"``.
+        schedule_seed: run the pipes in a seeded random order that keeps every happens-before
+            edge (:class:`~npusim.ascend.sync_check.Schedule`), so that a missing sync changes the
+            bytes as it would on the device; needs ``sync`` other than ``"off"``.
 
     Example::
 
@@ -79,7 +82,7 @@ class Core:
 
     def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
                  uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1,
-                 trace: bool = False, sync: str = "off") -> None:
+                 trace: bool = False, sync: str = "off", schedule_seed: int | None = None) -> None:
         self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
         self.ub = Memory(self.chip.ub_bytes, "UB", uninit=core_uninit_policy("Core", strict, uninit))
         self._cmpmask = bytearray(CMPMASK_BYTES)
@@ -95,7 +98,8 @@ class Core:
         self.sync_log: list[SyncRecord] = []
         self.trace: list[AccessRecord] | None = [] if require_bool("Core", "trace", trace) else None
         self.invocations, self.bindings = new_core_caches()
-        self.observer = sync_checker("Core", sync, self.chip.hard_event_ids)  # None when sync="off"
+        self.observer = sync_checker("Core", sync, self.chip.hard_event_ids,  # None when sync="off"
+                                     schedule_seed=schedule_seed)
         self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
         self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
 

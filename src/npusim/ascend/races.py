@@ -151,6 +151,13 @@ class PipeModel:
             shadow.write_record[where.start:where.stop] = index
         return races
 
+    def stamp(self, pipe: str) -> tuple[int, np.ndarray]:
+        """``(pipe index, what pipe has seen of every pipe)`` right now: for the last call on ``pipe``, its
+        position on its pipe is ``seen[index]``, and a call Q happens before it iff ``seen[Q's pipe] >= Q's
+        position``."""
+        index = _INDEX[pipe]
+        return index, self._clock[index].copy()
+
     def _shadow(self, where: ByteRange) -> _Shadow:
         key = (where.space, where.buffer)
         shadow = self._shadows.get(key)

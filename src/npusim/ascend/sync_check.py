@@ -16,16 +16,18 @@ goes on; ``"off"`` builds no checker (nothing is paid).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
 from ..engine.trace import AccessRecord, ByteRange
 from ..errors import ParameterRangeError, SyncError, SyncWarning
+from ..validate import require_int
 from .races import SYNC_SOURCE, PipeModel
 from .types import HardEvent, PipeID
 
-__all__ = ["SYNC_POLICIES", "BlockRaces", "SyncChecker", "SyncPolicy", "sync_checker"]
+__all__ = ["SYNC_POLICIES", "BlockRaces", "Schedule", "SyncChecker", "SyncPolicy", "sync_checker"]
 
 SyncPolicy = Literal["raise", "warn", "off"]
 SYNC_POLICIES = ("raise", "warn", "off")
@@ -35,28 +37,40 @@ _FLAG_CALLS = frozenset({"set_flag", "wait_flag"})
 class SyncChecker:
     """One core's checker (module docstring)."""
 
-    def __init__(self, policy: SyncPolicy, event_ids: int = 8, blocks: BlockRaces | None = None) -> None:
+    def __init__(self, policy: SyncPolicy, event_ids: int = 8, blocks: BlockRaces | None = None,
+                 schedule: Schedule | None = None) -> None:
         self.policy = policy
         self.model = PipeModel(event_ids)
         self.blocks = blocks
+        self.schedule = schedule
         self.findings: list[SyncError] = []
 
-    def __call__(self, record: AccessRecord) -> None:
+    def __call__(self, record: AccessRecord, run: Callable[[], object]) -> bool:
+        """Check one call before it runs; ``True`` if the schedule took it to run later (``run`` runs it)."""
         name = record.instruction
         if name in _FLAG_CALLS:
             event = HardEvent[record.params["event"]]
             self._guard(lambda: getattr(self.model, name)(event, record.params["event_id"], record))
-            return
+            return False
         if name == "pipe_barrier":
             self.model.barrier(PipeID[record.params["pipe"]])
-            return
+            return False
         for race in self.model.access(record):
             self._report(race.error())
         if self.blocks is not None:
             for error in self.blocks.access(record):
                 self._report(error)
+        deferred = False
+        if self.schedule is not None:
+            deferred = self.schedule.take(record, self.model.stamp(record.pipe), run)
         if name.endswith("_sync"):
             self.model.barrier(PipeID.PIPE_ALL)
+        return deferred
+
+    def flush(self) -> None:
+        """Run every call the schedule still holds (before the host looks at memory, and at the kernel's end)."""
+        if self.schedule is not None:
+            self.schedule.flush()
 
     # -------------------------------------------------------------- queues
     def queue_set(self, key: tuple, pipe: str) -> None:
@@ -70,6 +84,7 @@ class SyncChecker:
     # -------------------------------------------------------------- the end
     def finish(self, kernel: str, in_use: list[str] = ()) -> None:
         """The kernel returned: every flag still set, and every queue buffer still in use, is a finding."""
+        self.flush()
         for buffer in in_use:
             self._report(SyncError(kernel, "queue buffer", buffer, "still allocated when the kernel ended "
                                    "(its free event is never set: the next kernel's alloc of it waits forever)",
@@ -91,6 +106,43 @@ class SyncChecker:
         if self.policy == "raise":
             raise error
         warnings.warn(str(error), SyncWarning, stacklevel=4)
+
+
+class Schedule:
+    """Schedule fuzzing: calls run in a seeded random order that keeps every happens-before edge.
+
+    Each call on a pipe other than S is held back; after each new call, held calls whose every
+    predecessor (by the pipe model's clocks) has run are run at random, each with probability
+    one half, and the rest stay held.  A call that reads or writes a register, or returns a
+    value, first lets everything held run (registers are not modelled per pipe).  So a kernel
+    whose pipes are properly ordered computes the same bytes under every seed, and a missing
+    sync lets a consumer run before its producer, as on the device.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.held: list[tuple[int, int, np.ndarray, Callable[[], object]]] = []  # pipe, position, seen, run
+
+    def take(self, record: AccessRecord, stamp: tuple[int, np.ndarray], run: Callable[[], object]) -> bool:
+        if record.registers_read or record.registers_written or record.pipe == "S":
+            self.flush()
+            return False
+        pipe, seen = stamp
+        self.held.append((pipe, int(seen[pipe]), seen, run))
+        while self.held and self.rng.random() < 0.5:
+            self._run_one()
+        return True
+
+    def flush(self) -> None:
+        while self.held:
+            self._run_one()
+
+    def _run_one(self) -> None:
+        held = self.held
+        ready = [i for i, (_pipe, _position, seen, _run) in enumerate(held)
+                 if not any(seen[other] >= position for j, (other, position, _s, _r) in enumerate(held) if j != i)]
+        _pipe, _position, _seen, run = held.pop(ready[int(self.rng.integers(len(ready)))])
+        run()
 
 
 class BlockRaces:
@@ -138,11 +190,22 @@ class BlockRaces:
 
 
 
-def sync_checker(who: str, policy, event_ids: int, blocks: BlockRaces | None = None) -> SyncChecker | None:
-    """The checker for ``sync=policy`` (``None`` for ``"off"``); an unknown policy is rejected."""
+def sync_checker(who: str, policy, event_ids: int, blocks: BlockRaces | None = None,
+                 schedule_seed: int | None = None) -> SyncChecker | None:
+    """The checker for ``sync=policy`` (``None`` for ``"off"``); an unknown policy is rejected.
+
+    ``schedule_seed``: fuzz the schedule with this seed (:class:`Schedule`; needs a policy other than "off").
+    """
     if not isinstance(policy, str):
         raise TypeError(f"{who}: sync must be one of {SYNC_POLICIES} (a str), got {type(policy).__name__}")
     if policy not in SYNC_POLICIES:
         allowed = " or ".join(map(repr, SYNC_POLICIES))
         raise ParameterRangeError(who, "sync", policy, "the sync checker's policy", allowed, SYNC_SOURCE)
-    return None if policy == "off" else SyncChecker(policy, event_ids, blocks)
+    if schedule_seed is not None:
+        require_int(who, "schedule_seed", schedule_seed, 0, 2**63 - 1, SYNC_SOURCE)
+        if policy == "off":
+            raise ParameterRangeError(who, "sync", policy, "a fuzzed schedule runs under the sync checker",
+                                      "'warn' or 'raise' with schedule_seed", SYNC_SOURCE)
+    if policy == "off":
+        return None
+    return SyncChecker(policy, event_ids, blocks, None if schedule_seed is None else Schedule(schedule_seed))

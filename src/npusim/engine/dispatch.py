@@ -160,9 +160,10 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
         reads, writes, binding.registers_read, binding.registers_written, caller_source(),
         json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
     )
-    if observer is not None:
-        observer(record)  # a checker (the pipe model) may reject the call before it runs
-    result = binding.run(core, values)
+    if observer is not None and observer(record, lambda: binding.run(core, values)):
+        result = None  # the observer (a fuzzed schedule) runs the call later; it returns nothing
+    else:  # the observer may also reject the call (raise) before it runs
+        result = binding.run(core, values)
     if trace is not None:
         trace.append(record)
     return result

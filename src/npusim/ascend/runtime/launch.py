@@ -125,6 +125,7 @@ class JitFunction:
 
     def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, *,
                chip: str | AscendChip | None = None, strict: bool = False, sync: str | None = None,
+               schedule_seed: int | None = None,
                after_block: Callable[[Core], object] | None = None) -> Launch:
         """Run the kernel on ``block_dim`` blocks, in order; return what ran.
 
@@ -140,6 +141,8 @@ class JitFunction:
                 reported without stopping a run that may be meant to show something else),
                 ``"raise"`` or ``"off"``; ``None``: :data:`DEFAULT_SYNC` (``npusim run --sync``).
                 Blocks share one record of GM bytes, for races between blocks.
+            schedule_seed: fuzz each block's pipe schedule with this seed (``Core(schedule_seed=)``):
+                a kernel that is properly synchronised gives the same bytes under every seed.
             after_block: called with each block's core when the block has returned, before the
                 core is freed (to look at its UB or sync log; npusim keeps no core).
         """
@@ -163,7 +166,7 @@ class JitFunction:
         uninit = core_uninit_policy(name, strict, None)
         if sync is None:
             sync = DEFAULT_SYNC.get()
-        sync_checker(name, sync, 8)  # the policy is checked before anything runs
+        sync_checker(name, sync, 8, schedule_seed=schedule_seed)  # the policy is checked before anything runs
         blocks = BlockRaces() if sync != "off" else None
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
@@ -173,7 +176,8 @@ class JitFunction:
             with strict_reads(strict):
                 for block_idx in range(block_dim):
                     core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim)
-                    core.observer = sync_checker(name, sync, product.hard_event_ids, blocks)
+                    core.observer = sync_checker(name, sync, product.hard_event_ids, blocks,
+                                                 None if schedule_seed is None else schedule_seed + block_idx)
                     self._run_block(launch, core, call_args, call_kwargs, after_block)
                     del core  # the block's core is freed when the block returns
         finally:
