@@ -113,8 +113,9 @@ class Schedule:
 
     Each call on a pipe other than S is held back; after each new call, held calls whose every
     predecessor (by the pipe model's clocks) has run are run at random, each with probability
-    one half, and the rest stay held.  A call that reads or writes a register, or returns a
-    value, first lets everything held run (registers are not modelled per pipe).  So a kernel
+    one half, and the rest stay held.  A call that writes a register, reads CMPMASK's contents, or
+    runs on S first lets everything held run (registers are not modelled per pipe; the mask
+    registers a call reads are read when it is planned, at issue).  So a kernel
     whose pipes are properly ordered computes the same bytes under every seed, and a missing
     sync lets a consumer run before its producer, as on the device.
     """
@@ -124,7 +125,7 @@ class Schedule:
         self.held: list[tuple[int, int, np.ndarray, Callable[[], object]]] = []  # pipe, position, seen, run
 
     def take(self, record: AccessRecord, stamp: tuple[int, np.ndarray], run: Callable[[], object]) -> bool:
-        if record.registers_read or record.registers_written or record.pipe == "S":
+        if record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
             self.flush()
             return False
         pipe, seen = stamp
