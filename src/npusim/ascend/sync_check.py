@@ -114,8 +114,8 @@ class Schedule:
     Each call on a pipe other than S is held back; after each new call, held calls whose every
     predecessor (by the pipe model's clocks) has run are run at random, each with probability
     one half, and the rest stay held.  A call that writes a register, reads CMPMASK's contents, or
-    runs on S first lets everything held run (registers are not modelled per pipe; the mask
-    registers a call reads are read when it is planned, at issue).  So a kernel
+    runs on S runs at once, after the held calls it must come after (registers are not
+    modelled per pipe; the mask registers a call reads are read when it is planned, at issue).  So a kernel
     whose pipes are properly ordered computes the same bytes under every seed, and a missing
     sync lets a consumer run before its producer, as on the device.
     """
@@ -125,23 +125,32 @@ class Schedule:
         self.held: list[tuple[int, int, np.ndarray, Callable[[], object]]] = []  # pipe, position, seen, run
 
     def take(self, record: AccessRecord, stamp: tuple[int, np.ndarray], run: Callable[[], object]) -> bool:
-        if record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
-            self.flush()
-            return False
         pipe, seen = stamp
+        if record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
+            self._run_before(seen)  # it runs now: what it must come after runs first, the rest stays held
+            return False
         self.held.append((pipe, int(seen[pipe]), seen, run))
         while self.held and self.rng.random() < 0.5:
-            self._run_one()
+            self._run_one(range(len(self.held)))
         return True
 
     def flush(self) -> None:
         while self.held:
-            self._run_one()
+            self._run_one(range(len(self.held)))
 
-    def _run_one(self) -> None:
+    def _run_before(self, seen: np.ndarray) -> None:
+        """Run every held call that happens before a call that has seen ``seen``."""
+        while True:
+            before = [i for i, (pipe, position, _seen, _run) in enumerate(self.held) if seen[pipe] >= position]
+            if not before:
+                return
+            self._run_one(before)
+
+    def _run_one(self, among) -> None:
+        """Run one held call of ``among`` (indices) whose held predecessors have all run, chosen at random."""
         held = self.held
-        ready = [i for i, (_pipe, _position, seen, _run) in enumerate(held)
-                 if not any(seen[other] >= position for j, (other, position, _s, _r) in enumerate(held) if j != i)]
+        ready = [i for i in among if not any(held[i][2][other] >= position
+                                             for j, (other, position, _s, _r) in enumerate(held) if j != i)]
         _pipe, _position, _seen, run = held.pop(ready[int(self.rng.integers(len(ready)))])
         run()
 
