@@ -251,9 +251,11 @@ def fuzzed(kernel, skip: str, seed: int) -> bytes:
     return z.tobytes()
 
 
-@pytest.mark.parametrize(("kernel", "skip"), [(add_kernel, "MTE2_V"), (add_kernel, "V_MTE3"),
-                                              (reuse_kernel, "MTE3_MTE2"), (overwrite_kernel, "V_MTE2")])
+@pytest.mark.parametrize(("kernel", "skip"), [(add_kernel, "MTE2_V"), (reuse_kernel, "MTE3_MTE2")])
 def test_a_fuzzed_schedule_shows_the_race_and_never_changes_a_clean_kernel(kernel, skip):
+    """A held data copy lets a later call of another pipe overtake it.  (A vector call that sets the mask
+    registers, as every count form does, runs at issue: races whose earlier side is such a call are
+    reported by the checker but not replayed by the schedule; see sync_check.Schedule.)"""
     clean = run(kernel, "", sync="off").tobytes()
     assert {fuzzed(kernel, "", seed) for seed in range(12)} == {clean}
     racy = {fuzzed(kernel, skip, seed) for seed in range(12)}
