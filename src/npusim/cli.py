@@ -52,6 +52,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConstraintError as err:
             _error("run", str(err))
             return EXIT_USAGE
+    if args.sync is not None:
+        from .ascend.runtime.launch import DEFAULT_SYNC
+
+        DEFAULT_SYNC.set(args.sync)
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [str(script), *args.script_args]
     sys.path.insert(0, str(script.resolve().parent))
@@ -152,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("file", help="the Python script")
     run.add_argument("--chip", help="default chip of the script's cores and launches: an Ascend product (A2, 950, "
                      "Ascend910B1 ...) or a Sophgo chip (BM1684X, BM1688 ...)")
+    run.add_argument("--sync", choices=("raise", "warn", "off"), help="the pipe synchronisation checker of the "
+                     "script's kernel launches (default warn; docs/errors.md, SyncError)")
     run.set_defaults(func=cmd_run)  # further arguments (after "--" if they look like options) go to the script
 
     golden = sub.add_parser("golden", help="golden data for one instruction call described in JSON")

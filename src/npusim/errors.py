@@ -36,6 +36,8 @@ __all__ = [
     "OutOfBoundsError",
     "OverlapError",
     "ParameterRangeError",
+    "SyncError",
+    "SyncWarning",
     "RuntimeMisuseError",
     "UninitializedReadError",
     "UninitializedReadWarning",
@@ -125,6 +127,18 @@ class WrongCoreError(ConstraintError):
 
 class UninitializedReadError(ConstraintError):
     """Strict mode: an instruction read bytes that were never written since the core started."""
+
+
+class SyncError(ConstraintError):
+    """Two pipes of one core (or two blocks of one launch) access the same bytes with nothing ordering
+    them, or a synchronisation call breaks its protocol (a wait with no set, an event id out of range).
+
+    Raised by ``Core(chip, sync="raise")``; with ``sync="warn"`` the same finding is a :class:`SyncWarning`.
+    """
+
+
+class SyncWarning(UserWarning):
+    """A race or synchronisation misuse found with ``sync="warn"``: the message is the :class:`SyncError`'s."""
 
 
 class UninitializedReadWarning(UserWarning):

@@ -33,6 +33,7 @@ from ..sources import semantics
 from ..validate import require_bool, require_bytes, require_int
 from . import pages
 from .chips import AscendChip, get_chip, get_default_chip
+from .sync_check import sync_checker
 from .types import MaskMode
 
 __all__ = ["Core", "SyncRecord", "active_core", "current_core"]
@@ -64,6 +65,14 @@ class Core:
             instruction call (what it read and wrote, exactly); ``None`` when off.
         block_idx: this core's index in a multi-core launch (``get_block_idx()``).
         block_num: number of cores in the launch (``get_block_num()``).
+        sync: the pipe synchronisation checker (docs/semantics.md §11, :mod:`.sync_check`):
+            ``"raise"`` (a :class:`~npusim.errors.SyncError` at the first race, before the call
+            runs), ``"warn"`` (a :class:`~npusim.errors.SyncWarning` per finding) or ``"off"``.
+            Default ``"off"`` for a core used directly, where program order is what a test of
+            single instructions means; kernel launches default to ``"warn"``.
+        schedule_seed: run the pipes in a seeded random order that keeps every happens-before
+            edge (:class:`~npusim.ascend.sync_check.Schedule`), so that a missing sync changes the
+            bytes as it would on the device; needs ``sync`` other than ``"off"``.
 
     Example::
 
@@ -73,7 +82,7 @@ class Core:
 
     def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
                  uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1,
-                 trace: bool = False) -> None:
+                 trace: bool = False, sync: str = "off", schedule_seed: int | None = None) -> None:
         self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
         self.ub = Memory(self.chip.ub_bytes, "UB", uninit=core_uninit_policy("Core", strict, uninit))
         self._cmpmask = bytearray(CMPMASK_BYTES)
@@ -89,6 +98,8 @@ class Core:
         self.sync_log: list[SyncRecord] = []
         self.trace: list[AccessRecord] | None = [] if require_bool("Core", "trace", trace) else None
         self.invocations, self.bindings = new_core_caches()
+        self.observer = sync_checker("Core", sync, self.chip.hard_event_ids,  # None when sync="off"
+                                     schedule_seed=schedule_seed)
 
     # ------------------------------------------------------------ context
     def __enter__(self) -> Core:

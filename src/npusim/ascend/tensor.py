@@ -239,3 +239,6 @@ class LocalTensor:
                 f"the tensor's buffer was freed ({self.lease.owner})",
                 "a tensor allocated and not yet freed", TENSOR_SOURCE,
             )
+        observer = self.core.observer
+        if observer is not None:  # a fuzzed schedule may hold calls back: the host sees them done
+            observer.flush()

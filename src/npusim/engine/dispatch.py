@@ -197,16 +197,22 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
         for i, kind, operand in bound:
             kind.check(values[i], name, operand, core)
     invocation.last_bases, invocation.last_binding = bases, binding
-    result = binding.run(core, values)
-    trace = core.trace
+    trace, observer = core.trace, getattr(core, "observer", None)
+    if trace is None and observer is None:
+        return binding.run(core, values)
+    ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
+    reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
+    record = AccessRecord(
+        len(trace) if trace is not None else 0, entry.name, entry.vendor, getattr(binding, "pipe", entry.pipe),
+        reads, writes, binding.registers_read, binding.registers_written, caller_source(),
+        json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
+    )
+    if observer is not None and observer(record, lambda: binding.run(core, values)):
+        result = None  # the observer (a fuzzed schedule) runs the call later; it returns nothing
+    else:  # the observer may also reject the call (raise) before it runs
+        result = binding.run(core, values)
     if trace is not None:
-        ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
-        reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
-        trace.append(AccessRecord(
-            len(trace), entry.name, entry.vendor, getattr(binding, "pipe", entry.pipe), reads, writes,
-            binding.registers_read, binding.registers_written, caller_source(),
-            json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
-        ))
+        trace.append(record)
     return result
 
 

@@ -40,7 +40,9 @@ from ...validate import require_int
 from .. import pages
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
+from ..sync_check import BlockRaces, sync_checker
 from .gm import GlobalAddress, GmBuffer, is_array_like
+from .pipe import tensors_in_use
 
 __all__ = ["ConstExpr", "JitFunction", "Launch", "get_block_idx", "get_block_num", "jit"]
 
@@ -122,7 +124,8 @@ class JitFunction:
         return self.fn(*args, **kwargs)
 
     def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, *,
-               chip: str | AscendChip | None = None, strict: bool = False,
+               chip: str | AscendChip | None = None, strict: bool = False, sync: str | None = None,
+               schedule_seed: int | None = None,
                after_block: Callable[[Core], object] | None = None) -> Launch:
         """Run the kernel on ``block_dim`` blocks, in order; return what ran.
 
@@ -133,6 +136,13 @@ class JitFunction:
             strict: reads of never-written UB or GM raise instead of warning; GM from
                 :func:`~npusim.ascend.runtime.gm.gm_alloc` included, unless it was made with
                 ``uninit="ignore"``.
+            sync: the pipe synchronisation checker of every block (docs/semantics.md §11):
+                ``"warn"`` (the default: a kernel is where pipes run concurrently, and a race is
+                reported without stopping a run that may be meant to show something else),
+                ``"raise"`` or ``"off"``; ``None``: :data:`DEFAULT_SYNC` (``npusim run --sync``).
+                Blocks share one record of GM bytes, for races between blocks.
+            schedule_seed: fuzz each block's pipe schedule with this seed (``Core(schedule_seed=)``):
+                a kernel that is properly synchronised gives the same bytes under every seed.
             after_block: called with each block's core when the block has returned, before the
                 core is freed (to look at its UB or sync log; npusim keeps no core).
         """
@@ -154,6 +164,10 @@ class JitFunction:
                             f"got {type(after_block).__name__}")
         product = get_default_chip() if chip is None else get_chip(chip)
         uninit = core_uninit_policy(name, strict, None)
+        if sync is None:
+            sync = DEFAULT_SYNC.get()
+        sync_checker(name, sync, 8, schedule_seed=schedule_seed)  # the policy is checked before anything runs
+        blocks = BlockRaces() if sync != "off" else None
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
         call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in kwargs.items()}
@@ -161,8 +175,11 @@ class JitFunction:
         try:
             with strict_reads(strict):
                 for block_idx in range(block_dim):
-                    self._run_block(launch, Core(product, strict=strict, block_idx=block_idx, block_num=block_dim),
-                                    call_args, call_kwargs, after_block)
+                    core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim)
+                    core.observer = sync_checker(name, sync, product.hard_event_ids, blocks,
+                                                 None if schedule_seed is None else schedule_seed + block_idx)
+                    self._run_block(launch, core, call_args, call_kwargs, after_block)
+                    del core  # the block's core is freed when the block returns
         finally:
             _RUNNING.reset(token)
         return launch
@@ -172,6 +189,8 @@ class JitFunction:
         with core:
             try:
                 self.fn(*args, **kwargs)
+                if core.observer is not None:
+                    core.observer.finish(launch.kernel, tensors_in_use(core))
             except Exception as err:
                 if hasattr(err, "add_note"):
                     err.add_note(f"(npusim: in block {core.block_idx} of {launch.block_dim}, kernel {launch.kernel}, "
@@ -188,6 +207,10 @@ class JitFunction:
             launch.gm.append(buffer)
             return GlobalAddress(buffer, 0, buffer.dtype)
         return value
+
+
+#: the sync policy of launches that name none (``npusim run --sync`` sets it for its script)
+DEFAULT_SYNC: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_default_sync", default="warn")
 
 
 def jit(fn: Callable | None = None, **options) -> JitFunction | Callable[[Callable], JitFunction]:

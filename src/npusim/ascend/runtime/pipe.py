@@ -38,8 +38,9 @@ from ...validate import align_up, require_int
 from .. import pages
 from ..chips import unsupported_on
 from ..core import Core, SyncRecord, active_core, current_core
+from ..races import event_pipes
 from ..tensor import Lease, LocalTensor
-from ..types import UB_POSITIONS, PipeID, TPosition
+from ..types import UB_POSITIONS, HardEvent, PipeID, TPosition
 
 __all__ = ["TBuf", "TPipe", "TQue"]
 
@@ -83,6 +84,27 @@ class _Slot:
     owner: str  # how messages name the buffer (its leases' owner)
     state: str = "free"  # free -> occupied -> enqueued -> dequeued -> free
     lease: Lease | None = None
+
+
+#: the events a queue's operations imply, per position (docs/semantics.md §11.3): enque sets and
+#: deque waits for the first, free_tensor sets and the next alloc_tensor of the buffer waits for the second
+QUEUE_EVENTS = {TPosition.VECIN: (HardEvent.MTE2_V, HardEvent.V_MTE2),
+                TPosition.VECOUT: (HardEvent.V_MTE3, HardEvent.MTE3_V)}
+ENQUEUE_EVENT, FREE_EVENT = 0, 1
+
+
+def _queue_event(core: Core, position: TPosition, slot, which: int, wait: bool) -> None:
+    """Tell the core's sync checker (if any) about the flag a queue operation implies."""
+    checker = core.observer
+    events = QUEUE_EVENTS.get(position)
+    if checker is None or events is None:  # VECCALC: its buffers stay on the V pipe
+        return
+    source, destination = event_pipes(events[which])
+    key = ("queue", id(slot), which)
+    if wait:
+        checker.queue_wait(key, destination)
+    else:
+        checker.queue_set(key, source)
 
 
 class TQue:
@@ -173,12 +195,13 @@ class TQue:
             self._cursor = (index + 1) % count
         slot.state, slot.lease = "occupied", Lease(slot.owner)
         busy[self.position] = busy.get(self.position, 0) + 1
+        _queue_event(core, self.position, slot, FREE_EVENT, wait=True)
         return self._tensor(core, dtype, slot)
 
     def enque(self, tensor: LocalTensor) -> bool:
         """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``)."""
         instruction = "TQue.enque"
-        self._ready(instruction)
+        core = self._ready(instruction)
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
             raise _misuse(instruction, "tensor", repr(tensor), "the tensor is already in the queue",
@@ -190,6 +213,7 @@ class TQue:
                           f"{pages.TQUE_INTRO} 模板参数 (depth); {RULES}")
         slot.state = "enqueued"
         self._queued.append(slot)
+        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=False)
         return True
 
     def deque(self, dtype: DType) -> LocalTensor:
@@ -203,12 +227,13 @@ class TQue:
                           "enque a tensor first", f"{pages.DEQUE} 约束说明; {RULES}")
         slot = self._queued.popleft()
         slot.state = "dequeued"
+        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=True)
         return self._tensor(core, dtype, slot)
 
     def free_tensor(self, tensor: LocalTensor) -> None:
         """Give the tensor's buffer back to the queue; the tensor (and its views) become unusable."""
         instruction = "TQue.free_tensor"
-        self._ready(instruction)
+        core = self._ready(instruction)
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
             raise _misuse(instruction, "tensor", repr(tensor), "the tensor is still in the queue",
@@ -216,6 +241,7 @@ class TQue:
         slot.lease.revoke()
         slot.state, slot.lease = "free", None
         self._pipe.busy_by_position[self.position] -= 1
+        _queue_event(core, self.position, slot, FREE_EVENT, wait=False)
 
     def get_tensor_count_in_que(self) -> int:
         return len(self._queued)
@@ -430,6 +456,8 @@ class TPipe:
         self._release()
         self.destroyed = True
         self.core.sync_log.append(SyncRecord("pipe_barrier", int(PipeID.PIPE_ALL), 0))
+        if self.core.observer is not None:
+            self.core.observer.model.barrier(PipeID.PIPE_ALL)
 
     def init(self) -> None:
         """Accepted for compatibility (the pool is ready when the pipe is created)."""
@@ -452,3 +480,12 @@ class TPipe:
         if self.destroyed:
             raise _misuse(instruction, "pipe", "destroyed", "the TPipe was destroyed", "create a new TPipe",
                           f"{pages.TPIPE_DESTROY} 功能说明; {RULES}")
+
+
+def tensors_in_use(core: Core) -> list[str]:
+    """The queue buffers of ``core``'s live TPipe still allocated, enqueued or dequeued (for the sync checker)."""
+    ref = _PIPES.get(core)
+    pipe = ref() if ref is not None else None
+    if pipe is None or pipe.destroyed:
+        return []
+    return [f"{slot.owner} ({slot.state})" for que in pipe.queues for slot in que._slots if slot.state != "free"]
