@@ -57,7 +57,34 @@ from .core import Core, current_core
 from .ops.compare import compare, compare_scalar
 from .ops.control import get_saturation_flag, set_saturation_flag
 from .ops.data_copy import data_copy, data_copy_pad, set_pad_value
-from .ops.elementwise import abs_, add, adds, duplicate, max_, min_, mul, muls, sub
+from .ops.elementwise import (
+    abs_,
+    add,
+    add_relu,
+    adds,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    div,
+    duplicate,
+    exp,
+    leaky_relu,
+    ln,
+    max_,
+    maxs,
+    min_,
+    mins,
+    mul,
+    muls,
+    reciprocal,
+    relu,
+    rsqrt,
+    shift_left,
+    shift_right,
+    sqrt,
+    sub,
+    sub_relu,
+)
 from .ops.registers import (
     asc_get_cmp_mask,
     asc_set_cmp_mask,
@@ -145,6 +172,12 @@ __all__ = [
     "reset_mask", "select", "set_cmp_mask", "set_default_chip", "set_flag", "set_mask_count", "set_mask_norm",
     "set_pad_value", "set_saturation_flag", "set_vector_mask", "sub", "uint8", "uint16", "uint32", "uint64",
     "using_chip", "wait_flag",
+]
+
+# The rest of the element-wise family (issue 14).
+__all__ += [
+    "add_relu", "bitwise_and", "bitwise_not", "bitwise_or", "div", "exp", "leaky_relu", "ln", "maxs", "mins",
+    "reciprocal", "relu", "rsqrt", "shift_left", "shift_right", "sqrt", "sub_relu",
 ]
 
 # Compare family and TransDataTo5HD (issue 3).

@@ -19,6 +19,19 @@ reinterpreted by accident.  The rules, and where they come from:
 * **Saturation** (``saturate=True``: CTRL[48] in its power-on saturating state, for the
   product's ``float_saturation_dtypes``): an infinite result becomes ±MAX of T and a NaN
   result 0 ("inf输出会被饱和为±MAX，NaN输出会被饱和为0", SetCtrlSpr(ISASI).md, tables 4-5).
+* **div, sqrt** round once as well: float32 has at least 2p + 2 bits for half and bfloat16,
+  which makes the float32 quotient or root, rounded again, the correctly rounded one too.
+* **relu** is IEEE ``maximum(x, +0)`` (NaN stays NaN, -0 gives +0); **add_relu / sub_relu**
+  round the sum first and then take relu (AddRelu.md: one ``vaddrelu``); an integer sum wraps
+  first.  **leaky_relu** is ``x`` where ``x >= 0`` (so -0 stays -0), else ``x * scalar``
+  rounded once (LeakyRelu.md).
+* **exp, ln, reciprocal, rsqrt** are an *accuracy model*, not the hardware's bits: the
+  float64 result of numpy's function, rounded once to T (docs/numerics.md).
+* **Logic** (and, or, not) works on the bit patterns (the 950 also complements half/float
+  bits, Not.md).  **Shifts** (ShiftLeft.md / ShiftRight.md): unsigned types shift logically;
+  signed types shift right arithmetically, and shift left keeping the sign bit
+  (``sign | ((x << n) & (2^(w-1) - 1))``, the pages' int16 examples); a shift by the width
+  or more gives 0 (and the sign fill for an arithmetic right shift).
 """
 
 from __future__ import annotations
@@ -30,7 +43,13 @@ from ...rounding import float_array_bits, float_format
 
 __all__ = ["OPERATIONS", "compute"]
 
-OPERATIONS = frozenset({"add", "sub", "mul", "max", "min", "abs"})
+OPERATIONS = frozenset({
+    "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
+    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right",
+})
+BITWISE = frozenset({"and", "or", "not"})
+TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
+                  "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
 
 
 def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool = False) -> np.ndarray:
@@ -39,9 +58,34 @@ def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: 
     Returns:
         The raw bits of the results, dtype ``dtype.raw``.
     """
+    if operation in BITWISE:
+        return _bitwise(operation, dtype, operands)
     if dtype.is_float:
         return _float(operation, dtype, operands, saturate)
     return _integer(operation, dtype, operands)
+
+
+def _bitwise(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.ndarray:
+    a = operands[0].astype(dtype.raw, copy=False)
+    if operation == "not":
+        return ~a
+    b = operands[1].astype(dtype.raw, copy=False)
+    return (a & b) if operation == "and" else (a | b)
+
+
+def _shift(operation: str, dtype: DType, a: np.ndarray, amount: int) -> np.ndarray:
+    """ShiftLeft / ShiftRight of raw lanes by ``amount`` bits (module docstring)."""
+    raw, width = dtype.raw, 8 * dtype.itemsize
+    signed = dtype.kind == "int"
+    if operation == "shift_right":
+        if signed:
+            return (a.view(dtype.np_dtype) >> min(amount, width - 1)).view(raw)
+        return a >> raw.type(amount) if amount < width else np.zeros_like(a)
+    shifted = a << raw.type(amount) if amount < width else np.zeros_like(a)
+    if not signed:
+        return shifted
+    sign = raw.type(1 << (width - 1))
+    return (a & sign) | (shifted & raw.type(sign - 1))
 
 
 def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.ndarray:
@@ -53,7 +97,14 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
             if dtype.kind == "uint":
                 return a.copy()
             return np.where(signed < 0, (np.zeros_like(a) - a), a).astype(raw, copy=False)
+        if operation == "relu":
+            return np.where(a.view(dtype.np_dtype) > 0, a, 0).astype(raw, copy=False)
+        if operation in ("shift_left", "shift_right"):
+            return _shift(operation, dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
         b = operands[1].astype(raw, copy=False)
+        if operation in ("add_relu", "sub_relu"):
+            wrapped = (a + b) if operation == "add_relu" else (a - b)
+            return np.where(wrapped.view(dtype.np_dtype) > 0, wrapped, 0).astype(raw, copy=False)
         if operation == "add":
             return (a + b).astype(raw, copy=False)
         if operation == "sub":
@@ -71,24 +122,13 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
 def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool) -> np.ndarray:
     fmt = float_format(dtype)
     values = [op.view(dtype.np_dtype).astype(np.float32) for op in operands]
-    a = values[0]
     with np.errstate(all="ignore"):
-        if operation == "abs":
-            wide = np.abs(a)
-        else:
-            b = values[1]
-            if operation == "add":
-                wide = a + b
-            elif operation == "sub":
-                wide = a - b
-            elif operation == "mul":
-                wide = a * b
-            elif operation in ("max", "min"):
-                wide = _ieee_extremum(a, b, operation == "max")
-            else:
-                raise ValueError(f"unknown vector operation {operation!r}")
+        wide = _float_lanes(operation, values)
         nan = np.isnan(wide)
-    bits = wide.view(dtype.raw) if dtype.name == "float32" else float_array_bits(wide, dtype)  # rounds once
+    if wide.dtype == np.float32 and dtype.name == "float32":
+        bits = wide.view(dtype.raw)
+    else:
+        bits = float_array_bits(wide, dtype)  # rounds once
     raw = dtype.raw.type
     if saturate:
         sign = bits & raw(fmt.sign_bit)
@@ -96,6 +136,35 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
         bits = np.where(inf, sign | raw(fmt.max_finite), bits)
         return np.where(nan, raw(0), bits).astype(dtype.raw, copy=False)
     return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False)
+
+
+def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
+    """The lanes' results before the final rounding: float32, or float64 for the accuracy model."""
+    a = values[0]
+    if operation in TRANSCENDENTAL:
+        return TRANSCENDENTAL[operation](a.astype(np.float64))
+    if operation == "abs":
+        return np.abs(a)
+    if operation == "sqrt":
+        return np.sqrt(a)
+    if operation == "relu":
+        return _ieee_extremum(a, np.float32(0.0), True)
+    b = values[1]
+    if operation == "add":
+        return a + b
+    if operation == "sub":
+        return a - b
+    if operation == "mul":
+        return a * b
+    if operation == "div":
+        return a / b
+    if operation in ("max", "min"):
+        return _ieee_extremum(a, b, operation == "max")
+    if operation == "leaky_relu":
+        return np.where(a >= 0, a, a * b)
+    if operation in ("add_relu", "sub_relu"):
+        return _ieee_extremum(a + b if operation == "add_relu" else a - b, np.float32(0.0), True)
+    raise ValueError(f"unknown vector operation {operation!r}")
 
 
 def _ieee_extremum(a: np.ndarray, b: np.ndarray, maximum: bool) -> np.ndarray:
