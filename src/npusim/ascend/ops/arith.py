@@ -30,8 +30,9 @@ reinterpreted by accident.  The rules, and where they come from:
 * **Logic** (and, or, not) works on the bit patterns (the 950 also complements half/float
   bits, Not.md).  **Shifts** (ShiftLeft.md / ShiftRight.md): unsigned types shift logically;
   signed types shift right arithmetically, and shift left keeping the sign bit
-  (``sign | ((x << n) & (2^(w-1) - 1))``, the pages' int16 examples); a shift by the width
-  or more gives 0 (and the sign fill for an arithmetic right shift).
+  (``sign | ((x << n) & (2^(w-1) - 1))``, the pages' int16 examples); a left shift by more
+  than the width gives 0 (the 950 page; elsewhere it is out of range), a logical right shift
+  by the width or more 0, an arithmetic one the sign fill.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def _shift(operation: str, dtype: DType, a: np.ndarray, amount: int) -> np.ndarr
             return (a.view(dtype.np_dtype) >> min(amount, width - 1)).view(raw)
         return a >> raw.type(amount) if amount < width else np.zeros_like(a)
     shifted = a << raw.type(amount) if amount < width else np.zeros_like(a)
-    if not signed:
+    if not signed or amount > width:  # the 950's "左移的位数大于src数据类型位宽 ... 全部元素被赋值为0"
         return shifted
     sign = raw.type(1 << (width - 1))
     return (a & sign) | (shifted & raw.type(sign - 1))

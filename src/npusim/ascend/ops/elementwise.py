@@ -316,11 +316,11 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
 
 
 def shift_bits(op: VectorOp, core: Core, value, dtype: DType) -> np.ndarray:
-    """A shift amount, checked against the page's range (ShiftLeft.md / ShiftRight.md 参数说明: [0, bits of T];
-    the 950 takes any amount T holds), as one raw element of T."""
+    """A shift amount, checked against the page's range (ShiftLeft.md / ShiftRight.md scalarValue取值说明:
+    [0, bits of T]; the 950 takes any amount T holds), as one raw element of T."""
     width = 8 * dtype.itemsize
     high = int(np.iinfo(dtype.np_dtype).max) if core.chip.name in SHIFT_BEYOND_WIDTH else width
-    amount = require_int(op.name, "scalar", value, 0, high, f"{op.doc} 参数说明",
+    amount = require_int(op.name, "scalar", value, 0, high, f"{op.doc} scalarValue取值说明",
                          rule=f"the shift amount of a {dtype} lane")
     return np.array([amount], dtype=dtype.raw)
 
