@@ -21,7 +21,8 @@ from typing import Any
 from ..overloads import Form
 
 __all__ = [
-    "ACCURACY_MODEL", "BIT_EXACT", "IEEE_RNE", "Instruction", "Vendor", "by_name", "install_dispatcher", "instructions", "register",
+    "ACCURACY_MODEL", "BIT_EXACT", "IEEE_RNE", "Instruction",
+    "Vendor", "by_name", "install_dispatcher", "instructions", "register",
     "register_vendor", "vendor",
 ]
 
