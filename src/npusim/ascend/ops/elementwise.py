@@ -55,8 +55,8 @@ from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
-from ..arith_dtypes import SHIFT_BEYOND_WIDTH, vector_support
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
+from ..arith_dtypes import SHIFT_BEYOND_WIDTH, vector_support
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
@@ -233,7 +233,8 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
     _with_scalar("shift_left", f"{LOGIC_DIR}/ShiftLeft.md", "shift_left",
                  "dst = src << scalar per lane (signed types keep the sign bit)", BIT_EXACT, "logic"),
     _with_scalar("shift_right", f"{LOGIC_DIR}/ShiftRight.md", "shift_right",
-                 "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned)", BIT_EXACT, "logic"),
+                 "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned)", BIT_EXACT,
+                 "logic"),
     _binary("add_relu", f"{COMPOUND_DIR}/AddRelu.md", "add_relu", "dst = max(src0 + src1, 0) per lane, the sum rounded "
             "first", family="compound", chain=True),
     _binary("sub_relu", f"{COMPOUND_DIR}/SubRelu.md", "sub_relu", "dst = max(src0 - src1, 0) per lane, the difference "
