@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ascend_cases import compare_bench, ne_scalar_bench, select_bench, trans_tile_bench
+from ascend_cases import compare_bench, elementwise_bench, ne_scalar_bench, select_bench, trans_tile_bench
 from kernel_cases import nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
@@ -40,6 +40,11 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("compare LT", partial(compare_bench, scalar=False)),
     *_repeat_rows("compare_scalar LT", partial(compare_bench, scalar=True)),
     *_repeat_rows("asc_ne_scalar", ne_scalar_bench),
+    *_repeat_rows("div float32 (binary arith)", partial(elementwise_bench, "div")),
+    *_repeat_rows("maxs half (binary-scalar)", partial(elementwise_bench, "maxs")),
+    *_repeat_rows("sqrt float32 (unary)", partial(elementwise_bench, "sqrt")),
+    *_repeat_rows("bitwise_and int16 (logic)", partial(elementwise_bench, "bitwise_and")),
+    *_repeat_rows("add_relu float32 (compound)", partial(elementwise_bench, "add_relu")),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
          group="kernels"),

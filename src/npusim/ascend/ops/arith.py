@@ -122,21 +122,22 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
 
 def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool) -> np.ndarray:
     fmt = float_format(dtype)
-    values = [op.view(dtype.np_dtype).astype(np.float32) for op in operands]
+    values = [op.view(dtype.np_dtype).astype(np.float32, copy=False) for op in operands]
     with np.errstate(all="ignore"):
         wide = _float_lanes(operation, values)
         nan = np.isnan(wide)
     if wide.dtype == np.float32 and dtype.name == "float32":
-        bits = wide.view(dtype.raw)
+        bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
     else:
         bits = float_array_bits(wide, dtype)  # rounds once
     raw = dtype.raw.type
     if saturate:
         sign = bits & raw(fmt.sign_bit)
         inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite float32 results that overflow T
-        bits = np.where(inf, sign | raw(fmt.max_finite), bits)
-        return np.where(nan, raw(0), bits).astype(dtype.raw, copy=False)
-    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False)
+        if inf.any():
+            bits = np.where(inf, sign | raw(fmt.max_finite), bits)
+        return np.where(nan, raw(0), bits).astype(dtype.raw, copy=False) if nan.any() else bits
+    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False) if nan.any() else bits
 
 
 def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
@@ -149,7 +150,7 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
     if operation == "sqrt":
         return np.sqrt(a)
     if operation == "relu":
-        return _ieee_extremum(a, np.float32(0.0), True)
+        return _relu(a)
     b = values[1]
     if operation == "add":
         return a + b
@@ -164,8 +165,13 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
     if operation == "leaky_relu":
         return np.where(a >= 0, a, a * b)
     if operation in ("add_relu", "sub_relu"):
-        return _ieee_extremum(a + b if operation == "add_relu" else a - b, np.float32(0.0), True)
+        return _relu(a + b if operation == "add_relu" else a - b)
     raise ValueError(f"unknown vector operation {operation!r}")
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    """IEEE maximum(x, +0): ``np.maximum`` keeps a NaN, and adding +0 turns its -0 (for x = -0) into +0."""
+    return np.maximum(x, np.float32(0.0)) + np.float32(0.0)
 
 
 def _ieee_extremum(a: np.ndarray, b: np.ndarray, maximum: bool) -> np.ndarray:
