@@ -158,6 +158,29 @@ def int_bits(op: str, fmt: str, a_bits: int, b_bits: int | None) -> int:
     return ref.int_result_bits(op, fmt, a_bits, b_bits)
 
 
+# multiply-adds: which operands (sources..., old dst, scalar) are the multiplicand, multiplier and addend
+MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul_add_relu": (0, 2, 1),
+                "axpy": (0, 2, 1)}
+
+
+def multiply_add_bits(op: str, fmt: str, operands: list[int], saturate: bool, fused: bool) -> int:
+    """One lane of a multiply-add: the product rounded to ``fmt`` and then the sum, or (``fused``) the
+    exact ``x * y + z`` rounded once; relu last for fused_mul_add_relu; integers wrap."""
+    x, y, z = (operands[i] for i in MULTIPLY_ADD[op])
+    if ref.FORMATS[fmt][1] != "float":
+        total = ref.int_result_bits("add", fmt, ref.int_result_bits("mul", fmt, x, y), z)
+        if op == "fused_mul_add_relu" and ref.number(total, fmt) <= 0:
+            return 0
+        return total
+    product = ref._float_binary("mul", ref.decode(x, fmt), ref.decode(y, fmt))
+    if not fused:
+        product = ref.decode(ref.encode(product, fmt), fmt)
+    bits = ref.encode(ref._float_binary("add", product, ref.decode(z, fmt)), fmt)
+    if op == "fused_mul_add_relu":
+        bits = ref.encode(_exact_unary("relu", ref.decode(bits, fmt)), fmt)
+    return _saturate(bits, fmt, saturate)
+
+
 def lane_bits(op: str, fmt: str, a_bits: int, b_bits: int | None, saturate: bool) -> int:
     if ref.FORMATS[fmt][1] == "float":
         return float_bits(op, fmt, a_bits, b_bits, saturate)
@@ -181,17 +204,24 @@ def ulps_apart(x_bits: int, y_bits: int, fmt: str) -> int:
 
 
 def elementwise(ub: bytearray, op: str, fmt: str, dst: int, srcs: list[int], scalar_bits: int | None,
-                repeats: int, active, strides: list[tuple[int, int]], saturate: bool = False) -> None:
-    """:func:`ref.elementwise` for these operations: repeat by repeat, lane by lane, in order."""
+                repeats: int, active, strides: list[tuple[int, int]], saturate: bool = False,
+                fused: bool = False) -> None:
+    """:func:`ref.elementwise` for these operations: repeat by repeat, lane by lane, in order; a
+    multiply-add reads the old dst lane after the sources (and before the scalar)."""
     size = ref.FORMATS[fmt][0]
     for r in range(repeats):
         reads = []
         for j in active(r):
             operands = [ref.load(ub, ref.lane_address(base, r, j, size, *stride), size)
                         for base, stride in zip(srcs, strides[1:], strict=True)]
+            if op in MULTIPLY_ADD:
+                operands.append(ref.load(ub, ref.lane_address(dst, r, j, size, *strides[0]), size))
             if scalar_bits is not None:
                 operands.append(scalar_bits)
             reads.append((j, operands))
         for j, operands in reads:
-            bits = lane_bits(op, fmt, operands[0], operands[1] if len(operands) > 1 else None, saturate)
+            if op in MULTIPLY_ADD:
+                bits = multiply_add_bits(op, fmt, operands, saturate, fused)
+            else:
+                bits = lane_bits(op, fmt, operands[0], operands[1] if len(operands) > 1 else None, saturate)
             ref.store(ub, ref.lane_address(dst, r, j, size, *strides[0]), size, bits)

@@ -23,9 +23,13 @@ from .test_elementwise import DTYPE, SATURATING, SETTINGS, bits_strategy, run_np
 OPERATION = {"div": "div", "maxs": "max", "mins": "min", "leaky_relu": "leaky_relu", "relu": "relu",
              "sqrt": "sqrt", "exp": "exp", "ln": "ln", "reciprocal": "reciprocal", "rsqrt": "rsqrt",
              "bitwise_and": "and", "bitwise_or": "or", "bitwise_not": "not", "shift_left": "shift_left",
-             "shift_right": "shift_right", "add_relu": "add_relu", "sub_relu": "sub_relu"}
-BINARY = ("div", "bitwise_and", "bitwise_or", "add_relu", "sub_relu")
-SCALAR = ("maxs", "mins", "leaky_relu", "shift_left", "shift_right")
+             "shift_right": "shift_right", "add_relu": "add_relu", "sub_relu": "sub_relu",
+             "fused_mul_add": "fused_mul_add", "fused_mul_add_relu": "fused_mul_add_relu",
+             "mul_add_dst": "mul_add_dst", "axpy": "axpy"}
+MULTIPLY_ADD = ("fused_mul_add", "fused_mul_add_relu", "mul_add_dst", "axpy")
+BINARY = ("div", "bitwise_and", "bitwise_or", "add_relu", "sub_relu", "fused_mul_add", "fused_mul_add_relu",
+          "mul_add_dst")
+SCALAR = ("maxs", "mins", "leaky_relu", "shift_left", "shift_right", "axpy")
 UNARY = ("relu", "sqrt", "exp", "ln", "reciprocal", "rsqrt", "bitwise_not")
 SHIFTS = ("shift_left", "shift_right")
 ACCURACY = ("exp", "ln", "reciprocal", "rsqrt")
@@ -51,7 +55,9 @@ def cases(draw):
         repeats, strides, mask = -(-count // lanes), [(1, 8)] * (1 + n_src), count
     else:
         repeats = draw(st.integers(1, 4))
-        strides = [(draw(st.integers(1, 3)), draw(st.integers(0, 12)))]
+        blk = draw(st.integers(1, 3))
+        # a multiply-add reads its dst: its repeats must not overlap (rejected, tested separately)
+        strides = [(blk, 8 * blk + draw(st.integers(0, 4)) if op in MULTIPLY_ADD else draw(st.integers(0, 12)))]
         strides += [(draw(st.integers(0, 3)), draw(st.integers(0, 12))) for _ in range(n_src)]
         if form == "mask_int":
             mask = draw(st.integers(1, lanes))
@@ -102,7 +108,8 @@ def run_reference(case) -> bytes:
     else:
         scalar = ref.scalar_to_bits(case["scalar"], fmt)
     eref.elementwise(ub, OPERATION[case["op"]], fmt, case["addrs"][0], case["addrs"][1:], scalar, case["repeats"],
-                     active_lanes(case), case["strides"], saturate=fmt in SATURATING[case["chip"]])
+                     active_lanes(case), case["strides"], saturate=fmt in SATURATING[case["chip"]],
+                     fused=case["chip"] == "950" and case["op"] != "axpy")
     return bytes(ub)
 
 
@@ -126,7 +133,8 @@ def test_matches_the_per_lane_reference(case):
 
 # ------------------------------------------------------ dense special values, every float op
 SPECIAL_TARGETS = [("A2", "float16"), ("310P", "float16"), ("A2", "float32"), ("950", "float16")]
-FLOAT_OPS = ("div", "add_relu", "sub_relu", "relu", "sqrt", "exp", "ln", "reciprocal", "rsqrt", "leaky_relu", "maxs")
+FLOAT_OPS = ("div", "add_relu", "sub_relu", "relu", "sqrt", "exp", "ln", "reciprocal", "rsqrt", "leaky_relu", "maxs",
+             *MULTIPLY_ADD)
 
 
 @SETTINGS
@@ -137,9 +145,10 @@ def test_float_special_values_match_the_reference(target, op, data):
     n = 256 // size
     a = data.draw(st.lists(bits_strategy(fmt), min_size=n, max_size=n))
     b = data.draw(st.lists(bits_strategy(fmt), min_size=n, max_size=n))
+    c = data.draw(st.lists(bits_strategy(fmt), min_size=n, max_size=n))  # the old dst
     scalar = data.draw(_float_scalar(fmt)) if op in SCALAR else None
     with asc.Core(chip) as core:
-        core.ub_write(0, b"".join(x.to_bytes(size, "little") for x in a + b) + bytes(256))
+        core.ub_write(0, b"".join(x.to_bytes(size, "little") for x in a + b + c))
         x, y, z = (asc.LocalTensor(DTYPE[fmt], asc.TPosition.VECCALC, addr, n) for addr in (0, 256, 512))
         if op in BINARY:
             getattr(asc, op)(z, x, y, n)
@@ -150,8 +159,14 @@ def test_float_special_values_match_the_reference(target, op, data):
         got = core.ub_read(512, 256)
     second = b if op in BINARY else [ref.scalar_to_bits(scalar, fmt)] * n if op in SCALAR else [None] * n
     saturate = fmt in SATURATING[chip]
-    expected = b"".join(eref.lane_bits(OPERATION[op], fmt, ai, bi, saturate).to_bytes(size, "little")
-                        for ai, bi in zip(a, second, strict=True))
+    if op in MULTIPLY_ADD:
+        fused = chip == "950" and op != "axpy"
+        lanes = [[ai, bi, ci] if op in BINARY else [ai, ci, bi] for ai, bi, ci in zip(a, second, c, strict=True)]
+        expected = b"".join(eref.multiply_add_bits(op, fmt, operands, saturate, fused).to_bytes(size, "little")
+                            for operands in lanes)
+    else:
+        expected = b"".join(eref.lane_bits(OPERATION[op], fmt, ai, bi, saturate).to_bytes(size, "little")
+                            for ai, bi in zip(a, second, strict=True))
     assert_lanes_match(got, expected, fmt, op in ACCURACY)
 
 
@@ -281,7 +296,8 @@ def test_products_and_dtypes_follow_the_pages():
 def test_exactness_classes_in_the_registry():
     classes = {name: by_name("ascend", name).exactness for name in OPERATION}
     assert {n for n, c in classes.items() if c == ACCURACY_MODEL} == set(ACCURACY)
-    assert {n for n, c in classes.items() if c == IEEE_RNE} == {"div", "sqrt", "leaky_relu", "add_relu", "sub_relu"}
+    assert {n for n, c in classes.items() if c == IEEE_RNE} == {"div", "sqrt", "leaky_relu", "add_relu", "sub_relu",
+                                                                *MULTIPLY_ADD}
     assert all(classes[n] == BIT_EXACT for n in ("bitwise_and", "bitwise_or", "bitwise_not", "shift_left",
                                                   "shift_right", "relu", "maxs", "mins"))
     assert by_name("ascend", "add").exactness == IEEE_RNE
@@ -296,3 +312,61 @@ def test_add_relu_takes_the_dst_src1_chain_and_div_does_not():
         assert dst.read()[0] == 1.5  # 0.5 + 0.5, then + 0.5 from repeat 1
         with pytest.raises(OverlapError):
             asc.div(dst, src0, dst, 64, 2, asc.BinaryRepeatParams(1, 1, 1, 0, 8, 0))
+
+
+# ------------------------------------------------------------------ multiply-add
+def multiply_add_lane(chip: str, op: str, fmt: str, x: int, y: int, old_dst: int) -> int:
+    """One lane of ``op`` with sources (x, y), or (x, scalar y) for axpy, and the given old dst."""
+    size = ref.FORMATS[fmt][0]
+    n = 32 // size
+    with asc.Core(chip) as core:
+        core.ub_write(0, x.to_bytes(size, "little") * n + y.to_bytes(size, "little") * n
+                      + old_dst.to_bytes(size, "little") * n)
+        a, b, d = (asc.LocalTensor(DTYPE[fmt], asc.TPosition.VECCALC, addr, n) for addr in (0, 32, 64))
+        if op == "axpy":
+            asc.axpy(d, a, ref.python_number(y, fmt), n)
+        else:
+            getattr(asc, op)(d, a, b, n)
+        return int.from_bytes(core.ub_read(64, size), "little")
+
+
+def test_multiply_add_rounds_the_product_first_except_on_the_950():
+    one_plus = 0x3F800800  # float 1 + 2**-12: its square 1 + 2**-11 + 2**-24 is a tie in float
+    minus_one = 0xBF800000
+    # vmla: (1 + 2**-11) - 1 = 2**-11; the 950's fused MulAddDst keeps the 2**-24
+    assert multiply_add_lane("A2", "mul_add_dst", "float32", one_plus, one_plus, minus_one) == 0x3A000000
+    assert multiply_add_lane("950", "mul_add_dst", "float32", one_plus, one_plus, minus_one) == 0x3A000400
+    # FusedMulAdd is src0 * dst + src1: the old dst is the multiplier
+    assert multiply_add_lane("A2", "fused_mul_add", "float32", one_plus, minus_one, one_plus) == 0x3A000000
+    assert multiply_add_lane("950", "fused_mul_add", "float32", one_plus, minus_one, one_plus) == 0x3A000400
+    # Axpy rounds the product on every product (the 950's bfloat16 path is Mul then Add; no page says more)
+    assert multiply_add_lane("950", "axpy", "float32", one_plus, one_plus, minus_one) == 0x3A000000
+    # half: 1.0009765625**2 = 1.001953... rounds to 0x3C02 first
+    h = 0x3C01
+    assert multiply_add_lane("A2", "fused_mul_add", "float16", h, 0xBC00, h) == 0x1800  # 2**-9
+    assert multiply_add_lane("A2", "fused_mul_add_relu", "float16", h, 0xBC00, h) == 0x1800
+    assert multiply_add_lane("A2", "fused_mul_add_relu", "float16", h | 0x8000, 0xBC00, h) == 0  # relu of -2.002
+
+
+def test_multiply_add_reads_dst_so_its_repeats_must_not_overlap():
+    with asc.Core("A2") as core:
+        core.ub_write(0, bytes(2048))
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 128)
+        d = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 1024, 128)
+        before = core.ub.snapshot()
+        with pytest.raises(OverlapError, match="dst / dst"):
+            asc.mul_add_dst(d, a, a, 64, 2, asc.BinaryRepeatParams(1, 1, 1, 0, 8, 8))
+        with pytest.raises(OverlapError, match="dst / dst"):
+            asc.axpy(d, a, 2.0, 64, 2, asc.UnaryRepeatParams(1, 1, 4, 8))
+        assert core.ub.snapshot() == before
+        asc.fused_mul_add(d, d, d, 128)  # fully in place is allowed
+
+
+def test_multiply_add_products_and_dtypes():
+    assert vector_support(asc.CHIPS["910"], "fused_mul_add") is None
+    assert vector_support(asc.CHIPS["910"], "axpy").dtypes == {"float16", "float32"}
+    assert vector_support(asc.CHIPS["310B"], "mul_add_dst").dtypes == {"float16", "float32", "int16", "uint16",
+                                                                         "int32", "uint32"}
+    assert vector_support(asc.CHIPS["KirinX90"], "fused_mul_add_relu") is None
+    assert vector_support(asc.CHIPS["950"], "fused_mul_add").dtypes == {"float16", "bfloat16", "float32"}
+    assert multiply_add_lane("310B", "mul_add_dst", "int16", 0x7FFF, 2, 3) == 1  # wraps: 65534 + 3

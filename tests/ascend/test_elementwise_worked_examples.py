@@ -11,6 +11,9 @@ pages: the one the printed values fit is used (half for the float pages, int16 f
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -171,3 +174,56 @@ def test_low_accuracy_pages_differ_from_the_model_by_the_documented_ulps(name, h
                                       None, True)
             assert int(got[i]) == expected
             assert half_bits(printed) - int(got[i]) == offset, (name, i, printed)  # in ulps of the magnitude
+
+
+# ---------------------------------------------------------------- multiply-add pages
+MULTIPLY_ADD_DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "multiply_add_examples.json")
+                               .read_text(encoding="utf-8"))
+
+
+def multiply_add_forms(name: str, src0, src1, dst) -> list[np.ndarray]:
+    """The page's three calls (mask 128 / bit-wise, repeat 2, {1, 1, 1, 8, 8, 8}; count 256), each on fresh data."""
+    results = []
+    for form in ("mask", "bits", "count"):
+        with asc.Core("A2"):
+            a, b, d = (asc.LocalTensor(asc.half, asc.TPosition.VECIN, k * 1024, 256) for k in range(3))
+            a.write(np.array(src0)), b.write(np.array(src1)), d.write(np.array(dst))
+            function = getattr(asc, name)
+            if form == "count":
+                function(d, a, b, 256)
+            else:
+                mask = 128 if form == "mask" else [(1 << 64) - 1, (1 << 64) - 1]
+                function(d, a, b, mask, 2, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))
+            results.append(d.read().view(np.uint16))
+    return results
+
+
+@pytest.mark.parametrize("page, name", [("复合计算/FusedMulAdd.md", "fused_mul_add"),
+                                        ("复合计算/MulAddRelu.md", "fused_mul_add_relu")])
+def test_multiply_add_pages_every_printed_element(page, name):
+    """All 256 printed results, bit for bit (the printed four digits pin each half): the A2's two roundings.
+    A single fused rounding would miss 70 (FusedMulAdd) and 38 (MulAddRelu) of them (docs/numerics.md)."""
+    data = MULTIPLY_ADD_DATA[page]
+    printed = [half_bits(v) for v in data["out"]]
+    for result in multiply_add_forms(name, data["src0"], data["src1"], data["dst"]):
+        assert result.tolist() == printed
+    fused = [eref.multiply_add_bits(name, "float16", [half_bits(x), half_bits(y), half_bits(z)], True, True)
+             for x, y, z in zip(data["src0"], data["src1"], data["dst"], strict=True)]
+    misses = sum(f != p for f, p in zip(fused, printed, strict=True))
+    assert misses == {"fused_mul_add": 70, "fused_mul_add_relu": 38}[name]
+
+
+def test_axpy_page_example():
+    # 复合计算/Axpy.md: dst = 0, src = [1 2 ... 512], scalar (half)2.0 -> [2 4 ... 1024]; the page's calls:
+    # mask 128 x 4 {1,1,8,8}, bit-wise x 4, and the count form
+    for form in ("mask", "bits", "count"):
+        with asc.Core("A2"):
+            src = asc.LocalTensor(asc.half, asc.TPosition.VECIN, 0, N)
+            dst = asc.LocalTensor(asc.half, asc.TPosition.VECOUT, 2048, N)
+            src.write(np.array(progression(1.0))), dst.write(np.zeros(N))
+            if form == "count":
+                asc.axpy(dst, src, 2.0, N)
+            else:
+                mask = 128 if form == "mask" else [(1 << 64) - 1, (1 << 64) - 1]
+                asc.axpy(dst, src, 2.0, mask, 4, asc.UnaryRepeatParams(1, 1, 8, 8))
+            assert dst.read().tolist() == progression(2.0, 2.0)

@@ -62,12 +62,15 @@ from .ops.elementwise import (
     add,
     add_relu,
     adds,
+    axpy,
     bitwise_and,
     bitwise_not,
     bitwise_or,
     div,
     duplicate,
     exp,
+    fused_mul_add,
+    fused_mul_add_relu,
     leaky_relu,
     ln,
     max_,
@@ -75,6 +78,7 @@ from .ops.elementwise import (
     min_,
     mins,
     mul,
+    mul_add_dst,
     muls,
     reciprocal,
     relu,
@@ -176,8 +180,9 @@ __all__ = [
 
 # The rest of the element-wise family (issue 14).
 __all__ += [
-    "add_relu", "bitwise_and", "bitwise_not", "bitwise_or", "div", "exp", "leaky_relu", "ln", "maxs", "mins",
-    "reciprocal", "relu", "rsqrt", "shift_left", "shift_right", "sqrt", "sub_relu",
+    "add_relu", "axpy", "bitwise_and", "bitwise_not", "bitwise_or", "div", "exp", "fused_mul_add",
+    "fused_mul_add_relu", "leaky_relu", "ln", "maxs", "mins", "mul_add_dst", "reciprocal", "relu", "rsqrt",
+    "shift_left", "shift_right", "sqrt", "sub_relu",
 ]
 
 # Compare family and TransDataTo5HD (issue 3).

@@ -7,15 +7,16 @@ npusim name.  A chip missing from a table does not have the instruction (the pag
 "不支持" or does not list the product).  :func:`vector_support` is the one lookup for both.
 
 Not modelled (left out of the tables, so a call is rejected as unsupported): the 950's
-integer and complex Div, its int64/uint64 Reciprocal, complex types, and the 950-only
-``*Config`` template arguments (npusim follows the default, ``INTRINSIC``).
+integer and complex Div, its int64/uint64 Reciprocal, complex types, the mixed half-source /
+float-dst forms of Axpy and MulAddDst, and the 950-only ``*Config`` template arguments
+(npusim follows the default, ``INTRINSIC``).
 """
 
 from __future__ import annotations
 
 from .chips import AscendChip, OpDtypes
 
-__all__ = ["SHIFT_BEYOND_WIDTH", "vector_support"]
+__all__ = ["FUSED_MULTIPLY_ADD", "SHIFT_BEYOND_WIDTH", "vector_support"]
 
 _HALF_FLOAT = frozenset({"float16", "float32"})
 _B16_INT = frozenset({"int16", "uint16"})
@@ -58,7 +59,20 @@ _TABLES: dict[str, dict[str, OpDtypes]] = {
                                                           "950": OpDtypes(_ADD_RELU, frozenset({"int64", "uint64"}))}),
     "sub_relu": _rows(("A2", "A3", "310P"), _ADD_RELU, **{"310B": OpDtypes(_HALF_FLOAT),
                                                           "950": OpDtypes(_ADD_RELU, frozenset({"int64", "uint64"}))}),
+    "fused_mul_add": _rows(_NO_910, _HALF_FLOAT,
+                           **{"950": OpDtypes(_HALF_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}))}),
+    "fused_mul_add_relu": _rows(("A2", "A3", "310B", "310P"), _HALF_FLOAT,
+                                **{"950": OpDtypes(_HALF_FLOAT, frozenset({"int64", "uint64"}))}),
+    "mul_add_dst": _rows(("A2", "A3", "310P", "KirinX90", "Kirin9030"), _HALF_FLOAT,
+                         **{"310B": OpDtypes(_HALF_FLOAT | _B16_B32_INT),
+                            "950": OpDtypes(_HALF_FLOAT, frozenset({"int64", "uint64"}))}),
+    "axpy": _rows(_CLASSIC, _HALF_FLOAT,
+                  **{"950": OpDtypes(_HALF_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}))}),
 }
+
+# The 950 runs FusedMulAdd / MulAddRelu / MulAddDst as the Reg-level fused instructions (one rounding,
+# Reg矢量计算/复合计算/MulDstAdd.md and MulAddDst.md); the other products' vmadd/vmla round the product first.
+FUSED_MULTIPLY_ADD = frozenset({"950"})
 
 # ShiftLeft.md / ShiftRight.md 参数说明: scalarValue lies in [0, bits of T] on the A2/A3/310B; the 950
 # takes any non-negative amount (a shift past the width gives 0, or the sign for an arithmetic right shift).

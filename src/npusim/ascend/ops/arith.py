@@ -25,6 +25,12 @@ reinterpreted by accident.  The rules, and where they come from:
   round the sum first and then take relu (AddRelu.md: one ``vaddrelu``); an integer sum wraps
   first.  **leaky_relu** is ``x`` where ``x >= 0`` (so -0 stays -0), else ``x * scalar``
   rounded once (LeakyRelu.md).
+* **Multiply-add** (FusedMulAdd, MulAddRelu, MulAddDst, Axpy; the three operands are the
+  multiplicand, the multiplier and the addend, one of them the old dst): on every product but
+  the 950 the product is rounded to T and then the sum (``vmadd``: the FusedMulAdd and MulAddRelu
+  pages' printed data match this and not a fused rounding; MulAddDst and Axpy by analogy);
+  ``fused=True`` (the 950's Reg ``FusedMulDstAdd`` / ``MulAddDst``, documented as one fused
+  instruction) rounds the exact ``x * y + z`` once.  Integers wrap.
 * **exp, ln, reciprocal, rsqrt** are an *accuracy model*, not the hardware's bits: the
   float64 result of numpy's function, rounded once to T (docs/numerics.md).
 * **Logic** (and, or, not) works on the bit patterns (the 950 also complements half/float
@@ -44,17 +50,23 @@ from ...rounding import float_array_bits, float_format
 
 __all__ = ["OPERATIONS", "compute"]
 
+BITWISE = frozenset({"and", "or", "not"})
+# multiply-add operations: which operands (sources..., old dst, scalar) are the multiplicand, multiplier, addend
+MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul_add_relu": (0, 2, 1),
+                "axpy": (0, 2, 1)}
 OPERATIONS = frozenset({
     "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
-    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right",
+    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", *MULTIPLY_ADD,
 })
-BITWISE = frozenset({"and", "or", "not"})
 TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
                   "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
 
 
-def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool = False) -> np.ndarray:
+def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool = False,
+            fused: bool = False) -> np.ndarray:
     """``operation`` applied lane by lane to raw operand arrays (a scalar operand has shape ``(1,)``).
+
+    ``fused``: a multiply-add rounds once (the 950), not after the product and the sum.
 
     Returns:
         The raw bits of the results, dtype ``dtype.raw``.
@@ -62,7 +74,7 @@ def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: 
     if operation in BITWISE:
         return _bitwise(operation, dtype, operands)
     if dtype.is_float:
-        return _float(operation, dtype, operands, saturate)
+        return _float(operation, dtype, operands, saturate, fused)
     return _integer(operation, dtype, operands)
 
 
@@ -102,6 +114,12 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
             return np.where(a.view(dtype.np_dtype) > 0, a, 0).astype(raw, copy=False)
         if operation in ("shift_left", "shift_right"):
             return _shift(operation, dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
+        if operation in MULTIPLY_ADD:
+            x, y, z = (operands[i].astype(raw, copy=False) for i in MULTIPLY_ADD[operation])
+            total = x * y + z
+            if operation == "fused_mul_add_relu":
+                return np.where(total.view(dtype.np_dtype) > 0, total, 0).astype(raw, copy=False)
+            return total
         b = operands[1].astype(raw, copy=False)
         if operation in ("add_relu", "sub_relu"):
             wrapped = (a + b) if operation == "add_relu" else (a - b)
@@ -120,11 +138,14 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
     raise ValueError(f"unknown vector operation {operation!r}")
 
 
-def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool) -> np.ndarray:
+def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool, fused: bool) -> np.ndarray:
     fmt = float_format(dtype)
     values = [op.view(dtype.np_dtype).astype(np.float32, copy=False) for op in operands]
     with np.errstate(all="ignore"):
-        wide = _float_lanes(operation, values)
+        if operation in MULTIPLY_ADD:
+            wide = _multiply_add(operation, dtype, values, fused)
+        else:
+            wide = _float_lanes(operation, values)
         nan = np.isnan(wide)
     if wide.dtype == np.float32 and dtype.name == "float32":
         bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
@@ -169,9 +190,36 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
     raise ValueError(f"unknown vector operation {operation!r}")
 
 
+def _multiply_add(operation: str, dtype: DType, values: list[np.ndarray], fused: bool) -> np.ndarray:
+    """``x * y + z`` before the final rounding (module docstring), relu'd for fused_mul_add_relu."""
+    x, y, z = (values[i] for i in MULTIPLY_ADD[operation])
+    if fused:
+        total = _round_to_odd_sum(x.astype(np.float64) * y, z.astype(np.float64))
+    else:
+        product = x * y  # exact for half and bfloat16, rounded for float
+        if dtype.name != "float32":
+            product = float_array_bits(product, dtype).view(dtype.np_dtype).astype(np.float32)
+        total = product + z
+    return _relu(total) if operation == "fused_mul_add_relu" else total
+
+
+def _round_to_odd_sum(p: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """``p + z`` in float64 rounded to odd (the exact sum's last bit made sticky), so that rounding it
+    once more to a type of at most 51 significand bits is the correctly rounded exact sum.  ``p`` is
+    exact (a product of two floats of at most 26 bits); the error term is Knuth's TwoSum."""
+    total = p + z
+    back = total - p
+    error = (p - (total - back)) + (z - back)
+    inexact = (error != 0) & np.isfinite(total) & ((total.view(np.int64) & 1) == 0)
+    if inexact.any():
+        total = np.where(inexact, np.nextafter(total, np.where(error > 0, np.inf, -np.inf)), total)
+    return total
+
+
 def _relu(x: np.ndarray) -> np.ndarray:
     """IEEE maximum(x, +0): ``np.maximum`` keeps a NaN, and adding +0 turns its -0 (for x = -0) into +0."""
-    return np.maximum(x, np.float32(0.0)) + np.float32(0.0)
+    zero = x.dtype.type(0.0)
+    return np.maximum(x, zero) + zero
 
 
 def _ieee_extremum(a: np.ndarray, b: np.ndarray, maximum: bool) -> np.ndarray:

@@ -56,7 +56,7 @@ from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
-from ..arith_dtypes import SHIFT_BEYOND_WIDTH, vector_support
+from ..arith_dtypes import FUSED_MULTIPLY_ADD, SHIFT_BEYOND_WIDTH, vector_support
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
@@ -75,10 +75,12 @@ from .common import (
     scalar_bits_cached,
 )
 
-__all__ = ["VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "add_relu", "adds",
-           "bitwise_and", "bitwise_not", "bitwise_or", "div", "duplicate", "exp", "leaky_relu", "ln", "max_", "maxs",
-           "min_", "mins", "mul", "muls", "reciprocal", "relu", "rsqrt", "shift_left", "shift_right", "sqrt", "sub",
-           "sub_relu"]
+__all__ = [
+    "VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "add_relu", "adds", "axpy",
+    "bitwise_and", "bitwise_not", "bitwise_or", "div", "duplicate", "exp", "fused_mul_add", "fused_mul_add_relu",
+    "leaky_relu", "ln", "max_", "maxs", "min_", "mins", "mul", "mul_add_dst", "muls", "reciprocal", "relu", "rsqrt",
+    "shift_left", "shift_right", "sqrt", "sub", "sub_relu",
+]
 
 DOC_DIR = pages.ARITHMETIC
 LOGIC_DIR = pages.LOGIC
@@ -133,6 +135,8 @@ UNARY_FORMS = (
                   Param("repeat_params", _unary_params), Param("is_set_mask", _is_bool, True))),
     Form("count", (DST, Param("src", is_tensor), Param("count", _is_int))),
 )
+AXPY_FORMS = (SCALAR_FORMS[0], Form("count", (DST, Param("src", is_tensor), Param("scalar", is_scalar),
+                                              Param("count", _is_int))))
 DUPLICATE_FORMS = (
     Form("mask", (DST, Param("scalar", is_scalar), Param("mask", _is_mask), Param("repeat_times", _is_int),
                   Param("dst_block_stride", _is_int), Param("dst_repeat_stride", _is_int),
@@ -157,6 +161,7 @@ class VectorOp:
         summary: what a lane computes, in one line.
         exactness: its exactness class (docs/architecture.md, "Exactness").
         family: ``"arith"``, ``"logic"``, ``"compound"`` or ``"fill"`` (the documents' chapters).
+        reads_dst: dst is also an input (the multiply-adds), read before it is written.
     """
 
     name: str
@@ -169,6 +174,7 @@ class VectorOp:
     summary: str
     exactness: str = BIT_EXACT
     family: str = "arith"
+    reads_dst: bool = False
 
     @property
     def shifts(self) -> bool:
@@ -239,6 +245,18 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
             "first", family="compound", chain=True),
     _binary("sub_relu", f"{COMPOUND_DIR}/SubRelu.md", "sub_relu", "dst = max(src0 - src1, 0) per lane, the difference "
             "rounded first", family="compound", chain=True),
+    VectorOp("fused_mul_add", f"{COMPOUND_DIR}/FusedMulAdd.md", ("src0", "src1"), "fused_mul_add", False, False,
+             _binary_forms(), "dst = src0 * dst + src1 per lane (the product rounded to T first; one fused rounding "
+             "on the 950)", IEEE_RNE, "compound", reads_dst=True),
+    VectorOp("fused_mul_add_relu", f"{COMPOUND_DIR}/MulAddRelu.md", ("src0", "src1"), "fused_mul_add_relu", False,
+             False, _binary_forms(), "dst = max(src0 * dst + src1, 0) per lane (rounded as fused_mul_add)", IEEE_RNE,
+             "compound", reads_dst=True),
+    VectorOp("mul_add_dst", f"{COMPOUND_DIR}/MulAddDst.md", ("src0", "src1"), "mul_add_dst", False, False,
+             _binary_forms(), "dst = src0 * src1 + dst per lane (the product rounded to T first, by analogy with "
+             "fused_mul_add; one fused rounding on the 950)", IEEE_RNE, "compound", reads_dst=True),
+    VectorOp("axpy", f"{COMPOUND_DIR}/Axpy.md", ("src",), "axpy", True, False, AXPY_FORMS,
+             "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add)",
+             IEEE_RNE, "compound", reads_dst=True),
 )}
 
 
@@ -310,8 +328,10 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     relative = [strided_footprint(label, 0, lanes, itemsize, blk, rep)
                 for label, (blk, rep) in zip(operands, strides, strict=True)]
     scalar_at = op.forms[0].names.index("scalar") if op.scalar else None  # the same place in both forms
+    fused = op.operation in ("fused_mul_add", "fused_mul_add_relu", "mul_add_dst") and \
+        core.chip.name in FUSED_MULTIPLY_ADD
     plan = VectorPlan(op, dtype, lanes, tuple(strides), relative, words_after, mode_after, registers, operands,
-                      scalar_at)
+                      scalar_at, fused)
     plan.placed(name, [dst, *tensors])  # bounds and overlap at this call's addresses
     return plan
 
@@ -383,6 +403,7 @@ class VectorPlan:
         registers: the registers a call reads (``"MASK"``, ``"MASK_MODE"``, ``"CTRL"``).
         operands: ``("dst", *sources)``, the tensors that bind per call, in checking order.
         scalar_at: where the scalar operand sits in the call's values (read per call).
+        fused: a multiply-add rounds once (:func:`.arith.compute`).
     """
 
     op: VectorOp
@@ -395,6 +416,7 @@ class VectorPlan:
     registers: tuple[str, ...]
     operands: tuple[str, ...]
     scalar_at: int | None
+    fused: bool = False
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> VectorBinding:
         """The per-placement checks, in the plan step's order, then the operands' views over UB."""
@@ -419,6 +441,8 @@ class VectorPlan:
             allowed = (self.op.src1_chain and fp.name == "src1" and self.dtype.name in CHAIN_DTYPES
                        and (rep == 0 or dst_rep == 0))
             chained |= check_overlap(name, dst, fp, cross_repeat_allowed=allowed)
+        if self.op.reads_dst:
+            check_overlap(name, dst, dst)  # no repeat may read the dst an earlier one wrote
         return footprints, chained
 
 
@@ -443,7 +467,8 @@ class VectorBinding:
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
-        return merge_ranges(r for fp in self.footprints[1:] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+        read = self.footprints if self.plan.op.reads_dst else self.footprints[1:]
+        return merge_ranges(r for fp in read for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
@@ -477,9 +502,13 @@ class VectorBinding:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
                 operands = [access.gather(ub, dtype.raw) for access in sources]
+                if plan.op.reads_dst:
+                    if dst.seen_written != epoch:
+                        dst.check_initialized(ub, name)
+                    operands.append(dst.gather(ub, dtype.raw))
                 if scalar is not None:
                     operands.append(scalar)
-                result = arith.compute(plan.op.operation, dtype, operands, saturate)
+                result = arith.compute(plan.op.operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
@@ -611,3 +640,7 @@ shift_left = _register(VECTOR_OPS["shift_left"])
 shift_right = _register(VECTOR_OPS["shift_right"])
 add_relu = _register(VECTOR_OPS["add_relu"])
 sub_relu = _register(VECTOR_OPS["sub_relu"])
+fused_mul_add = _register(VECTOR_OPS["fused_mul_add"])
+fused_mul_add_relu = _register(VECTOR_OPS["fused_mul_add_relu"])
+mul_add_dst = _register(VECTOR_OPS["mul_add_dst"])
+axpy = _register(VECTOR_OPS["axpy"])
