@@ -131,6 +131,14 @@ def test_matches_the_per_lane_reference(case):
     assert_lanes_match(run_npusim(case), run_reference(case), case["fmt"], case["op"] in ACCURACY)
 
 
+def count_form(op: str, dst, src, second, n: int) -> None:
+    """``op``'s count form; ``second`` is src1 (binary), the scalar, or unused (unary)."""
+    if op in BINARY or op in SCALAR:
+        getattr(asc, op)(dst, src, second, n)
+    else:
+        getattr(asc, op)(dst, src, n)
+
+
 # ------------------------------------------------------ dense special values, every float op
 SPECIAL_TARGETS = [("A2", "float16"), ("310P", "float16"), ("A2", "float32"), ("950", "float16")]
 FLOAT_OPS = ("div", "add_relu", "sub_relu", "relu", "sqrt", "exp", "ln", "reciprocal", "rsqrt", "leaky_relu", "maxs",
@@ -150,12 +158,7 @@ def test_float_special_values_match_the_reference(target, op, data):
     with asc.Core(chip) as core:
         core.ub_write(0, b"".join(x.to_bytes(size, "little") for x in a + b + c))
         x, y, z = (asc.LocalTensor(DTYPE[fmt], asc.TPosition.VECCALC, addr, n) for addr in (0, 256, 512))
-        if op in BINARY:
-            getattr(asc, op)(z, x, y, n)
-        elif op in SCALAR:
-            getattr(asc, op)(z, x, scalar, n)
-        else:
-            getattr(asc, op)(z, x, n)
+        count_form(op, z, x, y if op in BINARY else scalar, n)
         got = core.ub_read(512, 256)
     second = b if op in BINARY else [ref.scalar_to_bits(scalar, fmt)] * n if op in SCALAR else [None] * n
     saturate = fmt in SATURATING[chip]
@@ -179,12 +182,7 @@ def one_lane(chip: str, op: str, fmt: str, a_bits: int, second=None) -> int:
         core.ub_write(32, (second if op in BINARY else 0).to_bytes(size, "little") * n)
         core.ub_write(64, bytes(32))
         x, y, z = (asc.LocalTensor(DTYPE[fmt], asc.TPosition.VECCALC, addr, n) for addr in (0, 32, 64))
-        if op in BINARY:
-            getattr(asc, op)(z, x, y, n)
-        elif op in SCALAR:
-            getattr(asc, op)(z, x, second, n)
-        else:
-            getattr(asc, op)(z, x, n)
+        count_form(op, z, x, y if op in BINARY else second, n)
         return int.from_bytes(core.ub_read(64, size), "little")
 
 
