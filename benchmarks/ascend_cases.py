@@ -24,8 +24,8 @@ from ub_image import Placement, place, read_back
 
 from npusim import ascend as asc
 
-__all__ = ["compare_bench", "compare_count_bench", "moving_copy_bench", "ne_scalar_bench", "select_bench",
-           "trans_tile_bench"]
+__all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
+           "select_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -227,3 +227,49 @@ def moving_copy_bench(dtype=asc.half, count: int = 256, tiles: int = 64) -> Benc
 
     return Bench(npusim=copy, numpy=copy_np, npusim_output=lambda: core.ub_read(0x1000, ub_np.nbytes),
                  numpy_output=ub_np.tobytes, resources=stack)
+# One representative per element-wise family (issue 14): its call shape, element type, the numpy
+# function doing the same job, and input data for which numpy's result is the emulator's (no NaN
+# and no zero divisor, so numpy's NaN sign and inf/saturation rules never come into play).
+ELEMENTWISE = {
+    "div": ("binary", np.float32, np.divide, lambda rng, n: rng.uniform(0.5, 4.0, n)),
+    "maxs": ("scalar", np.float16, lambda a: np.maximum(a, np.float16(SCALAR)), lambda rng, n: rng.standard_normal(n)),
+    "sqrt": ("unary", np.float32, np.sqrt, lambda rng, n: rng.uniform(0.0, 100.0, n)),
+    "bitwise_and": ("binary", np.int16, np.bitwise_and, lambda rng, n: rng.integers(-32768, 32767, n)),
+    "add_relu": ("binary", np.float32, lambda a, b: np.maximum(a + b, np.float32(0)),
+                 lambda rng, n: rng.standard_normal(n)),
+}
+_NPUSIM_DTYPE = {np.float16: asc.half, np.float32: asc.float32, np.int16: asc.int16}
+
+
+def elementwise_bench(name: str, repeats: int, strided: bool) -> Bench:
+    """``asc.<name>`` mask form (a full repeat) vs the numpy function on contiguous arrays."""
+    kind, np_type, numpy_fn, data = ELEMENTWISE[name]
+    rng = np.random.default_rng(20)
+    layout = STRIDED if strided else DENSE
+    dtype = _NPUSIM_DTYPE[np_type]
+    lanes = 256 // dtype.itemsize
+    n = repeats * lanes
+    sources = [data(rng, n).astype(np_type) for _ in range(2 if kind == "binary" else 1)]
+    image = np.zeros(UB_USED, np.uint8)
+    for label, values in zip(("src0", "src1"), sources, strict=False):
+        place(image, layout[label], values, repeats)
+    stack, core = _fresh_core()
+    core.ub_write(0, image.tobytes())
+    span = max(layout[k].span(max(repeats, 1)) for k in ("dst", "src0", "src1"))
+    dst, src0, src1 = (_tensor(dtype, VECOUT if k == "dst" else VECIN, layout[k].base, span)
+                       for k in ("dst", "src0", "src1"))
+    d, s0, s1 = layout["dst"], layout["src0"], layout["src1"]
+    function = getattr(asc, name)
+    if kind == "binary":
+        params = asc.BinaryRepeatParams(d.blk, s0.blk, s1.blk, d.rep, s0.rep, s1.rep)
+        call = (dst, src0, src1, lanes, repeats, params)
+    else:
+        params = asc.UnaryRepeatParams(d.blk, s0.blk, d.rep, s0.rep)
+        call = (dst, src0, *((SCALAR,) if kind == "scalar" else ()), lanes, repeats, params)
+    return Bench(
+        npusim=lambda: function(*call),
+        numpy=lambda: numpy_fn(*sources),
+        npusim_output=lambda: read_back(core.ub_read(0, UB_USED), d, np_type, repeats),
+        numpy_output=lambda: numpy_fn(*sources).tobytes(),
+        resources=stack,
+    )

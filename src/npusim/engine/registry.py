@@ -21,13 +21,15 @@ from typing import Any
 from ..overloads import Form
 
 __all__ = [
-    "ACCURACY_MODEL", "BIT_EXACT", "Instruction", "Vendor", "by_name", "install_dispatcher", "instructions", "register",
+    "ACCURACY_MODEL", "BIT_EXACT", "IEEE_RNE", "Instruction",
+    "Vendor", "by_name", "install_dispatcher", "instructions", "register",
     "register_vendor", "vendor",
 ]
 
 BIT_EXACT = "bit-exact"
+IEEE_RNE = "IEEE round-to-nearest-even"  # float lanes: the correctly rounded result, with the product's rules
 ACCURACY_MODEL = "accuracy model"
-EXACTNESS_CLASSES = (BIT_EXACT, ACCURACY_MODEL)
+EXACTNESS_CLASSES = (BIT_EXACT, IEEE_RNE, ACCURACY_MODEL)
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +89,9 @@ class Instruction:
         source: the vendor document it follows (page and section).
         support: ``support(chip) -> row or None``: the product's rules for it (``None``: the
             product does not have it).
-        exactness: :data:`BIT_EXACT` or :data:`ACCURACY_MODEL` (docs/architecture.md, "Exactness").
+        exactness: :data:`BIT_EXACT`, :data:`IEEE_RNE` (integer lanes bit-exact, float lanes the
+            correctly rounded result under the product's saturation and NaN rules) or
+            :data:`ACCURACY_MODEL` (docs/architecture.md, "Exactness").
         summary: one line for listings.
         examples: short runnable snippets, one per call form where possible: setup lines, then
             the instruction call as the last statement (``asc`` / ``tpu`` is the vendor module,

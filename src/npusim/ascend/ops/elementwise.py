@@ -1,4 +1,5 @@
-"""Element-wise vector instructions: Add, Sub, Mul, Max, Min, Abs, Adds, Muls and Duplicate.
+"""Element-wise vector instructions: the binary, binary-scalar, unary and two-source compound
+arithmetic, logic and shift instructions, and Duplicate (:data:`VECTOR_OPS`).
 
 They differ only in their operands and in what a lane computes, so they share one table
 (:data:`VECTOR_OPS`), one registration each, and one plan, on the engine (docs/architecture.md):
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
-from ...engine.registry import BIT_EXACT, Instruction, register
+from ...engine.registry import ACCURACY_MODEL, BIT_EXACT, IEEE_RNE, Instruction, register
 from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
@@ -55,6 +56,7 @@ from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
+from ..arith_dtypes import FUSED_MULTIPLY_ADD, SHIFT_BEYOND_WIDTH, vector_support
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
@@ -73,10 +75,16 @@ from .common import (
     scalar_bits_cached,
 )
 
-__all__ = ["VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "adds", "duplicate", "max_",
-           "min_", "mul", "muls", "sub"]
+__all__ = [
+    "VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "add_relu", "adds", "axpy",
+    "bitwise_and", "bitwise_not", "bitwise_or", "div", "duplicate", "exp", "fused_mul_add", "fused_mul_add_relu",
+    "leaky_relu", "ln", "max_", "maxs", "min_", "mins", "mul", "mul_add_dst", "muls", "reciprocal", "relu", "rsqrt",
+    "shift_left", "shift_right", "sqrt", "sub", "sub_relu",
+]
 
 DOC_DIR = pages.ARITHMETIC
+LOGIC_DIR = pages.LOGIC
+COMPOUND_DIR = pages.COMPOUND
 CHAIN_DTYPES = frozenset({"float16", "int32", "float32"})  # the dst/src1 exception's types (docs/semantics.md §1.6)
 DST_STRIDE_SOURCE = f"{pages.HIGH_DIM} 地址间隔配置; {semantics('1.2')}"
 INT32_MAX = (1 << 31) - 1  # count is an int32_t
@@ -127,6 +135,8 @@ UNARY_FORMS = (
                   Param("repeat_params", _unary_params), Param("is_set_mask", _is_bool, True))),
     Form("count", (DST, Param("src", is_tensor), Param("count", _is_int))),
 )
+AXPY_FORMS = (SCALAR_FORMS[0], Form("count", (DST, Param("src", is_tensor), Param("scalar", is_scalar),
+                                              Param("count", _is_int))))
 DUPLICATE_FORMS = (
     Form("mask", (DST, Param("scalar", is_scalar), Param("mask", _is_mask), Param("repeat_times", _is_int),
                   Param("dst_block_stride", _is_int), Param("dst_repeat_stride", _is_int),
@@ -149,6 +159,9 @@ class VectorOp:
         src1_chain: the dst/src1 cross-repeat exception of docs/semantics.md §1.6 applies.
         forms: its call forms.
         summary: what a lane computes, in one line.
+        exactness: its exactness class (docs/architecture.md, "Exactness").
+        family: ``"arith"``, ``"logic"``, ``"compound"`` or ``"fill"`` (the documents' chapters).
+        reads_dst: dst is also an input (the multiply-adds), read before it is written.
     """
 
     name: str
@@ -159,26 +172,91 @@ class VectorOp:
     src1_chain: bool
     forms: tuple[Form, ...]
     summary: str
+    exactness: str = BIT_EXACT
+    family: str = "arith"
+    reads_dst: bool = False
+
+    @property
+    def shifts(self) -> bool:
+        """Its scalar is a shift amount, not a value of T."""
+        return self.operation in ("shift_left", "shift_right")
+
+
+def _binary(name: str, doc: str, operation: str, summary: str, exactness: str = IEEE_RNE, family: str = "arith",
+            chain: bool = False) -> VectorOp:
+    return VectorOp(name, doc, ("src0", "src1"), operation, False, chain, _binary_forms(), summary, exactness, family)
+
+
+def _unary(name: str, doc: str, operation: str, summary: str, exactness: str, family: str = "arith") -> VectorOp:
+    return VectorOp(name, doc, ("src",), operation, False, False, UNARY_FORMS, summary, exactness, family)
+
+
+def _with_scalar(name: str, doc: str, operation: str, summary: str, exactness: str,
+                 family: str = "arith") -> VectorOp:
+    return VectorOp(name, doc, ("src",), operation, True, False, SCALAR_FORMS, summary, exactness, family)
 
 
 VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
     VectorOp("add", f"{DOC_DIR}/Add.md", ("src0", "src1"), "add", False, True, _binary_forms(),
-             "dst = src0 + src1 per lane"),
+             "dst = src0 + src1 per lane", IEEE_RNE),
     VectorOp("sub", f"{DOC_DIR}/Sub.md", ("src0", "src1"), "sub", False, True, _binary_forms(),
-             "dst = src0 - src1 per lane"),
+             "dst = src0 - src1 per lane", IEEE_RNE),
     VectorOp("mul", f"{DOC_DIR}/Mul.md", ("src0", "src1"), "mul", False, True, _binary_forms(),
-             "dst = src0 * src1 per lane"),
+             "dst = src0 * src1 per lane", IEEE_RNE),
     VectorOp("max", f"{DOC_DIR}/Max.md", ("src0", "src1"), "max", False, True, _binary_forms(),
              "dst = max(src0, src1) per lane (IEEE maximum: NaN wins, -0 < +0)"),
     VectorOp("min", f"{DOC_DIR}/Min.md", ("src0", "src1"), "min", False, True, _binary_forms(),
              "dst = min(src0, src1) per lane (IEEE minimum: NaN wins, -0 < +0)"),
     VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS, "dst = |src| per lane"),
     VectorOp("adds", f"{DOC_DIR}/Adds.md", ("src",), "add", True, False, SCALAR_FORMS,
-             "dst = src + scalar per lane, the scalar rounded to T first"),
+             "dst = src + scalar per lane, the scalar rounded to T first", IEEE_RNE),
     VectorOp("muls", f"{DOC_DIR}/Muls.md", ("src",), "mul", True, False, SCALAR_FORMS,
-             "dst = src * scalar per lane, the scalar rounded to T first"),
+             "dst = src * scalar per lane, the scalar rounded to T first", IEEE_RNE),
     VectorOp("duplicate", pages.DUPLICATE, (), None, True, False, DUPLICATE_FORMS,
-             "dst = scalar at every active lane"),
+             "dst = scalar at every active lane", family="fill"),
+    _binary("div", f"{DOC_DIR}/Div.md", "div", "dst = src0 / src1 per lane"),
+    _with_scalar("maxs", f"{DOC_DIR}/Maxs.md", "max", "dst = max(src, scalar) per lane, the scalar converted to T "
+                 "first (IEEE maximum)", BIT_EXACT),
+    _with_scalar("mins", f"{DOC_DIR}/Mins.md", "min", "dst = min(src, scalar) per lane, the scalar converted to T "
+                 "first (IEEE minimum)", BIT_EXACT),
+    _with_scalar("leaky_relu", f"{DOC_DIR}/LeakyRelu.md", "leaky_relu",
+                 "dst = src if src >= 0 else src * scalar per lane (the product rounded once)", IEEE_RNE),
+    _unary("relu", f"{DOC_DIR}/Relu.md", "relu", "dst = max(src, 0) per lane (NaN stays NaN, -0 gives +0)", BIT_EXACT),
+    _unary("sqrt", f"{DOC_DIR}/Sqrt.md", "sqrt", "dst = sqrt(src) per lane, correctly rounded", IEEE_RNE),
+    _unary("exp", f"{DOC_DIR}/Exp.md", "exp", "dst = e^src per lane (accuracy model: float64 exp rounded to T)",
+           ACCURACY_MODEL),
+    _unary("ln", f"{DOC_DIR}/Ln.md", "ln", "dst = ln(src) per lane (accuracy model: float64 log rounded to T)",
+           ACCURACY_MODEL),
+    _unary("reciprocal", f"{DOC_DIR}/Reciprocal.md", "reciprocal",
+           "dst = 1 / src per lane (accuracy model: rounded to T from float64; the hardware is less accurate)",
+           ACCURACY_MODEL),
+    _unary("rsqrt", f"{DOC_DIR}/Rsqrt.md", "rsqrt",
+           "dst = 1 / sqrt(src) per lane (accuracy model: rounded to T from float64; the hardware is less accurate)",
+           ACCURACY_MODEL),
+    _binary("bitwise_and", f"{LOGIC_DIR}/And.md", "and", "dst = src0 & src1 per lane", BIT_EXACT, "logic"),
+    _binary("bitwise_or", f"{LOGIC_DIR}/Or.md", "or", "dst = src0 | src1 per lane", BIT_EXACT, "logic"),
+    _unary("bitwise_not", f"{LOGIC_DIR}/Not.md", "not", "dst = ~src per lane (the bit pattern)", BIT_EXACT, "logic"),
+    _with_scalar("shift_left", f"{LOGIC_DIR}/ShiftLeft.md", "shift_left",
+                 "dst = src << scalar per lane (signed types keep the sign bit)", BIT_EXACT, "logic"),
+    _with_scalar("shift_right", f"{LOGIC_DIR}/ShiftRight.md", "shift_right",
+                 "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned)", BIT_EXACT,
+                 "logic"),
+    _binary("add_relu", f"{COMPOUND_DIR}/AddRelu.md", "add_relu", "dst = max(src0 + src1, 0) per lane, the sum rounded "
+            "first", family="compound", chain=True),
+    _binary("sub_relu", f"{COMPOUND_DIR}/SubRelu.md", "sub_relu", "dst = max(src0 - src1, 0) per lane, the difference "
+            "rounded first", family="compound", chain=True),
+    VectorOp("fused_mul_add", f"{COMPOUND_DIR}/FusedMulAdd.md", ("src0", "src1"), "fused_mul_add", False, False,
+             _binary_forms(), "dst = src0 * dst + src1 per lane (the product rounded to T first; one fused rounding "
+             "on the 950)", IEEE_RNE, "compound", reads_dst=True),
+    VectorOp("fused_mul_add_relu", f"{COMPOUND_DIR}/MulAddRelu.md", ("src0", "src1"), "fused_mul_add_relu", False,
+             False, _binary_forms(), "dst = max(src0 * dst + src1, 0) per lane (rounded as fused_mul_add)", IEEE_RNE,
+             "compound", reads_dst=True),
+    VectorOp("mul_add_dst", f"{COMPOUND_DIR}/MulAddDst.md", ("src0", "src1"), "mul_add_dst", False, False,
+             _binary_forms(), "dst = src0 * src1 + dst per lane (the product rounded to T first, by analogy with "
+             "fused_mul_add; one fused rounding on the 950)", IEEE_RNE, "compound", reads_dst=True),
+    VectorOp("axpy", f"{COMPOUND_DIR}/Axpy.md", ("src",), "axpy", True, False, AXPY_FORMS,
+             "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add)",
+             IEEE_RNE, "compound", reads_dst=True),
 )}
 
 
@@ -199,15 +277,17 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
         if tensor.dtype != dtype:
             raise UnsupportedError(name, f"{src} dtype", tensor.dtype.name, f"{src} must have dst's dtype",
                                    dtype.name, f"{op.doc} 参数说明; {semantics('5.3')}")
-    support = core.chip.vector_dtypes.get(name)
+    support = vector_support(core.chip, name)
     if support is None:
-        raise unsupported_on(core.chip, name, name, lambda c: name in c.vector_dtypes,
+        raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, name) is not None,
                              f"{op.doc} 产品支持情况; {semantics('5.3')}")
     require_dtype(name, "dst", dtype, support.for_form(form == "count"),
                   f"{name} does not support this data type in this form on {core.chip.product}",
                   f"{op.doc} 数据类型; {semantics('5.3')}")
-    if op.scalar:
-        scalar_bits(name, "scalar", bound["scalar"], dtype)  # rejected now; the plan reads it per call
+    if op.shifts:
+        shift_bits(op, core, bound["scalar"], dtype)  # rejected now; the plan reads it per call
+    elif op.scalar:
+        scalar_bits(name, "scalar", bound["scalar"], dtype)
 
     itemsize = dtype.itemsize
     native = core.chip.vector_lowering == "native"
@@ -248,10 +328,22 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     relative = [strided_footprint(label, 0, lanes, itemsize, blk, rep)
                 for label, (blk, rep) in zip(operands, strides, strict=True)]
     scalar_at = op.forms[0].names.index("scalar") if op.scalar else None  # the same place in both forms
+    fused = op.operation in ("fused_mul_add", "fused_mul_add_relu", "mul_add_dst") and \
+        core.chip.name in FUSED_MULTIPLY_ADD
     plan = VectorPlan(op, dtype, lanes, tuple(strides), relative, words_after, mode_after, registers, operands,
-                      scalar_at)
+                      scalar_at, fused)
     plan.placed(name, [dst, *tensors])  # bounds and overlap at this call's addresses
     return plan
+
+
+def shift_bits(op: VectorOp, core: Core, value, dtype: DType) -> np.ndarray:
+    """A shift amount, checked against the page's range (ShiftLeft.md / ShiftRight.md scalarValue取值说明:
+    [0, bits of T]; the 950 takes any amount T holds), as one raw element of T."""
+    width = 8 * dtype.itemsize
+    high = int(np.iinfo(dtype.np_dtype).max) if core.chip.name in SHIFT_BEYOND_WIDTH else width
+    amount = require_int(op.name, "scalar", value, 0, high, f"{op.doc} scalarValue取值说明",
+                         rule=f"the shift amount of a {dtype} lane")
+    return np.array([amount], dtype=dtype.raw)
 
 
 def _nop(op: VectorOp, core: Core, operand: str, operands: tuple[str, ...]) -> VectorPlan:
@@ -311,6 +403,7 @@ class VectorPlan:
         registers: the registers a call reads (``"MASK"``, ``"MASK_MODE"``, ``"CTRL"``).
         operands: ``("dst", *sources)``, the tensors that bind per call, in checking order.
         scalar_at: where the scalar operand sits in the call's values (read per call).
+        fused: a multiply-add rounds once (:func:`.arith.compute`).
     """
 
     op: VectorOp
@@ -323,6 +416,7 @@ class VectorPlan:
     registers: tuple[str, ...]
     operands: tuple[str, ...]
     scalar_at: int | None
+    fused: bool = False
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> VectorBinding:
         """The per-placement checks, in the plan step's order, then the operands' views over UB."""
@@ -347,6 +441,8 @@ class VectorPlan:
             allowed = (self.op.src1_chain and fp.name == "src1" and self.dtype.name in CHAIN_DTYPES
                        and (rep == 0 or dst_rep == 0))
             chained |= check_overlap(name, dst, fp, cross_repeat_allowed=allowed)
+        if self.op.reads_dst:
+            check_overlap(name, dst, dst)  # no repeat may read the dst an earlier one wrote
         return footprints, chained
 
 
@@ -371,7 +467,8 @@ class VectorBinding:
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
-        return merge_ranges(r for fp in self.footprints[1:] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+        read = self.footprints if self.plan.op.reads_dst else self.footprints[1:]
+        return merge_ranges(r for fp in read for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
@@ -385,7 +482,12 @@ class VectorBinding:
         if plan.lanes is None:
             return
         name, dtype, ub = plan.op.name, plan.dtype, core.ub
-        scalar = None if plan.scalar_at is None else scalar_bits_cached(name, "scalar", values[plan.scalar_at], dtype)
+        if plan.scalar_at is None:
+            scalar = None
+        elif plan.op.shifts:
+            scalar = shift_bits(plan.op, core, values[plan.scalar_at], dtype)
+        else:
+            scalar = scalar_bits_cached(name, "scalar", values[plan.scalar_at], dtype)
         saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
         if self.chained:
             self._check_chained_sources(ub)
@@ -400,9 +502,13 @@ class VectorBinding:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
                 operands = [access.gather(ub, dtype.raw) for access in sources]
+                if plan.op.reads_dst:
+                    if dst.seen_written != epoch:
+                        dst.check_initialized(ub, name)
+                    operands.append(dst.gather(ub, dtype.raw))
                 if scalar is not None:
                     operands.append(scalar)
-                result = arith.compute(plan.op.operation, dtype, operands, saturate)
+                result = arith.compute(plan.op.operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
@@ -469,6 +575,20 @@ _SNIPPETS = {
     "scalar": ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
                "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 1024, 256)\n",
                ("asc.{name}(z, x, 1.5, 200)", "asc.{name}(z, x, -2.0, 32, 4, asc.UnaryRepeatParams(1, 1, 8, 8))")),
+    "binary_int": ("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 512)\n"
+                   "y = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 1024, 512)\n"
+                   "z = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 2048, 512)\n",
+                   ("asc.{name}(z, x, y, 500)",
+                    "asc.{name}(z, x, y, 128, 4, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))",
+                    "asc.{name}(z, x, y, [0xFFFF0000FFFF0000, 0xFF], 2, asc.BinaryRepeatParams(1, 1, 2, 8, 8, 16))")),
+    "unary_int": ("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 512)\n"
+                  "z = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 1024, 512)\n",
+                  ("asc.{name}(z, x, 300)", "asc.{name}(z, x, 128, 2, asc.UnaryRepeatParams(1, 1, 8, 8))",
+                   "asc.{name}(z, x, [0xF0F0F0F0F0F0F0F0, 0xFF], 1, asc.UnaryRepeatParams(2, 1, 8, 8))")),
+    "shift": ("x = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 256)\n"
+              "z = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 1024, 256)\n",
+              ("asc.{name}(z, x, 3, 200)", "asc.{name}(z, x, 31, 32, 4, asc.UnaryRepeatParams(1, 1, 8, 8))",
+               "asc.{name}(z, x, 1, [0x00FF00FF00FF00FF, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 16))")),
     "fill": ("z = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 0, 512)\n",
              ("asc.{name}(z, 7, 500)", "asc.{name}(z, -3, 96, 2, 1, 8)")),
 }
@@ -476,15 +596,19 @@ _SNIPPETS = {
 
 def _examples(op: VectorOp) -> tuple[str, ...]:
     kind = "fill" if op.operation is None else "scalar" if op.scalar else "binary" if len(op.sources) == 2 else "unary"
+    if op.shifts:
+        kind = "shift"
+    elif op.operation in arith.BITWISE:
+        kind += "_int"
     setup, calls = _SNIPPETS[kind]
     return tuple(setup + call.format(name=op.name) for call in calls)
 
 
 def _register(op: VectorOp):
     return register(Instruction(
-        op.name, "ascend", "fill" if op.operation is None else "arith", "V", op.forms,
+        op.name, "ascend", op.family, "V", op.forms,
         lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.doc}",
-        support=lambda chip, name=op.name: chip.vector_dtypes.get(name), exactness=BIT_EXACT,
+        support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
         summary=op.summary, examples=_examples(op), per_call=frozenset({"scalar"}),
         plan_context=_plan_context, fast_context=_fast_context, doc=f"``{op.summary}`` ({op.doc}).",
     ))
@@ -499,3 +623,24 @@ abs_ = _register(VECTOR_OPS["abs"])
 adds = _register(VECTOR_OPS["adds"])
 muls = _register(VECTOR_OPS["muls"])
 duplicate = _register(VECTOR_OPS["duplicate"])
+div = _register(VECTOR_OPS["div"])
+maxs = _register(VECTOR_OPS["maxs"])
+mins = _register(VECTOR_OPS["mins"])
+leaky_relu = _register(VECTOR_OPS["leaky_relu"])
+relu = _register(VECTOR_OPS["relu"])
+sqrt = _register(VECTOR_OPS["sqrt"])
+exp = _register(VECTOR_OPS["exp"])
+ln = _register(VECTOR_OPS["ln"])
+reciprocal = _register(VECTOR_OPS["reciprocal"])
+rsqrt = _register(VECTOR_OPS["rsqrt"])
+bitwise_and = _register(VECTOR_OPS["bitwise_and"])
+bitwise_or = _register(VECTOR_OPS["bitwise_or"])
+bitwise_not = _register(VECTOR_OPS["bitwise_not"])
+shift_left = _register(VECTOR_OPS["shift_left"])
+shift_right = _register(VECTOR_OPS["shift_right"])
+add_relu = _register(VECTOR_OPS["add_relu"])
+sub_relu = _register(VECTOR_OPS["sub_relu"])
+fused_mul_add = _register(VECTOR_OPS["fused_mul_add"])
+fused_mul_add_relu = _register(VECTOR_OPS["fused_mul_add_relu"])
+mul_add_dst = _register(VECTOR_OPS["mul_add_dst"])
+axpy = _register(VECTOR_OPS["axpy"])
