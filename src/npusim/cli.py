@@ -1,6 +1,8 @@
 """The ``npusim`` command line.
 
-    npusim run FILE.py [--chip NAME] [-- ARGS]   run a kernel script (NAME: its default Ascend or Sophgo chip)
+    npusim run FILE.py [--chip NAME] [--trace OUT.json] [-- ARGS]
+                                                 run a kernel script (NAME: its default Ascend or Sophgo chip;
+                                                 OUT.json: a Chrome trace of every core it made, docs/explain.md)
     npusim demo                                  every bundled example against its golden data
     npusim golden CASE.json -o DIR [--force]     golden data for one instruction call (docs/golden.md)
     npusim verify OUT.bin GOLDEN.bin --dtype T   byte-exact comparison of two dumps
@@ -52,8 +54,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConstraintError as err:
             _error("run", str(err))
             return EXIT_USAGE
+    if args.trace is not None:
+        from .engine.trace import collecting
+        from .views.chrome import write_trace
+
+        with collecting() as collector:
+            try:
+                return _run_script(script, args.script_args)
+            finally:  # also when the script failed: the trace shows what ran up to the failure
+                write_trace(args.trace, collector.cores)
+                print(f"npusim run: trace of {len(collector.cores)} core(s), {len(collector.records())} "
+                      f"instruction call(s) written to {args.trace}", file=sys.stderr)
+    return _run_script(script, args.script_args)
+
+
+def _run_script(script: Path, script_args: list[str]) -> int:
     saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [str(script), *args.script_args]
+    sys.argv = [str(script), *script_args]
     sys.path.insert(0, str(script.resolve().parent))
     try:
         runpy.run_path(str(script), run_name="__main__")
@@ -152,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("file", help="the Python script")
     run.add_argument("--chip", help="default chip of the script's cores and launches: an Ascend product (A2, 950, "
                      "Ascend910B1 ...) or a Sophgo chip (BM1684X, BM1688 ...)")
+    run.add_argument("--trace", metavar="OUT.json", help="write a Chrome trace-event file of every instruction call "
+                     "(Perfetto, chrome://tracing, npusim report); time is the call's sequence number")
     run.set_defaults(func=cmd_run)  # further arguments (after "--" if they look like options) go to the script
 
     golden = sub.add_parser("golden", help="golden data for one instruction call described in JSON")
