@@ -1,0 +1,112 @@
+"""An access record explained: a table per repeat and, on request, a picture.
+
+``npusim.explain(record)`` (or ``npusim explain CASE.json`` / ``TRACE.json``) returns an
+:class:`Explanation`; ``str()`` of it is the table::
+
+    add  seq 0  pipe V  kernel.py:9
+      params: mask=64 repeat_times=2 repeat_params={...}
+      registers read: MASK_MODE, CTRL; written: MASK
+      repeat  operand  role   bytes               active            masked off
+      0       dst      write  UB[0x400, 0x480)    lanes 0-63        lanes 64-127
+      ...
+
+Every byte range in it is one of the access record's (:mod:`.anatomy`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine.trace import AccessRecord
+from .anatomy import Anatomy, OperandLanes, anatomy
+
+__all__ = ["Explanation", "explain", "spans"]
+
+
+def spans(indices) -> str:
+    """``[0, 1, 2, 5, 7, 8]`` as ``"0-2, 5, 7-8"`` (``"-"`` when empty)."""
+    items = [int(i) for i in indices]
+    if not items:
+        return "-"
+    parts, start, last = [], items[0], items[0]
+    for i in items[1:] + [None]:
+        if i is not None and i == last + 1:
+            last = i
+            continue
+        parts.append(str(start) if start == last else f"{start}-{last}")
+        if i is not None:
+            start = last = i
+    return ", ".join(parts)
+
+
+def _ranges_text(ranges) -> str:
+    return " ".join(repr(r) for r in ranges) or "-"
+
+
+def _unit_rows(operand: OperandLanes, repeat: int) -> tuple[str, str]:
+    if operand.unit == "whole":
+        return "all bytes", "-"
+    active = operand.active[repeat]
+    word = {"lane": "lanes", "byte": "bytes"}[operand.unit]
+    return f"{word} {spans(np.flatnonzero(active))}", f"{word} {spans(np.flatnonzero(~active))}" if (~active).any() \
+        else "-"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What one call touched, repeat by repeat (module docstring)."""
+
+    anatomy: Anatomy
+
+    @property
+    def record(self) -> AccessRecord:
+        return self.anatomy.record
+
+    def rows(self) -> list[tuple[str, ...]]:
+        """Table rows: repeat, operand, role, byte ranges, active units, masked-off units."""
+        rows = []
+        for repeat in range(self.anatomy.repeats):
+            for operand in self.anatomy.operands:
+                if repeat >= operand.repeats:
+                    continue
+                active, masked = _unit_rows(operand, repeat)
+                rows.append((str(repeat), operand.name, operand.role, _ranges_text(operand.repeat_ranges(repeat)),
+                             active, masked))
+        return rows
+
+    def table(self) -> str:
+        record = self.record
+        params = " ".join(f"{k}={json.dumps(v)}" for k, v in record.params.items())
+        lines = [f"{record.instruction}  seq {record.seq}  block {record.block}  pipe {record.pipe}  {record.source}",
+                 f"  params: {params}"]
+        lines += [f"  {note}" for note in self.anatomy.notes]
+        lines += [f"  {o.name}: {o.note}" for o in self.anatomy.operands if o.note]
+        header = ("repeat", "operand", "role", "bytes", "active", "masked off")
+        rows = [header, *self.rows()]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
+        for row in rows:
+            lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[-1])
+        for role, side in (("reads", self.anatomy.side_reads), ("writes", self.anatomy.side_writes)):
+            if side:
+                lines.append(f"  side effect (API scratch) {role}: {_ranges_text(side)}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def svg(self) -> str:
+        """The access picture (:func:`npusim.views.svg.access_svg`)."""
+        from .svg import access_svg
+
+        return access_svg(self.anatomy)
+
+
+def explain(record: AccessRecord) -> Explanation:
+    """Explain one access record (``core.trace[i]``): per repeat, the bytes each operand touched."""
+    if not isinstance(record, AccessRecord):
+        raise TypeError(f"explain: record must be an AccessRecord (an entry of core.trace), got "
+                        f"{type(record).__name__}")
+    return Explanation(anatomy(record))
