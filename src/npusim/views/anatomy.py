@@ -19,7 +19,9 @@ Rules (by the instruction's family):
   mode 0 its first 16 bytes (CMPMASK, every repeat), modes 1 and 2 ``E / 8`` bytes per
   repeat (docs/semantics.md §2.1);
 * ``compare``, ``compare_scalar``, ``asc_<cmp>``, ``asc_<cmp>_scalar``: sources per lane,
-  ``dst`` ``E / 8`` bytes per repeat at ``dst + r * E / 8`` (docs/semantics.md §3.1).
+  ``dst`` ``E / 8`` bytes per repeat at ``dst + r * E / 8`` (docs/semantics.md §3.1);
+* ``trans_data_to_5hd`` with address lists (ints or tensors): one unit per list entry,
+  16 source and 16 destination DataBlocks per repeat (docs/semantics.md §4).
 """
 
 from __future__ import annotations
@@ -292,7 +294,57 @@ def _compare(record: AccessRecord) -> tuple[list[OperandLanes], list[str], bool]
     return operands, [f"cmp_mode {params['cmp_mode']}"] if "cmp_mode" in params else [], False
 
 
-_RULES = {**{name: _elementwise for name in ELEMENTWISE}, "select": _select, **{name: _compare for name in COMPARES}}
+def _address(param) -> tuple[int, str | None] | None:
+    """An address-list entry: an int, or a tensor (then with its dtype)."""
+    if isinstance(param, int) and not isinstance(param, bool):
+        return param, None
+    tensor = tensor_of(param)
+    return None if tensor is None else (tensor.addr, tensor.dtype)
+
+
+def _dtype_name(param) -> str | None:
+    text = str(param)
+    return next((name for name in sorted(_ITEMSIZE, key=len, reverse=True) if name in text), None)
+
+
+def _trans_data_to_5hd(record: AccessRecord) -> tuple[list[OperandLanes], list[str], bool] | None:
+    """TransDataTo5HD's list form (docs/semantics.md §4.1-4.3): 16 source and 16 destination DataBlocks
+    per repeat, repeat ``r`` at ``list[i] + off(r) * 32``, ``off(r) = stride`` for one repeat, else
+    ``r * stride``; 8-bit data moves one 16-byte half of each block."""
+    params = record.params
+    dst_list, src_list, call = params.get("dst_list"), params.get("src_list"), params.get("params")
+    if not (isinstance(dst_list, list) and isinstance(src_list, list) and isinstance(call, dict)):
+        return None
+    dsts, srcs = [_address(p) for p in dst_list], [_address(p) for p in src_list]
+    if None in dsts or None in srcs or len(dsts) != 16 or len(srcs) != 16:
+        return None
+    dtype = _dtype_name(params.get("dtype")) if params.get("dtype") is not None else (dsts[0][1] or srcs[0][1])
+    if dtype is None:
+        return None
+    repeats = int(call["repeat_times"])
+    itemsize = _ITEMSIZE[dtype]
+    half = 16 if itemsize == 1 else 0
+    operands, notes = [], []
+    for name, entries, stride, high in (("src", srcs, "src_rep_stride", "src_high_half"),
+                                        ("dst", dsts, "dst_rep_stride", "dst_high_half")):
+        step = int(call[stride])
+        offsets = np.array([step] if repeats == 1 else [r * step for r in range(repeats)], np.int64) * 32
+        shift = 16 if half and call[high] else 0
+        bases = np.array([addr for addr, _ in entries], np.int64) + shift
+        addresses = offsets[:, None] + bases[None, :]
+        operands.append(OperandLanes(name, "read" if name == "src" else "write", "lane", half or 32, addresses,
+                                     np.ones(addresses.shape, bool), 1,
+                                     note=f"{name}_list[i] + {'r * ' if repeats > 1 else ''}{step} * 32"
+                                          + (f", {'high' if shift else 'low'} 16 bytes" if half else "")))
+    mapping = {1: "D[e][k + 16*dstHighHalf] = S[k][e + 16*srcHighHalf], e, k < 16",
+               2: "D[e][k] = S[k][e], e, k < 16 (16 x 16 transpose)",
+               4: "D[2e][k] = S[k][e], D[2e+1][k] = S[k+8][e], e, k < 8"}[itemsize]
+    notes.append(f"{dtype}: {mapping}; a unit is one list entry (lane i = src_list[i] / dst_list[i])")
+    return operands, notes, False
+
+
+_RULES = {"trans_data_to_5hd": _trans_data_to_5hd, "select": _select,
+          **{name: _elementwise for name in ELEMENTWISE}, **{name: _compare for name in COMPARES}}
 
 
 def _whole(record: AccessRecord) -> tuple[OperandLanes, ...]:
