@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from npusim import ascend as asc
-from npusim.engine.trace import AccessRecord, ByteRange
+from npusim.engine.trace import AccessRecord, ByteRange, merge_ranges
 from npusim.views.anatomy import anatomy
 from npusim.views.explain import explain
 
@@ -38,7 +38,8 @@ def ub(start, stop):
 
 # ------------------------------------------------------------------ Select, seed 003 (float32, 256 elements)
 def _select_params(mode: int, form: str) -> dict:
-    params = {"dst": _t("float32", DST, 256, "VECOUT"), "sel_mask": _t("uint8", SEL, 32), "src0": _t("float32", SRC0, 256),
+    params = {"dst": _t("float32", DST, 256, "VECOUT"), "sel_mask": _t("uint8", SEL, 32),
+              "src0": _t("float32", SRC0, 256),
               "src1": 0.0 if mode == 1 else _t("float32", SRC1, 256),
               "sel_mode": ["VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE", "VSEL_TENSOR_TENSOR_MODE"][mode]}
     if form == "count":
@@ -74,12 +75,9 @@ def test_select_rule_gives_the_documents_ranges(mode, form):
     expected = _select_expected(mode)
     reads = [r for name, rows in expected.items() if name != "dst" for row in rows for r in row]
     scratch = [ub(SCRATCH, SCRATCH + 128)] if mode else []
-    record = AccessRecord(0, "select", "ascend", "V", tuple(reads + scratch), tuple(
-        [r for row in expected["dst"] for r in row] + scratch), (), ("CMPMASK",), "k.py:1", _select_params(mode, form))
-    from npusim.engine.trace import merge_ranges
-
-    record = AccessRecord(**{**{f: getattr(record, f) for f in record.__slots__},
-                             "reads": merge_ranges(record.reads), "writes": merge_ranges(record.writes)})
+    writes = [r for row in expected["dst"] for r in row] + scratch
+    record = AccessRecord(0, "select", "ascend", "V", merge_ranges(reads + scratch), merge_ranges(writes), (),
+                          ("CMPMASK",), "k.py:1", _select_params(mode, form))
     parts = anatomy(record)
     assert parts.decomposed and _per_repeat(parts) == expected
     assert parts.side_writes == tuple(scratch)
@@ -150,8 +148,6 @@ def _trans_expected(dtype, dst_high, src_high):
     width = 16 if dtype == "int8" else 32
     src = tuple(ub(SRC_BASE + 32 * i + 16 * src_high, SRC_BASE + 32 * i + 16 * src_high + width) for i in range(16))
     dst = tuple(ub(DST_BASE + 32 * e + 16 * dst_high, DST_BASE + 32 * e + 16 * dst_high + width) for e in range(16))
-    from npusim.engine.trace import merge_ranges
-
     return merge_ranges(src), merge_ranges(dst)
 
 
