@@ -202,7 +202,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         else:
             with collecting() as collector:
                 run_case(load_case(args.file))
-            cores = collector.cores
+            cores = [_from_case(core, Path(args.file).name) for core in collector.cores]
     except (CaseError, TraceFileError) as err:
         _error("explain", str(err))
         return EXIT_USAGE
@@ -225,6 +225,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         Path(args.svg).write_text(explanations[0].svg(), encoding="utf-8")
     return EXIT_OK
+
+
+def _from_case(core, case_name: str):
+    """A case's core with its calls' source set to the case file (they come from it, not from a Python line)."""
+    import dataclasses
+
+    return dataclasses.replace(core, records=[dataclasses.replace(r, source=case_name) for r in core.records])
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dtypes import DType
+from .views.progress import progress
 
 __all__ = ["Comparison", "Mismatch", "compare_dumps", "first_differing_byte", "format_report"]
 
@@ -99,7 +100,9 @@ def format_report(result: Comparison, locate: Callable[[int], list[str]] | None 
     share = 100.0 * result.mismatch_count / max(result.elements, 1)
     digits = result.dtype.itemsize * 2
     lines = [f"FAIL: {result.mismatch_count} of {result.elements} {result.dtype} elements differ ({share:.4g}%)"]
-    for m in result.first:
+    mismatches = result.first if locate is None else progress(result.first, "verify --trace", len(result.first),
+                                                                  "mismatch")
+    for m in mismatches:
         index = m.index[0] if len(m.index) == 1 else m.index
         lines.append(f"  index {index}: expected {m.expected} (0x{m.expected_bits:0{digits}x}), "
                      f"got {m.got} (0x{m.got_bits:0{digits}x})")
