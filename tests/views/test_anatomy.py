@@ -39,12 +39,12 @@ def test_mask_form_rows_follow_the_address_formula():
 
     rows = explain(traced(body)[0]).rows()
     assert rows == [
-        ("0", "dst", "write", "UB[0x400, 0x480)", "lanes 0-63", "lanes 64-127"),
-        ("0", "src0", "read", "UB[0x0, 0x80)", "lanes 0-63", "lanes 64-127"),
-        ("0", "src1", "read", "UB[0x200, 0x280)", "lanes 0-63", "lanes 64-127"),
-        ("1", "dst", "write", "UB[0x500, 0x580)", "lanes 0-63", "lanes 64-127"),
-        ("1", "src0", "read", "UB[0x100, 0x180)", "lanes 0-63", "lanes 64-127"),
-        ("1", "src1", "read", "UB[0x300, 0x380)", "lanes 0-63", "lanes 64-127"),
+        ("0", "dst", "write", "lanes 0-63", "lanes 64-127", "UB[0x400, 0x480)"),
+        ("0", "src0", "read", "lanes 0-63", "lanes 64-127", "UB[0x0, 0x80)"),
+        ("0", "src1", "read", "lanes 0-63", "lanes 64-127", "UB[0x200, 0x280)"),
+        ("1", "dst", "write", "lanes 0-63", "lanes 64-127", "UB[0x500, 0x580)"),
+        ("1", "src0", "read", "lanes 0-63", "lanes 64-127", "UB[0x100, 0x180)"),
+        ("1", "src1", "read", "lanes 0-63", "lanes 64-127", "UB[0x300, 0x380)"),
     ]
 
 
@@ -70,7 +70,7 @@ def test_block_stride_and_bitwise_mask_place_lanes_in_their_datablocks():
 
     parts = anatomy(traced(body)[0])
     dst = parts.operands[0]
-    assert spans(np.flatnonzero(dst.active[0])) == "0, 2, 4, 6, 8, 10, 12, 14"
+    assert spans(np.flatnonzero(dst.active[0])) == "0-14 step 2"
     assert dst.repeat_ranges(0) == tuple(ByteRange("UB", 0x400 + 4 * k, 0x402 + 4 * k) for k in range(8))
     assert dst.locate(0x400 + 3 * 64 + 2 * 5) is None  # lane 53 is masked off
     assert dst.locate(0x404) == (0, 2)
@@ -95,8 +95,14 @@ def test_parameters_that_do_not_reproduce_the_record_are_shown_whole():
 
 def test_an_instruction_without_a_rule_is_shown_whole():
     record = _record("data_copy_pad", {}, [ByteRange("GM", 0, 64, "x")], [ByteRange("UB", 0, 64)])
-    assert explain(record).rows() == [("0", "reads[0]", "read", "GM:x[0x0, 0x40)", "all bytes", "-"),
-                                      ("0", "writes[0]", "write", "UB[0x0, 0x40)", "all bytes", "-")]
+    assert explain(record).rows() == [("0", "reads[0]", "read", "all bytes", "-", "GM:x[0x0, 0x40)"),
+                                      ("0", "writes[0]", "write", "all bytes", "-", "UB[0x0, 0x40)")]
+
+
+def test_spans_writes_runs_and_strided_runs():
+    assert spans([]) == "-" and spans([4]) == "4" and spans([1, 2]) == "1, 2"
+    assert spans([0, 1, 2, 5, 7, 9, 11, 12]) == "0-2, 5-11 step 2, 12"
+    assert spans([*range(1, 64, 2), *range(64, 128)]) == "1-63 step 2, 64-127"
 
 
 def test_subtract_ranges_keeps_what_is_outside():

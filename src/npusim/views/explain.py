@@ -6,8 +6,8 @@
     add  seq 0  pipe V  kernel.py:9
       params: mask=64 repeat_times=2 repeat_params={...}
       registers read: MASK_MODE, CTRL; written: MASK
-      repeat  operand  role   bytes               active            masked off
-      0       dst      write  UB[0x400, 0x480)    lanes 0-63        lanes 64-127
+      repeat  operand  role   active      masked off    bytes
+      0       dst      write  lanes 0-63  lanes 64-127  UB[0x400, 0x480)
       ...
 
 Every byte range in it is one of the access record's (:mod:`.anatomy`).
@@ -27,18 +27,27 @@ __all__ = ["Explanation", "explain", "spans"]
 
 
 def spans(indices) -> str:
-    """``[0, 1, 2, 5, 7, 8]`` as ``"0-2, 5, 7-8"`` (``"-"`` when empty)."""
+    """Sorted indices as runs: ``[0, 1, 2, 5, 7, 9, 11, 12]`` is ``"0-2, 5-11 step 2, 12"`` (``"-"`` when empty).
+
+    Greedy: each run is the longest arithmetic progression from its first index; a run of
+    fewer than three indices is written out.
+    """
     items = [int(i) for i in indices]
     if not items:
         return "-"
-    parts, start, last = [], items[0], items[0]
-    for i in items[1:] + [None]:
-        if i is not None and i == last + 1:
-            last = i
-            continue
-        parts.append(str(start) if start == last else f"{start}-{last}")
-        if i is not None:
-            start = last = i
+    parts, i = [], 0
+    while i < len(items):
+        j = i + 1
+        if j < len(items):
+            step = items[j] - items[i]
+            while j + 1 < len(items) and items[j + 1] - items[j] == step:
+                j += 1
+        if j - i + 1 >= 3:
+            parts.append(f"{items[i]}-{items[j]}" + ("" if step == 1 else f" step {step}"))
+            i = j + 1
+        else:
+            parts.append(str(items[i]))
+            i += 1
     return ", ".join(parts)
 
 
@@ -66,15 +75,15 @@ class Explanation:
         return self.anatomy.record
 
     def rows(self) -> list[tuple[str, ...]]:
-        """Table rows: repeat, operand, role, byte ranges, active units, masked-off units."""
+        """Table rows: repeat, operand, role, active units, masked-off units, byte ranges."""
         rows = []
         for repeat in range(self.anatomy.repeats):
             for operand in self.anatomy.operands:
                 if repeat >= operand.repeats:
                     continue
                 active, masked = _unit_rows(operand, repeat)
-                rows.append((str(repeat), operand.name, operand.role, _ranges_text(operand.repeat_ranges(repeat)),
-                             active, masked))
+                rows.append((str(repeat), operand.name, operand.role, active, masked,
+                             _ranges_text(operand.repeat_ranges(repeat))))
         return rows
 
     def table(self) -> str:
@@ -84,7 +93,7 @@ class Explanation:
                  f"  params: {params}"]
         lines += [f"  {note}" for note in self.anatomy.notes]
         lines += [f"  {o.name}: {o.note}" for o in self.anatomy.operands if o.note]
-        header = ("repeat", "operand", "role", "bytes", "active", "masked off")
+        header = ("repeat", "operand", "role", "active", "masked off", "bytes")
         rows = [header, *self.rows()]
         widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
         for row in rows:

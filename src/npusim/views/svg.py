@@ -4,8 +4,8 @@ Ascend layout: **x** is UB in 32-byte DataBlocks (only the blocks the call touch
 gap column ``⋯`` where it skips some), **y** is the repeat; each repeat row has a read
 half (top) and a write half (bottom).  Each operand has its colour: a written unit is
 filled solid, a read unit is filled light with its colour's outline; a masked-off lane
-inside an operand's DataBlock is grey and crossed; a byte two operands of the same role
-share is outlined red (overlap); API scratch side effects are black-hatched in their own
+inside an operand's DataBlock is grey and crossed; bytes two operands share in one repeat
+are outlined red (overlap, an in-place call included); API scratch side effects are black-hatched in their own
 row.  Every unit drawn is a unit of the :class:`~npusim.views.anatomy.Anatomy`, whose
 bytes are the access record's.
 """
@@ -112,7 +112,7 @@ def _draw_operand(group, operand: OperandLanes, colour: str, columns, cell: floa
                     ET.SubElement(group, "rect", **attrs, fill=colour, stroke=colour,
                                   **{"fill-opacity": "1" if write else "0.3", "stroke-width": "0.5",
                                      "class": "unit", "data-repeat": str(repeat), "data-unit": str(unit)})
-                    counts.setdefault((operand.role, repeat, lo, hi, key), []).append(operand.name)
+                    counts.setdefault((repeat, lo, hi, key), []).append((operand.role, operand.name))
                 else:
                     ET.SubElement(group, "rect", **attrs, fill="#dddddd", stroke="#999999",
                                   **{"stroke-width": "0.5", "class": "masked", "data-repeat": str(repeat)})
@@ -121,21 +121,24 @@ def _draw_operand(group, operand: OperandLanes, colour: str, columns, cell: floa
 
 
 def _draw_overlaps(svg, counts: dict, columns, cell: float) -> None:
-    for (role, repeat, lo, hi, key), names in counts.items():
+    """Outline in red the units whose bytes two operands share in one repeat (an in-place dst and src too)."""
+    for (repeat, lo, hi, key), users in counts.items():
+        names = sorted({name for _, name in users})
         if len(names) < 2:
             continue
         x = LEFT + columns[key] * cell + (lo % BLOCK) * cell / BLOCK
-        y = TOP + repeat * 2 * ROW + (ROW if role == "write" else 0) + 1
-        rect = ET.SubElement(svg, "rect", x=f"{x:.2f}", y=str(y), width=f"{(hi - lo) * cell / BLOCK:.2f}",
-                             height=str(ROW - 2), fill="none", stroke="red", **{"stroke-width": "1.5",
-                                                                                 "class": "overlap"})
-        ET.SubElement(rect, "title").text = f"{' and '.join(names)} share these bytes"
+        for role in sorted({role for role, _ in users}):
+            y = TOP + repeat * 2 * ROW + (ROW if role == "write" else 0) + 1
+            rect = ET.SubElement(svg, "rect", x=f"{x:.2f}", y=str(y), width=f"{(hi - lo) * cell / BLOCK:.2f}",
+                                 height=str(ROW - 2), fill="none", stroke="red",
+                                 **{"stroke-width": "1.5", "class": "overlap"})
+            ET.SubElement(rect, "title").text = f"{' and '.join(names)} share these bytes"
 
 
 def _legend(svg, anatomy: Anatomy, y: int) -> None:
     entries = [(COLOURS[i % len(COLOURS)], f"{o.name} ({o.role}{', ' + o.note if o.note else ''})")
                for i, o in enumerate(anatomy.operands)]
-    entries += [("#dddddd", "masked-off lane"), ("none", "red outline: bytes two operands share")]
+    entries += [("#dddddd", "masked-off lane"), ("red", "red outline: bytes two operands share in a repeat")]
     if anatomy.side_reads or anatomy.side_writes:
         entries.append(("url(#hatch)", "API scratch side effect"))
     entries.append(("none", "x: 32-byte DataBlocks; y: repeats (R = reads, W = writes; light = read, solid = write)"))
