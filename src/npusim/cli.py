@@ -209,15 +209,15 @@ def cmd_explain(args: argparse.Namespace) -> int:
     except ConstraintError as err:
         _error("explain", f"the instruction rejected the call: {err}")
         return EXIT_FAIL
-    records = [r for c in cores if args.block is None or c.block == args.block for r in c.records]
+    records = [(r, c.chip) for c in cores if args.block is None or c.block == args.block for r in c.records]
     if args.seq is not None:
-        records = [r for r in records if r.seq == args.seq]
+        records = [(r, chip) for r, chip in records if r.seq == args.seq]
     elif isinstance(document, dict) and "instruction" in document:
-        records = [r for r in records if r.instruction == document["instruction"]][-1:]
+        records = [(r, chip) for r, chip in records if r.instruction == document["instruction"]][-1:]
     if not records:
         _error("explain", "no traced call matches (the instruction may not record yet: docs/explain.md)")
         return EXIT_FAIL
-    explanations = [explain(r) for r in records]
+    explanations = [explain(r, chip if r.vendor == "sophgo" else None) for r, chip in records]
     print("\n\n".join(str(e) for e in explanations))
     if args.svg:
         if len(explanations) > 1:

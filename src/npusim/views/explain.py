@@ -22,8 +22,9 @@ import numpy as np
 
 from ..engine.trace import AccessRecord
 from .anatomy import Anatomy, OperandLanes, anatomy
+from .lanes import LaneView, lane_view
 
-__all__ = ["Explanation", "explain", "spans"]
+__all__ = ["Explanation", "LaneExplanation", "explain", "spans"]
 
 
 def spans(indices) -> str:
@@ -62,6 +63,37 @@ def _unit_rows(operand: OperandLanes, repeat: int) -> tuple[str, str]:
     word = {"lane": "lanes", "byte": "bytes"}[operand.unit]
     return f"{word} {spans(np.flatnonzero(active))}", f"{word} {spans(np.flatnonzero(~active))}" if (~active).any() \
         else "-"
+
+
+@dataclass(frozen=True)
+class LaneExplanation:
+    """What one Sophgo call touched, lane by lane (:mod:`.lanes`)."""
+
+    view: LaneView
+
+    @property
+    def record(self) -> AccessRecord:
+        return self.view.record
+
+    def table(self) -> str:
+        record, view = self.record, self.view
+        params = " ".join(f"{k}={json.dumps(v)}" for k, v in record.params.items())
+        lines = [f"{record.instruction}  seq {record.seq}  block {record.block}  pipe {record.pipe}  {record.source}",
+                 f"  params: {params}",
+                 f"  LOCAL: {view.npu_num} lanes x {view.lane_bytes:#x} bytes; offsets are in-lane, gaps are padding"]
+        for group in view.groups:
+            offsets = " ".join(f"[{a:#x}, {b:#x})" for a, b in group.offsets)
+            lines.append(f"  {group.role:<5}  lanes {spans(group.lanes)}: {offsets}")
+        lines += [f"  {role:<5}  {r!r}" for role, r in view.global_ranges]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def svg(self) -> str:
+        from .svg import lanes_svg
+
+        return lanes_svg(self.view)
 
 
 @dataclass(frozen=True)
@@ -113,9 +145,18 @@ class Explanation:
         return access_svg(self.anatomy)
 
 
-def explain(record: AccessRecord) -> Explanation:
-    """Explain one access record (``core.trace[i]``): per repeat, the bytes each operand touched."""
+def explain(record: AccessRecord, chip: str | None = None) -> Explanation | LaneExplanation:
+    """Explain one access record (``core.trace[i]``): per repeat, the bytes each operand touched.
+
+    A Sophgo record is shown lane by lane; ``chip`` names its chip (for its lanes and
+    ``LOCAL_MEM_SIZE``; default: the default Sophgo chip).
+    """
     if not isinstance(record, AccessRecord):
         raise TypeError(f"explain: record must be an AccessRecord (an entry of core.trace), got "
                         f"{type(record).__name__}")
+    if record.vendor == "sophgo":
+        from ..sophgo.chips import get_chip, get_default_chip
+
+        product = get_default_chip() if chip is None else get_chip(chip)
+        return LaneExplanation(lane_view(record, product.npu_num, product.local_mem_bytes))
     return Explanation(anatomy(record))

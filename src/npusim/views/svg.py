@@ -146,3 +146,62 @@ def _legend(svg, anatomy: Anatomy, y: int) -> None:
         ET.SubElement(svg, "rect", x="4", y=str(y + 20 * i), width="14", height="14", fill=fill, stroke="black",
                       **{"stroke-width": "0.5"})
         ET.SubElement(svg, "text", x="24", y=str(y + 20 * i + 11), **{"class": "legend"}).text = text
+
+
+# ------------------------------------------------------------------ Sophgo: lanes x in-lane offset
+LANE_ROW_BYTES = 64  # one picture row: 64 bytes of a lane
+
+
+def lanes_svg(view) -> str:
+    """Sophgo LOCAL as lanes (x) by in-lane offset (y, rows of :data:`LANE_ROW_BYTES`), for one call.
+
+    Each lane column has a read half (left, light) and a write half (right, solid).  Only
+    the rows some lane touches are drawn (a ``⋯`` row where offsets are skipped); inside a
+    drawn row, a lane's blank part is bytes the call does not touch (the layout's padding).
+    """
+    record = view.record
+    touched = sorted({row for g in view.groups for a, b in g.offsets
+                      for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1)})
+    slots, slot, last = {}, 0, None
+    for row in touched:
+        if last is not None and row != last + 1:
+            slot += 1  # the gap
+        slots[row] = slot
+        slot += 1
+        last = row
+    rows = max(slot, 1)
+    col = max(6.0, min(24.0, 1200 / view.npu_num))
+    row_h = 16.0
+    width = LEFT + view.npu_num * col + 20
+    height = TOP + rows * row_h + 80
+    svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
+                     viewBox=f"0 0 {width:.0f} {height:.0f}", **{"font-family": "monospace", "font-size": "11"})
+    ET.SubElement(svg, "title").text = f"{record.instruction} (seq {record.seq}, {record.source})"
+    ET.SubElement(svg, "text", x="4", y="14").text = (f"{record.instruction}  seq {record.seq}  {record.source}  "
+                                                      f"(x: lane, y: in-lane offset, {LANE_ROW_BYTES} bytes a row)")
+    for lane in range(0, view.npu_num, max(1, int(40 / col))):
+        ET.SubElement(svg, "text", x=f"{LEFT + lane * col:.1f}", y=str(TOP - 8)).text = str(lane)
+    for row, where in slots.items():
+        ET.SubElement(svg, "text", x="4", y=f"{TOP + where * row_h + 12:.1f}").text = f"{row * LANE_ROW_BYTES:#x}"
+    for gap in sorted(set(range(rows)) - set(slots.values())):
+        ET.SubElement(svg, "text", x="4", y=f"{TOP + gap * row_h + 12:.1f}").text = "⋯"
+    for group in view.groups:
+        write = group.role == "write"
+        colour = COLOURS[1] if write else COLOURS[0]
+        g = ET.SubElement(svg, "g", **{"class": f"lanes {group.role}"})
+        for lane in group.lanes:
+            x = LEFT + lane * col + (col / 2 if write else 0)
+            for a, b in group.offsets:
+                for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1):
+                    lo, hi = max(a, row * LANE_ROW_BYTES), min(b, (row + 1) * LANE_ROW_BYTES)
+                    y = TOP + slots[row] * row_h + (lo % LANE_ROW_BYTES) / LANE_ROW_BYTES * (row_h - 2)
+                    ET.SubElement(g, "rect", x=f"{x:.2f}", y=f"{y:.2f}", width=f"{col / 2 - 0.5:.2f}",
+                                  height=f"{max(0.5, (hi - lo) / LANE_ROW_BYTES * (row_h - 2)):.2f}", fill=colour,
+                                  **{"fill-opacity": "1" if write else "0.4", "class": "bytes",
+                                     "data-lane": str(lane)})
+    y = TOP + rows * row_h + 20
+    for i, (fill, text) in enumerate([(COLOURS[0], "read (left half of a lane)"),
+                                      (COLOURS[1], "written (right half); blank inside a row: padding")]):
+        ET.SubElement(svg, "rect", x="4", y=str(y + 20 * i), width="14", height="14", fill=fill)
+        ET.SubElement(svg, "text", x="24", y=str(y + 20 * i + 11)).text = text
+    return ET.tostring(svg, encoding="unicode")
