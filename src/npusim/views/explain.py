@@ -65,6 +65,13 @@ def _unit_rows(operand: OperandLanes, repeat: int) -> tuple[str, str]:
         else "-"
 
 
+def _header(record: AccessRecord) -> list[str]:
+    """The first lines of a table: which call, where from, and its parameters."""
+    params = " ".join(f"{k}={json.dumps(v)}" for k, v in record.params.items())
+    return [f"{record.instruction}  seq {record.seq}  block {record.block}  pipe {record.pipe}  {record.source}",
+            f"  params: {params}"]
+
+
 @dataclass(frozen=True)
 class LaneExplanation:
     """What one Sophgo call touched, lane by lane (:mod:`.lanes`)."""
@@ -76,10 +83,8 @@ class LaneExplanation:
         return self.view.record
 
     def table(self) -> str:
-        record, view = self.record, self.view
-        params = " ".join(f"{k}={json.dumps(v)}" for k, v in record.params.items())
-        lines = [f"{record.instruction}  seq {record.seq}  block {record.block}  pipe {record.pipe}  {record.source}",
-                 f"  params: {params}",
+        view = self.view
+        lines = [*_header(self.record),
                  f"  LOCAL: {view.npu_num} lanes x {view.lane_bytes:#x} bytes; offsets are in-lane, gaps are padding"]
         for group in view.groups:
             offsets = " ".join(f"[{a:#x}, {b:#x})" for a, b in group.offsets)
@@ -119,10 +124,7 @@ class Explanation:
         return rows
 
     def table(self) -> str:
-        record = self.record
-        params = " ".join(f"{k}={json.dumps(v)}" for k, v in record.params.items())
-        lines = [f"{record.instruction}  seq {record.seq}  block {record.block}  pipe {record.pipe}  {record.source}",
-                 f"  params: {params}"]
+        lines = _header(self.record)
         lines += [f"  {note}" for note in self.anatomy.notes]
         lines += [f"  {o.name}: {o.note}" for o in self.anatomy.operands if o.note]
         header = ("repeat", "operand", "role", "active", "masked off", "bytes")
