@@ -50,6 +50,7 @@ def test_report_loads_with_no_console_error_and_shows_the_timeline_and_a_picture
     picture = dom[dom.index('id="picture"'):]
     assert 'data-operand="dst"' in picture and "duplicate  seq 0  block 0" in picture
     assert "Chosen call: <span" in dom and "duplicate  (block 0 (ascend A2), seq 0," in dom
+    assert "writes: UB[0x0, 0x200)" in dom  # duplicate of 256 halves at 0
 
 
 def test_a_picked_call_is_pictured():

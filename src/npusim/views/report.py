@@ -77,7 +77,16 @@ function npusimReport() {
     var key = e.pid + ':' + e.args.seq;
     document.getElementById('chosen-name').textContent =
       e.name + '  (' + processes[e.pid] + ', seq ' + e.args.seq + ', ' + e.args.source + ')';
-    document.getElementById('chosen-args').textContent = JSON.stringify(e.args, null, 1);
+    function ranges(list) {
+      return list.map(function (r) {
+        return r[0] + (r[3] ? ':' + r[3] : '') + '[0x' + r[1].toString(16) + ', 0x' + r[2].toString(16) + ')';
+      }).join(' ') || '-';
+    }
+    document.getElementById('chosen-args').textContent =
+      'source: ' + e.args.source + '\nparams: ' + JSON.stringify(e.args.params) +
+      '\nreads:  ' + ranges(e.args.reads) + '\nwrites: ' + ranges(e.args.writes) +
+      '\nregisters read: ' + (e.args.registers_read.join(', ') || '-') +
+      '; written: ' + (e.args.registers_written.join(', ') || '-');
     var picture = document.getElementById('picture');
     if (pictures[key]) { picture.innerHTML = pictures[key]; }
     else { picture.textContent = 'no picture embedded for this call: npusim report ... --pick ' +
