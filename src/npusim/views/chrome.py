@@ -87,7 +87,7 @@ def trace_events(cores: Iterable[CoreTrace]) -> dict:
                 if waiting:
                     events.append({"ph": "f", "bp": "e", "name": "flag", "cat": "sync", "id": waiting.pop(0),
                                    "pid": pid, "tid": tids[record.pipe], "ts": record.seq})
-    return {"traceEvents": events, "displayTimeUnit": "ms", "otherData": {"generator": "npusim", "clock": CLOCK}}
+    return {"traceEvents": events, "otherData": {"generator": "npusim", "clock": CLOCK}}
 
 
 def write_trace(path: str | os.PathLike, cores: Iterable[CoreTrace]) -> None:
