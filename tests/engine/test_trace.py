@@ -48,3 +48,20 @@ def test_json_value_gives_plain_json_for_every_kind_of_argument():
     assert converted[:10] == [1, -2, 1.5, "nan", "RED", {"stride": 8, "ratio": "inf"}, {"tensor": "UB", "addr": 32},
                               [1, [2, 3]], [1, 2], None]
     json.dumps(converted, allow_nan=False)  # strict JSON: no NaN/inf literals
+
+
+def test_a_collector_gives_every_core_made_inside_it_a_trace_and_lists_them():
+    from npusim import ascend as asc
+    from npusim.engine.trace import collecting
+
+    with collecting() as collector:
+        first, second = asc.Core("A2"), asc.Core("A2", trace=True, block_idx=1, block_num=2)
+    outside = asc.Core("A2")
+    assert outside.trace is None
+    assert [(c.vendor, c.chip, c.block) for c in collector.cores] == [("ascend", first.chip.name, 0),
+                                                                     ("ascend", second.chip.name, 1)]
+    assert collector.cores[0].records is first.trace and collector.cores[1].records is second.trace
+    with first:
+        dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0, 128)
+        asc.duplicate(dst, 1.0, 128)
+    assert [r.instruction for r in collector.records()] == ["duplicate"]

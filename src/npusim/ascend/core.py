@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from ..context import ActiveCores
 from ..engine.dispatch import new_core_caches
-from ..engine.trace import AccessRecord
+from ..engine.trace import AccessRecord, core_trace
 from ..errors import (
     NoActiveCoreError,
     ParameterRangeError,
@@ -62,7 +62,8 @@ class Core:
             ``set_default_chip`` / ``npusim run --chip``).
         strict: make reads of never-written UB bytes an error instead of a warning.
         trace: keep ``core.trace``, one :class:`~npusim.engine.trace.AccessRecord` per executed
-            instruction call (what it read and wrote, exactly); ``None`` when off.
+            instruction call (what it read and wrote, exactly); ``None`` when off.  A core
+            made while :func:`~npusim.engine.trace.collecting` keeps one in any case.
         block_idx: this core's index in a multi-core launch (``get_block_idx()``).
         block_num: number of cores in the launch (``get_block_num()``).
         sync: the pipe synchronisation checker (docs/semantics.md §11, :mod:`.sync_check`):
@@ -96,7 +97,8 @@ class Core:
         self.block_idx = require_int("Core", "block_idx", block_idx, 0, self.block_num - 1,
                                      f"{pages.GET_BLOCK_IDX} 返回值说明; {semantics('5.7')}")
         self.sync_log: list[SyncRecord] = []
-        self.trace: list[AccessRecord] | None = [] if require_bool("Core", "trace", trace) else None
+        self.trace: list[AccessRecord] | None = core_trace(require_bool("Core", "trace", trace), "ascend",
+                                                           self.chip.name, self.block_idx)
         self.invocations, self.bindings = new_core_caches()
         self.observer = sync_checker("Core", sync, self.chip.hard_event_ids,  # None when sync="off"
                                      schedule_seed=schedule_seed)

@@ -17,18 +17,21 @@ lane-major offset ``lane * LOCAL_MEM_SIZE + offset``) and ``"GLOBAL"`` for Sophg
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import enum
 import math
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
 
 __all__ = [
-    "AccessRecord", "ByteRange", "caller_source", "json_params", "json_value", "merge_ranges", "ranges_of_addresses",
+    "AccessRecord", "ByteRange", "CoreTrace", "TraceCollector", "caller_source", "collecting", "core_trace",
+    "json_params", "json_value", "merge_ranges", "ranges_of_addresses",
 ]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -154,3 +157,62 @@ def json_value(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [json_value(v) for v in value]
     return repr(value)
+
+
+# ------------------------------------------------------------------ collecting every core's trace
+@dataclasses.dataclass(frozen=True, slots=True)
+class CoreTrace:
+    """The trace of one core made while a :class:`TraceCollector` was collecting.
+
+    Attributes:
+        vendor: ``"ascend"`` or ``"sophgo"``.
+        chip: the chip's name.
+        block: the core's block index (0 for a core outside a launch).
+        records: the core's ``trace`` list itself (it grows while the core runs).
+    """
+
+    vendor: str
+    chip: str
+    block: int
+    records: list
+
+
+class TraceCollector:
+    """Every core created while it collects keeps a trace, listed here in creation order.
+
+    ``npusim run --trace`` and ``launch(..., trace=...)`` use it, so a script or kernel
+    records without passing ``trace=True`` to each core it makes.
+    """
+
+    def __init__(self) -> None:
+        self.cores: list[CoreTrace] = []
+
+    def records(self) -> list[AccessRecord]:
+        """Every record of every core, core by core."""
+        return [record for core in self.cores for record in core.records]
+
+
+_COLLECTOR: contextvars.ContextVar[TraceCollector | None] = contextvars.ContextVar("npusim_trace", default=None)
+
+
+@contextlib.contextmanager
+def collecting(collector: TraceCollector | None = None) -> Iterator[TraceCollector]:
+    """Collect the trace of every core created inside the ``with`` block (nested: the innermost)."""
+    collector = TraceCollector() if collector is None else collector
+    token = _COLLECTOR.set(collector)
+    try:
+        yield collector
+    finally:
+        _COLLECTOR.reset(token)
+
+
+def core_trace(wanted: bool, vendor: str, chip: str, block: int = 0) -> list[AccessRecord] | None:
+    """The ``trace`` list a new core keeps: a list when ``wanted`` or a collector is collecting
+    (which then lists it), else ``None`` (tracing off costs nothing)."""
+    collector = _COLLECTOR.get()
+    if not wanted and collector is None:
+        return None
+    records: list[AccessRecord] = []
+    if collector is not None:
+        collector.cores.append(CoreTrace(vendor, chip, block, records))
+    return records

@@ -29,7 +29,7 @@ import numpy as np
 from .. import dtypes as _dtypes
 from ..context import ActiveCores
 from ..engine.dispatch import new_core_caches
-from ..engine.trace import AccessRecord
+from ..engine.trace import AccessRecord, core_trace
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..lazy import cached_attribute
 from ..memory import Memory, UninitPolicy, core_uninit_policy
@@ -104,7 +104,8 @@ class Core:
     ) -> None:
         self.chip = get_default_chip() if chip is None else get_chip(chip)
         self.uninit: UninitPolicy = core_uninit_policy("tpu.Core", strict, uninit)
-        self.trace: list[AccessRecord] | None = [] if require_bool("tpu.Core", "trace", trace) else None
+        self.trace: list[AccessRecord] | None = core_trace(require_bool("tpu.Core", "trace", trace), "sophgo",
+                                                           self.chip.name)
         self.global_mem_bytes = require_int(
             "tpu.Core", "global_mem_bytes", global_mem_bytes, 8, MAX_GLOBAL_MEM_BYTES, HOST_SOURCE,
             rule="out of range: npusim holds at most 4 GiB of global memory (twice that with its written-shadow)",

@@ -27,16 +27,20 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from ...engine.trace import CoreTrace, collecting
 from ...errors import RuntimeMisuseError
 from ...memory import core_uninit_policy, strict_reads
 from ...sources import semantics
 from ...validate import require_int
+from ...views.progress import progress
 from .. import pages
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
@@ -82,6 +86,7 @@ class Launch:
     block_dim: int
     chip: AscendChip
     gm: list[GmBuffer] = field(default_factory=list)
+    trace: list[CoreTrace] | None = None  # every block's access records, when traced (launch(..., trace=...))
 
 
 class JitFunction:
@@ -126,7 +131,8 @@ class JitFunction:
     def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, *,
                chip: str | AscendChip | None = None, strict: bool = False, sync: str | None = None,
                schedule_seed: int | None = None,
-               after_block: Callable[[Core], object] | None = None) -> Launch:
+               after_block: Callable[[Core], object] | None = None,
+               trace: bool | str | os.PathLike = False) -> Launch:
         """Run the kernel on ``block_dim`` blocks, in order; return what ran.
 
         Args:
@@ -145,6 +151,8 @@ class JitFunction:
                 a kernel that is properly synchronised gives the same bytes under every seed.
             after_block: called with each block's core when the block has returned, before the
                 core is freed (to look at its UB or sync log; npusim keeps no core).
+            trace: ``True`` keeps every block's access records in ``Launch.trace``; a path
+                also writes them there as a Chrome trace-event file (:mod:`npusim.views.chrome`).
         """
         name = self.fn.__name__
         who = f"{name}.launch"
@@ -159,6 +167,8 @@ class JitFunction:
         elif not all(isinstance(key, str) for key in kwargs):
             raise TypeError(f"{who}: kwargs keys must be parameter names (str), got "
                             f"{[key for key in kwargs if not isinstance(key, str)][0]!r}")
+        if not isinstance(trace, (bool, str, os.PathLike)):
+            raise TypeError(f"{who}: trace must be a bool or a file path, got {type(trace).__name__}")
         if after_block is not None and not callable(after_block):
             raise TypeError(f"{who}: after_block must be callable (it receives each block's Core), "
                             f"got {type(after_block).__name__}")
@@ -172,9 +182,10 @@ class JitFunction:
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
         call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in kwargs.items()}
         token = _RUNNING.set(launch)
+        traced = None
         try:
-            with strict_reads(strict):
-                for block_idx in range(block_dim):
+            with strict_reads(strict), collecting() if trace is not False else contextlib.nullcontext() as traced:
+                for block_idx in progress(range(block_dim), f"{name}[{block_dim}]", block_dim, "block"):
                     core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim)
                     core.observer = sync_checker(name, sync, product.hard_event_ids, blocks,
                                                  None if schedule_seed is None else schedule_seed + block_idx)
@@ -182,6 +193,12 @@ class JitFunction:
                     del core  # the block's core is freed when the block returns
         finally:
             _RUNNING.reset(token)
+            if traced is not None:  # also when a block failed: the trace shows what ran up to it
+                launch.trace = traced.cores
+                if trace is not True:
+                    from ...views.chrome import write_trace
+
+                    write_trace(trace, traced.cores)
         return launch
 
     def _run_block(self, launch: Launch, core: Core, args: list, kwargs: dict, after_block) -> None:
