@@ -1,6 +1,7 @@
 """The ``npusim`` command line.
 
-    npusim run FILE.py [--chip NAME] [-- ARGS]   run a kernel script (NAME: its default Ascend or Sophgo chip)
+    npusim run FILE.py [--chip NAME] [-- ARGS]   run a kernel script (NAME: its default Ascend or Sophgo chip);
+                                                 ``import asc`` in it is npusim's pyasc front end
     npusim demo                                  every bundled example against its golden data
     npusim golden CASE.json -o DIR [--force]     golden data for one instruction call (docs/golden.md)
     npusim verify OUT.bin GOLDEN.bin --dtype T   byte-exact comparison of two dumps
@@ -39,8 +40,12 @@ def cmd_demo(_args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run a script as ``__main__`` with the chosen chip as the default of its vendor's cores and launches."""
+    """Run a script as ``__main__`` with the chosen chip as the default of its vendor's cores and launches.
+
+    ``import asc`` in the script (a pyasc kernel or test) resolves to npusim (:mod:`npusim.pyasc`).
+    """
     from .errors import ConstraintError
+    from .pyasc import start as start_pyasc
 
     script = Path(args.file)
     if not script.is_file():
@@ -52,6 +57,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConstraintError as err:
             _error("run", str(err))
             return EXIT_USAGE
+    start_pyasc()
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [str(script), *args.script_args]
     sys.path.insert(0, str(script.resolve().parent))
