@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 
 from .. import ascend
+from ..ascend.runtime import LocalTensorAuto
 from ..dtypes import DTYPES, DType, by_name
 from . import config, names
 from . import jit as jit_module
@@ -65,7 +66,8 @@ def _vector_names() -> dict:
     """npusim.ascend's public API, pyasc's spelling of the builtin-shadowing names included."""
     exported = {name: getattr(ascend, name) for name in ascend.__all__}
     exported.update(jit=jit_module.jit, ConstExpr=ascend.ConstExpr, range=builtins.range,
-                    static_range=builtins.range, ceildiv=ceildiv)
+                    static_range=builtins.range, ceildiv=ceildiv,
+                    LocalTensorAuto=LocalTensorAuto)
     exported.update(_dtypes())
     return exported
 
