@@ -36,7 +36,7 @@ from ..errors import ParameterRangeError, UnsupportedError
 from ..sources import semantics
 from ..validate import require_int
 from . import runtime as rt
-from .config import KernelType
+from .platforms import KernelType
 
 __all__ = ["CODEGEN_OPTIONS", "COMPILE_OPTIONS", "LAUNCH_OPTIONS", "PyascKernel", "jit", "narrow", "set_policy"]
 

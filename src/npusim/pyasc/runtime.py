@@ -15,6 +15,7 @@ from ..ascend.chips import AscendChip
 from ..errors import RuntimeMisuseError
 from ..sources import semantics
 from ..validate import require_int
+from .platforms import Platform, chip_of
 
 __all__ = ["Stream", "create_stream", "current_device", "current_stream", "destroy_stream", "device_count",
            "get_soc_version", "is_available", "is_model", "set_device", "synchronize", "synchronize_device"]
@@ -33,7 +34,7 @@ class Stream:
 
 @dataclass(frozen=True)
 class _Selection:
-    platform: object  # config.Platform (imported lazily: config imports this module)
+    platform: Platform
     chip: AscendChip
     device_id: int
 
@@ -52,16 +53,12 @@ def selected_chip() -> AscendChip:
     """The product of the last ``set_platform`` (Ascend910B1 when none was called, pyasc's Model default)."""
     selection = _SELECTED.get()
     if selection is None:
-        from .config import Platform, chip_of
-
         return chip_of(Platform.Ascend910B1)
     return selection.chip
 
 
 def get_soc_version():
     """The selected ``config.Platform``."""
-    from .config import Platform
-
     selection = _SELECTED.get()
     return Platform.Ascend910B1 if selection is None else selection.platform
 
