@@ -1,19 +1,23 @@
 """``LocalTensorAuto``: a UB tensor whose buffer and synchronisation the compiler provides (pyasc insert_sync).
 
 pyasc turns every ``LocalTensorAuto(dtype, shape)`` into a queue or scratch buffer of its
-function's TPipe, allocated where the tensor is made and freed at the end of the enclosing
-block, and inserts the queue events itself.  npusim runs in program order, so no event is
-needed; the buffer comes from a per-core pool at the top of the UB the pipe may use
-(``vec_local_bytes``) and goes back when the tensor object is no longer referred to — in a
-loop, when the name is bound to the next iteration's tensor.  Views (``t[off:]``) share the
-tensor's lease: they die with it.  A pool that meets the TPipe's buffers is a
-:class:`~npusim.errors.RuntimeMisuseError` (docs/semantics.md §10.7).
+function's TPipe, hoisted out of loops: one buffer per place in the kernel where a tensor is
+made, allocated there and freed at the end of the enclosing block; it inserts the queue
+events itself.  npusim runs in program order, so no event is needed.  Each place in the
+kernel's source (the chain of calling lines, so a helper called from two places has two)
+gets one buffer from a per-core pool at the top of the UB the pipe may use
+(``vec_local_bytes``); when the same place makes its next tensor (the next loop iteration),
+the previous one, and every view of it (``t[off:]`` shares its lease), dies and the buffer is
+reused.  A pool that meets the TPipe's buffers is a :class:`~npusim.errors.RuntimeMisuseError`
+(docs/semantics.md §10.7).
 """
 
 from __future__ import annotations
 
 import bisect
 import math
+import os
+import sys
 import weakref
 
 from ...dtypes import DType
@@ -37,6 +41,22 @@ class _AutoPool:
     def __init__(self, top: int) -> None:
         self.top = top
         self.ranges: list[tuple[int, int]] = []
+        self.sites: dict[tuple, tuple[int, int, Lease]] = {}  # place in the kernel -> (addr, nbytes, lease)
+
+    def buffer_for(self, core: Core, site: tuple, nbytes: int) -> tuple[int, Lease]:
+        """The buffer of ``site``: the previous tensor made there dies; the bytes are reused when they fit."""
+        previous = self.sites.pop(site, None)
+        if previous is not None:
+            previous[2].revoke()
+            if previous[1] == nbytes:
+                lease = Lease(f"LocalTensorAuto at {previous[0]:#x}")
+                self.sites[site] = (previous[0], nbytes, lease)
+                return previous[0], lease
+            self.free(previous[0], previous[1])
+        addr = self.alloc(core, nbytes)
+        lease = Lease(f"LocalTensorAuto at {addr:#x}")
+        self.sites[site] = (addr, nbytes, lease)
+        return addr, lease
 
     def alloc(self, core: Core, nbytes: int) -> int:
         ceiling = self.top
@@ -76,15 +96,21 @@ class LocalTensorAuto(LocalTensor):
         pool = _POOLS.get(core)
         if pool is None:
             pool = _POOLS[core] = _AutoPool(top)
-        nbytes = align_up(count * dtype.itemsize, 32)
-        addr = pool.alloc(core, nbytes)
-        lease = Lease(f"LocalTensorAuto at {addr:#x}")
+        addr, lease = pool.buffer_for(core, _call_site(), align_up(count * dtype.itemsize, 32))
         self._init(core, dtype, pos, addr, count, lease)
-        object.__setattr__(self, "_auto", (pool, addr, nbytes))
         object.__setattr__(self, "shape", dims)
 
-    def __del__(self) -> None:
-        auto = self.__dict__.get("_auto")
-        if auto is not None:
-            self.lease.revoke()
-            auto[0].free(auto[1], auto[2])
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_SITE_DEPTH = 8
+
+
+def _call_site() -> tuple:
+    """The calling lines outside npusim, innermost first (at most eight frames)."""
+    frame = sys._getframe(2)
+    site = []
+    while frame is not None and len(site) < _SITE_DEPTH:
+        if not os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+            site.append((frame.f_code, frame.f_lasti))
+        frame = frame.f_back
+    return tuple(site)

@@ -73,6 +73,7 @@ class GmBuffer:
         self.tensor_bytes: int | None = None  # set by device_copy: the host tensor's bytes, less than memory's
         self.past_end: PastEndPolicy = "strict"
         self._host: np.ndarray | None = None
+        self._last_tolerated: tuple | None = None  # data_copy checks its GM range twice: warn once
 
     @classmethod
     def device_copy(cls, array: Any, name: str, past_end: PastEndPolicy = "strict",
@@ -119,6 +120,9 @@ class GmBuffer:
             raise OutOfBoundsError(instruction, f"{operand} GM byte range", f"[{start:#x}, {stop:#x})",
                                    rule + " (policy 'strict'; the device tolerates it: policy 'hardware')",
                                    allowed, TOLERANCE_SOURCE)
+        if self._last_tolerated == (instruction, operand, start, stop):
+            return
+        self._last_tolerated = (instruction, operand, start, stop)
         warnings.warn(GmPastEndWarning(f"{instruction}: {operand} GM byte range = [{start:#x}, {stop:#x}): {rule}; "
                                        f"the device reads what the slack holds and the copy-back drops writes "
                                        f"there; documented range: {allowed} [{TOLERANCE_SOURCE}]"),
