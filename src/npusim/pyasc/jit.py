@@ -22,6 +22,7 @@ front end does what pyasc does (docs/semantics.md §10.7):
 
 from __future__ import annotations
 
+import copy
 import inspect
 import os
 import typing
@@ -37,6 +38,7 @@ from ..sources import semantics
 from ..validate import require_int
 from . import runtime as rt
 from .platforms import KernelType
+from .struct import Struct
 
 __all__ = ["CODEGEN_OPTIONS", "COMPILE_OPTIONS", "LAUNCH_OPTIONS", "PyascKernel", "jit", "narrow", "set_policy"]
 
@@ -120,7 +122,14 @@ def narrow(who: str, name: str, value: Any) -> Any:
     if isinstance(value, float):
         with np.errstate(over="ignore"):
             return np.float32(value)
+    if isinstance(value, Struct):
+        return copy.deepcopy(value)  # a helper works on its own copy, as on the device
     return value
+
+
+def _per_block(value: Any) -> Any:
+    """What one block receives: each core copies a Struct argument into its own memory at entry."""
+    return copy.deepcopy(value) if isinstance(value, Struct) else value
 
 
 class PyascKernel(JitFunction):
@@ -168,6 +177,10 @@ class PyascKernel(JitFunction):
             else:
                 bound.arguments[name] = narrow(who, name, value)
         return bound
+
+    def _run_block(self, launch: Launch, core, args: list, kwargs: dict, after_block) -> None:
+        super()._run_block(launch, core, [_per_block(v) for v in args], {k: _per_block(v) for k, v in kwargs.items()},
+                           after_block)
 
     def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, **launch_kwargs) -> Launch:
         """pyasc's launch: options popped from ``kwargs``, arguments bound and typed, tensors copied in and back."""

@@ -14,7 +14,7 @@ import builtins
 from .. import ascend
 from ..ascend.runtime import LocalTensorAuto
 from ..dtypes import DTYPES, DType, by_name
-from . import config, names
+from . import config, names, struct
 from . import jit as jit_module
 from . import runtime as rt
 from .unmodelled import Unmodelled
@@ -96,7 +96,7 @@ def module_names(module: str) -> dict:
     if module == "asc.language.core.dtype":
         return {**_dtypes(), "KnownTypes": KnownTypes, "bit": Unmodelled(f"{module}.bit")}
     if module == "asc.language.core.struct":
-        return {name: Unmodelled(f"{module}.{name}") for name in ("Struct", "Field", "StructField", "BaseField")}
+        return {name: getattr(struct, name) for name in struct.__all__}
     if module == "asc.runtime.config":
         return {name: getattr(config, name) for name in config.__all__} | {"rt": rt}
     if module == "asc.runtime.jit":
