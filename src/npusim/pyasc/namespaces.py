@@ -12,7 +12,7 @@ from __future__ import annotations
 import builtins
 
 from .. import ascend
-from ..ascend.runtime import LocalTensorAuto
+from ..ascend.runtime import LocalTensorAuto, get_tpipe_ptr
 from ..dtypes import DTYPES, DType, by_name
 from . import config, names, struct
 from . import jit as jit_module
@@ -67,7 +67,7 @@ def _vector_names() -> dict:
     exported = {name: getattr(ascend, name) for name in ascend.__all__}
     exported.update(jit=jit_module.jit, ConstExpr=ascend.ConstExpr, range=builtins.range,
                     static_range=builtins.range, ceildiv=ceildiv,
-                    LocalTensorAuto=LocalTensorAuto)
+                    LocalTensorAuto=LocalTensorAuto, get_tpipe_ptr=get_tpipe_ptr)
     exported.update(_dtypes())
     return exported
 

@@ -10,10 +10,11 @@
 from .auto import LocalTensorAuto
 from .gm import GlobalAddress, GlobalTensor, GmBuffer, gm_alloc
 from .launch import ConstExpr, JitFunction, Launch, get_block_idx, get_block_num, jit
-from .pipe import TBuf, TPipe, TQue
+from .pipe import TBuf, TPipe, TQue, get_tpipe_ptr
 from .sync import pipe_barrier, set_flag, wait_flag
 
 __all__ = [
     "ConstExpr", "GlobalAddress", "GlobalTensor", "GmBuffer", "JitFunction", "Launch", "LocalTensorAuto", "TBuf",
-    "TPipe", "TQue", "get_block_idx", "get_block_num", "gm_alloc", "jit", "pipe_barrier", "set_flag", "wait_flag",
+    "TPipe", "TQue", "get_block_idx", "get_block_num", "get_tpipe_ptr", "gm_alloc", "jit", "pipe_barrier",
+    "set_flag", "wait_flag",
 ]
