@@ -103,17 +103,18 @@ def test_npusim_run_and_python_m_npusim_pyasc_run_a_pyasc_script_with_its_argume
 def test_the_pytest_plugin_keeps_the_conftest_options_and_applies_the_policy(tmp_path):
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_kernels.py").write_text(TESTS)
-    hardware = run("-m", "pytest", "-p", "npusim.pyasc", "-p", "no:cacheprovider", "-q", "--backend", "Model",
-                   cwd=tmp_path)
-    assert "2 passed" in hardware.stdout, hardware.stdout + hardware.stderr
-    assert "GmPastEndWarning" in hardware.stdout
-    strict = run("-m", "pytest", "-p", "npusim.pyasc", "-p", "no:cacheprovider", "-q", "--npusim-policy=strict",
-                 cwd=tmp_path)
-    assert "1 failed, 1 passed" in strict.stdout, strict.stdout + strict.stderr
-    assert "OutOfBoundsError" in strict.stdout
+
+    def pytest_with_plugin(*options: str) -> str:
+        done = run("-m", "pytest", "-p", "npusim.pyasc", "-p", "no:cacheprovider", "-q", *options, cwd=tmp_path)
+        return done.stdout + done.stderr
+
+    hardware = pytest_with_plugin("--backend", "Model")
+    assert "2 passed" in hardware and "GmPastEndWarning" in hardware, hardware
+    strict = pytest_with_plugin("--npusim-policy=strict")
+    assert "1 failed, 1 passed" in strict and "OutOfBoundsError" in strict, strict
     if importlib.util.find_spec("xdist") is not None:  # the plugin also loads in xdist's workers
-        spread = run("-m", "pytest", "-p", "npusim.pyasc", "-p", "no:cacheprovider", "-q", "-n", "2", cwd=tmp_path)
-        assert "2 passed" in spread.stdout, spread.stdout + spread.stderr
+        spread = pytest_with_plugin("-n", "2")
+        assert "2 passed" in spread, spread
 
 
 def test_without_the_plugin_asc_is_not_npusim(tmp_path):

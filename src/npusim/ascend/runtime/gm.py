@@ -87,13 +87,7 @@ class GmBuffer:
         """
         if past_end not in ("strict", "hardware"):
             raise ValueError(f"GmBuffer.device_copy: past_end must be 'strict' or 'hardware', got {past_end!r}")
-        host = _to_numpy(array, name)
-        dtype = from_numpy(host.dtype)
-        if dtype is None:
-            raise UnsupportedError(
-                "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
-                GM_DTYPES, HOST_SOURCE,
-            )
+        host, dtype = _host_array(array, name)
         nbytes = host.size * dtype.itemsize
         region = np.zeros(device_allocation_bytes(nbytes), dtype=np.uint8)
         region[:nbytes] = np.ascontiguousarray(host).reshape(-1).astype(dtype.np_dtype, copy=False).view(np.uint8)
@@ -140,13 +134,7 @@ class GmBuffer:
         as soon as they happen (also when a later block fails), and arguments that share
         memory see each other's writes, exactly as with contiguous arrays.
         """
-        host = _to_numpy(array, name)
-        dtype = from_numpy(host.dtype)
-        if dtype is None:
-            raise UnsupportedError(
-                "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
-                GM_DTYPES, HOST_SOURCE,
-            )
+        host, dtype = _host_array(array, name)
         writable = bool(host.flags.writeable)
         if host.flags.c_contiguous and is_little_endian(host.dtype):
             raw = host.reshape(-1).view(np.uint8)
@@ -211,6 +199,18 @@ class HostCopy:
     def store(self, start: int, stop: int) -> None:
         elements = self._elements(start, stop)
         self.host_bits.flat[elements] = self.staged_bits[elements]
+
+
+def _host_array(array: Any, name: str) -> tuple[np.ndarray, DType]:
+    """The caller's array as numpy (sharing memory) and its npusim element type."""
+    host = _to_numpy(array, name)
+    dtype = from_numpy(host.dtype)
+    if dtype is None:
+        raise UnsupportedError(
+            "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
+            GM_DTYPES, HOST_SOURCE,
+        )
+    return host, dtype
 
 
 def _to_numpy(array: Any, name: str) -> np.ndarray:
