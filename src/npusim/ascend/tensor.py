@@ -24,7 +24,7 @@ from .types import TPosition
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 
-__all__ = ["Lease", "LocalTensor"]
+__all__ = ["Lease", "LocalTensor", "PhyAddress"]
 
 
 class Lease:
@@ -38,6 +38,19 @@ class Lease:
 
     def revoke(self) -> None:
         self.alive = False
+
+
+class PhyAddress(int):
+    """A UB byte address from :meth:`LocalTensor.get_phy_addr`, remembering the element type of its tensor.
+
+    pyasc infers TransDataTo5HD's element type from addresses that come straight from
+    ``get_phy_addr``; arithmetic on one gives a plain ``int`` (no longer straight from it).
+    """
+
+    def __new__(cls, value: int, dtype: DType) -> PhyAddress:
+        address = super().__new__(cls, value)
+        address.dtype = dtype
+        return address
 
 
 class LocalTensor:
@@ -61,7 +74,8 @@ class LocalTensor:
     :meth:`reinterpret_cast` gives a view of the same bytes as another type.
     """
 
-    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key", "geometry_key", "user_tag")
+    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key", "geometry_key", "user_tag",
+                 "address_dtype")
 
     def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
                  *, core: Core | None = None, lease: Lease | None = None) -> None:
@@ -129,7 +143,7 @@ class LocalTensor:
     def get_phy_addr(self, offset: int = 0) -> int:
         """Byte address of element ``offset`` (pyasc ``get_phy_addr``)."""
         offset = require_int("get_phy_addr", "offset", offset, 0, self.tile_size, TENSOR_SOURCE)
-        return self.addr + offset * self.dtype.itemsize
+        return PhyAddress(self.addr + offset * self.dtype.itemsize, self.dtype)
 
     def get_length(self) -> int:
         """Length in bytes (pyasc ``get_length``)."""
@@ -269,6 +283,8 @@ class LocalTensor:
         if item.size != 1:
             raise TypeError(f"set_value: value must be one number, got {item.size} values")
         self.core.ub.write_bytes(self.addr + index * self.dtype.itemsize, item.view(np.uint8), who="set_value")
+        if isinstance(value, PhyAddress):  # an address tensor: remember whose address it holds (pyasc)
+            object.__setattr__(self, "address_dtype", value.dtype)
 
     def _check_host(self, what: str) -> None:
         if self.lease is not None and not self.lease.alive:

@@ -17,6 +17,7 @@ from ..dtypes import DTYPES, DType, by_name
 from . import config, names, struct
 from . import jit as jit_module
 from . import runtime as rt
+from .transdata import trans_data_to_5hd
 from .unmodelled import Unmodelled
 
 __all__ = ["PACKAGES", "module_names"]
@@ -67,7 +68,8 @@ def _vector_names() -> dict:
     exported = {name: getattr(ascend, name) for name in ascend.__all__}
     exported.update(jit=jit_module.jit, ConstExpr=ascend.ConstExpr, range=builtins.range,
                     static_range=builtins.range, ceildiv=ceildiv,
-                    LocalTensorAuto=LocalTensorAuto, get_tpipe_ptr=get_tpipe_ptr)
+                    LocalTensorAuto=LocalTensorAuto, get_tpipe_ptr=get_tpipe_ptr,
+                    trans_data_to_5hd=trans_data_to_5hd)
     exported.update(_dtypes())
     return exported
 
