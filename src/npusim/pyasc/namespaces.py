@@ -14,7 +14,7 @@ import builtins
 from .. import ascend
 from ..ascend.runtime import LocalTensorAuto, get_tpipe_ptr
 from ..dtypes import DTYPES, DType, by_name
-from . import config, names, struct
+from . import aipp, config, names, struct
 from . import jit as jit_module
 from . import runtime as rt
 from .transdata import trans_data_to_5hd
@@ -71,6 +71,7 @@ def _vector_names() -> dict:
                     LocalTensorAuto=LocalTensorAuto, get_tpipe_ptr=get_tpipe_ptr,
                     trans_data_to_5hd=trans_data_to_5hd)
     exported.update(_dtypes())
+    exported.update((name, getattr(aipp, name)) for name in aipp.__all__ if name != "aipp_config")
     return exported
 
 
