@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", help="files relative to python/ (default: all)")
     parser.add_argument("--policy", choices=("hardware", "strict"), default="hardware")
     parser.add_argument("--jobs", type=int, default=1, help="files run at once")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     python_dir = args.checkout / "python"
     if not (python_dir / "test").is_dir():
         parser.error(f"{args.checkout} has no python/test: not a pyasc checkout")
