@@ -53,43 +53,41 @@ def _check(params) -> None:
             require_int(name, member.name, value, low, high, SOURCE, rule=f"the field is a {kind}")
 
 
+class _CheckedFields:
+    """Base of the Aipp* dataclasses: every field is checked when the object is made."""
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+
 def _c(kind: str, default):
     """A dataclass field of C type ``kind``."""
     return field(default=default, metadata={"c": kind})
 
 
 @dataclass
-class AippSwapParams:
+class AippSwapParams(_CheckedFields):
     is_swap_rb: bool = False
     is_swap_uv: bool = False
     is_swap_ax: bool = False
 
-    def __post_init__(self) -> None:
-        _check(self)
-
 
 @dataclass
-class AippSingleLineParams:
+class AippSingleLineParams(_CheckedFields):
     is_single_line_copy: bool = False
 
-    def __post_init__(self) -> None:
-        _check(self)
-
 
 @dataclass
-class AippPaddingParams:
+class AippPaddingParams(_CheckedFields):
     padding_mode: int = _c("uint32", 0)
     padding_value_ch0: float = _c("half", 0)
     padding_value_ch1: float = _c("half", 0)
     padding_value_ch2: float = _c("half", 0)
     padding_value_ch3: float = _c("half", 0)
 
-    def __post_init__(self) -> None:
-        _check(self)
-
 
 @dataclass
-class AippDataTypeConvParams:
+class AippDataTypeConvParams(_CheckedFields):
     dtc_mean_ch0: int = _c("uint8", 0)
     dtc_mean_ch1: int = _c("uint8", 0)
     dtc_mean_ch2: int = _c("uint8", 0)
@@ -101,21 +99,15 @@ class AippDataTypeConvParams:
     dtc_var_ch2: float = _c("half", 1.0)
     dtc_round_mode: int = _c("uint32", 0)
 
-    def __post_init__(self) -> None:
-        _check(self)
-
 
 @dataclass
-class AippChannelPaddingParams:
+class AippChannelPaddingParams(_CheckedFields):
     c_padding_mode: int = _c("uint32", 0)
     c_padding_value: float = _c("half", 0)
 
-    def __post_init__(self) -> None:
-        _check(self)
-
 
 @dataclass
-class AippColorSpaceConvParams:
+class AippColorSpaceConvParams(_CheckedFields):
     is_enable_csc: bool = False
     csc_matrix_r0_c0: int = _c("int16", 0)
     csc_matrix_r0_c1: int = _c("int16", 0)
@@ -132,9 +124,6 @@ class AippColorSpaceConvParams:
     csc_bias_out_0: int = _c("uint8", 0)
     csc_bias_out_1: int = _c("uint8", 0)
     csc_bias_out_2: int = _c("uint8", 0)
-
-    def __post_init__(self) -> None:
-        _check(self)
 
 
 _SUB_CONFIGS = {"padding_params": AippPaddingParams, "swap_params": AippSwapParams,
