@@ -1,8 +1,10 @@
 """The ``npusim`` command line.
 
-    npusim run FILE.py [--chip NAME] [--trace OUT.json] [-- ARGS]
+    npusim run FILE.py [--chip NAME] [--sync raise|warn|off] [--trace OUT.json] [-- ARGS]
                                                  run a kernel script (NAME: its default Ascend or Sophgo chip;
-                                                 OUT.json: a Chrome trace of every core it made, docs/explain.md)
+                                                 --sync: the pipe sync checker of its launches, docs/errors.md;
+                                                 OUT.json: a Chrome trace of every core it made, docs/explain.md);
+                                                 ``import asc`` in it is npusim's pyasc front end
     npusim demo                                  every bundled example against its golden data
     npusim golden CASE.json -o DIR [--force]     golden data for one instruction call (docs/golden.md)
     npusim verify OUT.bin GOLDEN.bin --dtype T [--trace T.json [--buffer NAME | --ub ADDR [--block B]]]
@@ -47,8 +49,12 @@ def cmd_demo(_args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run a script as ``__main__`` with the chosen chip as the default of its vendor's cores and launches."""
+    """Run a script as ``__main__`` with the chosen chip as the default of its vendor's cores and launches.
+
+    ``import asc`` in the script (a pyasc kernel or test) resolves to npusim (:mod:`npusim.pyasc`).
+    """
     from .errors import ConstraintError
+    from .pyasc import start as start_pyasc
 
     script = Path(args.file)
     if not script.is_file():
@@ -60,6 +66,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConstraintError as err:
             _error("run", str(err))
             return EXIT_USAGE
+    start_pyasc()
     if args.sync is not None:
         from .ascend.runtime.launch import DEFAULT_SYNC
 

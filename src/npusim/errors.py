@@ -41,6 +41,8 @@ __all__ = [
     "RuntimeMisuseError",
     "UninitializedReadError",
     "UninitializedReadWarning",
+    "HardwareToleranceWarning",
+    "GmPastEndWarning",
     "UnsupportedError",
     "WrongCoreError",
 ]
@@ -148,4 +150,21 @@ class UninitializedReadWarning(UserWarning):
     The message names the instruction, the operand and the first such address.
     Use ``Core(..., strict=True)`` to turn this into :class:`UninitializedReadError`, or
     ``warnings.filterwarnings("ignore", category=UninitializedReadWarning)`` to silence it.
+    """
+
+
+class HardwareToleranceWarning(UserWarning):
+    """The hardware policy let through what the documents forbid and the device tolerates.
+
+    Each tolerance is its own subclass; the message names the instruction, the operand,
+    the bytes and the rule (docs/semantics.md §10.7).  The strict policy raises instead.
+    """
+
+
+class GmPastEndWarning(HardwareToleranceWarning):
+    """A GM access ran past the end of the host tensor, inside the device allocation's slack.
+
+    The device allocator hands out more than the tensor's bytes (docs/semantics.md §10.7), so
+    the device neither faults nor reports it: reads see whatever the slack holds, writes are
+    lost when the tensor is copied back.
     """
