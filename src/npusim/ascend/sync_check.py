@@ -45,8 +45,11 @@ class SyncChecker:
         self.schedule = schedule
         self.findings: list[SyncError] = []
 
-    def __call__(self, record: AccessRecord, run: Callable[[], object]) -> bool:
-        """Check one call before it runs; ``True`` if the schedule took it to run later (``run`` runs it)."""
+    def __call__(self, record: AccessRecord, run: Callable[[], object] | None) -> bool:
+        """Check one call before it runs; ``True`` if the schedule took it to run later (``run`` runs it).
+
+        ``run`` is ``None`` for a call that already ran (its ranges are known only afterwards: the
+        held calls were run first, and it is checked and ordered like any other)."""
         name = record.instruction
         if name in _FLAG_CALLS:
             event = HardEvent[record.params["event"]]
@@ -61,7 +64,7 @@ class SyncChecker:
             for error in self.blocks.access(record):
                 self._report(error)
         deferred = False
-        if self.schedule is not None:
+        if self.schedule is not None and run is not None:
             deferred = self.schedule.take(record, self.model.stamp(record.pipe), run)
         if name.endswith("_sync"):
             self.model.barrier(PipeID.PIPE_ALL)

@@ -200,20 +200,31 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     trace, observer = core.trace, getattr(core, "observer", None)
     if trace is None and observer is None:
         return binding.run(core, values)
+    if observer is not None and not getattr(binding, "ranges_after_run", False):
+        record = _record(entry, core, invocation, binding, values, trace)
+        # the observer may reject the call (raise) before it runs, or (a fuzzed schedule) run it later
+        held = observer(record, lambda: binding.run(core, values))
+        result = None if held else binding.run(core, values)
+    else:  # a binding that knows its ranges only once it ran (tables read per call)
+        if observer is not None:
+            observer.flush()  # what a fuzzed schedule holds runs first
+        result = binding.run(core, values)
+        record = _record(entry, core, invocation, binding, values, trace)
+        if observer is not None:
+            observer(record, None)
+    if trace is not None:
+        trace.append(record)
+    return result
+
+
+def _record(entry: Instruction, core, invocation: Invocation, binding, values: tuple, trace) -> AccessRecord:
     ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
     reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
-    record = AccessRecord(
+    return AccessRecord(
         len(trace) if trace is not None else 0, entry.name, entry.vendor, getattr(binding, "pipe", entry.pipe),
         reads, writes, binding.registers_read, binding.registers_written, caller_source(),
         json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
     )
-    if observer is not None and observer(record, lambda: binding.run(core, values)):
-        result = None  # the observer (a fuzzed schedule) runs the call later; it returns nothing
-    else:  # the observer may also reject the call (raise) before it runs
-        result = binding.run(core, values)
-    if trace is not None:
-        trace.append(record)
-    return result
 
 
 # ------------------------------------------------------------------ key parts

@@ -681,6 +681,7 @@ class PerCallBinding:
 
     registers_read: tuple[str, ...] = ()
     registers_written: tuple[str, ...] = ()
+    ranges_after_run = True  # the address tables are read by the call itself
 
     def __init__(self, plan: PerCallPlan) -> None:
         self.plan = plan
