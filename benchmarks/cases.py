@@ -19,7 +19,7 @@ from ascend_cases import (
     select_bench,
     trans_tile_bench,
 )
-from kernel_cases import nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
+from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
 from startup_cases import import_bench
@@ -69,6 +69,8 @@ CASES: list[Case | Pending] = [
          group="kernels"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, written plainly (a data_copy per channel row, tensor lists)",
          Target("ratio", 12), plain_nchw_to_nc1hwc0_bench, group="kernels"),
+    Case("NCHW->NC1HWC0 kernel, sync checker on (the numpy column: the same launch with sync='off')",
+         Target("ratio", 2), checked_nchw_to_nc1hwc0_bench, group="kernels"),
     Case("sophgo greater_select BM1684X (4,64,56,56) fp32", Target("ratio", 2),
          partial(greater_select_bench, tpu.DT_FP32), group="sophgo"),
     Case("sophgo greater_select BM1684X (4,64,56,56) fp16", None, partial(greater_select_bench, tpu.DT_FP16),

@@ -16,7 +16,7 @@ from registry import Bench
 
 from npusim.examples import nchw_to_nc1hwc0 as kernel
 
-__all__ = ["nchw_to_nc1hwc0_bench", "plain_nchw_to_nc1hwc0_bench"]
+__all__ = ["checked_nchw_to_nc1hwc0_bench", "nchw_to_nc1hwc0_bench", "plain_nchw_to_nc1hwc0_bench"]
 
 
 def nchw_to_nc1hwc0_bench(shape: tuple[int, int, int, int] = (1, 64, 56, 56)) -> Bench:
@@ -37,5 +37,17 @@ def plain_nchw_to_nc1hwc0_bench(shape: tuple[int, int, int, int] = (1, 64, 56, 5
         npusim=lambda: kernel.convert_plain(x, 1),
         numpy=lambda: kernel.golden(x),
         npusim_output=lambda: kernel.convert_plain(x, 1).tobytes(),
+        numpy_output=lambda: kernel.golden(x).tobytes(),
+    )
+
+
+def checked_nchw_to_nc1hwc0_bench(shape: tuple[int, int, int, int] = (1, 64, 56, 56)) -> Bench:
+    """The cost of the sync checker: the example kernel with the checker on (``sync="raise"``) in the
+    npusim column, the same launch with it off (``sync="off"``) in the numpy column."""
+    x = kernel.example_input(shape, seed=40)
+    return Bench(
+        npusim=lambda: kernel.convert(x, 1, sync="raise"),
+        numpy=lambda: kernel.convert(x, 1, sync="off"),
+        npusim_output=lambda: kernel.convert(x, 1, sync="raise").tobytes(),
         numpy_output=lambda: kernel.golden(x).tobytes(),
     )

@@ -38,7 +38,6 @@ __all__ = ["PIPES", "PipeModel", "Race", "event_pipes"]
 #: the pipes the model orders, by clock index
 PIPES = ("S", "V", "MTE2", "MTE3", "MTE1", "M", "FIX")
 _INDEX = {pipe: i for i, pipe in enumerate(PIPES)}
-_NONE = -1
 SYNC_SOURCE = semantics("11")
 
 
@@ -86,27 +85,42 @@ def _space_name(where: ByteRange) -> str:
 
 
 class _Shadow:
-    """Per byte of one memory: the last writer (pipe, clock, record) and each pipe's last read."""
+    """Per byte of one memory: the last writer (pipe + 1, its clock, record + 1; 0 = none) and, per
+    pipe that read it, that pipe's last read (clock, record + 1).
 
-    __slots__ = ("write_pipe", "write_time", "write_record", "read_time", "read_record")
+    Every array starts as zeros, which ``np.zeros`` gets from the system untouched: a shadow
+    costs memory only where calls touched it.
+    """
+
+    __slots__ = ("write_pipe", "write_time", "write_record", "reads")
 
     def __init__(self, size: int) -> None:
-        self.write_pipe = np.full(size, _NONE, np.int8)
-        self.write_time = np.zeros(size, np.int64)
-        self.write_record = np.full(size, _NONE, np.int64)
-        self.read_time = np.zeros((len(PIPES), size), np.int64)
-        self.read_record = np.full((len(PIPES), size), _NONE, np.int64)
+        self.write_pipe = np.zeros(size, np.int8)
+        self.write_time = np.zeros(size, np.int32)
+        self.write_record = np.zeros(size, np.int32)
+        self.reads: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # pipe -> (clock, record + 1)
+
+    def read_arrays(self, pipe: int) -> tuple[np.ndarray, np.ndarray]:
+        found = self.reads.get(pipe)
+        if found is None:
+            size = self.write_pipe.size
+            found = self.reads[pipe] = (np.zeros(size, np.int32), np.zeros(size, np.int32))
+        return found
 
     def fit(self, stop: int) -> None:
         size = self.write_pipe.size
         if stop <= size:
             return
-        grow = max(stop, 2 * size) - size
-        self.write_pipe = np.concatenate((self.write_pipe, np.full(grow, _NONE, np.int8)))
-        self.write_time = np.concatenate((self.write_time, np.zeros(grow, np.int64)))
-        self.write_record = np.concatenate((self.write_record, np.full(grow, _NONE, np.int64)))
-        self.read_time = np.concatenate((self.read_time, np.zeros((len(PIPES), grow), np.int64)), axis=1)
-        self.read_record = np.concatenate((self.read_record, np.full((len(PIPES), grow), _NONE, np.int64)), axis=1)
+        size = max(stop, 4 * size)
+        self.write_pipe, self.write_time, self.write_record = (
+            _grown(a, size) for a in (self.write_pipe, self.write_time, self.write_record))
+        self.reads = {pipe: (_grown(t, size), _grown(r, size)) for pipe, (t, r) in self.reads.items()}
+
+
+def _grown(array: np.ndarray, size: int) -> np.ndarray:
+    bigger = np.zeros(size, array.dtype)
+    bigger[: array.size] = array
+    return bigger
 
 
 @dataclass
@@ -141,14 +155,14 @@ class PipeModel:
             races += self._check(where, pipe, seen, record, write=True)
         now = seen[pipe]
         for where in record.reads:
-            shadow = self._shadow(where)
-            shadow.read_time[pipe, where.start:where.stop] = now
-            shadow.read_record[pipe, where.start:where.stop] = index
+            times, owners = self._shadow(where).read_arrays(pipe)
+            times[where.start:where.stop] = now
+            owners[where.start:where.stop] = index + 1
         for where in record.writes:
             shadow = self._shadow(where)
-            shadow.write_pipe[where.start:where.stop] = pipe
+            shadow.write_pipe[where.start:where.stop] = pipe + 1
             shadow.write_time[where.start:where.stop] = now
-            shadow.write_record[where.start:where.stop] = index
+            shadow.write_record[where.start:where.stop] = index + 1
         return races
 
     def stamp(self, pipe: str) -> tuple[int, np.ndarray]:
@@ -162,26 +176,25 @@ class PipeModel:
         key = (where.space, where.buffer)
         shadow = self._shadows.get(key)
         if shadow is None:
-            shadow = self._shadows[key] = _Shadow(max(where.stop, 1 << 12))
+            shadow = self._shadows[key] = _Shadow(max(where.stop, 1 << 18))
         shadow.fit(where.stop)
         return shadow
 
     def _check(self, where: ByteRange, pipe: int, seen: np.ndarray, record: AccessRecord, write: bool) -> list[Race]:
         shadow = self._shadow(where)
         span = slice(where.start, where.stop)
-        writer = shadow.write_pipe[span]
+        writer = shadow.write_pipe[span].astype(np.int64) - 1  # -1: never written
         # a write by another pipe that this pipe has not seen: RAW (or WAW, for a write)
-        unseen = (writer != _NONE) & (writer != pipe)
+        unseen = (writer >= 0) & (writer != pipe)
         if unseen.any():
             unseen &= shadow.write_time[span] > seen[np.maximum(writer, 0)]
         races = self._races(unseen, shadow.write_record[span], where, record,
                             "write after write" if write else "read after write")
         if write:  # a read by another pipe that this pipe has not seen: WAR
-            for other in range(len(PIPES)):
-                if other == pipe:
-                    continue
-                unseen = shadow.read_time[other, span] > seen[other]
-                races += self._races(unseen, shadow.read_record[other, span], where, record, "write after read")
+            for other, (times, owners) in shadow.reads.items():
+                if other != pipe:
+                    unseen = times[span] > seen[other]
+                    races += self._races(unseen, owners[span], where, record, "write after read")
         return races
 
     def _races(self, unseen: np.ndarray, owners: np.ndarray, where: ByteRange, record: AccessRecord,
@@ -193,7 +206,7 @@ class PipeModel:
         for owner in np.unique(owners[offsets]):
             mine = offsets[owners[offsets] == owner]
             start, stop = where.start + int(mine[0]), where.start + int(mine[-1]) + 1
-            races.append(Race(kind, self.records[int(owner)], record, ByteRange(where.space, start, stop,
+            races.append(Race(kind, self.records[int(owner) - 1], record, ByteRange(where.space, start, stop,
                                                                                 where.buffer)))
         return races
 

@@ -173,25 +173,30 @@ class BlockRaces:
             if where.space != "GM":
                 continue
             writer, reader = self._arrays(where)
-            span = slice(where.start, where.stop)
-            others = (writer[span] >= 0) & (writer[span] != block)
+            span, me = slice(where.start, where.stop), block + 1
+            others = (writer[span] != 0) & (writer[span] != me)
             if writes:
-                others |= (reader[span] >= 0) & (reader[span] != block)
+                others |= (reader[span] != 0) & (reader[span] != me)
             if others.any():
                 first = int(np.flatnonzero(others)[0])
-                other = int(writer[span][first]) if writer[span][first] >= 0 else int(reader[span][first])
-                errors.append(self._error(record, where, first, other))
-            (writer if writes else reader)[span] = block
+                other = int(writer[span][first]) if writer[span][first] not in (0, me) else int(reader[span][first])
+                errors.append(self._error(record, where, first, other - 1))
+            (writer if writes else reader)[span] = me
         return errors
 
     def _arrays(self, where: ByteRange) -> tuple[np.ndarray, np.ndarray]:
+        """Per byte of the buffer, the block that last wrote it and that last read it, plus one (0: none);
+        zeros from the system, so untouched bytes cost nothing."""
         name = where.buffer
         writer = self._writer.get(name)
         if writer is None or writer.size < where.stop:
-            size = max(where.stop, 0 if writer is None else 2 * writer.size)
+            size = max(where.stop, 1 << 20, 0 if writer is None else 4 * writer.size)
             for table in (self._writer, self._reader):
-                old = table.get(name, np.empty(0, np.int64))
-                table[name] = np.concatenate((old, np.full(size - old.size, -1, np.int64)))
+                bigger = np.zeros(size, np.int32)
+                old = table.get(name)
+                if old is not None:
+                    bigger[: old.size] = old
+                table[name] = bigger
         return self._writer[name], self._reader[name]
 
     def _error(self, record: AccessRecord, where: ByteRange, offset: int, other: int) -> SyncError:

@@ -159,13 +159,17 @@ def plain_nchw_to_nc1hwc0_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: 
     op.process()
 
 
-def convert(x: np.ndarray, block_dim: int = 1, chip: str = "A2", kernel=nchw_to_nc1hwc0_kernel) -> np.ndarray:
-    """Run the kernel on ``block_dim`` cores; return ``y`` of shape ``(N, C // 16, H, W, 16)``."""
+def convert(x: np.ndarray, block_dim: int = 1, chip: str = "A2", kernel=nchw_to_nc1hwc0_kernel,
+            sync: str | None = None) -> np.ndarray:
+    """Run the kernel on ``block_dim`` cores; return ``y`` of shape ``(N, C // 16, H, W, 16)``.
+
+    ``sync``: the launch's sync-checker policy (default: the launch default, ``"warn"``).
+    """
     n, c, h, w = x.shape
     if x.dtype != np.float16 or c % C0 or (h * w) % BLOCK_ELEMS:
         raise ValueError("convert needs a float16 (N, C, H, W) tensor with C % 16 == 0 and H * W % 16 == 0")
     y = np.zeros((n, c // C0, h, w, C0), np.float16)
-    kernel.launch(block_dim, (x, y, n, c, h, w), chip=chip)
+    kernel.launch(block_dim, (x, y, n, c, h, w), chip=chip, sync=sync)
     return y
 
 
