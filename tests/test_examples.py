@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from npusim import sophgo as tpu
+from npusim.ascend.runtime.launch import DEFAULT_SYNC
 from npusim.errors import SyncWarning
 from npusim.examples import EXAMPLES, masked_fill, nchw_to_nc1hwc0, run_all, sophgo_clamp_relu_backward
 
@@ -25,11 +26,16 @@ DATA = Path(__file__).resolve().parent / "data" / "sophgo"
 
 
 def test_every_example_is_registered_and_passes_with_no_sync_finding():
-    """Every bundled kernel is synchronised: its launch (sync checker "warn") warns nothing (docs/semantics.md §11)."""
+    """Every bundled kernel is synchronised: launched with the sync checker on, it reports nothing
+    (docs/semantics.md §11)."""
     assert {"nchw_to_nc1hwc0", "masked_fill", "sophgo_clamp_relu_backward"} <= set(EXAMPLES)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", SyncWarning)
-        outcomes = run_all()
+    token = DEFAULT_SYNC.set("raise")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SyncWarning)
+            outcomes = run_all()
+    finally:
+        DEFAULT_SYNC.reset(token)
     assert all(o.passed for o in outcomes), [o for o in outcomes if not o.passed]
     assert len(outcomes) >= 16
 

@@ -67,10 +67,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             _error("run", str(err))
             return EXIT_USAGE
     start_pyasc()
-    if args.sync is not None:
-        from .ascend.runtime.launch import DEFAULT_SYNC
+    from .ascend.runtime.launch import DEFAULT_SYNC
 
-        DEFAULT_SYNC.set(args.sync)
+    DEFAULT_SYNC.set(args.sync or "warn")  # a script run to see what it does: races are reported
     if args.trace is not None:
         from .engine.trace import collecting
         from .views.chrome import write_trace

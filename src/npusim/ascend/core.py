@@ -70,7 +70,7 @@ class Core:
             ``"raise"`` (a :class:`~npusim.errors.SyncError` at the first race, before the call
             runs), ``"warn"`` (a :class:`~npusim.errors.SyncWarning` per finding) or ``"off"``.
             Default ``"off"`` for a core used directly, where program order is what a test of
-            single instructions means; kernel launches default to ``"warn"``.
+            single instructions means; kernel launches take ``launch(sync=...)``.
         schedule_seed: run the pipes in a seeded random order that keeps every happens-before
             edge (:class:`~npusim.ascend.sync_check.Schedule`), so that a missing sync changes the
             bytes as it would on the device; needs ``sync`` other than ``"off"``.

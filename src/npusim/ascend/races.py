@@ -92,9 +92,13 @@ class _Shadow:
     costs memory only where calls touched it.
     """
 
-    __slots__ = ("write_pipe", "write_time", "write_record", "reads")
+    __slots__ = ("write_pipe", "write_time", "write_record", "reads", "newest_write", "newest_read")
 
     def __init__(self, size: int) -> None:
+        # per pipe, the newest clock of its writes / reads anywhere in this memory: when a pipe has
+        # seen all of them, no byte of the memory can race with it and the byte arrays are skipped
+        self.newest_write = np.zeros(len(PIPES), np.int64)
+        self.newest_read = np.zeros(len(PIPES), np.int64)
         self.write_pipe = np.zeros(size, np.int8)
         self.write_time = np.zeros(size, np.int32)
         self.write_record = np.zeros(size, np.int32)
@@ -155,11 +159,14 @@ class PipeModel:
             races += self._check(where, pipe, seen, record, write=True)
         now = seen[pipe]
         for where in record.reads:
-            times, owners = self._shadow(where).read_arrays(pipe)
+            shadow = self._shadow(where)
+            times, owners = shadow.read_arrays(pipe)
             times[where.start:where.stop] = now
             owners[where.start:where.stop] = index + 1
+            shadow.newest_read[pipe] = now
         for where in record.writes:
             shadow = self._shadow(where)
+            shadow.newest_write[pipe] = now
             shadow.write_pipe[where.start:where.stop] = pipe + 1
             shadow.write_time[where.start:where.stop] = now
             shadow.write_record[where.start:where.stop] = index + 1
@@ -182,6 +189,12 @@ class PipeModel:
 
     def _check(self, where: ByteRange, pipe: int, seen: np.ndarray, record: AccessRecord, write: bool) -> list[Race]:
         shadow = self._shadow(where)
+        unseen_writes = shadow.newest_write > seen
+        unseen_writes[pipe] = False
+        unseen_reads = shadow.newest_read > seen
+        unseen_reads[pipe] = False
+        if not unseen_writes.any() and not (write and unseen_reads.any()):
+            return []  # every access of this memory by another pipe happens before this call
         span = slice(where.start, where.stop)
         writer = shadow.write_pipe[span].astype(np.int64) - 1  # -1: never written
         # a write by another pipe that this pipe has not seen: RAW (or WAW, for a write)

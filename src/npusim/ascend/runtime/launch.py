@@ -143,9 +143,9 @@ class JitFunction:
                 :func:`~npusim.ascend.runtime.gm.gm_alloc` included, unless it was made with
                 ``uninit="ignore"``.
             sync: the pipe synchronisation checker of every block (docs/semantics.md §11):
-                ``"warn"`` (the default: a kernel is where pipes run concurrently, and a race is
-                reported without stopping a run that may be meant to show something else),
-                ``"raise"`` or ``"off"``; ``None``: :data:`DEFAULT_SYNC` (``npusim run --sync``).
+                ``"warn"``, ``"raise"`` or ``"off"``; ``None``: :data:`DEFAULT_SYNC`, which is
+                ``"off"`` (checking costs about 20x a plain launch today, docs/performance.md) and
+                ``"warn"`` under ``npusim run`` (``--sync`` chooses).
                 Blocks share one record of GM bytes, for races between blocks.
             schedule_seed: fuzz each block's pipe schedule with this seed (``Core(schedule_seed=)``):
                 a kernel that is properly synchronised gives the same bytes under every seed.
@@ -227,7 +227,7 @@ class JitFunction:
 
 
 #: the sync policy of launches that name none (``npusim run --sync`` sets it for its script)
-DEFAULT_SYNC: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_default_sync", default="warn")
+DEFAULT_SYNC: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_default_sync", default="off")
 
 
 def jit(fn: Callable | None = None, **options) -> JitFunction | Callable[[Callable], JitFunction]:
