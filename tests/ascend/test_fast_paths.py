@@ -227,11 +227,12 @@ def test_a_plan_made_on_one_core_runs_on_another_cores_memory():
     caches.clear_all()
     with asc.Core("A2") as first:
         assert trans_on(first, tiles[0]) == tiles[0].T.tobytes()
-        assert len(PLANS) == 1
+        assert len(PLANS) == caches.enabled()  # with NPUSIM_CACHES=off nothing is kept, and the bytes agree
     with asc.Core("A2") as second:
         second.ub_write(0x8000, bytes(2048))
         assert trans_on(second, tiles[1]) == tiles[1].T.tobytes()
-        assert len(PLANS) == 1 and len(second.bindings) == 1  # the first core's plan, bound to this core
+        # the first core's plan, bound to this core
+        assert len(PLANS) == caches.enabled() and len(second.bindings) == caches.enabled()
     assert first.ub_read(0x8000, 2048) == tiles[0].T.tobytes()  # the first core's UB is untouched
 
 
