@@ -28,7 +28,7 @@ VENV = ROOT / os.environ.get("NPUSIM_VENV", ".venv")
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 CONSTRAINTS = os.environ.get("NPUSIM_CONSTRAINTS")
-DEPENDENCIES = ("numpy", "ml_dtypes", "pytest", "hypothesis", "ruff")
+DEPENDENCIES = ("numpy", "ml_dtypes", "pytest", "hypothesis", "ruff", "tqdm")
 
 
 def run(*cmd: str, env: dict | None = None) -> None:

@@ -24,7 +24,8 @@ from ub_image import Placement, place, read_back
 
 from npusim import ascend as asc
 
-__all__ = ["compare_bench", "ne_scalar_bench", "select_bench", "trans_tile_bench"]
+__all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
+           "select_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -39,10 +40,10 @@ CMP_DENSE = {"src0": Placement(0x00000), "src1": Placement(0x0A000), "dst": 0x14
 CMP_STRIDED = {"src0": Placement(0x00000, 2, 16), "src1": Placement(0x00020, 2, 16), "dst": 0x14000}
 
 
-def _half_data(rng: np.random.Generator, n: int) -> np.ndarray:
+def _half_data(rng: np.random.Generator, n: int, dtype=np.float16) -> np.ndarray:
     """Normal values with NaN, infinities and both zeros sprinkled in (compares must get them right)."""
-    values = rng.standard_normal(n).astype(np.float16)
-    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, SCALAR], dtype=np.float16)
+    values = rng.standard_normal(n).astype(dtype)
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, SCALAR], dtype=dtype)
     picks = rng.integers(0, n, n // 16)
     values[picks] = specials[rng.integers(0, specials.size, picks.size)]
     return values
@@ -131,21 +132,44 @@ def compare_bench(repeats: int, strided: bool, scalar: bool) -> Bench:
     )
 
 
-def ne_scalar_bench(repeats: int, strided: bool) -> Bench:
+def compare_count_bench(n: int) -> Bench:
+    """``asc.compare`` count form (LT) on float32 vs ``np.packbits(a < b, bitorder="little")``."""
+    rng = np.random.default_rng(12)
+    a, b = _half_data(rng, n, np.float32), _half_data(rng, n, np.float32)
+    src0_at, src1_at, dst_at = 0x0, a.nbytes, 2 * a.nbytes
+
+    stack, core = _fresh_core()
+    core.ub_write(src0_at, a.tobytes())
+    core.ub_write(src1_at, b.tobytes())
+    src0 = _tensor(asc.float32, VECIN, src0_at, a.nbytes)
+    src1 = _tensor(asc.float32, VECIN, src1_at, b.nbytes)
+    dst = _tensor(asc.uint8, VECOUT, dst_at, n // 8)
+    lt = asc.CMPMODE.LT
+    return Bench(
+        npusim=lambda: asc.compare(dst, src0, src1, lt, n),
+        numpy=lambda: np.packbits(a < b, bitorder="little"),
+        npusim_output=lambda: core.ub_read(dst_at, n // 8),
+        numpy_output=lambda: np.packbits(a < b, bitorder="little").tobytes(),
+        resources=stack,
+    )
+
+
+def ne_scalar_bench(repeats: int, strided: bool, dtype=np.float16) -> Bench:
     """C API ``asc_ne_scalar`` vs ``np.packbits(a != value, bitorder="little")``."""
     rng = np.random.default_rng(20)
     src_at = (CMP_STRIDED if strided else CMP_DENSE)["src0"]
     dst_at = CMP_DENSE["dst"]
-    n = repeats * LANES
-    a = _half_data(rng, n)
+    asc_dtype = asc.float32 if dtype == np.float32 else asc.half
+    n = repeats * 256 // asc_dtype.itemsize
+    a = _half_data(rng, n, dtype)
     image = np.zeros(UB_USED, np.uint8)
     place(image, src_at, a, repeats)
 
     stack, core = _fresh_core()
     core.ub_write(0, image.tobytes())
-    src = _tensor(asc.half, VECIN, src_at.base, src_at.span(max(repeats, 1)))
-    dst = _tensor(asc.uint8, VECOUT, dst_at, max(repeats, 1) * LANES // 8)
-    value = np.float16(SCALAR)
+    src = _tensor(asc_dtype, VECIN, src_at.base, src_at.span(max(repeats, 1)))
+    dst = _tensor(asc.uint8, VECOUT, dst_at, n // 8)
+    value = dtype(SCALAR)
     return Bench(
         npusim=lambda: asc.asc_ne_scalar(dst, src, SCALAR, repeats, 1, src_at.blk, 8, src_at.rep),
         numpy=lambda: np.packbits(a != value, bitorder="little"),
@@ -155,24 +179,97 @@ def ne_scalar_bench(repeats: int, strided: bool) -> Bench:
     )
 
 
-def trans_tile_bench() -> Bench:
-    """One TransDataTo5HD call on a 16-channel 32x32 half tile (seed 002 recipe: repeat 64,
-    dst stride 16, src stride 1) vs numpy's transpose of the same (16, 1024) tile."""
+def trans_tile_bench(dtype=asc.half) -> Bench:
+    """One TransDataTo5HD call on a 16-channel 32x32 tile (seed 002 recipe: 16-bit data repeat 64,
+    dst stride 16, src stride 1; float32: repeat 128, D[2e + h][k] = S[8h + k][e] filling two
+    blocks per position) vs numpy's transpose of the same (16, 1024) tile."""
     channels, hw = 16, 32 * 32
-    src_addr, dst_addr = 0x0000, 0x8000
+    size = dtype.itemsize
+    src_addr, dst_addr = 0x0000, channels * hw * size
     rng = np.random.default_rng(30)
-    tile = _half_data(rng, channels * hw).reshape(channels, hw)
+    tile = _half_data(rng, channels * hw).astype(dtype.np_dtype).reshape(channels, hw)
 
     stack, core = _fresh_core()
     core.ub_write(src_addr, tile.tobytes())
     core.ub_write(dst_addr, bytes(tile.nbytes))
-    src_list = [src_addr + c * hw * 2 for c in range(channels)]  # channel planes
-    dst_list = [dst_addr + i * 32 for i in range(16)]  # 16 consecutive DataBlocks
-    params = asc.TransDataTo5HDParams(False, False, hw // 16, 16, 1)
+    src_list = [src_addr + c * hw * size for c in range(channels)]  # channel planes
+    dst_list = [dst_addr + i * 32 for i in range(16)]  # 16 consecutive DataBlocks (b32: 2 per position)
+    params = asc.TransDataTo5HDParams(False, False, hw * size // 32, 16, 1)
     return Bench(
-        npusim=lambda: asc.trans_data_to_5hd(dst_list, src_list, params, dtype=asc.half),
+        npusim=lambda: asc.trans_data_to_5hd(dst_list, src_list, params, dtype=dtype),
         numpy=lambda: tile.T.copy(),
         npusim_output=lambda: core.ub_read(dst_addr, tile.nbytes),
         numpy_output=lambda: tile.T.copy().tobytes(),
+        resources=stack,
+    )
+
+
+def moving_copy_bench(dtype=asc.half, count: int = 256, tiles: int = 64) -> Bench:
+    """``data_copy(ub, x_gm[offset:], count)`` GM -> UB, the GM offset moving to the next tile every
+    call as in a kernel loop (the GlobalTensor view made per call, as a kernel makes it), vs numpy's
+    copy of the same tile into a UB-sized array."""
+    np_type = np.dtype(dtype.np_dtype)
+    x = _half_data(np.random.default_rng(50), count * tiles).astype(np_type)
+    stack, core = _fresh_core()
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    ub = asc.LocalTensor(dtype, VECIN, 0x1000, count)
+    ub_np = np.zeros(count, np_type)
+    moving = {"npusim": 0, "numpy": 0}
+
+    def copy() -> None:
+        offset = moving["npusim"] = (moving["npusim"] + count) % x.size
+        asc.data_copy(ub, x_gm[offset:], count)
+
+    def copy_np() -> None:
+        offset = moving["numpy"] = (moving["numpy"] + count) % x.size
+        ub_np[...] = x[offset : offset + count]
+
+    return Bench(npusim=copy, numpy=copy_np, npusim_output=lambda: core.ub_read(0x1000, ub_np.nbytes),
+                 numpy_output=ub_np.tobytes, resources=stack)
+# One representative per element-wise family (issue 14): its call shape, element type, the numpy
+# function doing the same job, and input data for which numpy's result is the emulator's (no NaN
+# and no zero divisor, so numpy's NaN sign and inf/saturation rules never come into play).
+ELEMENTWISE = {
+    "div": ("binary", np.float32, np.divide, lambda rng, n: rng.uniform(0.5, 4.0, n)),
+    "maxs": ("scalar", np.float16, lambda a: np.maximum(a, np.float16(SCALAR)), lambda rng, n: rng.standard_normal(n)),
+    "sqrt": ("unary", np.float32, np.sqrt, lambda rng, n: rng.uniform(0.0, 100.0, n)),
+    "bitwise_and": ("binary", np.int16, np.bitwise_and, lambda rng, n: rng.integers(-32768, 32767, n)),
+    "add_relu": ("binary", np.float32, lambda a, b: np.maximum(a + b, np.float32(0)),
+                 lambda rng, n: rng.standard_normal(n)),
+}
+_NPUSIM_DTYPE = {np.float16: asc.half, np.float32: asc.float32, np.int16: asc.int16}
+
+
+def elementwise_bench(name: str, repeats: int, strided: bool) -> Bench:
+    """``asc.<name>`` mask form (a full repeat) vs the numpy function on contiguous arrays."""
+    kind, np_type, numpy_fn, data = ELEMENTWISE[name]
+    rng = np.random.default_rng(20)
+    layout = STRIDED if strided else DENSE
+    dtype = _NPUSIM_DTYPE[np_type]
+    lanes = 256 // dtype.itemsize
+    n = repeats * lanes
+    sources = [data(rng, n).astype(np_type) for _ in range(2 if kind == "binary" else 1)]
+    image = np.zeros(UB_USED, np.uint8)
+    for label, values in zip(("src0", "src1"), sources, strict=False):
+        place(image, layout[label], values, repeats)
+    stack, core = _fresh_core()
+    core.ub_write(0, image.tobytes())
+    span = max(layout[k].span(max(repeats, 1)) for k in ("dst", "src0", "src1"))
+    dst, src0, src1 = (_tensor(dtype, VECOUT if k == "dst" else VECIN, layout[k].base, span)
+                       for k in ("dst", "src0", "src1"))
+    d, s0, s1 = layout["dst"], layout["src0"], layout["src1"]
+    function = getattr(asc, name)
+    if kind == "binary":
+        params = asc.BinaryRepeatParams(d.blk, s0.blk, s1.blk, d.rep, s0.rep, s1.rep)
+        call = (dst, src0, src1, lanes, repeats, params)
+    else:
+        params = asc.UnaryRepeatParams(d.blk, s0.blk, d.rep, s0.rep)
+        call = (dst, src0, *((SCALAR,) if kind == "scalar" else ()), lanes, repeats, params)
+    return Bench(
+        npusim=lambda: function(*call),
+        numpy=lambda: numpy_fn(*sources),
+        npusim_output=lambda: read_back(core.ub_read(0, UB_USED), d, np_type, repeats),
+        numpy_output=lambda: numpy_fn(*sources).tobytes(),
         resources=stack,
     )

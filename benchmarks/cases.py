@@ -9,12 +9,22 @@ from __future__ import annotations
 
 from functools import partial
 
-from ascend_cases import compare_bench, ne_scalar_bench, select_bench, trans_tile_bench
-from kernel_cases import nchw_to_nc1hwc0_bench
+import numpy as np
+from ascend_cases import (
+    compare_bench,
+    compare_count_bench,
+    elementwise_bench,
+    moving_copy_bench,
+    ne_scalar_bench,
+    select_bench,
+    trans_tile_bench,
+)
+from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
 from startup_cases import import_bench
 
+from npusim import ascend as asc
 from npusim import sophgo as tpu
 
 __all__ = ["CASES"]
@@ -40,9 +50,27 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("compare LT", partial(compare_bench, scalar=False)),
     *_repeat_rows("compare_scalar LT", partial(compare_bench, scalar=True)),
     *_repeat_rows("asc_ne_scalar", ne_scalar_bench),
+    Case("compare LT float32 count 10240", DENSE, partial(compare_count_bench, 10240), group="float32 (issue 12)"),
+    Case("asc_ne_scalar float32 r160 dense", DENSE, partial(ne_scalar_bench, 160, False, np.float32),
+         group="float32 (issue 12)"),
+    *_repeat_rows("div float32 (binary arith)", partial(elementwise_bench, "div")),
+    *_repeat_rows("maxs half (binary-scalar)", partial(elementwise_bench, "maxs")),
+    *_repeat_rows("sqrt float32 (unary)", partial(elementwise_bench, "sqrt")),
+    *_repeat_rows("bitwise_and int16 (logic)", partial(elementwise_bench, "bitwise_and")),
+    *_repeat_rows("add_relu float32 (compound)", partial(elementwise_bench, "add_relu")),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
+    Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
+         moving_copy_bench, group="data_copy"),
+    Case("data_copy GM->UB 256 float32, GM offset moving every call (kernel loop)", Target("us", 3),
+         partial(moving_copy_bench, asc.float32), group="data_copy"),
+    Case("trans_data_to_5hd 16x32x32 float32 tile", Target("ratio", 2), partial(trans_tile_bench, asc.float32),
+         group="TransDataTo5HD"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,
          group="kernels"),
+    Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, written plainly (a data_copy per channel row, tensor lists)",
+         Target("ratio", 12), plain_nchw_to_nc1hwc0_bench, group="kernels"),
+    Case("NCHW->NC1HWC0 kernel, sync checker on (the numpy column: the same launch with sync='off')",
+         Target("ratio", 2), checked_nchw_to_nc1hwc0_bench, group="kernels"),
     Case("sophgo greater_select BM1684X (4,64,56,56) fp32", Target("ratio", 2),
          partial(greater_select_bench, tpu.DT_FP32), group="sophgo"),
     Case("sophgo greater_select BM1684X (4,64,56,56) fp16", None, partial(greater_select_bench, tpu.DT_FP16),
@@ -59,7 +87,10 @@ CASES: list[Case | Pending] = [
          partial(greater_select_bench, tpu.DT_FP32, shape=(2, 64, 56, 56), maximum=True), group="sophgo"),
     Case("sophgo greater_select BM1688 (2,32,56,56) fp32", None,
          partial(greater_select_bench, tpu.DT_FP32, chip="BM1688", shape=(2, 32, 56, 56)), group="sophgo"),
-    Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim"), group="start-up"),
-    Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "npusim.ascend"),
+    Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim"),
          group="start-up"),
+    Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim.ascend"),
+         group="start-up"),
+    Case("import npusim; from npusim import ascend, sophgo (fresh interpreter)", Target("ratio", 2.5),
+         partial(import_bench, "import npusim; from npusim import ascend, sophgo"), group="start-up"),
 ]

@@ -11,7 +11,7 @@ splits that time, to tell which part a speed-up can still win:
   3 passes over the same bytes that any emulator keeping the Unified Buffer's contents
   must make, with no checks and no calls;
 * **moving bytes inside npusim** -- the time spent in the plans' ``run`` methods
-  (``DataCopyPlan.run``, ``TransPlan.run``): the floor's work plus the per-call bounds
+  (``CopyBinding.run``, ``TransPlan.run``): the floor's work plus the per-call bounds
   and written-shadow checks;
 * **core and kernel set-up** -- ``Core(...)`` for the block, and the kernel's ``init``
   (TPipe, TQues, GlobalTensors, parameters);
@@ -39,8 +39,8 @@ import numpy as np
 
 from npusim.ascend.chips import get_chip
 from npusim.ascend.core import Core
-from npusim.ascend.ops.data_copy import DataCopyPlan
-from npusim.ascend.ops.transpose import TransPlan
+from npusim.ascend.ops.data_copy import CopyBinding
+from npusim.ascend.ops.transpose import Transposition
 from npusim.examples import nchw_to_nc1hwc0 as kernel
 
 SHAPE = (1, 64, 56, 56)
@@ -116,8 +116,8 @@ def main(argv: list[str]) -> int:
     whole, numpy_golden = measure(lambda: kernel.convert(x, 1)), measure(lambda: kernel.golden(x))
     floor = measure(lambda: floor_convert(x, tile))
     parts: Counter = Counter()
-    methods = {"moving bytes inside npusim (plan run methods)": (DataCopyPlan, "run"),
-               "  of which trans_data_to_5hd": (TransPlan, "run"),
+    methods = {"moving bytes inside npusim (plan run methods)": (CopyBinding, "run"),
+               "  of which trans_data_to_5hd": (Transposition, "run"),
                "core and kernel set-up: Core()": (Core, "__init__"),
                "core and kernel set-up: kernel init": (kernel.KernelNchwToNc1hwc0, "init")}
     with timed_methods(parts, methods):

@@ -18,16 +18,18 @@ from registry import Bench
 
 __all__ = ["import_bench"]
 
-_PROBE = "import time; t = time.process_time(); import {module}; print(time.process_time() - t)"
+_PROBE = "import time; t = time.process_time(); {statement}; print(time.process_time() - t)"
 
 
-def _import_seconds(module: str) -> float:
-    """Seconds ``import <module>`` takes in a new interpreter."""
+def _import_seconds(statement: str) -> float:
+    """Seconds the import ``statement`` takes in a new interpreter."""
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-    done = subprocess.run([sys.executable, "-c", _PROBE.format(module=module)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", _PROBE.format(statement=statement)], capture_output=True, text=True,
                           check=True, env=env)
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def import_bench(module: str) -> Bench:
-    return Bench(npusim=lambda: _import_seconds(module), numpy=lambda: _import_seconds("numpy"), self_timed=True)
+def import_bench(statement: str) -> Bench:
+    """``statement`` (``"import npusim"``) against ``import numpy``, each in a fresh interpreter."""
+    return Bench(npusim=lambda: _import_seconds(statement), numpy=lambda: _import_seconds("import numpy"),
+                 self_timed=True)

@@ -267,3 +267,31 @@ def test_verify_rejects_a_negative_max_report(tmp_path, capsys, value):
     dump.write_bytes(bytes(8))
     status, out, err = main(capsys, "verify", str(dump), str(dump), "--dtype", "uint16", "--max-report", value)
     assert status == 2 and out == "" and f"max_report = {value}" in err  # was: accepted
+
+
+RACY_SCRIPT = """
+import numpy as np
+from npusim import ascend as asc
+
+@asc.jit
+def kernel(x):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    t = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 128)
+    asc.data_copy(t, g, 128)
+    asc.adds(t, t, 1.0, 128)
+
+kernel[1](np.zeros(128, np.float16))
+print("ran to the end")
+"""
+
+
+@pytest.mark.parametrize(("policy", "status", "said"), [
+    ("raise", 1, "SyncError"), ("warn", 0, "SyncWarning"), ("off", 0, None), (None, 0, "SyncWarning")])
+def test_run_sync_sets_the_policy_of_the_scripts_launches(tmp_path, policy, status, said):
+    script = tmp_path / "racy.py"
+    script.write_text(RACY_SCRIPT)
+    run = npusim("run", *(("--sync", policy) if policy else ()), str(script))
+    assert run.returncode == status, run.stderr
+    assert ("ran to the end" in run.stdout) == (status == 0)
+    assert (said is None and "MTE2_V" not in run.stderr) or (said in run.stderr and "MTE2_V" in run.stderr)

@@ -11,20 +11,31 @@ from __future__ import annotations
 
 import gzip
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from npusim import sophgo as tpu
+from npusim.ascend.runtime.launch import DEFAULT_SYNC
+from npusim.errors import SyncWarning
 from npusim.examples import EXAMPLES, masked_fill, nchw_to_nc1hwc0, run_all, sophgo_clamp_relu_backward
 
 DATA = Path(__file__).resolve().parent / "data" / "sophgo"
 
 
-def test_every_example_is_registered_and_passes():
+def test_every_example_is_registered_and_passes_with_no_sync_finding():
+    """Every bundled kernel is synchronised: launched with the sync checker on, it reports nothing
+    (docs/semantics.md §11)."""
     assert {"nchw_to_nc1hwc0", "masked_fill", "sophgo_clamp_relu_backward"} <= set(EXAMPLES)
-    outcomes = run_all()
+    token = DEFAULT_SYNC.set("raise")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SyncWarning)
+            outcomes = run_all()
+    finally:
+        DEFAULT_SYNC.reset(token)
     assert all(o.passed for o in outcomes), [o for o in outcomes if not o.passed]
     assert len(outcomes) >= 16
 
@@ -44,11 +55,13 @@ def per_element_5hd(x: np.ndarray) -> np.ndarray:
     return y
 
 
+@pytest.mark.parametrize("convert", [nchw_to_nc1hwc0.convert, nchw_to_nc1hwc0.convert_plain])
 @pytest.mark.parametrize(("shape", "block_dim"), [((2, 32, 16, 16), 2), ((1, 16, 4, 4), 1), ((1, 48, 2, 8), 4)])
-def test_nchw_to_nc1hwc0_matches_numpy_and_a_per_element_loop(shape, block_dim):
-    """(1, 16, 4, 4): one repeat per tile (strides 0, ref §4.3); (1, 48, 2, 8) on 4 cores: one core idle."""
+def test_nchw_to_nc1hwc0_matches_numpy_and_a_per_element_loop(shape, block_dim, convert):
+    """(1, 16, 4, 4): one repeat per tile (strides 0, ref §4.3); (1, 48, 2, 8) on 4 cores: one core idle.
+    Both kernels: the hand-shaped one and the one written plainly (a copy per channel row, tensor lists)."""
     x = nchw_to_nc1hwc0.example_input(shape, seed=5)
-    y = nchw_to_nc1hwc0.convert(x, block_dim)
+    y = convert(x, block_dim)
     assert y.view(np.uint16).tobytes() == per_element_5hd(x).view(np.uint16).tobytes()
     assert nchw_to_nc1hwc0.golden(x).tobytes() == y.tobytes()
 

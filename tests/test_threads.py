@@ -1,11 +1,11 @@
 """Several cores in several threads: the process-wide caches are shared, the results are not.
 
 Each thread runs its own cores of both vendors and issues calls whose plan keys no other
-thread uses, so every cache keeps missing, storing and evicting at once (the Ascend plan
-templates shared between cores hold at most 512 entries: with four threads they evict on
-almost every store).  The interpreter is made to switch threads as often as it can, which
-turns a race into a failure within the test's run (before: ``KeyError`` from
-``plans._store``).  Every thread's bytes must equal a single-threaded run.
+thread uses, so every cache keeps missing, storing and evicting at once (the engine's plan
+cache shared between cores is bounded: with four threads it evicts on almost every store).
+The interpreter is made to switch threads as often as it can, which turns a race into a
+failure within the test's run (before: ``KeyError`` from ``plans._store``).  Every thread's
+bytes must equal a single-threaded run.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ import pytest
 
 from npusim import ascend as asc
 from npusim import sophgo as tpu
-from npusim.ascend import plans
-from npusim.ascend.ops.data_copy import DataCopyPlan
-from npusim.ascend.plans import find_plan, keep_plan
+from npusim.engine.dispatch import PLANS
 from npusim.errors import NoActiveCoreError
 from npusim.sophgo.core import current_core as sophgo_current_core
 
@@ -123,20 +121,21 @@ def test_cores_in_several_threads_give_the_single_threaded_bytes(frequent_thread
     assert _in_threads(_run) == {seed: _run(seed) for seed in range(THREADS)}
 
 
-def test_plan_templates_survive_threads_storing_at_once(frequent_thread_switches):
-    """The table of portable plans, shared by every core, while four threads store new keys into it
+def test_the_shared_plan_cache_survives_threads_storing_at_once(frequent_thread_switches):
+    """The engine's plan cache, shared by every core, while four threads store new keys into it
     as fast as they can (before: two threads evicting the same oldest entry raised KeyError)."""
+    plan = object()
+
     def store(seed: int):
-        core = asc.Core("A2")
-        plan = DataCopyPlan.nop("data_copy")  # a portable plan: kept as a template too
         for i in range(20_000):
-            keep_plan(core, ("thread test", seed, i), plan)
+            PLANS.put(("thread test", seed, i), plan)
 
     _in_threads(store)
-    assert len(plans._TEMPLATES) == plans.MAX_TEMPLATES  # full, and never beyond its bound
-    newest = next(reversed(plans._TEMPLATES))
-    assert newest[1][0] == "thread test"
-    assert isinstance(find_plan(asc.Core("A2"), newest[1]), DataCopyPlan)  # another core binds the template
+    try:
+        assert len(PLANS) == PLANS.limit  # full, and never beyond its bound
+        assert any(PLANS.get(("thread test", seed, 19_999)) is plan for seed in range(THREADS))  # the newest kept
+    finally:
+        PLANS.clear()
 
 
 def test_each_thread_has_its_own_active_cores():

@@ -8,4 +8,12 @@ Vendors live in sub-packages: ``npusim.ascend`` (Huawei Ascend C) and
 from .errors import ConstraintError, UninitializedReadWarning
 
 __version__ = "0.1.0"
-__all__ = ["ConstraintError", "UninitializedReadWarning", "__version__"]
+__all__ = ["ConstraintError", "UninitializedReadWarning", "__version__", "explain"]
+
+
+def explain(record, chip=None):
+    """What one traced call touched, per repeat (Sophgo: per lane): ``print(npusim.explain(core.trace[0]))``;
+    ``.svg()`` gives its access picture (:mod:`npusim.views.explain`; ``chip``: a Sophgo record's chip)."""
+    from .views.explain import explain as explain_record
+
+    return explain_record(record, chip)

@@ -5,6 +5,9 @@ no hidden global core (docs/semantics.md §10.2).  :class:`ActiveCores` keeps th
 tuple, innermost last, in a :class:`contextvars.ContextVar`: each thread (each task) has its
 own, so cores entered in one thread are not active in another.
 
+Each vendor also keeps its default chip here (:class:`VendorDefault`): what ``Core()``
+without a chip name, and a kernel launch without one, run on.
+
 Leaving a core removes its innermost entry, wherever it is in the stack: cores left in
 another order than they were entered (``a.__enter__(); b.__enter__(); a.__exit__()``) leave
 exactly the others active.  Leaving a core that is not active here is a
@@ -13,13 +16,15 @@ exactly the others active.  Leaving a core that is not active here is a
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
+from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 from .errors import RuntimeMisuseError
 from .sources import semantics
 
-__all__ = ["ActiveCores"]
+__all__ = ["ActiveCores", "VendorDefault"]
 
 CoreT = TypeVar("CoreT")
 
@@ -49,3 +54,34 @@ class ActiveCores(Generic[CoreT]):
     def innermost(self) -> CoreT | None:
         stack = self._stack.get()
         return stack[-1] if stack else None
+
+
+ChipT = TypeVar("ChipT")
+
+
+class VendorDefault(Generic[ChipT]):
+    """A vendor's default chip, per context (thread, task): read it, set it, or set it for a block.
+
+    Args:
+        name: the context variable's name.
+        initial: the chip's name before anyone sets it.
+        lookup: the vendor's ``get_chip`` (a name or a chip -> the chip, raising on unknown names).
+    """
+
+    def __init__(self, name: str, initial: str, lookup: Callable[[object], ChipT]) -> None:
+        self._var: contextvars.ContextVar[str] = contextvars.ContextVar(name, default=initial)
+        self._lookup = lookup
+
+    def get(self) -> ChipT:
+        return self._lookup(self._var.get())
+
+    def set(self, chip) -> None:
+        self._var.set(self._lookup(chip).name)
+
+    @contextlib.contextmanager
+    def using(self, chip) -> Iterator[ChipT]:
+        token = self._var.set(self._lookup(chip).name)
+        try:
+            yield self._lookup(chip)
+        finally:
+            self._var.reset(token)

@@ -2,17 +2,19 @@
 
 Each :class:`DType` knows its numpy storage type (``ml_dtypes`` for bfloat16 and
 the fp8 formats), its width, its kind and the unsigned integer type of the same
-width, which is how npusim moves and compares raw bits.  Vendor modules map
+width, which is how npusim moves and compares raw bits.  ``ml_dtypes`` is imported
+when a bfloat16 or fp8 storage type is first needed (it takes longer to import than
+all of npusim), never by ``import npusim``.  Vendor modules map
 their own type names onto these rows (``npusim.ascend`` exposes them under the
 pyasc names, ``npusim.sophgo.types`` under ``DT_*`` codes).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Literal
 
-import ml_dtypes
 import numpy as np
 
 from .lazy import cached_attribute
@@ -28,15 +30,26 @@ class DType:
 
     Attributes:
         name: canonical name (numpy spelling: ``"float16"``, ``"bfloat16"``).
-        np_dtype: numpy storage dtype, little-endian.
         bits: width in bits.
         kind: ``"int"`` (two's complement), ``"uint"`` or ``"float"``.
+        storage: how to find the numpy storage type: a numpy type code (``"<f2"``), or
+            ``"ml_dtypes.<name>"``.
+        np_dtype: numpy storage dtype, little-endian (made on first use).
     """
 
     name: str
-    np_dtype: np.dtype
     bits: int
     kind: Kind
+    storage: str
+
+    @cached_attribute
+    def np_dtype(self) -> np.dtype:
+        """The numpy storage dtype, little-endian."""
+        if self.storage.startswith("ml_dtypes."):
+            import ml_dtypes  # only now: its import costs more than all of npusim's
+
+            return np.dtype(getattr(ml_dtypes, self.storage.removeprefix("ml_dtypes.")))
+        return np.dtype(self.storage)
 
     @cached_attribute
     def itemsize(self) -> int:
@@ -68,32 +81,39 @@ def uint_of_bits(bits: int) -> np.dtype:
     return np.dtype(f"<u{bits // 8}")
 
 
-def _row(name: str, np_dtype, kind: Kind) -> DType:
-    dt = np.dtype(np_dtype).newbyteorder("<") if np.dtype(np_dtype).itemsize > 1 else np.dtype(np_dtype)
-    return DType(name, dt, dt.itemsize * 8, kind)
-
-
 DTYPES: dict[str, DType] = {
     d.name: d
     for d in (
-        _row("int8", np.int8, "int"),
-        _row("uint8", np.uint8, "uint"),
-        _row("int16", np.int16, "int"),
-        _row("uint16", np.uint16, "uint"),
-        _row("int32", np.int32, "int"),
-        _row("uint32", np.uint32, "uint"),
-        _row("int64", np.int64, "int"),
-        _row("uint64", np.uint64, "uint"),
-        _row("float16", np.float16, "float"),
-        _row("bfloat16", ml_dtypes.bfloat16, "float"),
-        _row("float32", np.float32, "float"),
-        _row("float64", np.float64, "float"),
-        _row("float8_e4m3fn", ml_dtypes.float8_e4m3fn, "float"),
-        _row("float8_e5m2", ml_dtypes.float8_e5m2, "float"),
+        DType("int8", 8, "int", "<i1"),
+        DType("uint8", 8, "uint", "<u1"),
+        DType("int16", 16, "int", "<i2"),
+        DType("uint16", 16, "uint", "<u2"),
+        DType("int32", 32, "int", "<i4"),
+        DType("uint32", 32, "uint", "<u4"),
+        DType("int64", 64, "int", "<i8"),
+        DType("uint64", 64, "uint", "<u8"),
+        DType("float16", 16, "float", "<f2"),
+        DType("bfloat16", 16, "float", "ml_dtypes.bfloat16"),
+        DType("float32", 32, "float", "<f4"),
+        DType("float64", 64, "float", "<f8"),
+        DType("float8_e4m3fn", 8, "float", "ml_dtypes.float8_e4m3fn"),
+        DType("float8_e5m2", 8, "float", "ml_dtypes.float8_e5m2"),
     )
 }
 
-_BY_NUMPY = {d.np_dtype: d for d in DTYPES.values()}
+_BY_NUMPY = {d.np_dtype: d for d in DTYPES.values() if not d.storage.startswith("ml_dtypes.")}
+
+
+def _by_numpy(dt: np.dtype) -> DType | None:
+    """The row of a normalised numpy dtype.  An ml_dtypes type can only be met once ml_dtypes is
+    loaded, so its rows join the table then."""
+    row = _BY_NUMPY.get(dt)
+    if row is None and "ml_dtypes" in sys.modules:
+        for d in DTYPES.values():
+            if d.storage.startswith("ml_dtypes."):
+                _BY_NUMPY.setdefault(d.np_dtype, d)
+        row = _BY_NUMPY.get(dt)
+    return row
 
 
 def by_name(name: str) -> DType:
@@ -133,4 +153,4 @@ def from_numpy(np_dtype) -> DType | None:
         return None
     if dt.itemsize > 1:
         dt = dt.newbyteorder("<")
-    return _BY_NUMPY.get(dt)
+    return _by_numpy(dt)

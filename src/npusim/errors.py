@@ -36,9 +36,13 @@ __all__ = [
     "OutOfBoundsError",
     "OverlapError",
     "ParameterRangeError",
+    "SyncError",
+    "SyncWarning",
     "RuntimeMisuseError",
     "UninitializedReadError",
     "UninitializedReadWarning",
+    "HardwareToleranceWarning",
+    "GmPastEndWarning",
     "UnsupportedError",
     "WrongCoreError",
 ]
@@ -127,6 +131,18 @@ class UninitializedReadError(ConstraintError):
     """Strict mode: an instruction read bytes that were never written since the core started."""
 
 
+class SyncError(ConstraintError):
+    """Two pipes of one core (or two blocks of one launch) access the same bytes with nothing ordering
+    them, or a synchronisation call breaks its protocol (a wait with no set, an event id out of range).
+
+    Raised by ``Core(chip, sync="raise")``; with ``sync="warn"`` the same finding is a :class:`SyncWarning`.
+    """
+
+
+class SyncWarning(UserWarning):
+    """A race or synchronisation misuse found with ``sync="warn"``: the message is the :class:`SyncError`'s."""
+
+
 class UninitializedReadWarning(UserWarning):
     """An instruction read bytes never written since the core started.
 
@@ -134,4 +150,21 @@ class UninitializedReadWarning(UserWarning):
     The message names the instruction, the operand and the first such address.
     Use ``Core(..., strict=True)`` to turn this into :class:`UninitializedReadError`, or
     ``warnings.filterwarnings("ignore", category=UninitializedReadWarning)`` to silence it.
+    """
+
+
+class HardwareToleranceWarning(UserWarning):
+    """The hardware policy let through what the documents forbid and the device tolerates.
+
+    Each tolerance is its own subclass; the message names the instruction, the operand,
+    the bytes and the rule (docs/semantics.md §10.7).  The strict policy raises instead.
+    """
+
+
+class GmPastEndWarning(HardwareToleranceWarning):
+    """A GM access ran past the end of the host tensor, inside the device allocation's slack.
+
+    The device allocator hands out more than the tensor's bytes (docs/semantics.md §10.7), so
+    the device neither faults nor reports it: reads see whatever the slack holds, writes are
+    lost when the tensor is copied back.
     """

@@ -34,14 +34,14 @@ from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadErro
 from .sources import semantics
 from .validate import require_bool, require_bytes, require_int
 
-__all__ = ["Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "strict_reads",
+__all__ = ["ALL_WRITTEN", "Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "strict_reads",
            "user_stacklevel"]
 
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 MAX_MEMORY_BYTES = 1 << 40  # 1 TiB: far beyond any product; numpy allocates lazily, but not past this
-_ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
+ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}  # a written element's shadow, by size
 POLICY_SOURCE = semantics("10.3")
 BOUNDS_SOURCE = semantics("10.6")
 SIZE_SOURCE = semantics("10.4")
@@ -211,7 +211,7 @@ class Memory:
         """
         dtype = values.dtype
         self.data.view(dtype)[elem_index] = values
-        self.written.view(np.dtype(f"<u{dtype.itemsize}"))[elem_index] = _ALL_WRITTEN[dtype.itemsize]
+        self.written.view(np.dtype(f"<u{dtype.itemsize}"))[elem_index] = ALL_WRITTEN[dtype.itemsize]
 
     def mark_written(self, start: int, stop: int) -> None:
         self.written[start:stop] = 1
@@ -237,7 +237,7 @@ class Memory:
         if self.fully_written or self.uninit == "ignore" or np.size(elem_index) == 0:
             return
         shadow = self.written.view(np.dtype(f"<u{itemsize}"))[elem_index]
-        full = _ALL_WRITTEN[itemsize]
+        full = ALL_WRITTEN[itemsize]
         if bool(np.all(shadow == full)):
             return
         flat_idx = np.asarray(elem_index).reshape(-1)

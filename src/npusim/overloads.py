@@ -10,6 +10,7 @@ reported against the documented signatures.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,13 @@ class _Required:
 
 
 REQUIRED: Any = _Required()
+
+
+def _shown(default: Any) -> str:
+    """A default as a signature shows it: an enum member by its qualified name (``MaskMode.NORMAL``)."""
+    if isinstance(default, enum.Enum):
+        return f"{type(default).__name__}.{default.name}"
+    return repr(default)
 
 
 @dataclass(frozen=True)
@@ -49,7 +57,7 @@ class Form:
         object.__setattr__(self, "names", tuple(p.name for p in self.params))
 
     def signature(self) -> str:
-        parts = [p.name if p.default is REQUIRED else f"{p.name}={p.default!r}" for p in self.params]
+        parts = [p.name if p.default is REQUIRED else f"{p.name}={_shown(p.default)}" for p in self.params]
         return f"({', '.join(parts)})"
 
     def try_bind(self, args: tuple, kwargs: dict) -> dict | None:

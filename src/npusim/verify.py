@@ -9,13 +9,15 @@ on the hardware.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from .dtypes import DType
+from .views.progress import progress
 
-__all__ = ["Comparison", "Mismatch", "compare_dumps", "format_report"]
+__all__ = ["Comparison", "Mismatch", "compare_dumps", "first_differing_byte", "format_report"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class Mismatch:
     got: object
     expected_bits: int
     got_bits: int
+    flat: int = 0  # the element's position in the dump
 
 
 @dataclass(frozen=True)
@@ -71,14 +74,25 @@ def compare_dumps(out: bytes, golden: bytes, dtype: DType, shape: tuple[int, ...
     expected_values = np.frombuffer(golden, dtype.np_dtype)
     first = [
         Mismatch(tuple(int(i) for i in np.unravel_index(int(flat), shape)) if shape else (int(flat),),
-                 expected_values[flat], got_values[flat], int(expected_bits[flat]), int(got_bits[flat]))
+                 expected_values[flat], got_values[flat], int(expected_bits[flat]), int(got_bits[flat]), int(flat))
         for flat in bad[:max_report]
     ]
     return Comparison(dtype, count, int(bad.size), first)
 
 
-def format_report(result: Comparison) -> str:
-    """A human-readable report: the verdict line, then one line per reported mismatch."""
+def first_differing_byte(mismatch: Mismatch, itemsize: int) -> int:
+    """Byte offset in the dump of the first (lowest-addressed) byte in which the element differs."""
+    diff = mismatch.expected_bits ^ mismatch.got_bits
+    return mismatch.flat * itemsize + ((diff & -diff).bit_length() - 1) // 8
+
+
+def format_report(result: Comparison, locate: Callable[[int], list[str]] | None = None) -> str:
+    """A human-readable report: the verdict line, then one line per reported mismatch.
+
+    ``locate``, given a byte offset in the dump, returns lines saying what wrote that
+    byte (:mod:`npusim.views.provenance`); each mismatch is then followed by them for its
+    first differing byte.
+    """
     if result.size_error:
         return f"FAIL: size mismatch: {result.size_error}"
     if result.identical:
@@ -86,10 +100,14 @@ def format_report(result: Comparison) -> str:
     share = 100.0 * result.mismatch_count / max(result.elements, 1)
     digits = result.dtype.itemsize * 2
     lines = [f"FAIL: {result.mismatch_count} of {result.elements} {result.dtype} elements differ ({share:.4g}%)"]
-    for m in result.first:
+    mismatches = result.first if locate is None else progress(result.first, "verify --trace", len(result.first),
+                                                                  "mismatch")
+    for m in mismatches:
         index = m.index[0] if len(m.index) == 1 else m.index
         lines.append(f"  index {index}: expected {m.expected} (0x{m.expected_bits:0{digits}x}), "
                      f"got {m.got} (0x{m.got_bits:0{digits}x})")
+        if locate is not None:
+            lines += [f"      {line}" for line in locate(first_differing_byte(m, result.dtype.itemsize))]
     if result.mismatch_count > len(result.first):
         lines.append(f"  ... and {result.mismatch_count - len(result.first)} more")
     return "\n".join(lines)

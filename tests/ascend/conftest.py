@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from npusim import ascend as asc
+from npusim.engine import caches
+from npusim.overloads import bind_values
 
 
 def state(core: asc.Core):
@@ -43,6 +45,21 @@ def assert_rejected(core: asc.Core, error: type, call, *message_parts: str, **fi
     assert_fields(caught.value, **fields)
     assert state(core) == before
     return caught.value
+
+
+def cached(count: int) -> int:
+    """How many entries a cache holds after ``count`` stores: none with every cache off
+    (``NPUSIM_CACHES=off``, tests/engine/test_caches_off.py)."""
+    return count if caches.enabled() else 0
+
+
+def binding_of(core: asc.Core, function, *args, **kwargs):
+    """The binding a call ``function(*args, **kwargs)`` runs on ``core``: the engine's plan step and
+    bind, done by hand (``npusim.engine.dispatch``), so a test can see the operand path it chose."""
+    entry = function.instruction
+    form, values = bind_values(entry.name, entry.forms, args, kwargs)
+    plan = entry.compile(core, form.name, dict(zip(form.names, values, strict=True)))
+    return plan.bind(core, [values[form.names.index(name)] for name in plan.operands])
 
 
 def fill(core: asc.Core, start: int, nbytes: int, seed: int = 0) -> bytes:

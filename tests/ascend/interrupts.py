@@ -18,6 +18,7 @@ else — planning, reading, computing — must leave the state alone until a com
 
 from __future__ import annotations
 
+import gc
 import importlib
 import inspect
 import pkgutil
@@ -30,6 +31,8 @@ import numpy as np
 import npusim
 from npusim import ascend as asc
 from npusim.ascend.operands import ByteSpan, OperandAccess
+from npusim.engine import caches
+from npusim.engine.caches import Cache
 from npusim.memory import Memory
 
 
@@ -53,6 +56,12 @@ def _commit_codes() -> frozenset:
 
 
 COMMIT_CODES = _commit_codes()
+
+# The engine's cache stores hold their lock in a ``with`` block.  The hook sees the call of the lock's
+# ``__exit__`` (a C call) before it runs, and raising there would leave the lock held, which no real
+# interrupt can do (CPython handles signals between bytecodes, after a C call returns).  Their events
+# are neither counted nor interrupted; what they store is an exact shortcut, never machine state.
+UNINTERRUPTED_CODES = frozenset({Cache.put.__code__, Cache.clear.__code__})
 
 
 class Injected(Exception):
@@ -78,7 +87,7 @@ class _Hook:
         if event == "return" and frame.f_code in COMMIT_CODES:
             self.depth -= 1
             return
-        if self.depth or self.fired or frame.f_code is _RUNNER:
+        if self.depth or self.fired or frame.f_code is _RUNNER or frame.f_code in UNINTERRUPTED_CODES:
             return  # in a commit, done, or run_hooked itself (its call of sys.setprofile(None))
         self.count += 1
         if self.count == self.at:
@@ -133,9 +142,8 @@ class Machine:
         core.cmpmask_written, core.mask_words, core.mask_mode, core.pad_value, core.float_saturation = registers[1:]
         for array, raw in zip(self.gm, gm, strict=True):
             array.reshape(-1).view(np.uint8)[:] = np.frombuffer(raw, np.uint8)
-        if fresh_plans:
-            core.plan_cache.clear()
-            core.shortcuts.clear()
+        if fresh_plans:  # every cache (shared plans, this core's bindings, memos): the call plans anew
+            caches.clear_all()
 
 
 def points(events: int, tail: int, spread: int) -> list[int]:
@@ -152,11 +160,21 @@ def sweep(machine: Machine, call: Callable[[], None], *, fresh_plans: bool,
     """Interrupt ``call`` at many points (module docstring); returns how many interrupted runs were checked.
 
     With ``fresh_plans`` every run plans the call anew (the plan caches are emptied); otherwise it
-    runs the plan (and shortcut) an earlier call kept.  A run of a kept plan is interrupted at every
-    one of its events; a planning run at its last 120 (the execution and the commit) and at 20
-    spread over the planning before them, which only reads.
+    runs the plan (and binding, and raw-argument invocation) an earlier call kept.  A run of a kept
+    plan is interrupted at every one of its events; a planning run at its last 120 (the execution and
+    the commit) and at 20 spread over the planning before them, which only reads.
     """
     tail, spread = (120, 20) if fresh_plans else (10**6, 0)
+    gc.collect()  # a collection during a run calls weakref callbacks (the caches' registry): not the call's events
+    gc.disable()
+    try:
+        return _sweep(machine, call, tail, spread, fresh_plans, error)
+    finally:
+        gc.enable()
+
+
+def _sweep(machine: Machine, call: Callable[[], None], tail: int, spread: int, fresh_plans: bool,
+           error: type[BaseException]) -> int:
     with machine.core:
         machine.restore(before := machine.state(), fresh_plans=True)
         for _warm in range(2):  # fill module-level caches (lookup tables, memos) so that every run repeats exactly

@@ -1,11 +1,11 @@
 """The second round of fast paths (issue 7): shortcuts, portable plans, cached data copies, recycled UB.
 
-* **Shortcuts** (``plans.Shortcut``): a repeated positional call finds its plan from its raw
-  arguments.  A shortcut must never serve a call that only looks like the earlier one
-  (``1`` / ``1.0`` / ``True`` / ``np.int64(1)``, a moved tensor, a changed parameter object,
+* **Shortcuts** (the engine's ``core.invocations``): a repeated positional call finds its plan
+  from its raw arguments.  A shortcut must never serve a call that only looks like the earlier
+  one (``1`` / ``1.0`` / ``True`` / ``np.int64(1)``, a moved tensor, a changed parameter object,
   other mask registers), and must still check each call's tensors and read its scalar.
-* **Portable plans** (``TransPlan``, ``DataCopyPlan``): made on one core, bound to another
-  of the same chip; the new core's memory is used and its never-written bytes reported.
+* **Portable plans** (the engine's shared ``PLANS``): made on one core, bound to
+  another of the same chip; the new core's memory is used and its never-written bytes reported.
 * **Cached data copies**: the GM side (address, bounds, writability, never-written bytes)
   is checked on every call.
 * **Recycled UB arrays** and the TPipe that no longer keeps its core alive.
@@ -21,8 +21,10 @@ import numpy as np
 import pytest
 
 from npusim import ascend as asc
-from npusim.ascend.plans import args_key
 from npusim.ascend.tensor import Lease
+from npusim.engine import caches
+from npusim.engine.dispatch import PLANS, key_part
+from npusim.engine.registry import vendor
 from npusim.errors import (
     OutOfBoundsError,
     ParameterRangeError,
@@ -34,7 +36,7 @@ from npusim.errors import (
 )
 from npusim.memory import Memory, zeroed_bytes
 
-from .conftest import assert_rejected
+from .conftest import assert_rejected, cached
 
 F16, U8 = asc.float16, asc.uint8
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
@@ -66,7 +68,7 @@ def test_shortcut_serves_a_repeated_call_with_each_calls_memory():
             other = np.frombuffer(core.ub_read(0x2000, 256), np.uint16)
             assert np.array_equal(np.frombuffer(core.ub_read(0, 256), np.uint16),
                                   selected(core, 0x3000, 0x1000, other))
-        assert len(core.shortcuts) == 1 and len(core.plan_cache) == 1
+        assert len(core.invocations) == cached(1) and len(core.bindings) == cached(1)
 
 
 @pytest.mark.parametrize("look_alike", [2.0, True, np.float64(2)])
@@ -82,9 +84,10 @@ def test_shortcut_rejects_look_alike_arguments(look_alike):
 
 
 def test_shortcut_keys_keep_numbers_of_different_types_apart():
-    parts = [args_key(("t",), (value,)) for value in (1, 1.0, True, np.int64(1), np.uint8(1))]
+    ascend = vendor("ascend")
+    parts = [key_part(ascend, value) for value in (1, 1.0, True, np.int64(1), np.uint8(1))]
     assert len(set(parts)) == len(parts)
-    zero, negative_zero = args_key(("t",), (0.0,)), args_key(("t",), (-0.0,))
+    zero, negative_zero = key_part(ascend, 0.0), key_part(ascend, -0.0)
     assert zero == negative_zero  # a scalar is read per call: its sign is never taken from the key
 
 
@@ -96,7 +99,7 @@ def test_numpy_integer_arguments_get_their_own_shortcut_and_the_same_result():
         core.ub_write(0, bytes(256))
         asc.select(dst, sel, src0, src1, np.int64(2), np.uint64(128), np.int32(1), asc.BinaryRepeatParams())
         assert core.ub_read(0, 256) == first
-        assert len(core.shortcuts) == 2
+        assert len(core.invocations) == cached(2)
 
 
 def test_signed_zero_scalar_through_one_shortcut_writes_each_calls_bits():
@@ -106,7 +109,7 @@ def test_signed_zero_scalar_through_one_shortcut_writes_each_calls_bits():
             asc.select(dst, sel, src0, scalar, 1, 128, 1, asc.BinaryRepeatParams())
             assert np.array_equal(np.frombuffer(core.ub_read(0, 256), np.uint16),
                                   selected(core, 0x3000, 0x1000, np.uint16(bits)))
-        assert len(core.shortcuts) == 1
+        assert len(core.invocations) == cached(1)
 
 
 def test_shortcut_follows_moved_tensors_and_changed_parameter_objects():
@@ -221,12 +224,15 @@ def trans_on(core, src: np.ndarray) -> bytes:
 
 def test_a_plan_made_on_one_core_runs_on_another_cores_memory():
     tiles = [np.random.default_rng(k).standard_normal((16, 64)).astype(np.float16) for k in range(2)]
+    caches.clear_all()
     with asc.Core("A2") as first:
         assert trans_on(first, tiles[0]) == tiles[0].T.tobytes()
+        assert len(PLANS) == caches.enabled()  # with NPUSIM_CACHES=off nothing is kept, and the bytes agree
     with asc.Core("A2") as second:
         second.ub_write(0x8000, bytes(2048))
         assert trans_on(second, tiles[1]) == tiles[1].T.tobytes()
-        assert len(second.plan_cache) == 1
+        # the first core's plan, bound to this core
+        assert len(PLANS) == caches.enabled() and len(second.bindings) == caches.enabled()
     assert first.ub_read(0x8000, 2048) == tiles[0].T.tobytes()  # the first core's UB is untouched
 
 
@@ -269,7 +275,7 @@ def test_cached_block_copy_moves_each_calls_gm_tile():
         for start in (0, 32, 224):
             asc.data_copy(ub, g[start:], params)
             assert np.array_equal(ub.read(), x[:, start : start + 32].reshape(-1))
-        assert len(core.plan_cache) == 1
+        assert len(core.bindings) == caches.enabled()  # bound to the GM buffer once; each call reads its offset
 
 
 def test_cached_copy_checks_gm_bounds_writability_and_unwritten_bytes_per_call():

@@ -1,7 +1,7 @@
 """Cached plans and the fast operand paths (issue 7).
 
-A call whose parameters match an earlier one reuses that call's checked plan
-(``npusim.ascend.plans``).  These tests pin down what a cached plan must still do
+A call whose parameters match an earlier one reuses that call's checked plan, bound to its
+tensors' addresses (``npusim.engine.dispatch``).  These tests pin down what a cached plan must still do
 per call: read memory, registers and scalars as they are *now*, check that its
 tensors are still allocated and on the running core, report never-written bytes
 again once the shadow forgot them, and refuse arguments that only compare equal
@@ -20,12 +20,13 @@ import pytest
 
 from npusim import ascend as asc
 from npusim.ascend.ops.common import scalar_bits_cached
-from npusim.ascend.plans import MAX_PLANS
+from npusim.ascend.ops.transpose import Transposition
 from npusim.ascend.tensor import Lease
+from npusim.engine.dispatch import MAX_BINDINGS, PLANS
 from npusim.errors import RuntimeMisuseError, UninitializedReadError, UninitializedReadWarning, WrongCoreError
 
 from . import reference_model as ref
-from .conftest import assert_rejected
+from .conftest import assert_rejected, binding_of, cached
 from .reference_model import SelectCase, normal_lanes, run_select, set_mask_words
 
 F16, F32, U8 = asc.float16, asc.float32, asc.uint8
@@ -80,8 +81,10 @@ def test_select_cached_plan_reads_each_calls_memory_and_scalar(mode, layout, mas
             expected = select_expectation(ub, mode, bases, strides, repeats, mask, scalar)
             asc.select(dst, sel, src0, scalar if mode == 1 else src1, mode, mask, repeats, params)
             assert core.ub_read(0, core.ub.size_bytes) == bytes(expected), f"call {call}"
-        (plan,) = core.plan_cache.values()
-        path = "flat" if plan.dst.layout == "flat" else "dense" if plan.src0.blocks is None else "strided"
+        assert len(core.bindings) == cached(1)
+        binding = binding_of(core, asc.select, dst, sel, src0, scalar if mode == 1 else src1, mode, mask, repeats,
+                             params)
+        path = "flat" if binding.dst.layout == "flat" else "dense" if binding.src0.blocks is None else "strided"
         assert path == layout
 
 
@@ -101,8 +104,8 @@ def test_select_flat_path_when_the_view_would_leave_ub():
             expected = select_expectation(ub, 0, bases, (1, 1, 1, 8, 8, 8), 1, 64, None)
             asc.select(dst, sel, src0, src1, 0, 64, 1, asc.BinaryRepeatParams())
             assert core.ub_read(0, end) == bytes(expected)
-        (plan,) = core.plan_cache.values()
-        assert plan.dst.layout == "flat"
+        assert binding_of(core, asc.select, dst, sel, src0, src1, 0, 64, 1, asc.BinaryRepeatParams()).dst.layout \
+            == "flat"
 
 
 def test_select_count_form_on_a_cached_plan_follows_new_data():
@@ -154,7 +157,8 @@ def test_equal_values_of_other_types_do_not_reuse_a_plan():
                                                             asc.BinaryRepeatParams(), is_set_mask=1.0))
 
 
-def test_distinct_but_equal_tensors_share_a_plan_and_a_moved_tensor_does_not():
+def test_distinct_but_equal_tensors_share_a_binding_and_a_moved_tensor_only_the_plan():
+    PLANS.clear()
     with asc.Core("A2") as core:
         core.ub_write(0, bytes(0x10000))
         sel = asc.LocalTensor(U8, VECIN, 0x3000, 32)
@@ -165,15 +169,15 @@ def test_distinct_but_equal_tensors_share_a_plan_and_a_moved_tensor_does_not():
 
         run(0x0)
         run(0x0)
-        assert len(core.plan_cache) == 1
+        assert len(core.bindings) == cached(1) and len(PLANS) == cached(1)
         src0, src1 = asc.LocalTensor(F16, VECIN, 0x1000, 128), asc.LocalTensor(F16, VECIN, 0x2000, 128)
         src0.write(np.arange(128)), src1.write(-np.arange(128)), sel.write(np.full(32, 0xFF))
         dst = asc.LocalTensor(F16, VECIN, 0x0, 128)
         asc.select(dst, sel, src0, src1, 2, 128, 1, asc.BinaryRepeatParams())
-        dst.addr = 0x4000  # the plan key follows the tensor's attributes
+        dst.addr = 0x4000  # the binding follows the tensor's attributes; its geometry is the same
         asc.select(dst, sel, src0, src1, 2, 128, 1, asc.BinaryRepeatParams())
         assert np.array_equal(np.frombuffer(core.ub_read(0x4000, 256), np.float16), np.arange(128))
-        assert len(core.plan_cache) == 2
+        assert len(core.bindings) == cached(2) and len(PLANS) == cached(1)
 
 
 def test_uninitialised_reads_are_reported_again_after_the_shadow_forgets_bytes():
@@ -202,15 +206,15 @@ def test_destination_shadow_is_marked_again_after_it_was_forgotten():
         assert core.ub.written[:256].all()
 
 
-def test_plan_cache_is_bounded():
+def test_bindings_are_bounded():
     with asc.Core("A2") as core:
         core.ub_write(0, bytes(0x2000))
         src0, src1 = asc.LocalTensor(F32, VECIN, 0x0, 64), asc.LocalTensor(F32, VECIN, 0x100, 64)
         sel = asc.LocalTensor(U8, VECIN, 0x200, 32)
-        for k in range(MAX_PLANS + 20):
+        for k in range(MAX_BINDINGS + 20):
             dst = asc.LocalTensor(F32, VECOUT, 0x400 + 32 * (k % 64), 64 + k)
             asc.select(dst, sel, src0, src1, 2, 64, 1, asc.BinaryRepeatParams())
-        assert len(core.plan_cache) == MAX_PLANS
+        assert len(core.bindings) == cached(MAX_BINDINGS)
 
 
 def test_memoised_scalar_conversion_is_exact():
@@ -255,7 +259,7 @@ def test_compare_scalar_cached_plan_takes_each_calls_scalar():
             asc.compare_scalar(dst, src, scalar, asc.CMPMODE.LE, 128, 2, asc.UnaryRepeatParams(1, 2, 8, 16))
             expected = compare_expectation(bytes(ub), "float16", "LE", 0x0, None, scalar, 2, (2, 16, 0, 0))
             assert core.ub_read(0x10000, 32) == expected, scalar
-        assert len(core.plan_cache) == 1
+        assert len(core.bindings) == cached(1)
 
 
 def test_honoured_compare_mask_zeroes_inactive_bits_on_a_view_plan():
@@ -303,8 +307,22 @@ def test_c_api_scalar_compare_converts_each_calls_value():
 
 
 # --------------------------------------------------------- TransDataTo5HD
-def trans_case(core, rng, dst_list, src_list, params, dtype=F16):
-    """Run one call on fresh random UB, check it against the reference model, return the newest plan."""
+def spy_commits(monkeypatch) -> list[str]:
+    """Record the commit every later transpose runs: ``"views"`` (two strided views) or ``"indices"``."""
+    taken = []
+    for attribute, label in (("_commit_views", "views"), ("_commit", "indices")):
+        original = getattr(Transposition, attribute)
+
+        def spy(self, *args, original=original, label=label):
+            taken.append(label)
+            return original(self, *args)
+
+        monkeypatch.setattr(Transposition, attribute, spy)
+    return taken
+
+
+def trans_case(core, rng, taken, dst_list, src_list, params, dtype=F16) -> str:
+    """Run one call on fresh random UB, check it against the reference model, return the commit it ran."""
     ub = bytes(random_ub(core, rng, 0x18000))
     expected = ref.trans_data_to_5hd(ub, dtype.itemsize, dst_list, src_list, params.repeat_times, params.dst_rep_stride,
                            params.src_rep_stride, params.dst_high_half, params.src_high_half)
@@ -312,12 +330,13 @@ def trans_case(core, rng, dst_list, src_list, params, dtype=F16):
         warnings.simplefilter("error", UninitializedReadWarning)
         asc.trans_data_to_5hd(list(dst_list), list(src_list), params, dtype=dtype)
     assert core.ub_read(0, core.ub.size_bytes) == expected
-    return list(core.plan_cache.values())[-1]
+    return taken[-1]
 
 
 @pytest.mark.parametrize("dtype", [asc.int8, F16, F32])
-def test_trans_views_and_index_gathers_agree_with_the_model(dtype):
+def test_trans_views_and_index_gathers_agree_with_the_model(dtype, monkeypatch):
     """Evenly stepped lists run as strided views; a shuffled list falls back to index gathers."""
+    taken = spy_commits(monkeypatch)
     rng = np.random.default_rng(dtype.itemsize)
     even_src = [0x0000 + 0x400 * k for k in range(16)]
     even_dst = [0x8000 + 32 * k for k in range(16)]
@@ -326,24 +345,26 @@ def test_trans_views_and_index_gathers_agree_with_the_model(dtype):
         halves = ((False, False), (True, True)) if dtype.itemsize == 1 else ((False, False),)  # 表3: b8 only
         for dst_high, src_high in halves:
             params = asc.TransDataTo5HDParams(dst_high, src_high, 8, 16, 1)
-            assert trans_case(core, rng, even_dst, even_src, params, dtype).views is not None
-            assert trans_case(core, rng, even_dst, [int(a) for a in shuffled_src], params, dtype).views is None
-            trans_case(core, rng, even_dst, even_src, params, dtype)  # the cached plan of the first call
+            assert trans_case(core, rng, taken, even_dst, even_src, params, dtype) == "views"
+            assert trans_case(core, rng, taken, even_dst, [int(a) for a in shuffled_src], params, dtype) == "indices"
+            trans_case(core, rng, taken, even_dst, even_src, params, dtype)  # the cached plan of the first call
         single = asc.TransDataTo5HDParams(False, False, 1, 3, 2)  # one repeat: offset by one stride
-        assert trans_case(core, rng, even_dst, even_src, single, dtype).views is not None
+        assert trans_case(core, rng, taken, even_dst, even_src, single, dtype) == "views"
         negative_step = list(reversed(even_dst))
-        assert trans_case(core, rng, negative_step, even_src, single, dtype).views is not None
+        assert trans_case(core, rng, taken, negative_step, even_src, single, dtype) == "views"
 
 
-def test_trans_in_place_and_repeated_destinations():
+def test_trans_in_place_and_repeated_destinations(monkeypatch):
+    taken = spy_commits(monkeypatch)
     rng = np.random.default_rng(9)
     blocks = [0x1000 + 32 * k for k in range(16)]
     with asc.Core("A2") as core:
         for _ in range(2):  # one strided copy whose source and destination are the same bytes
-            assert trans_case(core, rng, blocks, blocks, asc.TransDataTo5HDParams(False, False, 1, 0, 0)).views
+            assert trans_case(core, rng, taken, blocks, blocks, asc.TransDataTo5HDParams(False, False, 1, 0, 0)) == \
+                "views"
         repeated = [0x8000 + 32 * (k % 4) for k in range(16)]  # dst blocks coincide: the last write wins
         params = asc.TransDataTo5HDParams(False, False, 2, 4, 1)
-        assert trans_case(core, rng, repeated, [0x400 * k for k in range(16)], params).views is None
+        assert trans_case(core, rng, taken, repeated, [0x400 * k for k in range(16)], params) == "indices"
 
 
 def test_trans_tensor_list_form_checks_its_tensors_on_every_call():

@@ -6,6 +6,7 @@ loops over repeats, blocks and elements; it shares no code with npusim.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from importlib import resources
 
@@ -188,7 +189,7 @@ def test_matches_the_model(case):
     src_list = [b * 32 for b in case["src_blocks"]]
     dst_list = [dst_base + b * 32 for b in case["dst_blocks"]]
     rng = np.random.default_rng(case["seed"])
-    with asc.Core(case["chip"]) as core:
+    with asc.Core(case["chip"], trace=True) as core:
         core.ub_write(0, rng.integers(0, 256, addr_tensor_at, dtype=np.uint8).tobytes())
         before = core.ub_read(0, addr_tensor_at)
         params = P(case["dst_high"], case["src_high"], repeat, d_stride, s_stride)
@@ -198,6 +199,34 @@ def test_matches_the_model(case):
         assert core.register_state() == registers
     assert after == model(before, dtype.itemsize, dst_list, src_list, repeat, d_stride, s_stride,
                           case["dst_high"], case["src_high"])
+    reads, writes = model_touched(dtype.itemsize, dst_list, src_list, repeat, d_stride, s_stride, case["dst_high"],
+                                  case["src_high"])
+    if case["form"] == "address_tensor":  # both tables read; entries 0-3 of each rewritten (module docstring)
+        reads |= set(range(addr_tensor_at, addr_tensor_at + 256))
+        writes |= set(range(addr_tensor_at, addr_tensor_at + 32)) | set(range(addr_tensor_at + 128,
+                                                                                addr_tensor_at + 160))
+    (record,) = core.trace
+    assert (byte_set(record.reads), byte_set(record.writes)) == (reads, writes)
+    assert record.registers_read == record.registers_written == ()
+
+
+def model_touched(size: int, dst_list, src_list, repeat: int, dst_stride: int, src_stride: int, dst_high: bool,
+                  src_high: bool) -> tuple[set[int], set[int]]:
+    """The UB bytes a call reads and writes (ref §4.2-4.3): whole blocks, or one half of each for 8-bit data."""
+    reads, writes = set(), set()
+    start_s, start_d, moved = (16 * src_high, 16 * dst_high, 16) if size == 1 else (0, 0, 32)
+    for r in range(repeat):
+        off_s = src_stride if repeat == 1 else r * src_stride
+        off_d = dst_stride if repeat == 1 else r * dst_stride
+        for i in range(16):
+            reads |= set(range(src_list[i] + off_s * 32 + start_s, src_list[i] + off_s * 32 + start_s + moved))
+            writes |= set(range(dst_list[i] + off_d * 32 + start_d, dst_list[i] + off_d * 32 + start_d + moved))
+    return reads, writes
+
+
+def byte_set(ranges) -> set[int]:
+    assert all(r.space == "UB" for r in ranges)
+    return {b for r in ranges for b in range(r.start, r.stop)}
 
 
 def test_duplicate_and_overlapping_destinations_keep_the_last_write():
@@ -597,3 +626,21 @@ def test_high_half_flags_are_for_8_bit_data_only(dtype, form, flag):
     err = rejected(core, ParameterRangeError, lambda: asc.trans_data_to_5hd(*args, params, **kwargs))
     assert (err.instruction, err.operand, err.value) == ("trans_data_to_5hd", f"params.{flag}", True)
     assert "int8" in err.rule and err.allowed == "False"
+
+
+@pytest.mark.parametrize("bits", [0, 31, 64, 2048])
+@pytest.mark.parametrize("form", ["addresses", "address_tensor"])
+def test_a_forged_element_type_is_a_type_error_and_changes_nothing(bits, form):
+    """A DType that only borrows a supported type's name (other width) is no element type of npusim."""
+    forged = dataclasses.replace(asc.int32, bits=bits)
+    with asc.Core("A2") as core:
+        core.ub_write(0, bytes(range(256)) * 64)
+        call_form(form, core, asc.int32, [0x1000 + 32 * i for i in range(16)], [32 * i for i in range(16)], P(),
+                  0x3000)  # the real type runs
+        core.ub_write(0, bytes(range(256)) * 64)
+        before = core.ub.snapshot()
+        with pytest.raises(TypeError, match="element types"):
+            call_form(form, core, forged, [0x1000 + 32 * i for i in range(16)], [32 * i for i in range(16)], P(),
+                      0x3000)
+        if form == "addresses":
+            assert core.ub.snapshot() == before

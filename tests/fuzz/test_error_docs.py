@@ -65,6 +65,23 @@ def uninitialized_warning() -> str:
     return str(caught[0].message)
 
 
+#: a kernel file whose data_copy is on line 41 and whose add is on line 47, as in the documented message
+_RACY_ADD = "\n" * 40 + "asc.data_copy(x_local, x_gm, 128)\n" + "\n" * 5 + "asc.add(z_local, x_local, x_local, 128)\n"
+
+
+def sync_race() -> None:
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(asc.gm_alloc(asc.float16, 128, uninit="ignore"))
+    with asc.Core("A2", sync="raise"):
+        names = {"asc": asc, "x_gm": x_gm, "x_local": tensor(0, 128), "z_local": tensor(0x100, 128)}
+        exec(compile(_RACY_ADD, "add.py", "exec"), names)
+
+
+def sync_wait() -> None:
+    with asc.Core("A2", sync="raise"):
+        exec(compile("\n" * 11 + "asc.wait_flag(asc.HardEvent.V_MTE3, 2)\n", "kernel.py", "exec"), {"asc": asc})
+
+
 def case_error(tmp_path: Path, monkeypatch) -> str:
     monkeypatch.chdir(tmp_path)
     Path("case.json").write_text("")
@@ -91,6 +108,8 @@ EXAMPLES = {
     "wrong_core": lambda: raised(on_a2(tensor_of_another_core)),
     "uninitialized_warning": uninitialized_warning,
     "uninitialized_error": lambda: raised(lambda: _strict_read()),
+    "sync_race": lambda: raised(sync_race),
+    "sync_wait": lambda: raised(sync_wait),
     "type_error": lambda: raised(on_a2(lambda: asc.add(5, tensor(0, 128), tensor(0x100, 128), 128))),
 }
 

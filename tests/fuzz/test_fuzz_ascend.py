@@ -13,6 +13,8 @@ import numpy as np
 from hypothesis import given
 
 from npusim import ascend as asc
+from npusim.ascend.arith_dtypes import vector_support
+from npusim.ascend.ops.elementwise import VECTOR_OPS
 from npusim.dtypes import by_name
 
 from .harness import FUZZ_SETTINGS, run_contract
@@ -298,9 +300,9 @@ def test_fuzz_trans_data_to_5hd(tape: Tape):
 
 
 # ------------------------------------------------------------- element-wise
-SOURCE_NAMES = {"add": ("src0", "src1"), "sub": ("src0", "src1"), "mul": ("src0", "src1"), "max": ("src0", "src1"),
-                "min": ("src0", "src1"), "abs": ("src",), "adds": ("src",), "muls": ("src",), "duplicate": ()}
-SCALAR_OPS = ("adds", "muls", "duplicate")
+SOURCE_NAMES = {name: op.sources for name, op in VECTOR_OPS.items()}
+SCALAR_OPS = tuple(name for name, op in VECTOR_OPS.items() if op.scalar)
+COUNT_SETS_MASK = {name: "is_set_mask" in op.forms[1].names for name, op in VECTOR_OPS.items()}
 # Where a source sits relative to dst: elsewhere, exactly in place, or partly overlapping (ref §1.4).
 SOURCE_PLACES = {"apart": None, "in place": 0, "dst + 32": 32, "dst + 256": 256}
 
@@ -315,7 +317,7 @@ def elementwise_call(name: str, form: str, srcs: list, scalar, count, mask, repe
             kwargs["scalar"] = scalar
         return [], {**kwargs, "count": count}
     if form == "count":
-        return operands + [count] + ([] if name == "abs" else [is_set_mask]), {}
+        return operands + [count] + ([is_set_mask] if COUNT_SETS_MASK[name] else []), {}
     if name == "duplicate":
         return operands + [mask, repeat, *dup_strides, is_set_mask], {}
     return operands + [mask, repeat, params, is_set_mask], {}
@@ -325,9 +327,9 @@ def elementwise_call(name: str, form: str, srcs: list, scalar, count, mask, repe
 @given(tape=TAPES)
 def test_fuzz_elementwise(tape: Tape):
     name = tape.pick("op", tuple(SOURCE_NAMES))
-    chip = ascend_chip(tape, lambda c: name in c.vector_dtypes)
+    chip = ascend_chip(tape, lambda c: vector_support(c, name) is not None)
     form = tape.pick("form", ("count", "mask") if tape.calm else ("count", "mask", "keywords", "no core"))
-    supported = sorted(asc.get_chip(chip).vector_dtypes[name].for_form(form == "count")) if tape.calm else ()
+    supported = sorted(vector_support(asc.get_chip(chip), name).for_form(form == "count")) if tape.calm else ()
     dtype = asc.float16 if tape.calm and not supported else tape.pick("dtype", tuple(
         by_name(n) for n in supported) if tape.calm else ASCEND_DTYPES)
     specs = [tensor_spec(tape, "dst", 0x0000, dtype)]

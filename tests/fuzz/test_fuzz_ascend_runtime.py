@@ -192,7 +192,11 @@ def scale_kernel(x, y, n):
     offset = asc.get_block_idx() * n
     local = asc.LocalTensor(x_gm.dtype, asc.TPosition.VECIN, 0, n)
     asc.data_copy(local, x_gm[offset:], n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)  # the pipes ordered, as on the device (docs/semantics.md §11)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
     asc.muls(local, local, 2, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(y_gm[offset:], local, n)
 
 

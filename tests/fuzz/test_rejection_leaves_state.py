@@ -16,6 +16,8 @@ import pytest
 
 from npusim import ascend as asc
 from npusim import sophgo as tpu
+from npusim.ascend.arith_dtypes import vector_support
+from npusim.ascend.ops.elementwise import VECTOR_OPS
 from npusim.errors import (
     AlignmentError,
     NoActiveCoreError,
@@ -107,14 +109,16 @@ def test_trans_data_to_5hd_rejected_by_overlap_changes_nothing():
                  lambda: asc.trans_data_to_5hd(dst, src, asc.TransDataTo5HDParams(), dtype=asc.float16))
 
 
-@pytest.mark.parametrize("name", ["add", "sub", "mul", "max", "min", "abs", "adds", "muls", "duplicate"])
+@pytest.mark.parametrize("name", list(VECTOR_OPS))
 def test_elementwise_rejected_late_changes_nothing(name):
+    op = VECTOR_OPS[name]
+    supported = vector_support(asc.get_chip("A2"), name).dtypes
+    dtype = next(t for t in (asc.float32, asc.int32, asc.int16) if t.name in supported)
     core = busy_ascend_core()
-    dst, src0, src1 = tensors(core, asc.float32, 0x0000, 0x4000, 0x8000)
+    dst, src0, src1 = tensors(core, dtype, 0x0000, 0x4000, 0x8000)
     with core:
-        short = asc.LocalTensor(asc.float32, VECOUT, 0x0000, 100)  # the call writes 128 elements
-        operands = {"abs": [src0], "adds": [src0, 2.0], "muls": [src0, 2.0], "duplicate": [2.0]}.get(name,
-                                                                                                   [src0, src1])
+        short = asc.LocalTensor(dtype, VECOUT, 0x0000, 100)  # the call writes 128 elements
+        operands = [src0, src1][:len(op.sources)] + ([2] if op.scalar else [])
         rejected(OutOfBoundsError, lambda: ascend_state(core), lambda: getattr(asc, name)(short, *operands, 128),
                  "dst")
 

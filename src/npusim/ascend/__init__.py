@@ -15,52 +15,13 @@ Kernels are written as in pyasc and launched on one emulated core per block::
     kernel[8](x_array, 1024)
 """
 
+import importlib as _importlib
+
 from ..dtypes import DTYPES as _DTYPES
-from .c_api import (
-    asc_eq,
-    asc_eq_scalar,
-    asc_eq_scalar_sync,
-    asc_eq_sync,
-    asc_ge,
-    asc_ge_scalar,
-    asc_ge_scalar_sync,
-    asc_ge_sync,
-    asc_get_cmp_mask,
-    asc_gt,
-    asc_gt_scalar,
-    asc_gt_scalar_sync,
-    asc_gt_sync,
-    asc_le,
-    asc_le_scalar,
-    asc_le_scalar_sync,
-    asc_le_sync,
-    asc_lt,
-    asc_lt_scalar,
-    asc_lt_scalar_sync,
-    asc_lt_sync,
-    asc_ne,
-    asc_ne_scalar,
-    asc_ne_scalar_sync,
-    asc_ne_sync,
-    asc_select,
-    asc_select_sync,
-    asc_set_cmp_mask,
-    asc_transto5hd_b8,
-    asc_transto5hd_b8_sync,
-    asc_transto5hd_b16,
-    asc_transto5hd_b16_sync,
-    asc_transto5hd_b32,
-    asc_transto5hd_b32_sync,
-)
+from ..engine import registry as _registry
+from . import vendor as _vendor  # noqa: F401 - registers Ascend with the engine
 from .chips import CHIPS, AscendChip, get_chip, get_default_chip, set_default_chip, using_chip
 from .core import Core, current_core
-from .ops.compare import compare, compare_scalar
-from .ops.control import get_saturation_flag, set_saturation_flag
-from .ops.data_copy import data_copy, data_copy_pad, set_pad_value
-from .ops.elementwise import abs_, add, adds, duplicate, max_, min_, mul, muls, sub
-from .ops.registers import get_cmp_mask, reset_mask, set_cmp_mask, set_mask_count, set_mask_norm, set_vector_mask
-from .ops.select import select
-from .ops.transpose import trans_data_to_5hd
 from .runtime import (
     ConstExpr,
     GlobalAddress,
@@ -74,9 +35,6 @@ from .runtime import (
     get_block_num,
     gm_alloc,
     jit,
-    pipe_barrier,
-    set_flag,
-    wait_flag,
 )
 from .tensor import LocalTensor
 from .types import (
@@ -96,10 +54,21 @@ from .types import (
     UnaryRepeatParams,
 )
 
-# pyasc spells these like the Python builtins; inside npusim they are abs_, max_, min_.
-abs = abs_
-max = max_
-min = min_
+#: the modules under ``ops/`` that register instructions (one family each)
+INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync")
+
+
+def instructions() -> list[_registry.Instruction]:
+    """Every registered Ascend instruction (name, family, pipe, forms, products, source, exactness ...)."""
+    return _registry.instructions("ascend")
+
+
+# The instructions: every registered Ascend instruction under its public name (pyasc spells
+# abs, max and min like the Python builtins).
+for _module in INSTRUCTION_MODULES:  # importing an instruction module registers its instructions
+    _importlib.import_module(f"{__name__}.ops.{_module}")
+INSTRUCTION_NAMES = tuple(entry.name for entry in instructions())
+globals().update({entry.name: entry.function for entry in instructions()})
 
 int8 = _DTYPES["int8"]
 uint8 = _DTYPES["uint8"]
@@ -122,21 +91,8 @@ __all__ = [
     "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
     "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
     "TransDataTo5HDParams", "UnaryRepeatParams",
-    "abs", "add", "adds", "asc_get_cmp_mask", "asc_select", "asc_select_sync", "asc_set_cmp_mask", "bfloat16",
-    "current_core", "data_copy", "data_copy_pad", "double", "duplicate", "float16", "float32", "float64", "float_",
-    "get_block_idx", "get_block_num", "get_chip", "get_cmp_mask", "get_default_chip", "get_saturation_flag",
-    "gm_alloc", "half", "int8", "int16", "int32", "int64", "jit", "max", "min", "mul", "muls", "pipe_barrier",
-    "reset_mask", "select", "set_cmp_mask", "set_default_chip", "set_flag", "set_mask_count", "set_mask_norm",
-    "set_pad_value", "set_saturation_flag", "set_vector_mask", "sub", "uint8", "uint16", "uint32", "uint64",
-    "using_chip", "wait_flag",
-]
-
-# Compare family and TransDataTo5HD (issue 3).
-__all__ += [
-    "asc_eq", "asc_eq_scalar", "asc_eq_scalar_sync", "asc_eq_sync", "asc_ge", "asc_ge_scalar", "asc_ge_scalar_sync",
-    "asc_ge_sync", "asc_gt", "asc_gt_scalar", "asc_gt_scalar_sync", "asc_gt_sync", "asc_le", "asc_le_scalar",
-    "asc_le_scalar_sync", "asc_le_sync", "asc_lt", "asc_lt_scalar", "asc_lt_scalar_sync", "asc_lt_sync", "asc_ne",
-    "asc_ne_scalar", "asc_ne_scalar_sync", "asc_ne_sync", "asc_transto5hd_b8", "asc_transto5hd_b8_sync",
-    "asc_transto5hd_b16", "asc_transto5hd_b16_sync", "asc_transto5hd_b32", "asc_transto5hd_b32_sync", "compare",
-    "compare_scalar", "trans_data_to_5hd",
+    "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
+    "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",
+    "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",
+    *INSTRUCTION_NAMES,
 ]

@@ -15,6 +15,13 @@ This module is the only place that turns repeat parameters into addresses.
 * Counter mask mode: the register's low 64 bits hold an element count ``N``;
   the instruction runs ``ceil(N / E)`` repeats, lane ``j`` of repeat ``r``
   being active iff ``r * E + j < N`` (docs/semantics.md §1.4).
+* Data movement (``DataCopy``, ``DataCopyPad``) moves *block runs*: ``blocks``
+  runs of ``nbytes`` bytes, the run ``i`` at ``base + i * pitch`` (:class:`BlockRuns`;
+  the pitch is a run plus its gap, GM与UB高维切分数据搬运(DataCopy).md 表3).
+* TransDataTo5HD (``vnchwconv``) reads and writes 16 DataBlocks per repeat, each at its
+  own address from a list, repeat ``r`` offset by ``off(r) * 32`` bytes with
+  ``off(r) = stride if repeat_times == 1 else r * stride`` (docs/semantics.md §4.3):
+  :class:`Vnchwconv`.
 
 Everything returned here depends only on parameters, so it is cached and
 shared; returned arrays are read-only.
@@ -24,13 +31,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
+from ..engine.trace import ByteRange, merge_ranges
+
 __all__ = [
+    "ADDR_LIST_SIZE",
     "ActiveLanes",
     "BLOCKS_PER_REPEAT",
     "BLOCK_BYTES",
+    "BlockRuns",
     "REPEAT_BYTES",
     "contiguous_mask_words",
     "counter_mode_lanes",
@@ -39,11 +51,14 @@ __all__ = [
     "lanes_per_repeat",
     "mask_word_bits",
     "normal_mode_lanes",
+    "Vnchwconv",
 ]
 
 BLOCK_BYTES = 32
 BLOCKS_PER_REPEAT = 8
 REPEAT_BYTES = BLOCK_BYTES * BLOCKS_PER_REPEAT
+ADDR_LIST_SIZE = 16  # NCHW_CONV_ADDR_LIST_SIZE: DataBlocks a vnchwconv repeat reads, and writes
+HALF_BLOCK_BYTES = BLOCK_BYTES // 2
 FULL_WORD = (1 << 64) - 1
 
 
@@ -144,3 +159,117 @@ def counter_mode_lanes(count: int, lanes: int) -> ActiveLanes:
         return ActiveLanes(repeats, lanes, None, count)
     flat = np.arange(repeats * lanes, dtype=np.int64) < count
     return ActiveLanes(repeats, lanes, _frozen(flat.reshape(repeats, lanes)), count)
+
+
+@dataclass(frozen=True)
+class BlockRuns:
+    """``blocks`` runs of ``nbytes`` bytes, ``pitch`` bytes from one run's start to the next one's.
+
+    Every address is relative to the first run's start (``base``): the runs are the same
+    wherever a copy's operands sit.
+    """
+
+    blocks: int
+    nbytes: int
+    pitch: int
+
+    @property
+    def extent(self) -> int:
+        """Bytes from the first run's start to the last run's end."""
+        return (self.blocks - 1) * self.pitch + self.nbytes if self.blocks else 0
+
+    @property
+    def contiguous(self) -> bool:
+        return self.blocks <= 1 or self.pitch == self.nbytes
+
+    def starts(self, base: int = 0) -> np.ndarray:
+        """Each run's first byte."""
+        return base + np.arange(self.blocks, dtype=np.int64) * self.pitch
+
+    def byte_index(self, base: int = 0) -> np.ndarray:
+        """Every byte of every run, shape ``(blocks, nbytes)``, in issue order."""
+        return self.starts(base)[:, None] + np.arange(self.nbytes, dtype=np.int64)[None, :]
+
+    def view(self, array: np.ndarray, base: int) -> np.ndarray:
+        """The runs as a ``(blocks, nbytes)`` view of the byte array ``array`` (bounds already checked)."""
+        if self.contiguous:
+            return array[base : base + self.blocks * self.nbytes].reshape(self.blocks, self.nbytes)
+        return np.ndarray((self.blocks, self.nbytes), np.uint8, array, base, (self.pitch, 1))
+
+    def ranges(self, space: str, base: int, buffer: str | None = None) -> tuple[ByteRange, ...]:
+        """The runs as merged byte ranges of ``space`` (and GM ``buffer``)."""
+        if self.contiguous:
+            return merge_ranges([(space, base, base + self.blocks * self.nbytes, buffer)])
+        return merge_ranges((space, int(start), int(start) + self.nbytes, buffer) for start in self.starts(base))
+class Vnchwconv(NamedTuple):
+    """The address arithmetic of one TransDataTo5HD call (``scatter_vnchwconv_b8/b16/b32``).
+
+    A repeat reads the 16 source DataBlocks ``S[i]`` at ``src_list[i] + off_s(r) * 32`` and
+    writes the 16 destination DataBlocks ``D[e]`` at ``dst_list[e] + off_d(r) * 32``, with
+    ``off(r) = stride if repeat_times == 1 else r * stride``: a single repeat is already
+    offset by one stride (docs/semantics.md §4.3).  8-bit data moves half-blocks: the half
+    ``high`` selects, 16 bytes (§4.2).  Inside a repeat (§4.2)::
+
+        b16, b8: D[e][k] = S[k][e]              e, k < 16
+        b32:     D[2e + h][k] = S[8h + k][e]     e, k < 8, h < 2
+
+    Example: half, ``repeat_times=2``, ``src_stride=1``: element 3 of source block 5 in
+    repeat 1 is at ``src_list[5] + 1 * 32 + 3 * 2``.
+    """
+
+    itemsize: int
+    repeat_times: int
+    dst_stride: int
+    src_stride: int
+    dst_high: bool = False
+    src_high: bool = False
+
+    def repeat_offsets(self, stride: int) -> np.ndarray:
+        """``off(r) * 32`` in bytes for every repeat, shape ``(repeat_times,)``."""
+        if self.repeat_times == 1:
+            return np.array([stride * BLOCK_BYTES], dtype=np.int64)
+        return np.arange(self.repeat_times, dtype=np.int64) * (stride * BLOCK_BYTES)
+
+    def _in_block(self, high: bool) -> np.ndarray:
+        """Byte offset of each element moved inside one (half-)DataBlock."""
+        if self.itemsize == 1:
+            return HALF_BLOCK_BYTES * int(high) + np.arange(HALF_BLOCK_BYTES, dtype=np.int64)
+        return np.arange(BLOCK_BYTES // self.itemsize, dtype=np.int64) * self.itemsize
+
+    def elements(self, listed: np.ndarray, dst: bool) -> np.ndarray:
+        """Byte address of every element read (``dst=False``) or written, shape ``(repeats, 16, n)``:
+        repeat, list entry, element inside the (half-)block, in issue order."""
+        stride, high = (self.dst_stride, self.dst_high) if dst else (self.src_stride, self.src_high)
+        blocks = listed[None, :] + self.repeat_offsets(stride)[:, None]
+        return _frozen(blocks[:, :, None] + self._in_block(high))
+
+    def block_span(self, dst: bool) -> tuple[int, int]:
+        """``[lo, hi)``: the bytes, counted from a list entry, that its block touches over all
+        repeats (``repeat_times > 0``)."""
+        stride, high = (self.dst_stride, self.dst_high) if dst else (self.src_stride, self.src_high)
+        offsets = self.repeat_offsets(stride)
+        start = HALF_BLOCK_BYTES * int(high) if self.itemsize == 1 else 0
+        moved = HALF_BLOCK_BYTES if self.itemsize == 1 else BLOCK_BYTES
+        return int(offsets[0]) + start, int(offsets[-1]) + start + moved
+
+    def in_dst_order(self, src: np.ndarray) -> np.ndarray:
+        """``src`` (any per-element array shaped like :meth:`elements`) rearranged so that entry
+        ``(r, e, k)`` belongs to the source element that destination element ``(r, e, k)`` takes."""
+        repeats = src.shape[0]
+        if self.itemsize == 4:  # D[2e + h][k] = S[8h + k][e]: split the sources by h, order (e, h, k)
+            return src.reshape(repeats, 2, 8, 8).transpose(0, 3, 1, 2).reshape(repeats, 16, 8)
+        return src.transpose(0, 2, 1)  # D[e][k] = S[k][e]
+
+    def view_strides(self, dst_step: int, src_step: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """``(shape, dst strides, src strides)`` in bytes of two strided views, indexed alike, such that
+        copying the source view onto the destination view is the call — for lists that step evenly,
+        by ``dst_step`` and ``src_step`` bytes.  Both views start at the first element of repeat 0
+        (``elements(...)[0, 0, 0]``); indices are ``(r, e, k)``, for b32 ``(r, e, h, k)``."""
+        size = self.itemsize
+        d_rep = self.dst_stride * BLOCK_BYTES if self.repeat_times > 1 else 0
+        s_rep = self.src_stride * BLOCK_BYTES if self.repeat_times > 1 else 0
+        if size == 4:
+            return ((self.repeat_times, 8, 2, 8), (d_rep, 2 * dst_step, dst_step, size),
+                    (s_rep, size, 8 * src_step, src_step))
+        per_block = len(self._in_block(False))
+        return (self.repeat_times, ADDR_LIST_SIZE, per_block), (d_rep, dst_step, size), (s_rep, size, src_step)

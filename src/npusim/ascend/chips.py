@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ..default_chip import VendorDefault
+from ..context import VendorDefault
 from ..errors import UnsupportedError
 from ..sources import semantics
 

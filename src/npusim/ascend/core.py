@@ -19,6 +19,8 @@ import warnings
 from typing import NamedTuple
 
 from ..context import ActiveCores
+from ..engine.dispatch import new_core_caches
+from ..engine.trace import AccessRecord, core_trace
 from ..errors import (
     NoActiveCoreError,
     ParameterRangeError,
@@ -28,9 +30,10 @@ from ..errors import (
 )
 from ..memory import Memory, UninitPolicy, core_uninit_policy, user_stacklevel
 from ..sources import semantics
-from ..validate import require_bytes, require_int
+from ..validate import require_bool, require_bytes, require_int
 from . import pages
 from .chips import AscendChip, get_chip, get_default_chip
+from .sync_check import sync_checker
 from .types import MaskMode
 
 __all__ = ["Core", "SyncRecord", "active_core", "current_core"]
@@ -58,8 +61,19 @@ class Core:
             (``"Ascend910B1"``). Default: the default chip (``"A2"`` unless changed with
             ``set_default_chip`` / ``npusim run --chip``).
         strict: make reads of never-written UB bytes an error instead of a warning.
+        trace: keep ``core.trace``, one :class:`~npusim.engine.trace.AccessRecord` per executed
+            instruction call (what it read and wrote, exactly); ``None`` when off.  A core
+            made while :func:`~npusim.engine.trace.collecting` keeps one in any case.
         block_idx: this core's index in a multi-core launch (``get_block_idx()``).
         block_num: number of cores in the launch (``get_block_num()``).
+        sync: the pipe synchronisation checker (docs/semantics.md §11, :mod:`.sync_check`):
+            ``"raise"`` (a :class:`~npusim.errors.SyncError` at the first race, before the call
+            runs), ``"warn"`` (a :class:`~npusim.errors.SyncWarning` per finding) or ``"off"``.
+            Default ``"off"`` for a core used directly, where program order is what a test of
+            single instructions means; kernel launches take ``launch(sync=...)``.
+        schedule_seed: run the pipes in a seeded random order that keeps every happens-before
+            edge (:class:`~npusim.ascend.sync_check.Schedule`), so that a missing sync changes the
+            bytes as it would on the device; needs ``sync`` other than ``"off"``.
 
     Example::
 
@@ -68,7 +82,8 @@ class Core:
     """
 
     def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
-                 uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1) -> None:
+                 uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1,
+                 trace: bool = False, sync: str = "off", schedule_seed: int | None = None) -> None:
         self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
         self.ub = Memory(self.chip.ub_bytes, "UB", uninit=core_uninit_policy("Core", strict, uninit))
         self._cmpmask = bytearray(CMPMASK_BYTES)
@@ -82,8 +97,11 @@ class Core:
         self.block_idx = require_int("Core", "block_idx", block_idx, 0, self.block_num - 1,
                                      f"{pages.GET_BLOCK_IDX} 返回值说明; {semantics('5.7')}")
         self.sync_log: list[SyncRecord] = []
-        self.plan_cache: dict = {}  # checked instruction plans, keyed by their parameters
-        self.shortcuts: dict = {}  # plans of repeated calls, keyed by their raw arguments (plans.Shortcut)
+        self.trace: list[AccessRecord] | None = core_trace(require_bool("Core", "trace", trace), "ascend",
+                                                           self.chip.name, self.block_idx)
+        self.invocations, self.bindings = new_core_caches()
+        self.observer = sync_checker("Core", sync, self.chip.hard_event_ids,  # None when sync="off"
+                                     schedule_seed=schedule_seed)
 
     # ------------------------------------------------------------ context
     def __enter__(self) -> Core:

@@ -70,6 +70,10 @@ class Footprint:
         offsets = np.arange(self.itemsize, dtype=np.int64)
         return (self.addrs[:, None] + offsets).reshape(-1), np.repeat(self.repeats, self.itemsize)
 
+    def moved(self, base: int) -> Footprint:
+        """The same accesses ``base`` bytes later (a plan's footprints are relative to their operand)."""
+        return Footprint(self.name, self.addrs + base, self.repeats, self.itemsize)
+
     def check_in(self, instruction: str, tensor: LocalTensor) -> None:
         """Bounds check against UB and ``tensor``'s extent (no-op when nothing is touched)."""
         if not self.empty:

@@ -24,7 +24,7 @@ from .types import TPosition
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 
-__all__ = ["Lease", "LocalTensor"]
+__all__ = ["Lease", "LocalTensor", "PhyAddress"]
 
 
 class Lease:
@@ -40,6 +40,19 @@ class Lease:
         self.alive = False
 
 
+class PhyAddress(int):
+    """A UB byte address from :meth:`LocalTensor.get_phy_addr`, remembering the element type of its tensor.
+
+    pyasc infers TransDataTo5HD's element type from addresses that come straight from
+    ``get_phy_addr``; arithmetic on one gives a plain ``int`` (no longer straight from it).
+    """
+
+    def __new__(cls, value: int, dtype: DType) -> PhyAddress:
+        address = super().__new__(cls, value)
+        address.dtype = dtype
+        return address
+
+
 class LocalTensor:
     """A typed view of ``tile_size`` elements of UB starting at byte ``addr``.
 
@@ -51,15 +64,18 @@ class LocalTensor:
 
     The tensor belongs to the core active when it is created.
 
-    ``plan_key`` is ``(addr, tile_size, dtype name, position)``: what an instruction plan
-    depends on (``npusim.ascend.plans``); it is kept in step with the attributes.
+    ``plan_key`` is ``(addr, tile_size, dtype name, position)`` and ``geometry_key`` the same
+    without the address: what an instruction plan depends on (``npusim.engine.dispatch``: plans
+    are keyed on geometry and bound to the address per call); both are kept in step with the
+    attributes.
 
     ``addr`` and ``tile_size`` may be assigned (checked as the constructor checks them);
-    ``dtype``, ``position``, ``core``, ``lease`` and ``plan_key`` are read-only:
+    ``dtype``, ``position``, ``core``, ``lease``, ``plan_key`` and ``geometry_key`` are read-only:
     :meth:`reinterpret_cast` gives a view of the same bytes as another type.
     """
 
-    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key")
+    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key", "geometry_key", "user_tag",
+                 "address_dtype")
 
     def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
                  *, core: Core | None = None, lease: Lease | None = None) -> None:
@@ -94,6 +110,7 @@ class LocalTensor:
         set_field(self, "tile_size", tile_size)
         set_field(self, "lease", lease)
         set_field(self, "plan_key", (addr, tile_size, dtype.name, int(position)))
+        set_field(self, "geometry_key", (tile_size, dtype.name, int(position)))
 
     def __setattr__(self, name: str, value) -> None:
         ub_bytes = self.core.ub.size_bytes
@@ -107,6 +124,7 @@ class LocalTensor:
                                  "when it is made (reinterpret_cast(dtype) gives a view as another type)")
         object.__setattr__(self, name, value)
         object.__setattr__(self, "plan_key", (self.addr, self.tile_size, self.dtype.name, int(self.position)))
+        object.__setattr__(self, "geometry_key", (self.tile_size, self.dtype.name, int(self.position)))
 
     # ------------------------------------------------------------ identity
     @property
@@ -125,7 +143,7 @@ class LocalTensor:
     def get_phy_addr(self, offset: int = 0) -> int:
         """Byte address of element ``offset`` (pyasc ``get_phy_addr``)."""
         offset = require_int("get_phy_addr", "offset", offset, 0, self.tile_size, TENSOR_SOURCE)
-        return self.addr + offset * self.dtype.itemsize
+        return PhyAddress(self.addr + offset * self.dtype.itemsize, self.dtype)
 
     def get_length(self) -> int:
         """Length in bytes (pyasc ``get_length``)."""
@@ -137,6 +155,44 @@ class LocalTensor:
 
     def get_position(self) -> TPosition:
         return self.position
+
+    # -------------------------------------------------- pyasc's setters
+    def set_size(self, size: int = 0) -> None:
+        """Make the tensor ``size`` elements long (pyasc ``set_size``; checked as ``tile_size``)."""
+        self.tile_size = size
+
+    def set_buffer_len(self, data_len: int) -> None:
+        """Make the tensor ``data_len`` bytes long (pyasc ``set_buffer_len``: bytes on dav-c220).
+
+        Like ``SetBufferLen`` it may exceed the buffer the tensor came from (pyasc's test_vadd_sw
+        sets a longer length and then ``set_size``); every instruction still checks the bytes it touches.
+        """
+        self.tile_size = require_int("set_buffer_len", "data_len", data_len, 0, self.core.ub.size_bytes - self.addr,
+                                     TENSOR_SOURCE) // self.dtype.itemsize
+
+    def set_user_tag(self, tag: int = 0) -> None:
+        """A user number kept with this tensor object (pyasc ``set_user_tag``; int32)."""
+        object.__setattr__(self, "user_tag", require_int("set_user_tag", "tag", tag, -(1 << 31), (1 << 31) - 1,
+                                                         TENSOR_SOURCE))
+
+    def get_user_tag(self) -> int:
+        """The tag of :meth:`set_user_tag` (0 when none was set)."""
+        return getattr(self, "user_tag", 0)
+
+    def set_addr_with_offset(self, src: LocalTensor, offset: int) -> None:
+        """Point this tensor at ``src``'s address plus ``offset`` of *src's* elements, in src's buffer
+        (pyasc ``set_addr_with_offset``); the length stays, checked against UB."""
+        if not isinstance(src, LocalTensor):
+            raise TypeError(f"set_addr_with_offset: src must be a LocalTensor, got {type(src).__name__}")
+        src._check_host("set_addr_with_offset")
+        if src.core is not self.core:
+            raise WrongCoreError("set_addr_with_offset", "src", repr(src), "the tensor belongs to another core",
+                                 "tensors created on the running core", TENSOR_SOURCE)
+        offset = require_int("set_addr_with_offset", "offset", offset, 0, src.tile_size, TENSOR_SOURCE)
+        addr = src.addr + offset * src.dtype.itemsize
+        tile = require_int("set_addr_with_offset", "tile_size", self.tile_size, 0,
+                           (self.core.ub.size_bytes - addr) // self.dtype.itemsize, TENSOR_SOURCE)
+        self._init(self.core, self.dtype, self.position, addr, tile, src.lease)
 
     # -------------------------------------------------------------- views
     def __getitem__(self, index) -> LocalTensor:
@@ -227,6 +283,8 @@ class LocalTensor:
         if item.size != 1:
             raise TypeError(f"set_value: value must be one number, got {item.size} values")
         self.core.ub.write_bytes(self.addr + index * self.dtype.itemsize, item.view(np.uint8), who="set_value")
+        if isinstance(value, PhyAddress):  # an address tensor: remember whose address it holds (pyasc)
+            object.__setattr__(self, "address_dtype", value.dtype)
 
     def _check_host(self, what: str) -> None:
         if self.lease is not None and not self.lease.alive:
@@ -235,3 +293,6 @@ class LocalTensor:
                 f"the tensor's buffer was freed ({self.lease.owner})",
                 "a tensor allocated and not yet freed", TENSOR_SOURCE,
             )
+        observer = self.core.observer
+        if observer is not None:  # a fuzzed schedule may hold calls back: the host sees them done
+            observer.flush()

@@ -10,9 +10,12 @@ parameter class's ``SOURCE`` is where its field widths are documented.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
+
+import numpy as np
 
 from ..sources import semantics
 from . import pages
@@ -258,6 +261,15 @@ class DataCopyExtParams(KeyedFields):
         return self.block_count, self.block_len, self.src_stride, self.dst_stride, self.rsv
 
 
+def _padding_key(params) -> tuple:
+    """The plan key of padding parameters: every field with its type, and a float padding value's sign
+    (``0.0 == -0.0``, but they pad with different bits).  Made afresh per call: the fields may change."""
+    fields = tuple(getattr(params, f.name) for f in dataclasses.fields(params))
+    value = params.padding_value
+    sign = bool(np.signbit(value)) if isinstance(value, (float, np.floating)) else None
+    return (type(params), fields, tuple(map(type, fields)), sign)
+
+
 @dataclass
 class DataCopyPadParams:
     """Padding of ``data_copy_pad`` with :class:`DataCopyParams` (``DataCopyPadParams``).
@@ -273,6 +285,9 @@ class DataCopyPadParams:
 
     FIELD_BITS = {"left_padding": 16, "right_padding": 16}
 
+    def fields_key(self) -> tuple:
+        return _padding_key(self)
+
 
 @dataclass
 class DataCopyPadExtParams:
@@ -286,3 +301,6 @@ class DataCopyPadExtParams:
     padding_value: Any = 0
 
     FIELD_BITS = {"left_padding": 16, "right_padding": 16}
+
+    def fields_key(self) -> tuple:
+        return _padding_key(self)

@@ -20,6 +20,12 @@ tile in three documented calls:
   0, because one repeat is already offset by one stride, docs/semantics.md §4.3);
 * CopyOut: ``data_copy`` of the ``tile * 16`` contiguous output elements.
 
+:class:`PlainKernelNchwToNc1hwc0` is the same kernel written the way the documents' samples
+read, with nothing shaped for the emulator: CopyIn is one ``data_copy`` per channel row
+(16 per tile, each at a GM offset of its own), and Compute passes ``trans_data_to_5hd``
+two lists of 16 LocalTensors (``x_local[channel * tile:]``, ``y_local[16 * block:]``).
+:func:`convert_plain` runs it; the benchmark table times both.
+
 The tile is the largest one the repeat limit (255) and the TPipe pool allow.  The queues
 hold one buffer each (``BUFFER_NUM = 1``): double buffering only lets the hardware overlap
 the copy and vector pipes, which an emulator running calls in order does not model, and
@@ -117,6 +123,26 @@ class KernelNchwToNc1hwc0:
         self.out_queue.free_tensor(y_local)
 
 
+class PlainKernelNchwToNc1hwc0(KernelNchwToNc1hwc0):
+    """The same kernel written plainly (module docstring): a copy per channel row, tensor lists."""
+
+    def copy_in(self, group: int, start: int) -> None:
+        x_local = self.in_queue.alloc_tensor(asc.float16)
+        first = group * C0 * self.hw + start
+        for channel in range(C0):
+            asc.data_copy(x_local[channel * self.tile :], self.x_gm[first + channel * self.hw :], self.tile)
+        self.in_queue.enque(x_local)
+
+    def compute(self) -> None:
+        x_local = self.in_queue.deque(asc.float16)
+        y_local = self.out_queue.alloc_tensor(asc.float16)
+        src_list = [x_local[self.tile * channel :] for channel in range(C0)]  # the 16 channel rows
+        dst_list = [y_local[C0 * block :] for block in range(C0)]  # 16 consecutive DataBlocks
+        asc.trans_data_to_5hd(dst_list, src_list, self.trans_params)
+        self.out_queue.enque(y_local)
+        self.in_queue.free_tensor(x_local)
+
+
 @asc.jit
 def nchw_to_nc1hwc0_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int],
                            c: asc.ConstExpr[int], h: asc.ConstExpr[int], w: asc.ConstExpr[int]) -> None:
@@ -125,14 +151,31 @@ def nchw_to_nc1hwc0_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.Co
     op.process()
 
 
-def convert(x: np.ndarray, block_dim: int = 1, chip: str = "A2") -> np.ndarray:
-    """Run the kernel on ``block_dim`` cores; return ``y`` of shape ``(N, C // 16, H, W, 16)``."""
+@asc.jit
+def plain_nchw_to_nc1hwc0_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int],
+                                 c: asc.ConstExpr[int], h: asc.ConstExpr[int], w: asc.ConstExpr[int]) -> None:
+    op = PlainKernelNchwToNc1hwc0(n, c, h, w)
+    op.init(x, y)
+    op.process()
+
+
+def convert(x: np.ndarray, block_dim: int = 1, chip: str = "A2", kernel=nchw_to_nc1hwc0_kernel,
+            sync: str | None = None) -> np.ndarray:
+    """Run the kernel on ``block_dim`` cores; return ``y`` of shape ``(N, C // 16, H, W, 16)``.
+
+    ``sync``: the launch's sync-checker policy (default: the launch default, ``"warn"``).
+    """
     n, c, h, w = x.shape
     if x.dtype != np.float16 or c % C0 or (h * w) % BLOCK_ELEMS:
         raise ValueError("convert needs a float16 (N, C, H, W) tensor with C % 16 == 0 and H * W % 16 == 0")
     y = np.zeros((n, c // C0, h, w, C0), np.float16)
-    nchw_to_nc1hwc0_kernel.launch(block_dim, (x, y, n, c, h, w), chip=chip)
+    kernel.launch(block_dim, (x, y, n, c, h, w), chip=chip, sync=sync)
     return y
+
+
+def convert_plain(x: np.ndarray, block_dim: int = 1, chip: str = "A2") -> np.ndarray:
+    """:func:`convert` with the plainly written kernel (:class:`PlainKernelNchwToNc1hwc0`)."""
+    return convert(x, block_dim, chip, plain_nchw_to_nc1hwc0_kernel)
 
 
 def golden(x: np.ndarray) -> np.ndarray:
@@ -151,9 +194,11 @@ def run() -> list[Outcome]:
     outcomes = []
     for shape, block_dim in (((2, 32, 16, 16), 2), ((1, 64, 56, 56), 4)):
         x = example_input(shape)
-        got, want = convert(x, block_dim), golden(x)
-        differ = int(np.count_nonzero(got.view(np.uint16) != want.view(np.uint16)))
-        detail = f"{x.size} half elements on {block_dim} cores: {differ} differ from numpy's reshape/transpose"
-        outcomes.append(Outcome(f"NCHW -> NC1HWC0 {shape} (TransDataTo5HD, data_copy)",
-                                got.tobytes() == want.tobytes(), detail))
+        want = golden(x)
+        for how, run_kernel in (("", convert), (", written plainly", convert_plain)):
+            got = run_kernel(x, block_dim)
+            differ = int(np.count_nonzero(got.view(np.uint16) != want.view(np.uint16)))
+            detail = f"{x.size} half elements on {block_dim} cores: {differ} differ from numpy's reshape/transpose"
+            outcomes.append(Outcome(f"NCHW -> NC1HWC0 {shape} (TransDataTo5HD, data_copy{how})",
+                                    got.tobytes() == want.tobytes(), detail))
     return outcomes

@@ -15,20 +15,22 @@ A case (see ``docs/golden.md``)::
 
 Every tensor is passed to the instruction as the keyword of its name, every ``args``
 entry likewise, so the vocabulary is the Python API's (pyasc parameter names).  An
-instruction registers here with :func:`ascend_instruction`: the function, which
-operands are outputs, and how ``args`` values map to parameter classes and enums.
+instruction of the registry (``npusim.ascend.instructions()``) that writes memory has a
+case; its outputs are what its access record says it wrote, and ``args`` values map to
+parameter classes and enums through one vocabulary (:data:`PARAM_CLASSES`, :data:`ENUMS`).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 import numpy as np
 
 from .. import ascend as asc
+from ..engine.registry import instructions
 from . import CaseError, GoldenInstruction, GoldenResult, as_dump, register
 from .values import dtype_named as _dtype
 from .values import initial_values as _initial_values
@@ -45,26 +47,31 @@ class AscendCall:
     """How to call one Ascend instruction from a case.
 
     Attributes:
-        function: the ``npusim.ascend`` function.
-        outputs: names of the tensors (or ``"cmpmask"``) the call writes, first = golden.bin.
-            ``"dst|cmpmask"`` means the ``dst`` tensor when the case has one, else CMPMASK
-            (the compare forms that write the register instead of a bitmask).
-        params: ``args`` keys whose JSON object (or list) becomes a parameter class.
+        function: the ``npusim.ascend`` function (the registry's, or a case-vocabulary wrapper).
+        params: ``args`` keys whose JSON object (or list) becomes a parameter class, with the
+            classes it may be (told apart by the object's keys, or the list's length).
         enums: ``args`` keys whose name (or number) becomes an enum member.
+        forms: the instruction's call forms: of several classes for one key, the one its forms
+            take there.
+
+    The outputs are what the call's access record says it wrote: every case tensor whose bytes
+    it wrote, ``dst`` first, then in the case's order; CMPMASK if it wrote no tensor.
     """
 
     function: Callable
-    outputs: tuple[str, ...] = ("dst",)
-    params: dict[str, type] = field(default_factory=dict)
+    params: dict[str, tuple[type, ...]] = field(default_factory=dict)
     enums: dict[str, type[Enum]] = field(default_factory=dict)
+    forms: tuple = ()
 
-    def output_names(self, tensors: dict) -> list[str]:
-        """The outputs of a case with these tensors, alternatives resolved."""
-        names = []
-        for output in self.outputs:
-            options = output.split("|")
-            names.append(next((o for o in options if o in tensors), options[-1]))
-        return names
+
+def written_outputs(record, tensors: dict) -> list[str]:
+    """The case tensors (or ``"cmpmask"``) whose bytes ``record`` wrote: ``dst`` first, then case order."""
+    written = [name for name, tensor in tensors.items()
+               if any(r.space == "UB" and r.start < tensor.end and tensor.addr < r.stop for r in record.writes)]
+    written.sort(key=lambda name: name != "dst")
+    if not written and "CMPMASK" in record.registers_written:
+        return ["cmpmask"]
+    return written
 
 
 def ascend_instruction(name: str, call: AscendCall, summary: str = "") -> GoldenInstruction:
@@ -98,8 +105,8 @@ def _arg(path: str, key: str, value, call: AscendCall, tensors: dict):
         return _lookup(path, value["tensor"], tensors)
     if isinstance(value, dict) and value.keys() == {"tensors"}:
         return [_lookup(path, name, tensors) for name in value["tensors"]]
-    if key in call.params:
-        cls = call.params[key]
+    if key in call.params and isinstance(value, (dict, list)):
+        cls = _param_class(path, key, call, value)
         try:
             return cls(**value) if isinstance(value, dict) else cls(*value)
         except TypeError as err:
@@ -115,6 +122,20 @@ def _arg(path: str, key: str, value, call: AscendCall, tensors: dict):
     if isinstance(value, bool):
         return value
     return _number(path, value)
+
+
+def _param_class(path: str, key: str, call: AscendCall, value: dict | list) -> type:
+    """The class of ``call.params[key]`` that the instruction's forms take as ``key``."""
+    classes = call.params[key]
+    taken = [cls for cls in classes
+             if any(p.name == key and p.accepts(cls.__new__(cls)) for form in call.forms for p in form.params)]
+    if len(taken) != 1:  # no form says (or several do): the object's keys must
+        taken = [cls for cls in taken or classes
+                 if isinstance(value, list) or value.keys() <= {f.name for f in fields(cls)}]
+    if len(taken) != 1:
+        names = " or ".join(cls.__name__ for cls in classes)
+        raise CaseError(f"{path}: the fields of one of {names} (name the fields to tell them apart)")
+    return taken[0]
 
 
 def _lookup(path: str, name, tensors: dict):
@@ -148,7 +169,7 @@ def run_ascend_case(call: AscendCall, case: dict) -> GoldenResult:
     args = case.get("args", {})
     if not isinstance(args, dict):
         raise CaseError("args: an object mapping parameter names to values")
-    with asc.Core(case.get("chip"), strict=bool(case.get("strict", False))) as core:
+    with asc.Core(case.get("chip"), strict=bool(case.get("strict", False)), trace=True) as core:
         result = GoldenResult(case["instruction"], core.chip.name)
         tensors: dict[str, asc.LocalTensor] = {}
         next_addr = 0
@@ -163,7 +184,7 @@ def run_ascend_case(call: AscendCall, case: dict) -> GoldenResult:
         kwargs = dict(tensors)
         kwargs.update({key: _arg(f"args.{key}", key, value, call, tensors) for key, value in args.items()})
         call.function(**kwargs)
-        for name in call.output_names(tensors):
+        for name in written_outputs(core.trace[-1], tensors):
             if name == "cmpmask":
                 result.outputs.append(as_dump("cmpmask", np.frombuffer(core.cmpmask, np.uint8), "uint8"))
             else:
@@ -173,28 +194,29 @@ def run_ascend_case(call: AscendCall, case: dict) -> GoldenResult:
 
 
 # ------------------------------------------------------------ registrations
-_BINARY_PARAMS = {"repeat_params": asc.BinaryRepeatParams}
-_UNARY_PARAMS = {"repeat_params": asc.UnaryRepeatParams}
+#: ``args`` keys whose JSON object (or list) becomes a parameter class; where one key names
+#: several classes, the object's keys (or the list's length) tell which
+PARAM_CLASSES: dict[str, tuple[type, ...]] = {
+    "repeat_params": (asc.BinaryRepeatParams, asc.UnaryRepeatParams),
+    "params": (asc.TransDataTo5HDParams,),
+}
+#: ``args`` keys whose name (or number) becomes an enum member
+ENUMS: dict[str, type[Enum]] = {"sel_mode": asc.SelMode, "cmp_mode": asc.CMPMODE}
+#: the instructions whose case vocabulary differs from their Python call, by name
+SPECIAL: dict[str, Callable] = {}
 
-ascend_instruction("select", AscendCall(asc.select, params=_BINARY_PARAMS, enums={"sel_mode": asc.SelMode}),
-                   "Select, every form (Select.md)")
-for _name, _function in (("add", asc.add), ("sub", asc.sub), ("mul", asc.mul), ("max", asc.max), ("min", asc.min)):
-    ascend_instruction(_name, AscendCall(_function, params=_BINARY_PARAMS), f"{_name}: dst = src0 op src1")
-ascend_instruction("abs", AscendCall(asc.abs, params=_UNARY_PARAMS), "abs: dst = |src|")
-ascend_instruction("adds", AscendCall(asc.adds, params=_UNARY_PARAMS), "adds: dst = src + scalar")
-ascend_instruction("muls", AscendCall(asc.muls, params=_UNARY_PARAMS), "muls: dst = src * scalar")
-ascend_instruction("duplicate", AscendCall(asc.duplicate), "duplicate: dst = scalar")
 
-_CMP = {"cmp_mode": asc.CMPMODE}
-ascend_instruction("compare", AscendCall(asc.compare, outputs=("dst|cmpmask",), params=_BINARY_PARAMS, enums=_CMP),
-                   "Compare: bitmask (or CMPMASK) of src0 <cmp_mode> src1")
-ascend_instruction("compare_scalar", AscendCall(asc.compare_scalar, params=_UNARY_PARAMS, enums=_CMP),
-                   "Compares: bitmask of src0 <cmp_mode> src1_scalar")
-for _mode in ("eq", "ne", "lt", "le", "gt", "ge"):
-    ascend_instruction(f"asc_{_mode}", AscendCall(getattr(asc, f"asc_{_mode}"), outputs=("dst|cmpmask",)),
-                       f"C API asc_{_mode}: bitmask (or CMPMASK) of src0 {_mode} src1")
-    ascend_instruction(f"asc_{_mode}_scalar", AscendCall(getattr(asc, f"asc_{_mode}_scalar")),
-                       f"C API asc_{_mode}_scalar: bitmask of src {_mode} value")
+def _registered_instructions() -> None:
+    """One golden entry per instruction of the registry that writes memory or CMPMASK."""
+    for entry in instructions("ascend"):
+        if entry.family in NO_GOLDEN_FAMILIES:
+            continue
+        function = SPECIAL.get(entry.name, entry.function)
+        ascend_instruction(entry.name, AscendCall(function, PARAM_CLASSES, ENUMS, entry.forms), entry.summary)
+
+
+#: families whose instructions set or read registers only: a case has no output to dump
+NO_GOLDEN_FAMILIES = frozenset({"register", "control", "sync"})
 
 
 def _trans_data_to_5hd(dst: asc.LocalTensor, src: asc.LocalTensor, dst_list, src_list,
@@ -209,6 +231,5 @@ def _trans_data_to_5hd(dst: asc.LocalTensor, src: asc.LocalTensor, dst_list, src
                           [src.addr + o * src.dtype.itemsize for o in src_list], params, dtype=dst.dtype)
 
 
-ascend_instruction("trans_data_to_5hd", AscendCall(_trans_data_to_5hd,
-                                                   params={"params": asc.TransDataTo5HDParams}),
-                   "TransDataTo5HD, address-list form (TransDataTo5HD.md)")
+SPECIAL["trans_data_to_5hd"] = _trans_data_to_5hd
+_registered_instructions()

@@ -33,6 +33,7 @@ import numpy as np
 
 from .. import sophgo as tpu
 from ..dtypes import by_name
+from ..engine.registry import instructions
 from ..sophgo.ops.gdma import null_local_stride
 from ..sophgo.types import storage_dtype
 from . import CaseError, GoldenInstruction, GoldenResult, as_dump, register
@@ -223,27 +224,41 @@ def _select_operands(compare: str, value: str, dsts: tuple[str, ...]) -> tuple[O
     )
 
 
-for _name in ("greater", "less", "equal"):
-    sophgo_instruction(f"tpu_bdc_{_name}_select", SophgoCall(
-        getattr(tpu, f"tpu_bdc_{_name}_select"), _select_operands("src0_src1_dtype", "dst_dtype", ("dst_addr",)),
-        ("src0_src1_dtype", "dst_dtype"),
-    ), f"BDC {_name}_select: dst = cond(src0, src1) ? src2 : src3 (TPU-Kernel 比较选择函数)")
-for _name in ("maximum_greater", "minimum_less"):
-    sophgo_instruction(f"tpu_bdc_{_name}_select", SophgoCall(
-        getattr(tpu, f"tpu_bdc_{_name}_select"),
-        _select_operands("dst0_dtype", "dst1_dtype", ("dst0_addr", "dst1_addr")), ("dst0_dtype", "dst1_dtype"),
-    ), f"BDC {_name}_select: dst0 = chosen of src0/src1, dst1 = src2 or src3 (TPU-Kernel 比较选择函数)")
-sophgo_instruction("tpu_bdc_set_C", SophgoCall(
-    tpu.tpu_bdc_set_C,
-    (Operand("dst_addr", "dtype", output=True, stride="dst_stride"), Operand("C", "dtype", "scalar")), ("dtype",),
-), "BDC set_C: dst = C")
-sophgo_instruction("tpu_gdma_cpy_S2L", SophgoCall(
-    tpu.tpu_gdma_cpy_S2L,
-    (Operand("dst_addr", "dtype", output=True, stride="dst_stride", null_layout="gdma"),
-     Operand("src_addr", "dtype", memory="global", stride="src_stride")), ("dtype",),
-), "GDMA global -> local copy")
-sophgo_instruction("tpu_gdma_cpy_L2S", SophgoCall(
-    tpu.tpu_gdma_cpy_L2S,
-    (Operand("dst_addr", "dtype", memory="global", output=True, stride="dst_stride"),
-     Operand("src_addr", "dtype", stride="src_stride", null_layout="gdma")), ("dtype",),
-), "GDMA local -> global copy")
+def _select_call(entry) -> SophgoCall:
+    """A BDC select: one dst (typed by dst_dtype) or two (dst0 typed like src0/src1, dst1 like src2/src3)."""
+    names = entry.forms[0].names
+    if "dst0_addr" in names:
+        return SophgoCall(entry.function, _select_operands("dst0_dtype", "dst1_dtype", ("dst0_addr", "dst1_addr")),
+                          ("dst0_dtype", "dst1_dtype"))
+    return SophgoCall(entry.function, _select_operands("src0_src1_dtype", "dst_dtype", ("dst_addr",)),
+                      ("src0_src1_dtype", "dst_dtype"))
+
+
+def _set_call(entry) -> SophgoCall:
+    return SophgoCall(entry.function, (Operand("dst_addr", "dtype", output=True, stride="dst_stride"),
+                                       Operand("C", "dtype", "scalar")), ("dtype",))
+
+
+def _copy_call(entry) -> SophgoCall:
+    """A GDMA copy: ``..._S2L`` reads global memory into local memory, ``..._L2S`` the other way."""
+    to_local = entry.name.endswith("S2L")
+    local, far = {"null_layout": "gdma"}, {"memory": "global"}
+    dst = Operand("dst_addr", "dtype", output=True, stride="dst_stride", **(local if to_local else far))
+    src = Operand("src_addr", "dtype", stride="src_stride", **(far if to_local else local))
+    return SophgoCall(entry.function, (dst, src), ("dtype",))
+
+
+#: how a case describes the operands of each family's instructions
+CALLS_BY_FAMILY = {"select": _select_call, "set": _set_call, "data_movement": _copy_call}
+
+
+def _registered_instructions() -> None:
+    """One golden entry per Sophgo instruction of the registry; a family with no case vocabulary is an error."""
+    for entry in instructions("sophgo"):
+        if entry.family not in CALLS_BY_FAMILY:
+            raise KeyError(f"golden data has no case vocabulary for Sophgo family {entry.family!r} "
+                           f"({entry.name}): add one to CALLS_BY_FAMILY")
+        sophgo_instruction(entry.name, CALLS_BY_FAMILY[entry.family](entry), entry.summary)
+
+
+_registered_instructions()

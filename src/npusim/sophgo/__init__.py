@@ -34,20 +34,17 @@ A kernel is a Python function run inside ``with tpu.Core(...)``, structured as i
 
 The semantics are those of Sophgo's documents and, where they are silent, those measured on
 Sophgo's cmodel: ``docs/semantics.md`` §6-§9 states them rule by rule.
+
+Every instruction is an entry of the engine's registry (:func:`instructions` lists the records:
+name, family, pipe, products, source, examples); the public functions are the registry's.
+``tpu_initialize`` and ``tpu_poll`` are runtime calls, not instructions: they touch no memory.
+``Core(chip, trace=True)`` keeps an access record of every instruction call in ``core.trace``.
 """
 
+from . import ops  # noqa: F401 - importing the instruction families registers them
 from .chips import CHIPS, Chip, get_chip, get_default_chip, set_default_chip, using_chip
 from .core import DEFAULT_GLOBAL_MEM_BYTES, MAX_GLOBAL_MEM_BYTES, Core
 from .layout import LAYOUTS, Layout
-from .ops.gdma import tpu_gdma_cpy_L2S, tpu_gdma_cpy_S2L
-from .ops.select import (
-    tpu_bdc_equal_select,
-    tpu_bdc_greater_select,
-    tpu_bdc_less_select,
-    tpu_bdc_maximum_greater_select,
-    tpu_bdc_minimum_less_select,
-)
-from .ops.set_c import tpu_bdc_set_C
 from .runtime import tpu_initialize, tpu_poll
 from .types import (
     DT_BFP16,
@@ -90,64 +87,18 @@ from .util import (
     tpu_npu_index,
     tpu_npu_num,
 )
+from .vendor import instructions
+
+globals().update({entry.name: entry.function for entry in instructions()})
 
 __all__ = [
-    "CHIPS",
-    "DEFAULT_GLOBAL_MEM_BYTES",
-    "MAX_GLOBAL_MEM_BYTES",
-    "DT_BFP16",
-    "DT_FP8E4M3",
-    "DT_FP8E5M2",
-    "DT_FP16",
-    "DT_FP20",
-    "DT_FP32",
-    "DT_INT4",
-    "DT_INT8",
-    "DT_INT16",
-    "DT_INT32",
-    "DT_TF32",
-    "DT_UINT4",
-    "DT_UINT8",
-    "DT_UINT16",
-    "DT_UINT32",
-    "LAYOUTS",
-    "SCALAR",
-    "TENSOR",
-    "VECTOR",
-    "Chip",
-    "Core",
-    "Layout",
-    "data_type_t",
-    "dim4",
-    "get_chip",
-    "get_default_chip",
-    "scalar_t",
-    "set_default_chip",
-    "tpu_aligned_stride",
-    "tpu_bank_index",
-    "tpu_bank_num",
-    "tpu_bdc_equal_select",
-    "tpu_bdc_greater_select",
-    "tpu_bdc_less_select",
-    "tpu_bdc_maximum_greater_select",
-    "tpu_bdc_minimum_less_select",
-    "tpu_bdc_set_C",
-    "tpu_channle_num_per_npu",
-    "tpu_compact_stride",
-    "tpu_continuous_stride",
-    "tpu_data_type_bits",
-    "tpu_data_type_size",
-    "tpu_eu_num",
-    "tpu_gdma_cpy_L2S",
-    "tpu_gdma_cpy_S2L",
-    "tpu_initialize",
-    "tpu_line_aligned_stride",
-    "tpu_local_mem_size_per_npu",
-    "tpu_npu_addr",
-    "tpu_npu_index",
-    "tpu_npu_num",
-    "tpu_poll",
-    "using_chip",
-    "var_type_t",
-    "variable_t",
+    "CHIPS", "DEFAULT_GLOBAL_MEM_BYTES", "MAX_GLOBAL_MEM_BYTES", "DT_BFP16", "DT_FP8E4M3", "DT_FP8E5M2",
+    "DT_FP16", "DT_FP20", "DT_FP32", "DT_INT4", "DT_INT8", "DT_INT16", "DT_INT32", "DT_TF32", "DT_UINT4",
+    "DT_UINT8", "DT_UINT16", "DT_UINT32", "LAYOUTS", "SCALAR", "TENSOR", "VECTOR", "Chip", "Core", "Layout",
+    "data_type_t", "dim4", "get_chip", "get_default_chip", "scalar_t", "set_default_chip", "tpu_aligned_stride",
+    "tpu_bank_index", "tpu_bank_num", "tpu_channle_num_per_npu", "tpu_compact_stride", "tpu_continuous_stride",
+    "tpu_data_type_bits", "tpu_data_type_size", "tpu_eu_num", "instructions", "tpu_initialize",
+    "tpu_line_aligned_stride", "tpu_local_mem_size_per_npu", "tpu_npu_addr", "tpu_npu_index", "tpu_npu_num",
+    "tpu_poll", "using_chip", "var_type_t", "variable_t",
+    *(entry.name for entry in instructions()),  # the instructions, from the registry
 ]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 
-from ..default_chip import VendorDefault
+from ..context import VendorDefault
 from ..errors import UnsupportedError
 from ..sources import semantics
 from .types import (

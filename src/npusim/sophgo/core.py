@@ -28,11 +28,13 @@ import numpy as np
 
 from .. import dtypes as _dtypes
 from ..context import ActiveCores
+from ..engine.dispatch import new_core_caches
+from ..engine.trace import AccessRecord, core_trace
 from ..errors import NoActiveCoreError, OutOfBoundsError, ParameterRangeError, UnsupportedError
 from ..lazy import cached_attribute
 from ..memory import Memory, UninitPolicy, core_uninit_policy
 from ..sources import semantics
-from ..validate import is_integer, require_bytes, require_int, to_float_elements
+from ..validate import is_integer, require_bool, require_bytes, require_int, to_float_elements
 from . import pages
 from .chips import INT32_MAX, Chip, get_chip, get_default_chip
 from .layout import LAYOUTS, Layout, local_stride, split_address
@@ -79,12 +81,16 @@ class Core:
             Default: 256 MiB; at most :data:`MAX_GLOBAL_MEM_BYTES` (4 GiB), a multiple of 8.
         uninit: what reading never-written memory does: ``"warn"`` (default), ``"raise"``
             or ``"ignore"``.
+        trace: keep an access record of every instruction call in :attr:`trace`.
 
     Attributes:
         chip: the :class:`~npusim.sophgo.chips.Chip`.
         lmem: local memory, ``NPU_NUM * LOCAL_MEM_SIZE`` bytes, lane-major.
         initialized: ``tpu_initialize()`` ran on this core.
         polls: how many times ``tpu_poll()`` ran.
+        trace: ``None``, or (``trace=True``) a list of one :class:`~npusim.engine.trace.AccessRecord` per
+            instruction call: ``"LOCAL"`` ranges (offsets ``lane * LOCAL_MEM_SIZE + offset``) and ``"GLOBAL"`` ones.
+        invocations, bindings: the engine's per-core caches (:mod:`npusim.engine.dispatch`).
     """
 
     def __init__(
@@ -94,9 +100,12 @@ class Core:
         global_mem_bytes: int = DEFAULT_GLOBAL_MEM_BYTES,
         strict: bool = False,
         uninit: UninitPolicy | None = None,
+        trace: bool = False,
     ) -> None:
         self.chip = get_default_chip() if chip is None else get_chip(chip)
         self.uninit: UninitPolicy = core_uninit_policy("tpu.Core", strict, uninit)
+        self.trace: list[AccessRecord] | None = core_trace(require_bool("tpu.Core", "trace", trace), "sophgo",
+                                                           self.chip.name)
         self.global_mem_bytes = require_int(
             "tpu.Core", "global_mem_bytes", global_mem_bytes, 8, MAX_GLOBAL_MEM_BYTES, HOST_SOURCE,
             rule="out of range: npusim holds at most 4 GiB of global memory (twice that with its written-shadow)",
@@ -107,6 +116,7 @@ class Core:
         self.lmem = Memory(self.chip.total_local_mem_bytes, "local memory", self.uninit)
         self.initialized = False
         self.polls = 0
+        self.invocations, self.bindings = new_core_caches()
 
     @cached_attribute
     def gmem(self) -> Memory:

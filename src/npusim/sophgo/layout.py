@@ -28,7 +28,7 @@ Instructions read and write through strided numpy views rather than index arrays
 The channels ``s .. s+C-1`` form a grid of (slot, lane) cells with
 ``slot = (s + c) // NPU_NUM``; :func:`channel_runs` cuts that grid into at most three
 rectangles (a partial first slot, whole slots, a partial last slot), each of which is a
-regular strided view of the memory.
+regular strided view of the memory (:func:`run_view`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..errors import UnsupportedError
 from ..sources import semantics
@@ -44,17 +45,8 @@ from .chips import Chip
 from .types import dim4
 
 __all__ = [
-    "LAYOUTS",
-    "ChannelRun",
-    "Layout",
-    "align_up",
-    "channel_runs",
-    "channels_per_lane",
-    "div_up",
-    "element_lane_offset",
-    "lane_span_bytes",
-    "local_stride",
-    "split_address",
+    "LAYOUTS", "ChannelRun", "Layout", "align_up", "channel_runs", "channels_per_lane", "div_up",
+    "element_lane_offset", "lane_span_bytes", "local_stride", "run_view", "split_address",
 ]
 
 Layout = Literal["aligned", "compact", "line_aligned", "continuous"]
@@ -170,10 +162,6 @@ class ChannelRun:
     lane: int
     lanes: int
 
-    @property
-    def channels(self) -> int:
-        return self.slots * self.lanes
-
 
 def channel_runs(start_lane: int, channels: int, npu_num: int) -> tuple[ChannelRun, ...]:
     """Cut channels ``0 .. channels-1`` starting at ``start_lane`` into at most three runs.
@@ -198,3 +186,19 @@ ChannelRun(first_channel=68, slot=2, slots=1, lane=0, lanes=2))
     if tail:
         runs.append(ChannelRun(first, slot, 1, 0, tail))
     return tuple(runs)
+
+
+def run_view(lanes: np.ndarray, first_elem: int, run: ChannelRun, shape: dim4, stride: dim4) -> np.ndarray:
+    """The elements of one channel run, shaped ``(N, slots, lanes, H, W)``; an axis of stride 0 is cut
+    to length 1, so each element appears once (a VECTOR's strides are all 0).
+
+    ``lanes`` is a memory (or its shadow) as ``[NPU_NUM, LOCAL_MEM_SIZE / size]`` elements; element
+    (n, slot, lane, h, w) is ``lanes[lane, first_elem + n*ns + slot*cs + h*hs + w*ws]`` (§7.3).
+    """
+    lane_stride, item = lanes.strides
+    view = as_strided(
+        lanes[run.lane, first_elem + run.slot * stride.c:],
+        (shape.n, run.slots, run.lanes, shape.h, shape.w),
+        (stride.n * item, stride.c * item, lane_stride, stride.h * item, stride.w * item),
+    )
+    return view[tuple(slice(0, 1) if step == 0 else slice(None) for step in view.strides)]

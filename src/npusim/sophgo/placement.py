@@ -9,7 +9,9 @@ Every Sophgo entry point that reads or writes a tensor asks one of two questions
 
 Both return a placement that knows the flat element index of every element (byte address
 divided by the element size, which alignment to the element size makes exact), in NCHW
-order.  The formulas are those of :mod:`.layout`; nothing here restates them.
+order, its strided views per channel run, and the byte ranges it covers (an access record's
+``"LOCAL"`` and ``"GLOBAL"`` ranges).  The formulas are those of :mod:`.layout`; nothing here
+restates them.
 
 :func:`check_shape` and :func:`check_stride` are the shared parameter-range checks of
 ``dim4`` arguments; :func:`check_element_count` is npusim's own limit on the work of one call.
@@ -22,14 +24,16 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ..errors import AlignmentError, OutOfBoundsError, ParameterRangeError, UnsupportedError
+from ..lazy import cached_attribute
 from ..sources import semantics
 from .chips import Chip
-from .layout import element_lane_offset, lane_span_bytes, split_address
+from .layout import channel_runs, element_lane_offset, lane_span_bytes, run_view, split_address
 from .types import dim4
 
-__all__ = ["SHAPE_MAX", "GlobalPlacement", "LocalPlacement", "as_dim4", "check_element_count", "check_shape",
-           "check_stride", "place_global", "place_local", "require_address"]
+__all__ = ["SHAPE_MAX", "GlobalPlacement", "LocalPlacement", "PlacedBinding", "as_dim4", "check_element_count",
+           "check_shape", "check_stride", "element_ranges", "place_global", "place_local", "require_address"]
 
 LOCAL_SOURCE = semantics("7.2", "7.3")
 SHAPE_MAX = 65535  # each of N, C, H, W is a 16-bit field that must be > 0 (docs/semantics.md §8.5)
@@ -102,6 +106,17 @@ class LocalPlacement:
         lane, offset = element_lane_offset(self.addr, self.shape, self.stride, self.itemsize, chip)
         return (lane * chip.local_mem_bytes + offset) // self.itemsize
 
+    def run_views(self, array: np.ndarray, raw: np.dtype, chip: Chip) -> tuple[np.ndarray, ...]:
+        """Per channel run, the elements as a ``(N, slots, lanes, H, W)`` view of ``array`` (local
+        memory's bytes or its shadow) holding ``raw`` elements (:func:`~.layout.run_view`)."""
+        (lane, offset), lanes = split_address(self.addr, chip), array.view(raw).reshape(chip.npu_num, -1)
+        return tuple(run_view(lanes, offset // self.itemsize, run, self.shape, self.stride)
+                     for run in channel_runs(lane, self.shape.c, chip.npu_num))
+
+    def byte_ranges(self, chip: Chip) -> list[ByteRange]:
+        """The bytes of its elements, as ``"LOCAL"`` ranges (padding between them excluded)."""
+        return element_ranges("LOCAL", self.element_index(chip), self.itemsize)
+
 
 def place_local(
     instruction: str, chip: Chip, operand: str, addr: int, shape: dim4, stride: dim4, itemsize: int,
@@ -145,7 +160,7 @@ class GlobalPlacement:
     stride: dim4
     itemsize: int
 
-    def element_index(self) -> np.ndarray:
+    def element_index(self, chip: Chip | None = None) -> np.ndarray:  # chip: as LocalPlacement's, not needed
         """Flat element index (global address / itemsize) of every element, shape ``(N, C, H, W)``."""
         index = np.int64(self.addr // self.itemsize)
         for axis, (size, step) in enumerate(zip(self.shape, self.stride, strict=True)):
@@ -153,6 +168,10 @@ class GlobalPlacement:
             shape[axis] = size
             index = index + np.arange(size, dtype=np.int64).reshape(shape) * step
         return np.broadcast_to(index, self.shape.as_tuple())
+
+    def byte_ranges(self, chip: Chip | None = None) -> list[ByteRange]:
+        """The bytes of its elements, as ``"GLOBAL"`` ranges."""
+        return element_ranges("GLOBAL", self.element_index(), self.itemsize)
 
     def span(self) -> tuple[int, int]:
         """Bytes ``[first, end)`` the tensor touches (strides are non-negative)."""
@@ -184,3 +203,27 @@ def place_global(
             f"a tensor ending at or before {memory_bytes:#x}", source,
         )  # fmt: skip
     return placement
+
+
+class PlacedBinding:
+    """What every Sophgo binding shares: no registers, and access records that are the bytes of the
+    elements of its placements (the ``reads`` / ``writes`` placements a binding sets)."""
+
+    registers_read = registers_written = ()
+    chip: Chip
+    read_placements: tuple[LocalPlacement | GlobalPlacement, ...] = ()
+    write_placements: tuple[LocalPlacement | GlobalPlacement, ...] = ()
+
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for placement in self.read_placements for r in placement.byte_ranges(self.chip))
+
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for placement in self.write_placements for r in placement.byte_ranges(self.chip))
+
+
+def element_ranges(space: str, elem_index: np.ndarray, itemsize: int) -> list[ByteRange]:
+    """The bytes of the elements at ``elem_index`` (byte address / itemsize, any order, repeats allowed)."""
+    return [ByteRange(space, r.start * itemsize, r.stop * itemsize)
+            for r in ranges_of_addresses(space, np.asarray(elem_index).reshape(-1))]

@@ -19,18 +19,9 @@ from .placement import SHAPE_MAX
 from .types import as_data_type, dim4, tpu_data_type_bits
 
 __all__ = [
-    "tpu_aligned_stride",
-    "tpu_bank_index",
-    "tpu_bank_num",
-    "tpu_channle_num_per_npu",
-    "tpu_compact_stride",
-    "tpu_continuous_stride",
-    "tpu_eu_num",
-    "tpu_line_aligned_stride",
-    "tpu_local_mem_size_per_npu",
-    "tpu_npu_addr",
-    "tpu_npu_index",
-    "tpu_npu_num",
+    "tpu_aligned_stride", "tpu_bank_index", "tpu_bank_num", "tpu_channle_num_per_npu", "tpu_compact_stride",
+    "tpu_continuous_stride", "tpu_eu_num", "tpu_line_aligned_stride", "tpu_local_mem_size_per_npu", "tpu_npu_addr",
+    "tpu_npu_index", "tpu_npu_num",
 ]
 
 

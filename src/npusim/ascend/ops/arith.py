@@ -19,6 +19,26 @@ reinterpreted by accident.  The rules, and where they come from:
 * **Saturation** (``saturate=True``: CTRL[48] in its power-on saturating state, for the
   product's ``float_saturation_dtypes``): an infinite result becomes ±MAX of T and a NaN
   result 0 ("inf输出会被饱和为±MAX，NaN输出会被饱和为0", SetCtrlSpr(ISASI).md, tables 4-5).
+* **div, sqrt** round once as well: float32 has at least 2p + 2 bits for half and bfloat16,
+  which makes the float32 quotient or root, rounded again, the correctly rounded one too.
+* **relu** is IEEE ``maximum(x, +0)`` (NaN stays NaN, -0 gives +0); **add_relu / sub_relu**
+  round the sum first and then take relu (AddRelu.md: one ``vaddrelu``); an integer sum wraps
+  first.  **leaky_relu** is ``x`` where ``x >= 0`` (so -0 stays -0), else ``x * scalar``
+  rounded once (LeakyRelu.md).
+* **Multiply-add** (FusedMulAdd, MulAddRelu, MulAddDst, Axpy; the three operands are the
+  multiplicand, the multiplier and the addend, one of them the old dst): on every product but
+  the 950 the product is rounded to T and then the sum (``vmadd``: the FusedMulAdd and MulAddRelu
+  pages' printed data match this and not a fused rounding; MulAddDst and Axpy by analogy);
+  ``fused=True`` (the 950's Reg ``FusedMulDstAdd`` / ``MulAddDst``, documented as one fused
+  instruction) rounds the exact ``x * y + z`` once.  Integers wrap.
+* **exp, ln, reciprocal, rsqrt** are an *accuracy model*, not the hardware's bits: the
+  float64 result of numpy's function, rounded once to T (docs/numerics.md).
+* **Logic** (and, or, not) works on the bit patterns (the 950 also complements half/float
+  bits, Not.md).  **Shifts** (ShiftLeft.md / ShiftRight.md): unsigned types shift logically;
+  signed types shift right arithmetically, and shift left keeping the sign bit
+  (``sign | ((x << n) & (2^(w-1) - 1))``, the pages' int16 examples); a left shift by more
+  than the width gives 0 (the 950 page; elsewhere it is out of range), a logical right shift
+  by the width or more 0, an arithmetic one the sign fill.
 """
 
 from __future__ import annotations
@@ -30,18 +50,55 @@ from ...rounding import float_array_bits, float_format
 
 __all__ = ["OPERATIONS", "compute"]
 
-OPERATIONS = frozenset({"add", "sub", "mul", "max", "min", "abs"})
+BITWISE = frozenset({"and", "or", "not"})
+# multiply-add operations: which operands (sources..., old dst, scalar) are the multiplicand, multiplier, addend
+MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul_add_relu": (0, 2, 1),
+                "axpy": (0, 2, 1)}
+OPERATIONS = frozenset({
+    "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
+    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", *MULTIPLY_ADD,
+})
+TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
+                  "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
 
 
-def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool = False) -> np.ndarray:
+def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool = False,
+            fused: bool = False) -> np.ndarray:
     """``operation`` applied lane by lane to raw operand arrays (a scalar operand has shape ``(1,)``).
+
+    ``fused``: a multiply-add rounds once (the 950), not after the product and the sum.
 
     Returns:
         The raw bits of the results, dtype ``dtype.raw``.
     """
+    if operation in BITWISE:
+        return _bitwise(operation, dtype, operands)
     if dtype.is_float:
-        return _float(operation, dtype, operands, saturate)
+        return _float(operation, dtype, operands, saturate, fused)
     return _integer(operation, dtype, operands)
+
+
+def _bitwise(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.ndarray:
+    a = operands[0].astype(dtype.raw, copy=False)
+    if operation == "not":
+        return ~a
+    b = operands[1].astype(dtype.raw, copy=False)
+    return (a & b) if operation == "and" else (a | b)
+
+
+def _shift(operation: str, dtype: DType, a: np.ndarray, amount: int) -> np.ndarray:
+    """ShiftLeft / ShiftRight of raw lanes by ``amount`` bits (module docstring)."""
+    raw, width = dtype.raw, 8 * dtype.itemsize
+    signed = dtype.kind == "int"
+    if operation == "shift_right":
+        if signed:
+            return (a.view(dtype.np_dtype) >> min(amount, width - 1)).view(raw)
+        return a >> raw.type(amount) if amount < width else np.zeros_like(a)
+    shifted = a << raw.type(amount) if amount < width else np.zeros_like(a)
+    if not signed or amount > width:  # the 950's "左移的位数大于src数据类型位宽 ... 全部元素被赋值为0"
+        return shifted
+    sign = raw.type(1 << (width - 1))
+    return (a & sign) | (shifted & raw.type(sign - 1))
 
 
 def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.ndarray:
@@ -53,7 +110,20 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
             if dtype.kind == "uint":
                 return a.copy()
             return np.where(signed < 0, (np.zeros_like(a) - a), a).astype(raw, copy=False)
+        if operation == "relu":
+            return np.where(a.view(dtype.np_dtype) > 0, a, 0).astype(raw, copy=False)
+        if operation in ("shift_left", "shift_right"):
+            return _shift(operation, dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
+        if operation in MULTIPLY_ADD:
+            x, y, z = (operands[i].astype(raw, copy=False) for i in MULTIPLY_ADD[operation])
+            total = x * y + z
+            if operation == "fused_mul_add_relu":
+                return np.where(total.view(dtype.np_dtype) > 0, total, 0).astype(raw, copy=False)
+            return total
         b = operands[1].astype(raw, copy=False)
+        if operation in ("add_relu", "sub_relu"):
+            wrapped = (a + b) if operation == "add_relu" else (a - b)
+            return np.where(wrapped.view(dtype.np_dtype) > 0, wrapped, 0).astype(raw, copy=False)
         if operation == "add":
             return (a + b).astype(raw, copy=False)
         if operation == "sub":
@@ -68,34 +138,88 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
     raise ValueError(f"unknown vector operation {operation!r}")
 
 
-def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool) -> np.ndarray:
+def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool, fused: bool) -> np.ndarray:
     fmt = float_format(dtype)
-    values = [op.view(dtype.np_dtype).astype(np.float32) for op in operands]
-    a = values[0]
+    values = [op.view(dtype.np_dtype).astype(np.float32, copy=False) for op in operands]
     with np.errstate(all="ignore"):
-        if operation == "abs":
-            wide = np.abs(a)
+        if operation in MULTIPLY_ADD:
+            wide = _multiply_add(operation, dtype, values, fused)
         else:
-            b = values[1]
-            if operation == "add":
-                wide = a + b
-            elif operation == "sub":
-                wide = a - b
-            elif operation == "mul":
-                wide = a * b
-            elif operation in ("max", "min"):
-                wide = _ieee_extremum(a, b, operation == "max")
-            else:
-                raise ValueError(f"unknown vector operation {operation!r}")
+            wide = _float_lanes(operation, values)
         nan = np.isnan(wide)
-    bits = wide.view(dtype.raw) if dtype.name == "float32" else float_array_bits(wide, dtype)  # rounds once
+    if wide.dtype == np.float32 and dtype.name == "float32":
+        bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
+    else:
+        bits = float_array_bits(wide, dtype)  # rounds once
     raw = dtype.raw.type
     if saturate:
         sign = bits & raw(fmt.sign_bit)
         inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite float32 results that overflow T
-        bits = np.where(inf, sign | raw(fmt.max_finite), bits)
-        return np.where(nan, raw(0), bits).astype(dtype.raw, copy=False)
-    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False)
+        if inf.any():
+            bits = np.where(inf, sign | raw(fmt.max_finite), bits)
+        return np.where(nan, raw(0), bits).astype(dtype.raw, copy=False) if nan.any() else bits
+    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False) if nan.any() else bits
+
+
+def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
+    """The lanes' results before the final rounding: float32, or float64 for the accuracy model."""
+    a = values[0]
+    if operation in TRANSCENDENTAL:
+        return TRANSCENDENTAL[operation](a.astype(np.float64))
+    if operation == "abs":
+        return np.abs(a)
+    if operation == "sqrt":
+        return np.sqrt(a)
+    if operation == "relu":
+        return _relu(a)
+    b = values[1]
+    if operation == "add":
+        return a + b
+    if operation == "sub":
+        return a - b
+    if operation == "mul":
+        return a * b
+    if operation == "div":
+        return a / b
+    if operation in ("max", "min"):
+        return _ieee_extremum(a, b, operation == "max")
+    if operation == "leaky_relu":
+        return np.where(a >= 0, a, a * b)
+    if operation in ("add_relu", "sub_relu"):
+        return _relu(a + b if operation == "add_relu" else a - b)
+    raise ValueError(f"unknown vector operation {operation!r}")
+
+
+def _multiply_add(operation: str, dtype: DType, values: list[np.ndarray], fused: bool) -> np.ndarray:
+    """``x * y + z`` before the final rounding (module docstring), relu'd for fused_mul_add_relu."""
+    x, y, z = (values[i] for i in MULTIPLY_ADD[operation])
+    if fused:
+        total = _round_to_odd_sum(x.astype(np.float64) * y, z.astype(np.float64))
+    else:
+        product = x * y  # exact for half and bfloat16, rounded for float
+        if dtype.name != "float32":
+            product = float_array_bits(product, dtype).view(dtype.np_dtype).astype(np.float32)
+        total = product + z
+    return _relu(total) if operation == "fused_mul_add_relu" else total
+
+
+def _round_to_odd_sum(p: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """``p + z`` in float64 rounded to odd (the exact sum's last bit made sticky), so that rounding it
+    once more to a type of at most 51 significand bits is the correctly rounded exact sum.  ``p`` is
+    exact (a product of two floats of at most 26 bits); the error term is Knuth's TwoSum."""
+    total = p + z
+    back = total - p
+    error = (p - (total - back)) + (z - back)
+    inexact = (error != 0) & np.isfinite(total) & ((total.view(np.int64) & 1) == 0)
+    if inexact.any():
+        total = np.where(inexact, np.nextafter(total, np.where(error > 0, np.inf, -np.inf)), total)
+    return total
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    """IEEE maximum(x, +0): ``np.maximum`` keeps a NaN, and adding +0 turns its -0 (for x = -0) into +0."""
+    zero = x.dtype.type(0.0)
+    return np.maximum(x, zero) + zero
 
 
 def _ieee_extremum(a: np.ndarray, b: np.ndarray, maximum: bool) -> np.ndarray:

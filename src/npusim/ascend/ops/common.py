@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import fields
 
 import numpy as np
 
 from ...dtypes import DType
-from ...errors import ParameterRangeError, UnsupportedError
-from ...rounding import float_bits
+from ...engine.caches import Cache
+from ...errors import UnsupportedError
 from ...sources import semantics
 from ...validate import require_aligned, require_uint
 from .. import pages
-from ..core import Core
+from ..chips import unsupported_on
+from ..core import Core, SyncRecord
+from ..scalars import is_scalar, scalar_bits
 from ..tensor import LocalTensor
-from ..types import UB_POSITIONS
+from ..types import UB_POSITIONS, PipeID
 
 __all__ = [
     "UB_ALIGN",
+    "c_api_page",
+    "record_pipe_barrier",
+    "require_c_api",
     "is_scalar",
     "is_tensor",
     "require_dtype",
@@ -32,18 +36,10 @@ __all__ = [
 UB_ALIGN = 32  # UB operand start addresses are 32-byte aligned (docs/semantics.md §1.5)
 ALIGN_SOURCE = f"{pages.GENERAL} 通用地址对齐约束; {semantics('1.5')}"
 POSITION_SOURCE = f"{pages.GENERAL} 逻辑位置和物理存储的映射关系; {semantics('1.8')}"
-SCALAR_SOURCE = semantics("1.10")
 
 
 def is_tensor(value) -> bool:
     return isinstance(value, LocalTensor)
-
-
-def is_scalar(value) -> bool:
-    """A Python or numpy real number (not a bool, not a tensor)."""
-    if isinstance(value, (bool, np.bool_)):
-        return False
-    return isinstance(value, (numbers.Real, np.integer, np.floating))
 
 
 def require_ub_tensor(
@@ -84,30 +80,7 @@ def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
     )
 
 
-def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
-    """``value`` converted to ``dtype``, as a one-element array of its raw bits.
-
-    A float type gets the exact value rounded once, to nearest even (:mod:`npusim.rounding`:
-    an ``int`` is not first made a double; overflow gives infinity; a NaN the quiet NaN).
-    Integers must be representable in ``dtype``.
-    """
-    if not is_scalar(value):
-        raise TypeError(f"{instruction}: {name} must be a number, got {type(value).__name__} {value!r}")
-    if dtype.is_float:
-        return np.array([float_bits(value, dtype)], dtype=dtype.raw)
-    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
-        raise ParameterRangeError(instruction, name, value, f"{dtype} data needs an integral scalar",
-                                  f"integers representable in {dtype}", SCALAR_SOURCE)
-    info = np.iinfo(dtype.np_dtype)
-    as_int = int(value)
-    if not info.min <= as_int <= info.max:
-        raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]",
-                                  SCALAR_SOURCE)
-    return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
-
-
-_SCALAR_MEMO: dict = {}  # shared by every thread: only ever grows, and racing threads store equal read-only arrays
-_SCALAR_MEMO_SIZE = 4096
+_SCALAR_MEMO = Cache("scalar bits", 4096)  # shared by every thread: racing threads store equal read-only arrays
 
 
 def scalar_bits_cached(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
@@ -126,6 +99,25 @@ def scalar_bits_cached(instruction: str, name: str, value, dtype: DType) -> np.n
     if raw is None:
         raw = scalar_bits(instruction, name, value, dtype)
         raw.setflags(write=False)
-        if len(_SCALAR_MEMO) < _SCALAR_MEMO_SIZE:
-            _SCALAR_MEMO[key] = raw
+        _SCALAR_MEMO.put(key, raw)
     return raw
+
+
+# ------------------------------------------------------------------ the C API
+def c_api_page(instruction: str) -> str:
+    """The page of a C API function: ``asc_eq_sync`` is on ``asc_eq.md``, ``asc_transto5hd_b8`` on
+    ``asc_transto5hd.md``."""
+    base = instruction.removesuffix("_sync")
+    return f"{pages.C_API}/{'asc_transto5hd' if base.startswith('asc_transto5hd') else base}.md"
+
+
+def require_c_api(core: Core, instruction: str) -> None:
+    """Raise unless the product has the ``asc_*`` C API (Atlas A2/A3 only, docs/semantics.md §2.6, §3.6)."""
+    if not core.chip.c_api:
+        raise unsupported_on(core.chip, instruction, "the asc_* C API", lambda c: c.c_api,
+                             f"{c_api_page(instruction)} 产品支持情况; {semantics('2.6', '3.6')}")
+
+
+def record_pipe_barrier(core: Core) -> None:
+    """What a ``*_sync`` C API function adds after its instruction: ``pipe_barrier(PIPE_ALL)``."""
+    core.sync_log.append(SyncRecord("pipe_barrier", int(PipeID.PIPE_ALL), 0))

@@ -1,4 +1,4 @@
-"""The Compare family: ``Compare`` / ``Compares`` to a UB bitmask, and compare to CMPMASK.
+"""The Compare family: ``Compare`` / ``Compares`` to a UB bitmask, compare to CMPMASK, and the C API.
 
 Semantics (docs/semantics.md §3; ``Compare.md``, ``Compares.md``, ``Compare（结果存入寄存器）.md``):
 
@@ -39,28 +39,40 @@ Semantics (docs/semantics.md §3; ``Compare.md``, ``Compares.md``, ``Compare（�
   means the mask argument is a placeholder and the lanes come from the vector mask register
   set beforehand (``Compares.md`` 表1); for ``Compare`` to a bitmask the parameter is
   reserved and must stay ``True`` (``Compare.md`` 表1).
+* **The C API** (docs/semantics.md §3.6; ``include/c_api/vector_compute/vector_compute.h``):
+  ``asc_<op>`` is the bare ``vcmpv_<op>`` (to a uint8 UB bitmask) or ``vcmp_<op>`` (to
+  CMPMASK), ``asc_<op>_scalar`` the bare ``vcmpvs_<op>``; exactly those overloads, no count
+  form.  The C API exists on Atlas A2/A3 only.  ``*_sync`` variants add a
+  ``pipe_barrier(PIPE_ALL)``, which the emulator records.  They are registered as aliases of
+  ``compare`` / ``compare_scalar``: the same plans.
 
-Every call is planned and checked (dtypes, ranges, alignment, bounds, overlap) before
-anything is written; a rejected call leaves UB and every register unchanged.
+On the engine (docs/architecture.md): ``compile`` checks every rule with the call's real
+tensors and plans its geometry (:class:`ComparePlan`: no tensor address);
+:meth:`ComparePlan.bind` makes the checks that depend on where the tensors are (alignment,
+extents, overlap, the scratch) and the views (:class:`CompareBinding`);
+:meth:`CompareBinding.run` compares, packs, then commits.  A rejected call leaves UB and
+every register unchanged.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
 from ...dtypes import DType
+from ...engine.registry import BIT_EXACT, Instruction, register
+from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import ParameterRangeError, UnsupportedError
-from ...overloads import Form, Param, bind_values
+from ...lazy import cached_attribute
+from ...overloads import Form, Param
 from ...sources import semantics
-from ...validate import div_up, require_bool, require_int
+from ...validate import div_up, require_bool, require_int, require_uint
 from .. import pages
 from ..addressing import REPEAT_BYTES, ActiveLanes, lanes_per_repeat
 from ..chips import CompareSupport, unsupported_on
-from ..core import CMPMASK_BYTES, Core, current_core
-from ..footprint import bytes_footprint, check_clear_of_scratch, check_overlap, strided_footprint
+from ..core import CMPMASK_BYTES, Core
+from ..footprint import Footprint, bytes_footprint, check_clear_of_scratch, check_overlap, strided_footprint
 from ..masking import (
     MAX_REPEAT,
     MaskWords,
@@ -71,22 +83,14 @@ from ..masking import (
     mask_arg_words,
 )
 from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import (
-    Shortcut,
-    call_key,
-    find_plan,
-    find_shortcut,
-    keep_plan,
-    keep_shortcut,
-    per_call_flags,
-    require_usable,
-    shortcut_key,
-)
 from ..tensor import LocalTensor
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from .common import (
+    c_api_page,
     is_scalar,
     is_tensor,
+    record_pipe_barrier,
+    require_c_api,
     require_dtype,
     require_repeat_params,
     require_ub_tensor,
@@ -95,16 +99,11 @@ from .common import (
 )
 
 __all__ = [
-    "COMPARE_FORMS",
-    "COMPARE_SCALAR_FORMS",
-    "CompareCall",
-    "ComparePlan",
-    "LaneComparison",
-    "compare",
-    "compare_scalar",
-    "plan_vcmp",
-    "plan_vcmpv",
-    "plan_vcmpvs",
+    "COMPARE_FORMS", "COMPARE_SCALAR_FORMS", "CompareBinding", "CompareCall", "ComparePlan", "LaneComparison",
+    "asc_eq", "asc_eq_scalar", "asc_eq_scalar_sync", "asc_eq_sync", "asc_ge", "asc_ge_scalar", "asc_ge_scalar_sync",
+    "asc_ge_sync", "asc_gt", "asc_gt_scalar", "asc_gt_scalar_sync", "asc_gt_sync", "asc_le", "asc_le_scalar",
+    "asc_le_scalar_sync", "asc_le_sync", "asc_lt", "asc_lt_scalar", "asc_lt_scalar_sync", "asc_lt_sync", "asc_ne",
+    "asc_ne_scalar", "asc_ne_scalar_sync", "asc_ne_sync", "compare", "compare_scalar",
 ]
 
 COUNT_MAX = (1 << 32) - 1  # count is uint32_t (Compare.md)
@@ -115,6 +114,7 @@ MASK_SOURCE = f"{pages.COMPARE} mask/mask[]参数说明; {semantics('3.2')}"
 PARAMETER_SOURCE = f"{pages.COMPARE} 模板参数及接口参数说明; {semantics('3.2')}"
 REPEAT_SOURCE = f"{pages.HIGH_DIM} 迭代控制; {semantics('1.1')}"
 REGISTER_DTYPE_SOURCE = f"{pages.COMPARE_TO_REGISTER} 数据类型; {semantics('3.5')}"
+REGISTER_ORDER = ("CMPMASK", "MASK", "MASK_MODE")
 _PAGES = {"Compare": pages.COMPARE, "Compares": pages.COMPARES}  # their sections have the same names
 
 _OPERATORS = {
@@ -125,6 +125,8 @@ _OPERATORS = {
     CMPMODE.GE: np.greater_equal,
     CMPMODE.NE: np.not_equal,
 }
+_SYMBOLS = {CMPMODE.EQ: "==", CMPMODE.NE: "!=", CMPMODE.LT: "<", CMPMODE.LE: "<=", CMPMODE.GT: ">",
+            CMPMODE.GE: ">="}
 
 
 def _is_int(v) -> bool:
@@ -137,6 +139,10 @@ def _is_mask(v) -> bool:
 
 def _any(_v) -> bool:
     return True
+
+
+def _uint(v) -> bool:
+    return isinstance(v, int) or hasattr(v, "__index__")
 
 
 COMPARE_FORMS = (
@@ -167,185 +173,71 @@ COMPARE_SCALAR_FORMS = (
     )),
 )
 
+_STRIDES8 = ("dst_block_stride", "src0_block_stride", "src1_block_stride",
+             "dst_repeat_stride", "src0_repeat_stride", "src1_repeat_stride")
+_SCALAR_STRIDES16 = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
+C_API_FORMS = (  # vector_compute.h: to a uint8 UB bitmask, or to CMPMASK
+    Form("to_ub", (Param("dst", is_tensor), Param("src0", is_tensor), Param("src1", is_tensor),
+                   Param("repeat", _uint), *(Param(n, _uint) for n in _STRIDES8))),
+    Form("to_register", (Param("src0", is_tensor), Param("src1", is_tensor), Param("repeat", _uint),
+                         *(Param(n, _uint) for n in _STRIDES8))),
+)
+C_API_SCALAR_FORMS = (
+    Form("to_ub", (Param("dst", is_tensor), Param("src", is_tensor), Param("value", is_scalar),
+                   Param("repeat", _uint), *(Param(n, _uint) for n in _SCALAR_STRIDES16))),
+)
+_SCALAR_AT = 2  # the scalar's place in every scalar form (compare_scalar's src1_scalar, the C API's value)
+
 
 @dataclass
 class CompareCall:
-    """A fully resolved compare: operands, lanes, and where the result bits go.
+    """A checked compare's geometry: lanes, strides, and where the result bits go (no tensor address).
 
     Attributes:
         lanes: the repeats issued and, per lane, whether it is active.  Every lane of every
             repeat owns one result bit; inactive lanes are not read and their bit is 0
             (bitmask) or left alone / zeroed (CMPMASK, per product).
         strides: ``(src0_blk, src0_rep, src1_blk, src1_rep)`` in DataBlocks.
-        dst: the bitmask tensor, or ``None`` when the result goes to CMPMASK.
+        operands: the values that bind per call, in the order the plan step checks them: the
+            tensors (``dst``, then ``src0`` — ``src`` in the C API's vcmpvs — and ``src1``), then a
+            scalar (``src1_scalar`` / ``value``), whose conversion the plan step checks after them.
+        to_register: the result goes to CMPMASK (no dst).
         mask_words_after: the vector mask register value the call leaves behind, if it sets one.
+        extent_checks: ``(operand, bytes)``: the first bytes of an operand the plan step checks
+            against UB and the tensor before it builds any footprint (count forms, counter mode).
+        reads_mask_words, reads_mask_mode: the plan depends on the vector mask / the mask mode.
+        sync: a ``*_sync`` C API call: ``pipe_barrier(PIPE_ALL)`` follows.
     """
 
     instruction: str
-    core: Core
     support: CompareSupport
     dtype: DType
     mode: CMPMODE
-    src0: LocalTensor
-    src1: LocalTensor | None
     lanes: ActiveLanes
     strides: tuple[int, int, int, int]
-    dst: LocalTensor | None = None
+    operands: tuple[str, ...]
+    to_register: bool = False
     mask_words_after: MaskWords | None = None
-    src0_name: str = "src0"  # how messages name the first source: "src" in the C API's vcmpvs signature
+    extent_checks: tuple[tuple[str, int], ...] = ()
+    reads_mask_words: bool = False
+    reads_mask_mode: bool = True
+    sync: bool = False
 
+    @property
+    def scalar(self) -> str | None:
+        """The scalar operand's name (``src1_scalar`` / ``value``), ``None`` for tensor-tensor."""
+        last = self.operands[-1]
+        return last if last in ("src1_scalar", "value") else None
 
-# ------------------------------------------------------------------- public API
-def compare(*args, **kwargs) -> None:
-    """``asc.compare`` in every pyasc form (``Compare.md``, ``Compare（结果存入寄存器）.md``).
+    @property
+    def registers_read(self) -> tuple[str, ...]:
+        keeps = self.to_register and self.support.register_keeps_masked_bits  # the bits it does not write
+        return tuple(name for name, read in zip(REGISTER_ORDER, (keeps, self.reads_mask_words, self.reads_mask_mode),
+                                                strict=True) if read)
 
-    Forms::
-
-        compare(dst, src0, src1, cmp_mode, count)                                   # first count elements
-        compare(dst, src0, src1, cmp_mode, mask, repeat_times, repeat_params, is_set_mask=True)
-        compare(src0, src1, cmp_mode, mask, repeat_params, is_set_mask=True)        # to CMPMASK
-
-    ``mask`` is an int (contiguous mode) or a list of uint64 words (bitwise mode);
-    ``repeat_params`` is an :class:`~npusim.ascend.types.BinaryRepeatParams`.  Read a
-    register result back with ``asc.get_cmp_mask``.
-    """
-    instruction = "compare"
-    core, short_key = shortcut_key(instruction, args, kwargs)
-    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
-        shortcut.checked(instruction, core, args).run(core)
-        return
-    form, values = bind_values(instruction, COMPARE_FORMS, args, kwargs)
-    core = current_core(instruction)
-    shape = _SHAPES[instruction, form.name]
-    key = _plan_key(instruction, shape, values, core)
-    plan = find_plan(core, key)
-    if plan is None:
-        bound = dict(zip(form.names, values, strict=True))
-        if form.name == "register":
-            call = _plan_register(instruction, core, bound)
-        else:
-            call, _ = _plan_bitmask(instruction, core, form.name, bound, scalar=False)
-        plan = ComparePlan.compile(call)
-        keep_plan(core, key, plan)
-    else:
-        require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
-    plan.run(core)
-    if short_key is not None:
-        keep_shortcut(core, short_key, Shortcut.of(plan, args, shape.tensor_positions, shape.tensor_names))
-
-
-def compare_scalar(*args, **kwargs) -> None:
-    """``asc.compare_scalar`` (``Compares.md``): each element of ``src0`` against one scalar.
-
-    Forms::
-
-        compare_scalar(dst, src0, src1_scalar, cmp_mode, count)
-        compare_scalar(dst, src0, src1_scalar, cmp_mode, mask, repeat_times, repeat_params, is_set_mask=True)
-
-    The scalar is converted to ``src0``'s dtype first (round to nearest even for floats),
-    as the C++ ``T src1Scalar`` parameter does.
-    """
-    instruction = "compare_scalar"
-    core, short_key = shortcut_key(instruction, args, kwargs)
-    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
-        plan = shortcut.checked(instruction, core, args)
-        plan.run(core, scalar_bits_cached(instruction, "src1_scalar", args[shortcut.value_at], plan.call.dtype))
-        return
-    form, values = bind_values(instruction, COMPARE_SCALAR_FORMS, args, kwargs)
-    core = current_core(instruction)
-    shape = _SHAPES[instruction, form.name]
-    key = _plan_key(instruction, shape, values, core)
-    plan = find_plan(core, key)
-    if plan is None:
-        call, scalar_raw = _plan_bitmask(instruction, core, form.name, dict(zip(form.names, values, strict=True)),
-                                         scalar=True)
-        plan = ComparePlan.compile(call)
-        keep_plan(core, key, plan)
-    else:
-        require_usable(instruction, core, shape.pick_tensors(values), shape.tensor_names)
-        scalar_raw = scalar_bits_cached(instruction, "src1_scalar", values[shape.scalar], plan.call.dtype)
-    plan.run(core, scalar_raw)
-    if short_key is not None:
-        keep_shortcut(core, short_key, Shortcut.of(plan, args, shape.tensor_positions, shape.tensor_names,
-                                                   shape.scalar))
-
-
-@dataclass(frozen=True)
-class _FormShape:
-    """Where a form's arguments sit in its values: what keys a plan, what is checked per call."""
-
-    form: str
-    per_call: tuple[bool, ...]  # the scalar of compare_scalar is read per call
-    tensor_names: tuple[str, ...]  # the tensor parameters in the order planning checks them
-    pick_tensors: itemgetter  # values -> those tensor parameters (always at least two)
-    tensor_positions: tuple[int, ...]  # where those tensors sit in the values
-    scalar: int | None  # position of src1_scalar
-    is_set_mask: int | None  # position of is_set_mask
-
-    @classmethod
-    def of(cls, form: Form) -> _FormShape:
-        index = {name: i for i, name in enumerate(form.names)}
-        names = tuple(name for name in ("dst", "src0", "src1") if name in index)
-        positions = tuple(index[name] for name in names)
-        return cls(form.name, per_call_flags(form.names, frozenset({"src1_scalar"})), names, itemgetter(*positions),
-                   positions, index.get("src1_scalar"), index.get("is_set_mask"))
-
-
-_SHAPES = {("compare", form.name): _FormShape.of(form) for form in COMPARE_FORMS}
-_SHAPES.update({("compare_scalar", form.name): _FormShape.of(form) for form in COMPARE_SCALAR_FORMS})
-
-
-def _plan_key(instruction: str, shape: _FormShape, values: tuple, core: Core) -> tuple:
-    """Everything a compare plan depends on (``plans`` module docstring): the arguments, the mask
-    mode, and the vector mask register when the lanes come from it (``is_set_mask=False``)."""
-    reads_register = shape.is_set_mask is not None and values[shape.is_set_mask] is not True
-    words = core.mask_words if reads_register else None
-    return call_key((instruction, shape.form, int(core.mask_mode), words), values, shape.per_call)
-
-
-# ------------------------------------------------------ bare instructions (C API)
-def plan_vcmpv(instruction: str, core: Core, mode: CMPMODE, dst, src0, src1, repeat: int,
-               strides: tuple[int, int, int, int]) -> ComparePlan:
-    """The ``vcmpv_<op>`` instruction as the C API issues it: tensor-tensor to a UB bitmask.
-
-    ``strides`` are ``(src0_blk, src0_rep, src1_blk, src1_rep)``; the dst strides of the C
-    signature have no effect on the packed output (module docstring).  The vector mask
-    register is used only where the product honours compare masks.  Returns the checked
-    plan; ``plan.run(core)`` executes it.
-    """
-    support = _support(core, instruction, "Compare", lambda s: bool(s.dtypes))
-    dst, src0, src1 = _tensors(instruction, core, dst, src0, src1)
-    _check_dtypes(instruction, core, support, "mask", mode, src0, src1, dst, scalar=False)
-    lanes = _bare_lanes(instruction, core, support, repeat, src0.dtype.itemsize)
-    return ComparePlan.compile(CompareCall(instruction, core, support, src0.dtype, mode, src0, src1, lanes, strides,
-                                           dst))
-
-
-def plan_vcmpvs(instruction: str, core: Core, mode: CMPMODE, dst, src, value, repeat: int,
-                strides: tuple[int, int]) -> tuple[ComparePlan, np.ndarray]:
-    """The ``vcmpvs_<op>`` instruction: tensor-scalar to a UB bitmask; ``strides`` = ``(src_blk, src_rep)``.
-
-    Returns the checked plan and ``value``'s raw bits; ``plan.run(core, bits)`` executes it.
-    """
-    support = _support(core, instruction, "Compares", lambda s: bool(s.scalar_dtypes))
-    dst, src, _ = _tensors(instruction, core, dst, src, None, src0_name="src")
-    _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True, src0_name="src")
-    scalar_raw = scalar_bits(instruction, "value", value, src.dtype)
-    lanes = _bare_lanes(instruction, core, support, repeat, src.dtype.itemsize)
-    call = CompareCall(instruction, core, support, src.dtype, mode, src, None, lanes, (strides[0], strides[1], 0, 0),
-                       dst, src0_name="src")
-    return ComparePlan.compile(call), scalar_raw
-
-
-def plan_vcmp(instruction: str, core: Core, mode: CMPMODE, src0, src1, block_strides: tuple[int, int]) -> ComparePlan:
-    """The ``vcmp_<op>`` instruction: one 256-byte repeat into CMPMASK under the vector mask register."""
-    support = _register_support(core, instruction)
-    _, src0, src1 = _tensors(instruction, core, None, src0, src1)
-    _check_register_dtypes(instruction, core, support, src0, src1)
-    _require_normal_mode(instruction, core, support)
-    lanes = lanes_from_register(core, instruction, 1, src0.dtype.itemsize)
-    return ComparePlan.compile(CompareCall(instruction, core, support, src0.dtype, mode, src0, src1, lanes,
-                                           (block_strides[0], 0, block_strides[1], 0)))
+    @property
+    def registers_written(self) -> tuple[str, ...]:
+        return ("CMPMASK",) * self.to_register + ("MASK",) * (self.mask_words_after is not None)
 
 
 # ------------------------------------------------------------------- planning
@@ -374,11 +266,9 @@ def _cmp_mode(instruction: str, value) -> CMPMODE:
     return CMPMODE(mode)
 
 
-def _tensors(instruction: str, core: Core, dst, src0, src1, src0_name: str = "src0") -> tuple:
-    checked = []
-    for name, tensor in (("dst", dst), (src0_name, src0), ("src1", src1)):
-        checked.append(None if tensor is None else require_ub_tensor(instruction, name, tensor, core))
-    return tuple(checked)
+def _tensors(instruction: str, core: Core, named: tuple[tuple[str, LocalTensor | None], ...]) -> dict:
+    """Each tensor checked (usable, in UB, aligned) in order; the checked ones by name."""
+    return {name: require_ub_tensor(instruction, name, tensor, core) for name, tensor in named if tensor is not None}
 
 
 def _check_dtypes(instruction: str, core: Core, support: CompareSupport, form: str, mode: CMPMODE,
@@ -422,85 +312,101 @@ def _require_normal_mode(instruction: str, core: Core, support: CompareSupport) 
         )
 
 
+def _check_extents(instruction: str, checks: tuple[tuple[str, int], ...], tensors: dict) -> None:
+    """The first ``bytes`` of each operand inside UB and its tensor (checked before any footprint is made)."""
+    for name, nbytes in checks:
+        tensor = tensors[name]
+        tensor.check_span(instruction, name, tensor.addr, tensor.addr + nbytes)
+
+
 def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *,
-                  scalar: bool) -> tuple[CompareCall, np.ndarray | None]:
-    """The checked call of a bitmask form, and the scalar's raw bits (``None`` for tensor-tensor)."""
+                  scalar: bool) -> tuple[CompareCall, dict]:
+    """The checked call of a ``compare`` / ``compare_scalar`` bitmask form, and its operands by name."""
     what = "Compares" if scalar else "Compare"
     support = _support(core, instruction, what, (lambda s: bool(s.scalar_dtypes)) if scalar else
                        (lambda s: bool(s.dtypes)))
     mode = _cmp_mode(instruction, bound["cmp_mode"])
-    dst, src0, src1 = _tensors(instruction, core, bound["dst"], bound["src0"], bound.get("src1"))
+    tensors = _tensors(instruction, core, (("dst", bound["dst"]), ("src0", bound["src0"]),
+                                           ("src1", bound.get("src1"))))
+    dst, src0, src1 = tensors["dst"], tensors["src0"], tensors.get("src1")
     _check_dtypes(instruction, core, support, form, mode, src0, src1, dst, scalar=scalar)
     dtype = src0.dtype
-    scalar_raw = scalar_bits(instruction, "src1_scalar", bound["src1_scalar"], dtype) if scalar else None
+    operands = tuple(tensors)
+    if scalar:
+        scalar_bits(instruction, "src1_scalar", bound["src1_scalar"], dtype)  # rejected now; read per call
+        tensors["src1_scalar"] = bound["src1_scalar"]
+        operands += ("src1_scalar",)
+    call = CompareCall(instruction, support, dtype, mode, None, (1, 8, 1, 8), operands)  # type: ignore[arg-type]
     if form == "count":
-        lanes = _count_lanes(instruction, core, support, bound["count"], src0, src1, dst)
-        strides = (1, 8, 1, 8)
-        mask_words_after = None
+        call.lanes, call.extent_checks = _count_lanes(instruction, core, support, bound["count"], tensors)
+        call.reads_mask_mode = not support.counter_mode_modelled
     else:
         params_cls = UnaryRepeatParams if scalar else BinaryRepeatParams
         fields = require_repeat_params(instruction, bound["repeat_params"], params_cls)
         # Unary: (dst_blk, src_blk, dst_rep, src_rep); Binary: (dst_blk, s0_blk, s1_blk, dst_rep, s0_rep, s1_rep).
-        strides = (fields[1], fields[3], 0, 0) if scalar else (fields[1], fields[4], fields[2], fields[5])
+        call.strides = (fields[1], fields[3], 0, 0) if scalar else (fields[1], fields[4], fields[2], fields[5])
         is_set_mask = require_bool(instruction, "is_set_mask", bound["is_set_mask"])
         if not scalar and not is_set_mask:
             raise ParameterRangeError(
                 instruction, "is_set_mask", False, "is_set_mask is a reserved parameter of Compare to a "
                 "bitmask; keep the default", "True", PARAMETER_SOURCE,
             )
-        lanes, mask_words_after = _high_dim_lanes(
-            instruction, core, support, "compares" if scalar else "compare", bound["mask"],
-            bound["repeat_times"], is_set_mask, dtype.itemsize, dst,
-        )
-    return CompareCall(instruction, core, support, dtype, mode, src0, src1, lanes, strides, dst,
-                       mask_words_after), scalar_raw
+        _high_dim_lanes(call, core, "compares" if scalar else "compare", bound["mask"], bound["repeat_times"],
+                        is_set_mask, tensors)
+    return call, tensors
 
 
-def _count_lanes(instruction: str, core: Core, support: CompareSupport, count, src0: LocalTensor,
-                 src1: LocalTensor | None, dst: LocalTensor) -> ActiveLanes:
-    """Full repeats covering ``count`` elements, after checking that they fit every operand."""
-    itemsize = src0.dtype.itemsize
+def _count_lanes(instruction: str, core: Core, support: CompareSupport, count,
+                 tensors: dict) -> tuple[ActiveLanes, tuple[tuple[str, int], ...]]:
+    """Full repeats covering ``count`` elements, after checking that they fit every operand; also those
+    extent checks."""
+    dtype = tensors["src0"].dtype
+    itemsize = dtype.itemsize
     count = require_int(instruction, "count", count, 0, COUNT_MAX, COUNT_SOURCE, rule="count is uint32_t")
     if count * itemsize % REPEAT_BYTES:
         step = REPEAT_BYTES // itemsize
         raise ParameterRangeError(
-            instruction, "count", count, f"count * sizeof({src0.dtype}) must be a multiple of 256 bytes "
+            instruction, "count", count, f"count * sizeof({dtype}) must be a multiple of 256 bytes "
             "(elements past the last whole repeat would not be compared)", f"multiples of {step}", COUNT_SOURCE,
         )
     _require_normal_mode(instruction, core, support)
     repeats = count * itemsize // REPEAT_BYTES
     lanes = lanes_per_repeat(itemsize)
     # Bounds first, from the contiguous extents, so a huge count never builds huge index arrays.
+    checks: tuple[tuple[str, int], ...] = ()
     if repeats:
-        for name, tensor in (("src0", src0), ("src1", src1)):
-            if tensor is not None:
-                tensor.check_span(instruction, name, tensor.addr, tensor.addr + repeats * REPEAT_BYTES)
-        dst.check_span(instruction, "dst", dst.addr, dst.addr + repeats * lanes // 8)
-    return ActiveLanes(repeats, lanes, None, repeats * lanes)
+        checks = (*((name, repeats * REPEAT_BYTES) for name in ("src0", "src1") if name in tensors),
+                  ("dst", repeats * lanes // 8))
+        _check_extents(instruction, checks, tensors)
+    return ActiveLanes(repeats, lanes, None, repeats * lanes), checks
 
 
-def _high_dim_lanes(instruction: str, core: Core, support: CompareSupport, kind: str, mask, repeat_times,
-                    is_set_mask: bool, itemsize: int, dst: LocalTensor | None) -> tuple[ActiveLanes, MaskWords | None]:
+def _high_dim_lanes(call: CompareCall, core: Core, kind: str, mask, repeat_times, is_set_mask: bool,
+                    tensors: dict) -> None:
     """Lanes of a high-dim bitmask form and the vector mask register value it leaves, if any."""
+    instruction, support, itemsize = call.instruction, call.support, call.dtype.itemsize
     lanes = lanes_per_repeat(itemsize)
     _require_normal_mode(instruction, core, support)
     counter = core.mask_mode == MaskMode.COUNTER
     if not support.mask_honoured:
         _check_reserved_mask(instruction, mask, itemsize)
         repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, REPEAT_SOURCE)
-        return ActiveLanes(repeat_times, lanes, None, repeat_times * lanes), None
+        call.lanes = ActiveLanes(repeat_times, lanes, None, repeat_times * lanes)
+        return
     if not is_set_mask:
         if counter:
             raise _spill_unsupported(instruction, core)
-        return lanes_from_register(core, instruction, repeat_times, itemsize), None
+        call.lanes, call.reads_mask_words = lanes_from_register(core, instruction, repeat_times, itemsize), True
+        return
     words = mask_arg_words(instruction, mask, itemsize, True, counter)
-    if counter and dst is not None:
+    if counter:
         # ceil(count / E) repeats of E/8 bytes each: check the extent before building lanes.
-        dst.check_span(instruction, "dst", dst.addr, dst.addr + div_up(words[0], lanes) * lanes // 8)
-    active, words = lanes_from_mask_arg(core, instruction, mask, repeat_times, itemsize, lowering_counts_raw=True)
+        call.extent_checks = (("dst", div_up(words[0], lanes) * lanes // 8),)
+        _check_extents(instruction, call.extent_checks, tensors)
+    call.lanes, words = lanes_from_mask_arg(core, instruction, mask, repeat_times, itemsize, lowering_counts_raw=True)
     form_key = f"{kind}_{'len' if _is_int(mask) else 'bits'}"
-    sets_register = not counter and form_key in support.mask_arg_sets_register
-    return active, (words if sets_register else None)
+    if not counter and form_key in support.mask_arg_sets_register:
+        call.mask_words_after = words
 
 
 def _check_reserved_mask(instruction: str, mask, itemsize: int) -> None:
@@ -520,10 +426,12 @@ def _spill_unsupported(instruction: str, core: Core) -> UnsupportedError:
     )
 
 
-def _plan_register(instruction: str, core: Core, bound: dict) -> CompareCall:
+def _plan_register(instruction: str, core: Core, bound: dict) -> tuple[CompareCall, dict]:
+    """The checked call of ``compare``'s register form (to CMPMASK), and its tensors by name."""
     support = _register_support(core, instruction)
     mode = _cmp_mode(instruction, bound["cmp_mode"])
-    _, src0, src1 = _tensors(instruction, core, None, bound["src0"], bound["src1"])
+    tensors = _tensors(instruction, core, (("src0", bound["src0"]), ("src1", bound["src1"])))
+    src0, src1 = tensors["src0"], tensors["src1"]
     _check_register_dtypes(instruction, core, support, src0, src1)
     fields = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
     strides = (fields[1], 0, fields[2], 0)  # one repeat: only the source block strides matter
@@ -531,22 +439,22 @@ def _plan_register(instruction: str, core: Core, bound: dict) -> CompareCall:
     itemsize = src0.dtype.itemsize
     mask = bound["mask"]
     _require_normal_mode(instruction, core, support)
-    mask_words_after = None
+    call = CompareCall(instruction, support, src0.dtype, mode, None, strides, ("src0", "src1"),  # type: ignore
+                       to_register=True)
     if core.mask_mode == MaskMode.COUNTER:
         if not is_set_mask:
             raise _spill_unsupported(instruction, core)
         # 950 CompareWithoutDstCounterModeImplVF: one repeat, the first min(count, E) lanes.
         count = mask_arg_words(instruction, mask, itemsize, True, True)[0]
-        lanes = _first_lanes(count, lanes_per_repeat(itemsize))
+        call.lanes = _first_lanes(count, lanes_per_repeat(itemsize))
     elif is_set_mask:
-        lanes, words = lanes_from_mask_arg(core, instruction, mask, 1, itemsize)
+        call.lanes, words = lanes_from_mask_arg(core, instruction, mask, 1, itemsize)
         form_key = f"register_{'len' if _is_int(mask) else 'bits'}"
         if form_key in support.mask_arg_sets_register:
-            mask_words_after = words
+            call.mask_words_after = words
     else:
-        lanes = lanes_from_register(core, instruction, 1, itemsize)
-    return CompareCall(instruction, core, support, src0.dtype, mode, src0, src1, lanes, strides, None,
-                       mask_words_after)
+        call.lanes, call.reads_mask_words = lanes_from_register(core, instruction, 1, itemsize), True
+    return call, tensors
 
 
 def _first_lanes(count: int, lanes: int) -> ActiveLanes:
@@ -558,14 +466,152 @@ def _first_lanes(count: int, lanes: int) -> ActiveLanes:
     return ActiveLanes(1, lanes, row, count)
 
 
-def _bare_lanes(instruction: str, core: Core, support: CompareSupport, repeat: int, itemsize: int) -> ActiveLanes:
+def _bare_lanes(call: CompareCall, core: Core, repeat: int) -> None:
     """Lanes of a bare ``vcmpv``/``vcmpvs``: the register mask where honoured, else every lane."""
+    instruction, support, itemsize = call.instruction, call.support, call.dtype.itemsize
     _require_normal_mode(instruction, core, support)
     if support.mask_honoured:
-        return lanes_from_register(core, instruction, repeat, itemsize)
+        call.lanes, call.reads_mask_words = lanes_from_register(core, instruction, repeat, itemsize), True
+        return
     repeat = require_int(instruction, "repeat", repeat, 0, MAX_REPEAT, REPEAT_SOURCE)
     lanes = lanes_per_repeat(itemsize)
-    return ActiveLanes(repeat, lanes, None, repeat * lanes)
+    call.lanes = ActiveLanes(repeat, lanes, None, repeat * lanes)
+
+
+# ------------------------------------------------------ bare instructions (C API)
+def _require_uint8_dst(instruction: str, dst: LocalTensor) -> None:
+    require_dtype(instruction, "dst", dst.dtype, frozenset({"uint8"}), "the C API bitmask is __ubuf__ uint8_t*",
+                  f"{c_api_page(instruction)} 函数原型; {semantics('3.4')}")
+
+
+def _plan_c_api(instruction: str, mode: CMPMODE, core: Core, form: str, bound: dict) -> tuple[CompareCall, dict]:
+    """``asc_<op>``: the bare ``vcmpv_<op>`` (to a uint8 UB bitmask) or ``vcmp_<op>`` (to CMPMASK).
+
+    The dst strides of the C signature have no effect on the packed output (module
+    docstring); the vector mask register is used only where the product honours compare
+    masks.  To CMPMASK: one 256-byte repeat (``repeat`` has no effect, "固定处理256B的数据，
+    repeat字段不生效") under the vector mask register.
+    """
+    require_c_api(core, instruction)
+    source = f"{c_api_page(instruction)} 参数说明; {semantics('3.6')}"
+    strides = {n: require_uint(instruction, n, bound[n], 8, source) for n in _STRIDES8}
+    repeat = require_uint(instruction, "repeat", bound["repeat"], 8, source)
+    sync = instruction.endswith("_sync")
+    if form == "to_ub":
+        _require_uint8_dst(instruction, bound["dst"])
+        support = _support(core, instruction, "Compare", lambda s: bool(s.dtypes))
+        tensors = _tensors(instruction, core, (("dst", bound["dst"]), ("src0", bound["src0"]),
+                                               ("src1", bound["src1"])))
+        dst, src0, src1 = tensors["dst"], tensors["src0"], tensors["src1"]
+        _check_dtypes(instruction, core, support, "mask", mode, src0, src1, dst, scalar=False)
+        call = CompareCall(instruction, support, src0.dtype, mode, None,  # type: ignore[arg-type]
+                           (strides["src0_block_stride"], strides["src0_repeat_stride"],
+                            strides["src1_block_stride"], strides["src1_repeat_stride"]), tuple(tensors), sync=sync)
+        _bare_lanes(call, core, repeat)
+        return call, tensors
+    support = _register_support(core, instruction)
+    tensors = _tensors(instruction, core, (("src0", bound["src0"]), ("src1", bound["src1"])))
+    src0, src1 = tensors["src0"], tensors["src1"]
+    _check_register_dtypes(instruction, core, support, src0, src1)
+    _require_normal_mode(instruction, core, support)
+    lanes = lanes_from_register(core, instruction, 1, src0.dtype.itemsize)
+    return CompareCall(instruction, support, src0.dtype, mode, lanes,
+                       (strides["src0_block_stride"], 0, strides["src1_block_stride"], 0), ("src0", "src1"),
+                       to_register=True, reads_mask_words=True, sync=sync), tensors
+
+
+def _plan_c_api_scalar(instruction: str, mode: CMPMODE, core: Core, form: str,
+                       bound: dict) -> tuple[CompareCall, dict]:
+    """``asc_<op>_scalar``: the bare ``vcmpvs_<op>``, tensor-scalar to a uint8 UB bitmask (strides ``uint16_t``)."""
+    require_c_api(core, instruction)
+    source = f"{c_api_page(instruction)} 参数说明; {semantics('3.6')}"
+    strides = {n: require_uint(instruction, n, bound[n], 16, source) for n in _SCALAR_STRIDES16}
+    repeat = require_uint(instruction, "repeat", bound["repeat"], 8, source)
+    _require_uint8_dst(instruction, bound["dst"])
+    support = _support(core, instruction, "Compares", lambda s: bool(s.scalar_dtypes))
+    tensors = _tensors(instruction, core, (("dst", bound["dst"]), ("src", bound["src"])))
+    dst, src = tensors["dst"], tensors["src"]
+    _check_dtypes(instruction, core, support, "mask", mode, src, None, dst, scalar=True, src0_name="src")
+    scalar_bits(instruction, "value", bound["value"], src.dtype)  # rejected now; read per call
+    tensors["value"] = bound["value"]
+    call = CompareCall(instruction, support, src.dtype, mode, None,  # type: ignore[arg-type]
+                       (strides["src_block_stride"], strides["src_repeat_stride"], 0, 0), ("dst", "src", "value"),
+                       sync=instruction.endswith("_sync"))
+    _bare_lanes(call, core, repeat)
+    return call, tensors
+
+
+# ------------------------------------------------------------------ the plan
+@dataclass(eq=False)
+class ComparePlan:
+    """A checked compare's geometry, relative to its tensors' addresses (docs/architecture.md).
+
+    Attributes:
+        call: the resolved call.
+        sources: the sources' element accesses, relative to each source tensor (one against a scalar).
+        dst_fp: the packed bitmask bytes relative to dst (``E / 8`` per repeat, docs/semantics.md §3.1),
+            ``None`` for CMPMASK.
+        comparison: how lanes compare (:class:`LaneComparison`).
+    """
+
+    call: CompareCall
+    sources: list[Footprint]
+    dst_fp: Footprint | None
+    comparison: LaneComparison
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return self.call.operands
+
+    @classmethod
+    def compile(cls, call: CompareCall, core: Core, operands: dict) -> ComparePlan:
+        """The plan of a checked call; the rules that depend on the tensors' addresses are checked for
+        ``operands`` (this call's), as :meth:`bind` checks them for every other placement."""
+        lanes, itemsize = call.lanes, call.dtype.itemsize
+        s0_blk, s0_rep, s1_blk, s1_rep = call.strides
+        names = [name for name in call.operands if name in ("src0", "src", "src1")]
+        sources = [strided_footprint(name, 0, lanes, itemsize, blk, rep)
+                   for name, (blk, rep) in zip(names, ((s0_blk, s0_rep), (s1_blk, s1_rep)), strict=False)]
+        dst_fp = None if call.to_register else bytes_footprint("dst", 0, lanes.lanes // 8, lanes.repeats)
+        plan = cls(call, sources, dst_fp, LaneComparison.of(call.mode, call.dtype, call.support.float_semantics))
+        plan.placed(operands)
+        return plan
+
+    def bind(self, core: Core, values: list) -> CompareBinding:
+        """The per-placement checks in the plan step's order (each tensor usable, in UB and aligned; a
+        scalar's conversion; extents; bounds, overlap, scratch), then the views over this core's UB."""
+        call = self.call
+        instruction, scalar = call.instruction, call.scalar
+        for name, value in zip(call.operands, values, strict=True):
+            if name == scalar:
+                scalar_bits(instruction, name, value, call.dtype)
+            else:
+                require_ub_tensor(instruction, name, value, core)
+        operands = dict(zip(call.operands, values, strict=True))
+        _check_extents(instruction, call.extent_checks, operands)
+        return CompareBinding(self, core, operands, *self.placed(operands))
+
+    def placed(self, operands: dict) -> tuple[list[Footprint], Footprint | None]:
+        """The footprints at these tensors' addresses, checked against UB, the tensors' extents, each
+        other (docs/semantics.md §1.6) and the 950's UB scratch (§3.5)."""
+        call = self.call
+        instruction = call.instruction
+        reads = [fp.moved(operands[fp.name].addr) for fp in self.sources]
+        for fp in reads:
+            fp.check_in(instruction, operands[fp.name])
+        dst = None
+        if self.dst_fp is not None:
+            dst = self.dst_fp.moved(operands["dst"].addr)
+            dst.check_in(instruction, operands["dst"])
+            for fp in reads:
+                check_overlap(instruction, dst, fp)
+        start = call.support.register_scratch_offset_bytes
+        if call.to_register and start is not None:
+            check_clear_of_scratch(
+                instruction, start, call.lanes.lanes // 8, reads,
+                "UB scratch", "this call writes (该接口占用8KB Unified Buffer临时空间)",
+                f"{pages.COMPARE_TO_REGISTER} 约束说明; {semantics('3.5')}")  # dav_3510 VcmpImpl
+        return reads, dst
 
 
 # ------------------------------------------------------------------ execution
@@ -611,73 +657,55 @@ class LaneComparison:
         return values.astype(self.widened)
 
 
+class CompareBinding:
+    """A :class:`ComparePlan` at one placement on one core: its operands' views, and what it touches.
 
-@dataclass
-class ComparePlan:
-    """A checked compare, compiled to operand accesses; cached per core and re-run.
-
-    ``compile`` checks bounds, overlap and the scratch (nothing is read or written);
     ``run`` does what depends on memory and register contents: uninitialised-read checks,
     the compare on raw bits (:class:`LaneComparison`), packing and the commit.
 
     Attributes:
-        call: the resolved call.
-        src0, src1: the sources in the plan's layout (``src1`` is ``None`` against a scalar).
-        dst: the packed bitmask bytes (``E / 8`` per repeat, docs/semantics.md §3.1), ``None`` for CMPMASK.
+        src0, src1: the sources in the binding's layout (``src1`` is ``None`` against a scalar).
+        dst: the packed bitmask bytes, ``None`` for CMPMASK.
         scratch: the UB staging bytes of a compare to CMPMASK on the 950, else ``None``.
         lane_mask: view layout: ``(repeats, E)`` active lanes when some are inactive (their
             bits are 0), else ``None``.
     """
 
-    call: CompareCall
-    src0: OperandAccess
-    src1: OperandAccess | None
-    dst: ByteSpan | None
-    scratch: ByteSpan | None
-    lane_mask: np.ndarray | None
-    comparison: LaneComparison
-    scalar_operand: tuple | None = None  # (raw bits, compared value) of the latest scalar
-
-    @classmethod
-    def compile(cls, call: CompareCall) -> ComparePlan:
-        ub, lanes, itemsize = call.core.ub, call.lanes, call.dtype.itemsize
+    def __init__(self, plan: ComparePlan, core: Core, operands: dict, sources: list[Footprint],
+                 dst_fp: Footprint | None) -> None:
+        call = self.call = plan.call
+        self.comparison, self.sources, self.dst_fp = plan.comparison, sources, dst_fp
+        self.registers_read, self.registers_written = call.registers_read, call.registers_written
+        ub, lanes = core.ub, call.lanes
         s0_blk, s0_rep, s1_blk, s1_rep = call.strides
-        operands = [StridedOperand(call.src0.addr, strided_footprint(call.src0_name, call.src0.addr, lanes, itemsize,
-                                                                     s0_blk, s0_rep), s0_blk, s0_rep)]
-        if call.src1 is not None:
-            operands.append(StridedOperand(call.src1.addr, strided_footprint("src1", call.src1.addr, lanes, itemsize,
-                                                                             s1_blk, s1_rep), s1_blk, s1_rep))
-        reads = [op.footprint for op in operands]
-        tensors = {call.src0_name: call.src0, "src1": call.src1}
+        strided = [StridedOperand(operands[fp.name].addr, fp, blk, rep)
+                   for fp, (blk, rep) in zip(sources, ((s0_blk, s0_rep), (s1_blk, s1_rep)), strict=False)]
+        layout = choose_layout(ub, strided, lanes, None)
+        accesses = [OperandAccess.build(ub, op, call.dtype.raw, lanes, layout) for op in strided]
+        self.src0 = accesses[0]
+        self.src1: OperandAccess | None = accesses[1] if len(accesses) > 1 else None
+        self.dst = None
+        if dst_fp is not None:
+            start = operands["dst"].addr
+            self.dst = ByteSpan("dst", start, start + lanes.repeats * lanes.lanes // 8)
+        self.scratch = None
+        start = call.support.register_scratch_offset_bytes
+        if call.to_register and start is not None:
+            self.scratch = ByteSpan("scratch", start, start + lanes.lanes // 8)
+        self.lane_mask = lanes.mask if layout == "view" else None
+        self.scalar_operand: tuple | None = None  # (raw bits, compared value) of the latest scalar
 
-        # bounds, overlap, scratch (nothing is read or written here)
-        for fp in reads:
-            fp.check_in(call.instruction, tensors[fp.name])
-        dst = None
-        if call.dst is not None:
-            dst_fp = bytes_footprint("dst", call.dst.addr, lanes.lanes // 8, lanes.repeats)
-            dst_fp.check_in(call.instruction, call.dst)
-            for fp in reads:
-                check_overlap(call.instruction, dst_fp, fp)
-            dst = ByteSpan("dst", call.dst.addr, call.dst.addr + lanes.repeats * lanes.lanes // 8)
-        scratch = None
-        if call.dst is None and call.support.register_scratch_offset_bytes is not None:
-            start = call.support.register_scratch_offset_bytes
-            check_clear_of_scratch(
-                call.instruction, start, lanes.lanes // 8, reads,
-                "UB scratch", "this call writes (该接口占用8KB Unified Buffer临时空间)",
-                f"{pages.COMPARE_TO_REGISTER} 约束说明; {semantics('3.5')}")  # dav_3510 VcmpImpl
-            scratch = ByteSpan("scratch", start, start + lanes.lanes // 8)
-        comparison = LaneComparison.of(call.mode, call.dtype, call.support.float_semantics)
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for fp in self.sources for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
 
-        layout = choose_layout(ub, operands, lanes, None)
-        accesses = [OperandAccess.build(ub, op, call.dtype.raw, lanes, layout) for op in operands]
-        lane_mask = lanes.mask if layout == "view" else None
-        return cls(call, accesses[0], accesses[1] if len(accesses) > 1 else None, dst, scratch, lane_mask,
-                   comparison)
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        spans = [span for span in (self.dst, self.scratch) if span is not None]
+        return merge_ranges(ByteRange("UB", span.start, span.stop) for span in spans)
 
-    def run(self, core: Core, scalar_raw: np.ndarray | None = None) -> None:
-        """Execute on ``core`` (the one planned for); ``scalar_raw``: a scalar compare's raw bits."""
+    def run(self, core: Core, values: tuple) -> None:
+        """Compare, pack, then commit (:meth:`_commit`); a scalar compare takes its scalar from ``values``."""
         call, ub = self.call, core.ub
         lanes, raw = call.lanes, call.dtype.raw
 
@@ -690,6 +718,7 @@ class ComparePlan:
         if self.src1 is not None:
             second = comparison.operand(self.src1.gather(ub, raw))
         else:
+            scalar_raw = scalar_bits_cached(call.instruction, call.scalar, values[_SCALAR_AT], call.dtype)
             memo = self.scalar_operand  # scalar_bits_cached hands out one array per value: compare by identity
             if memo is None or memo[0] is not scalar_raw:
                 memo = self.scalar_operand = (scalar_raw, comparison.operand(scalar_raw)[0])
@@ -708,31 +737,179 @@ class ComparePlan:
 
         if self.dst is None:
             packed = np.packbits(bits[0], bitorder="little") if self.scratch is not None else None
-            self._commit(core, packed, _cmpmask_after(call, bits[0]))
+            self._commit(core, packed, _cmpmask_after(call, core, bits[0]))
         else:
             self._commit(core, np.packbits(bits, axis=None, bitorder="little") if lanes.repeats else None, None)
 
     def _commit(self, core: Core, packed: np.ndarray | None, cmpmask: bytes | None) -> None:
-        """Store a computed compare: the packed bits (dst, or the 950's UB staging), CMPMASK, the mask register."""
+        """Store a computed compare: the packed bits (dst, or the 950's UB staging), CMPMASK, the mask
+        register, and a ``*_sync`` C API call's barrier."""
+        call = self.call
         if packed is not None:
             (self.dst if self.dst is not None else self.scratch).write(core.ub, packed)
         if cmpmask is not None:
             core.load_cmpmask(cmpmask)
-        if self.call.mask_words_after is not None:
-            core.mask_words = self.call.mask_words_after
+        if call.mask_words_after is not None:
+            core.set_mask_words(*call.mask_words_after)
+        if call.sync:
+            record_pipe_barrier(core)
 
 
-def _cmpmask_after(plan: CompareCall, bits: np.ndarray) -> bytes:
+def _cmpmask_after(call: CompareCall, core: Core, bits: np.ndarray) -> bytes:
     """CMPMASK after a compare to register: result bits at lanes ``0..E-1`` (docs/semantics.md §3.5)."""
-    core = plan.core
-    lanes = plan.lanes
-    if not plan.support.register_keeps_masked_bits:
+    lanes = call.lanes
+    if not call.support.register_keeps_masked_bits:
         register = np.zeros(8 * CMPMASK_BYTES, dtype=bool)
         register[: lanes.lanes] = bits
         return np.packbits(register, bitorder="little").tobytes()
     if lanes.mask is not None and not core.cmpmask_written:
-        core.report_unset_cmpmask(plan.instruction)  # masked-off bits keep a never-set value
+        core.report_unset_cmpmask(call.instruction)  # masked-off bits keep a never-set value
     register = np.unpackbits(np.frombuffer(core.cmpmask, dtype=np.uint8), bitorder="little").astype(bool)
     active = np.ones(lanes.lanes, dtype=bool) if lanes.mask is None else lanes.mask[0]
     register[: lanes.lanes][active] = bits[active]
     return np.packbits(register, bitorder="little").tobytes()
+
+
+# ------------------------------------------------------------------ the API
+def _compiled(planned: tuple[CompareCall, dict], core: Core) -> ComparePlan:
+    call, operands = planned
+    return ComparePlan.compile(call, core, operands)
+
+
+def _compile_compare(core: Core, form: str, bound: dict) -> ComparePlan:
+    if form == "register":
+        return _compiled(_plan_register("compare", core, bound), core)
+    return _compiled(_plan_bitmask("compare", core, form, bound, scalar=False), core)
+
+
+def _compile_compare_scalar(core: Core, form: str, bound: dict) -> ComparePlan:
+    return _compiled(_plan_bitmask("compare_scalar", core, form, bound, scalar=True), core)
+
+
+def _plan_context(core: Core, form: str, values: tuple) -> tuple:
+    """The register configuration a ``compare`` / ``compare_scalar`` plan depends on: the mask mode
+    (except for a count form where counter mode is modelled), and the vector mask when the lanes may
+    come from it (``is_set_mask`` not True where the mask is honoured, and for the register form)."""
+    support = core.chip.compare
+    if form == "count":
+        return () if support is not None and support.counter_mode_modelled else (core.mask_mode,)
+    from_register = values[-1] is not True and (form == "register" or support is None or support.mask_honoured)
+    return (core.mask_mode, core.mask_words if from_register else None)
+
+
+def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
+    """The register configuration a C API compare plans with: the mask mode, and the vector mask for the
+    register form and where the product honours compare masks."""
+    support = core.chip.compare
+    from_register = form == "to_register" or support is None or support.mask_honoured
+    return (core.mask_mode, core.mask_words if from_register else None)
+
+
+def _fast_context(core: Core) -> tuple:
+    return (core.mask_mode, core.mask_words)
+
+
+_SETUP = ("src0 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)\n"
+          "src1 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 512, 256)\n"
+          "dst = asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, 1024, 32)\n")
+COMPARE_EXAMPLES = (
+    _SETUP + "asc.compare(dst, src0, src1, asc.CMPMODE.LT, 256)",
+    _SETUP + "asc.compare(dst, src0, src1, asc.CMPMODE.GE, 128, 2, asc.BinaryRepeatParams())",
+    _SETUP + "asc.set_cmp_mask(dst)\n"  # the bits the mask leaves off keep CMPMASK's earlier value
+    "asc.compare(src0, src1, asc.CMPMODE.EQ, 100, asc.BinaryRepeatParams())",
+)
+COMPARE_SCALAR_EXAMPLES = (
+    _SETUP + "asc.compare_scalar(dst, src0, 0.5, asc.CMPMODE.LT, 256)",
+    _SETUP + "asc.compare_scalar(dst, src0, -1.0, asc.CMPMODE.NE, 128, 2, asc.UnaryRepeatParams())",
+)
+
+compare = register(Instruction(
+    "compare", "ascend", "compare", "V", COMPARE_FORMS, _compile_compare,
+    f"{pages.COMPARE} 功能说明; {pages.COMPARE_TO_REGISTER} 功能说明; {semantics('3')}",
+    support=lambda chip: chip.compare if chip.compare is not None and chip.compare.dtypes else None,
+    exactness=BIT_EXACT, summary="bit = src0 <cmp_mode> src1 per lane, packed into a uint8 bitmask (or CMPMASK)",
+    examples=COMPARE_EXAMPLES, plan_context=_plan_context, fast_context=_fast_context,
+    doc="``asc.compare`` in every pyasc form (``Compare.md``, ``Compare（结果存入寄存器）.md``).\n\n``mask`` is "
+        "an int (contiguous mode) or a list of uint64 words (bitwise mode); ``repeat_params`` is an "
+        ":class:`~npusim.ascend.types.BinaryRepeatParams`.  Read a register result back with "
+        "``asc.get_cmp_mask``.",
+))
+compare_scalar = register(Instruction(
+    "compare_scalar", "ascend", "compare", "V", COMPARE_SCALAR_FORMS, _compile_compare_scalar,
+    f"{pages.COMPARES} 功能说明; {semantics('3')}",
+    support=lambda chip: chip.compare if chip.compare is not None and chip.compare.scalar_dtypes else None,
+    exactness=BIT_EXACT, summary="bit = src0 <cmp_mode> scalar per lane, packed into a uint8 bitmask",
+    examples=COMPARE_SCALAR_EXAMPLES, per_call=frozenset({"src1_scalar"}), plan_context=_plan_context,
+    fast_context=_fast_context,
+    doc="``asc.compare_scalar`` (``Compares.md``): each element of ``src0`` against one scalar.\n\nThe scalar "
+        "is converted to ``src0``'s dtype first (round to nearest even for floats), as the C++ ``T src1Scalar`` "
+        "parameter does.",
+))
+
+
+def _c_api_support(chip):
+    return chip.compare if chip.c_api and chip.compare is not None else None
+
+
+def _register_c_api(name: str, mode: CMPMODE):
+    op = mode.name.lower()
+    return _register_c_api_entry(
+        name, C_API_FORMS, lambda core, form, values: _plan_c_api(name, mode, core, form, values),
+        f"vcmpv_{op} / vcmp_{op}: bit = src0 {_SYMBOLS[mode]} src1 per lane, to a uint8 bitmask or CMPMASK",
+        (_SETUP + f"asc.{name}(dst, src0, src1, 2, 1, 1, 1, 8, 8, 8)",
+         _SETUP + f"asc.{name}(src0, src1, 1, 1, 1, 1, 8, 8, 8)"), "compare", frozenset(),
+        f"``vcmpv_{op}`` / ``vcmp_{op}``: per lane, ``src0 {_SYMBOLS[mode]} src1`` "
+        f"({name.removesuffix('_sync')}.md).\n\nTo UB: ``repeat`` repeats, every bit written (the vector mask "
+        "has no effect), E/8 bytes per repeat packed at ``dst``.  To CMPMASK: one 256-byte repeat (``repeat`` "
+        "has no effect) under the vector mask register; masked-off CMPMASK bits keep their previous value.  "
+        "Read it back with ``asc_get_cmp_mask``.")
+
+
+def _register_c_api_scalar(name: str, mode: CMPMODE):
+    op = mode.name.lower()
+    return _register_c_api_entry(
+        name, C_API_SCALAR_FORMS, lambda core, form, values: _plan_c_api_scalar(name, mode, core, form, values),
+        f"vcmpvs_{op}: bit = src {_SYMBOLS[mode]} value per lane, to a uint8 bitmask",
+        (_SETUP + f"asc.{name}(dst, src0, 0.5, 2, 1, 1, 8, 8)",), "compare_scalar", frozenset({"value"}),
+        f"``vcmpvs_{op}``: per lane, ``src {_SYMBOLS[mode]} value`` into a uint8 bitmask "
+        f"({name.removesuffix('_sync')}.md).\n\n``value`` is converted to the source dtype; every bit of every "
+        "repeat is written, E/8 bytes per repeat packed at ``dst`` (strides ``uint16_t``).")
+
+
+def _register_c_api_entry(name: str, forms, plan, summary: str, examples: tuple, alias_of: str,
+                          per_call: frozenset, doc: str):
+    """A C API compare as an alias of ``alias_of``: the same plans; ``*_sync`` adds the barrier."""
+    barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if name.endswith("_sync") else ""
+    return register(Instruction(
+        name, "ascend", "compare", "V", forms, lambda core, form, values: _compiled(plan(core, form, values), core),
+        f"{c_api_page(name)}; {semantics('3.6')}", support=_c_api_support, exactness=BIT_EXACT, summary=summary,
+        examples=examples, per_call=per_call, plan_context=_c_api_context, fast_context=_fast_context,
+        alias_of=alias_of, doc=doc + barrier,
+    ))
+
+
+asc_eq = _register_c_api("asc_eq", CMPMODE.EQ)
+asc_eq_sync = _register_c_api("asc_eq_sync", CMPMODE.EQ)
+asc_ne = _register_c_api("asc_ne", CMPMODE.NE)
+asc_ne_sync = _register_c_api("asc_ne_sync", CMPMODE.NE)
+asc_lt = _register_c_api("asc_lt", CMPMODE.LT)
+asc_lt_sync = _register_c_api("asc_lt_sync", CMPMODE.LT)
+asc_le = _register_c_api("asc_le", CMPMODE.LE)
+asc_le_sync = _register_c_api("asc_le_sync", CMPMODE.LE)
+asc_gt = _register_c_api("asc_gt", CMPMODE.GT)
+asc_gt_sync = _register_c_api("asc_gt_sync", CMPMODE.GT)
+asc_ge = _register_c_api("asc_ge", CMPMODE.GE)
+asc_ge_sync = _register_c_api("asc_ge_sync", CMPMODE.GE)
+
+asc_eq_scalar = _register_c_api_scalar("asc_eq_scalar", CMPMODE.EQ)
+asc_eq_scalar_sync = _register_c_api_scalar("asc_eq_scalar_sync", CMPMODE.EQ)
+asc_ne_scalar = _register_c_api_scalar("asc_ne_scalar", CMPMODE.NE)
+asc_ne_scalar_sync = _register_c_api_scalar("asc_ne_scalar_sync", CMPMODE.NE)
+asc_lt_scalar = _register_c_api_scalar("asc_lt_scalar", CMPMODE.LT)
+asc_lt_scalar_sync = _register_c_api_scalar("asc_lt_scalar_sync", CMPMODE.LT)
+asc_le_scalar = _register_c_api_scalar("asc_le_scalar", CMPMODE.LE)
+asc_le_scalar_sync = _register_c_api_scalar("asc_le_scalar_sync", CMPMODE.LE)
+asc_gt_scalar = _register_c_api_scalar("asc_gt_scalar", CMPMODE.GT)
+asc_gt_scalar_sync = _register_c_api_scalar("asc_gt_scalar_sync", CMPMODE.GT)
+asc_ge_scalar = _register_c_api_scalar("asc_ge_scalar", CMPMODE.GE)
+asc_ge_scalar_sync = _register_c_api_scalar("asc_ge_scalar_sync", CMPMODE.GE)

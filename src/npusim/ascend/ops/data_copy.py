@@ -24,6 +24,12 @@ What the padding bytes hold (GMToUB非对齐数据搬运(DataCopyPad).md, "参�
 
 All checks (types, dtypes, field ranges, alignment, bounds in UB and GM, overlap of a
 UB -> UB copy) run before any byte moves.
+
+On the engine (docs/architecture.md) a copy's plan is its block geometry
+(:class:`~npusim.ascend.addressing.BlockRuns` on each side) and its direction, which names
+its pipe: MTE2 for GM -> UB, MTE3 for UB -> GM, V for UB -> UB.  A plan binds to the UB
+tensors' addresses and to a GM tensor's *buffer*; the GM offset is read on every call
+(with its bounds checked), so a kernel loop that walks GM tile by tile reuses one binding.
 """
 
 from __future__ import annotations
@@ -34,23 +40,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
+from ...engine.plan import SelfBinding
+from ...engine.registry import Instruction, register
+from ...engine.trace import ByteRange
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
 from ...memory import Memory
-from ...overloads import Form, Param, bind
+from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import align_up, require_bool, require_int, require_uint
 from .. import pages
-from ..addressing import BLOCK_BYTES
+from ..addressing import BLOCK_BYTES, BlockRuns
 from ..chips import unsupported_on
-from ..core import Core, current_core
+from ..core import Core
 from ..operands import NEVER
-from ..plans import find_plan, keep_plan, require_usable, value_key
 from ..runtime.gm import GlobalTensor, GmBuffer
 from ..tensor import LocalTensor
 from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
 from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
 
-__all__ = ["data_copy", "data_copy_pad", "set_pad_value"]
+__all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "data_copy", "data_copy_pad", "set_pad_value"]
 
 COPY_DOC = pages.DATA_COPY
 PAD_DOC = pages.DATA_COPY_PAD
@@ -58,6 +66,9 @@ COPY_RULES = semantics("5.1")
 PAD_RULES = semantics("5.2")
 MAX_BLOCK_COUNT = 4095  # blockCount ∈ [0, 4095]
 MAX_PAD_BLOCK_LEN = 2097151  # DataCopyExtParams.blockLen ∈ [0, 2097151] bytes
+GM_TO_UB, UB_TO_GM, UB_TO_UB = "GM -> UB", "UB -> GM", "UB -> UB"
+PIPES = {GM_TO_UB: "MTE2", UB_TO_GM: "MTE3", UB_TO_UB: "V"}  # the pipe each direction issues on
+NO_RUNS = BlockRuns(0, 0, 0)
 
 
 def _is_int(value) -> bool:
@@ -68,36 +79,21 @@ def _is_copy_params(value) -> bool:
     return isinstance(value, DataCopyParams)
 
 
+def _anything(_value) -> bool:
+    return True  # checked by the plan step, with the message naming the operand
+
+
+OPERANDS = (Param("dst", _anything), Param("src", _anything))
 COPY_FORMS = (
-    Form("count", (Param("count", _is_int),)),
-    Form("params", (Param("repeat_params", _is_copy_params),)),
+    Form("count", (*OPERANDS, Param("count", _is_int))),
+    Form("params", (*OPERANDS, Param("repeat_params", _is_copy_params))),
 )
 PAD_FORMS = (
-    Form("ext", (Param("data_copy_params", lambda v: isinstance(v, DataCopyExtParams)),
+    Form("ext", (*OPERANDS, Param("data_copy_params", lambda v: isinstance(v, DataCopyExtParams)),
                  Param("pad_params", lambda v: isinstance(v, DataCopyPadExtParams), None))),
-    Form("params", (Param("data_copy_params", _is_copy_params),
+    Form("params", (*OPERANDS, Param("data_copy_params", _is_copy_params),
                     Param("pad_params", lambda v: isinstance(v, DataCopyPadParams), None))),
 )
-
-
-@dataclass
-class _Side:
-    """One end of a copy: the memory, the byte offset of each block's start, and what it is.
-
-    ``buffer`` is the GM buffer of a GM side (``None`` in UB); ``span`` the bytes its blocks
-    of ``nbytes`` reach, from the first block's start to the last one's end.
-    """
-
-    name: str
-    memory: Memory
-    starts: np.ndarray
-    is_gm: bool
-    buffer: GmBuffer | None = None
-    span: tuple[int, int] = (0, 0)
-
-    def byte_index(self, nbytes: int) -> np.ndarray:
-        """Every byte of every block, shape ``(blocks, nbytes)``."""
-        return self.starts[:, None] + np.arange(nbytes, dtype=np.int64)[None, :]
 
 
 # ------------------------------------------------------------------- operands
@@ -110,6 +106,12 @@ def _endpoint(instruction: str, name: str, operand, core: Core):
         return operand
     raise TypeError(f"{instruction}: {name} must be an asc.LocalTensor or asc.GlobalTensor, "
                     f"got {type(operand).__name__}")
+
+
+def _direction(dst, src) -> str:
+    if isinstance(src, GlobalTensor):
+        return GM_TO_UB
+    return UB_TO_GM if isinstance(dst, GlobalTensor) else UB_TO_UB
 
 
 def _common_dtype(instruction: str, dst, src, allowed: frozenset[str], core: Core, source: str) -> DType:
@@ -128,24 +130,18 @@ def _nop_allowed(instruction: str, core: Core, operand: str, doc: str) -> None:
         )
 
 
-def _side(instruction: str, name: str, operand, starts: np.ndarray, nbytes: int) -> _Side:
-    """Bounds-check the blocks ``starts[i] .. starts[i] + nbytes`` (relative to the operand) and make a side."""
-    lo = int(starts.min())
-    hi = int(starts.max()) + nbytes
+def _check_side(instruction: str, name: str, operand, runs: BlockRuns) -> None:
+    """The runs from the operand's start lie in its UB tensor, or in its GM buffer (and declared size)."""
     if isinstance(operand, LocalTensor):
-        absolute = operand.addr + starts
-        operand.check_span(instruction, name, operand.addr + lo, operand.addr + hi)
-        return _Side(name, operand.core.ub, absolute, is_gm=False)
-    base = operand.check_bytes(instruction, name, lo, hi) - lo
-    buffer = operand.buffer
-    return _Side(name, buffer.memory, base + starts, is_gm=True, buffer=buffer, span=(base + lo, base + hi))
+        operand.check_span(instruction, name, operand.addr, operand.addr + runs.extent)
+    else:
+        operand.check_bytes(instruction, name, 0, runs.extent)
 
 
-def _check_ub_overlap(instruction: str, dst: _Side, src: _Side, nbytes: int) -> None:
+def _check_ub_overlap(instruction: str, dst: LocalTensor, src: LocalTensor, dst_runs: BlockRuns,
+                      src_runs: BlockRuns) -> None:
     """A UB -> UB copy may be exactly in place or disjoint, never partially overlapping (docs/semantics.md §1.6)."""
-    if dst.is_gm or src.is_gm or dst.memory is not src.memory:
-        return
-    d_idx, s_idx = dst.byte_index(nbytes), src.byte_index(nbytes)
+    d_idx, s_idx = dst_runs.byte_index(dst.addr), src_runs.byte_index(src.addr)
     if np.array_equal(d_idx, s_idx):
         return
     shared = np.intersect1d(d_idx, s_idx)
@@ -156,80 +152,55 @@ def _check_ub_overlap(instruction: str, dst: _Side, src: _Side, nbytes: int) -> 
         )
 
 
-def _move(instruction: str, dst: _Side, src: _Side, nbytes: int) -> np.ndarray:
-    """Check the source is initialised and return its bytes, shape ``(blocks, nbytes)``."""
-    index = src.byte_index(nbytes)
-    src.memory.check_initialized(instruction, src.name, index.reshape(-1), 1)
-    if src.buffer is not None:
-        src.buffer.sync_from_host(*src.span)
-    return src.memory.data[index]
+def _runs_ranges(runs: BlockRuns, operand) -> tuple[ByteRange, ...]:
+    """The bytes ``runs`` cover from the operand's start: in UB, or in the GM tensor's buffer."""
+    if isinstance(operand, LocalTensor):
+        return runs.ranges("UB", operand.addr)
+    return runs.ranges("GM", operand.address.byte_offset, operand.buffer.name)
+
+
+def _check_placement(instruction: str, core: Core, operands, src_runs: BlockRuns, dst_runs: BlockRuns) -> tuple:
+    """A copy's operands checked where they are, in the order an uncached call checks them: usable,
+    the runs inside each (source first), a GM destination writable.  Returns ``(dst, src)``."""
+    dst = _endpoint(instruction, "dst", operands[0], core)
+    src = _endpoint(instruction, "src", operands[1], core)
+    if src_runs.blocks:
+        _check_side(instruction, "src", src, src_runs)
+        _check_side(instruction, "dst", dst, dst_runs)
+        if isinstance(dst, GlobalTensor):
+            dst.buffer.require_writable(instruction, "dst")
+    return dst, src
+
+
+def _call_ranges(plan, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+    """The bytes a copy with these values (``dst``, ``src``, ...) reads and writes; none for a NOP."""
+    if not plan.src.blocks:
+        return (), ()
+    return _runs_ranges(plan.src, values[1]), _runs_ranges(plan.dst, values[0])
+
+
+def _read_runs(instruction: str, memory: Memory, runs: BlockRuns, start: int, buffer: GmBuffer | None) -> np.ndarray:
+    """The source runs' bytes, shape ``(blocks, nbytes)``, after the never-written check (GM: synced first)."""
+    index = runs.byte_index(start)
+    memory.check_initialized(instruction, "src", index.reshape(-1), 1)
+    if buffer is not None:
+        buffer.sync_from_host(start, start + runs.extent)
+    return memory.data[index]
 
 
 # ------------------------------------------------------------------ DataCopy
-def data_copy(dst, src, *args, **kwargs) -> None:
-    """``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB.
-
-    Forms::
-
-        data_copy(dst, src, count)                  # count * sizeof(T) a multiple of 32 bytes
-        data_copy(dst, src, asc.DataCopyParams(block_count, block_len, src_stride, dst_stride))
-
-    A checked call is kept as a :class:`DataCopyPlan` (``npusim.ascend.plans``) under a key of
-    its UB operands, its GM operands' element types and its count or block geometry; a GM
-    operand's address is not part of the key, since a kernel walks GM tile by tile, so its
-    bounds are checked on every call (a few integer comparisons).
-    """
+def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
+    """Every check of a call, in the order the documents' rules come; the plan of its block runs."""
     instruction = "data_copy"
-    core = current_core(instruction)
-    key = _copy_key(instruction, dst, src, args, kwargs)
-    plan = find_plan(core, key) if key is not None else None
-    if plan is None:
-        plan = _plan_copy(instruction, core, dst, src, args, kwargs)
-        if key is not None:
-            keep_plan(core, key, plan)
-    else:
-        require_usable(instruction, core, (dst, src), ("dst", "src"))
-    plan.run(core, dst, src)
-
-
-def _copy_key(instruction: str, dst, src, args: tuple, kwargs: dict) -> tuple | None:
-    """The plan key of a ``data_copy`` call, or ``None`` (keyword arguments, an unbound GM tensor, other types).
-
-    A LocalTensor contributes its ``plan_key`` (its UB extent and dtype), a bound GlobalTensor
-    only its element type; the count or ``DataCopyParams`` contribute their values with their
-    types (``plans.value_key``).  A key therefore fixes every parameter checked when the plan
-    was made except a GM operand's address and extent, which :meth:`DataCopyPlan.run` checks.
-    """
-    if kwargs or len(args) != 1:
-        return None
-    dst_part, src_part = _operand_key(dst), _operand_key(src)
-    if dst_part is None or src_part is None:
-        return None
-    return instruction, dst_part, src_part, value_key(args[0])
-
-
-def _operand_key(operand) -> tuple | None:
-    """A LocalTensor's ``plan_key``, ``("GM", dtype name)`` for a bound GlobalTensor, else ``None``."""
-    kind = type(operand)
-    if kind is LocalTensor:
-        return operand.plan_key
-    if kind is GlobalTensor:
-        address = operand.bound_address
-        return None if address is None else ("GM", address.dtype.name)
-    return None
-
-
-def _plan_copy(instruction: str, core: Core, dst, src, args: tuple, kwargs: dict) -> DataCopyPlan:
-    """Every check of a call, in the order an uncached call makes them; the plan that moves its bytes."""
-    form, bound = bind(instruction, COPY_FORMS, args, kwargs)
-    dst = _endpoint(instruction, "dst", dst, core)
-    src = _endpoint(instruction, "src", src, core)
+    dst = _endpoint(instruction, "dst", values["dst"], core)
+    src = _endpoint(instruction, "src", values["src"], core)
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
         raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
     dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core,
                           f"{COPY_DOC} 数据类型; {COPY_RULES}")
+    direction = _direction(dst, src)
     if form == "count":
-        count = require_uint(instruction, "count", bound["count"], 32, f"{COPY_DOC} 函数原型; {COPY_RULES}")
+        count = require_uint(instruction, "count", values["count"], 32, f"{COPY_DOC} 函数原型; {COPY_RULES}")
         nbytes = count * dtype.itemsize
         if nbytes % BLOCK_BYTES:
             raise ParameterRangeError(
@@ -239,180 +210,155 @@ def _plan_copy(instruction: str, core: Core, dst, src, args: tuple, kwargs: dict
                 f"multiples of {BLOCK_BYTES // dtype.itemsize} elements; use data_copy_pad for a tail",
                 f"{COPY_DOC} 约束说明; {COPY_RULES}",
             )
-        if nbytes == 0:
-            return DataCopyPlan.nop(instruction)
-        blocks, block_bytes, src_pitch, dst_pitch = 1, nbytes, nbytes, nbytes
+        src_runs = dst_runs = BlockRuns(1, nbytes, nbytes) if nbytes else NO_RUNS
     else:
-        block_count, block_len, src_gap, dst_gap = require_repeat_params(instruction, bound["repeat_params"],
+        block_count, block_len, src_gap, dst_gap = require_repeat_params(instruction, values["repeat_params"],
                                                                          DataCopyParams)
         block_count = require_int(instruction, "repeat_params.block_count", block_count, 0, MAX_BLOCK_COUNT,
                                   f"{pages.DATA_COPY_PARAMS} 约束说明 (表4); {COPY_RULES}")
         if block_count == 0 or block_len == 0:
             _nop_allowed(instruction, core, "repeat_params.block_count" if block_count == 0 else
                          "repeat_params.block_len", f"{pages.DATA_COPY_PARAMS} 约束说明; {COPY_RULES}")
-            return DataCopyPlan.nop(instruction)
-        blocks, block_bytes = block_count, block_len * BLOCK_BYTES
-        src_pitch, dst_pitch = block_bytes + src_gap * BLOCK_BYTES, block_bytes + dst_gap * BLOCK_BYTES
-    order = np.arange(blocks, dtype=np.int64)
-    src_side = _side(instruction, "src", src, order * src_pitch, block_bytes)
-    dst_side = _side(instruction, "dst", dst, order * dst_pitch, block_bytes)
-    if isinstance(dst, GlobalTensor):
-        dst.buffer.require_writable(instruction, "dst")
-    _check_ub_overlap(instruction, dst_side, src_side, block_bytes)
-    plan = DataCopyPlan(instruction, blocks, block_bytes, BlockRun.of(src, src_pitch), BlockRun.of(dst, dst_pitch))
-    return plan.bind(core)
+            src_runs = dst_runs = NO_RUNS
+        else:
+            nbytes = block_len * BLOCK_BYTES
+            src_runs = BlockRuns(block_count, nbytes, nbytes + src_gap * BLOCK_BYTES)
+            dst_runs = BlockRuns(block_count, nbytes, nbytes + dst_gap * BLOCK_BYTES)
+    plan = CopyPlan(direction, src_runs, dst_runs)
+    plan.check(core, (dst, src))
+    return plan
 
 
-@dataclass(frozen=True)
-class BlockRun:
-    """One end of a copy: ``blocks`` runs of ``nbytes`` bytes, ``pitch`` bytes apart.
+@dataclass(eq=False)
+class CopyPlan:
+    """A checked ``data_copy``: its direction and the block runs on each side (none: a documented NOP).
 
-    ``ub_base`` is the UB byte address of the first run, or ``None`` for a GM operand, whose
-    address comes with each call.
+    It holds no address: :meth:`bind` checks a placement (UB bounds and alignment, a GM
+    tensor's bounds at its current offset, a GM destination's writability, UB -> UB
+    overlap) and makes the UB views of a :class:`CopyBinding`.
     """
 
-    pitch: int
-    ub_base: int | None
+    direction: str
+    src: BlockRuns
+    dst: BlockRuns
+    operands: tuple[str, ...] = ("dst", "src")
 
-    @classmethod
-    def of(cls, operand, pitch: int) -> BlockRun:
-        return cls(pitch, operand.addr if isinstance(operand, LocalTensor) else None)
+    def check(self, core: Core, operands) -> None:
+        """The per-placement rules, in the order an uncached call makes them."""
+        dst, src = _check_placement("data_copy", core, operands, self.src, self.dst)
+        if self.src.blocks and self.direction == UB_TO_UB:
+            _check_ub_overlap("data_copy", dst, src, self.dst, self.src)
 
-    def view(self, array: np.ndarray, start: int, blocks: int, nbytes: int) -> np.ndarray:
-        """The runs as a ``(blocks, nbytes)`` view of ``array`` from byte ``start`` (bounds already checked)."""
-        if blocks == 1 or self.pitch == nbytes:
-            return array[start : start + blocks * nbytes].reshape(blocks, nbytes)
-        return np.ndarray((blocks, nbytes), np.uint8, array, start, (self.pitch, 1))
+    def bind(self, core: Core, operands) -> CopyBinding:
+        self.check(core, operands)
+        return CopyBinding(self, core, *operands)
 
 
-@dataclass
-class DataCopyPlan:
-    """A checked ``data_copy``: its block geometry and UB views; cached per core, shared between cores.
+class CopyBinding:
+    """A :class:`CopyPlan` bound to its UB tensors' addresses and its GM tensor's buffer on one core.
 
-    A call is a copy between two ``(blocks, nbytes)`` views (:class:`BlockRun`): a slice when
-    the runs are contiguous (the count form), else a strided view (the ``DataCopyParams``
-    block form), so the bytes move in one numpy assignment.
-
-    What ``run`` still checks per call: a GM operand's bounds (its address is not in the key),
-    that a GM destination is writable, and never-written source bytes — a UB source once per
-    shadow epoch of the plan (``Memory.shadow_epoch``), a GM source every call unless its
-    memory is ``fully_written`` (a caller's array).  Written-shadow updates follow the same
-    rule: a UB destination once per epoch, a GM destination unless fully written.
-
-    The plan holds no core: :meth:`bind` makes the UB views over a core's memory, so a plan
-    made on one core serves another core of the same chip (``plans.find_plan``).
+    A call is one numpy assignment between two ``(blocks, nbytes)`` views (a slice when the
+    runs are contiguous, else a strided view).  What ``run`` still checks per call: a GM
+    operand's bounds at its current offset, that a GM destination is writable, and
+    never-written source bytes — a UB source once per shadow epoch (``Memory.shadow_epoch``),
+    a GM source every call unless its memory is ``fully_written`` (a caller's array).
+    Written-shadow updates follow the same rule.
     """
 
-    instruction: str
-    blocks: int  # 0: a documented NOP
-    nbytes: int  # bytes per block
-    src: BlockRun | None = None
-    dst: BlockRun | None = None
-    src_view: np.ndarray | None = None  # UB source data, (blocks, nbytes)
-    src_shadow: np.ndarray | None = None
-    dst_view: np.ndarray | None = None  # UB destination data and shadow
-    dst_shadow: np.ndarray | None = None
-    src_seen_written: int = NEVER
-    dst_seen_written: int = NEVER
+    registers_read: tuple[str, ...] = ()
+    registers_written: tuple[str, ...] = ()
 
-    @classmethod
-    def nop(cls, instruction: str) -> DataCopyPlan:
-        return cls(instruction, 0, 0)
-
-    @property
-    def gm_extent(self) -> int:
-        """Bytes a GM operand spans from its element 0: ``(blocks - 1) * pitch + nbytes``."""
-        run = self.src if self.src.ub_base is None else self.dst
-        return (self.blocks - 1) * run.pitch + self.nbytes
-
-    def bind(self, core: Core | None) -> DataCopyPlan:
-        """This plan with its UB views over ``core``'s memory (``None``: without views, as a template)."""
-        plan = DataCopyPlan(self.instruction, self.blocks, self.nbytes, self.src, self.dst)
-        if core is None or not self.blocks:
-            return plan
-        ub = core.ub
-        if self.src.ub_base is not None:
-            plan.src_view = self.src.view(ub.data, self.src.ub_base, self.blocks, self.nbytes)
-            plan.src_shadow = self.src.view(ub.written, self.src.ub_base, self.blocks, self.nbytes)
-        if self.dst.ub_base is not None:
-            plan.dst_view = self.dst.view(ub.data, self.dst.ub_base, self.blocks, self.nbytes)
-            plan.dst_shadow = self.dst.view(ub.written, self.dst.ub_base, self.blocks, self.nbytes)
-        return plan
-
-    def run(self, core: Core, dst, src) -> None:
-        """Move the bytes of one call (its arguments ``dst``, ``src``), checked as the class says.
-
-        The checks come in the order an uncached call makes them: bounds (the UB ones are
-        the plan's), a GM destination's writability, then the source's never-written bytes.
-        """
-        if not self.blocks:
+    def __init__(self, plan: CopyPlan, core: Core, dst, src) -> None:
+        self.plan = plan
+        self.pipe = PIPES[plan.direction]
+        self.blocks, self.src_extent, self.dst_extent = plan.src.blocks, plan.src.extent, plan.dst.extent
+        self.dense = plan.src.contiguous and plan.dst.contiguous  # both sides one run: flat slices
+        self.src_view = self.src_shadow = self.dst_view = self.dst_shadow = None
+        self.src_seen_written = self.dst_seen_written = NEVER
+        self.src_addr = src.addr if isinstance(src, LocalTensor) else None
+        if not plan.src.blocks:
             return
-        instruction, ub = self.instruction, core.ub
+        ub = core.ub
+        if self.src_addr is not None:
+            self.src_view = self._view(plan.src, ub.data, self.src_addr)
+            self.src_shadow = self._view(plan.src, ub.written, self.src_addr)
+        if isinstance(dst, LocalTensor):
+            self.dst_view = self._view(plan.dst, ub.data, dst.addr)
+            self.dst_shadow = self._view(plan.dst, ub.written, dst.addr)
+
+    def _view(self, runs: BlockRuns, array: np.ndarray, start: int) -> np.ndarray:
+        """The runs over ``array``: a flat slice when both sides are contiguous, else ``(blocks, nbytes)``."""
+        if self.dense:
+            return array[start : start + runs.extent]
+        return runs.view(array, start)
+
+    def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+        """Bytes read and written by the call with these values (a GM offset moves per call)."""
+        return _call_ranges(self.plan, values)
+
+    def run(self, core: Core, values: tuple) -> None:
+        """Move the bytes of one call, checked as the class says, in the order an uncached call checks:
+        bounds (the UB ones are the binding's), a GM destination's writability, never-written source bytes."""
+        if self.blocks == 0:
+            return
+        instruction, ub = "data_copy", core.ub
         gm_target = None
         if self.dst_view is None:  # GM destination
-            gm_start = dst.check_bytes(instruction, "dst", 0, self.gm_extent)
-            dst.buffer.require_writable(instruction, "dst")
-            memory = dst.buffer.memory
-            gm_target = (dst.buffer, gm_start, self.dst.view(memory.data, gm_start, self.blocks, self.nbytes),
-                         None if memory.fully_written else
-                         self.dst.view(memory.written, gm_start, self.blocks, self.nbytes))
+            runs = self.plan.dst
+            buffer, gm_start = values[0].locate(instruction, "dst", self.dst_extent)
+            buffer.require_writable(instruction, "dst")
+            memory = buffer.memory
+            gm_target = (buffer, gm_start, self._view(runs, memory.data, gm_start),
+                         None if memory.fully_written else self._view(runs, memory.written, gm_start))
         if self.src_view is not None:  # UB source
             source = self.src_view
             if self.src_seen_written != ub.shadow_epoch:
                 if ub.uninit != "ignore" and not self.src_shadow.all():
-                    ub.check_initialized(instruction, "src", self._byte_index(self.src, self.src.ub_base), 1)
+                    ub.check_initialized(instruction, "src", self.plan.src.byte_index(self.src_addr).reshape(-1), 1)
                 self.src_seen_written = ub.shadow_epoch
         else:
-            source = self._gm_source(instruction, src)
-        self._commit(ub, source, gm_target)
-
-    def _commit(self, ub: Memory, source: np.ndarray, gm_target: tuple | None) -> None:
-        """One numpy copy of the runs (numpy reads all of an overlapping source first), then the shadow."""
+            source = self._gm_source(instruction, values[1])
         if gm_target is None:
-            self.dst_view[...] = source
-            if self.dst_seen_written != ub.shadow_epoch:
-                self.dst_shadow[...] = 1
-                self.dst_seen_written = ub.shadow_epoch
+            self._commit_ub(ub, source)
         else:
-            buffer, gm_start, data, written = gm_target
-            if buffer.host_copy is None:
-                data[...] = source
-            else:  # the gaps between blocks keep the array's current bytes
-                buffer.sync_from_host(gm_start, gm_start + self.gm_extent)
-                data[...] = source
-                buffer.sync_to_host(gm_start, gm_start + self.gm_extent)
-            if written is not None:
-                written[...] = 1
+            self._commit_gm(source, *gm_target)
+
+    def _commit_ub(self, ub: Memory, source: np.ndarray) -> None:
+        """One numpy copy of the runs into UB (numpy reads all of an overlapping source first), then the shadow."""
+        self.dst_view[...] = source
+        if self.dst_seen_written != ub.shadow_epoch:
+            self.dst_shadow[...] = 1
+            self.dst_seen_written = ub.shadow_epoch
+
+    def _commit_gm(self, source: np.ndarray, buffer: GmBuffer, gm_start: int, data: np.ndarray,
+                   written: np.ndarray | None) -> None:
+        """One numpy copy of the runs into GM, then its written-shadow (unless the buffer is a caller's array)."""
+        if buffer.host_copy is None:
+            data[...] = source
+        else:  # the gaps between blocks keep the array's current bytes
+            stop = gm_start + self.dst_extent
+            buffer.sync_from_host(gm_start, stop)
+            data[...] = source
+            buffer.sync_to_host(gm_start, stop)
+        if written is not None:
+            written[...] = 1
 
     def _gm_source(self, instruction: str, src: GlobalTensor) -> np.ndarray:
         """A GM source's runs, after its bounds and never-written bytes are checked."""
-        start = src.check_bytes(instruction, "src", 0, self.gm_extent)
-        buffer = src.buffer
+        runs = self.plan.src
+        buffer, start = src.locate(instruction, "src", self.src_extent)
         memory = buffer.memory
         if (not memory.fully_written and memory.uninit != "ignore"
-                and not self.src.view(memory.written, start, self.blocks, self.nbytes).all()):
-            memory.check_initialized(instruction, "src", self._byte_index(self.src, start), 1)
+                and not runs.view(memory.written, start).all()):
+            memory.check_initialized(instruction, "src", runs.byte_index(start).reshape(-1), 1)
         if buffer.host_copy is not None:
-            buffer.sync_from_host(start, start + self.gm_extent)
-        return self.src.view(memory.data, start, self.blocks, self.nbytes)
-
-    def _byte_index(self, run: BlockRun, start: int) -> np.ndarray:
-        """Every byte of the runs in issue order (only to report a never-written byte)."""
-        starts = start + np.arange(self.blocks, dtype=np.int64) * run.pitch
-        return (starts[:, None] + np.arange(self.nbytes, dtype=np.int64)[None, :]).reshape(-1)
+            buffer.sync_from_host(start, start + self.src_extent)
+        return self._view(runs, memory.data, start)
 
 
 # --------------------------------------------------------------- DataCopyPad
-@dataclass
-class _PadGeometry:
-    blocks: int
-    block_len: int
-    src_gap: int
-    dst_gap: int
-
-
-def _pad_geometry(instruction: str, params, core: Core, dtype: DType) -> _PadGeometry | None:
-    """Validated block geometry of a DataCopyPad call, ``None`` for a documented NOP."""
+def _pad_runs(instruction: str, params, core: Core, dtype: DType) -> tuple[int, int, int, int] | None:
+    """Validated ``(blocks, block_len, src_gap, dst_gap)`` of a DataCopyPad call, ``None`` for a documented NOP."""
     if isinstance(params, DataCopyExtParams):
         count, length, src_gap, dst_gap, _rsv = require_repeat_params(instruction, params, DataCopyExtParams)
         length = require_int(instruction, "data_copy_params.block_len", length, 0, MAX_PAD_BLOCK_LEN,
@@ -429,7 +375,7 @@ def _pad_geometry(instruction: str, params, core: Core, dtype: DType) -> _PadGeo
         _nop_allowed(instruction, core, "data_copy_params.block_count" if count == 0 else
                      "data_copy_params.block_len", f"{PAD_DOC} 约束说明; {PAD_RULES}")
         return None
-    return _PadGeometry(count, length, src_gap, dst_gap)
+    return count, length, src_gap, dst_gap
 
 
 def _pad_fields(instruction: str, pad, dtype: DType) -> tuple[bool, int, int, object]:
@@ -460,113 +406,161 @@ def _pad_fields(instruction: str, pad, dtype: DType) -> tuple[bool, int, int, ob
     return is_pad, sides[0], sides[1], value
 
 
-def data_copy_pad(dst, src, *args, **kwargs) -> None:
-    """``asc.data_copy_pad``: GM -> UB with padding to 32 bytes, or UB -> GM of unaligned lengths.
-
-    Forms::
-
-        data_copy_pad(dst_local, src_global, DataCopyExtParams(...), DataCopyPadExtParams(dtype, ...))
-        data_copy_pad(dst_global, src_local, DataCopyExtParams(...))
-        data_copy_pad(dst_local, src_global, DataCopyParams(...), DataCopyPadParams(...))
-        data_copy_pad(dst_global, src_local, DataCopyParams(...))
-    """
+def _compile_pad(core: Core, form: str, values: dict) -> PadPlan:
     instruction = "data_copy_pad"
-    _form, bound = bind(instruction, PAD_FORMS, args, kwargs)
-    core = current_core(instruction)
     if not core.chip.data_copy_pad_dtypes:
         raise unsupported_on(core.chip, instruction, "DataCopyPad", lambda c: bool(c.data_copy_pad_dtypes),
                              f"{PAD_DOC} 产品支持情况; {PAD_RULES}")
-    dst = _endpoint(instruction, "dst", dst, core)
-    src = _endpoint(instruction, "src", src, core)
+    dst = _endpoint(instruction, "dst", values["dst"], core)
+    src = _endpoint(instruction, "src", values["src"], core)
     inbound = isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor)
     if not inbound and not (isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor)):
         raise TypeError(f"{instruction}: the data paths are GM -> UB (dst LocalTensor, src GlobalTensor) and "
                         "UB -> GM (dst GlobalTensor, src LocalTensor)")
     dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_pad_dtypes, core,
                           f"{PAD_DOC} 数据类型; {PAD_RULES}")
-    pad = bound["pad_params"]
+    pad = values["pad_params"]
     if inbound and pad is None:
         raise TypeError(f"{instruction}: GM -> UB needs pad_params (DataCopyPadExtParams or DataCopyPadParams)")
     if not inbound and pad is not None:
         raise TypeError(f"{instruction}: UB -> GM takes no pad_params")
-    padding = _pad_fields(instruction, pad, dtype)
-    geometry = _pad_geometry(instruction, bound["data_copy_params"], core, dtype)
-    if geometry is None:
-        return
-    if inbound:
-        _pad_gm_to_ub(instruction, core, dst, src, dtype, geometry, padding)
-    else:
-        _pad_ub_to_gm(instruction, dst, src, geometry)
+    is_pad, left, right, value = _pad_fields(instruction, pad, dtype)
+    geometry = _pad_runs(instruction, values["data_copy_params"], core, dtype)
+    src_runs = dst_runs = NO_RUNS
+    if geometry is not None:
+        blocks, length, src_gap, dst_gap = geometry
+        if inbound:  # GM gap in bytes; in UB each block padded to 32 bytes, the UB gap in DataBlocks
+            row = align_up(left + length + right, BLOCK_BYTES)
+            src_runs = BlockRuns(blocks, length, length + src_gap)
+            dst_runs = BlockRuns(blocks, row, row + dst_gap * BLOCK_BYTES)
+        else:  # the UB side 32-byte padded, its gap in DataBlocks; the GM gap in bytes
+            src_runs = BlockRuns(blocks, length, align_up(length, BLOCK_BYTES) + src_gap * BLOCK_BYTES)
+            dst_runs = BlockRuns(blocks, length, length + dst_gap)
+    plan = PadPlan(inbound, dtype, src_runs, dst_runs, left, right, is_pad, value)
+    plan.check(core, (dst, src))
+    return plan
 
 
-def _pad_gm_to_ub(instruction: str, core: Core, dst: LocalTensor, src: GlobalTensor, dtype: DType,
-                  geo: _PadGeometry, padding: tuple[bool, int, int, object]) -> None:
-    is_pad, left, right, value = padding
-    length = geo.block_len
-    row = align_up(left + length + right, BLOCK_BYTES)
-    order = np.arange(geo.blocks, dtype=np.int64)
-    src_side = _side(instruction, "src", src, order * (length + geo.src_gap), length)
-    dst_side = _side(instruction, "dst", dst, order * (row + geo.dst_gap * BLOCK_BYTES), row)
-    data = _move(instruction, dst_side, src_side, length)
+@dataclass(eq=False)
+class PadPlan:
+    """A checked ``data_copy_pad``: direction, element type, block runs, padding (no runs: a NOP)."""
 
-    rows = np.empty((geo.blocks, row), dtype=np.uint8)
-    rows[:, left : left + length] = data
-    fill = value if is_pad else core.pad_value
-    if left == 0 and right == 0:
-        first = data[:, : dtype.itemsize]
-        rows[:, length:] = np.tile(first, (1, (row - length) // dtype.itemsize))
-    elif fill is not None:
-        bits = scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
-        pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
-        rows[:, pad_columns] = np.tile(bits, row // dtype.itemsize)[pad_columns]
+    inbound: bool  # GM -> UB
+    dtype: DType
+    src: BlockRuns
+    dst: BlockRuns
+    left: int  # padding bytes
+    right: int
+    is_pad: bool
+    value: object
+    operands: tuple[str, ...] = ("dst", "src")
 
-    target = dst_side.byte_index(row)
-    if (left or right) and fill is None:
-        # padding register never set: the pads are "随机值"; only the data bytes become defined
-        pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
-        writes = (target[:, left : left + length].reshape(-1), data.reshape(-1), target[:, pad_columns].reshape(-1))
-    else:
-        writes = (target.reshape(-1), rows.reshape(-1), None)
-    _commit_pad(core, *writes, (value,) if is_pad else None)
+    def check(self, core: Core, operands) -> None:
+        """The per-placement rules, in the order an uncached call makes them."""
+        _check_placement("data_copy_pad", core, operands, self.src, self.dst)
+
+    def bind(self, core: Core, operands) -> PadBinding:
+        self.check(core, operands)
+        return PadBinding(self)
+
+    @property
+    def pads_from_register(self) -> bool:
+        """The pads take the padding register (``set_pad_value`` or an earlier ``is_pad`` copy)."""
+        return self.inbound and not self.is_pad and bool(self.left or self.right)
 
 
-def _commit_pad(core: Core, at: np.ndarray, payload: np.ndarray, undefined: np.ndarray | None,
-                pad_value: tuple | None) -> None:
-    """A DataCopyPad GM -> UB: the bytes, the pads left undefined (if any), the padding register (if loaded)."""
-    core.ub.scatter(at, payload)
-    if undefined is not None:
-        core.ub.mark_undefined(undefined)
-    if pad_value is not None:
-        core.load_pad_value(pad_value[0])
+class PadBinding:
+    """A :class:`PadPlan` on one core: the GM offset and both sides' bounds are read per call."""
 
+    def __init__(self, plan: PadPlan) -> None:
+        self.plan = plan
+        self.pipe = PIPES[GM_TO_UB if plan.inbound else UB_TO_GM]
+        self.registers_read = ("PAD",) if plan.src.blocks and plan.pads_from_register else ()
+        self.registers_written = ("PAD",) if plan.src.blocks and plan.is_pad else ()
 
-def _pad_ub_to_gm(instruction: str, dst: GlobalTensor, src: LocalTensor, geo: _PadGeometry) -> None:
-    length = geo.block_len
-    order = np.arange(geo.blocks, dtype=np.int64)
-    src_side = _side(instruction, "src", src, order * (align_up(length, BLOCK_BYTES) + geo.src_gap * BLOCK_BYTES),
-                     length)
-    dst_side = _side(instruction, "dst", dst, order * (length + geo.dst_gap), length)
-    dst.buffer.require_writable(instruction, "dst")
-    payload = _move(instruction, dst_side, src_side, length)
-    dst.buffer.sync_from_host(*dst_side.span)  # the gaps between blocks keep the array's current bytes
-    dst_side.memory.scatter(dst_side.byte_index(length).reshape(-1), payload.reshape(-1))
-    dst.buffer.sync_to_host(*dst_side.span)
+    def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+        return _call_ranges(self.plan, values)
+
+    def run(self, core: Core, values: tuple) -> None:
+        if not self.plan.src.blocks:
+            return
+        if self.plan.inbound:
+            self._gm_to_ub(core, values[0], values[1])
+        else:
+            self._ub_to_gm(core, values[0], values[1])
+
+    def _gm_to_ub(self, core: Core, dst: LocalTensor, src: GlobalTensor) -> None:
+        instruction, plan = "data_copy_pad", self.plan
+        dtype, left, right = plan.dtype, plan.left, plan.right
+        length, row = plan.src.nbytes, plan.dst.nbytes
+        start = src.check_bytes(instruction, "src", 0, plan.src.extent)
+        data = _read_runs(instruction, src.buffer.memory, plan.src, start, src.buffer)
+
+        rows = np.empty((plan.src.blocks, row), dtype=np.uint8)
+        rows[:, left : left + length] = data
+        fill = plan.value if plan.is_pad else core.pad_value
+        if left == 0 and right == 0:
+            first = data[:, : dtype.itemsize]
+            rows[:, length:] = np.tile(first, (1, (row - length) // dtype.itemsize))
+        elif fill is not None:
+            bits = scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
+            pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
+            rows[:, pad_columns] = np.tile(bits, row // dtype.itemsize)[pad_columns]
+
+        target = plan.dst.byte_index(dst.addr)
+        if (left or right) and fill is None:
+            # padding register never set: the pads are "随机值"; only the data bytes become defined
+            pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
+            writes = (target[:, left : left + length].reshape(-1), data.reshape(-1), target[:, pad_columns].reshape(-1))
+        else:
+            writes = (target.reshape(-1), rows.reshape(-1), None)
+        self._commit_pad(core, *writes)
+
+    def _commit_pad(self, core: Core, at: np.ndarray, payload: np.ndarray, undefined: np.ndarray | None) -> None:
+        """A DataCopyPad GM -> UB: the bytes, the pads left undefined (if any), the padding register (if loaded)."""
+        core.ub.scatter(at, payload)
+        if undefined is not None:
+            core.ub.mark_undefined(undefined)
+        if self.plan.is_pad:
+            core.load_pad_value(self.plan.value)
+
+    def _ub_to_gm(self, core: Core, dst: GlobalTensor, src: LocalTensor) -> None:
+        instruction, plan = "data_copy_pad", self.plan
+        start = dst.check_bytes(instruction, "dst", 0, plan.dst.extent)
+        buffer = dst.buffer
+        buffer.require_writable(instruction, "dst")
+        payload = _read_runs(instruction, core.ub, plan.src, src.addr, None)
+        stop = start + plan.dst.extent
+        buffer.sync_from_host(start, stop)  # the gaps between blocks keep the array's current bytes
+        buffer.memory.scatter(plan.dst.byte_index(start).reshape(-1), payload.reshape(-1))
+        buffer.sync_to_host(start, stop)
 
 
 # ---------------------------------------------------------------- SetPadValue
 PAD_VALUE_POSITIONS = frozenset({TPosition.MAX, TPosition.VECIN, TPosition.VECOUT})
+SET_PAD_VALUE_FORMS = (Form("", (Param("padding_value", _anything), Param("pos", _anything, TPosition.MAX))),)
 
 
-def set_pad_value(padding_value, pos: TPosition = TPosition.MAX) -> None:
-    """Load the padding register that ``data_copy_pad`` uses when ``is_pad`` is false (``SetPadValue``).
+@dataclass(eq=False)
+class PadValueWrite(SelfBinding):
+    """A checked ``set_pad_value``: the value is read per call (``-0.0`` and ``0.0`` share no key)."""
 
-    npusim keeps the value and converts it to the copy's element type when a copy uses it.
-    """
+    registers_written: tuple[str, ...] = ("PAD",)
+    pipe: str = "S"
+
+    def run(self, core: Core, values: tuple) -> None:
+        value = values[0]
+        if not is_scalar(value):
+            raise TypeError(f"set_pad_value: padding_value must be a number, got {type(value).__name__}")
+        core.load_pad_value(value)
+
+
+def _compile_set_pad_value(core: Core, form: str, values: dict) -> PadValueWrite:
     instruction = "set_pad_value"
-    core = current_core(instruction)
     if not core.chip.pad_value_api:
         raise unsupported_on(core.chip, instruction, "SetPadValue", lambda c: c.pad_value_api,
                              f"{pages.SET_PAD_VALUE} 产品支持情况; {PAD_RULES}")
+    padding_value, pos = values["padding_value"], values["pos"]
     if not is_scalar(padding_value):
         raise TypeError(f"{instruction}: padding_value must be a number, got {type(padding_value).__name__}")
     if not isinstance(pos, TPosition):
@@ -575,4 +569,58 @@ def set_pad_value(padding_value, pos: TPosition = TPosition.MAX) -> None:
         raise UnsupportedError(instruction, "pos", getattr(pos, "name", pos), "the padding register serves "
                                "GM -> VECIN/VECOUT copies", "TPosition.MAX, VECIN, VECOUT",
                                f"{pages.SET_PAD_VALUE} 参数说明; {PAD_RULES}")
-    core.load_pad_value(padding_value)
+    return PadValueWrite()
+
+
+# ------------------------------------------------------------------ the API
+_UB = "ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+_FILLED_UB = "core.ub_write(0, bytes(range(256)) * 4)\n" + _UB
+_GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
+             "x_gm = asc.GlobalTensor()\n"
+             "x_gm.set_global_buffer(x)\n"
+             "asc.data_copy(x_gm, ub, 512)\n")
+
+data_copy = register(Instruction(
+    "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
+    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {COPY_RULES}", support=lambda chip: chip.data_copy_dtypes,
+    summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
+            "or DataCopyParams block runs with gaps in DataBlocks",
+    examples=(
+        _GM_SETUP + "asc.data_copy(ub, x_gm[64:], 256)",
+        _GM_SETUP + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
+        _FILLED_UB + "out = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 512)\n"
+                     "asc.data_copy(out, ub, asc.DataCopyParams(3, 1, 2, 0))",
+    ),
+    fast_context=lambda core: (),
+    doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
+        "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks.",
+))
+
+data_copy_pad = register(Instruction(
+    "data_copy_pad", "ascend", "data_movement", "MTE2", PAD_FORMS, _compile_pad, f"{PAD_DOC} 参数说明; {PAD_RULES}",
+    support=lambda chip: chip.data_copy_pad_dtypes or None,
+    summary="Copy unaligned blocks: GM -> UB padding each block to 32 bytes (MTE2), UB -> GM dropping the "
+            "padding (MTE3)",
+    examples=(
+        _GM_SETUP + "asc.data_copy_pad(ub, x_gm[3:], asc.DataCopyExtParams(2, 40, 6, 1), "
+                          "asc.DataCopyPadExtParams(asc.float16, True, 2, 1, 7.5))",
+        _GM_SETUP + "asc.data_copy_pad(x_gm[5:], ub, asc.DataCopyExtParams(3, 22, 1, 4))",
+        _GM_SETUP + "asc.set_pad_value(-1.0)\n"
+                     "asc.data_copy_pad(ub, x_gm, asc.DataCopyParams(2, 10, 2, 0), "
+                          "asc.DataCopyPadParams(False, 1, 2))",
+        _GM_SETUP + "asc.data_copy_pad(x_gm, ub, asc.DataCopyParams(2, 64, 0, 2))",
+    ),
+    fast_context=lambda core: (),
+    doc="``asc.data_copy_pad``: GM -> UB with padding to 32 bytes (DataCopyPadExtParams / DataCopyPadParams), "
+        "or UB -> GM of unaligned lengths.",
+))
+
+set_pad_value = register(Instruction(
+    "set_pad_value", "ascend", "register", "S", SET_PAD_VALUE_FORMS, _compile_set_pad_value,
+    f"{pages.SET_PAD_VALUE} 参数说明; {PAD_RULES}", support=lambda chip: chip.pad_value_api or None,
+    summary="Load the padding register data_copy_pad uses when is_pad is false (SetPadValue)",
+    examples=("asc.set_pad_value(3.0)", "asc.set_pad_value(0, asc.TPosition.VECIN)"),
+    per_call=frozenset({"padding_value"}), fast_context=lambda core: (),
+    doc="Load the padding register that ``data_copy_pad`` uses when ``is_pad`` is false (``SetPadValue``); "
+        "npusim keeps the value and converts it to the copy's element type when a copy uses it.",
+))

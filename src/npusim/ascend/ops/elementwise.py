@@ -1,16 +1,20 @@
-"""Element-wise vector instructions: Add, Sub, Mul, Max, Min, Abs, Adds, Muls and Duplicate.
+"""Element-wise vector instructions: the binary, binary-scalar, unary and two-source compound
+arithmetic, logic and shift instructions, and Duplicate (:data:`VECTOR_OPS`).
 
 They differ only in their operands and in what a lane computes, so they share one table
-(:data:`VECTOR_OPS`) and one path, plan -> execute -> commit, as ``select`` does:
+(:data:`VECTOR_OPS`), one registration each, and one plan, on the engine (docs/architecture.md):
 
-* **plan** — bind the call to one of the documented forms, check every tensor (alive, on
-  this core, in UB, 32-byte aligned), the product's dtypes, the scalar, the mask, the
-  repeat parameters; turn them into the active lanes (:mod:`..masking`) and each
-  operand's byte footprint (:mod:`..footprint`); check bounds and overlap.
-* **execute** — gather the sources through typed views and compute every active lane at
-  once (:func:`.arith.compute`).
-* **commit** — write the destination lanes and the registers the lowering leaves behind
-  (mask forms: the mask; count forms: normal mode with the mask all ones, docs/semantics.md §1.4).
+* **compile** (:func:`_compile`) — check every tensor (alive, on this core, in UB, 32-byte
+  aligned), the product's dtypes, the scalar, the mask, the repeat parameters; turn them
+  into the active lanes (:mod:`..masking`) and each operand's byte footprint relative to
+  its tensor (:mod:`..footprint`); check bounds and overlap.  The :class:`VectorPlan`
+  holds no address.
+* **bind** (:meth:`VectorPlan.bind`) — the same checks that depend on where the tensors
+  are (alignment, UB bounds, overlap between operands), and the operands' views over UB.
+* **run** (:meth:`VectorBinding.run`) — read the sources, compute every active lane at
+  once (:func:`.arith.compute`), then commit: the destination lanes and the registers the
+  lowering leaves behind (mask forms: the mask; count forms: normal mode with the mask all
+  ones, docs/semantics.md §1.4).
 
 Forms (pyasc ``basic/vec_binary.py``, ``vec_binary_scalar.py``, ``vec_unary.py``,
 ``vec_duplicate.py``)::
@@ -43,25 +47,44 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
+from ...engine.registry import ACCURACY_MODEL, BIT_EXACT, IEEE_RNE, Instruction, register
+from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import ParameterRangeError, UnsupportedError
-from ...overloads import Form, Param, bind
+from ...lazy import cached_attribute
+from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
+from ..arith_dtypes import FUSED_MULTIPLY_ADD, SHIFT_BEYOND_WIDTH, vector_support
 from ..chips import unsupported_on
-from ..core import Core, current_core
+from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
 from ..masking import MaskWords, lanes_from_mask_arg, lanes_from_register
+from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from . import arith
-from .common import is_scalar, is_tensor, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+from .common import (
+    is_scalar,
+    is_tensor,
+    require_dtype,
+    require_repeat_params,
+    require_ub_tensor,
+    scalar_bits,
+    scalar_bits_cached,
+)
 
-__all__ = ["VECTOR_OPS", "VectorOp", "abs_", "add", "adds", "duplicate", "max_", "min_", "mul", "muls",
-           "run_vector_op", "sub"]
+__all__ = [
+    "VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "add_relu", "adds", "axpy",
+    "bitwise_and", "bitwise_not", "bitwise_or", "div", "duplicate", "exp", "fused_mul_add", "fused_mul_add_relu",
+    "leaky_relu", "ln", "max_", "maxs", "min_", "mins", "mul", "mul_add_dst", "muls", "reciprocal", "relu", "rsqrt",
+    "shift_left", "shift_right", "sqrt", "sub", "sub_relu",
+]
 
 DOC_DIR = pages.ARITHMETIC
+LOGIC_DIR = pages.LOGIC
+COMPOUND_DIR = pages.COMPOUND
 CHAIN_DTYPES = frozenset({"float16", "int32", "float32"})  # the dst/src1 exception's types (docs/semantics.md §1.6)
 DST_STRIDE_SOURCE = f"{pages.HIGH_DIM} 地址间隔配置; {semantics('1.2')}"
 INT32_MAX = (1 << 31) - 1  # count is an int32_t
@@ -83,12 +106,15 @@ def _binary_params(v) -> bool:
     return isinstance(v, BinaryRepeatParams)
 
 
+DST = Param("dst", lambda _value: True)  # checked by the plan step, naming dst (as before forms bound it)
+
+
 def _binary_forms() -> tuple[Form, ...]:
     return (
-        Form("mask", (Param("src0", is_tensor), Param("src1", is_tensor), Param("mask", _is_mask),
+        Form("mask", (DST, Param("src0", is_tensor), Param("src1", is_tensor), Param("mask", _is_mask),
                       Param("repeat_times", _is_int), Param("repeat_params", _binary_params),
                       Param("is_set_mask", _is_bool, True))),
-        Form("count", (Param("src0", is_tensor), Param("src1", is_tensor), Param("count", _is_int),
+        Form("count", (DST, Param("src0", is_tensor), Param("src1", is_tensor), Param("count", _is_int),
                        Param("is_set_mask", _is_bool, True))),
     )
 
@@ -98,22 +124,25 @@ def _unary_params(v) -> bool:
 
 
 SCALAR_FORMS = (
-    Form("mask", (Param("src", is_tensor), Param("scalar", is_scalar), Param("mask", _is_mask),
+    Form("mask", (DST, Param("src", is_tensor), Param("scalar", is_scalar), Param("mask", _is_mask),
                   Param("repeat_times", _is_int), Param("repeat_params", _unary_params),
                   Param("is_set_mask", _is_bool, True))),
-    Form("count", (Param("src", is_tensor), Param("scalar", is_scalar), Param("count", _is_int),
+    Form("count", (DST, Param("src", is_tensor), Param("scalar", is_scalar), Param("count", _is_int),
                    Param("is_set_mask", _is_bool, True))),
 )
 UNARY_FORMS = (
-    Form("mask", (Param("src", is_tensor), Param("mask", _is_mask), Param("repeat_times", _is_int),
+    Form("mask", (DST, Param("src", is_tensor), Param("mask", _is_mask), Param("repeat_times", _is_int),
                   Param("repeat_params", _unary_params), Param("is_set_mask", _is_bool, True))),
-    Form("count", (Param("src", is_tensor), Param("count", _is_int))),
+    Form("count", (DST, Param("src", is_tensor), Param("count", _is_int))),
 )
+AXPY_FORMS = (SCALAR_FORMS[0], Form("count", (DST, Param("src", is_tensor), Param("scalar", is_scalar),
+                                              Param("count", _is_int))))
 DUPLICATE_FORMS = (
-    Form("mask", (Param("scalar", is_scalar), Param("mask", _is_mask), Param("repeat_times", _is_int),
+    Form("mask", (DST, Param("scalar", is_scalar), Param("mask", _is_mask), Param("repeat_times", _is_int),
                   Param("dst_block_stride", _is_int), Param("dst_repeat_stride", _is_int),
                   Param("is_set_mask", _is_bool, True))),
-    Form("count", (Param("scalar", is_scalar), Param("count", _is_int), Param("is_set_mask", _is_bool, True))),
+    Form("count", (DST, Param("scalar", is_scalar), Param("count", _is_int),
+                   Param("is_set_mask", _is_bool, True))),
 )
 
 
@@ -129,6 +158,10 @@ class VectorOp:
         scalar: it takes a scalar operand (after the tensors).
         src1_chain: the dst/src1 cross-repeat exception of docs/semantics.md §1.6 applies.
         forms: its call forms.
+        summary: what a lane computes, in one line.
+        exactness: its exactness class (docs/architecture.md, "Exactness").
+        family: ``"arith"``, ``"logic"``, ``"compound"`` or ``"fill"`` (the documents' chapters).
+        reads_dst: dst is also an input (the multiply-adds), read before it is written.
     """
 
     name: str
@@ -138,75 +171,135 @@ class VectorOp:
     scalar: bool
     src1_chain: bool
     forms: tuple[Form, ...]
+    summary: str
+    exactness: str = BIT_EXACT
+    family: str = "arith"
+    reads_dst: bool = False
+
+    @property
+    def shifts(self) -> bool:
+        """Its scalar is a shift amount, not a value of T."""
+        return self.operation in ("shift_left", "shift_right")
+
+
+def _binary(name: str, doc: str, operation: str, summary: str, exactness: str = IEEE_RNE, family: str = "arith",
+            chain: bool = False) -> VectorOp:
+    return VectorOp(name, doc, ("src0", "src1"), operation, False, chain, _binary_forms(), summary, exactness, family)
+
+
+def _unary(name: str, doc: str, operation: str, summary: str, exactness: str, family: str = "arith") -> VectorOp:
+    return VectorOp(name, doc, ("src",), operation, False, False, UNARY_FORMS, summary, exactness, family)
+
+
+def _with_scalar(name: str, doc: str, operation: str, summary: str, exactness: str,
+                 family: str = "arith") -> VectorOp:
+    return VectorOp(name, doc, ("src",), operation, True, False, SCALAR_FORMS, summary, exactness, family)
 
 
 VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
-    VectorOp("add", f"{DOC_DIR}/Add.md", ("src0", "src1"), "add", False, True, _binary_forms()),
-    VectorOp("sub", f"{DOC_DIR}/Sub.md", ("src0", "src1"), "sub", False, True, _binary_forms()),
-    VectorOp("mul", f"{DOC_DIR}/Mul.md", ("src0", "src1"), "mul", False, True, _binary_forms()),
-    VectorOp("max", f"{DOC_DIR}/Max.md", ("src0", "src1"), "max", False, True, _binary_forms()),
-    VectorOp("min", f"{DOC_DIR}/Min.md", ("src0", "src1"), "min", False, True, _binary_forms()),
-    VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS),
-    VectorOp("adds", f"{DOC_DIR}/Adds.md", ("src",), "add", True, False, SCALAR_FORMS),
-    VectorOp("muls", f"{DOC_DIR}/Muls.md", ("src",), "mul", True, False, SCALAR_FORMS),
-    VectorOp("duplicate", pages.DUPLICATE, (), None, True, False, DUPLICATE_FORMS),
+    VectorOp("add", f"{DOC_DIR}/Add.md", ("src0", "src1"), "add", False, True, _binary_forms(),
+             "dst = src0 + src1 per lane", IEEE_RNE),
+    VectorOp("sub", f"{DOC_DIR}/Sub.md", ("src0", "src1"), "sub", False, True, _binary_forms(),
+             "dst = src0 - src1 per lane", IEEE_RNE),
+    VectorOp("mul", f"{DOC_DIR}/Mul.md", ("src0", "src1"), "mul", False, True, _binary_forms(),
+             "dst = src0 * src1 per lane", IEEE_RNE),
+    VectorOp("max", f"{DOC_DIR}/Max.md", ("src0", "src1"), "max", False, True, _binary_forms(),
+             "dst = max(src0, src1) per lane (IEEE maximum: NaN wins, -0 < +0)"),
+    VectorOp("min", f"{DOC_DIR}/Min.md", ("src0", "src1"), "min", False, True, _binary_forms(),
+             "dst = min(src0, src1) per lane (IEEE minimum: NaN wins, -0 < +0)"),
+    VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS, "dst = |src| per lane"),
+    VectorOp("adds", f"{DOC_DIR}/Adds.md", ("src",), "add", True, False, SCALAR_FORMS,
+             "dst = src + scalar per lane, the scalar rounded to T first", IEEE_RNE),
+    VectorOp("muls", f"{DOC_DIR}/Muls.md", ("src",), "mul", True, False, SCALAR_FORMS,
+             "dst = src * scalar per lane, the scalar rounded to T first", IEEE_RNE),
+    VectorOp("duplicate", pages.DUPLICATE, (), None, True, False, DUPLICATE_FORMS,
+             "dst = scalar at every active lane", family="fill"),
+    _binary("div", f"{DOC_DIR}/Div.md", "div", "dst = src0 / src1 per lane"),
+    _with_scalar("maxs", f"{DOC_DIR}/Maxs.md", "max", "dst = max(src, scalar) per lane, the scalar converted to T "
+                 "first (IEEE maximum)", BIT_EXACT),
+    _with_scalar("mins", f"{DOC_DIR}/Mins.md", "min", "dst = min(src, scalar) per lane, the scalar converted to T "
+                 "first (IEEE minimum)", BIT_EXACT),
+    _with_scalar("leaky_relu", f"{DOC_DIR}/LeakyRelu.md", "leaky_relu",
+                 "dst = src if src >= 0 else src * scalar per lane (the product rounded once)", IEEE_RNE),
+    _unary("relu", f"{DOC_DIR}/Relu.md", "relu", "dst = max(src, 0) per lane (NaN stays NaN, -0 gives +0)", BIT_EXACT),
+    _unary("sqrt", f"{DOC_DIR}/Sqrt.md", "sqrt", "dst = sqrt(src) per lane, correctly rounded", IEEE_RNE),
+    _unary("exp", f"{DOC_DIR}/Exp.md", "exp", "dst = e^src per lane (accuracy model: float64 exp rounded to T)",
+           ACCURACY_MODEL),
+    _unary("ln", f"{DOC_DIR}/Ln.md", "ln", "dst = ln(src) per lane (accuracy model: float64 log rounded to T)",
+           ACCURACY_MODEL),
+    _unary("reciprocal", f"{DOC_DIR}/Reciprocal.md", "reciprocal",
+           "dst = 1 / src per lane (accuracy model: rounded to T from float64; the hardware is less accurate)",
+           ACCURACY_MODEL),
+    _unary("rsqrt", f"{DOC_DIR}/Rsqrt.md", "rsqrt",
+           "dst = 1 / sqrt(src) per lane (accuracy model: rounded to T from float64; the hardware is less accurate)",
+           ACCURACY_MODEL),
+    _binary("bitwise_and", f"{LOGIC_DIR}/And.md", "and", "dst = src0 & src1 per lane", BIT_EXACT, "logic"),
+    _binary("bitwise_or", f"{LOGIC_DIR}/Or.md", "or", "dst = src0 | src1 per lane", BIT_EXACT, "logic"),
+    _unary("bitwise_not", f"{LOGIC_DIR}/Not.md", "not", "dst = ~src per lane (the bit pattern)", BIT_EXACT, "logic"),
+    _with_scalar("shift_left", f"{LOGIC_DIR}/ShiftLeft.md", "shift_left",
+                 "dst = src << scalar per lane (signed types keep the sign bit)", BIT_EXACT, "logic"),
+    _with_scalar("shift_right", f"{LOGIC_DIR}/ShiftRight.md", "shift_right",
+                 "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned)", BIT_EXACT,
+                 "logic"),
+    _binary("add_relu", f"{COMPOUND_DIR}/AddRelu.md", "add_relu", "dst = max(src0 + src1, 0) per lane, the sum rounded "
+            "first", family="compound", chain=True),
+    _binary("sub_relu", f"{COMPOUND_DIR}/SubRelu.md", "sub_relu", "dst = max(src0 - src1, 0) per lane, the difference "
+            "rounded first", family="compound", chain=True),
+    VectorOp("fused_mul_add", f"{COMPOUND_DIR}/FusedMulAdd.md", ("src0", "src1"), "fused_mul_add", False, False,
+             _binary_forms(), "dst = src0 * dst + src1 per lane (the product rounded to T first; one fused rounding "
+             "on the 950)", IEEE_RNE, "compound", reads_dst=True),
+    VectorOp("fused_mul_add_relu", f"{COMPOUND_DIR}/MulAddRelu.md", ("src0", "src1"), "fused_mul_add_relu", False,
+             False, _binary_forms(), "dst = max(src0 * dst + src1, 0) per lane (rounded as fused_mul_add)", IEEE_RNE,
+             "compound", reads_dst=True),
+    VectorOp("mul_add_dst", f"{COMPOUND_DIR}/MulAddDst.md", ("src0", "src1"), "mul_add_dst", False, False,
+             _binary_forms(), "dst = src0 * src1 + dst per lane (the product rounded to T first, by analogy with "
+             "fused_mul_add; one fused rounding on the 950)", IEEE_RNE, "compound", reads_dst=True),
+    VectorOp("axpy", f"{COMPOUND_DIR}/Axpy.md", ("src",), "axpy", True, False, AXPY_FORMS,
+             "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add)",
+             IEEE_RNE, "compound", reads_dst=True),
 )}
 
 
-@dataclass
-class VectorCall:
-    """A planned call: operands, lanes, footprints and the register state to commit."""
-
-    op: VectorOp
-    core: Core
-    dtype: DType
-    lanes: ActiveLanes
-    dst: Footprint
-    sources: list[Footprint]
-    scalar_raw: np.ndarray | None
-    chained: bool
-    mask_words_after: MaskWords | None = None
-    mask_mode_after: MaskMode | None = None
-
-
-def run_vector_op(name: str, dst, args: tuple, kwargs: dict) -> None:
-    """Plan, execute and commit one call of the instruction ``name`` (a key of :data:`VECTOR_OPS`)."""
-    op = VECTOR_OPS[name]
-    form, bound = bind(name, op.forms, args, kwargs)
-    core = current_core(name)
-    call = _plan(op, core, form, dst, bound)
-    if call is not None:
-        _execute(call)
-
 
 # ----------------------------------------------------------------- planning
-def _plan(op: VectorOp, core: Core, form: str, dst, bound: dict) -> VectorCall | None:
+def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
+    """Check every rule of one call, in the order the documents' checks come, and plan it.
+
+    The plan's footprints are relative to each tensor's address; the checks that depend on
+    the addresses are made here for this call's tensors and again by :meth:`VectorPlan.bind`
+    for every other placement.
+    """
     name = op.name
-    dst = require_ub_tensor(name, "dst", dst, core)
+    dst = require_ub_tensor(name, "dst", bound["dst"], core)
     dtype = dst.dtype
     tensors = [require_ub_tensor(name, src, bound[src], core) for src in op.sources]
     for src, tensor in zip(op.sources, tensors, strict=True):
         if tensor.dtype != dtype:
             raise UnsupportedError(name, f"{src} dtype", tensor.dtype.name, f"{src} must have dst's dtype",
                                    dtype.name, f"{op.doc} 参数说明; {semantics('5.3')}")
-    support = core.chip.vector_dtypes.get(name)
+    support = vector_support(core.chip, name)
     if support is None:
-        raise unsupported_on(core.chip, name, name, lambda c: name in c.vector_dtypes,
+        raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, name) is not None,
                              f"{op.doc} 产品支持情况; {semantics('5.3')}")
     require_dtype(name, "dst", dtype, support.for_form(form == "count"),
                   f"{name} does not support this data type in this form on {core.chip.product}",
                   f"{op.doc} 数据类型; {semantics('5.3')}")
-    scalar_raw = scalar_bits(name, "scalar", bound["scalar"], dtype) if op.scalar else None
+    if op.shifts:
+        shift_bits(op, core, bound["scalar"], dtype)  # rejected now; the plan reads it per call
+    elif op.scalar:
+        scalar_bits(name, "scalar", bound["scalar"], dtype)
 
     itemsize = dtype.itemsize
     native = core.chip.vector_lowering == "native"
     words_after: MaskWords | None = None
     mode_after: MaskMode | None = None
+    registers: tuple[str, ...] = ()
+    operands = ("dst", *op.sources)
     if form == "count":
         count = require_int(name, "count", bound["count"], 0, INT32_MAX, f"{op.doc} 函数原型; {semantics('1.4')}",
                             rule="count is an int32_t")
         if count == 0:
-            return _nop(op, core, "count")
+            return _nop(op, core, "count", operands)
         for tensor, label in ((dst, "dst"), *zip(tensors, op.sources, strict=True)):
             tensor.check_span(name, label, tensor.addr, tensor.addr + count * itemsize)
         lanes = counter_mode_lanes(count, lanes_per_repeat(itemsize))
@@ -215,6 +308,7 @@ def _plan(op: VectorOp, core: Core, form: str, dst, bound: dict) -> VectorCall |
             words_after, mode_after = _count_form_registers(core, count, itemsize)
     else:
         strides = _strides(op, bound)
+        registers = ("MASK_MODE",)
         if require_bool(name, "is_set_mask", bound["is_set_mask"]):
             lanes, words = lanes_from_mask_arg(core, name, bound["mask"], bound["repeat_times"], itemsize,
                                                lowering_counts_raw=not native)
@@ -222,32 +316,42 @@ def _plan(op: VectorOp, core: Core, form: str, dst, bound: dict) -> VectorCall |
                 words_after = words
         else:
             lanes = lanes_from_register(core, name, bound["repeat_times"], itemsize)
+            registers = ("MASK", "MASK_MODE")
         if lanes.repeats == 0:
-            return _nop(op, core, "repeat_times")
+            return _nop(op, core, "repeat_times", operands)
     dst_blk, dst_rep = strides[0]
     if dst_blk == 0:
         raise ParameterRangeError(name, "dst block stride", 0, "a destination block stride of 0 is undefined "
                                   "behaviour", "at least 1", DST_STRIDE_SOURCE)
+    if dtype.is_float and dtype.name in core.chip.float_saturation_dtypes:
+        registers += ("CTRL",)  # the saturation switch, read per call
+    relative = [strided_footprint(label, 0, lanes, itemsize, blk, rep)
+                for label, (blk, rep) in zip(operands, strides, strict=True)]
+    scalar_at = op.forms[0].names.index("scalar") if op.scalar else None  # the same place in both forms
+    fused = op.operation in ("fused_mul_add", "fused_mul_add_relu", "mul_add_dst") and \
+        core.chip.name in FUSED_MULTIPLY_ADD
+    plan = VectorPlan(op, dtype, lanes, tuple(strides), relative, words_after, mode_after, registers, operands,
+                      scalar_at, fused)
+    plan.placed(name, [dst, *tensors])  # bounds and overlap at this call's addresses
+    return plan
 
-    dst_fp = strided_footprint("dst", dst.addr, lanes, itemsize, dst_blk, dst_rep)
-    src_fps = [strided_footprint(src, tensor.addr, lanes, itemsize, blk, rep)
-               for src, tensor, (blk, rep) in zip(op.sources, tensors, strides[1:], strict=True)]
-    dst_fp.check_in(name, dst)
-    for fp, tensor in zip(src_fps, tensors, strict=True):
-        fp.check_in(name, tensor)
-    chained = False
-    for fp, (_blk, rep) in zip(src_fps, strides[1:], strict=True):
-        allowed = (op.src1_chain and fp.name == "src1" and dtype.name in CHAIN_DTYPES and (rep == 0 or dst_rep == 0))
-        chained |= check_overlap(name, dst_fp, fp, cross_repeat_allowed=allowed)
-    return VectorCall(op, core, dtype, lanes, dst_fp, src_fps, scalar_raw, chained, words_after, mode_after)
+
+def shift_bits(op: VectorOp, core: Core, value, dtype: DType) -> np.ndarray:
+    """A shift amount, checked against the page's range (ShiftLeft.md / ShiftRight.md scalarValue取值说明:
+    [0, bits of T]; the 950 takes any amount T holds), as one raw element of T."""
+    width = 8 * dtype.itemsize
+    high = int(np.iinfo(dtype.np_dtype).max) if core.chip.name in SHIFT_BEYOND_WIDTH else width
+    amount = require_int(op.name, "scalar", value, 0, high, f"{op.doc} scalarValue取值说明",
+                         rule=f"the shift amount of a {dtype} lane")
+    return np.array([amount], dtype=dtype.raw)
 
 
-def _nop(op: VectorOp, core: Core, operand: str) -> None:
+def _nop(op: VectorOp, core: Core, operand: str, operands: tuple[str, ...]) -> VectorPlan:
     """count = 0 or repeat_times = 0: a NOP where documented as one (A2/A3 ...), an error on the 950."""
     if not core.chip.zero_repeat_nop:
         raise ParameterRangeError(op.name, operand, 0, f"{operand} = 0 is not guaranteed to be a NOP on "
                                   f"{core.chip.product}", "at least 1", f"{op.doc} 约束说明; {semantics('1.9')}")
-    return None
+    return VectorPlan(op, None, None, (), [], None, None, (), operands, None)
 
 
 def _default_strides(op: VectorOp) -> list[tuple[int, int]]:
@@ -285,114 +389,258 @@ def _count_form_registers(core: Core, count: int, itemsize: int) -> tuple[MaskWo
     return (low, high, 0, 0), None
 
 
-# ---------------------------------------------------------------- execution
-def _saturates(call: VectorCall) -> bool:
-    return call.core.float_saturation and call.dtype.name in call.core.chip.float_saturation_dtypes
 
+# ---------------------------------------------------------- plan and binding
+@dataclass(eq=False)
+class VectorPlan:
+    """A checked element-wise call, relative to its tensors' addresses (a NOP when ``lanes`` is None).
 
-def _check_sources_initialized(call: VectorCall) -> None:
-    ub = call.core.ub
-    for fp in call.sources:
-        index = fp.elem_index
-        if call.chained:
-            index = index[~written_earlier(call.dst, fp)]
-        ub.check_initialized(call.op.name, fp.name, index, call.dtype.itemsize)
-
-
-def _results(call: VectorCall, sources: list[np.ndarray], count: int) -> np.ndarray:
-    if call.op.operation is None:
-        return np.broadcast_to(call.scalar_raw, (count,))
-    operands = sources + ([call.scalar_raw] if call.scalar_raw is not None else [])
-    return arith.compute(call.op.operation, call.dtype, operands, _saturates(call))
-
-
-def _execute(call: VectorCall) -> None:
-    """Compute every destination lane, then commit (docs/architecture.md): nothing changes before."""
-    ub = call.core.ub
-    raw = call.dtype.raw
-    _check_sources_initialized(call)
-    values = None
-    if call.dst.empty:
-        pass
-    elif not call.chained:
-        sources = [ub.gather(fp.elem_index, raw) for fp in call.sources]
-        values = _results(call, sources, call.dst.addrs.size)
-    else:
-        values = _chained_results(call)
-    _commit(call, values)
-
-
-def _chained_results(call: VectorCall) -> np.ndarray:
-    """The dst/src1 chain (docs/semantics.md §1.6): repeat r reads what repeat r - 1 wrote, so repeats run in order.
-
-    They run on a private copy of every element the call touches (each step still vectorised over
-    its lanes); the values of the destination lanes, in issue order, are returned for the commit.
+    Attributes:
+        op, dtype, lanes: the instruction, its element type and its active lanes.
+        strides: ``(block stride, repeat stride)`` of dst, then of each source.
+        footprints: each operand's element accesses relative to its tensor's address.
+        mask_words_after, mask_mode_after: what the lowering leaves in the mask registers.
+        registers: the registers a call reads (``"MASK"``, ``"MASK_MODE"``, ``"CTRL"``).
+        operands: ``("dst", *sources)``, the tensors that bind per call, in checking order.
+        scalar_at: where the scalar operand sits in the call's values (read per call).
+        fused: a multiply-add rounds once (:func:`.arith.compute`).
     """
-    touched = [fp.elem_index for fp in call.sources] + [call.dst.elem_index]
-    elements, where = np.unique(np.concatenate(touched), return_inverse=True)
-    work = call.core.ub.data.view(call.dtype.raw)[elements]
-    ends = np.cumsum([index.size for index in touched])[:-1]
-    *source_at, dst_at = np.split(where, ends)
-    bounds = np.searchsorted(call.dst.repeats, np.arange(call.lanes.repeats + 1))
-    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
-        if start < stop:
-            sources = [work[at[start:stop]] for at in source_at]
-            work[dst_at[start:stop]] = _results(call, sources, stop - start)
-    return work[dst_at]
+
+    op: VectorOp
+    dtype: DType | None
+    lanes: ActiveLanes | None
+    strides: tuple[tuple[int, int], ...]
+    footprints: list[Footprint]
+    mask_words_after: MaskWords | None
+    mask_mode_after: MaskMode | None
+    registers: tuple[str, ...]
+    operands: tuple[str, ...]
+    scalar_at: int | None
+    fused: bool = False
+
+    def bind(self, core: Core, tensors: list[LocalTensor]) -> VectorBinding:
+        """The per-placement checks, in the plan step's order, then the operands' views over UB."""
+        name = self.op.name
+        for label, tensor in zip(self.operands, tensors, strict=True):
+            require_ub_tensor(name, label, tensor, core)
+        if self.lanes is None:
+            return VectorBinding(self, core, [], [], False)
+        footprints, chained = self.placed(name, tensors)
+        return VectorBinding(self, core, [t.addr for t in tensors], footprints, chained)
+
+    def placed(self, name: str, tensors: list[LocalTensor]) -> tuple[list[Footprint], bool]:
+        """The footprints at these tensors' addresses, checked for bounds and overlap (docs/semantics.md
+        §1.6); also whether the dst/src1 exception chains the repeats."""
+        footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=True)]
+        for fp, tensor in zip(footprints, tensors, strict=True):
+            fp.check_in(name, tensor)
+        dst, *sources = footprints
+        dst_rep = self.strides[0][1]
+        chained = False
+        for fp, (_blk, rep) in zip(sources, self.strides[1:], strict=True):
+            allowed = (self.op.src1_chain and fp.name == "src1" and self.dtype.name in CHAIN_DTYPES
+                       and (rep == 0 or dst_rep == 0))
+            chained |= check_overlap(name, dst, fp, cross_repeat_allowed=allowed)
+        if self.op.reads_dst:
+            check_overlap(name, dst, dst)  # no repeat may read the dst an earlier one wrote
+        return footprints, chained
 
 
-def _commit(call: VectorCall, values: np.ndarray | None) -> None:
-    """Store the computed lanes, then the mask registers the lowering leaves behind."""
-    core = call.core
-    if values is not None:
-        core.ub.scatter(call.dst.elem_index, values)
-    if call.mask_words_after is not None:
-        core.mask_words = call.mask_words_after
-    if call.mask_mode_after is not None:
-        core.mask_mode = call.mask_mode_after
+class VectorBinding:
+    """A :class:`VectorPlan` at one placement on one core: its operands' views, and what it touches."""
+
+    def __init__(self, plan: VectorPlan, core: Core, bases: list[int], footprints: list[Footprint],
+                 chained: bool) -> None:
+        self.plan = plan
+        self.footprints = footprints
+        self.chained = chained
+        self.registers_read = plan.registers
+        self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + (
+            ("MASK_MODE",) if plan.mask_mode_after is not None else ())
+        self.accesses: list[OperandAccess] = []
+        if footprints and not chained:
+            ub, lanes = core.ub, plan.lanes
+            operands = [StridedOperand(base, fp, blk, rep)
+                        for base, fp, (blk, rep) in zip(bases, footprints, plan.strides, strict=True)]
+            layout = choose_layout(ub, operands, lanes, operands[0])
+            self.accesses = [OperandAccess.build(ub, operand, plan.dtype.raw, lanes, layout) for operand in operands]
+
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        read = self.footprints if self.plan.op.reads_dst else self.footprints[1:]
+        return merge_ranges(r for fp in read for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        if not self.footprints:
+            return ()
+        return merge_ranges(ranges_of_addresses("UB", self.footprints[0].byte_addrs()[0]))
+
+    def run(self, core: Core, values: tuple) -> None:
+        """Read the sources, compute every active lane, then commit (nothing changes before)."""
+        plan = self.plan
+        if plan.lanes is None:
+            return
+        name, dtype, ub = plan.op.name, plan.dtype, core.ub
+        if plan.scalar_at is None:
+            scalar = None
+        elif plan.op.shifts:
+            scalar = shift_bits(plan.op, core, values[plan.scalar_at], dtype)
+        else:
+            scalar = scalar_bits_cached(name, "scalar", values[plan.scalar_at], dtype)
+        saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
+        if self.chained:
+            self._check_chained_sources(ub)
+            result = self._chained_results(ub, scalar, saturate)
+        else:
+            dst, *sources = self.accesses
+            epoch = ub.shadow_epoch
+            for access in sources:
+                if access.seen_written != epoch:
+                    access.check_initialized(ub, name)
+            if plan.op.operation is None:
+                result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
+            else:
+                operands = [access.gather(ub, dtype.raw) for access in sources]
+                if plan.op.reads_dst:
+                    if dst.seen_written != epoch:
+                        dst.check_initialized(ub, name)
+                    operands.append(dst.gather(ub, dtype.raw))
+                if scalar is not None:
+                    operands.append(scalar)
+                result = arith.compute(plan.op.operation, dtype, operands, saturate, plan.fused)
+        self._commit(core, result)
+
+    def _commit(self, core: Core, result: np.ndarray) -> None:
+        """Store the computed lanes, then the mask registers the lowering leaves behind."""
+        plan = self.plan
+        if self.chained:
+            core.ub.scatter(self.footprints[0].elem_index, result)
+        else:
+            self.accesses[0].write(core.ub, result)
+        if plan.mask_words_after is not None:
+            core.set_mask_words(*plan.mask_words_after)
+        if plan.mask_mode_after is not None:
+            core.set_mask_mode(plan.mask_mode_after)
+
+    # ------------------------------------------------- the dst/src1 chain
+    def _check_chained_sources(self, ub) -> None:
+        dst, *sources = self.footprints
+        for fp in sources:
+            index = fp.elem_index[~written_earlier(dst, fp)]  # bytes an earlier repeat wrote are defined
+            ub.check_initialized(self.plan.op.name, fp.name, index, self.plan.dtype.itemsize)
+
+    def _chained_results(self, ub, scalar, saturate: bool) -> np.ndarray:
+        """The dst/src1 chain (docs/semantics.md §1.6): repeat r reads what repeat r - 1 wrote, so repeats
+        run in order, on a private copy of every element the call touches (each step still vectorised
+        over its lanes); the destination lanes' values, in issue order, are returned for the commit."""
+        plan = self.plan
+        dst, *sources = self.footprints
+        touched = [fp.elem_index for fp in sources] + [dst.elem_index]
+        elements, where = np.unique(np.concatenate(touched), return_inverse=True)
+        work = ub.data.view(plan.dtype.raw)[elements]
+        ends = np.cumsum([index.size for index in touched])[:-1]
+        *source_at, dst_at = np.split(where, ends)
+        bounds = np.searchsorted(dst.repeats, np.arange(plan.lanes.repeats + 1))
+        for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+            if start < stop:
+                operands = [work[at[start:stop]] for at in source_at] + ([scalar] if scalar is not None else [])
+                work[dst_at[start:stop]] = arith.compute(plan.op.operation, plan.dtype, operands, saturate)
+        return work[dst_at]
 
 
 # ------------------------------------------------------------------ the API
-def add(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = src0 + src1`` per lane (Add.md)."""
-    run_vector_op("add", dst, args, kwargs)
+def _plan_context(core: Core, form: str, values: tuple) -> tuple:
+    """The register configuration a plan depends on: the mask mode for the mask forms, and the mask
+    words when ``is_set_mask`` is False (the register supplies the lanes)."""
+    if form == "count":
+        return ()
+    return (int(core.mask_mode), None if values[-1] else core.mask_words)
 
 
-def sub(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = src0 - src1`` per lane (Sub.md)."""
-    run_vector_op("sub", dst, args, kwargs)
+def _fast_context(core: Core) -> tuple:
+    return (int(core.mask_mode), core.mask_words)
 
 
-def mul(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = src0 * src1`` per lane (Mul.md)."""
-    run_vector_op("mul", dst, args, kwargs)
+_SNIPPETS = {
+    "binary": ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+               "y = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024, 256)\n"
+               "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 256)\n",
+               ("asc.{name}(z, x, y, 256)", "asc.{name}(z, x, y, 64, 4, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))",
+                "asc.{name}(z, x, y, [0x00FF00FF00FF00FF, 0], 2, asc.BinaryRepeatParams(1, 2, 1, 8, 16, 8))")),
+    "unary": ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+              "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 512)\n",
+              ("asc.{name}(z, x, 300)", "asc.{name}(z, x, 128, 2, asc.UnaryRepeatParams(1, 1, 8, 8))",
+               "asc.{name}(z, x, [0xF0F0F0F0F0F0F0F0, 0xFF], 1, asc.UnaryRepeatParams(2, 1, 8, 8))")),
+    "scalar": ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+               "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 1024, 256)\n",
+               ("asc.{name}(z, x, 1.5, 200)", "asc.{name}(z, x, -2.0, 32, 4, asc.UnaryRepeatParams(1, 1, 8, 8))")),
+    "binary_int": ("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 512)\n"
+                   "y = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 1024, 512)\n"
+                   "z = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 2048, 512)\n",
+                   ("asc.{name}(z, x, y, 500)",
+                    "asc.{name}(z, x, y, 128, 4, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))",
+                    "asc.{name}(z, x, y, [0xFFFF0000FFFF0000, 0xFF], 2, asc.BinaryRepeatParams(1, 1, 2, 8, 8, 16))")),
+    "unary_int": ("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 512)\n"
+                  "z = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 1024, 512)\n",
+                  ("asc.{name}(z, x, 300)", "asc.{name}(z, x, 128, 2, asc.UnaryRepeatParams(1, 1, 8, 8))",
+                   "asc.{name}(z, x, [0xF0F0F0F0F0F0F0F0, 0xFF], 1, asc.UnaryRepeatParams(2, 1, 8, 8))")),
+    "shift": ("x = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 256)\n"
+              "z = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 1024, 256)\n",
+              ("asc.{name}(z, x, 3, 200)", "asc.{name}(z, x, 31, 32, 4, asc.UnaryRepeatParams(1, 1, 8, 8))",
+               "asc.{name}(z, x, 1, [0x00FF00FF00FF00FF, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 16))")),
+    "fill": ("z = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 0, 512)\n",
+             ("asc.{name}(z, 7, 500)", "asc.{name}(z, -3, 96, 2, 1, 8)")),
+}
 
 
-def max_(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = max(src0, src1)`` per lane (Max.md); exported as ``asc.max``."""
-    run_vector_op("max", dst, args, kwargs)
+def _examples(op: VectorOp) -> tuple[str, ...]:
+    kind = "fill" if op.operation is None else "scalar" if op.scalar else "binary" if len(op.sources) == 2 else "unary"
+    if op.shifts:
+        kind = "shift"
+    elif op.operation in arith.BITWISE:
+        kind += "_int"
+    setup, calls = _SNIPPETS[kind]
+    return tuple(setup + call.format(name=op.name) for call in calls)
 
 
-def min_(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = min(src0, src1)`` per lane (Min.md); exported as ``asc.min``."""
-    run_vector_op("min", dst, args, kwargs)
+def _register(op: VectorOp):
+    return register(Instruction(
+        op.name, "ascend", op.family, "V", op.forms,
+        lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.doc}",
+        support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
+        summary=op.summary, examples=_examples(op), per_call=frozenset({"scalar"}),
+        plan_context=_plan_context, fast_context=_fast_context, doc=f"``{op.summary}`` ({op.doc}).",
+    ))
 
 
-def abs_(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = |src|`` per lane (Abs.md); exported as ``asc.abs``."""
-    run_vector_op("abs", dst, args, kwargs)
-
-
-def adds(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = src + scalar`` per lane, the scalar converted to T first (Adds.md)."""
-    run_vector_op("adds", dst, args, kwargs)
-
-
-def muls(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = src * scalar`` per lane, the scalar converted to T first (Muls.md)."""
-    run_vector_op("muls", dst, args, kwargs)
-
-
-def duplicate(dst: LocalTensor, *args, **kwargs) -> None:
-    """``dst = scalar`` at every active lane (Duplicate.md)."""
-    run_vector_op("duplicate", dst, args, kwargs)
+add = _register(VECTOR_OPS["add"])
+sub = _register(VECTOR_OPS["sub"])
+mul = _register(VECTOR_OPS["mul"])
+max_ = _register(VECTOR_OPS["max"])
+min_ = _register(VECTOR_OPS["min"])
+abs_ = _register(VECTOR_OPS["abs"])
+adds = _register(VECTOR_OPS["adds"])
+muls = _register(VECTOR_OPS["muls"])
+duplicate = _register(VECTOR_OPS["duplicate"])
+div = _register(VECTOR_OPS["div"])
+maxs = _register(VECTOR_OPS["maxs"])
+mins = _register(VECTOR_OPS["mins"])
+leaky_relu = _register(VECTOR_OPS["leaky_relu"])
+relu = _register(VECTOR_OPS["relu"])
+sqrt = _register(VECTOR_OPS["sqrt"])
+exp = _register(VECTOR_OPS["exp"])
+ln = _register(VECTOR_OPS["ln"])
+reciprocal = _register(VECTOR_OPS["reciprocal"])
+rsqrt = _register(VECTOR_OPS["rsqrt"])
+bitwise_and = _register(VECTOR_OPS["bitwise_and"])
+bitwise_or = _register(VECTOR_OPS["bitwise_or"])
+bitwise_not = _register(VECTOR_OPS["bitwise_not"])
+shift_left = _register(VECTOR_OPS["shift_left"])
+shift_right = _register(VECTOR_OPS["shift_right"])
+add_relu = _register(VECTOR_OPS["add_relu"])
+sub_relu = _register(VECTOR_OPS["sub_relu"])
+fused_mul_add = _register(VECTOR_OPS["fused_mul_add"])
+fused_mul_add_relu = _register(VECTOR_OPS["fused_mul_add_relu"])
+mul_add_dst = _register(VECTOR_OPS["mul_add_dst"])
+axpy = _register(VECTOR_OPS["axpy"])

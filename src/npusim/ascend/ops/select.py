@@ -16,58 +16,68 @@ at ``TMP_UB_OFFSET`` and load CMPMASK from there; mode 0 loads CMPMASK from selM
 forms leave their mask in the vector mask register; count forms end in normal mode with
 the register all ones.  Vector-function lowerings (950, 310B, Kirin) leave CMPMASK alone;
 on the 950 and Kirin the bitwise-mask forms leave ``mask[]`` in the vector mask register
-(``SelectSupport.bitwise_mask_sets_register``), the other forms leave it alone.  The whole
-call is planned and checked before anything is written.
+(``SelectSupport.bitwise_mask_sets_register``), the other forms leave it alone.
+
+The C API ``asc_select`` / ``asc_select_sync`` is the bare ``vsel`` in mode 0 (CMPMASK
+bits, docs/semantics.md §2.6), registered as an alias of the same plans.
+
+On the engine (docs/architecture.md): ``compile`` (:func:`_plan` and the C API's
+:func:`_plan_asc_select`) checks every rule with the call's real tensors and plans its
+geometry (:class:`SelectPlan`: no tensor address); :meth:`SelectPlan.bind` makes the checks
+that depend on where the tensors are (alignment, the CMPMASK load, UB bounds, overlap, the
+API scratch) and the views over UB (:class:`SelectBinding`); :meth:`SelectBinding.run`
+reads and selects, then commits.  The whole call is checked before anything is written.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from operator import itemgetter
 
 import numpy as np
 
 from ...dtypes import DType
+from ...engine.caches import memoized
+from ...engine.registry import BIT_EXACT, Instruction, register
+from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import ParameterRangeError, UnsupportedError
-from ...overloads import Form, Param, bind_values
+from ...lazy import cached_attribute
+from ...overloads import Form, Param
 from ...sources import semantics
-from ...validate import is_integer, require_bool
+from ...validate import is_integer, require_bool, require_int, require_uint
 from .. import pages
-from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
+from ..addressing import BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block, lanes_per_repeat
 from ..chips import SEL_MASK_DTYPES, SelectSupport, unsupported_on
-from ..core import CMPMASK_BYTES, FULL_WORD, Core, current_core
+from ..core import CMPMASK_BYTES, FULL_WORD, Core
 from ..footprint import Footprint, check_clear_of_scratch, check_overlap, strided_footprint
-from ..masking import MaskWords, lanes_from_count, lanes_from_mask_arg, lanes_from_register
-from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
-from ..plans import (
-    Shortcut,
-    call_key,
-    find_plan,
-    find_shortcut,
-    keep_plan,
-    keep_shortcut,
-    per_call_flags,
-    require_usable,
-    shortcut_key,
+from ..masking import (
+    COUNTER_MAX,
+    MaskWords,
+    checked_counter_lanes,
+    lanes_from_count,
+    lanes_from_mask_arg,
+    lanes_from_register,
 )
+from ..operands import ByteSpan, OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
 from .common import (
+    c_api_page,
     is_scalar,
     is_tensor,
+    record_pipe_barrier,
+    require_c_api,
     require_dtype,
     require_repeat_params,
     require_ub_tensor,
     scalar_bits_cached,
 )
 
-__all__ = ["SELECT_FORMS", "SelectCall", "SelectPlan", "plan_vsel_cmpmask", "run_select", "select"]
+__all__ = ["SELECT_FORMS", "SelectBinding", "SelectCall", "SelectPlan", "asc_select", "asc_select_sync", "select"]
 
 DEFAULT_STRIDES = (1, 1, 1, 8, 8, 8)
 SCRATCH_COPIES = 32  # Duplicate of ONE_BLK_SIZE elements into the scratch (docs/semantics.md §2.3)
-SCALAR_LANES_UP_TO = 1024  # lanes: up to here a mode-1 scalar is repeated into an array (SelectPlan._scalar_lanes)
-
+SCALAR_LANES_UP_TO = 1024  # lanes: up to here a mode-1 scalar is repeated into an array (SelectBinding._scalar_lanes)
+REGISTER_ORDER = ("CMPMASK", "MASK", "MASK_MODE")
 
 _is_int = is_integer
 
@@ -90,137 +100,86 @@ def _any(_v) -> bool:
     return True
 
 
+def _tensor_or_scalar(v) -> bool:
+    return is_tensor(v) or is_scalar(v)
+
+
+DST = Param("dst", _any)  # checked by the plan step, naming dst
 SELECT_FORMS = (
     Form("count", (
-        Param("sel_mask", is_tensor), Param("src0", is_tensor),
-        Param("src1", lambda v: is_tensor(v) or is_scalar(v)), Param("sel_mode", _is_int), Param("count", _is_int),
+        DST, Param("sel_mask", is_tensor), Param("src0", is_tensor), Param("src1", _tensor_or_scalar),
+        Param("sel_mode", _is_int), Param("count", _is_int),
     )),
     Form("mask", (
-        Param("sel_mask", is_tensor), Param("src0", is_tensor),
-        Param("src1", lambda v: is_tensor(v) or is_scalar(v)), Param("sel_mode", _is_int),
-        Param("mask", _is_mask), Param("repeat_times", _is_int), Param("repeat_params", _is_params),
-        Param("is_set_mask", _any, True),
+        DST, Param("sel_mask", is_tensor), Param("src0", is_tensor), Param("src1", _tensor_or_scalar),
+        Param("sel_mode", _is_int), Param("mask", _is_mask), Param("repeat_times", _is_int),
+        Param("repeat_params", _is_params), Param("is_set_mask", _any, True),
     )),
     Form("no_mask_scalar", (
-        Param("sel_mask", is_tensor), Param("src0", is_tensor), Param("repeat_times", _is_int),
+        DST, Param("sel_mask", is_tensor), Param("src0", is_tensor), Param("repeat_times", _is_int),
         Param("repeat_params", _is_params),
     )),
     Form("no_mask", (
-        Param("src0", is_tensor), Param("src1", is_tensor), Param("repeat_times", _is_int),
+        DST, Param("src0", is_tensor), Param("src1", is_tensor), Param("repeat_times", _is_int),
         Param("repeat_params", _is_params), Param("sel_mode", _is_int),
     )),
 )
+_STRIDE_NAMES = ("dst_block_stride", "src0_block_stride", "src1_block_stride",
+                 "dst_repeat_stride", "src0_repeat_stride", "src1_repeat_stride")
+C_API_FORMS = (  # asc_select.md: every parameter is checked by the plan step, as the C signature has no overloads
+    Form("count", (DST, Param("src0", _any), Param("src1", _any), Param("count", _any))),
+    Form("repeat", (DST, Param("src0", _any), Param("src1", _any), Param("repeat", _any),
+                    *(Param(name, _any) for name in _STRIDE_NAMES))),
+)
+_SRC1_AT = {form.name: form.names.index("src1") for form in SELECT_FORMS if "src1" in form.names}
+_NO_MASK_MODE = next(form for form in SELECT_FORMS if form.name == "no_mask").names.index("sel_mode")
 
 
 @dataclass
 class SelectCall:
-    """A resolved Select call: operands, lanes and where bits, scalar and register effects come from.
+    """A checked Select call's geometry: lanes, strides, and where bits, scalar and register effects come from.
 
-    Everything here depends only on the call's parameters and register configuration,
-    never on memory contents, so a checked call can be cached as a :class:`SelectPlan`.
+    Nothing here is a tensor address (an absolute address read from CMPMASK, and the API
+    scratch's, are part of the register configuration and of the product), so a plan made
+    from it serves every placement of its tensors.
+
+    Attributes:
+        operands: the tensors that bind per call, in the order the plan step checks them.
+        bits_from: ``"stream"`` (selMask bit ``r*E+j``), ``"selmask_head"`` (selMask bit ``j``)
+            or ``"cmpmask"`` (CMPMASK bit ``j``).
+        fixed_sel_addr: no-mask mode 2: the selMask address CMPMASK holds.
+        scalar_from: mode 1: ``"argument"`` (the value at ``scalar_at``) or ``"cmpmask"``.
+        cmpmask_after: ``"selmask"`` (its first 16 bytes) or ``"scratch"`` (the first 16 bytes of
+            the scratch copies); ``None``: CMPMASK is left alone.
+        scratch_kind: what the scratch copies hold: ``"scalar"``, ``"address"`` or ``"cmpmask"``.
+        registers_read: the registers the call plans with or reads (``REGISTER_ORDER``).
+        sync: a ``*_sync`` C API call: ``pipe_barrier(PIPE_ALL)`` follows.
     """
 
     instruction: str
-    core: Core
     dtype: DType
     mode: int
-    dst: LocalTensor
-    src0: LocalTensor
-    src1: LocalTensor | None
-    lanes: ActiveLanes
+    lanes: ActiveLanes | None
     strides: tuple[int, ...]
-    sel: LocalTensor | None = None
-    bits_from: str = "stream"  # "stream" (selMask r*E+j), "selmask_head" (selMask j), "cmpmask" (CMPMASK j)
-    sel_addr: int | None = None
-    scalar_from: str | None = None  # "argument" or "cmpmask" (mode 1)
-    sel_addr_from_cmpmask: bool = False  # no-mask mode 2: the selMask address was read from CMPMASK
-    cmpmask_after: str | None = None  # "selmask" (16 B of selMask) or "scratch" (first 16 B of the copies)
-    scratch_kind: str | None = None  # "scalar", "address" or "cmpmask" (what the copies hold)
+    operands: tuple[str, ...]
+    bits_from: str = "stream"
+    fixed_sel_addr: int | None = None
+    scalar_from: str | None = None
+    scalar_at: int | None = None
+    sel_addr_from_cmpmask: bool = False
+    cmpmask_after: str | None = None
+    scratch_kind: str | None = None
     scratch_addr: int | None = None
     mask_words_after: MaskWords | None = None
     mask_mode_after: MaskMode | None = None
+    registers_read: tuple[str, ...] = ()
+    sync: bool = False
 
-
-def select(dst: LocalTensor, *args, **kwargs) -> None:
-    """``asc.select`` in every form of Select.md (pyasc parameter names).
-
-    Forms::
-
-        select(dst, sel_mask, src0, src1, sel_mode, count)               # first count elements
-        select(dst, sel_mask, src0, src1, sel_mode, mask, repeat_times, repeat_params)
-        select(dst, sel_mask, src0, repeat_times, repeat_params)          # mode 1, mask set before
-        select(dst, src0, src1, repeat_times, repeat_params, sel_mode)    # modes 0/2, mask set before
-
-    ``src1`` is a tensor in modes 0 and 2 and a scalar in mode 1.  ``mask`` is an int
-    (contiguous mode) or a list of uint64 words (bitwise mode).
-    """
-    run_select("select", dst, args, kwargs)
-
-
-def run_select(instruction: str, dst, args: tuple, kwargs: dict) -> None:
-    raw = (dst, *args)
-    core, short_key = shortcut_key(instruction, raw, kwargs)  # a repeated positional call: try its shortcut
-    if short_key is not None and (shortcut := find_shortcut(core, short_key)) is not None:
-        plan = shortcut.checked(instruction, core, raw)
-        plan.run(core, raw[shortcut.value_at] if shortcut.value_at is not None else None)
-        return
-    form, values = bind_values(instruction, SELECT_FORMS, args, kwargs)
-    core = current_core(instruction)
-    shape = _SHAPES[form.name]
-    key = _plan_key(instruction, shape, dst, values, core)
-    plan = find_plan(core, key)
-    if plan is None:
-        plan = SelectPlan.compile(_plan(instruction, core, form.name, dst, dict(zip(form.names, values, strict=True))))
-        keep_plan(core, key, plan)
-    else:
-        require_usable(instruction, core, (dst, *shape.pick_tensors(values)), shape.tensor_names)
-    plan.run(core, values[shape.src1] if shape.src1 is not None else None)
-    if short_key is not None and not (form.name == "no_mask" and values[_NO_MASK_MODE] == 2):
-        keep_shortcut(core, short_key, shape.shortcut(plan, raw))
-
-
-@dataclass(frozen=True)
-class _FormShape:
-    """Where a form's arguments sit in its values: what keys a plan, what is checked per call."""
-
-    form: str
-    per_call: tuple[bool, ...]  # for (dst, *values): src1 may be a scalar, read per call
-    tensor_names: tuple[str, ...]  # dst and the tensor parameters, in the order planning checks them
-    pick_tensors: itemgetter  # values -> those tensor parameters
-    tensor_positions: tuple[int, ...]  # where dst and those tensors sit in (dst, *values)
-    src1: int | None  # position of src1
-
-    @classmethod
-    def of(cls, form: Form) -> _FormShape:
-        index = {name: i for i, name in enumerate(form.names)}
-        names = tuple(name for name in ("src0", "src1", "sel_mask") if name in index)
-        return cls(form.name, per_call_flags(("dst", *form.names), frozenset({"src1"})), ("dst", *names),
-                   itemgetter(*(index[name] for name in names)), (0, *(1 + index[name] for name in names)),
-                   index.get("src1"))
-
-    def shortcut(self, plan: SelectPlan, raw: tuple) -> Shortcut:
-        """The shortcut of a positional call of this form with raw arguments ``(dst, *args)``."""
-        return Shortcut.of(plan, raw, self.tensor_positions, self.tensor_names,
-                           None if self.src1 is None else 1 + self.src1)
-
-
-_SHAPES = {form.name: _FormShape.of(form) for form in SELECT_FORMS}
-
-
-def _plan_key(instruction: str, shape: _FormShape, dst, values: tuple, core: Core) -> tuple:
-    """Everything a Select plan depends on (``plans`` module docstring): the arguments, the
-    mask mode, and what the no-mask forms read from the registers while planning."""
-    form = shape.form
-    if form == "no_mask":
-        words, address = core.mask_words, core.cmpmask[:8] if values[_NO_MASK_MODE] == 2 else None
-    elif form == "no_mask_scalar":
-        words, address = core.mask_words, None
-    else:
-        words = address = None
-    return call_key((instruction, form, int(core.mask_mode), words, address), (dst, *values), shape.per_call)
-
-
-_NO_MASK_MODE = next(form for form in SELECT_FORMS if form.name == "no_mask").names.index("sel_mode")
+    @property
+    def registers_written(self) -> tuple[str, ...]:
+        return tuple(name for name, written in zip(REGISTER_ORDER, (
+            self.cmpmask_after is not None, self.mask_words_after is not None, self.mask_mode_after is not None),
+            strict=True) if written)
 
 
 # ----------------------------------------------------------------- planning
@@ -246,10 +205,11 @@ def _mode(instruction: str, value, support: SelectSupport, core: Core, allowed=N
     return mode
 
 
-def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCall:
-    """Check every parameter-dependent rule and resolve the call (nothing is read or written)."""
+def _plan(instruction: str, core: Core, form: str, bound: dict) -> tuple[SelectCall, list[LocalTensor]]:
+    """Check every rule of a ``select`` call in the plan step's order and resolve it (nothing is read
+    or written); also the tensors that bind per call, in ``SelectCall.operands`` order."""
     support = _support(core, instruction)
-    dst = require_ub_tensor(instruction, "dst", dst, core)
+    dst = require_ub_tensor(instruction, "dst", bound["dst"], core)
     dtype = dst.dtype
     src0 = require_ub_tensor(instruction, "src0", bound["src0"], core)
     allowed_t = support.count_dtypes if form == "count" else support.dtypes
@@ -270,6 +230,7 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
             f"{pages.SELECT} 功能说明; {semantics('2.5')}",
         )
 
+    tensors = {"dst": dst, "src0": src0}
     src1 = bound.get("src1")
     if form in ("count", "mask"):
         if mode == 1 and not is_scalar(src1):
@@ -278,19 +239,16 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
         if mode != 1 and not is_tensor(src1):
             raise TypeError(f"{instruction}: src1 must be a LocalTensor in mode {mode}, got {type(src1).__name__}")
     if is_tensor(src1):
-        src1 = require_ub_tensor(instruction, "src1", src1, core)
+        tensors["src1"] = require_ub_tensor(instruction, "src1", src1, core)
         _require_same_dtype(instruction, "src1", src1, dtype)
-    else:
-        src1 = None
 
     sel = bound.get("sel_mask")
     if sel is not None:
-        sel = require_ub_tensor(instruction, "sel_mask", sel, core)
+        tensors["sel_mask"] = require_ub_tensor(instruction, "sel_mask", sel, core)
         require_dtype(instruction, "sel_mask", sel.dtype, SEL_MASK_DTYPES, "selMask must be an unsigned integer tensor",
                       DTYPE_SOURCE)
 
-    call = SelectCall(instruction, core, dtype, mode, dst, src0, src1, lanes=None,  # type: ignore[arg-type]
-                      strides=DEFAULT_STRIDES, sel=sel)
+    call = SelectCall(instruction, dtype, mode, None, DEFAULT_STRIDES, tuple(tensors))
     native = support.lowering == "native"
     itemsize = dtype.itemsize
     if form == "count":
@@ -298,7 +256,7 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
         if native:
             call.mask_words_after = (FULL_WORD, FULL_WORD, 0, 0)
             call.mask_mode_after = MaskMode.NORMAL
-        _plan_tensor_form_registers(call, support)
+        _plan_tensor_form_registers(call, support, sel, form)
     elif form == "mask":
         if not require_bool(instruction, "is_set_mask", bound["is_set_mask"]):
             raise ParameterRangeError(
@@ -310,16 +268,19 @@ def _plan(instruction: str, core: Core, form: str, dst, bound: dict) -> SelectCa
                                                 lowering_counts_raw=not native)
         if native or (support.bitwise_mask_sets_register and not is_integer(bound["mask"])):
             call.mask_words_after = words
-        _plan_tensor_form_registers(call, support)
+        _plan_tensor_form_registers(call, support, sel, form)
+        call.registers_read = ("MASK_MODE",)
     else:
         call.strides = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
         call.lanes = lanes_from_register(core, instruction, bound["repeat_times"], itemsize)
-        _plan_no_mask_registers(call, support)
+        _plan_no_mask_registers(call, support, core)
+        reads_cmpmask = call.bits_from == "cmpmask" or call.scalar_from == "cmpmask" or call.sel_addr_from_cmpmask
+        call.registers_read = ("CMPMASK",) * reads_cmpmask + ("MASK", "MASK_MODE")
     if call.strides[0] == 0:
         raise ParameterRangeError(instruction, "repeat_params.dst_blk_stride", 0,
                                   "a destination block stride of 0 is undefined behaviour", "[1, 255]",
                                   DST_STRIDE_SOURCE)
-    return call
+    return call, list(tensors.values())
 
 
 def _require_same_dtype(instruction: str, name: str, tensor: LocalTensor, dtype: DType) -> None:
@@ -328,16 +289,15 @@ def _require_same_dtype(instruction: str, name: str, tensor: LocalTensor, dtype:
                                dtype.name, DTYPE_SOURCE)
 
 
-def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport) -> None:
+def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport, sel: LocalTensor, form: str) -> None:
     """CMPMASK, scratch and selMask source for the forms that take a selMask tensor (docs/semantics.md §2.2, §2.3)."""
-    sel = call.sel
-    call.scalar_from = "argument" if call.mode == 1 else None
-    call.sel_addr = sel.addr
+    if call.mode == 1:
+        call.scalar_from, call.scalar_at = "argument", _SRC1_AT[form]
     if support.lowering != "native":
         call.bits_from = "selmask_head" if call.mode == 0 else "stream"
         return
     if call.mode == 0:
-        sel.check_span(call.instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)  # UB too
+        _check_cmpmask_load(call.instruction, sel)
         call.bits_from, call.cmpmask_after = "cmpmask", "selmask"
         return
     call.cmpmask_after = "scratch"
@@ -345,27 +305,77 @@ def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport) -> Non
     call.scratch_addr = support.scratch_offset_bytes
 
 
-def _plan_no_mask_registers(call: SelectCall, support: SelectSupport) -> None:
+def _check_cmpmask_load(instruction: str, sel: LocalTensor) -> None:
+    """Mode 0 on the native lowering loads CMPMASK from the first 16 bytes of selMask: they must lie in UB
+    and in the tensor."""
+    sel.check_span(instruction, "sel_mask (CMPMASK load)", sel.addr, sel.addr + CMPMASK_BYTES)
+
+
+def _plan_no_mask_registers(call: SelectCall, support: SelectSupport, core: Core) -> None:
     """Where the no-mask forms take their bits, scalar or selMask address from: CMPMASK (docs/semantics.md §2.2)."""
-    core = call.core
     if call.mode == 0:
         call.bits_from = "cmpmask"
         if support.no_mask_spill_offset_bytes is not None:
             call.scratch_kind, call.scratch_addr = "cmpmask", support.no_mask_spill_offset_bytes
     elif call.mode == 1:
         call.scalar_from = "cmpmask"
-        call.sel_addr = call.sel.addr
     else:
-        width = 4 if support.lowering == "native" else 8
-        address = int.from_bytes(core.cmpmask[:width], "little")
+        address = int.from_bytes(core.cmpmask[: _address_width(support)], "little")
         if address % 32 or address >= core.ub.size_bytes:
             raise ParameterRangeError(
                 call.instruction, "CMPMASK (selMask address)", address,
                 "mode 2 reads selMask at the UB address held in CMPMASK; it must be a 32-byte aligned UB address",
                 f"multiples of 32 below {core.ub.size_bytes:#x}", f"{pages.SET_CMP_MASK} 功能说明; {semantics('2.2')}",
             )
-        call.sel_addr = address
+        call.fixed_sel_addr = address
         call.sel_addr_from_cmpmask = True
+
+
+def _address_width(support: SelectSupport | None) -> int:
+    """Bytes of CMPMASK that hold no-mask mode 2's selMask address: 32 bits on ``vsel``, 64 on the 950's VF."""
+    return 4 if support is not None and support.lowering == "native" else 8
+
+
+def _plan_asc_select(instruction: str, core: Core, form: str, bound: dict) -> tuple[SelectCall, list[LocalTensor]]:
+    """The bare ``vsel`` in mode 0 (CMPMASK bits) as the C API issues it (asc_select.md; docs/semantics.md §2.6).
+
+    The count form is ``set_mask_count(); set_vector_mask(0, count); vsel; set_mask_norm()``:
+    afterwards the core is in normal mode with ``count`` left in the mask register's low word.
+    """
+    require_c_api(core, instruction)
+    dst = bound["dst"]
+    if not isinstance(dst, LocalTensor):
+        raise TypeError(f"{instruction}: dst must be a LocalTensor, got {type(dst).__name__}")
+    page = c_api_page(instruction)
+    itemsize = dst.dtype.itemsize
+    if form == "count":
+        count = require_int(instruction, "count", bound["count"], 0, COUNTER_MAX,
+                            f"{page} 参数说明 (uint32_t count); {semantics('2.6')}")
+        lanes = checked_counter_lanes(instruction, count, lanes_per_repeat(itemsize), "count")
+        strides, words_after, mode_after, registers = DEFAULT_STRIDES, (count, 0, 0, 0), MaskMode.NORMAL, ()
+    else:
+        source = f"{page} 参数说明; {semantics('2.6')}"
+        repeat = require_uint(instruction, "repeat", bound["repeat"], 8, source)
+        strides = tuple(require_uint(instruction, name, bound[name], 8, source) for name in _STRIDE_NAMES)
+        lanes = lanes_from_register(core, instruction, repeat, itemsize)
+        words_after = mode_after = None
+        registers = ("MASK", "MASK_MODE")
+
+    support = _support(core, instruction)
+    dst = require_ub_tensor(instruction, "dst", dst, core)
+    tensors = [dst]
+    for name in ("src0", "src1"):
+        tensor = require_ub_tensor(instruction, name, bound[name], core)
+        _require_same_dtype(instruction, name, tensor, dst.dtype)
+        tensors.append(tensor)
+    require_dtype(instruction, "dst", dst.dtype, support.dtypes, f"not supported on {core.chip.name}",
+                  f"{page} 函数原型; {semantics('2.6')}")
+    if strides[0] == 0:
+        raise ParameterRangeError(instruction, "dst_block_stride", 0, "a destination block stride of 0 is "
+                                  "undefined behaviour", "[1, 255]", DST_STRIDE_SOURCE)
+    return SelectCall(instruction, dst.dtype, 0, lanes, strides, ("dst", "src0", "src1"), bits_from="cmpmask",
+                      mask_words_after=words_after, mask_mode_after=mode_after,
+                      registers_read=("CMPMASK", *registers), sync=instruction.endswith("_sync")), tensors
 
 
 # ---------------------------------------------------------------- the plan
@@ -374,7 +384,7 @@ def _scratch_bytes(call: SelectCall) -> int:
             "cmpmask": 16 if call.dtype.itemsize == 2 else 8}[call.scratch_kind]
 
 
-@cache
+@memoized("select lane masks", 16)
 def lane_masks(raw: np.dtype) -> np.ndarray:
     """For each byte value, its 8 bits (LSB first) as lanes of ``raw``: all ones or zero, shape ``(256, 8)``.
 
@@ -388,121 +398,190 @@ def lane_masks(raw: np.dtype) -> np.ndarray:
     return masks
 
 
-@dataclass
+@dataclass(eq=False)
 class SelectPlan:
-    """A checked Select call, compiled to operand accesses; cached per core and re-run.
+    """A checked Select call's geometry, relative to its tensors' addresses (docs/architecture.md).
+
+    Attributes:
+        call: the resolved call.
+        footprints: dst, src0 and (a tensor) src1's element accesses relative to each tensor.
+        sel_fp: the selMask bytes that hold an active lane's bit, relative to sel_mask (absolute
+            for no-mask mode 2: at ``call.fixed_sel_addr``); ``None`` when bits come from CMPMASK.
+        bit_index: per active lane (issue order), its bit in the unpacked selection bits.
+        sel_bytes: selMask bytes read (stream / head), 0 if bits come from CMPMASK.
+        sel_check: selMask byte offsets holding active bits, ``None`` if all of the first ``sel_bytes``.
+    """
+
+    call: SelectCall
+    footprints: list[Footprint]
+    sel_fp: Footprint | None
+    bit_index: np.ndarray
+    sel_bytes: int
+    sel_check: np.ndarray | None
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return self.call.operands
+
+    @classmethod
+    def compile(cls, call: SelectCall, core: Core, tensors: list[LocalTensor]) -> SelectPlan:
+        """The plan of a checked call; the rules that depend on the tensors' addresses are checked for
+        ``tensors`` (this call's), as :meth:`bind` checks them for every other placement."""
+        lanes, itemsize = call.lanes, call.dtype.itemsize
+        d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
+        footprints = [strided_footprint("dst", 0, lanes, itemsize, d_blk, d_rep),
+                      strided_footprint("src0", 0, lanes, itemsize, s0_blk, s0_rep)]
+        if "src1" in call.operands:
+            footprints.append(strided_footprint("src1", 0, lanes, itemsize, s1_blk, s1_rep))
+        bit_index, sel_fp = _selection_bits(call)
+        sel_bytes, sel_check = 0, None
+        if sel_fp is not None:
+            sel_check = np.unique(sel_fp.addrs) - (call.fixed_sel_addr or 0)
+            sel_bytes = int(sel_check[-1]) + 1 if sel_check.size else 0
+            if sel_check.size == sel_bytes:
+                sel_check = None  # every byte up to sel_bytes holds an active bit: check the span
+        plan = cls(call, footprints, sel_fp, bit_index, sel_bytes, sel_check)
+        plan.placed(core, tensors)
+        return plan
+
+    def bind(self, core: Core, tensors: list[LocalTensor]) -> SelectBinding:
+        """The per-placement checks in the plan step's order (each tensor usable, in UB and aligned; the
+        CMPMASK load; bounds, overlap, scratch), then the views over this core's UB."""
+        call = self.call
+        for name, tensor in zip(call.operands, tensors, strict=True):
+            require_ub_tensor(call.instruction, name, tensor, core)
+        if call.cmpmask_after == "selmask":
+            _check_cmpmask_load(call.instruction, tensors[-1])
+        return SelectBinding(self, core, tensors, *self.placed(core, tensors))
+
+    def placed(self, core: Core, tensors: list[LocalTensor]) -> tuple[list[Footprint], int | None, Footprint | None]:
+        """The footprints at these tensors' addresses, checked against UB, the tensors' extents, each
+        other (docs/semantics.md §1.6) and the API scratch (§2.3); also selMask's address and footprint."""
+        call = self.call
+        instruction = call.instruction
+        footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=False)]
+        for fp, tensor in zip(footprints, tensors, strict=False):
+            fp.check_in(instruction, tensor)
+        sel = tensors[-1] if call.operands[-1] == "sel_mask" else None
+        sel_addr = sel.addr if sel is not None else call.fixed_sel_addr
+        sel_fp = self.sel_fp
+        if sel_fp is not None:
+            if sel is not None:
+                sel_fp = sel_fp.moved(sel_addr)
+                if not sel_fp.empty:
+                    sel_fp.check_in(instruction, sel)
+            elif not sel_fp.empty:
+                core.ub.check_span(instruction, "sel_mask", sel_fp.lo, sel_fp.hi)
+        dst, *reads = footprints
+        if sel_fp is not None:
+            reads.append(sel_fp)
+        for footprint in reads:
+            check_overlap(instruction, dst, footprint)
+        if call.scratch_kind is not None and call.scratch_addr is not None:
+            check_clear_of_scratch(
+                instruction, call.scratch_addr, _scratch_bytes(call), [dst, *reads],
+                "API scratch", "that this call overwrites (reserve the top 8 KiB of UB: 需要预留8KB UB)",
+                f"{pages.SELECT} 约束说明; {semantics('2.3')}")
+        return footprints, sel_addr, sel_fp
+
+
+def _selection_bits(call: SelectCall) -> tuple[np.ndarray, Footprint | None]:
+    """Per active lane (issue order), the index of its bit in the unpacked selection bits, and the
+    footprint of the selMask bytes read (relative to selMask, or at ``call.fixed_sel_addr``; ``None``
+    when bits come from CMPMASK)."""
+    lanes = call.lanes
+    grid_r = np.arange(lanes.repeats, dtype=np.int64)[:, None]
+    grid_j = np.arange(lanes.lanes, dtype=np.int64)[None, :]
+    if call.bits_from == "stream":
+        positions = lanes.select(grid_r * lanes.lanes + grid_j)
+    else:
+        positions = lanes.select(np.broadcast_to(grid_j, (lanes.repeats, lanes.lanes)))
+    if call.bits_from == "cmpmask":
+        return positions, None
+    repeats = lanes.select(np.broadcast_to(grid_r, (lanes.repeats, lanes.lanes)))
+    return positions, Footprint("sel_mask", (call.fixed_sel_addr or 0) + (positions >> 3), repeats, 1)
+
+
+# ------------------------------------------------------------- the binding
+class SelectBinding:
+    """A :class:`SelectPlan` at one placement on one core: its operands' views, and what it touches.
 
     ``run`` does only what depends on memory or register contents: uninitialised-read
     checks, reading the selection bits, the select itself and the commit.
 
     View layout (the usual one): the packed selection bits become a lane mask through
     :func:`lane_masks` and ``dst = src1 ^ ((src0 ^ src1) & mask)`` runs on contiguous
-    arrays (``tmp`` and ``mask_rows`` are per-plan scratch: no per-call allocation).  The
-    lane mask is a function of the packed bits alone, so it is remade only when a call's
-    bits differ from the previous call's (``mask_bits``).  When every repeat selects with
-    the same bits (mode 0: 16 bytes of CMPMASK), it is kept repeated to full size
-    (``pattern``).
-    Flat layout: the active lanes' bits are picked by ``bit_index`` and ``np.where``
-    selects.
+    arrays (``tmp`` and ``mask_rows`` are the binding's scratch: no per-call allocation).
+    The lane mask is a function of the packed bits alone, so it is remade only when a
+    call's bits differ from the previous call's (``mask_bits``).  When every repeat selects
+    with the same bits (mode 0: 16 bytes of CMPMASK), it is kept repeated to full size
+    (``pattern``).  Flat layout: the active lanes' bits are picked by ``bit_index`` and
+    ``np.where`` selects.
     """
 
-    call: SelectCall
-    dst: OperandAccess
-    src0: OperandAccess
-    src1: OperandAccess | None
-    bit_index: np.ndarray | None  # flat layout: per active lane, its bit in the unpacked bits
-    sel_bytes: int  # selMask bytes read (stream / head), 0 if bits come from CMPMASK
-    sel_check: np.ndarray | None  # selMask byte offsets holding active bits, None if all of the first sel_bytes
-    sel_span: ByteSpan | None = None  # the selMask bytes read, when their check is a span check
-    scratch: ByteSpan | None = None  # the UB scratch this call writes (docs/semantics.md §2.3)
-    scratch_payload: np.ndarray | None = None  # its bytes when they never change (selMask address copies)
-    scratch_cmpmask: bytes | None = None  # CMPMASK loaded from scratch_payload
-    scalar_copies: tuple | None = None  # mode 1: (scalar bits, scratch payload, CMPMASK) of the latest scalar
-    scalar_lanes: tuple | None = None  # mode 1, view layout: (scalar bits, the scalar in every lane) of the latest
-    cmpmask_span: ByteSpan | None = None  # mode 0 tensor forms: the selMask bytes whose check precedes the load
-    tmp: np.ndarray | None = None  # view layout: (repeats, 8, B) raw scratch
-    lane_table: np.ndarray | None = None  # view layout: lane_masks(raw)
-    mask_rows: np.ndarray | None = None  # view layout: (packed bytes read, 8) lane masks, written by np.take
-    mask: np.ndarray | None = None  # view layout: the lane masks as (repeats or 1, 8, B); bits past the read are 0
-    pattern: np.ndarray | None = None  # view layout, bits the same in every repeat: ``mask`` in every repeat
-    mask_bits: bytes | None = None  # view layout: the packed bits ``mask`` (and ``pattern``) were made from
-
-    @classmethod
-    def compile(cls, call: SelectCall) -> SelectPlan:
-        ub, lanes, itemsize = call.core.ub, call.lanes, call.dtype.itemsize
+    def __init__(self, plan: SelectPlan, core: Core, tensors: list[LocalTensor], footprints: list[Footprint],
+                 sel_addr: int | None, sel_fp: Footprint | None) -> None:
+        call = self.call = plan.call
+        self.plan, self.footprints, self.sel_addr, self.sel_fp = plan, footprints, sel_addr, sel_fp
+        self.registers_read, self.registers_written = call.registers_read, call.registers_written
+        ub, lanes, itemsize, raw = core.ub, call.lanes, call.dtype.itemsize, call.dtype.raw
         d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
-        dst = StridedOperand(call.dst.addr, strided_footprint("dst", call.dst.addr, lanes, itemsize, d_blk, d_rep),
-                             d_blk, d_rep)
-        src0 = StridedOperand(call.src0.addr,
-                              strided_footprint("src0", call.src0.addr, lanes, itemsize, s0_blk, s0_rep),
-                              s0_blk, s0_rep)
-        src1 = None
-        if call.src1 is not None:
-            src1 = StridedOperand(call.src1.addr,
-                                  strided_footprint("src1", call.src1.addr, lanes, itemsize, s1_blk, s1_rep),
-                                  s1_blk, s1_rep)
-        bit_index, sel_fp = _selection_bits(call)
-
-        dst.footprint.check_in(call.instruction, call.dst)
-        src0.footprint.check_in(call.instruction, call.src0)
-        if src1 is not None:
-            src1.footprint.check_in(call.instruction, call.src1)
-        if sel_fp is not None and not sel_fp.empty:
-            if call.sel is not None and call.sel.addr == call.sel_addr:
-                sel_fp.check_in(call.instruction, call.sel)
-            else:
-                ub.check_span(call.instruction, "sel_mask", sel_fp.lo, sel_fp.hi)
-        reads = [op.footprint for op in (src0, src1) if op is not None]
-        if sel_fp is not None:
-            reads.append(sel_fp)
-        for footprint in reads:
-            check_overlap(call.instruction, dst.footprint, footprint)
-        if call.scratch_kind is not None and call.scratch_addr is not None:
-            check_clear_of_scratch(
-                call.instruction, call.scratch_addr, _scratch_bytes(call), [dst.footprint, *reads],
-                "API scratch", "that this call overwrites (reserve the top 8 KiB of UB: 需要预留8KB UB)",
-                f"{pages.SELECT} 约束说明; {semantics('2.3')}")
-
-        operands = [op for op in (dst, src0, src1) if op is not None]
-        layout = choose_layout(ub, operands, lanes, dst)
-        raw = call.dtype.raw
-        accesses = [OperandAccess.build(ub, op, raw, lanes, layout) if op is not None else None
-                    for op in (dst, src0, src1)]
-        sel_bytes = 0
-        sel_check = None
-        if sel_fp is not None:
-            sel_check = np.unique(sel_fp.addrs) - call.sel_addr
-            sel_bytes = int(sel_check[-1]) + 1 if sel_check.size else 0
-            if sel_check.size == sel_bytes:
-                sel_check = None  # every byte up to sel_bytes holds an active bit: check the span
-        plan = cls(call, accesses[0], accesses[1], accesses[2], bit_index, sel_bytes, sel_check)
-        if sel_fp is not None and sel_check is None:
-            plan.sel_span = ByteSpan("sel_mask", call.sel_addr, call.sel_addr + sel_bytes)
+        operands = [StridedOperand(tensor.addr, fp, blk, rep) for tensor, fp, (blk, rep) in zip(
+            tensors, footprints, ((d_blk, d_rep), (s0_blk, s0_rep), (s1_blk, s1_rep)), strict=False)]
+        layout = choose_layout(ub, operands, lanes, operands[0])
+        accesses = [OperandAccess.build(ub, op, raw, lanes, layout) for op in operands]
+        self.dst, self.src0 = accesses[0], accesses[1]
+        self.src1: OperandAccess | None = accesses[2] if len(accesses) > 2 else None
+        self.bit_index = plan.bit_index if layout == "flat" else None
+        self.sel_span = None  # the selMask bytes read, when their check is a span check
+        if sel_fp is not None and plan.sel_check is None:
+            self.sel_span = ByteSpan("sel_mask", sel_addr, sel_addr + plan.sel_bytes)
+        self.cmpmask_span = None  # mode 0 tensor forms: the selMask bytes whose check precedes the load
         if call.cmpmask_after == "selmask":
-            plan.cmpmask_span = ByteSpan("sel_mask", call.sel_addr, call.sel_addr + max(lanes.lanes // 8, 1))
+            self.cmpmask_span = ByteSpan("sel_mask", sel_addr, sel_addr + max(lanes.lanes // 8, 1))
+        self.scratch = None  # the UB scratch this call writes (docs/semantics.md §2.3)
+        self.scratch_payload = self.scratch_cmpmask = None  # its bytes, and CMPMASK, when they never change
         if call.scratch_kind is not None and call.scratch_addr is not None:
-            plan.scratch = ByteSpan("scratch", call.scratch_addr, call.scratch_addr + _scratch_bytes(call))
+            self.scratch = ByteSpan("scratch", call.scratch_addr, call.scratch_addr + _scratch_bytes(call))
             if call.scratch_kind == "address":
-                plan.scratch_payload = np.frombuffer(plan._copies(None), dtype=np.uint8)
-                plan.scratch_cmpmask = plan.scratch_payload[:CMPMASK_BYTES].tobytes()
+                self.scratch_payload = np.frombuffer(self._copies(None), dtype=np.uint8)
+                self.scratch_cmpmask = self.scratch_payload[:CMPMASK_BYTES].tobytes()
+        self.scalar_copies: tuple | None = None  # mode 1: (scalar bits, scratch payload, CMPMASK) of the latest
+        self.scalar_lanes: tuple | None = None  # mode 1, view layout: (scalar bits, the scalar in every lane)
+        self.tmp = self.lane_table = self.mask_rows = self.mask = self.pattern = None
+        self.mask_bits: bytes | None = None  # view layout: the packed bits ``mask`` (and ``pattern``) were made from
         if layout == "view":
-            plan.bit_index = None
-            plan.tmp = np.empty((lanes.repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize)), raw)
-            plan.lane_table = lane_masks(raw)
-            mask_buffer = np.zeros((plan.stream_bytes, 8), raw)
-            read = sel_bytes if sel_fp is not None else min(plan.stream_bytes, CMPMASK_BYTES)
-            plan.mask_rows = mask_buffer[:read]
+            block = elems_per_block(itemsize)
+            self.tmp = np.empty((lanes.repeats, BLOCKS_PER_REPEAT, block), raw)  # (repeats, 8, B) raw scratch
+            self.lane_table = lane_masks(raw)
+            mask_buffer = np.zeros((self.stream_bytes, 8), raw)
+            read = plan.sel_bytes if sel_fp is not None else min(self.stream_bytes, CMPMASK_BYTES)
+            self.mask_rows = mask_buffer[:read]  # (packed bytes read, 8) lane masks, written by np.take
             repeats = lanes.repeats if call.bits_from == "stream" else 1
-            plan.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, elems_per_block(itemsize))
+            self.mask = mask_buffer.reshape(repeats, BLOCKS_PER_REPEAT, block)  # bits past the read are 0
             if call.bits_from != "stream":
-                plan.pattern = np.empty_like(plan.tmp)
-        return plan
+                self.pattern = np.empty_like(self.tmp)  # the bits are the same in every repeat: ``mask`` in each
 
-    def run(self, core: Core, src1=None) -> None:
-        """Execute on ``core`` (the one planned for); ``src1``: the call's argument (mode 1: the scalar).
+    # --------------------------------------------------------- access records
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        ranges = [r for fp in self.footprints[1:] for r in ranges_of_addresses("UB", fp.byte_addrs()[0])]
+        if self.sel_fp is not None:
+            ranges += ranges_of_addresses("UB", self.sel_fp.addrs)
+        if self.call.cmpmask_after == "selmask":
+            ranges.append(ByteRange("UB", self.sel_addr, self.sel_addr + CMPMASK_BYTES))
+        return merge_ranges(ranges)
 
-        Everything is read and computed first; :meth:`_commit` then stores it (docs/architecture.md).
-        """
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        ranges = ranges_of_addresses("UB", self.footprints[0].byte_addrs()[0])
+        if self.scratch is not None:
+            ranges.append(ByteRange("UB", self.scratch.start, self.scratch.stop))
+        return merge_ranges(ranges)
+
+    # ----------------------------------------------------------------- run
+    def run(self, core: Core, values: tuple) -> None:
+        """Read, select, then commit (:meth:`_commit`); mode 1 takes its scalar from ``values``."""
         call, ub = self.call, core.ub
         instruction = call.instruction
 
@@ -510,7 +589,7 @@ class SelectPlan:
         scalar = scratch = None
         scalar_from = call.scalar_from
         if scalar_from == "argument":
-            scalar = scalar_bits_cached(instruction, "src1", src1, call.dtype)
+            scalar = scalar_bits_cached(instruction, "src1", values[call.scalar_at], call.dtype)
         elif scalar_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
@@ -519,7 +598,7 @@ class SelectPlan:
         cmpmask_after = call.cmpmask_after
         if cmpmask_after == "selmask":  # mode 0 tensor forms: CMPMASK = the first 16 bytes of selMask
             self.cmpmask_span.check_initialized(ub, instruction)
-            cmpmask = ub.data[call.sel_addr : call.sel_addr + CMPMASK_BYTES].tobytes()
+            cmpmask = ub.data[self.sel_addr : self.sel_addr + CMPMASK_BYTES].tobytes()
             bits = np.frombuffer(cmpmask, dtype=np.uint8)
         elif call.bits_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
@@ -545,7 +624,8 @@ class SelectPlan:
             self._commit(core, self._where(ub, packed, scalar), None, None, scratch, cmpmask)
 
     def _commit(self, core: Core, result, blended, second, scratch, cmpmask: bytes | None) -> None:
-        """Store a computed call: dst, the UB scratch, CMPMASK, the mask registers (in that order).
+        """Store a computed call: dst, the UB scratch, CMPMASK, the mask registers (in that order), and
+        a ``*_sync`` C API call's barrier.
 
         View layout: ``blended`` is ``(src0 ^ src1) & mask`` (private), and the store is its
         ``^ src1`` straight into the destination: one numpy operation, the dst write, first,
@@ -561,12 +641,14 @@ class SelectPlan:
         if cmpmask is not None:
             core.load_cmpmask(cmpmask)
         if call.mask_words_after is not None:
-            core.mask_words = call.mask_words_after
+            core.set_mask_words(*call.mask_words_after)
         if call.mask_mode_after is not None:
-            core.mask_mode = call.mask_mode_after
+            core.set_mask_mode(call.mask_mode_after)
+        if call.sync:
+            record_pipe_barrier(core)
 
     def _blend(self, ub, packed: np.ndarray, scalar) -> tuple[np.ndarray, np.ndarray]:
-        """View layout: ``(src0 ^ src1) & mask`` per lane, in the plan's own buffer, and ``src1``.
+        """View layout: ``(src0 ^ src1) & mask`` per lane, in the binding's own buffer, and ``src1``.
 
         The select is ``src1 ^ ((src0 ^ src1) & mask)``; :meth:`_commit` does the last ``^``.
         """
@@ -612,15 +694,15 @@ class SelectPlan:
         if self.sel_span is not None:
             self.sel_span.check_initialized(ub, self.call.instruction)
             return self.sel_span.read(ub)
-        start = self.call.sel_addr
-        if self.sel_check.size:
-            ub.check_initialized(self.call.instruction, "sel_mask", self.sel_check + start, 1)
-        return ub.data[start : start + self.sel_bytes]
+        start, sel_check = self.sel_addr, self.plan.sel_check
+        if sel_check.size:
+            ub.check_initialized(self.call.instruction, "sel_mask", sel_check + start, 1)
+        return ub.data[start : start + self.plan.sel_bytes]
 
     def _copies(self, scalar) -> bytes:
         call = self.call
         if call.scratch_kind == "address" or (call.scratch_kind is None and call.mode == 2):
-            return np.full(SCRATCH_COPIES, call.sel_addr, dtype="<u4").tobytes()
+            return np.full(SCRATCH_COPIES, self.sel_addr, dtype="<u4").tobytes()
         return scalar.tobytes() * SCRATCH_COPIES
 
     def _scratch_payload(self, scalar, core: Core) -> tuple[np.ndarray, bytes]:
@@ -643,41 +725,93 @@ class SelectPlan:
         return lanes.repeats * lanes.lanes // 8 if self.call.bits_from == "stream" else lanes.lanes // 8
 
 
-def _selection_bits(call: SelectCall) -> tuple[np.ndarray, Footprint | None]:
-    """Per active lane (issue order), the index of its bit in the unpacked selection bits,
-    and the footprint of the selMask bytes read (``None`` when bits come from CMPMASK)."""
-    lanes = call.lanes
-    grid_r = np.arange(lanes.repeats, dtype=np.int64)[:, None]
-    grid_j = np.arange(lanes.lanes, dtype=np.int64)[None, :]
-    if call.bits_from == "stream":
-        positions = lanes.select(grid_r * lanes.lanes + grid_j)
-    else:
-        positions = lanes.select(np.broadcast_to(grid_j, (lanes.repeats, lanes.lanes)))
-    if call.bits_from == "cmpmask":
-        return positions, None
-    repeats = lanes.select(np.broadcast_to(grid_r, (lanes.repeats, lanes.lanes)))
-    return positions, Footprint("sel_mask", call.sel_addr + (positions >> 3), repeats, 1)
+# ------------------------------------------------------------------ the API
+def _compiled(planned: tuple[SelectCall, list[LocalTensor]], core: Core) -> SelectPlan:
+    call, tensors = planned
+    return SelectPlan.compile(call, core, tensors)
 
 
-def plan_vsel_cmpmask(
-    instruction: str, core: Core, dst, src0, src1, lanes: ActiveLanes, strides: tuple[int, ...],
-    mask_words_after: MaskWords | None = None, mask_mode_after: MaskMode | None = None,
-) -> SelectPlan:
-    """The bare ``vsel`` in mode 0 (CMPMASK bits), as the C API issues it (docs/semantics.md §2.6), checked
-    and compiled.
+def _compile(core: Core, form: str, bound: dict) -> SelectPlan:
+    return _compiled(_plan("select", core, form, bound), core)
 
-    ``dst``, ``src0`` and ``src1`` are checked as for :func:`select`; the dtype must be one
-    of the product's Select dtypes.  ``plan.run(core)`` executes the returned plan.
-    """
-    support = _support(core, instruction)
-    dst = require_ub_tensor(instruction, "dst", dst, core)
-    for name, tensor in (("src0", src0), ("src1", src1)):
-        _require_same_dtype(instruction, name, require_ub_tensor(instruction, name, tensor, core), dst.dtype)
-    require_dtype(instruction, "dst", dst.dtype, support.dtypes, f"not supported on {core.chip.name}",
-                  f"{pages.C_API}/asc_select.md 函数原型; {semantics('2.6')}")
-    if strides[0] == 0:
-        raise ParameterRangeError(instruction, "dst_block_stride", 0, "a destination block stride of 0 is "
-                                  "undefined behaviour", "[1, 255]", DST_STRIDE_SOURCE)
-    return SelectPlan.compile(SelectCall(instruction, core, dst.dtype, 0, dst, src0, src1, lanes, strides,
-                                         bits_from="cmpmask", mask_words_after=mask_words_after,
-                                         mask_mode_after=mask_mode_after))
+
+def _plan_context(core: Core, form: str, values: tuple) -> tuple:
+    """The register configuration a ``select`` plan depends on: none for the count forms; the mask mode
+    for the mask forms; the vector mask too for the no-mask forms, and for no-mask mode 2 the CMPMASK
+    bytes that hold its selMask address."""
+    if form == "count":
+        return ()
+    if form == "mask":
+        return (core.mask_mode,)
+    if form == "no_mask" and values[_NO_MASK_MODE] == 2:
+        return (core.mask_mode, core.mask_words, core.cmpmask[: _address_width(core.chip.select)])
+    return (core.mask_mode, core.mask_words)
+
+
+def _fast_context(core: Core) -> tuple:
+    return (core.mask_mode, core.mask_words)
+
+
+def _fast_ok(form: str, values: tuple) -> bool:
+    """No-mask mode 2 plans from CMPMASK, which the raw-argument key does not hold."""
+    return form != "no_mask" or values[_NO_MASK_MODE] != 2
+
+
+def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
+    """``asc_select``'s count form plans with no register; the repeat form with the vector mask."""
+    return () if form == "count" else (core.mask_mode, core.mask_words)
+
+
+_SETUP = ("src0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+          "src1 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024, 256)\n"
+          "sel = asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 2048, 32)\n"
+          "dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 3072, 256)\n")
+SELECT_EXAMPLES = (  # Select.md 调用示例: float32, 256 elements, a uint8 selMask
+    _SETUP + "asc.select(dst, sel, src0, src1, asc.SelMode.VSEL_TENSOR_TENSOR_MODE, 256)",
+    _SETUP + "asc.select(dst, sel, src0, 0.0, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 64, 4, asc.BinaryRepeatParams())",
+    _SETUP + "asc.set_cmp_mask(src1)\n"  # mode 1 without a mask: the scalar is CMPMASK's first element
+    "asc.set_vector_mask(0, 0xFFFF_FFFF_FFFF_FFFF)\n"
+    "asc.select(dst, sel, src0, 4, asc.BinaryRepeatParams())",
+    _SETUP + "asc.set_cmp_mask(sel)\n"
+    "asc.select(dst, src0, src1, 4, asc.BinaryRepeatParams(), asc.SelMode.VSEL_CMPMASK_SPR)",
+)
+_C_SETUP = ("src0 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)\n"
+            "src1 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 512, 256)\n"
+            "dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 256)\n"
+            "asc.asc_set_cmp_mask(asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 2048, 16))\n")
+
+
+def _c_api_examples(name: str) -> tuple[str, ...]:
+    return (_C_SETUP + f"asc.{name}(dst, src0, src1, 200)",
+            _C_SETUP + f"asc.{name}(dst, src0, src1, 2, 1, 1, 1, 8, 8, 8)")
+
+
+select = register(Instruction(
+    "select", "ascend", "select", "V", SELECT_FORMS, _compile, f"{pages.SELECT} 功能说明; {semantics('2')}",
+    support=lambda chip: chip.select, exactness=BIT_EXACT,
+    summary="dst = selection bit ? src0 : src1 per lane (mode 0: CMPMASK bits; 1: src1 a scalar; 2: selMask bits)",
+    examples=SELECT_EXAMPLES, per_call=frozenset({"src1"}), plan_context=_plan_context,
+    fast_context=_fast_context, fast_ok=_fast_ok,
+    doc="``asc.select`` in every form of Select.md (pyasc parameter names): per lane, src0 where the selection "
+        "bit is 1, else src1.\n\n``src1`` is a tensor in modes 0 and 2 and a scalar in mode 1.  ``mask`` is an "
+        "int (contiguous mode) or a list of uint64 words (bitwise mode); the forms without it use the vector "
+        "mask register and CMPMASK set beforehand.",
+))
+
+
+def _register_asc_select(name: str):
+    return register(Instruction(
+        name, "ascend", "select", "V", C_API_FORMS,
+        lambda core, form, values: _compiled(_plan_asc_select(name, core, form, values), core),
+        f"{c_api_page(name)}; {semantics('2.6')}", support=lambda chip: chip.select if chip.c_api else None,
+        exactness=BIT_EXACT, summary="vsel in mode 0: dst = CMPMASK bit ? src0 : src1 per lane (C API)",
+        examples=_c_api_examples(name), plan_context=_c_api_context, fast_context=_fast_context, alias_of="select",
+        doc="``vsel`` in mode 0: per lane, src0 where the CMPMASK bit is 1, else src1 (asc_select.md).\n\n"
+            "The count form is ``set_mask_count(); set_vector_mask(0, count); vsel; set_mask_norm()``: afterwards "
+            "the core is in normal mode with ``count`` left in the mask register's low word."
+            + ("  Followed by ``pipe_barrier(PIPE_ALL)``." if name.endswith("_sync") else ""),
+    ))
+
+
+asc_select = _register_asc_select("asc_select")
+asc_select_sync = _register_asc_select("asc_select_sync")

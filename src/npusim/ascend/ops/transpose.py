@@ -15,7 +15,7 @@ Semantics (TransDataTo5HD.md; docs/semantics.md §4):
 * Repeat ``r`` uses ``S_r[i] = src_list[i] + off_s(r) * 32`` and ``D_r[e] = dst_list[e] +
   off_d(r) * 32`` with ``off(r) = rep_stride if repeat_times == 1 else r * rep_stride``
   (docs/semantics.md §4.3): a single repeat is already offset by one stride.  ``repeat_times == 0`` is a
-  no-op (parameters are still checked).
+  no-op (parameters are still checked).  The arithmetic is :class:`..addressing.Vnchwconv`.
 * The vector mask and the mask mode play no part.  ``dst_high_half`` / ``src_high_half``
   select a half DataBlock of 8-bit data; with 16- or 32-bit data they must be ``False``
   (TransDataTo5HD.md 参数说明, 表3: "该配置只支持int8_t、uint8_t的数据类型").
@@ -38,50 +38,56 @@ Semantics (TransDataTo5HD.md; docs/semantics.md §4):
   bytes in the same order (in place, identical lists) or disjoint, and no repeat reads what
   an earlier repeat wrote.  When two destination blocks of one call coincide, the one
   written later (higher repeat, then higher list index) wins.
+
+On the engine: the address lists (16 ints each; the C API's ``asc_transto5hd_*``, whose
+LocalTensor entries stand for their addresses) *are* the parameters, so their plan is keyed on
+them.  Tensor lists are keyed on the tensors' geometry and bound per call to the 32 addresses;
+address tensors are keyed on their geometry and every call reads, checks and packs the tables.
+What a placement needs beyond its bounds depends only on the 32 addresses relative to the
+first (:class:`Layout`), so tensors that move together tile by tile are laid out once.  Every
+binding knows exactly what it reads (the moved elements, the tables) and writes (the moved
+elements, the packed entries).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...dtypes import DType
+from ...dtypes import DTYPES, DType
+from ...engine.caches import Cache
+from ...engine.registry import BIT_EXACT, Instruction, register
+from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import OutOfBoundsError, ParameterRangeError
 from ...lazy import cached_attribute
-from ...overloads import Form, Param, bind_values
+from ...overloads import Form, Param
 from ...sources import semantics
-from ...validate import describe_type, is_list_like, require_aligned, require_bool, require_uint
+from ...validate import describe_type, is_integer, is_list_like, require_aligned, require_bool, require_uint
 from .. import pages
-from ..addressing import BLOCK_BYTES
+from ..addressing import ADDR_LIST_SIZE, BLOCK_BYTES, Vnchwconv
 from ..chips import unsupported_on
-from ..core import Core, active_core, current_core
+from ..core import Core, SyncRecord
 from ..footprint import Footprint, check_overlap
 from ..operands import ALL_WRITTEN, NEVER
-from ..plans import find_plan, keep_plan, require_usable, value_key
 from ..tensor import LocalTensor
-from ..types import TransDataTo5HDParams
+from ..types import PipeID, TransDataTo5HDParams
 from .common import ALIGN_SOURCE, UB_ALIGN, require_dtype, require_ub_tensor
 
-__all__ = ["ADDR_LIST_SIZE", "TRANS_DATA_TO_5HD_FORMS", "trans_data_to_5hd", "vnchwconv"]
+__all__ = ["TRANS_DATA_TO_5HD_FORMS", "asc_transto5hd_b8", "asc_transto5hd_b8_sync", "asc_transto5hd_b16",
+           "asc_transto5hd_b16_sync", "asc_transto5hd_b32", "asc_transto5hd_b32_sync", "trans_data_to_5hd"]
 
-ADDR_LIST_SIZE = 16  # NCHW_CONV_ADDR_LIST_SIZE
-HALF_BLOCK_BYTES = BLOCK_BYTES // 2
+NAME = "trans_data_to_5hd"
 SOURCE = f"{pages.TRANS_DATA_TO_5HD} 参数说明; {semantics('4.1')}"
 C_API_SOURCE = f"{pages.C_API}/asc_transto5hd.md 参数说明; {semantics('4.1')}"
 DTYPE_SOURCE = f"{pages.TRANS_DATA_TO_5HD} 数据类型; {semantics('4.4')}"
 VA_WORDS = 4  # VA_REG_ARRAY_LEN / HALF_FACTOR: entries packed per address tensor
 VA_FIELD_BITS = 16  # one DataBlock number per 16-bit field of a VA word
 VA_BLOCK_MASK = 0x1FFF  # vaMask: 13 bits of DataBlock number
-# the packing of the NPU build of kernel_operator_vec_transpose_intf_impl.h, described in semantics.md §4.1
-PACKING_SOURCE = f"{pages.TRANS_DATA_TO_5HD} 参数说明; {semantics('4.1')}"
+TABLE_BYTES = ADDR_LIST_SIZE * 8  # an address tensor's 16 uint64 entries
 REUSE_HINT = ("; entries 0-3 of an address tensor are rewritten in place by every call (packed DataBlock numbers), "
               "so refill the tensor before using it again")
-
-
-def _is_integer(value) -> bool:
-    """An int or numpy integer, not a bool (concrete classes: much faster than numbers.Integral)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _is_list(v) -> bool:
@@ -96,6 +102,10 @@ def _is_dtype_or_none(v) -> bool:
     return v is None or isinstance(v, DType)
 
 
+def _anything(_value) -> bool:
+    return True  # the C API checks every argument in its plan step, naming it
+
+
 # Every test depends on the argument's type only (overloads.bind may cache by types); whether a
 # list holds LocalTensors or addresses is decided afterwards, by :func:`_list_kind`.
 TRANS_DATA_TO_5HD_FORMS = (
@@ -105,182 +115,131 @@ TRANS_DATA_TO_5HD_FORMS = (
                          Param("src", lambda v: isinstance(v, LocalTensor)),
                          Param("params", _is_params), Param("dtype", _is_dtype_or_none, None))),
 )
+_C_API_PARAMS = tuple(Param(name, _anything) for name in ("dst", "src", "repeat", "dst_stride", "src_stride"))
+_C_API_FORMS = {
+    8: (Form("", (*_C_API_PARAMS, Param("dst_high_half", _anything), Param("src_high_half", _anything))),),
+    16: (Form("", _C_API_PARAMS),),
+    32: (Form("", _C_API_PARAMS),),
+}
 
 
-def _list_kind(instruction: str, dst_list, src_list) -> str:
+# ------------------------------------------------------------------ plan step
+def _compile(core: Core, form: str, bound: dict):
+    """Check every rule of a ``trans_data_to_5hd`` call, in the order the documents' checks come, and plan it."""
+    if form == "lists":
+        form = _list_kind(bound["dst_list"], bound["src_list"])
+    _require_product(NAME, core)
+    params = bound["params"]
+    dst_high = require_bool(NAME, "params.dst_high_half", params.dst_high_half)
+    src_high = require_bool(NAME, "params.src_high_half", params.src_high_half)
+    repeat_times = require_uint(NAME, "params.repeat_times", params.repeat_times, 8, SOURCE)
+    dst_stride = require_uint(NAME, "params.dst_rep_stride", params.dst_rep_stride, 16, SOURCE)
+    src_stride = require_uint(NAME, "params.src_rep_stride", params.src_rep_stride, 16, SOURCE)
+
+    if form == "tensor_list":
+        dtype, tensors = _tensor_lists(core, bound)
+        dst_list, src_list = (np.array([t.addr for t in listed], dtype=np.int64) for listed in tensors)
+    elif form == "addr_list":
+        dtype = _required_dtype(bound["dtype"])
+        dst_list = _address_list(NAME, "dst_list", bound["dst_list"], core.ub.size_bytes)
+        src_list = _address_list(NAME, "src_list", bound["src_list"], core.ub.size_bytes)
+    else:
+        dtype = _required_dtype(bound["dtype"])
+        if not core.chip.transdata_address_tensor:
+            raise unsupported_on(core.chip, NAME, "TransDataTo5HD with the address lists in a "
+                                 "LocalTensor<uint64_t>", _has_address_tensor_form,
+                                 f"{pages.TRANS_DATA_TO_5HD} 产品支持情况; {semantics('4.1')}")
+        _packed_lists(core, bound["dst"], bound["src"], warn=False)  # the content rules, in their place
+    _require_low_halves(dtype, dst_high, src_high)
+    _require_transdata_dtype(NAME, core, dtype)
+    geometry = Vnchwconv(dtype.itemsize, repeat_times, dst_stride, src_stride, dst_high, src_high)
+    if form == "addr_tensor":
+        return PerCallPlan(geometry, _locate_address_tensors)
+    layout, anchor = place(NAME, core, geometry, dst_list, src_list, tensors if form == "tensor_list" else None)
+    if form == "addr_list":
+        return ListPlan(NAME, layout, anchor)
+    if type(bound["dst_list"]) in (list, tuple) and type(bound["src_list"]) in (list, tuple):
+        return TensorListPlan(geometry)
+    return PerCallPlan(geometry, _locate_tensor_lists)  # the engine keys lists of operands, not arrays of them
+
+
+def _list_kind(dst_list, src_list) -> str:
     """``"tensor_list"`` (LocalTensors) or ``"addr_list"`` (integer UB addresses)."""
     items = [*dst_list, *src_list]
     if items and all(isinstance(item, LocalTensor) for item in items):
         return "tensor_list"
-    if all(_is_integer(item) for item in items):
+    if all(is_integer(item) for item in items):
         return "addr_list"
-    raise TypeError(f"{instruction}: dst_list and src_list hold either 16 LocalTensors each or 16 integer UB "
+    raise TypeError(f"{NAME}: dst_list and src_list hold either 16 LocalTensors each or 16 integer UB "
                     f"addresses each, got {sorted({type(i).__name__ for i in items})}")
 
 
-def trans_data_to_5hd(*args, **kwargs) -> None:
-    """``asc.trans_data_to_5hd`` in the three call forms of TransDataTo5HD.md.
-
-    Forms::
-
-        trans_data_to_5hd(dst_list, src_list, params)                  # 16 LocalTensors each
-        trans_data_to_5hd(dst_addrs, src_addrs, params, dtype=T)       # 16 UB byte addresses each
-        trans_data_to_5hd(dst, src, params, dtype=T)                   # uint64 LocalTensors holding them
-
-    ``params`` is an :class:`~npusim.ascend.types.TransDataTo5HDParams`; its high-half flags
-    must be ``False`` unless ``T`` is int8/uint8.  The address forms carry no element type, so
-    ``dtype`` (the C++ template argument ``T``) is required there; the LocalTensor form takes
-    it from the tensors.
-
-    The uint64-tensor form does what the NPU build does: it rewrites entries 0-3 of both
-    tensors in place with the packed VA-register words (four 16-bit DataBlock numbers
-    ``(addr >> 5) & 0x1fff`` each) and the instruction reads its lists from those words.
-    A second call with the same tensors sees the packed words, not the addresses: refill
-    the tensors first (module docstring).  Not available on the Atlas training series (910).
-    """
-    instruction = "trans_data_to_5hd"
-    form, values = bind_values(instruction, TRANS_DATA_TO_5HD_FORMS, args, kwargs)
-    core = active_core()
-    key = _lists_call_key(instruction, *values) if form.name == "lists" and core is not None else None
-    plan = find_plan(core, key) if key is not None else None
-    if plan is None:
-        plan = _plan_call(instruction, form.name, dict(zip(form.names, values, strict=True)))
-        if key is not None:
-            keep_plan(core, key, plan)
-    elif plan.tensor_operands:
-        require_usable(instruction, core, [*values[0], *values[1]], _LISTED_NAMES)
-    plan.run(core)
+def _compile_c_api(name: str, bits: int, sync: bool, core: Core, bound: dict) -> ListPlan:
+    """The plan step of ``asc_transto5hd_b<bits>[_sync]``: the C API's argument order, then the instruction's rules."""
+    if not core.chip.c_api:
+        raise unsupported_on(core.chip, name, "the asc_* C API", lambda c: c.c_api,
+                             f"{pages.C_API}/asc_transto5hd.md 产品支持情况; {semantics('2.6', '3.6')}")
+    _require_product(name, core)
+    ub_bytes = core.ub.size_bytes
+    dst_list = _address_list(name, "dst", _as_addresses(name, bound["dst"]), ub_bytes)
+    src_list = _address_list(name, "src", _as_addresses(name, bound["src"]), ub_bytes)
+    repeat_times = require_uint(name, "repeat", bound["repeat"], 8, C_API_SOURCE)
+    dst_stride = require_uint(name, "dst_stride", bound["dst_stride"], 16, C_API_SOURCE)
+    src_stride = require_uint(name, "src_stride", bound["src_stride"], 16, C_API_SOURCE)
+    dst_high = require_bool(name, "dst_high_half", bound.get("dst_high_half", False))
+    src_high = require_bool(name, "src_high_half", bound.get("src_high_half", False))
+    tensors = []  # (argument, entry) of every LocalTensor standing for its address: checked on every call
+    for at, operand in enumerate(("dst", "src")):
+        for i, item in enumerate(bound[operand]):
+            if isinstance(item, LocalTensor):
+                item.check_usable(name, f"{operand}[{i}]", core)
+                tensors.append((at, i))
+    _require_transdata_dtype(name, core, DTYPES[f"uint{bits}"])
+    geometry = Vnchwconv(bits // 8, repeat_times, dst_stride, src_stride, dst_high, src_high)
+    layout, anchor = place(name, core, geometry, dst_list, src_list)
+    return ListPlan(name, layout, anchor, tuple(tensors), sync)
 
 
-def _plan_call(instruction: str, form: str, bound: dict) -> TransPlan:
-    """Check every rule of a call and compile it (nothing is written)."""
-    if form == "lists":
-        form = _list_kind(instruction, bound["dst_list"], bound["src_list"])
-    core = current_core(instruction)
-    _require_product(instruction, core)
-    params = bound["params"]
-    dst_high = require_bool(instruction, "params.dst_high_half", params.dst_high_half)
-    src_high = require_bool(instruction, "params.src_high_half", params.src_high_half)
-    repeat_times = require_uint(instruction, "params.repeat_times", params.repeat_times, 8, SOURCE)
-    dst_stride = require_uint(instruction, "params.dst_rep_stride", params.dst_rep_stride, 16, SOURCE)
-    src_stride = require_uint(instruction, "params.src_rep_stride", params.src_rep_stride, 16, SOURCE)
-
-    rewrite = tensors = None
-    if form == "tensor_list":
-        dtype, dst_addrs, src_addrs, tensors = _from_tensor_lists(instruction, core, bound)
-    elif form == "addr_list":
-        dtype = _required_dtype(instruction, bound["dtype"])
-        dst_addrs = _address_list(instruction, "dst_list", bound["dst_list"], core.ub.size_bytes)
-        src_addrs = _address_list(instruction, "src_list", bound["src_list"], core.ub.size_bytes)
-    else:
-        dtype = _required_dtype(instruction, bound["dtype"])
-        if not core.chip.transdata_address_tensor:
-            raise unsupported_on(core.chip, instruction, "TransDataTo5HD with the address lists in a "
-                                 "LocalTensor<uint64_t>", _has_address_tensor_form,
-                                 f"{pages.TRANS_DATA_TO_5HD} 产品支持情况; {semantics('4.1')}")
-        dst_addrs, src_addrs, rewrite = _va_lists_from_tensors(instruction, core, bound["dst"], bound["src"])
-    _require_low_halves(instruction, dtype, dst_high, src_high)
-    return plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat_times, dst_stride, src_stride,
-                          dst_high, src_high, tensors, rewrite)
+# ------------------------------------------------------------ parameter rules
+def _require_product(instruction: str, core: Core) -> None:
+    if not core.chip.transdata_dtypes:
+        raise unsupported_on(core.chip, instruction, "TransDataTo5HD", lambda c: bool(c.transdata_dtypes),
+                             f"{pages.TRANS_DATA_TO_5HD} 产品支持情况; {semantics('4.4')}")
 
 
 def _has_address_tensor_form(chip) -> bool:
     return bool(chip.transdata_dtypes) and chip.transdata_address_tensor
 
 
-def _require_low_halves(instruction: str, dtype: DType, dst_high: bool, src_high: bool) -> None:
+def _require_transdata_dtype(instruction: str, core: Core, dtype: DType) -> None:
+    fields = (dtype.name, dtype.bits, dtype.kind, dtype.storage)
+    known = DTYPES.get(dtype.name) if type(dtype.name) is str else None
+    if known is None or tuple(map(type, fields)) != (str, int, str, str) or fields != (
+            known.name, known.bits, known.kind, known.storage):  # its width decides the mapping (§4.2)
+        raise TypeError(f"{instruction}: T must be one of npusim's element types (asc.int8 ...), got a DType "
+                        f"with fields {tuple(describe_type(f) for f in fields)}")
+    require_dtype(instruction, "T", dtype, core.chip.transdata_dtypes,
+                  f"TransDataTo5HD does not support this type on {core.chip.name}", DTYPE_SOURCE)
+
+
+def _require_low_halves(dtype: DType, dst_high: bool, src_high: bool) -> None:
     """``dstHighHalf`` / ``srcHighHalf`` are for int8_t / uint8_t only (TransDataTo5HD.md 参数说明, 表3)."""
     if dtype.itemsize == 1:
         return
     for flag, value in (("dst_high_half", dst_high), ("src_high_half", src_high)):
         if value:
             raise ParameterRangeError(
-                instruction, f"params.{flag}", True, f"the high-half flags select half a DataBlock of int8_t / "
+                NAME, f"params.{flag}", True, f"the high-half flags select half a DataBlock of int8_t / "
                 f"uint8_t data only; {dtype} data has no halves to choose", "False",
                 f"{SOURCE} (TransDataTo5HDParams: 该配置只支持int8_t、uint8_t的数据类型)",
             )
 
 
-def _lists_call_key(instruction: str, dst_list, src_list, params, dtype) -> tuple | None:
-    """The plan key of a list-form call (``npusim.ascend.plans``), ``None`` if its lists are not lists."""
-    dst_key, src_key = _list_key(dst_list), _list_key(src_list)
-    if dst_key is None or src_key is None:
-        return None
-    return (instruction, dst_key, src_key, value_key(params), dtype.name if type(dtype) is DType else value_key(dtype))
-
-
-_PLAIN_INTS = {int}
-
-
-def _list_key(listed) -> tuple | None:
-    """A dst/src list's key part: its items with their types (LocalTensors by ``plan_key``), or just
-    the items when all are plain ``int`` addresses; ``None`` unless the list is a list or tuple."""
-    kind = type(listed)
-    if kind is not list and kind is not tuple:
-        return None
-    items = tuple(listed)
-    types = set(map(type, items))
-    if types == _PLAIN_INTS:
-        return items
-    if LocalTensor in types:
-        items = tuple(item.plan_key if type(item) is LocalTensor else item for item in items)
-    return kind, items, tuple(map(type, listed))
-
-
-_LISTED_NAMES = [f"{name}[{i}]" for name in ("dst_list", "src_list") for i in range(ADDR_LIST_SIZE)]
-_VA_NAMES = [f"{name}[{i}]" for name in ("dst", "src") for i in range(ADDR_LIST_SIZE)]
-
-
-def vnchwconv(instruction: str, core: Core, dtype: DType, dst_list, src_list, repeat, dst_stride, src_stride,
-              dst_high_half=False, src_high_half=False) -> None:
-    """The bare ``scatter_vnchwconv_b*`` instruction, as the C API issues it.
-
-    ``dst_list`` / ``src_list`` are what the VA registers hold: 16 UB byte addresses each
-    (LocalTensors are accepted and stand for their start addresses).
-    """
-    dst_key, src_key = _list_key(dst_list), _list_key(src_list)
-    key = None
-    if dst_key is not None and src_key is not None:
-        key = (instruction, dtype.name, dst_key, src_key,
-               *map(value_key, (repeat, dst_stride, src_stride, dst_high_half, src_high_half)))
-    plan = find_plan(core, key) if key is not None else None
-    if plan is None:
-        plan = _plan_vnchwconv_call(instruction, core, dtype, dst_list, src_list, repeat, dst_stride, src_stride,
-                                    dst_high_half, src_high_half)
-        if key is not None:
-            keep_plan(core, key, plan)
-    elif plan.tensor_operands:  # a kept plan's lists hold 16 entries each (their items are in its key)
-        require_usable(instruction, core, [*dst_list, *src_list], _VA_NAMES)
-    plan.run(core)
-
-
-def _plan_vnchwconv_call(instruction: str, core: Core, dtype: DType, dst_list, src_list, repeat, dst_stride,
-                         src_stride, dst_high_half, src_high_half) -> TransPlan:
-    _require_product(instruction, core)
-    dst_addrs = _address_list(instruction, "dst", _as_addresses(instruction, dst_list), core.ub.size_bytes)
-    src_addrs = _address_list(instruction, "src", _as_addresses(instruction, src_list), core.ub.size_bytes)
-    repeat = require_uint(instruction, "repeat", repeat, 8, C_API_SOURCE)
-    dst_stride = require_uint(instruction, "dst_stride", dst_stride, 16, C_API_SOURCE)
-    src_stride = require_uint(instruction, "src_stride", src_stride, 16, C_API_SOURCE)
-    dst_high = require_bool(instruction, "dst_high_half", dst_high_half)
-    src_high = require_bool(instruction, "src_high_half", src_high_half)
-    tensors = False
-    for name, listed in (("dst", dst_list), ("src", src_list)):
-        for i, item in enumerate(listed):
-            if isinstance(item, LocalTensor):
-                item.check_usable(instruction, f"{name}[{i}]", core)
-                tensors = True
-    plan = plan_vnchwconv(instruction, core, dtype, dst_addrs, src_addrs, repeat, dst_stride, src_stride,
-                          dst_high, src_high, None)
-    plan.tensor_operands = tensors
-    return plan
-
-
-# ----------------------------------------------------------------- operands
-def _require_product(instruction: str, core: Core) -> None:
-    if not core.chip.transdata_dtypes:
-        raise unsupported_on(core.chip, instruction, "TransDataTo5HD", lambda c: bool(c.transdata_dtypes),
-                             f"{pages.TRANS_DATA_TO_5HD} 产品支持情况; {semantics('4.4')}")
+def _required_dtype(dtype) -> DType:
+    if dtype is None:
+        raise TypeError(f"{NAME}: the address forms carry no element type; pass dtype=asc.<type> "
+                        "(the C++ template argument T)")
+    return dtype
 
 
 def _as_addresses(instruction: str, listed) -> list:
@@ -290,21 +249,14 @@ def _as_addresses(instruction: str, listed) -> list:
     return [item.addr if isinstance(item, LocalTensor) else item for item in listed]
 
 
-def _required_dtype(instruction: str, dtype) -> DType:
-    if dtype is None:
-        raise TypeError(f"{instruction}: the address forms carry no element type; pass dtype=asc.<type> "
-                        "(the C++ template argument T)")
-    return dtype
-
-
 def _address_list(instruction: str, name: str, values, ub_bytes: int) -> np.ndarray:
-    """16 UB byte addresses as an int64 array (alignment is checked in the plan)."""
+    """16 UB byte addresses as an int64 array (alignment is checked when they are placed)."""
     if len(values) != ADDR_LIST_SIZE:
         raise ParameterRangeError(instruction, f"{name} length", len(values),
                                   "the address list has NCHW_CONV_ADDR_LIST_SIZE entries", "16", SOURCE)
     addresses = []
     for i, value in enumerate(values):
-        if not _is_integer(value):
+        if not is_integer(value):
             raise TypeError(f"{instruction}: {name}[{i}] must be an integer UB address, got {type(value).__name__}")
         if not 0 <= int(value) < ub_bytes:
             raise OutOfBoundsError(instruction, f"{name}[{i}] address", int(value),
@@ -313,46 +265,48 @@ def _address_list(instruction: str, name: str, values, ub_bytes: int) -> np.ndar
     return np.array(addresses, dtype=np.int64)
 
 
-def _from_tensor_lists(instruction: str, core: Core, bound: dict):
+def _tensor_lists(core: Core, bound: dict) -> tuple[DType, tuple[list[LocalTensor], list[LocalTensor]]]:
     lists = {}
     for name in ("dst_list", "src_list"):
         tensors = list(bound[name])
         if len(tensors) != ADDR_LIST_SIZE:
-            raise ParameterRangeError(instruction, f"{name} length", len(tensors),
+            raise ParameterRangeError(NAME, f"{name} length", len(tensors),
                                       "the tensor list has NCHW_CONV_ADDR_LIST_SIZE entries", "16", SOURCE)
-        lists[name] = [require_ub_tensor(instruction, f"{name}[{i}]", t, core) for i, t in enumerate(tensors)]
+        lists[name] = [require_ub_tensor(NAME, f"{name}[{i}]", t, core) for i, t in enumerate(tensors)]
     dtype = lists["dst_list"][0].dtype
     for name, tensors in lists.items():
         for i, tensor in enumerate(tensors):
             if tensor.dtype != dtype:
-                raise TypeError(f"{instruction}: every tensor of dst_list and src_list must have one dtype; "
+                raise TypeError(f"{NAME}: every tensor of dst_list and src_list must have one dtype; "
                                 f"{name}[{i}] is {tensor.dtype}, dst_list[0] is {dtype}")
     if bound["dtype"] is not None and bound["dtype"] != dtype:
-        raise TypeError(f"{instruction}: dtype={bound['dtype']} contradicts the tensors' dtype {dtype}")
-    dst_addrs = np.array([t.addr for t in lists["dst_list"]], dtype=np.int64)
-    src_addrs = np.array([t.addr for t in lists["src_list"]], dtype=np.int64)
-    return dtype, dst_addrs, src_addrs, (lists["dst_list"], lists["src_list"])
+        raise TypeError(f"{NAME}: dtype={bound['dtype']} contradicts the tensors' dtype {dtype}")
+    return dtype, (lists["dst_list"], lists["src_list"])
 
 
-def _address_tensor(instruction: str, core: Core, name: str, tensor: LocalTensor) -> LocalTensor:
-    """A LocalTensor<uint64_t> holding 16 written UB addresses (TransDataTo5HD.md 函数原型, second form)."""
-    tensor = require_ub_tensor(instruction, name, tensor, core)
-    require_dtype(instruction, name, tensor.dtype, frozenset({"uint64"}),
+# ------------------------------------------------------------ address tensors
+def _address_tensor(core: Core, name: str, tensor: LocalTensor, warn: bool) -> LocalTensor:
+    """A LocalTensor<uint64_t> holding 16 written UB addresses (TransDataTo5HD.md 函数原型, second form).
+
+    ``warn=False``: a never-written entry is reported only where that raises (the plan step
+    leaves the warning to the call that reads the entries)."""
+    tensor = require_ub_tensor(NAME, name, tensor, core)
+    require_dtype(NAME, name, tensor.dtype, frozenset({"uint64"}),
                   "the address tensor holds uint64_t addresses (LocalTensor<uint64_t>)", SOURCE)
-    nbytes = ADDR_LIST_SIZE * 8
-    tensor.check_span(instruction, f"{name} (address list)", tensor.addr, tensor.addr + nbytes)
-    core.ub.check_initialized_span(instruction, f"{name} (address list)", tensor.addr, tensor.addr + nbytes)
+    tensor.check_span(NAME, f"{name} (address list)", tensor.addr, tensor.addr + TABLE_BYTES)
+    if warn or core.ub.raises_on_uninitialized():
+        core.ub.check_initialized_span(NAME, f"{name} (address list)", tensor.addr, tensor.addr + TABLE_BYTES)
     return tensor
 
 
-def _va_lists_from_tensors(instruction: str, core: Core, dst: LocalTensor, src: LocalTensor):
+def _packed_lists(core: Core, dst: LocalTensor, src: LocalTensor, warn: bool = True):
     """The NPU build's packing of two address tensors (module docstring), without writing anything.
 
     Returns the dst and src lists the instruction then reads (16 UB byte addresses each) and the
     rewrite: ``(uint64 element indices, words)`` of the entries the packing leaves in UB.
     """
-    dst = _address_tensor(instruction, core, "dst", dst)
-    src = _address_tensor(instruction, core, "src", src)
+    dst = _address_tensor(core, "dst", dst, warn)
+    src = _address_tensor(core, "src", src, warn)
     ub = core.ub
     rewritten: dict[int, int] = {}  # byte address of an entry -> the word the packing stored there
 
@@ -366,7 +320,7 @@ def _va_lists_from_tensors(instruction: str, core: Core, dst: LocalTensor, src: 
             for j in range(VA_WORDS):
                 k = VA_WORDS * i + j
                 address = entry(tensor, k)
-                _require_stored_address(instruction, f"{name}[{k}]", address, ub.size_bytes, packed=k < VA_WORDS)
+                _require_stored_address(f"{name}[{k}]", address, ub.size_bytes, packed=k < VA_WORDS)
                 word |= ((address >> 5) & VA_BLOCK_MASK) << (VA_FIELD_BITS * j)
             rewritten[tensor.addr + 8 * i] = word
 
@@ -378,30 +332,73 @@ def _va_lists_from_tensors(instruction: str, core: Core, dst: LocalTensor, src: 
     return va_list(dst), va_list(src), rewrite
 
 
-def _require_stored_address(instruction: str, operand: str, address: int, ub_bytes: int, packed: bool) -> None:
+def _require_stored_address(operand: str, address: int, ub_bytes: int, packed: bool) -> None:
     """An address tensor entry the packing reads is a 32-byte aligned UB address (TransDataTo5HD.md 参数说明: the tensor
     holds LocalTensor addresses, whose start must be 32-byte aligned).  ``packed``: one of the entries
     every call rewrites, so the message says why it may hold something else."""
     if address >= ub_bytes:
-        raise OutOfBoundsError(instruction, f"{operand} address", address,
+        raise OutOfBoundsError(NAME, f"{operand} address", address,
                                "the stored address lies outside UB" + (REUSE_HINT if packed else ""),
-                               f"[0x0, {ub_bytes:#x})", f"{SOURCE}; {PACKING_SOURCE}")
-    require_aligned(instruction, operand, address, UB_ALIGN, "UB", ALIGN_SOURCE)
+                               f"[0x0, {ub_bytes:#x})", SOURCE)
+    require_aligned(NAME, operand, address, UB_ALIGN, "UB", ALIGN_SOURCE)
 
 
-# ------------------------------------------------------------------ planning
-def plan_vnchwconv(instruction: str, core: Core, dtype: DType, dst_list: np.ndarray, src_list: np.ndarray,
-                   repeat_times: int, dst_stride: int, src_stride: int, dst_high: bool, src_high: bool,
-                   tensors: tuple[list[LocalTensor], list[LocalTensor]] | None,
-                   rewrite: tuple[np.ndarray, np.ndarray] | None = None) -> TransPlan:
-    """Check every rule and compute the element addresses of all reads and writes.
+# ------------------------------------------------------------------ placement
+@dataclass(eq=False)
+class Layout:
+    """Where a call's elements lie relative to its *anchor* (``dst_list[0]``): all of a placement
+    that does not move when the 32 addresses move together.  Shared by every core and call.
 
-    ``rewrite``: address-tensor entries the call stores before the instruction runs
-    (:func:`_va_lists_from_tensors`), as ``(uint64 element indices, words)``.
+    Attributes:
+        geometry: the call's address arithmetic.
+        raw: the unsigned numpy type of its element size (what is moved).
+        src, dst: byte offset from the anchor of every element read / written, ``(repeats, 16, n)``.
+        views: ``(shape, dst offset, dst strides, src offset, src strides)`` of two strided views of
+            UB (offsets from the anchor) whose copy is the call, or ``None`` when the call is not two
+            strided views (lists that do not step evenly, a destination element written twice).
     """
-    _require_product(instruction, core)
-    require_dtype(instruction, "T", dtype, core.chip.transdata_dtypes,
-                  f"TransDataTo5HD does not support this type on {core.chip.name}", DTYPE_SOURCE)
+
+    geometry: Vnchwconv
+    raw: np.dtype
+    src: np.ndarray
+    dst: np.ndarray
+    views: tuple | None
+
+    @cached_attribute
+    def src_index(self) -> np.ndarray:
+        """Element index from the anchor of every source element, in issue order."""
+        return (self.src // self.raw.itemsize).reshape(-1)
+
+    @cached_attribute
+    def dst_index(self) -> np.ndarray:
+        """Element index from the anchor of every destination element, in issue order."""
+        return (self.dst // self.raw.itemsize).reshape(-1)
+
+    @cached_attribute
+    def src_for_dst(self) -> np.ndarray:
+        """For each destination element (issue order), its source's element index from the anchor."""
+        return np.ascontiguousarray(self.geometry.in_dst_order(self.src // self.raw.itemsize)).reshape(-1)
+
+    @cached_attribute
+    def spans(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """The byte runs read and written, ``(start, stop)`` from the anchor, sorted and merged."""
+        in_element = np.arange(self.raw.itemsize, dtype=np.int64)
+        read, written = ((elements[..., None] + in_element).reshape(-1) for elements in (self.src, self.dst))
+        return ([(r.start, r.stop) for r in ranges_of_addresses("UB", read)],
+                [(r.start, r.stop) for r in ranges_of_addresses("UB", written)])
+
+
+_LAYOUTS = Cache("trans_data_to_5hd layouts", 1024)  # (geometry, 32 relative addresses) -> Layout
+
+
+def place(instruction: str, core: Core, geometry: Vnchwconv, dst_list: np.ndarray, src_list: np.ndarray,
+          tensors: tuple[list[LocalTensor], list[LocalTensor]] | None = None) -> tuple[Layout, int]:
+    """Check the rules that depend on the 32 addresses and return the call's layout and anchor.
+
+    The addresses inside UB and aligned, every touched byte inside UB (and inside its tensor
+    when ``tensors`` name them), then the overlap rules — those on the first placement of a
+    layout only, since they depend on the addresses relative to each other alone.
+    """
     ub_bytes = core.ub.size_bytes
     for name, listed in (("dst_list", dst_list), ("src_list", src_list)):
         outside = (listed < 0) | (listed >= ub_bytes)
@@ -413,187 +410,44 @@ def plan_vnchwconv(instruction: str, core: Core, dtype: DType, dst_list: np.ndar
         if misaligned.any():
             index = int(np.argmax(misaligned))
             require_aligned(instruction, f"{name}[{index}]", int(listed[index]), UB_ALIGN, "UB", ALIGN_SOURCE)
-
-    src_addrs, dst_addrs = _element_addresses(dtype.itemsize, dst_list, src_list, repeat_times, dst_stride,
-                                              src_stride, dst_high, src_high)
-    _check_bounds(instruction, core, "dst", dst_addrs, dtype.itemsize, tensors[0] if tensors else None)
-    _check_bounds(instruction, core, "src", src_addrs, dtype.itemsize, tensors[1] if tensors else None)
-    check_overlap(instruction, _footprint("dst", dst_addrs, dtype.itemsize),
-                  _footprint("src", src_addrs, dtype.itemsize))
-    plan = TransPlan(instruction, dtype, src_addrs, dst_addrs, tensors is not None, rewrite=rewrite)
-    if rewrite is None:  # the rewritten entries may lie among the sources: the indexed path patches them
-        plan.geometry = _view_geometry(core.ub, dtype.raw, plan, dst_list, src_list, repeat_times, dst_stride,
-                                       src_stride)
-    return plan.bind(core)
+    if geometry.repeat_times:
+        _check_bounds(instruction, core, geometry, "dst", dst_list, tensors[0] if tensors else None)
+        _check_bounds(instruction, core, geometry, "src", src_list, tensors[1] if tensors else None)
+    anchor = int(dst_list[0])
+    key = (geometry, tuple((dst_list - anchor).tolist()), tuple((src_list - anchor).tolist()))
+    layout = _LAYOUTS.get(key)
+    if layout is None:
+        layout = _layout(instruction, geometry, dst_list, src_list, anchor)
+        _LAYOUTS.put(key, layout)
+    return layout, anchor
 
 
-def repeat_offsets_blocks(repeat_times: int, rep_stride: int) -> np.ndarray:
-    """``off(r)`` in DataBlocks for every repeat: ``stride`` when ``repeat_times == 1``, else ``r * stride``."""
-    if repeat_times == 1:
-        return np.array([rep_stride], dtype=np.int64)
-    return np.arange(repeat_times, dtype=np.int64) * rep_stride
-
-
-def _element_addresses(itemsize: int, dst_list: np.ndarray, src_list: np.ndarray, repeat_times: int,
-                       dst_stride: int, src_stride: int, dst_high: bool, src_high: bool):
-    """Byte address of every element read and written, each shaped ``(repeats, 16, n)``
-    (docs/semantics.md §4.2, §4.3)."""
-    src_base = src_list[None, :] + repeat_offsets_blocks(repeat_times, src_stride)[:, None] * BLOCK_BYTES
-    dst_base = dst_list[None, :] + repeat_offsets_blocks(repeat_times, dst_stride)[:, None] * BLOCK_BYTES
-    if itemsize == 1:
-        span = np.arange(HALF_BLOCK_BYTES, dtype=np.int64)
-        src = src_base[:, :, None] + HALF_BLOCK_BYTES * int(src_high) + span
-        dst = dst_base[:, :, None] + HALF_BLOCK_BYTES * int(dst_high) + span
-    else:
-        span = np.arange(BLOCK_BYTES // itemsize, dtype=np.int64) * itemsize
-        src = src_base[:, :, None] + span
-        dst = dst_base[:, :, None] + span
-    return src, dst
-
-
-def _check_bounds(instruction: str, core: Core, operand: str, addrs: np.ndarray, itemsize: int,
+def _check_bounds(instruction: str, core: Core, geometry: Vnchwconv, operand: str, listed: np.ndarray,
                   tensors: list[LocalTensor] | None) -> None:
-    if addrs.size == 0:
-        return
-    lo = addrs.min(axis=(0, 2))
-    hi = addrs.max(axis=(0, 2)) + itemsize
+    """Every byte the blocks of one list touch over all repeats lies inside UB, and inside each block's tensor."""
+    start, stop = geometry.block_span(operand == "dst")
+    lo, hi = listed + start, listed + stop
     block = int(np.argmax(hi))
     core.ub.check_span(instruction, f"{operand}_list[{block}]", int(lo[block]), int(hi[block]))
-    if tensors is None:
-        return
-    starts = np.array([t.addr for t in tensors], dtype=np.int64)
-    ends = np.array([t.end for t in tensors], dtype=np.int64)
-    outside = (lo < starts) | (hi > ends)
-    if outside.any():
-        i = int(np.argmax(outside))
-        tensors[i].check_span(instruction, f"{operand}_list[{i}]", int(lo[i]), int(hi[i]))
+    for i, tensor in enumerate(tensors or ()):
+        if lo[i] < tensor.addr or hi[i] > tensor.end:
+            tensor.check_span(instruction, f"{operand}_list[{i}]", int(lo[i]), int(hi[i]))
 
 
-def _footprint(name: str, addrs: np.ndarray, itemsize: int) -> Footprint:
-    repeats = np.broadcast_to(np.arange(addrs.shape[0], dtype=np.int64)[:, None, None], addrs.shape)
-    return Footprint(name, addrs.reshape(-1), repeats.reshape(-1), itemsize)
-
-
-# ----------------------------------------------------------------- execution
-@dataclass
-class TransPlan:
-    """A checked call, compiled; cached per core and re-run.
-
-    ``src_addrs`` and ``dst_addrs`` hold the byte address of every element read and
-    written, shape ``(repeats, 16, n)``: repeat, block of the list, element inside the
-    (half-)block.  ``run`` moves ``D[e][k] = S[k][e]`` (docs/semantics.md §4.2, per element size) in one
-    of two ways, chosen when the plan is compiled:
-
-    * ``views``: when both address lists step evenly (the seed's NCHW -> NC1HWC0 recipe:
-      channel planes in, consecutive blocks out) and no destination element is written
-      twice, the reads and the writes are two strided views of UB and a call is one
-      ``np.copyto`` (numpy copies the source first when the views overlap, so every
-      source is read before any write, as the in-place form requires);
-    * otherwise the elements are gathered by index in destination order and scattered,
-      in issue order (a destination written twice keeps its last value).
-
-    The uninitialised-read check and the written-shadow update run once per shadow epoch
-    (``Memory.shadow_epoch``).  Every source is read before anything is written: the view
-    copy is one numpy assignment, and the indexed path gathers all values first and then
-    commits the address-tensor ``rewrite`` (if any) and the destination elements.
-
-    The plan is portable (``npusim.ascend.plans``): everything but ``views`` is addresses
-    and geometry, and :meth:`bind` makes the views over a core's memory.
-    """
-
-    instruction: str
-    dtype: DType
-    src_addrs: np.ndarray
-    dst_addrs: np.ndarray
-    tensor_operands: bool  # the call names LocalTensors (checked per call: still usable, same core)
-    geometry: tuple | None = None  # the two views as (shape, dst offset, dst strides, src offset, src strides)
-    views: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # dst, src, dst shadow, src shadow
-    src_seen_written: int = NEVER
-    dst_seen_written: int = NEVER
-    rewrite: tuple[np.ndarray, np.ndarray] | None = None  # address-tensor entries stored first (indices, words)
-
-    def bind(self, core: Core | None) -> TransPlan:
-        """This plan with its views over ``core``'s memory (``None``: without views, as a template)."""
-        plan = TransPlan(self.instruction, self.dtype, self.src_addrs, self.dst_addrs, self.tensor_operands,
-                         self.geometry, rewrite=self.rewrite)
-        if core is not None and self.geometry is not None:
-            plan.views = _views(core.ub, self.dtype.raw, *self.geometry)
-        return plan
-
-    def run(self, core: Core) -> None:
-        """Read every source element, then write every destination element (docs/semantics.md §4.2)."""
-        ub = core.ub
-        if self.src_seen_written != ub.shadow_epoch:
-            self._check_sources(ub)
-        if self.views is not None:
-            self._commit_views(ub)
-            return
-        values = ub.data.view(self.dtype.raw)[self.src_for_dst] if self.src_addrs.size else None
-        if self.rewrite is not None and values is not None:
-            self._read_rewritten_entries(values)
-        self._commit(ub, values)
-
-    def _commit_views(self, ub) -> None:
-        """The view layout: the copy is one numpy assignment (reading every source first), then the shadow."""
-        views = self.views
-        views[0][...] = views[1]
-        if self.dst_seen_written != ub.shadow_epoch:
-            views[2][...] = ALL_WRITTEN[self.dtype.itemsize]
-            self.dst_seen_written = ub.shadow_epoch
-
-    def _commit(self, ub, values: np.ndarray | None) -> None:
-        """The indexed layout: the rewritten address-tensor entries (if any), then the destination elements."""
-        if self.rewrite is not None:
-            ub.scatter(*self.rewrite)
-        if values is None:
-            return
-        if self.dst_seen_written == ub.shadow_epoch:
-            ub.data.view(self.dtype.raw)[self.dst_index] = values
-        else:
-            ub.scatter(self.dst_index, values)
-            self.dst_seen_written = ub.shadow_epoch
-
-    def _read_rewritten_entries(self, values: np.ndarray) -> None:
-        """Sources that lie in a rewritten address-tensor entry read the packed word (it is stored first)."""
-        itemsize = self.dtype.itemsize
-        source_bytes = self.src_for_dst * itemsize
-        for index, word in zip(*self.rewrite, strict=True):
-            start = int(index) * 8
-            inside = (source_bytes >= start) & (source_bytes < start + 8)
-            if inside.any():
-                parts = np.array([word], dtype="<u8").view(self.dtype.raw)
-                values[inside] = parts[(source_bytes[inside] - start) // itemsize]
-
-    def _check_sources(self, ub) -> None:
-        """Report the first never-written source byte; remembered until the shadow epoch changes."""
-        if ub.uninit == "ignore" or self.src_addrs.size == 0:
-            return
-        itemsize = self.dtype.itemsize
-        if self.views is None or not (self.views[3] == ALL_WRITTEN[itemsize]).all():
-            ub.check_initialized(self.instruction, "src", self.src_index, itemsize)
-        self.src_seen_written = ub.shadow_epoch
-
-    @cached_attribute
-    def src_index(self) -> np.ndarray:
-        """Element index of every source element read, ``(repeats, 16, n)`` flattened."""
-        return (self.src_addrs // self.dtype.itemsize).reshape(-1)
-
-    @cached_attribute
-    def dst_index(self) -> np.ndarray:
-        """Element index of every destination element, in issue order."""
-        return (self.dst_addrs // self.dtype.itemsize).reshape(-1)
-
-    @cached_attribute
-    def src_for_dst(self) -> np.ndarray:
-        """For each destination element (issue order), the element index of its source."""
-        src = self.src_addrs // self.dtype.itemsize  # (repeats, block k, element e)
-        repeats = src.shape[0]
-        if self.dtype.itemsize == 4:
-            # D[2e + h][k] = S[8h + k][e]: split sources into halves h, then order (e, h, k).
-            out = src.reshape(repeats, 2, 8, 8).transpose(0, 3, 1, 2).reshape(repeats, 16, 8)
-        else:
-            out = src.transpose(0, 2, 1)  # b16: D[e][k] = S[k][e]; b8: the same on half-blocks
-        return np.ascontiguousarray(out).reshape(-1)
+def _layout(instruction: str, geometry: Vnchwconv, dst_list: np.ndarray, src_list: np.ndarray,
+            anchor: int) -> Layout:
+    """Compute a layout at real addresses (an overlap error names real bytes), then make it relative."""
+    size = geometry.itemsize
+    src, dst = geometry.elements(src_list, dst=False), geometry.elements(dst_list, dst=True)
+    check_overlap(instruction, _footprint("dst", dst, size), _footprint("src", src, size))
+    views = None
+    d_step, s_step = _even_step(dst_list), _even_step(src_list)
+    if d_step is not None and s_step is not None and geometry.repeat_times:
+        ordered = np.sort(dst, axis=None)
+        if not (ordered[1:] == ordered[:-1]).any():  # a destination element written twice: the last write must win
+            shape, d_strides, s_strides = geometry.view_strides(d_step, s_step)
+            views = (shape, int(dst[0, 0, 0]) - anchor, d_strides, int(src[0, 0, 0]) - anchor, s_strides)
+    return Layout(geometry, np.dtype(f"<u{size}"), src - anchor, dst - anchor, views)
 
 
 def _even_step(addresses: np.ndarray) -> int | None:
@@ -602,43 +456,339 @@ def _even_step(addresses: np.ndarray) -> int | None:
     return step if np.array_equal(addresses, addresses[0] + step * np.arange(ADDR_LIST_SIZE)) else None
 
 
-def _view_geometry(ub, raw: np.dtype, plan: TransPlan, dst_list: np.ndarray, src_list: np.ndarray,
-                   repeat_times: int, dst_stride: int, src_stride: int) -> tuple | None:
-    """``(shape, dst offset, dst strides, src offset, src strides)`` of two views of UB such that
-    ``dst[...] = src`` is the call, or ``None`` when the call is not two strided views.
+def _footprint(name: str, addrs: np.ndarray, itemsize: int) -> Footprint:
+    repeats = np.broadcast_to(np.arange(addrs.shape[0], dtype=np.int64)[:, None, None], addrs.shape)
+    return Footprint(name, addrs.reshape(-1), repeats.reshape(-1), itemsize)
 
-    Indices of both views are ``(r, e, k)`` (b32: ``(r, e, h, k)``) for ``D[e][k] = S[k][e]``
-    (b32: ``D[2e + h][k] = S[8h + k][e]``), with the repeat offsets of docs/semantics.md §4.3.
+
+# ------------------------------------------------------------ plans
+@dataclass(eq=False)
+class ListPlan:
+    """A checked call at absolute addresses (the address-list forms, keyed on their addresses).
+
+    Attributes:
+        instruction: the public name (errors name it).
+        layout, anchor: where its elements lie.
+        tensors: for the C API, ``(argument, entry)`` of each LocalTensor in its lists, checked
+            (still allocated, on this core) on every call.
+        sync: the ``_sync`` C-API variant: ``pipe_barrier(PIPE_ALL)`` follows.
     """
-    d_step, s_step = _even_step(dst_list), _even_step(src_list)
-    if d_step is None or s_step is None or repeat_times == 0:
-        return None
-    ordered = np.sort(plan.dst_addrs, axis=None)
-    if (ordered[1:] == ordered[:-1]).any():
-        return None  # a destination element written twice: the last write must win
-    size = raw.itemsize
-    d_rep = dst_stride * BLOCK_BYTES if repeat_times > 1 else 0
-    s_rep = src_stride * BLOCK_BYTES if repeat_times > 1 else 0
-    d_base = int(plan.dst_addrs[0, 0, 0])  # repeat 0 (offset by one stride when repeat_times == 1), block 0
-    s_base = int(plan.src_addrs[0, 0, 0])
-    if size == 4:
-        shape = (repeat_times, 8, 2, 8)
-        d_strides, s_strides = (d_rep, 2 * d_step, d_step, size), (s_rep, size, 8 * s_step, s_step)
-    else:
-        shape = (repeat_times, 16, BLOCK_BYTES // max(size, 2))
-        d_strides, s_strides = (d_rep, d_step, size), (s_rep, size, s_step)
-    geometry = (shape, d_base, d_strides, s_base, s_strides)
+
+    instruction: str
+    layout: Layout
+    anchor: int
+    tensors: tuple[tuple[int, int], ...] = ()
+    sync: bool = False
+    operands: tuple[str, ...] = ()
+
+    def bind(self, core: Core, operands) -> Transposition:
+        return Transposition(self.instruction, self.layout, self.anchor, core, self.tensors, self.sync)
+
+
+@dataclass(eq=False)
+class TensorListPlan:
+    """A checked tensor-list call, relative to the tensors' addresses (keyed on their geometry)."""
+
+    geometry: Vnchwconv
+    operands: tuple[str, ...] = ("dst_list", "src_list")
+
+    def bind(self, core: Core, operands) -> Transposition:
+        """The per-placement checks, in the plan step's order (each tensor usable and aligned, then the
+        placement's), and the layout of the 32 addresses relative to each other."""
+        layout, anchor, _rewrite, _tables = _locate_tensor_lists(core, self.geometry, operands)
+        return Transposition(NAME, layout, anchor, core)
+
+
+@dataclass(eq=False)
+class PerCallPlan:
+    """A checked call whose addresses each call finds anew: in UB (the address tensors), or in
+    tensor lists the engine keys by identity (numpy arrays of LocalTensors).
+
+    ``locate(core, geometry, values)`` checks them and returns ``(layout, anchor, rewrite, tables)``:
+    the rewrite the packing stores first (or ``None``) and the addresses of the tables it read.
+    """
+
+    geometry: Vnchwconv
+    locate: Callable[[Core, Vnchwconv, tuple], tuple]
+    operands: tuple[str, ...] = ()  # what is read per call binds to nothing (module docstring)
+
+    def bind(self, core: Core, operands) -> PerCallBinding:
+        return PerCallBinding(self)
+
+
+def _locate_tensor_lists(core: Core, geometry: Vnchwconv, values) -> tuple[Layout, int, None, tuple]:
+    dst_list, src_list = values[0], values[1]
+    for name, tensors in (("dst_list", dst_list), ("src_list", src_list)):
+        for i, t in enumerate(tensors):  # their positions and dtypes are part of the plan's key
+            if t.core is not core or (t.lease is not None and not t.lease.alive) or t.addr % UB_ALIGN:
+                require_ub_tensor(NAME, f"{name}[{i}]", t, core)  # raises what the plan step would
+    dst_addrs = np.array([t.addr for t in dst_list], dtype=np.int64)
+    src_addrs = np.array([t.addr for t in src_list], dtype=np.int64)
+    return (*place(NAME, core, geometry, dst_addrs, src_addrs, (dst_list, src_list)), None, ())
+
+
+def _locate_address_tensors(core: Core, geometry: Vnchwconv, values) -> tuple[Layout, int, tuple, tuple]:
+    dst, src = values[0], values[1]
+    dst_list, src_list, rewrite = _packed_lists(core, dst, src)
+    return (*place(NAME, core, geometry, dst_list, src_list), rewrite, (dst.addr, src.addr))
+
+
+# ------------------------------------------------------------ execution
+class Transposition:
+    """A checked transpose at its addresses on one core: the binding of the list forms.
+
+    It moves ``D[e][k] = S[k][e]`` (docs/semantics.md §4.2, per element size) in one of two ways,
+    chosen by the layout:
+
+    * ``views``: when both address lists step evenly (the seed's NCHW -> NC1HWC0 recipe:
+      channel planes in, consecutive blocks out) and no destination element is written
+      twice, the reads and the writes are two strided views of UB and a call is one
+      assignment (numpy copies the source first when the views overlap, so every
+      source is read before any write, as the in-place form requires);
+    * otherwise the elements are gathered by index in destination order and scattered,
+      in issue order (a destination written twice keeps its last value).
+
+    The never-written-source check and the written-shadow update run once per shadow epoch
+    (``Memory.shadow_epoch``).  Every source is read before anything is written.
+    """
+
+    registers_read: tuple[str, ...] = ()
+    registers_written: tuple[str, ...] = ()
+
+    def __init__(self, instruction: str, layout: Layout, anchor: int, core: Core,
+                 tensors: tuple[tuple[int, int], ...] = (), sync: bool = False, views: bool = True) -> None:
+        self.instruction, self.layout, self.anchor, self.tensors, self.sync = instruction, layout, anchor, tensors, sync
+        self.views = _views(core.ub, layout, anchor) if views and layout.views is not None else None
+        self.src_seen_written = self.dst_seen_written = NEVER
+
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        return self._moved(self.layout.spans[0])
+
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        return self._moved(self.layout.spans[1])
+
+    def _moved(self, spans) -> tuple[ByteRange, ...]:
+        return tuple(ByteRange("UB", start + self.anchor, stop + self.anchor) for start, stop in spans)
+
+    @cached_attribute
+    def src_index(self) -> np.ndarray:
+        """Element index of every source element read."""
+        return self.layout.src_index + self.anchor // self.layout.raw.itemsize
+
+    @cached_attribute
+    def dst_index(self) -> np.ndarray:
+        """Element index of every destination element, in issue order."""
+        return self.layout.dst_index + self.anchor // self.layout.raw.itemsize
+
+    @cached_attribute
+    def src_for_dst(self) -> np.ndarray:
+        """For each destination element (issue order), the element index of its source."""
+        return self.layout.src_for_dst + self.anchor // self.layout.raw.itemsize
+
+    def run(self, core: Core, values: tuple) -> None:
+        if self.tensors:
+            _check_listed_tensors(self.instruction, core, values, self.tensors)
+        ub = core.ub
+        if self.views is not None and self.src_seen_written == ub.shadow_epoch:
+            self._commit_views(ub)  # what execute does here, one call shorter
+        else:
+            self.execute(ub)
+        if self.sync:
+            core.sync_log.append(SyncRecord("pipe_barrier", int(PipeID.PIPE_ALL), 0))
+
+    def execute(self, ub, rewrite: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Read every source element, then write every destination element (docs/semantics.md §4.2);
+        ``rewrite``: address-tensor entries ``(uint64 element indices, words)`` stored first."""
+        if self.src_seen_written != ub.shadow_epoch:
+            self._check_sources(ub)
+        if self.views is not None:
+            self._commit_views(ub)
+            return
+        values = ub.data.view(self.layout.raw)[self.src_for_dst] if self.layout.src.size else None
+        if rewrite is not None and values is not None:
+            self._read_rewritten_entries(values, rewrite)
+        self._commit(ub, values, rewrite)
+
+    def _commit_views(self, ub) -> None:
+        """The view layout: the copy is one numpy assignment (reading every source first), then the shadow."""
+        views = self.views
+        views[0][...] = views[1]
+        if self.dst_seen_written != ub.shadow_epoch:
+            views[2][...] = ALL_WRITTEN[self.layout.raw.itemsize]
+            self.dst_seen_written = ub.shadow_epoch
+
+    def _commit(self, ub, values: np.ndarray | None, rewrite) -> None:
+        """The indexed layout: the rewritten address-tensor entries (if any), then the destination elements."""
+        if rewrite is not None:
+            ub.scatter(*rewrite)
+        if values is None:
+            return
+        if self.dst_seen_written == ub.shadow_epoch:
+            ub.data.view(self.layout.raw)[self.dst_index] = values
+        else:
+            ub.scatter(self.dst_index, values)
+            self.dst_seen_written = ub.shadow_epoch
+
+    def _read_rewritten_entries(self, values: np.ndarray, rewrite) -> None:
+        """Sources that lie in a rewritten address-tensor entry read the packed word (it is stored first)."""
+        itemsize = self.layout.raw.itemsize
+        source_bytes = self.src_for_dst * itemsize
+        for index, word in zip(*rewrite, strict=True):
+            start = int(index) * 8
+            inside = (source_bytes >= start) & (source_bytes < start + 8)
+            if inside.any():
+                parts = np.array([word], dtype="<u8").view(self.layout.raw)
+                values[inside] = parts[(source_bytes[inside] - start) // itemsize]
+
+    def _check_sources(self, ub) -> None:
+        """Report the first never-written source byte; remembered until the shadow epoch changes."""
+        if ub.uninit == "ignore" or self.layout.src.size == 0:
+            return
+        itemsize = self.layout.raw.itemsize
+        if self.views is None or not (self.views[3] == ALL_WRITTEN[itemsize]).all():
+            ub.check_initialized(self.instruction, "src", self.src_index, itemsize)
+        self.src_seen_written = ub.shadow_epoch
+
+
+def _views(ub, layout: Layout, anchor: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(dst, src, dst shadow, src shadow)`` over ``ub`` at ``anchor``, ``None`` if not representable."""
+    shape, d_off, d_strides, s_off, s_strides = layout.views
+    raw = layout.raw
+    shadow = np.dtype(f"<u{raw.itemsize}")
     try:
-        _views(ub, raw, *geometry)
+        return (np.ndarray(shape, raw, ub.data, anchor + d_off, d_strides),
+                np.ndarray(shape, raw, ub.data, anchor + s_off, s_strides),
+                np.ndarray(shape, shadow, ub.written, anchor + d_off, d_strides),
+                np.ndarray(shape, shadow, ub.written, anchor + s_off, s_strides))
     except ValueError:  # not representable over the buffer: index the elements instead
         return None
-    return geometry
 
 
-def _views(ub, raw: np.dtype, shape: tuple, d_base: int, d_strides: tuple, s_base: int,
-           s_strides: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(dst, src, dst shadow, src shadow)`` over ``ub`` (see :func:`_view_geometry`)."""
-    shadow = np.dtype(f"<u{raw.itemsize}")
-    return (np.ndarray(shape, raw, ub.data, d_base, d_strides), np.ndarray(shape, raw, ub.data, s_base, s_strides),
-            np.ndarray(shape, shadow, ub.written, d_base, d_strides),
-            np.ndarray(shape, shadow, ub.written, s_base, s_strides))
+def _check_listed_tensors(instruction: str, core: Core, values: tuple, tensors) -> None:
+    """The C API's LocalTensor entries are still allocated and on this core, in the plan step's order."""
+    for at, i in tensors:
+        tensor = values[at][i]
+        if tensor.core is not core or (tensor.lease is not None and not tensor.lease.alive):
+            for at_, i_ in tensors:
+                values[at_][i_].check_usable(instruction, f"{('dst', 'src')[at_]}[{i_}]", core)
+
+
+class PerCallBinding:
+    """A :class:`PerCallPlan` on one core: each call locates the transpose (address tensors: reads,
+    checks and packs the two tables), runs it, and stores the packed entries with its results."""
+
+    registers_read: tuple[str, ...] = ()
+    registers_written: tuple[str, ...] = ()
+    ranges_after_run = True  # the address tables are read by the call itself
+
+    def __init__(self, plan: PerCallPlan) -> None:
+        self.plan = plan
+        self.last: tuple[Transposition, tuple | None, tuple] | None = None  # what the last call touched
+
+    def run(self, core: Core, values: tuple) -> None:
+        layout, anchor, rewrite, tables = self.plan.locate(core, self.plan.geometry, values)
+        moved = Transposition(NAME, layout, anchor, core, views=rewrite is None)  # a rewrite may lie among the sources
+        moved.execute(core.ub, rewrite)
+        self.last = (moved, rewrite, tables)
+
+    def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
+        """What the last call read (its sources and the tables) and wrote (its destination, the packed entries)."""
+        moved, rewrite, tables = self.last
+        read = [ByteRange("UB", at, at + TABLE_BYTES) for at in tables]
+        packed = [ByteRange("UB", 8 * int(i), 8 * int(i) + 8) for i in (rewrite[0] if rewrite is not None else ())]
+        return merge_ranges((*moved.reads, *read)), merge_ranges((*moved.writes, *packed))
+
+    @property
+    def reads(self) -> tuple[ByteRange, ...]:
+        return self.ranges(())[0]
+
+    @property
+    def writes(self) -> tuple[ByteRange, ...]:
+        return self.ranges(())[1]
+
+
+# ------------------------------------------------------------ registration
+_EXAMPLES = (
+    # TransDataTo5HD.md 调用示例, int8 (dst/src high halves): 16 UB addresses from GetPhyAddr
+    "src = asc.LocalTensor(asc.int8, asc.TPosition.VECIN, 0, 512)\n"
+    "dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, 0x1000, 512)\n"
+    "src.write([v % 128 for v in range(512)])\n"
+    "dst.write([0] * 512)\n"
+    "asc.trans_data_to_5hd([dst.get_phy_addr(32 * i) for i in range(16)], [src.get_phy_addr(32 * i) for i in "
+    "range(16)], asc.TransDataTo5HDParams(True, True, 1, 0, 0), dtype=asc.int8)",
+    # TransDataTo5HD.md 调用示例, half: 16 LocalTensors each
+    "src = asc.LocalTensor(asc.half, asc.TPosition.VECIN, 0, 256)\n"
+    "dst = asc.LocalTensor(asc.half, asc.TPosition.VECOUT, 0x1000, 256)\n"
+    "src.write(list(range(256)))\n"
+    "asc.trans_data_to_5hd([dst[16 * i:] for i in range(16)], [src[16 * i:] for i in range(16)], "
+    "asc.TransDataTo5HDParams())",
+    # TransDataTo5HD.md 调用示例, int32: the lists in two LocalTensor<uint64_t>
+    "src = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 128)\n"
+    "dst = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 0x1000, 128)\n"
+    "src.write(list(range(128)))\n"
+    "dst_addrs = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2000, 16)\n"
+    "src_addrs = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2080, 16)\n"
+    "dst_addrs.write([dst.get_phy_addr(8 * i) for i in range(16)])\n"
+    "src_addrs.write([src.get_phy_addr(8 * i) for i in range(16)])\n"
+    "asc.trans_data_to_5hd(dst_addrs, src_addrs, asc.TransDataTo5HDParams(), dtype=asc.int32)",
+    # float32, two repeats: D[2e + h][k] = S[8h + k][e]
+    "asc.trans_data_to_5hd([0x4000 + 32 * i for i in range(16)], [0x100 * i for i in range(16)], "
+    "asc.TransDataTo5HDParams(False, False, 2, 16, 1), dtype=asc.float32)",
+    # uint8 tensor lists: low source halves into high destination halves, blocks in no order
+    "src = [asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 64 * ((5 * i) % 16), 64) for i in range(16)]\n"
+    "dst = [asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, 0x2000 + 32 * i, 32) for i in range(16)]\n"
+    "asc.trans_data_to_5hd(dst, src, asc.TransDataTo5HDParams(True, False, 1, 0, 0))",
+    # int8 address tensors: high source halves into low destination halves
+    "dst_addrs = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x3000, 16)\n"
+    "src_addrs = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x3080, 16)\n"
+    "dst_addrs.write([0x1000 + 32 * i for i in range(16)])\n"
+    "src_addrs.write([32 * i for i in range(16)])\n"
+    "asc.trans_data_to_5hd(dst_addrs, src_addrs, asc.TransDataTo5HDParams(False, True, 1, 0, 0), dtype=asc.int8)",
+)
+_DOC = (
+    "A 16-DataBlock scatter-transpose (TransDataTo5HD.md), in its three call forms: 16 LocalTensors "
+    "each, 16 UB byte addresses each (``dtype=`` the C++ template argument T), or two "
+    "``LocalTensor<uint64_t>`` holding them.\n\n"
+    "``params`` is an :class:`~npusim.ascend.types.TransDataTo5HDParams`; its high-half flags must be "
+    "``False`` unless T is int8/uint8.  The uint64-tensor form does what the NPU build does: it rewrites "
+    "entries 0-3 of both tensors in place with the packed VA-register words (four 16-bit DataBlock "
+    "numbers ``(addr >> 5) & 0x1fff`` each) and the instruction reads its lists from those words, so "
+    "refill the tensors before a second call.  Not available on the Atlas training series (910)."
+)
+
+trans_data_to_5hd = register(Instruction(
+    NAME, "ascend", "layout", "V", TRANS_DATA_TO_5HD_FORMS, _compile, pages.TRANS_DATA_TO_5HD,
+    support=lambda chip: chip.transdata_dtypes or None, exactness=BIT_EXACT,
+    summary="16 DataBlocks transposed into 16 (NCHW -> NC1HWC0): D[e][k] = S[k][e] per repeat",
+    examples=_EXAMPLES, fast_context=lambda core: (), doc=_DOC,
+))
+
+
+def _register_c_api(bits: int, sync: bool):
+    name = f"asc_transto5hd_b{bits}" + ("_sync" if sync else "")
+    halves = ", True, False" if bits == 8 else ""
+    example = (f"asc.{name}([0x4000 + 32 * i for i in range(16)], [0x200 * i for i in range(16)], 2, 16, 1"
+               f"{halves})")
+    doc = (f"``scatter_vnchwconv_b{bits}`` (asc_transto5hd.md).  ``dst`` / ``src`` stand for the VA "
+           "register pairs (VA0/VA1, VA2/VA3) that ``asc_set_va_reg`` fills: pass the 16 UB byte "
+           "addresses (or 16 LocalTensors) they hold.  Strides are in DataBlocks; with ``repeat == 1`` "
+           "the start is already offset by one stride (docs/semantics.md §4.3)."
+           + ("  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""))
+    return register(Instruction(
+        name, "ascend", "layout", "V", _C_API_FORMS[bits],
+        lambda core, form, values: _compile_c_api(name, bits, sync, core, values), C_API_SOURCE,
+        support=lambda chip: (frozenset(d for d in chip.transdata_dtypes if DTYPES[d].bits == bits) or None)
+        if chip.c_api else None,
+        exactness=BIT_EXACT, summary=f"TransDataTo5HD of {bits}-bit data from two address lists (C API)",
+        examples=(example,), relative=False, fast_context=lambda core: (), alias_of=NAME, doc=doc,
+    ))
+
+
+asc_transto5hd_b8 = _register_c_api(8, sync=False)
+asc_transto5hd_b8_sync = _register_c_api(8, sync=True)
+asc_transto5hd_b16 = _register_c_api(16, sync=False)
+asc_transto5hd_b16_sync = _register_c_api(16, sync=True)
+asc_transto5hd_b32 = _register_c_api(32, sync=False)
+asc_transto5hd_b32_sync = _register_c_api(32, sync=True)

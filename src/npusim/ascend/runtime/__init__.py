@@ -1,17 +1,18 @@
-"""The Ascend C runtime: global memory, the TPipe/TQue framework, kernel launches, sync.
+"""The Ascend C runtime: global memory, the TPipe/TQue framework, kernel launches (no instruction: those
+are in :mod:`npusim.ascend.ops`).
 
 * :mod:`.gm` — ``GlobalTensor``, ``GlobalAddress``: global memory over the caller's arrays;
 * :mod:`.pipe` — ``TPipe``, ``TQue``, ``TBuf``: Unified Buffer allocation with leases;
 * :mod:`.launch` — ``@jit`` kernels, ``kernel[block_dim](...)``, block index and count;
-* :mod:`.sync` — ``set_flag`` / ``wait_flag`` / ``pipe_barrier``, recorded per core.
+* :mod:`.auto` — ``LocalTensorAuto``: UB tensors with compiler-provided buffers (pyasc insert_sync).
 """
 
+from .auto import LocalTensorAuto
 from .gm import GlobalAddress, GlobalTensor, GmBuffer, gm_alloc
 from .launch import ConstExpr, JitFunction, Launch, get_block_idx, get_block_num, jit
-from .pipe import TBuf, TPipe, TQue
-from .sync import pipe_barrier, set_flag, wait_flag
+from .pipe import TBuf, TPipe, TQue, get_tpipe_ptr
 
 __all__ = [
-    "ConstExpr", "GlobalAddress", "GlobalTensor", "GmBuffer", "JitFunction", "Launch", "TBuf", "TPipe", "TQue",
-    "get_block_idx", "get_block_num", "gm_alloc", "jit", "pipe_barrier", "set_flag", "wait_flag",
+    "ConstExpr", "GlobalAddress", "GlobalTensor", "GmBuffer", "JitFunction", "Launch", "LocalTensorAuto", "TBuf",
+    "TPipe", "TQue", "get_block_idx", "get_block_num", "get_tpipe_ptr", "gm_alloc", "jit",
 ]

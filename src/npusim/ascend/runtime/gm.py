@@ -23,24 +23,31 @@ size: an overrun is an :class:`~npusim.errors.OutOfBoundsError` naming the buffe
 from __future__ import annotations
 
 import numbers
-from typing import Any
+import warnings
+from typing import Any, Literal
 
 import numpy as np
 
 from ...dtypes import DTYPES, DType, from_numpy, is_little_endian, uint_of_bits
-from ...errors import OutOfBoundsError, RuntimeMisuseError, UnsupportedError
-from ...memory import Memory, UninitPolicy, require_uninit_policy
+from ...errors import GmPastEndWarning, OutOfBoundsError, RuntimeMisuseError, UnsupportedError
+from ...memory import Memory, UninitPolicy, require_uninit_policy, user_stacklevel
 from ...sources import semantics
 from ...validate import require_int
 from .. import pages
-from ..ops.common import scalar_bits
+from ..scalars import scalar_bits
 
-__all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "gm_alloc", "is_array_like"]
+__all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "device_allocation_bytes", "gm_alloc",
+           "is_array_like"]
 
 GM_ALLOC_MAX_BYTES = 1 << 32
 GM_SOURCE = f"{pages.SET_GLOBAL_BUFFER} 参数说明; {semantics('5.4')}"
 HOST_SOURCE = semantics("10.4")
 BINDING_SOURCE = semantics("10.2")
+TOLERANCE_SOURCE = semantics("10.7")
+DEVICE_SLACK_BYTES = 512  # the launch asks the device for nbytes + 512 and aligns the address to 512
+HUGE_PAGE_BYTES = 2 << 20  # huge-page allocations (tensors over 2 KiB) come in whole 2 MiB
+SMALL_PAGE_BYTES = 4 << 10  # assumed page of the default policy (documents give none), see §10.7
+PastEndPolicy = Literal["strict", "hardware"]
 GM_DTYPES = "int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64, float8_e4m3fn, float8_e5m2"
 
 
@@ -63,6 +70,57 @@ class GmBuffer:
         self.dtype = dtype
         self.writable = writable
         self.host_copy = host_copy
+        self.tensor_bytes: int | None = None  # set by device_copy: the host tensor's bytes, less than memory's
+        self.past_end: PastEndPolicy = "strict"
+        self._host: np.ndarray | None = None
+        self._last_tolerated: tuple | None = None  # data_copy checks its GM range twice: warn once
+
+    @classmethod
+    def device_copy(cls, array: Any, name: str, past_end: PastEndPolicy = "strict",
+                    uninit: UninitPolicy = "warn") -> GmBuffer:
+        """A device allocation holding a copy of ``array``, as pyasc's launch makes one (docs/semantics.md §10.7).
+
+        The allocation is :func:`device_allocation_bytes` long; bytes past the tensor start
+        never-written.  An access past the tensor but inside the allocation raises under the
+        ``"strict"`` policy and warns (:class:`~npusim.errors.GmPastEndWarning`) under
+        ``"hardware"``.  :meth:`copy_back` stores the tensor's bytes in the array.
+        """
+        if past_end not in ("strict", "hardware"):
+            raise ValueError(f"GmBuffer.device_copy: past_end must be 'strict' or 'hardware', got {past_end!r}")
+        host, dtype = _host_array(array, name)
+        nbytes = host.size * dtype.itemsize
+        region = np.zeros(device_allocation_bytes(nbytes), dtype=np.uint8)
+        region[:nbytes] = np.ascontiguousarray(host).reshape(-1).astype(dtype.np_dtype, copy=False).view(np.uint8)
+        memory = Memory.over(region, name, uninit, written=False)
+        memory.mark_written(0, nbytes)
+        buffer = cls(name, memory, dtype, bool(host.flags.writeable))
+        buffer.tensor_bytes, buffer.past_end, buffer._host = nbytes, past_end, host
+        return buffer
+
+    def copy_back(self) -> None:
+        """After a launch: the tensor's bytes back into the array it was copied from (in its own layout)."""
+        host = self._host
+        if host is None or not self.writable:
+            return
+        values = self.memory.data[: self.tensor_bytes].view(self.dtype.np_dtype).reshape(host.shape)
+        np.copyto(host, values, casting="unsafe")
+
+    def past_tensor_end(self, instruction: str, operand: str, start: int, stop: int) -> None:
+        """Bytes ``[start, stop)`` reach past the host tensor but stay in the allocation: warn or raise."""
+        rule = (f"the access runs {stop - self.tensor_bytes} bytes past the {self.tensor_bytes}-byte host tensor, "
+                f"into the {self.nbytes - self.tensor_bytes} bytes of slack of its device allocation")
+        allowed = f"[0x0, {self.tensor_bytes:#x}) of {self.name}"
+        if self.past_end == "strict":
+            raise OutOfBoundsError(instruction, f"{operand} GM byte range", f"[{start:#x}, {stop:#x})",
+                                   rule + " (policy 'strict'; the device tolerates it: policy 'hardware')",
+                                   allowed, TOLERANCE_SOURCE)
+        if self._last_tolerated == (instruction, operand, start, stop):
+            return
+        self._last_tolerated = (instruction, operand, start, stop)
+        warnings.warn(GmPastEndWarning(f"{instruction}: {operand} GM byte range = [{start:#x}, {stop:#x}): {rule}; "
+                                       f"the device reads what the slack holds and the copy-back drops writes "
+                                       f"there; documented range: {allowed} [{TOLERANCE_SOURCE}]"),
+                      stacklevel=user_stacklevel())
 
     @classmethod
     def from_array(cls, array: Any, name: str, uninit: UninitPolicy = "warn") -> GmBuffer:
@@ -76,13 +134,7 @@ class GmBuffer:
         as soon as they happen (also when a later block fails), and arguments that share
         memory see each other's writes, exactly as with contiguous arrays.
         """
-        host = _to_numpy(array, name)
-        dtype = from_numpy(host.dtype)
-        if dtype is None:
-            raise UnsupportedError(
-                "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
-                GM_DTYPES, HOST_SOURCE,
-            )
+        host, dtype = _host_array(array, name)
         writable = bool(host.flags.writeable)
         if host.flags.c_contiguous and is_little_endian(host.dtype):
             raw = host.reshape(-1).view(np.uint8)
@@ -149,6 +201,18 @@ class HostCopy:
         self.host_bits.flat[elements] = self.staged_bits[elements]
 
 
+def _host_array(array: Any, name: str) -> tuple[np.ndarray, DType]:
+    """The caller's array as numpy (sharing memory) and its npusim element type."""
+    host = _to_numpy(array, name)
+    dtype = from_numpy(host.dtype)
+    if dtype is None:
+        raise UnsupportedError(
+            "launch", f"{name} dtype", str(host.dtype), "GM arrays need an element type npusim knows",
+            GM_DTYPES, HOST_SOURCE,
+        )
+    return host, dtype
+
+
 def _to_numpy(array: Any, name: str) -> np.ndarray:
     """A numpy view sharing memory with ``array`` (numpy array or CPU torch tensor)."""
     if isinstance(array, np.ndarray):
@@ -183,6 +247,16 @@ def _torch_to_numpy(tensor: Any, name: str) -> np.ndarray:
                                HOST_SOURCE)
     widths = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
     return tensor.detach().view(widths[dtype.itemsize]).numpy().view(dtype.np_dtype)
+
+
+def device_allocation_bytes(nbytes: int) -> int:
+    """Bytes of the device allocation behind an ``nbytes`` tensor argument (docs/semantics.md §10.7).
+
+    pyasc asks for ``nbytes + 512`` bytes and aligns the address up to 512; the allocation is
+    then a whole number of pages: 2 MiB for huge pages (``nbytes > 2048``), else 4 KiB (assumed).
+    """
+    page = HUGE_PAGE_BYTES if nbytes > 2048 else SMALL_PAGE_BYTES
+    return -(-(nbytes + DEVICE_SLACK_BYTES) // page) * page
 
 
 def is_array_like(value: Any) -> bool:
@@ -280,13 +354,22 @@ class GlobalTensor:
         x_gm.set_global_buffer(x + offset, block_length)   # x: a kernel's GlobalAddress
 
     ``x_gm[i:]`` (or ``x_gm[i]``) is the tensor ``i`` elements later.
+
+    ``geometry_key`` (its element type's name) and ``bound_buffer`` are what an instruction's
+    plan and binding know of it (``npusim.ascend.vendor``); both ``None`` while unbound.
     """
 
-    __slots__ = ("_address", "_size")
+    __slots__ = ("_address", "_size", "geometry_key", "bound_buffer")
 
     def __init__(self) -> None:
         self._address: GlobalAddress | None = None
         self._size: int | None = None
+        self.geometry_key: str | None = None
+        self.bound_buffer: GmBuffer | None = None
+
+    def _bind(self, address: GlobalAddress, size: int | None) -> None:
+        self._address, self._size = address, size
+        self.geometry_key, self.bound_buffer = address.dtype.name, address.buffer
 
     # ------------------------------------------------------------ binding
     def set_global_buffer(self, buffer: Any = None, buffer_size: int | None = None) -> None:
@@ -304,7 +387,7 @@ class GlobalTensor:
         if buffer_size is not None:
             size = require_int("set_global_buffer", "buffer_size", buffer_size, 0, 1 << 48, GM_SOURCE)
         _check_extent("set_global_buffer", "buffer", address, 0, (size or 0) * address.dtype.itemsize)
-        self._address, self._size = address, size
+        self._bind(address, size)
 
     # ---------------------------------------------------------- identity
     @property
@@ -315,11 +398,6 @@ class GlobalTensor:
                 "GlobalTensor", "tensor", "unbound", "the GlobalTensor was used before set_global_buffer",
                 "call set_global_buffer(addr[, size]) first", BINDING_SOURCE,
             )
-        return self._address
-
-    @property
-    def bound_address(self) -> GlobalAddress | None:
-        """The element-0 address, or ``None`` while unbound (for callers that decide themselves)."""
         return self._address
 
     @property
@@ -356,10 +434,13 @@ class GlobalTensor:
             offset = index
         else:
             offset = require_int("GlobalTensor[]", "offset", index, -(1 << 48), 1 << 48, GM_SOURCE)
-        address = self.address
-        view = GlobalTensor()
+        address = self._address
+        if address is None:
+            address = self.address  # raises: the tensor was never bound
+        view = GlobalTensor.__new__(GlobalTensor)  # a kernel makes one per tile: the fields set directly
         view._address = GlobalAddress(address.buffer, address.offset + offset, address.dtype)
         view._size = None if self._size is None else max(0, self._size - offset)
+        view.geometry_key, view.bound_buffer = self.geometry_key, self.bound_buffer
         return view
 
     __call__ = __getitem__
@@ -390,6 +471,11 @@ class GlobalTensor:
         itemsize = self.dtype.itemsize
         return self.check_bytes(instruction, operand, first_elem * itemsize, (first_elem + count) * itemsize)
 
+    def locate(self, instruction: str, operand: str, nbytes: int) -> tuple[GmBuffer, int]:
+        """Check bytes ``[0, nbytes)`` from element 0 (:meth:`check_bytes`); return the buffer and
+        their start in it."""
+        return self.bound_buffer or self.buffer, self.check_bytes(instruction, operand, 0, nbytes)
+
     def check_bytes(self, instruction: str, operand: str, start: int, stop: int) -> int:
         """Check bytes ``[start, stop)`` relative to element 0; return ``start`` relative to the buffer."""
         address = self._address
@@ -407,6 +493,9 @@ class GlobalTensor:
                     f"the access runs past the {self._size} elements given to set_global_buffer",
                     f"[{base:#x}, {limit:#x}) of {address.buffer.name}", GM_SOURCE,
                 )
+            tensor_bytes = address.buffer.tensor_bytes
+            if tensor_bytes is not None and base + stop > tensor_bytes:
+                address.buffer.past_tensor_end(instruction, operand, base + start, base + stop)
         return base + start
 
 

@@ -27,20 +27,26 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from ...engine.trace import CoreTrace, collecting
 from ...errors import RuntimeMisuseError
 from ...memory import core_uninit_policy, strict_reads
 from ...sources import semantics
 from ...validate import require_int
+from ...views.progress import progress
 from .. import pages
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
+from ..sync_check import BlockRaces, sync_checker
 from .gm import GlobalAddress, GmBuffer, is_array_like
+from .pipe import tensors_in_use
 
 __all__ = ["ConstExpr", "JitFunction", "Launch", "get_block_idx", "get_block_num", "jit"]
 
@@ -80,6 +86,7 @@ class Launch:
     block_dim: int
     chip: AscendChip
     gm: list[GmBuffer] = field(default_factory=list)
+    trace: list[CoreTrace] | None = None  # every block's access records, when traced (launch(..., trace=...))
 
 
 class JitFunction:
@@ -122,8 +129,10 @@ class JitFunction:
         return self.fn(*args, **kwargs)
 
     def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, *,
-               chip: str | AscendChip | None = None, strict: bool = False,
-               after_block: Callable[[Core], object] | None = None) -> Launch:
+               chip: str | AscendChip | None = None, strict: bool = False, sync: str | None = None,
+               schedule_seed: int | None = None,
+               after_block: Callable[[Core], object] | None = None,
+               trace: bool | str | os.PathLike = False) -> Launch:
         """Run the kernel on ``block_dim`` blocks, in order; return what ran.
 
         Args:
@@ -133,8 +142,17 @@ class JitFunction:
             strict: reads of never-written UB or GM raise instead of warning; GM from
                 :func:`~npusim.ascend.runtime.gm.gm_alloc` included, unless it was made with
                 ``uninit="ignore"``.
+            sync: the pipe synchronisation checker of every block (docs/semantics.md §11):
+                ``"warn"``, ``"raise"`` or ``"off"``; ``None``: :data:`DEFAULT_SYNC`, which is
+                ``"off"`` (checking costs about 20x a plain launch today, docs/performance.md) and
+                ``"warn"`` under ``npusim run`` (``--sync`` chooses).
+                Blocks share one record of GM bytes, for races between blocks.
+            schedule_seed: fuzz each block's pipe schedule with this seed (``Core(schedule_seed=)``):
+                a kernel that is properly synchronised gives the same bytes under every seed.
             after_block: called with each block's core when the block has returned, before the
                 core is freed (to look at its UB or sync log; npusim keeps no core).
+            trace: ``True`` keeps every block's access records in ``Launch.trace``; a path
+                also writes them there as a Chrome trace-event file (:mod:`npusim.views.chrome`).
         """
         name = self.fn.__name__
         who = f"{name}.launch"
@@ -149,22 +167,38 @@ class JitFunction:
         elif not all(isinstance(key, str) for key in kwargs):
             raise TypeError(f"{who}: kwargs keys must be parameter names (str), got "
                             f"{[key for key in kwargs if not isinstance(key, str)][0]!r}")
+        if not isinstance(trace, (bool, str, os.PathLike)):
+            raise TypeError(f"{who}: trace must be a bool or a file path, got {type(trace).__name__}")
         if after_block is not None and not callable(after_block):
             raise TypeError(f"{who}: after_block must be callable (it receives each block's Core), "
                             f"got {type(after_block).__name__}")
         product = get_default_chip() if chip is None else get_chip(chip)
         uninit = core_uninit_policy(name, strict, None)
+        if sync is None:
+            sync = DEFAULT_SYNC.get()
+        sync_checker(name, sync, 8, schedule_seed=schedule_seed)  # the policy is checked before anything runs
+        blocks = BlockRaces() if sync != "off" else None
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
         call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in kwargs.items()}
         token = _RUNNING.set(launch)
+        traced = None
         try:
-            with strict_reads(strict):
-                for block_idx in range(block_dim):
-                    self._run_block(launch, Core(product, strict=strict, block_idx=block_idx, block_num=block_dim),
-                                    call_args, call_kwargs, after_block)
+            with strict_reads(strict), collecting() if trace is not False else contextlib.nullcontext() as traced:
+                for block_idx in progress(range(block_dim), f"{name}[{block_dim}]", block_dim, "block"):
+                    core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim)
+                    core.observer = sync_checker(name, sync, product.hard_event_ids, blocks,
+                                                 None if schedule_seed is None else schedule_seed + block_idx)
+                    self._run_block(launch, core, call_args, call_kwargs, after_block)
+                    del core  # the block's core is freed when the block returns
         finally:
             _RUNNING.reset(token)
+            if traced is not None:  # also when a block failed: the trace shows what ran up to it
+                launch.trace = traced.cores
+                if trace is not True:
+                    from ...views.chrome import write_trace
+
+                    write_trace(trace, traced.cores)
         return launch
 
     def _run_block(self, launch: Launch, core: Core, args: list, kwargs: dict, after_block) -> None:
@@ -172,6 +206,8 @@ class JitFunction:
         with core:
             try:
                 self.fn(*args, **kwargs)
+                if core.observer is not None:
+                    core.observer.finish(launch.kernel, tensors_in_use(core))
             except Exception as err:
                 if hasattr(err, "add_note"):
                     err.add_note(f"(npusim: in block {core.block_idx} of {launch.block_dim}, kernel {launch.kernel}, "
@@ -188,6 +224,10 @@ class JitFunction:
             launch.gm.append(buffer)
             return GlobalAddress(buffer, 0, buffer.dtype)
         return value
+
+
+#: the sync policy of launches that name none (``npusim run --sync`` sets it for its script)
+DEFAULT_SYNC: contextvars.ContextVar[str] = contextvars.ContextVar("npusim_default_sync", default="off")
 
 
 def jit(fn: Callable | None = None, **options) -> JitFunction | Callable[[Callable], JitFunction]:

@@ -38,10 +38,11 @@ from ...validate import align_up, require_int
 from .. import pages
 from ..chips import unsupported_on
 from ..core import Core, SyncRecord, active_core, current_core
+from ..races import event_pipes
 from ..tensor import Lease, LocalTensor
-from ..types import UB_POSITIONS, PipeID, TPosition
+from ..types import UB_POSITIONS, HardEvent, PipeID, TPosition
 
-__all__ = ["TBuf", "TPipe", "TQue"]
+__all__ = ["TBuf", "TPipe", "TQue", "get_tpipe_ptr"]
 
 BUFFER_ALIGN = 32  # InitBuffer.md: len is rounded up to a multiple of 32 bytes
 MAX_BUFFERS = 64  # InitBuffer.md: at most 64 buffers per kernel (QBUF_MAX_LEN)
@@ -83,6 +84,27 @@ class _Slot:
     owner: str  # how messages name the buffer (its leases' owner)
     state: str = "free"  # free -> occupied -> enqueued -> dequeued -> free
     lease: Lease | None = None
+
+
+#: the events a queue's operations imply, per position (docs/semantics.md §11.3): enque sets and
+#: deque waits for the first, free_tensor sets and the next alloc_tensor of the buffer waits for the second
+QUEUE_EVENTS = {TPosition.VECIN: (HardEvent.MTE2_V, HardEvent.V_MTE2),
+                TPosition.VECOUT: (HardEvent.V_MTE3, HardEvent.MTE3_V)}
+ENQUEUE_EVENT, FREE_EVENT = 0, 1
+
+
+def _queue_event(core: Core, position: TPosition, slot, which: int, wait: bool) -> None:
+    """Tell the core's sync checker (if any) about the flag a queue operation implies."""
+    checker = core.observer
+    events = QUEUE_EVENTS.get(position)
+    if checker is None or events is None:  # VECCALC: its buffers stay on the V pipe
+        return
+    source, destination = event_pipes(events[which])
+    key = ("queue", id(slot), which)
+    if wait:
+        checker.queue_wait(key, destination)
+    else:
+        checker.queue_set(key, source)
 
 
 class TQue:
@@ -173,12 +195,13 @@ class TQue:
             self._cursor = (index + 1) % count
         slot.state, slot.lease = "occupied", Lease(slot.owner)
         busy[self.position] = busy.get(self.position, 0) + 1
+        _queue_event(core, self.position, slot, FREE_EVENT, wait=True)
         return self._tensor(core, dtype, slot)
 
     def enque(self, tensor: LocalTensor) -> bool:
         """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``)."""
         instruction = "TQue.enque"
-        self._ready(instruction)
+        core = self._ready(instruction)
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
             raise _misuse(instruction, "tensor", repr(tensor), "the tensor is already in the queue",
@@ -190,6 +213,7 @@ class TQue:
                           f"{pages.TQUE_INTRO} 模板参数 (depth); {RULES}")
         slot.state = "enqueued"
         self._queued.append(slot)
+        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=False)
         return True
 
     def deque(self, dtype: DType) -> LocalTensor:
@@ -203,12 +227,13 @@ class TQue:
                           "enque a tensor first", f"{pages.DEQUE} 约束说明; {RULES}")
         slot = self._queued.popleft()
         slot.state = "dequeued"
+        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=True)
         return self._tensor(core, dtype, slot)
 
     def free_tensor(self, tensor: LocalTensor) -> None:
         """Give the tensor's buffer back to the queue; the tensor (and its views) become unusable."""
         instruction = "TQue.free_tensor"
-        self._ready(instruction)
+        core = self._ready(instruction)
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
             raise _misuse(instruction, "tensor", repr(tensor), "the tensor is still in the queue",
@@ -216,6 +241,7 @@ class TQue:
         slot.lease.revoke()
         slot.state, slot.lease = "free", None
         self._pipe.busy_by_position[self.position] -= 1
+        _queue_event(core, self.position, slot, FREE_EVENT, wait=False)
 
     def get_tensor_count_in_que(self) -> int:
         return len(self._queued)
@@ -349,6 +375,7 @@ class TPipe:
         self.next_addr = 0
         self.buffer_count = 0
         self.busy_by_position: dict[TPosition, int] = {}  # queue buffers allocated and not yet freed
+        self.event_ids: dict[HardEvent, int] = {}  # per event, a bit set of the ids alloc_event_id handed out
         self.destroyed = False
         _PIPES[core] = weakref.ref(self)
 
@@ -430,9 +457,70 @@ class TPipe:
         self._release()
         self.destroyed = True
         self.core.sync_log.append(SyncRecord("pipe_barrier", int(PipeID.PIPE_ALL), 0))
+        if self.core.observer is not None:
+            self.core.observer.model.barrier(PipeID.PIPE_ALL)
 
     def init(self) -> None:
-        """Accepted for compatibility (the pool is ready when the pipe is created)."""
+        """Make a destroyed pipe usable again, with an empty pool and no event ids (``TPipe::Init``).
+
+        A pipe that was never destroyed is ready already: then nothing changes.
+        """
+        if not self.destroyed:
+            return
+        core = current_core("TPipe.init")
+        if core is not self.core:
+            raise _misuse("TPipe.init", "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
+                          CORE_SOURCE)
+        existing = _PIPES.get(core)
+        existing = existing() if existing is not None else None
+        if existing is not None and existing is not self and not existing.destroyed:
+            raise _misuse("TPipe.init", "pipe", repr(existing), "this core has another live TPipe",
+                          "destroy it first", f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
+        self.destroyed = False
+        self.event_ids = {}
+        _PIPES[core] = weakref.ref(self)
+
+    # ------------------------------------------------------------ event ids
+    def _event(self, instruction: str, event) -> HardEvent:
+        self._require_alive(instruction)
+        if not isinstance(event, HardEvent):
+            raise TypeError(f"{instruction}: event must be an asc.HardEvent, got {event!r}")
+        return event
+
+    def _free_id(self, instruction: str, event: HardEvent) -> int:
+        limit = self.core.chip.hard_event_ids
+        used = self.event_ids.get(event, 0)
+        for event_id in range(limit):
+            if not used >> event_id & 1:
+                return event_id
+        raise _misuse(instruction, "event ids", f"{limit} of {event.name} in use",
+                      f"{self.core.chip.product} has {limit} ids per event", "release_event_id one first",
+                      f"{pages.SET_FLAG} 参数说明; {semantics('5.6')}")
+
+    def alloc_event_id(self, event: HardEvent = HardEvent.V_S) -> int:
+        """The lowest free id of ``event``, now in use (pyasc ``alloc_event_id``, ``TPipe::AllocEventID``)."""
+        event = self._event("TPipe.alloc_event_id", event)
+        event_id = self._free_id("TPipe.alloc_event_id", event)
+        self.event_ids[event] = self.event_ids.get(event, 0) | 1 << event_id
+        return event_id
+
+    def fetch_event_id(self, event: HardEvent = HardEvent.V_S) -> int:
+        """The lowest free id of ``event``, without taking it (``TPipe::FetchEventID``)."""
+        event = self._event("TPipe.fetch_event_id", event)
+        return self._free_id("TPipe.fetch_event_id", event)
+
+    def release_event_id(self, id: int, event: HardEvent = HardEvent.V_S) -> None:  # noqa: A002 - pyasc's name
+        """Give back an id from :meth:`alloc_event_id` (``TPipe::ReleaseEventID``)."""
+        event = self._event("TPipe.release_event_id", event)
+        limit = self.core.chip.hard_event_ids
+        event_id = require_int("TPipe.release_event_id", "id", id, 0, limit - 1,
+                               f"{pages.SET_FLAG} 参数说明; {semantics('5.6')}")
+        used = self.event_ids.get(event, 0)
+        if not used >> event_id & 1:
+            raise _misuse("TPipe.release_event_id", "id", event_id, f"the id of {event.name} is not allocated",
+                          "an id returned by alloc_event_id and not yet released",
+                          f"{pages.SET_FLAG} 参数说明; {semantics('5.6')}")
+        self.event_ids[event] = used & ~(1 << event_id)
 
     def state(self) -> tuple:
         """Everything the pipe's calls can change (its queues and buffers included), for comparisons."""
@@ -452,3 +540,21 @@ class TPipe:
         if self.destroyed:
             raise _misuse(instruction, "pipe", "destroyed", "the TPipe was destroyed", "create a new TPipe",
                           f"{pages.TPIPE_DESTROY} 功能说明; {RULES}")
+
+
+def tensors_in_use(core: Core) -> list[str]:
+    """The queue buffers of ``core``'s live TPipe still allocated, enqueued or dequeued (for the sync checker)."""
+    ref = _PIPES.get(core)
+    pipe = ref() if ref is not None else None
+    if pipe is None or pipe.destroyed:
+        return []
+    return [f"{slot.owner} ({slot.state})" for que in pipe.queues for slot in que._slots if slot.state != "free"]
+def get_tpipe_ptr() -> TPipe:
+    """The running core's live TPipe (pyasc ``get_tpipe_ptr``, Ascend C ``GetTPipePtr``)."""
+    core = current_core("get_tpipe_ptr")
+    existing = _PIPES.get(core)
+    existing = existing() if existing is not None else None
+    if existing is None or existing.destroyed:
+        raise _misuse("get_tpipe_ptr", "pipe", "none", "the running core has no live TPipe", "create one: asc.TPipe()",
+                      f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
+    return existing

@@ -1,22 +1,5 @@
-"""Sophgo TPU-Kernel instructions, one module per family."""
+"""Sophgo TPU-Kernel instructions, one module per family; importing them registers every instruction."""
 
-from .gdma import tpu_gdma_cpy_L2S, tpu_gdma_cpy_S2L
-from .select import (
-    tpu_bdc_equal_select,
-    tpu_bdc_greater_select,
-    tpu_bdc_less_select,
-    tpu_bdc_maximum_greater_select,
-    tpu_bdc_minimum_less_select,
-)
-from .set_c import tpu_bdc_set_C
+from . import gdma, select, set_c
 
-__all__ = [
-    "tpu_bdc_equal_select",
-    "tpu_bdc_greater_select",
-    "tpu_bdc_less_select",
-    "tpu_bdc_maximum_greater_select",
-    "tpu_bdc_minimum_less_select",
-    "tpu_bdc_set_C",
-    "tpu_gdma_cpy_L2S",
-    "tpu_gdma_cpy_S2L",
-]
+__all__ = ["gdma", "select", "set_c"]

@@ -40,27 +40,27 @@ fixtures; the oracle asserts on every violation listed):
 
 Destination elements may coincide (a zero or small stride); they are written in NCHW order,
 so the last one wins, as in the cmodel.  A rejected call has changed nothing.
+
+The plan (:class:`CopyPlan`) is the checked shape, dtype and strides; both addresses bind per call.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ...dtypes import DType
 from ...errors import UnsupportedError
-from ...memory import Memory
 from ...sources import semantics
 from .. import pages
 from ..chips import INT32_MAX, Chip
-from ..core import Core, current_core
 from ..layout import local_stride
 from ..placement import (
     GlobalPlacement,
     LocalPlacement,
+    PlacedBinding,
     as_dim4,
     check_element_count,
     check_shape,
@@ -69,28 +69,14 @@ from ..placement import (
     place_local,
     require_address,
 )
-from ..types import as_data_type, data_type_t, dim4, storage_dtype
+from ..types import as_data_type, dim4, storage_dtype
+from ..vendor import sophgo_instruction
 
-__all__ = ["null_local_stride", "tpu_gdma_cpy_L2S", "tpu_gdma_cpy_S2L"]
+__all__ = ["CopyBinding", "CopyPlan", "null_local_stride"]
 
 SOURCE = f"{pages.TPU_KERNEL_H} tpu_gdma_cpy_S2L; {semantics('9.1')}"  # rules measured on the BM1684X/BM1688 cmodels
 W_STRIDE_SOURCE = f"{pages.GDMA} 注意事项; {semantics('9.1')}"  # documented for BM1684X, measured on BM1688
-
-
-def tpu_gdma_cpy_S2L(
-    dst_addr: int, src_addr: int, shape: dim4, dst_stride: dim4 | None, src_stride: dim4 | None,
-    dtype: data_type_t,
-) -> None:  # fmt: skip
-    """Copy a tensor from global memory (``src_addr``) to local memory (``dst_addr``)."""
-    _copy("tpu_gdma_cpy_S2L", True, dst_addr, src_addr, shape, dst_stride, src_stride, dtype)
-
-
-def tpu_gdma_cpy_L2S(
-    dst_addr: int, src_addr: int, shape: dim4, dst_stride: dim4 | None, src_stride: dim4 | None,
-    dtype: data_type_t,
-) -> None:  # fmt: skip
-    """Copy a tensor from local memory (``src_addr``) to global memory (``dst_addr``)."""
-    _copy("tpu_gdma_cpy_L2S", False, dst_addr, src_addr, shape, dst_stride, src_stride, dtype)
+PARAMS = ("dst_addr", "src_addr", "shape", "dst_stride", "src_stride", "dtype")
 
 
 def null_local_stride(shape: dim4, bits: int, chip: Chip) -> dim4:
@@ -101,40 +87,43 @@ def null_local_stride(shape: dim4, bits: int, chip: Chip) -> dim4:
 # ------------------------------------------------------------------------------ plan
 
 
-@dataclass(frozen=True)
-class _Plan:
-    """A checked copy: where the local and the global tensor are, and which way data moves."""
+@dataclass(frozen=True, eq=False)
+class CopyPlan:
+    """A checked copy: its shape, element type and both strides, and which way data moves."""
 
     instruction: str
     to_local: bool
     dtype: DType
-    local: LocalPlacement
-    glob: GlobalPlacement
+    shape: dim4
+    local_stride: dim4
+    global_stride: dim4
     dst_may_repeat: bool  # an explicit destination stride may map two elements to one place
+    operands: tuple[str, ...] = ("dst_addr", "src_addr")
+
+    def bind(self, core, operands: tuple) -> CopyBinding:
+        """Check both addresses, the local one first: element-aligned, every byte inside its lane or
+        inside global memory."""
+        dst_addr, src_addr = operands
+        local_addr, global_addr = (dst_addr, src_addr) if self.to_local else (src_addr, dst_addr)
+        local_name, global_name = ("dst", "src") if self.to_local else ("src", "dst")
+        size = self.dtype.itemsize
+        local = place_local(self.instruction, core.chip, f"{local_name} address", int(local_addr), self.shape,
+                            self.local_stride, size, size, f"must be aligned to its {size}-byte element", SOURCE)
+        glob = place_global(self.instruction, core.global_mem_bytes, f"{global_name} address", int(global_addr),
+                            self.shape, self.global_stride, size, SOURCE)
+        return CopyBinding(self, core, local, glob)
 
 
-def _copy(
-    instruction: str, to_local: bool, dst_addr: Any, src_addr: Any, shape: Any, dst_stride: Any,
-    src_stride: Any, dtype: Any,
-) -> None:  # fmt: skip
-    core = current_core(instruction)
-    for name, addr in (("dst_addr", dst_addr), ("src_addr", src_addr)):
-        require_address(instruction, name, addr)
-    shape = as_dim4(instruction, "shape", shape)
-    dst_stride = as_dim4(instruction, "dst_stride", dst_stride, allow_none=True)
-    src_stride = as_dim4(instruction, "src_stride", src_stride, allow_none=True)
-    local_addr, global_addr = (dst_addr, src_addr) if to_local else (src_addr, dst_addr)
+def _compile(instruction: str, to_local: bool, core, form: str, values: dict) -> CopyPlan:
+    """Check every rule of the call, types first, and plan it (nothing is read or written)."""
+    chip = core.chip
+    for name in ("dst_addr", "src_addr"):
+        require_address(instruction, name, values[name])
+    shape = as_dim4(instruction, "shape", values["shape"])
+    dst_stride = as_dim4(instruction, "dst_stride", values["dst_stride"], allow_none=True)
+    src_stride = as_dim4(instruction, "src_stride", values["src_stride"], allow_none=True)
+    dtype = as_data_type(values["dtype"], instruction, "dtype")
     local_stride_arg, global_stride_arg = (dst_stride, src_stride) if to_local else (src_stride, dst_stride)
-    plan = _plan(core.chip, core.global_mem_bytes, instruction, to_local, int(local_addr), int(global_addr),
-                 shape, local_stride_arg, global_stride_arg, as_data_type(dtype, instruction, "dtype"))
-    _execute(plan, core)
-
-
-@functools.lru_cache(maxsize=256)
-def _plan(
-    chip: Chip, global_bytes: int, instruction: str, to_local: bool, local_addr: int, global_addr: int,
-    shape: dim4, local_stride_arg: dim4 | None, global_stride_arg: dim4 | None, dtype: data_type_t,
-) -> _Plan:  # fmt: skip
     if dtype not in chip.gdma_dtypes:
         raise UnsupportedError(instruction, "dtype", dtype.name, f"GDMA does not move this type on {chip.name}",
                                ", ".join(d.name for d in sorted(chip.gdma_dtypes)), SOURCE)
@@ -142,7 +131,6 @@ def _plan(
     size = storage.itemsize
     check_shape(instruction, shape, INT32_MAX, SOURCE)
     local_name, global_name = ("dst", "src") if to_local else ("src", "dst")
-    dst_stride_given = (local_stride_arg if to_local else global_stride_arg) is not None
     if chip.gdma_max_w_stride_bytes is None:
         max_w, w_rule = INT32_MAX, f"{chip.name} has no W-stride limit of its own"
     else:
@@ -153,17 +141,14 @@ def _plan(
     for name, stride in ((f"{local_name}_stride", local_stride_arg), (f"{global_name}_stride", global_stride_arg)):
         if stride is not None:
             check_stride(instruction, name, stride, lows, highs, f"{W_STRIDE_SOURCE} ({w_rule})")
-    if local_stride_arg is None:
-        local_stride_arg = null_local_stride(shape, storage.bits, chip)
-    if global_stride_arg is None:
-        global_stride_arg = local_stride("continuous", shape, 0, storage.bits, chip)
-    local = place_local(instruction, chip, f"{local_name} address", local_addr, shape, local_stride_arg, size, size,
-                        f"must be aligned to its {size}-byte element", SOURCE)
-    glob = place_global(instruction, global_bytes, f"{global_name} address", global_addr, shape, global_stride_arg,
-                        size, SOURCE)
+    local_stride_used = local_stride_arg or null_local_stride(shape, storage.bits, chip)
+    global_stride_used = global_stride_arg or local_stride("continuous", shape, 0, storage.bits, chip)
+    dst_stride_used = local_stride_used if to_local else global_stride_used
+    plan = CopyPlan(instruction, to_local, storage, shape, local_stride_used, global_stride_used,
+                    dst_stride is not None and _may_repeat(shape, dst_stride_used))
+    plan.bind(core, (values["dst_addr"], values["src_addr"]))
     check_element_count(instruction, shape, chip.total_local_mem_bytes, "local memory")
-    dst_stride = local.stride if to_local else glob.stride
-    return _Plan(instruction, to_local, storage, local, glob, dst_stride_given and _may_repeat(shape, dst_stride))
+    return plan
 
 
 def _may_repeat(shape: dim4, stride: dim4) -> bool:
@@ -182,25 +167,59 @@ def _may_repeat(shape: dim4, stride: dim4) -> bool:
     return False
 
 
-# ------------------------------------------------------------------------------ execute and commit
+# ------------------------------------------------------------------------------ run
 
 
-def _execute(plan: _Plan, core: Core) -> None:
-    """Read the source (reporting never-written bytes), then write the destination."""
-    local_index = plan.local.element_index(core.chip)
-    global_index = plan.glob.element_index()
-    src_mem, dst_mem = (core.gmem, core.lmem) if plan.to_local else (core.lmem, core.gmem)
-    src_index, dst_index = (global_index, local_index) if plan.to_local else (local_index, global_index)
-    src_mem.check_initialized(plan.instruction, "src", src_index, plan.dtype.itemsize)
-    values = src_mem.gather(src_index, plan.dtype.raw)
-    _write_in_order(dst_mem, dst_index.reshape(-1), values.reshape(-1), plan.dst_may_repeat)
+class CopyBinding(PlacedBinding):
+    """A copy plan bound to its two addresses on one core."""
+
+    def __init__(self, plan: CopyPlan, core, local: LocalPlacement, glob: GlobalPlacement) -> None:
+        self.plan, self.chip, lmem, gmem = plan, core.chip, core.lmem, core.gmem
+        (self.src_mem, self.read_placements), (self.dst_mem, self.write_placements) = (
+            ((gmem, (glob,)), (lmem, (local,))) if plan.to_local else ((lmem, (local,)), (gmem, (glob,))))
+
+    def run(self, core, values: tuple) -> None:
+        """Read the source (reporting never-written bytes), then write the destination."""
+        plan, chip = self.plan, self.chip
+        src_index, dst_index = (p[0].element_index(chip) for p in (self.read_placements, self.write_placements))
+        self.src_mem.check_initialized(plan.instruction, "src", src_index, plan.dtype.itemsize)
+        index, values = dst_index.reshape(-1), self.src_mem.gather(src_index, plan.dtype.raw).reshape(-1)
+        if plan.dst_may_repeat:  # where destination elements coincide, the last in NCHW order wins
+            unique, first_from_end = np.unique(index[::-1], return_index=True)
+            if unique.size != index.size:
+                index, values = unique, values[::-1][first_from_end]
+        self.dst_mem.scatter(index, values)
 
 
-def _write_in_order(memory: Memory, index: np.ndarray, values: np.ndarray, may_repeat: bool) -> None:
-    """Scatter ``values``; where indices repeat, the one that comes last (NCHW order) wins."""
-    if may_repeat:
-        reversed_index = index[::-1]
-        unique, first_from_end = np.unique(reversed_index, return_index=True)
-        if unique.size != index.size:
-            index, values = unique, values[::-1][first_from_end]
-    memory.scatter(index, values)
+# ------------------------------------------------------------------------------ registry
+
+
+_EXAMPLES = {
+    "tpu_gdma_cpy_S2L": (
+        "import numpy as np\n"
+        "core.write_global(0x1000, np.arange(2 * 70 * 3 * 5, dtype=np.float32))\n"
+        "tpu.tpu_gdma_cpy_S2L(0x0, 0x1000, tpu.dim4(2, 70, 3, 5), None, None, tpu.DT_FP32)",
+        "import numpy as np  # explicit strides: every other element of global memory, a free local layout\n"
+        "core.write_global(0x100, np.arange(2 * 3 * 4 * 10, dtype=np.int16))\n"
+        "tpu.tpu_gdma_cpy_S2L(3 * tpu.tpu_local_mem_size_per_npu() + 0x40, 0x100, tpu.dim4(2, 3, 4, 5),\n"
+        "    tpu.dim4(80, 24, 6, 1), tpu.dim4(120, 40, 10, 2), tpu.DT_INT16)",
+    ),
+    "tpu_gdma_cpy_L2S": (
+        "import numpy as np\n"
+        "core.write_local(0x0, np.ones((2, 70, 3, 5)), tpu.DT_FP32)\n"
+        "tpu.tpu_gdma_cpy_L2S(0x1000, 0x0, tpu.dim4(2, 70, 3, 5), None, None, tpu.DT_FP32)",
+        "import numpy as np  # an H stride of 0 in global memory: the last row of each channel wins\n"
+        "core.write_local(0x40, np.arange(60).reshape(1, 3, 4, 5), tpu.DT_UINT8, layout=tpu.dim4(60, 20, 5, 1))\n"
+        "tpu.tpu_gdma_cpy_L2S(0x200, 0x40, tpu.dim4(1, 3, 4, 5), tpu.dim4(15, 5, 0, 1), tpu.dim4(60, 20, 5, 1),\n"
+        "    tpu.DT_UINT8)",
+    ),
+}
+
+for _name, _to_local, _way in (("tpu_gdma_cpy_S2L", True, "global to local"),
+                               ("tpu_gdma_cpy_L2S", False, "local to global")):
+    sophgo_instruction(
+        _name, "data_movement", "GDMA", PARAMS, functools.partial(_compile, _name, _to_local),
+        f"{pages.GDMA} {_name}; {semantics('9.1')}", lambda chip: chip.gdma_dtypes,
+        f"copy a tensor from {_way} memory: element (n, c, h, w) of shape moves, bits unchanged", _EXAMPLES[_name],
+        frozenset({"dst_addr", "src_addr"}),
+    )

@@ -12,34 +12,26 @@ checked on the cmodel) or a SCALAR (the low ``bits(dtype)`` bits of the ``scalar
 src2/src3 bits are copied unchanged; only the dtype *width* of dst matters (§8.1).
 Only valid elements of dst are written; its padding is untouched.
 
-Every call runs in three steps (docs/architecture.md):
-
-1. **plan** (:func:`_plan`, cached on the call's hashable parameters): check every rule,
-   and describe each operand as an in-lane element offset, a stride and the channel runs
-   (:func:`~npusim.sophgo.layout.channel_runs`).  A rejected call has changed nothing.
-2. **execute**: build strided numpy views of local memory per run, report never-written
-   source bytes, compare on raw bits (:mod:`.fused_compare`) and select.
-3. **commit**: write dst (dst0 then dst1) through the same views.
+The plan (:class:`SelectPlan`) is the checked call for dst's start lane: operand kinds, dtypes and
+channel runs (:func:`~npusim.sophgo.layout.channel_runs`); the binding checks each address (local,
+aligned, inside its lane, on dst's lane) and holds strided views of local memory per channel run.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError, UnsupportedError
-from ...memory import Memory
+from ...memory import ALL_WRITTEN, Memory
 from ...sources import semantics
 from .. import pages
 from ..chips import Chip
-from ..core import current_core
-from ..layout import ChannelRun, channel_runs, element_lane_offset, local_stride, split_address
-from ..placement import SHAPE_MAX, check_shape, place_local, require_address
+from ..layout import ChannelRun, channel_runs, local_stride, split_address
+from ..placement import SHAPE_MAX, LocalPlacement, PlacedBinding, check_shape, place_local, require_address
 from ..types import (
     SCALAR,
     TENSOR,
@@ -47,98 +39,37 @@ from ..types import (
     as_data_type,
     data_type_t,
     dim4,
-    scalar_t,
     storage_dtype,
     tpu_data_type_bits,
     var_type_t,
     variable_t,
 )
+from ..vendor import local_lane, sophgo_instruction
 from .fused_compare import Condition, compare, flush_chosen
 
-__all__ = [
-    "tpu_bdc_equal_select",
-    "tpu_bdc_greater_select",
-    "tpu_bdc_less_select",
-    "tpu_bdc_maximum_greater_select",
-    "tpu_bdc_minimum_less_select",
-]
+__all__ = ["SelectBinding", "SelectPlan"]
 
 _NOTES = f"{pages.COMPARE_SELECT} 注意事项"
 _SRC_NAMES = ("src0", "src1", "src2", "src3")
-_ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101}  # Memory's shadow: one 0x01 byte per written byte
-
-
-# ------------------------------------------------------------------------------ public API
-
-
-def tpu_bdc_greater_select(
-    dst_addr: int, src0: variable_t, src1: variable_t, src2: variable_t, src3: variable_t,
-    shape: dim4, src0_src1_dtype: data_type_t, dst_dtype: data_type_t,
-) -> None:  # fmt: skip
-    """``dst = src2 if src0 > src1 else src3`` (IEEE ordered; FP32/BF16 subnormals compare as 0)."""
-    _select("tpu_bdc_greater_select", "greater", False, (dst_addr,), (src0, src1, src2, src3), shape,
-            src0_src1_dtype, dst_dtype)  # fmt: skip
-
-
-def tpu_bdc_less_select(
-    dst_addr: int, src0: variable_t, src1: variable_t, src2: variable_t, src3: variable_t,
-    shape: dim4, src0_src1_dtype: data_type_t, dst_dtype: data_type_t,
-) -> None:  # fmt: skip
-    """``dst = src2 if src0 < src1 else src3`` (true with a NaN unless both bit patterns are identical)."""
-    _select("tpu_bdc_less_select", "less", False, (dst_addr,), (src0, src1, src2, src3), shape,
-            src0_src1_dtype, dst_dtype)  # fmt: skip
-
-
-def tpu_bdc_equal_select(
-    dst_addr: int, src0: variable_t, src1: variable_t, src2: variable_t, src3: variable_t,
-    shape: dim4, src0_src1_dtype: data_type_t, dst_dtype: data_type_t,
-) -> None:  # fmt: skip
-    """``dst = src2 if bits(src0) == bits(src1) else src3`` (bitwise, floats included)."""
-    _select("tpu_bdc_equal_select", "equal", False, (dst_addr,), (src0, src1, src2, src3), shape,
-            src0_src1_dtype, dst_dtype)  # fmt: skip
-
-
-def tpu_bdc_maximum_greater_select(
-    dst0_addr: int, dst1_addr: int, src0: variable_t, src1: variable_t, src2: variable_t, src3: variable_t,
-    shape: dim4, dst0_dtype: data_type_t, dst1_dtype: data_type_t,
-) -> None:  # fmt: skip
-    """``g = src0 > src1``; ``dst0 = src0 if g else src1`` (FP32/BF16 subnormals -> signed 0);
-    ``dst1 = src2 if g else src3``.  ``dst0_dtype`` is also the compare type."""
-    _select("tpu_bdc_maximum_greater_select", "greater", True, (dst0_addr, dst1_addr),
-            (src0, src1, src2, src3), shape, dst0_dtype, dst1_dtype)  # fmt: skip
-
-
-def tpu_bdc_minimum_less_select(
-    dst0_addr: int, dst1_addr: int, src0: variable_t, src1: variable_t, src2: variable_t, src3: variable_t,
-    shape: dim4, dst0_dtype: data_type_t, dst1_dtype: data_type_t,
-) -> None:  # fmt: skip
-    """``l = src0 < src1``; ``dst0 = src0 if l else src1`` (FP32/BF16 subnormals -> signed 0);
-    ``dst1 = src2 if l else src3``.  ``dst0_dtype`` is also the compare type."""
-    _select("tpu_bdc_minimum_less_select", "less", True, (dst0_addr, dst1_addr),
-            (src0, src1, src2, src3), shape, dst0_dtype, dst1_dtype)  # fmt: skip
 
 
 # ------------------------------------------------------------------------------ plan
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Operand:
-    """One operand as the plan sees it.
-
-    ``base_elem`` is the in-lane byte offset divided by the element size; ``stride`` is the
-    TENSOR's aligned stride (None for VECTOR and SCALAR).
-    """
+    """A placed TENSOR or VECTOR operand.  A VECTOR is placed as a tensor of dst's shape with all
+    strides 0: element ``(n, c, h, w)`` is the one in lane ``(start_lane + c) % NPU_NUM``."""
 
     name: str
-    kind: var_type_t
     dtype: DType
-    addr: int | None = None
-    base_elem: int = 0
-    stride: dim4 | None = None
+    placement: LocalPlacement
 
 
-@dataclass(frozen=True)
-class _Plan:
+@dataclass(frozen=True, eq=False)
+class SelectPlan:
+    """A checked select for dst's start lane: everything but the operands' in-lane offsets."""
+
     instruction: str
     condition: Condition
     min_max: bool
@@ -146,74 +77,75 @@ class _Plan:
     start_lane: int
     runs: tuple[ChannelRun, ...]
     compare_type: data_type_t
-    value_type: data_type_t
-    sources: tuple[_Operand, _Operand, _Operand, _Operand]
-    dests: tuple[_Operand, ...]
+    dst_dtypes: tuple[DType, ...]  # dst, or dst0 and dst1
+    src_dtypes: tuple[DType, DType, DType, DType]
+    src_kinds: tuple[var_type_t, var_type_t, var_type_t, var_type_t]
+    operands: tuple[str, ...]
+
+    def bind(self, core, operands: tuple) -> SelectBinding:
+        """Check every operand's address, dsts first, and place it (a SCALAR: ``None``)."""
+        chip, ndst = core.chip, len(self.dst_dtypes)
+        dests = tuple(self._place(chip, name.removesuffix("_addr"), TENSOR, int(addr), dtype)
+                      for name, addr, dtype in zip(self.operands[:ndst], operands[:ndst], self.dst_dtypes, strict=True))
+        sources = tuple(None if kind is SCALAR else self._place(chip, name, kind, var.addr, dtype)
+                        for name, kind, var, dtype in zip(_SRC_NAMES, self.src_kinds, operands[ndst:],
+                                                          self.src_dtypes, strict=True))
+        return SelectBinding(self, chip, core.lmem, dests, sources)
+
+    def _place(self, chip: Chip, name: str, kind: var_type_t, addr: int, dtype: DType) -> _Operand:
+        """Check an address operand (range, alignment, extent, start lane) and place it."""
+        operand, size, lane = f"{name} address", dtype.itemsize, split_address(addr, chip)[0]
+        if kind is VECTOR:  # one element per lane at the vector's offset: every element of a channel there (§8.2)
+            stride, alignment, rule, source = dim4(0, 0, 0, 0), size, f"aligned to its {size}-byte element", ""
+        else:
+            stride = local_stride("aligned", self.shape, max(lane, 0), dtype.bits, chip)
+            alignment, rule, source = chip.align_bytes, f"{chip.align_bytes}-byte (EU) aligned", f"{_NOTES}; "
+        placement = place_local(self.instruction, chip, operand, addr, self.shape, stride, size, alignment,
+                                f"a {kind.name} operand must be {rule}", source + semantics("8.2"))
+        if lane != self.start_lane:
+            raise ParameterRangeError(
+                self.instruction, operand, addr, f"starts on NPU lane {lane}, but dst starts on lane {self.start_lane}",
+                f"an address on lane {self.start_lane}: [{self.start_lane * chip.local_mem_bytes:#x}, "
+                f"{(self.start_lane + 1) * chip.local_mem_bytes:#x})",
+                f"{_NOTES}; {semantics('8.5')}",
+            )
+        return _Operand(name, dtype, placement)
 
 
-def _select(
-    instruction: str, condition: Condition, min_max: bool, dst_addrs: tuple[Any, ...],
-    sources: tuple[Any, ...], shape: Any, compare_dtype: Any, value_dtype: Any,
-) -> None:  # fmt: skip
-    core = current_core(instruction)
+def _compile(instruction: str, condition: Condition, min_max: bool, core, form: str, values: dict) -> SelectPlan:
+    """Check every rule of the call, types first, and plan it (nothing is read or written)."""
+    chip = core.chip
     dst_names = ("dst0_addr", "dst1_addr") if min_max else ("dst_addr",)
-    for name, addr in zip(dst_names, dst_addrs, strict=True):
-        require_address(instruction, name, addr, "int local address")
+    cmp_name = "dst0_dtype" if min_max else "src0_src1_dtype"
+    val_name = "dst1_dtype" if min_max else "dst_dtype"
+    dst_addrs = [require_address(instruction, name, values[name], "int local address") for name in dst_names]
+    sources = [values[name] for name in _SRC_NAMES]
     for name, src in zip(_SRC_NAMES, sources, strict=True):
         if not isinstance(src, variable_t):
             raise TypeError(f"{instruction}: {name} must be a variable_t, got {type(src).__name__}")
+    shape = values["shape"]
     if not isinstance(shape, dim4):
         raise TypeError(f"{instruction}: shape must be a dim4, got {type(shape).__name__}")
-    plan = _plan(
-        core.chip, instruction, condition, min_max,
-        tuple(int(a) for a in dst_addrs),
-        tuple((src.type, src.addr) for src in sources),
-        shape,
-        as_data_type(compare_dtype, instruction, "dst0_dtype" if min_max else "src0_src1_dtype"),
-        as_data_type(value_dtype, instruction, "dst1_dtype" if min_max else "dst_dtype"),
-    )  # fmt: skip
-    results = _execute(plan, core.lmem, core.chip, tuple(src.scalar for src in sources))
-    _commit(plan, core.lmem, core.chip, results)
-
-
-@functools.lru_cache(maxsize=512)
-def _plan(
-    chip: Chip, instruction: str, condition: Condition, min_max: bool, dst_addrs: tuple[int, ...],
-    sources: tuple[tuple[var_type_t, int | None], ...], shape: dim4,
-    compare_type: data_type_t, value_type: data_type_t,
-) -> _Plan:  # fmt: skip
-    """Check every rule of the call and describe its operands; raises before anything is written."""
-    cmp_name = "dst0_dtype" if min_max else "src0_src1_dtype"
-    val_name = "dst1_dtype" if min_max else "dst_dtype"
+    compare_type = as_data_type(values[cmp_name], instruction, cmp_name)
+    value_type = as_data_type(values[val_name], instruction, val_name)
     check_shape(instruction, shape, SHAPE_MAX, f"{_NOTES}; {semantics('8.5')}")
     _check_dtypes(instruction, chip, min_max, compare_type, value_type, cmp_name, val_name)
-    for name, (kind, _) in zip(_SRC_NAMES[2:], sources[2:], strict=True):
-        if kind is VECTOR:
+    for name, src in zip(_SRC_NAMES[2:], sources[2:], strict=True):
+        if src.type is VECTOR:
             raise UnsupportedError(
                 instruction, name, "VECTOR", "src2 and src3 cannot be VECTOR operands", "TENSOR or SCALAR",
                 semantics("8.2"),
             )
     cmp_storage = storage_dtype(compare_type, instruction, cmp_name)
     val_storage = storage_dtype(value_type, instruction, val_name)
-
-    dst_names = ("dst0", "dst1") if min_max else ("dst",)
-    dst_dtypes = (cmp_storage, val_storage) if min_max else (val_storage,)
-    start_lane = dst_addrs[0] // chip.local_mem_bytes  # meaningful once dst0 passes _locate, which runs first
-    dests = tuple(
-        _locate(instruction, chip, name, TENSOR, addr, dt, shape, start_lane)
-        for name, addr, dt in zip(dst_names, dst_addrs, dst_dtypes, strict=True)
-    )
-    src_dtypes = (cmp_storage, cmp_storage, val_storage, val_storage)
-    located = tuple(
-        _Operand(name, kind, dt)
-        if kind is SCALAR
-        else _locate(instruction, chip, name, kind, addr, dt, shape, start_lane)
-        for name, (kind, addr), dt in zip(_SRC_NAMES, sources, src_dtypes, strict=True)
-    )
-    return _Plan(
-        instruction, condition, min_max, shape, start_lane, channel_runs(start_lane, shape.c, chip.npu_num),
-        compare_type, value_type, located, dests,
+    lane = max(dst_addrs[0] // chip.local_mem_bytes, 0)  # dst0's lane (placing dst0, first, checks it is one)
+    plan = SelectPlan(
+        instruction, condition, min_max, shape, lane, channel_runs(lane, shape.c, chip.npu_num), compare_type,
+        (cmp_storage, val_storage) if min_max else (val_storage,), (cmp_storage, cmp_storage, val_storage, val_storage),
+        tuple(src.type for src in sources), (*dst_names, *_SRC_NAMES),
     )  # fmt: skip
+    plan.bind(core, (*dst_addrs, *sources))
+    return plan
 
 
 def _check_dtypes(
@@ -260,78 +192,48 @@ def _check_dtypes(
         )
 
 
-def _locate(
-    instruction: str, chip: Chip, name: str, kind: var_type_t, addr: int, dtype: DType, shape: dim4,
-    start_lane: int,
-) -> _Operand:  # fmt: skip
-    """Check an address operand (range, alignment, extent, start lane) and describe it."""
-    operand = f"{name} address"
-    if kind is VECTOR:  # one element per lane, at the vector's own offset (docs/semantics.md §8.2)
-        place_local(instruction, chip, operand, addr, dim4(1, 1, 1, 1), dim4(1, 1, 1, 1), dtype.itemsize,
-                    dtype.itemsize, f"a VECTOR operand must be aligned to its {dtype.itemsize}-byte element",
-                    semantics("8.2"))  # fmt: skip
-        stride = None
-    else:
-        stride = local_stride("aligned", shape, split_address(addr, chip)[0] if addr >= 0 else 0, dtype.bits, chip)
-        place_local(instruction, chip, operand, addr, shape, stride, dtype.itemsize, chip.align_bytes,
-                    f"a TENSOR operand must be {chip.align_bytes}-byte (EU) aligned", f"{_NOTES}; {semantics('8.2')}")
-    lane, offset = split_address(addr, chip)
-    if lane != start_lane:
-        raise ParameterRangeError(
-            instruction, operand, addr, f"starts on NPU lane {lane}, but dst starts on lane {start_lane}",
-            f"an address on lane {start_lane}: [{start_lane * chip.local_mem_bytes:#x}, "
-            f"{(start_lane + 1) * chip.local_mem_bytes:#x})",
-            f"{_NOTES}; {semantics('8.5')}",
-        )
-    return _Operand(name, kind, dtype, addr, offset // dtype.itemsize, stride)
+# ------------------------------------------------------------------------------ run
 
 
-# ------------------------------------------------------------------------------ execute
+class SelectBinding(PlacedBinding):
+    """A select bound to its operands on one core: views of local memory per channel run.  It reads its
+    TENSOR and VECTOR sources (a VECTOR one element per lane) and writes the elements of its dsts."""
 
+    def __init__(self, plan: SelectPlan, chip: Chip, lmem: Memory, dests: tuple[_Operand, ...],
+                 sources: tuple[_Operand | None, ...]) -> None:
+        self.plan, self.chip, self.lmem, self.dests, self.sources = plan, chip, lmem, dests, sources
+        self.read_placements = tuple(op.placement for op in sources if op is not None)
+        self.write_placements = tuple(op.placement for op in dests)
+        self.source_views = tuple(None if op is None else self._views(op, lmem.data) for op in sources)
+        self.dest_views = tuple((self._views(op, lmem.data), self._views(op, lmem.written)) for op in dests)
 
-def _lanes(array: np.ndarray, raw: np.dtype, chip: Chip) -> np.ndarray:
-    """A byte array of the whole local memory viewed as ``[NPU_NUM, LOCAL_MEM_SIZE / size]`` elements."""
-    return array.view(raw).reshape(chip.npu_num, -1)
+    def _views(self, op: _Operand, array: np.ndarray) -> tuple[np.ndarray, ...]:
+        return op.placement.run_views(array, op.dtype.raw, self.chip)
 
-
-def _run_view(lanes: np.ndarray, op: _Operand, run: ChannelRun, shape: dim4) -> np.ndarray:
-    """The elements of ``op`` in one channel run, shaped ``(N, slots, lanes, H, W)`` (or broadcastable).
-
-    A TENSOR element (n, slot, lane, h, w) sits at ``lanes[lane, base + n*ns + slot*cs + h*hs + w*ws]``
-    (docs/semantics.md §7.3); a VECTOR holds one element per lane at ``lanes[lane, base]`` (§8.2).
-    Bounds were checked by the plan.
-    """
-    lane_stride, item = lanes.strides
-    if op.kind is VECTOR:
-        start = lanes[run.lane, op.base_elem :]
-        return as_strided(start, (1, 1, run.lanes, 1, 1), (0, 0, lane_stride, 0, 0))
-    st = op.stride
-    start = lanes[run.lane, op.base_elem + run.slot * st.c :]
-    return as_strided(
-        start,
-        (shape.n, run.slots, run.lanes, shape.h, shape.w),
-        (st.n * item, st.c * item, lane_stride, st.h * item, st.w * item),
-    )
-
-
-def _execute(
-    plan: _Plan, mem: Memory, chip: Chip, scalars: tuple[scalar_t | None, ...]
-) -> list[list[np.ndarray]]:
-    """Per dst, per run: the raw bits to write.  Reads only; warns about never-written sources."""
-    if mem.uninit != "ignore":
-        for op in plan.sources:
-            if op.kind is not SCALAR:
-                _check_initialized(plan, mem, chip, op)
-    results: list[list[np.ndarray]] = [[] for _ in plan.dests]
-    for run in plan.runs:
-        a, b, c, d = (
-            _source_bits(plan, mem, chip, op, run, s) for op, s in zip(plan.sources, scalars, strict=True)
-        )
-        chosen = compare(plan.condition, a, b, plan.compare_type)
-        if plan.min_max:
-            results[0].append(flush_chosen(_choose(chosen, a, b), plan.compare_type))
-        results[-1].append(_choose(chosen, c, d))
-    return results
+    def run(self, core, values: tuple) -> None:
+        """Read (reporting never-written bytes), compare and select, then write dst0 before dst1
+        (when dst0 == dst1 the cmodel keeps dst1)."""
+        plan, lmem, chip = self.plan, self.lmem, self.chip
+        if lmem.uninit != "ignore":
+            for op in filter(None, self.sources):  # a SCALAR reads no memory
+                if any(int(view.min()) != ALL_WRITTEN[op.dtype.itemsize] for view in self._views(op, lmem.written)):
+                    lmem.check_initialized(plan.instruction, op.name, op.placement.element_index(chip),
+                                           op.dtype.itemsize)
+        variables = values[len(self.dests):][:4]
+        results: list[list[np.ndarray]] = [[] for _ in self.dests]
+        for i in range(len(plan.runs)):
+            a, b, c, d = (  # a SCALAR is the low bits of its scalar_t (docs/semantics.md §6.2)
+                np.array(var.scalar.low_bits(dtype.bits), dtype=dtype.raw) if views is None else views[i]
+                for views, var, dtype in zip(self.source_views, variables, plan.src_dtypes, strict=True)
+            )
+            chosen = compare(plan.condition, a, b, plan.compare_type)
+            if plan.min_max:
+                results[0].append(flush_chosen(_choose(chosen, a, b), plan.compare_type))
+            results[-1].append(_choose(chosen, c, d))
+        for (data, shadow), per_run, op in zip(self.dest_views, results, self.dests, strict=True):
+            for data_view, shadow_view, bits in zip(data, shadow, per_run, strict=True):
+                data_view[...] = bits
+                shadow_view[...] = ALL_WRITTEN[op.dtype.itemsize]
 
 
 def _choose(mask: np.ndarray, when_true: np.ndarray, when_false: np.ndarray) -> np.ndarray:
@@ -347,42 +249,56 @@ def _choose(mask: np.ndarray, when_true: np.ndarray, when_false: np.ndarray) -> 
     return blended
 
 
-def _source_bits(
-    plan: _Plan, mem: Memory, chip: Chip, op: _Operand, run: ChannelRun, scalar: scalar_t | None
-) -> np.ndarray:
-    raw = op.dtype.raw
-    if op.kind is SCALAR:
-        return np.array(scalar.low_bits(op.dtype.bits), dtype=raw)  # docs/semantics.md §6.2
-    return _run_view(_lanes(mem.data, raw, chip), op, run, plan.shape)
+# ------------------------------------------------------------------------------ registry
 
 
-def _check_initialized(plan: _Plan, mem: Memory, chip: Chip, op: _Operand) -> None:
-    """Report the lowest never-written byte the operand reads (through Memory's policy)."""
-    raw = op.dtype.raw
-    shadow = _lanes(mem.written, raw, chip)
-    full = _ALL_WRITTEN[op.dtype.itemsize]
-    if all(int(_run_view(shadow, op, run, plan.shape).min()) == full for run in plan.runs):
-        return
-    mem.check_initialized(plan.instruction, op.name, _element_index(plan, chip, op), op.dtype.itemsize)
+def _examples(name: str, min_max: bool) -> tuple[str, ...]:
+    """All-TENSOR on lane 0; VECTOR src0 and SCALAR src1/src2 from lane 5; SCALAR src0 and VECTOR src1."""
+    dst = "0x8000, 0x9000" if min_max else "0x8000"
+    head = "import numpy as np\nT, V, S = tpu.TENSOR, tpu.VECTOR, tpu.SCALAR\n"
+    vector = ("for lane in range(tpu.tpu_npu_num()):  # a VECTOR: one element per lane\n"
+              "    core.write_local_bytes(lane, 0x1000, np.{}(lane - 20).tobytes())\n")
+    value8, value16 = ("DT_INT8", "DT_UINT8") if min_max else ("DT_INT8", "DT_INT32")
+    return (
+        head + "x = np.linspace(-2, 2, 420, dtype=np.float32).reshape(1, 70, 2, 3)\n"
+        "for addr, values in ((0x0, x), (0x1000, -x), (0x2000, 10 * x), (0x3000, 100 * x)):\n"
+        "    core.write_local(addr, values, tpu.DT_FP32)\n"
+        f"tpu.{name}({dst}, tpu.variable_t(type=T, addr=0x0), tpu.variable_t(type=T, addr=0x1000),\n"
+        "    tpu.variable_t(type=T, addr=0x2000), tpu.variable_t(type=T, addr=0x3000),\n"
+        "    tpu.dim4(1, 70, 2, 3), tpu.DT_FP32, tpu.DT_FP32)",
+        head + "lane5 = 5 * tpu.tpu_local_mem_size_per_npu()\n" + vector.format("int8")
+        + f"core.write_local(lane5 + 0x3000, np.arange(140).reshape(1, 70, 1, 2), tpu.{value16})\n"
+        f"tpu.{name}({', '.join(f'lane5 + {a}' for a in dst.split(', '))},\n"
+        "    tpu.variable_t(type=V, addr=lane5 + 0x1000), tpu.variable_t(type=S, scalar=tpu.scalar_t(s8=0)),\n"
+        "    tpu.variable_t(type=S, scalar=tpu.scalar_t(u8=7)), tpu.variable_t(type=T, addr=lane5 + 0x3000),\n"
+        f"    tpu.dim4(1, 70, 1, 2), tpu.{value8}, tpu.{value16})",
+        head + vector.format("float16")
+        + "core.write_local(0x2000, np.full((2, 3, 4, 5), 7), tpu.DT_INT16)\n"
+        f"tpu.{name}({dst}, tpu.variable_t(type=S, scalar=tpu.scalar_t(f16=-18.0)),\n"
+        "    tpu.variable_t(type=V, addr=0x1000), tpu.variable_t(type=T, addr=0x2000),\n"
+        "    tpu.variable_t(type=S, scalar=tpu.scalar_t(s16=-1)), tpu.dim4(2, 3, 4, 5), tpu.DT_FP16, tpu.DT_INT16)",
+    )
 
 
-def _element_index(plan: _Plan, chip: Chip, op: _Operand) -> np.ndarray:
-    """Flat element indices of everything ``op`` reads (slow path, for reporting only)."""
-    if op.kind is VECTOR:
-        lanes = (plan.start_lane + np.arange(min(plan.shape.c, chip.npu_num))) % chip.npu_num
-        return lanes * (chip.local_mem_bytes // op.dtype.itemsize) + op.base_elem
-    lane, offset = element_lane_offset(op.addr, plan.shape, op.stride, op.dtype.itemsize, chip)
-    return (lane * chip.local_mem_bytes + offset) // op.dtype.itemsize
+# stem, condition, summary (the public function's docstring)
+_SELECTS = (
+    ("greater", "greater", "dst = src2 if src0 > src1 else src3 (IEEE ordered; FP32/BF16 subnormals compare as 0)"),
+    ("less", "less", "dst = src2 if src0 < src1 else src3 (true with a NaN unless both bit patterns are identical)"),
+    ("equal", "equal", "dst = src2 if bits(src0) == bits(src1) else src3 (bitwise, floats included)"),
+    ("maximum_greater", "greater", "g = src0 > src1; dst0 = src0 if g else src1 (FP32/BF16 subnormals -> signed 0); "
+                                   "dst1 = src2 if g else src3; dst0_dtype is also the compare type"),
+    ("minimum_less", "less", "l = src0 < src1; dst0 = src0 if l else src1 (FP32/BF16 subnormals -> signed 0); "
+                             "dst1 = src2 if l else src3; dst0_dtype is also the compare type"),
+)
 
-
-# ------------------------------------------------------------------------------ commit
-
-
-def _commit(plan: _Plan, mem: Memory, chip: Chip, results: list[list[np.ndarray]]) -> None:
-    """Write every dst, dst0 before dst1 (when dst0 == dst1 the cmodel keeps dst1)."""
-    for op, per_run in zip(plan.dests, results, strict=True):
-        raw = op.dtype.raw
-        data, shadow = _lanes(mem.data, raw, chip), _lanes(mem.written, raw, chip)
-        for run, bits in zip(plan.runs, per_run, strict=True):
-            _run_view(data, op, run, plan.shape)[...] = bits
-            _run_view(shadow, op, run, plan.shape)[...] = _ALL_WRITTEN[op.dtype.itemsize]
+for _stem, _condition, _summary in _SELECTS:
+    _name, _min_max = f"tpu_bdc_{_stem}_select", "_" in _stem
+    _dsts = ("dst0_addr", "dst1_addr") if _min_max else ("dst_addr",)
+    _dtypes = ("dst0_dtype", "dst1_dtype") if _min_max else ("src0_src1_dtype", "dst_dtype")
+    sophgo_instruction(
+        _name, "select", "BDC", (*_dsts, *_SRC_NAMES, "shape", *_dtypes),
+        functools.partial(_compile, _name, _condition, _min_max), f"{pages.COMPARE_SELECT} {_name}; {semantics('8')}",
+        lambda chip: chip.select_compare_dtypes | chip.select_value_dtypes, _summary, _examples(_name, _min_max),
+        frozenset(_dsts),
+        plan_context=lambda core, form, values: local_lane(core, values[0]),  # dst's start lane
+    )

@@ -1,0 +1,87 @@
+"""Element types of the vector arithmetic, logic and compound instructions beyond the first nine.
+
+``AscendChip.vector_dtypes`` holds Add/Sub/Mul/Max/Min/Abs/Adds/Muls/Duplicate; the
+instructions below are transcribed from the 数据类型 / 产品支持情况 sections of their pages
+(Memory矢量计算/基础算术, 逻辑计算, 复合计算), one table per instruction, keyed by the chip's
+npusim name.  A chip missing from a table does not have the instruction (the page says
+"不支持" or does not list the product).  :func:`vector_support` is the one lookup for both.
+
+Not modelled (left out of the tables, so a call is rejected as unsupported): the 950's
+integer and complex Div, its int64/uint64 Reciprocal, complex types, the mixed half-source /
+float-dst forms of Axpy and MulAddDst, and the 950-only ``*Config`` template arguments
+(npusim follows the default, ``INTRINSIC``).
+"""
+
+from __future__ import annotations
+
+from .chips import AscendChip, OpDtypes
+
+__all__ = ["FUSED_MULTIPLY_ADD", "SHIFT_BEYOND_WIDTH", "vector_support"]
+
+_HALF_FLOAT = frozenset({"float16", "float32"})
+_B16_INT = frozenset({"int16", "uint16"})
+_B16_B32_INT = frozenset({"int16", "uint16", "int32", "uint32"})
+_B8_B64_INT = frozenset({"int8", "uint8", "int64", "uint64"})
+_MAXS = frozenset({"int16", "float16", "int32", "float32"})
+_RELU = frozenset({"float16", "int32", "float32"})
+_ADD_RELU = frozenset({"int16", "float16", "float32"})
+
+# products (npusim names) of the pages' tables
+_CLASSIC = ("A2", "A3", "310B", "310P", "910", "KirinX90", "Kirin9030")  # every row but the 950 and 310P-VEC
+_NO_910 = ("A2", "A3", "310B", "310P", "KirinX90", "Kirin9030")
+
+
+def _rows(chips: tuple[str, ...], dtypes: frozenset[str], **more: OpDtypes) -> dict[str, OpDtypes]:
+    return {**{chip: OpDtypes(dtypes) for chip in chips}, **more}
+
+
+_TABLES: dict[str, dict[str, OpDtypes]] = {
+    # 基础算术
+    "div": _rows(_CLASSIC + ("950",), _HALF_FLOAT),
+    "maxs": _rows(_NO_910, _MAXS, **{"950": OpDtypes(_MAXS | {"bfloat16"}, _B8_B64_INT)}),
+    "mins": _rows(_NO_910, _MAXS, **{"950": OpDtypes(_MAXS | {"bfloat16"}, _B8_B64_INT)}),
+    "leaky_relu": _rows(_NO_910 + ("950",), _HALF_FLOAT),
+    "relu": _rows(_NO_910, _RELU, **{"910": OpDtypes(frozenset({"float16"})),
+                                     "950": OpDtypes(_RELU, frozenset({"int64"}))}),
+    "sqrt": _rows(_CLASSIC + ("950",), _HALF_FLOAT),
+    "exp": _rows(_CLASSIC + ("950",), _HALF_FLOAT),
+    "ln": _rows(_CLASSIC + ("950",), _HALF_FLOAT),
+    "reciprocal": _rows(_CLASSIC + ("950",), _HALF_FLOAT),
+    "rsqrt": _rows(_CLASSIC + ("950",), _HALF_FLOAT),
+    # 逻辑计算
+    "bitwise_and": _rows(_CLASSIC, _B16_INT, **{"950": OpDtypes(_B16_B32_INT, _B8_B64_INT)}),
+    "bitwise_or": _rows(_CLASSIC, _B16_INT, **{"950": OpDtypes(_B16_B32_INT, _B8_B64_INT)}),
+    "bitwise_not": _rows(_CLASSIC, _B16_INT, **{"950": OpDtypes(_B16_B32_INT | _HALF_FLOAT, _B8_B64_INT)}),
+    "shift_left": _rows(("A2", "A3", "310B"), _B16_B32_INT, **{"950": OpDtypes(_B16_B32_INT, _B8_B64_INT)}),
+    "shift_right": _rows(("A2", "A3", "310B"), _B16_B32_INT, **{"950": OpDtypes(_B16_B32_INT, _B8_B64_INT)}),
+    # 复合计算
+    "add_relu": _rows(("A2", "A3", "310P"), _ADD_RELU, **{"310B": OpDtypes(_HALF_FLOAT),
+                                                          "950": OpDtypes(_ADD_RELU, frozenset({"int64", "uint64"}))}),
+    "sub_relu": _rows(("A2", "A3", "310P"), _ADD_RELU, **{"310B": OpDtypes(_HALF_FLOAT),
+                                                          "950": OpDtypes(_ADD_RELU, frozenset({"int64", "uint64"}))}),
+    "fused_mul_add": _rows(_NO_910, _HALF_FLOAT,
+                           **{"950": OpDtypes(_HALF_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}))}),
+    "fused_mul_add_relu": _rows(("A2", "A3", "310B", "310P"), _HALF_FLOAT,
+                                **{"950": OpDtypes(_HALF_FLOAT, frozenset({"int64", "uint64"}))}),
+    "mul_add_dst": _rows(("A2", "A3", "310P", "KirinX90", "Kirin9030"), _HALF_FLOAT,
+                         **{"310B": OpDtypes(_HALF_FLOAT | _B16_B32_INT),
+                            "950": OpDtypes(_HALF_FLOAT, frozenset({"int64", "uint64"}))}),
+    "axpy": _rows(_CLASSIC, _HALF_FLOAT,
+                  **{"950": OpDtypes(_HALF_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}))}),
+}
+
+# The 950 runs FusedMulAdd / MulAddRelu / MulAddDst as the Reg-level fused instructions (one rounding,
+# Reg矢量计算/复合计算/MulDstAdd.md and MulAddDst.md); the other products' vmadd/vmla round the product first.
+FUSED_MULTIPLY_ADD = frozenset({"950"})
+
+# ShiftLeft.md / ShiftRight.md 参数说明: scalarValue lies in [0, bits of T] on the A2/A3/310B; the 950
+# takes any non-negative amount (a shift past the width gives 0, or the sign for an arithmetic right shift).
+SHIFT_BEYOND_WIDTH = frozenset({"950"})
+
+
+def vector_support(chip: AscendChip, name: str) -> OpDtypes | None:
+    """The element types ``name`` takes on ``chip``, ``None`` if the product does not have it."""
+    row = chip.vector_dtypes.get(name)
+    if row is not None:
+        return row
+    return _TABLES.get(name, {}).get(chip.name)

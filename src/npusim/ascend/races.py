@@ -1,0 +1,273 @@
+"""Pipe synchronisation checking: a happens-before model of one AI Core's pipes over the access records.
+
+An AI Core's pipes — S (scalar), V (vector), MTE2 (GM -> UB), MTE3 (UB -> GM), and the cube's
+MTE1/M/FIX — run concurrently; npusim executes every call in program order, so a kernel whose
+pipes are not ordered passes here and races on the device.  This module finds those races from
+what each call read and wrote (its :class:`~npusim.engine.trace.AccessRecord`), with vector clocks
+(one logical clock per pipe, as in the race detectors of Pallas and ThreadSanitizer):
+
+* calls on one pipe are ordered by program order (a pipe executes in order);
+* ``set_flag(event, id)`` on the event's source pipe publishes that pipe's clock; the matching
+  ``wait_flag(event, id)`` makes the destination pipe's later calls happen after it
+  (docs/semantics.md §11.1; asc-devkit ``SetFlag/WaitFlag``);
+* ``pipe_barrier(PIPE_ALL)`` orders every call before it before every call after it; a barrier
+  on one pipe orders only that pipe, which program order already does (§11.2);
+* a ``_sync`` C-API function is its instruction followed by ``pipe_barrier(PIPE_ALL)``
+  (asc-devkit ``asc_sync_post_process``);
+* TQue ``enque``/``deque``/``alloc_tensor``/``free_tensor`` are the flags Ascend C inserts for them
+  (the queue's enqueue and free events, §11.3), given to this model as set/wait pairs.
+
+Two accesses of the same byte race when they are on different pipes, at least one writes, and
+neither happens before the other.  Each race names both calls, their pipes and source lines, the
+bytes, and the event that would order them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engine.trace import AccessRecord, ByteRange
+from ..errors import SyncError
+from ..sources import semantics
+from .types import HardEvent, PipeID
+
+__all__ = ["PIPES", "PipeModel", "Race", "event_pipes"]
+
+#: the pipes the model orders, by clock index
+PIPES = ("S", "V", "MTE2", "MTE3", "MTE1", "M", "FIX")
+_INDEX = {pipe: i for i, pipe in enumerate(PIPES)}
+SYNC_SOURCE = semantics("11")
+
+
+def event_pipes(event: HardEvent) -> tuple[str, str]:
+    """The (source, destination) pipes of a HardEvent: ``MTE2_V`` -> ``("MTE2", "V")``."""
+    source, destination = event.name.split("_")
+    return source, destination
+
+
+def pipe_of(pipe: PipeID) -> str | None:
+    """The model's name of a PipeID (``PIPE_V`` -> ``"V"``); ``None`` for PIPE_ALL."""
+    return None if pipe is PipeID.PIPE_ALL else pipe.name.removeprefix("PIPE_")
+
+
+@dataclass(frozen=True)
+class Race:
+    """Two unordered accesses of the same bytes by different pipes."""
+
+    kind: str  # "read after write", "write after read", "write after write"
+    first: AccessRecord
+    second: AccessRecord
+    where: ByteRange
+
+    @property
+    def event(self) -> HardEvent | None:
+        """The HardEvent whose set_flag/wait_flag pair would order the two calls, if one exists."""
+        return HardEvent.__members__.get(f"{self.first.pipe}_{self.second.pipe}")
+
+    def message(self) -> str:
+        fix = (f"missing set_flag/wait_flag({self.event.name})" if self.event is not None
+               else "missing pipe_barrier(PIPE_ALL)")
+        first, second = self.first, self.second
+        return (f"{self.kind} race on {self.where!r}: {first.instruction} at {first.source} ({first.pipe} pipe) and "
+                f"{second.instruction} at {second.source} ({second.pipe} pipe) are not ordered: {fix} between "
+                f"{first.instruction} at {first.source} and {second.instruction} at {second.source}")
+
+    def error(self) -> SyncError:
+        return SyncError(self.second.instruction, _space_name(self.where), (self.where.start, self.where.stop),
+                         self.message(), "accesses of one byte by two pipes ordered by set_flag/wait_flag, "
+                         "pipe_barrier(PIPE_ALL) or a TQue enque/deque", SYNC_SOURCE)
+
+
+def _space_name(where: ByteRange) -> str:
+    return where.space if where.buffer is None else f"{where.space} buffer {where.buffer}"
+
+
+class _Shadow:
+    """Per byte of one memory: the last writer (pipe + 1, its clock, record + 1; 0 = none) and, per
+    pipe that read it, that pipe's last read (clock, record + 1).
+
+    Every array starts as zeros, which ``np.zeros`` gets from the system untouched: a shadow
+    costs memory only where calls touched it.
+    """
+
+    __slots__ = ("write_pipe", "write_time", "write_record", "reads", "newest_write", "newest_read")
+
+    def __init__(self, size: int) -> None:
+        # per pipe, the newest clock of its writes / reads anywhere in this memory: when a pipe has
+        # seen all of them, no byte of the memory can race with it and the byte arrays are skipped
+        self.newest_write = np.zeros(len(PIPES), np.int64)
+        self.newest_read = np.zeros(len(PIPES), np.int64)
+        self.write_pipe = np.zeros(size, np.int8)
+        self.write_time = np.zeros(size, np.int32)
+        self.write_record = np.zeros(size, np.int32)
+        self.reads: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # pipe -> (clock, record + 1)
+
+    def read_arrays(self, pipe: int) -> tuple[np.ndarray, np.ndarray]:
+        found = self.reads.get(pipe)
+        if found is None:
+            size = self.write_pipe.size
+            found = self.reads[pipe] = (np.zeros(size, np.int32), np.zeros(size, np.int32))
+        return found
+
+    def fit(self, stop: int) -> None:
+        size = self.write_pipe.size
+        if stop <= size:
+            return
+        size = max(stop, 4 * size)
+        self.write_pipe, self.write_time, self.write_record = (
+            _grown(a, size) for a in (self.write_pipe, self.write_time, self.write_record))
+        self.reads = {pipe: (_grown(t, size), _grown(r, size)) for pipe, (t, r) in self.reads.items()}
+
+
+def _grown(array: np.ndarray, size: int) -> np.ndarray:
+    bigger = np.zeros(size, array.dtype)
+    bigger[: array.size] = array
+    return bigger
+
+
+@dataclass
+class PipeModel:
+    """The happens-before state of one core (module docstring); feed it calls in program order.
+
+    Attributes:
+        event_ids: how many event ids each HardEvent has (8 on dav-c220, ``QUE_MAX_EVENT``).
+        records: every access record seen, by the index the shadows keep.
+    """
+
+    event_ids: int = 8
+    records: list[AccessRecord] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._clock = np.zeros((len(PIPES), len(PIPES)), np.int64)  # row p: what pipe p has seen of each pipe
+        self._flags: dict[tuple[HardEvent, int], list[tuple[np.ndarray, AccessRecord | None]]] = {}
+        self._shadows: dict[tuple[str, str | None], _Shadow] = {}
+
+    # ------------------------------------------------------------ accesses
+    def access(self, record: AccessRecord) -> list[Race]:
+        """One executed call: its races with earlier calls (an empty list when it is ordered after them)."""
+        pipe = _INDEX[record.pipe]
+        self._clock[pipe, pipe] += 1
+        seen = self._clock[pipe]
+        index = len(self.records)
+        self.records.append(record)
+        races = []
+        for where in record.reads:
+            races += self._check(where, pipe, seen, record, write=False)
+        for where in record.writes:
+            races += self._check(where, pipe, seen, record, write=True)
+        now = seen[pipe]
+        for where in record.reads:
+            shadow = self._shadow(where)
+            times, owners = shadow.read_arrays(pipe)
+            times[where.start:where.stop] = now
+            owners[where.start:where.stop] = index + 1
+            shadow.newest_read[pipe] = now
+        for where in record.writes:
+            shadow = self._shadow(where)
+            shadow.newest_write[pipe] = now
+            shadow.write_pipe[where.start:where.stop] = pipe + 1
+            shadow.write_time[where.start:where.stop] = now
+            shadow.write_record[where.start:where.stop] = index + 1
+        return races
+
+    def stamp(self, pipe: str) -> tuple[int, np.ndarray]:
+        """``(pipe index, what pipe has seen of every pipe)`` right now: for the last call on ``pipe``, its
+        position on its pipe is ``seen[index]``, and a call Q happens before it iff ``seen[Q's pipe] >= Q's
+        position``."""
+        index = _INDEX[pipe]
+        return index, self._clock[index].copy()
+
+    def _shadow(self, where: ByteRange) -> _Shadow:
+        key = (where.space, where.buffer)
+        shadow = self._shadows.get(key)
+        if shadow is None:
+            shadow = self._shadows[key] = _Shadow(max(where.stop, 1 << 18))
+        shadow.fit(where.stop)
+        return shadow
+
+    def _check(self, where: ByteRange, pipe: int, seen: np.ndarray, record: AccessRecord, write: bool) -> list[Race]:
+        shadow = self._shadow(where)
+        unseen_writes = shadow.newest_write > seen
+        unseen_writes[pipe] = False
+        unseen_reads = shadow.newest_read > seen
+        unseen_reads[pipe] = False
+        if not unseen_writes.any() and not (write and unseen_reads.any()):
+            return []  # every access of this memory by another pipe happens before this call
+        span = slice(where.start, where.stop)
+        writer = shadow.write_pipe[span].astype(np.int64) - 1  # -1: never written
+        # a write by another pipe that this pipe has not seen: RAW (or WAW, for a write)
+        unseen = (writer >= 0) & (writer != pipe)
+        if unseen.any():
+            unseen &= shadow.write_time[span] > seen[np.maximum(writer, 0)]
+        races = self._races(unseen, shadow.write_record[span], where, record,
+                            "write after write" if write else "read after write")
+        if write:  # a read by another pipe that this pipe has not seen: WAR
+            for other, (times, owners) in shadow.reads.items():
+                if other != pipe:
+                    unseen = times[span] > seen[other]
+                    races += self._races(unseen, owners[span], where, record, "write after read")
+        return races
+
+    def _races(self, unseen: np.ndarray, owners: np.ndarray, where: ByteRange, record: AccessRecord,
+               kind: str) -> list[Race]:
+        if not unseen.any():
+            return []
+        races = []
+        offsets = np.flatnonzero(unseen)
+        for owner in np.unique(owners[offsets]):
+            mine = offsets[owners[offsets] == owner]
+            start, stop = where.start + int(mine[0]), where.start + int(mine[-1]) + 1
+            races.append(Race(kind, self.records[int(owner) - 1], record, ByteRange(where.space, start, stop,
+                                                                                where.buffer)))
+        return races
+
+    # ------------------------------------------------------------ synchronisation
+    def set_flag(self, event: HardEvent, event_id: int, record: AccessRecord | None = None) -> None:
+        """``set_flag(event, id)``: the source pipe's calls so far happen before the matching wait."""
+        self._check_id("set_flag", event, event_id)
+        self.publish((event, event_id), event_pipes(event)[0], record)
+
+    def wait_flag(self, event: HardEvent, event_id: int, record: AccessRecord | None = None) -> None:
+        """``wait_flag(event, id)``: the destination pipe's later calls happen after the matching set."""
+        self._check_id("wait_flag", event, event_id)
+        pending = self._flags.get((event, event_id))
+        if not pending:
+            where = f" at {record.source}" if record is not None else ""
+            raise SyncError("wait_flag", "event", f"{event.name} id {event_id}",
+                            f"wait_flag{where} has no matching set_flag before it (on the device the "
+                            f"{event_pipes(event)[1]} pipe waits forever)",
+                            f"a set_flag({event.name}, {event_id}) earlier in program order", SYNC_SOURCE)
+        self.join((event, event_id), event_pipes(event)[1])
+
+    def publish(self, key: tuple, pipe: str, record: AccessRecord | None = None) -> None:
+        """Signal ``key`` from ``pipe``: what ``pipe`` has done so far happens before the matching :meth:`join`."""
+        self._flags.setdefault(key, []).append((self._clock[_INDEX[pipe]].copy(), record))
+
+    def join(self, key: tuple, pipe: str) -> bool:
+        """Wait on ``pipe`` for the oldest signal of ``key``; ``False`` (and no order) if none is pending."""
+        pending = self._flags.get(key)
+        if not pending:
+            return False
+        published, _setter = pending.pop(0)
+        row = self._clock[_INDEX[pipe]]
+        np.maximum(row, published, out=row)
+        return True
+
+    def barrier(self, pipe: PipeID) -> None:
+        """``pipe_barrier(pipe)``: PIPE_ALL orders everything before it before everything after it."""
+        if pipe is PipeID.PIPE_ALL:
+            everything = self._clock.max(axis=0)
+            self._clock[:] = everything
+
+    def _check_id(self, call: str, event: HardEvent, event_id: int) -> None:
+        if not 0 <= event_id < self.event_ids:
+            raise SyncError(call, "event_id", event_id, f"event ids of {event.name} are 0 .. {self.event_ids - 1}",
+                            f"0 <= event_id < {self.event_ids}", SYNC_SOURCE)
+
+    # ------------------------------------------------------------ the end
+    def flags_left_set(self) -> list[tuple[HardEvent, int, AccessRecord | None]]:
+        """Flags set and never waited for when the kernel ended (each one, oldest first)."""
+        return [(key[0], key[1], setter) for key, pending in self._flags.items()
+                if isinstance(key[0], HardEvent) for _published, setter in pending]

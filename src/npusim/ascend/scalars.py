@@ -1,0 +1,49 @@
+"""Scalars as Ascend instructions and GM accesses take them: a number converted to an element type's bits.
+
+Neutral ground for both the instructions (``ops``) and the runtime (``runtime.gm``'s
+``GlobalTensor.set_value``), so that neither imports the other for it.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..dtypes import DType
+from ..errors import ParameterRangeError
+from ..rounding import float_bits
+from ..sources import semantics
+
+__all__ = ["SCALAR_SOURCE", "is_scalar", "scalar_bits"]
+
+SCALAR_SOURCE = semantics("1.10")
+
+
+def is_scalar(value) -> bool:
+    """A Python or numpy real number (not a bool, not a tensor)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, (numbers.Real, np.integer, np.floating))
+
+
+def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
+    """``value`` converted to ``dtype``, as a one-element array of its raw bits.
+
+    A float type gets the exact value rounded once, to nearest even (:mod:`npusim.rounding`:
+    an ``int`` is not first made a double; overflow gives infinity; a NaN the quiet NaN).
+    Integers must be representable in ``dtype``.
+    """
+    if not is_scalar(value):
+        raise TypeError(f"{instruction}: {name} must be a number, got {type(value).__name__} {value!r}")
+    if dtype.is_float:
+        return np.array([float_bits(value, dtype)], dtype=dtype.raw)
+    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        raise ParameterRangeError(instruction, name, value, f"{dtype} data needs an integral scalar",
+                                  f"integers representable in {dtype}", SCALAR_SOURCE)
+    info = np.iinfo(dtype.np_dtype)
+    as_int = int(value)
+    if not info.min <= as_int <= info.max:
+        raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]",
+                                  SCALAR_SOURCE)
+    return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)

@@ -1,0 +1,229 @@
+"""The sync checker a core runs with ``Core(chip, sync="raise" | "warn")``: the pipe model fed by every call.
+
+Every instruction call of the core passes its access record here before it runs
+(``core.observer``, called by the engine's dispatch): ``set_flag``, ``wait_flag`` and
+``pipe_barrier`` move the pipe model's clocks (:mod:`.races`), a ``_sync`` C-API function adds
+its closing ``pipe_barrier(PIPE_ALL)``, every other call is checked against the accesses before
+it.  The TQue runtime reports its implied flags through :meth:`SyncChecker.queue_set` and
+:meth:`SyncChecker.queue_wait`.  A launch shares one :class:`BlockRaces` between its blocks for
+GM races between blocks (docs/semantics.md §11.4).
+
+Policies: ``"raise"`` raises :class:`~npusim.errors.SyncError` at the first finding, before the
+call changes anything; ``"warn"`` emits one :class:`~npusim.errors.SyncWarning` per finding and
+goes on; ``"off"`` builds no checker (nothing is paid).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Literal
+
+import numpy as np
+
+from ..engine.trace import AccessRecord, ByteRange
+from ..errors import ParameterRangeError, SyncError, SyncWarning
+from ..validate import require_int
+from .races import SYNC_SOURCE, PipeModel
+from .types import HardEvent, PipeID
+
+__all__ = ["SYNC_POLICIES", "BlockRaces", "Schedule", "SyncChecker", "SyncPolicy", "sync_checker"]
+
+SyncPolicy = Literal["raise", "warn", "off"]
+SYNC_POLICIES = ("raise", "warn", "off")
+_FLAG_CALLS = frozenset({"set_flag", "wait_flag"})
+
+
+class SyncChecker:
+    """One core's checker (module docstring)."""
+
+    def __init__(self, policy: SyncPolicy, event_ids: int = 8, blocks: BlockRaces | None = None,
+                 schedule: Schedule | None = None) -> None:
+        self.policy = policy
+        self.model = PipeModel(event_ids)
+        self.blocks = blocks
+        self.schedule = schedule
+        self.findings: list[SyncError] = []
+
+    def __call__(self, record: AccessRecord, run: Callable[[], object] | None) -> bool:
+        """Check one call before it runs; ``True`` if the schedule took it to run later (``run`` runs it).
+
+        ``run`` is ``None`` for a call that already ran (its ranges are known only afterwards: the
+        held calls were run first, and it is checked and ordered like any other)."""
+        name = record.instruction
+        if name in _FLAG_CALLS:
+            event = HardEvent[record.params["event"]]
+            self._guard(lambda: getattr(self.model, name)(event, record.params["event_id"], record))
+            return False
+        if name == "pipe_barrier":
+            self.model.barrier(PipeID[record.params["pipe"]])
+            return False
+        for race in self.model.access(record):
+            self._report(race.error())
+        if self.blocks is not None:
+            for error in self.blocks.access(record):
+                self._report(error)
+        deferred = False
+        if self.schedule is not None and run is not None:
+            deferred = self.schedule.take(record, self.model.stamp(record.pipe), run)
+        if name.endswith("_sync"):
+            self.model.barrier(PipeID.PIPE_ALL)
+        return deferred
+
+    def flush(self) -> None:
+        """Run every call the schedule still holds (before the host looks at memory, and at the kernel's end)."""
+        if self.schedule is not None:
+            self.schedule.flush()
+
+    # -------------------------------------------------------------- queues
+    def queue_set(self, key: tuple, pipe: str) -> None:
+        """A TQue operation that sets one of the queue's events (enque, free_tensor) on ``pipe``."""
+        self.model.publish(key, pipe)
+
+    def queue_wait(self, key: tuple, pipe: str) -> None:
+        """A TQue operation that waits for one (deque, alloc_tensor) on ``pipe``; no earlier set: nothing to wait."""
+        self.model.join(key, pipe)
+
+    # -------------------------------------------------------------- the end
+    def finish(self, kernel: str, in_use: list[str] = ()) -> None:
+        """The kernel returned: every flag still set, and every queue buffer still in use, is a finding."""
+        self.flush()
+        for buffer in in_use:
+            self._report(SyncError(kernel, "queue buffer", buffer, "still allocated when the kernel ended "
+                                   "(its free event is never set: the next kernel's alloc of it waits forever)",
+                                   "free_tensor every tensor a queue gave out", SYNC_SOURCE))
+        for event, event_id, setter in self.model.flags_left_set():
+            where = f" (set at {setter.source})" if setter is not None else ""
+            self._report(SyncError(kernel, "event", f"{event.name} id {event_id}",
+                                   f"set_flag{where} was never waited for when the kernel ended",
+                                   "every set_flag matched by a wait_flag of the same event and id", SYNC_SOURCE))
+
+    def _guard(self, action) -> None:
+        try:
+            action()
+        except SyncError as err:
+            self._report(err)
+
+    def _report(self, error: SyncError) -> None:
+        self.findings.append(error)
+        if self.policy == "raise":
+            raise error
+        warnings.warn(str(error), SyncWarning, stacklevel=4)
+
+
+class Schedule:
+    """Schedule fuzzing: calls run in a seeded random order that keeps every happens-before edge.
+
+    Each call on a pipe other than S is held back; after each new call, held calls whose every
+    predecessor (by the pipe model's clocks) has run are run at random, each with probability
+    one half, and the rest stay held.  A call that writes a register, reads CMPMASK's contents, or
+    runs on S runs at once, after the held calls it must come after (registers are not
+    modelled per pipe; the mask registers a call reads are read when it is planned, at issue).  So a kernel
+    whose pipes are properly ordered computes the same bytes under every seed, and a missing
+    sync lets a consumer run before its producer, as on the device.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.held: list[tuple[int, int, np.ndarray, Callable[[], object]]] = []  # pipe, position, seen, run
+
+    def take(self, record: AccessRecord, stamp: tuple[int, np.ndarray], run: Callable[[], object]) -> bool:
+        pipe, seen = stamp
+        if record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
+            self._run_before(seen)  # it runs now: what it must come after runs first, the rest stays held
+            return False
+        self.held.append((pipe, int(seen[pipe]), seen, run))
+        while self.held and self.rng.random() < 0.5:
+            self._run_one(range(len(self.held)))
+        return True
+
+    def flush(self) -> None:
+        while self.held:
+            self._run_one(range(len(self.held)))
+
+    def _run_before(self, seen: np.ndarray) -> None:
+        """Run every held call that happens before a call that has seen ``seen``."""
+        while True:
+            before = [i for i, (pipe, position, _seen, _run) in enumerate(self.held) if seen[pipe] >= position]
+            if not before:
+                return
+            self._run_one(before)
+
+    def _run_one(self, among) -> None:
+        """Run one held call of ``among`` (indices) whose held predecessors have all run, chosen at random."""
+        held = self.held
+        ready = [i for i in among if not any(held[i][2][other] >= position
+                                             for j, (other, position, _s, _r) in enumerate(held) if j != i)]
+        _pipe, _position, _seen, run = held.pop(ready[int(self.rng.integers(len(ready)))])
+        run()
+
+
+class BlockRaces:
+    """GM bytes written or read by the blocks of one launch: two blocks on the same bytes, one writing, race."""
+
+    def __init__(self) -> None:
+        self._writer: dict[str, np.ndarray] = {}
+        self._reader: dict[str, np.ndarray] = {}
+        self._records: dict[tuple[str, int], AccessRecord] = {}
+
+    def access(self, record: AccessRecord) -> list[SyncError]:
+        errors = []
+        block = record.block
+        for where, writes in [*((r, False) for r in record.reads), *((r, True) for r in record.writes)]:
+            if where.space != "GM":
+                continue
+            writer, reader = self._arrays(where)
+            span, me = slice(where.start, where.stop), block + 1
+            others = (writer[span] != 0) & (writer[span] != me)
+            if writes:
+                others |= (reader[span] != 0) & (reader[span] != me)
+            if others.any():
+                first = int(np.flatnonzero(others)[0])
+                other = int(writer[span][first]) if writer[span][first] not in (0, me) else int(reader[span][first])
+                errors.append(self._error(record, where, first, other - 1))
+            (writer if writes else reader)[span] = me
+        return errors
+
+    def _arrays(self, where: ByteRange) -> tuple[np.ndarray, np.ndarray]:
+        """Per byte of the buffer, the block that last wrote it and that last read it, plus one (0: none);
+        zeros from the system, so untouched bytes cost nothing."""
+        name = where.buffer
+        writer = self._writer.get(name)
+        if writer is None or writer.size < where.stop:
+            size = max(where.stop, 1 << 20, 0 if writer is None else 4 * writer.size)
+            for table in (self._writer, self._reader):
+                bigger = np.zeros(size, np.int32)
+                old = table.get(name)
+                if old is not None:
+                    bigger[: old.size] = old
+                table[name] = bigger
+        return self._writer[name], self._reader[name]
+
+    def _error(self, record: AccessRecord, where: ByteRange, offset: int, other: int) -> SyncError:
+        byte = where.start + offset
+        return SyncError(record.instruction, f"GM buffer {where.buffer}", byte,
+                         f"block {record.block} ({record.instruction} at {record.source}) and block {other} access "
+                         f"the same GM byte, one of them writing, with nothing ordering blocks",
+                         "disjoint GM bytes per block (or atomic accumulation)", SYNC_SOURCE)
+
+
+
+def sync_checker(who: str, policy, event_ids: int, blocks: BlockRaces | None = None,
+                 schedule_seed: int | None = None) -> SyncChecker | None:
+    """The checker for ``sync=policy`` (``None`` for ``"off"``); an unknown policy is rejected.
+
+    ``schedule_seed``: fuzz the schedule with this seed (:class:`Schedule`; needs a policy other than "off").
+    """
+    if not isinstance(policy, str):
+        raise TypeError(f"{who}: sync must be one of {SYNC_POLICIES} (a str), got {type(policy).__name__}")
+    if policy not in SYNC_POLICIES:
+        allowed = " or ".join(map(repr, SYNC_POLICIES))
+        raise ParameterRangeError(who, "sync", policy, "the sync checker's policy", allowed, SYNC_SOURCE)
+    if schedule_seed is not None:
+        require_int(who, "schedule_seed", schedule_seed, 0, 2**63 - 1, SYNC_SOURCE)
+        if policy == "off":
+            raise ParameterRangeError(who, "sync", policy, "a fuzzed schedule runs under the sync checker",
+                                      "'warn' or 'raise' with schedule_seed", SYNC_SOURCE)
+    if policy == "off":
+        return None
+    return SyncChecker(policy, event_ids, blocks, None if schedule_seed is None else Schedule(schedule_seed))

@@ -1,0 +1,63 @@
+"""Ascend's part of the registry-generated tests (``tests/fuzz/test_fuzz_registry.py``, and the
+access-record tests): its cores, memories, state, and how a tensor operand is mutated.
+
+A core for an instruction example is an A2 core (the default chip, which the examples are written
+for) whose whole UB holds random bytes, all marked written, tracing.  Its memories, by the record
+space their byte ranges name: ``"UB"``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from npusim import ascend as asc
+from npusim.ascend.tensor import Lease
+from npusim.memory import Memory
+
+VENDOR = "ascend"
+NAMESPACE = {"asc": asc}  # the module name the examples use
+_UB_FILL = np.random.default_rng(7).integers(0, 256, 1 << 20, dtype=np.uint8)
+_OTHER_TYPES = (asc.int8, asc.uint8, asc.int16, asc.float16, asc.int32, asc.float32, asc.uint32)
+
+
+def new_core() -> asc.Core:
+    core = asc.Core("A2", trace=True)
+    core.ub.data[:] = _UB_FILL[: core.ub.size_bytes]
+    core.ub.written[:] = 1
+    return core
+
+
+def memories(core: asc.Core) -> dict[tuple[str, str | None], Memory]:
+    """Every memory the core has, by ``(space, buffer)`` of the byte ranges that index it."""
+    return {("UB", None): core.ub}
+
+
+def registers(core: asc.Core) -> dict[str, object]:
+    return {"CMPMASK": bytes(core._cmpmask), "MASK": core.mask_words, "MASK_MODE": core.mask_mode,
+            "PAD": core.pad_value, "CTRL": core.float_saturation}
+
+
+def state(core: asc.Core) -> tuple:
+    """Everything a rejected call must leave as it was."""
+    return core.ub.snapshot(), core.register_state(), tuple(core.sync_log)
+
+
+def mutated_operand(tape, label: str, value, core: asc.Core):
+    """A changed LocalTensor for ``value``, or ``None`` if ``value`` is not one."""
+    if not isinstance(value, asc.LocalTensor):
+        return None
+    how = tape.pick(f"{label}: tensor", ("further in", "other type", "freed", "other core", "end of UB"))
+    if how == "further in":
+        return lambda: value[tape.integer(f"{label}: offset", 1, max(1, value.get_size()))]  # may be rejected
+    if how == "other type":
+        dtype = tape.pick(f"{label}: dtype", _OTHER_TYPES)
+        return lambda: asc.LocalTensor(dtype, value.position, value.addr)
+    if how == "freed":
+        lease = Lease("fuzz")
+        tensor = asc.LocalTensor(value.dtype, value.position, value.addr, value.tile_size, lease=lease)
+        lease.revoke()
+        return tensor
+    if how == "other core":
+        return asc.LocalTensor(value.dtype, value.position, value.addr, value.tile_size, core=asc.Core("A2"))
+    last = core.ub.size_bytes - 32
+    return asc.LocalTensor(value.dtype, value.position, last)

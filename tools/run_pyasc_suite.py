@@ -1,0 +1,112 @@
+"""Run pyasc's tutorials and runtime tests against npusim and print a pass/fail table.
+
+Usage::
+
+    python tools/run_pyasc_suite.py PYASC_CHECKOUT [--policy hardware|strict] [--jobs N] [FILE ...]
+
+``PYASC_CHECKOUT`` is a clone of ``hicann/pyasc`` (the files are under ``python/``); FILEs,
+relative to ``python/``, choose some of them (default: every tutorial and every file under
+``test/generalization`` and ``test/kernels``).  The checkout is not changed: its ``python/test``
+and ``python/tutorials`` trees are copied into a temporary directory, where the one edit the
+generalization tests need is made — the ``BACKENDS`` list gets ``config.Backend.Model`` and
+loses ``config.Backend.NPU`` (pyasc comments Model out) — and then
+
+* a test file runs as ``python -m pytest -p npusim.pyasc FILE`` (``--backend`` / ``--platform``
+  of pyasc's ``kernels/conftest.py`` keep their defaults: Model, Ascend910B1);
+* a tutorial runs as ``python -m npusim.pyasc FILE -r Model``.
+
+Each line of the table is the file, PASS, FAIL or SKIP (every test skipped by the file
+itself), pytest's counts and, for a failure, the first error line.  The exit status is 0
+when no file failed.  pyasc's files are never
+copied into this repository (CANN Open Software License); this tool only runs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+BACKEND_MODEL = re.compile(r"^(\s*)#\s*(config\.Backend\.Model,)", re.M)
+BACKEND_NPU = re.compile(r"^(\s*)(config\.Backend\.NPU,)", re.M)
+TIMEOUT_S = 900
+
+
+def enable_model_backend(path: Path) -> None:
+    """The backend line: Model in, NPU out (only in files that have a BACKENDS list)."""
+    text = path.read_text(encoding="utf-8")
+    if "BACKENDS" not in text:
+        return
+    path.write_text(BACKEND_NPU.sub(r"\1# \2", BACKEND_MODEL.sub(r"\1\2", text)), encoding="utf-8")
+
+
+def discover(python_dir: Path) -> list[str]:
+    files = sorted(p for p in (python_dir / "tutorials").glob("*/*.py"))
+    for sub in ("test/generalization", "test/kernels"):
+        files += sorted(p for p in (python_dir / sub).rglob("test_*.py"))
+    return [str(p.relative_to(python_dir)) for p in files]
+
+
+def run_one(work: Path, relative: str, policy: str) -> tuple[str, str, str]:
+    env_policy = {"NPUSIM_PYASC_POLICY": policy}
+    if relative.startswith("tutorials/"):
+        command = [sys.executable, "-m", "npusim.pyasc", relative, "-r", "Model"]
+    else:
+        command = [sys.executable, "-m", "pytest", "-p", "npusim.pyasc", "-p", "no:cacheprovider", "-q",
+                   "-W", "ignore", relative]
+    try:
+        done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=TIMEOUT_S,
+                              env={**os.environ, **env_policy})
+    except subprocess.TimeoutExpired:
+        return relative, "FAIL", f"timed out after {TIMEOUT_S} s"
+    output = done.stdout + done.stderr
+    lines = [line for line in output.splitlines() if line.strip()]
+    summary = next((line.strip("= ") for line in reversed(lines)
+                    if re.search(r"\d+ (passed|failed|error|skipped)", line)),
+                   "ran" if done.returncode == 0 else f"exit {done.returncode}")
+    if done.returncode == 0 and "skipped" in summary and "passed" not in summary:
+        return relative, "SKIP", summary + " (by the file itself)"
+    passed = "PASS" if done.returncode == 0 else "FAIL"
+    if passed == "FAIL":
+        error = next((line for line in lines if line.startswith("E ") and "Error" in line), None)
+        error = error or next((line for line in reversed(lines) if "Error" in line), "")
+        summary += " -- " + error.removeprefix("E").strip()[:220]
+    return relative, passed, summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkout", type=Path, help="a clone of hicann/pyasc")
+    parser.add_argument("files", nargs="*", help="files relative to python/ (default: all)")
+    parser.add_argument("--policy", choices=("hardware", "strict"), default="hardware")
+    parser.add_argument("--jobs", type=int, default=1, help="files run at once")
+    args = parser.parse_intermixed_args(argv)
+    python_dir = args.checkout / "python"
+    if not (python_dir / "test").is_dir():
+        parser.error(f"{args.checkout} has no python/test: not a pyasc checkout")
+    files = args.files or discover(python_dir)
+    with tempfile.TemporaryDirectory(prefix="npusim-pyasc-") as tmp:
+        work = Path(tmp)
+        for tree in ("test", "tutorials"):
+            shutil.copytree(python_dir / tree, work / tree)
+        for path in (work / "test").rglob("*.py"):
+            enable_model_backend(path)
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(lambda f: run_one(work, f, args.policy), files))
+    width = max(len(name) for name, _, _ in results)
+    for name, status, summary in results:
+        print(f"{name:<{width}}  {status}  {summary}")
+    counts = {status: sum(s == status for _, s, _ in results) for status in ("PASS", "FAIL", "SKIP")}
+    print(f"{counts['PASS']}/{len(results)} files passed, {counts['FAIL']} failed, {counts['SKIP']} skipped by "
+          f"pyasc itself (policy {args.policy})")
+    return 0 if counts["FAIL"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
