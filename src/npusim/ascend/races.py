@@ -30,6 +30,7 @@ import numpy as np
 
 from ..engine.trace import AccessRecord, ByteRange
 from ..errors import SyncError
+from ..segments import Segments
 from ..sources import semantics
 from .types import HardEvent, PipeID
 
@@ -84,47 +85,27 @@ def _space_name(where: ByteRange) -> str:
     return where.space if where.buffer is None else f"{where.space} buffer {where.buffer}"
 
 
+def _widen(unseen: dict[int, list[int]], index: int, start: int, stop: int) -> None:
+    span = unseen.get(index)
+    if span is None:
+        unseen[index] = [start, stop]
+    else:
+        span[0], span[1] = min(span[0], start), max(span[1], stop)
+
+
 class _Shadow:
-    """Per byte of one memory: the last writer (pipe + 1, its clock, record + 1; 0 = none) and, per
-    pipe that read it, that pipe's last read (clock, record + 1).
+    """One memory's accesses, as segments (:class:`~npusim.segments.Segments`): the last write of
+    each byte (pipe, clock, record index) and, per pipe that read it, that pipe's last read
+    (clock, record index); and per pipe the newest clock of its writes / reads anywhere in the
+    memory — when a pipe has seen all of them, no byte of the memory can race with it."""
 
-    Every array starts as zeros, which ``np.zeros`` gets from the system untouched: a shadow
-    costs memory only where calls touched it.
-    """
+    __slots__ = ("writes", "reads", "newest_write", "newest_read")
 
-    __slots__ = ("write_pipe", "write_time", "write_record", "reads", "newest_write", "newest_read")
-
-    def __init__(self, size: int) -> None:
-        # per pipe, the newest clock of its writes / reads anywhere in this memory: when a pipe has
-        # seen all of them, no byte of the memory can race with it and the byte arrays are skipped
+    def __init__(self) -> None:
+        self.writes = Segments()
+        self.reads: dict[int, Segments] = {}
         self.newest_write = np.zeros(len(PIPES), np.int64)
         self.newest_read = np.zeros(len(PIPES), np.int64)
-        self.write_pipe = np.zeros(size, np.int8)
-        self.write_time = np.zeros(size, np.int32)
-        self.write_record = np.zeros(size, np.int32)
-        self.reads: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # pipe -> (clock, record + 1)
-
-    def read_arrays(self, pipe: int) -> tuple[np.ndarray, np.ndarray]:
-        found = self.reads.get(pipe)
-        if found is None:
-            size = self.write_pipe.size
-            found = self.reads[pipe] = (np.zeros(size, np.int32), np.zeros(size, np.int32))
-        return found
-
-    def fit(self, stop: int) -> None:
-        size = self.write_pipe.size
-        if stop <= size:
-            return
-        size = max(stop, 4 * size)
-        self.write_pipe, self.write_time, self.write_record = (
-            _grown(a, size) for a in (self.write_pipe, self.write_time, self.write_record))
-        self.reads = {pipe: (_grown(t, size), _grown(r, size)) for pipe, (t, r) in self.reads.items()}
-
-
-def _grown(array: np.ndarray, size: int) -> np.ndarray:
-    bigger = np.zeros(size, array.dtype)
-    bigger[: array.size] = array
-    return bigger
 
 
 @dataclass
@@ -157,19 +138,15 @@ class PipeModel:
             races += self._check(where, pipe, seen, record, write=False)
         for where in record.writes:
             races += self._check(where, pipe, seen, record, write=True)
-        now = seen[pipe]
+        now = int(seen[pipe])
         for where in record.reads:
             shadow = self._shadow(where)
-            times, owners = shadow.read_arrays(pipe)
-            times[where.start:where.stop] = now
-            owners[where.start:where.stop] = index + 1
+            shadow.reads.setdefault(pipe, Segments()).assign(where.start, where.stop, (now, index))
             shadow.newest_read[pipe] = now
         for where in record.writes:
             shadow = self._shadow(where)
+            shadow.writes.assign(where.start, where.stop, (pipe, now, index))
             shadow.newest_write[pipe] = now
-            shadow.write_pipe[where.start:where.stop] = pipe + 1
-            shadow.write_time[where.start:where.stop] = now
-            shadow.write_record[where.start:where.stop] = index + 1
         return races
 
     def stamp(self, pipe: str) -> tuple[int, np.ndarray]:
@@ -183,8 +160,7 @@ class PipeModel:
         key = (where.space, where.buffer)
         shadow = self._shadows.get(key)
         if shadow is None:
-            shadow = self._shadows[key] = _Shadow(max(where.stop, 1 << 18))
-        shadow.fit(where.stop)
+            shadow = self._shadows[key] = _Shadow()
         return shadow
 
     def _check(self, where: ByteRange, pipe: int, seen: np.ndarray, record: AccessRecord, write: bool) -> list[Race]:
@@ -195,33 +171,26 @@ class PipeModel:
         unseen_reads[pipe] = False
         if not unseen_writes.any() and not (write and unseen_reads.any()):
             return []  # every access of this memory by another pipe happens before this call
-        span = slice(where.start, where.stop)
-        writer = shadow.write_pipe[span].astype(np.int64) - 1  # -1: never written
-        # a write by another pipe that this pipe has not seen: RAW (or WAW, for a write)
-        unseen = (writer >= 0) & (writer != pipe)
-        if unseen.any():
-            unseen &= shadow.write_time[span] > seen[np.maximum(writer, 0)]
-        races = self._races(unseen, shadow.write_record[span], where, record,
-                            "write after write" if write else "read after write")
+        a, b = where.start, where.stop
+        unseen: dict[int, list[int]] = {}  # record index -> [first, last + 1] of the bytes it left unordered
+        if unseen_writes.any():
+            for start, stop, (other, time, index) in shadow.writes.overlapping(a, b):
+                if other != pipe and time > seen[other]:
+                    _widen(unseen, index, start, stop)
+        races = self._races(unseen, where, record, "write after write" if write else "read after write")
         if write:  # a read by another pipe that this pipe has not seen: WAR
-            for other, (times, owners) in shadow.reads.items():
-                if other != pipe:
-                    unseen = times[span] > seen[other]
-                    races += self._races(unseen, owners[span], where, record, "write after read")
+            unseen = {}
+            for other, segments in shadow.reads.items():
+                if other != pipe and unseen_reads[other]:
+                    for start, stop, (time, index) in segments.overlapping(a, b):
+                        if time > seen[other]:
+                            _widen(unseen, index, start, stop)
+            races += self._races(unseen, where, record, "write after read")
         return races
 
-    def _races(self, unseen: np.ndarray, owners: np.ndarray, where: ByteRange, record: AccessRecord,
-               kind: str) -> list[Race]:
-        if not unseen.any():
-            return []
-        races = []
-        offsets = np.flatnonzero(unseen)
-        for owner in np.unique(owners[offsets]):
-            mine = offsets[owners[offsets] == owner]
-            start, stop = where.start + int(mine[0]), where.start + int(mine[-1]) + 1
-            races.append(Race(kind, self.records[int(owner) - 1], record, ByteRange(where.space, start, stop,
-                                                                                where.buffer)))
-        return races
+    def _races(self, unseen: dict[int, list[int]], where: ByteRange, record: AccessRecord, kind: str) -> list[Race]:
+        return [Race(kind, self.records[index], record, ByteRange(where.space, start, stop, where.buffer))
+                for index, (start, stop) in sorted(unseen.items())]
 
     # ------------------------------------------------------------ synchronisation
     def set_flag(self, event: HardEvent, event_id: int, record: AccessRecord | None = None) -> None:

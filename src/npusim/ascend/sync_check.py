@@ -23,6 +23,7 @@ import numpy as np
 
 from ..engine.trace import AccessRecord, ByteRange
 from ..errors import ParameterRangeError, SyncError, SyncWarning
+from ..segments import Segments
 from ..validate import require_int
 from .races import SYNC_SOURCE, PipeModel
 from .types import HardEvent, PipeID
@@ -159,12 +160,14 @@ class Schedule:
 
 
 class BlockRaces:
-    """GM bytes written or read by the blocks of one launch: two blocks on the same bytes, one writing, race."""
+    """GM bytes written or read by the blocks of one launch: two blocks on the same bytes, one writing, race.
+
+    Per GM buffer, segments of the block that last wrote each byte and of the block that last read it.
+    """
 
     def __init__(self) -> None:
-        self._writer: dict[str, np.ndarray] = {}
-        self._reader: dict[str, np.ndarray] = {}
-        self._records: dict[tuple[str, int], AccessRecord] = {}
+        self._writer: dict[str | None, Segments] = {}
+        self._reader: dict[str | None, Segments] = {}
 
     def access(self, record: AccessRecord) -> list[SyncError]:
         errors = []
@@ -172,32 +175,18 @@ class BlockRaces:
         for where, writes in [*((r, False) for r in record.reads), *((r, True) for r in record.writes)]:
             if where.space != "GM":
                 continue
-            writer, reader = self._arrays(where)
-            span, me = slice(where.start, where.stop), block + 1
-            others = (writer[span] != 0) & (writer[span] != me)
+            writer = self._writer.setdefault(where.buffer, Segments())
+            reader = self._reader.setdefault(where.buffer, Segments())
+            others = [(start, other) for start, _stop, other in writer.overlapping(where.start, where.stop)
+                      if other != block]
             if writes:
-                others |= (reader[span] != 0) & (reader[span] != me)
-            if others.any():
-                first = int(np.flatnonzero(others)[0])
-                other = int(writer[span][first]) if writer[span][first] not in (0, me) else int(reader[span][first])
-                errors.append(self._error(record, where, first, other - 1))
-            (writer if writes else reader)[span] = me
+                others += [(start, other) for start, _stop, other in reader.overlapping(where.start, where.stop)
+                           if other != block]
+            if others:
+                start, other = min(others)
+                errors.append(self._error(record, where, start - where.start, other))
+            (writer if writes else reader).assign(where.start, where.stop, block)
         return errors
-
-    def _arrays(self, where: ByteRange) -> tuple[np.ndarray, np.ndarray]:
-        """Per byte of the buffer, the block that last wrote it and that last read it, plus one (0: none);
-        zeros from the system, so untouched bytes cost nothing."""
-        name = where.buffer
-        writer = self._writer.get(name)
-        if writer is None or writer.size < where.stop:
-            size = max(where.stop, 1 << 20, 0 if writer is None else 4 * writer.size)
-            for table in (self._writer, self._reader):
-                bigger = np.zeros(size, np.int32)
-                old = table.get(name)
-                if old is not None:
-                    bigger[: old.size] = old
-                table[name] = bigger
-        return self._writer[name], self._reader[name]
 
     def _error(self, record: AccessRecord, where: ByteRange, offset: int, other: int) -> SyncError:
         byte = where.start + offset

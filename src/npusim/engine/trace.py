@@ -29,6 +29,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .caches import memoized
+
 __all__ = [
     "AccessRecord", "ByteRange", "CoreTrace", "TraceCollector", "caller_source", "collecting", "core_trace",
     "json_params", "json_value", "merge_ranges", "ranges_of_addresses",
@@ -119,10 +121,15 @@ class AccessRecord:
         }
 
 
+@memoized("npusim source files", 4096)
+def _inside_npusim(filename: str) -> bool:
+    return os.path.abspath(filename).startswith(_PACKAGE_DIR)
+
+
 def caller_source() -> str:
     """``"file:line"`` of the innermost frame outside the npusim package (the user's call)."""
     frame = sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+    while frame is not None and _inside_npusim(frame.f_code.co_filename):
         frame = frame.f_back
     if frame is None:
         return "<unknown>"

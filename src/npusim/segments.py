@@ -1,0 +1,77 @@
+"""A map from byte ranges to values: disjoint half-open segments, sorted, with split-on-assign.
+
+The sync checker keeps, per memory, who last wrote and read each byte.  Calls touch a few
+ranges each, so the map holds segments, not bytes: looking up or assigning a range costs a
+binary search plus the segments it overlaps, whatever the number of bytes.
+
+Example::
+
+    m = Segments()
+    m.assign(0, 64, "a")
+    m.assign(32, 96, "b")
+    list(m.overlapping(0, 128))   # [(0, 32, "a"), (32, 96, "b")]
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["Segments"]
+
+
+class Segments:
+    """Disjoint segments ``[start, stop)``, each with a value (module docstring)."""
+
+    __slots__ = ("_starts", "_items")
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._items: list[tuple[int, int, Any]] = []
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _first_overlapping(self, start: int) -> int:
+        """The index of the first segment whose stop lies past ``start``."""
+        i = bisect.bisect_right(self._starts, start) - 1
+        if i < 0 or self._items[i][1] <= start:
+            i += 1
+        return i
+
+    def overlapping(self, start: int, stop: int) -> Iterator[tuple[int, int, Any]]:
+        """``(start, stop, value)`` of every segment part inside ``[start, stop)``, in address order."""
+        if stop <= start:
+            return
+        items = self._items
+        i = self._first_overlapping(start)
+        while i < len(items) and items[i][0] < stop:
+            s, e, value = items[i]
+            yield max(s, start), min(e, stop), value
+            i += 1
+
+    def assign(self, start: int, stop: int, value: Any) -> None:
+        """Give ``[start, stop)`` the value ``value``; the parts of other segments outside it keep theirs."""
+        if stop <= start:
+            return
+        items = self._items
+        i = j = self._first_overlapping(start)
+        replacement = []
+        while j < len(items) and items[j][0] < stop:
+            s, e, old = items[j]
+            if s < start:
+                replacement.append((s, start, old))
+            if e > stop:
+                tail = (stop, e, old)
+                break
+            j += 1
+        else:
+            tail = None
+        if tail is not None:
+            j += 1
+        replacement.append((start, stop, value))
+        if tail is not None:
+            replacement.append(tail)
+        items[i:j] = replacement
+        self._starts[i:j] = [item[0] for item in replacement]
