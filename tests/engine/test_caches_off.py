@@ -27,8 +27,7 @@ def test_caches_off_in_a_fresh_process():
 def test_the_instruction_suites_pass_with_caches_off():
     env = dict(os.environ, NPUSIM_CACHES="off")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-         *INSTRUCTION_SUITES],
+        [sys.executable, "-m", "pytest", "-x", "-rN", *INSTRUCTION_SUITES],  # addopts already give -q
         cwd=REPO, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout.splitlines()[-1]
