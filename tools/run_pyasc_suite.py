@@ -2,7 +2,8 @@
 
 Usage::
 
-    python tools/run_pyasc_suite.py PYASC_CHECKOUT [--policy hardware|strict] [--jobs N] [FILE ...]
+    python tools/run_pyasc_suite.py PYASC_CHECKOUT [--policy hardware|strict] [--sync raise|warn|off]
+                                    [--jobs N] [FILE ...]
 
 ``PYASC_CHECKOUT`` is a clone of ``hicann/pyasc`` (the files are under ``python/``); FILEs,
 relative to ``python/``, choose some of them (default: every tutorial and every file under
@@ -14,6 +15,9 @@ loses ``config.Backend.NPU`` (pyasc comments Model out) — and then
 * a test file runs as ``python -m pytest -p npusim.pyasc FILE`` (``--backend`` / ``--platform``
   of pyasc's ``kernels/conftest.py`` keep their defaults: Model, Ascend910B1);
 * a tutorial runs as ``python -m npusim.pyasc FILE -r Model``.
+
+``--sync`` is the pipe sync checker of every launch (``NPUSIM_SYNC``; the entry points' default
+is ``warn``, whose warnings the runs ignore: ``raise`` makes a race fail its file).
 
 Each line of the table is the file, PASS, FAIL or SKIP (every test skipped by the file
 itself), pytest's counts and, for a failure, the first error line.  The exit status is 0
@@ -53,8 +57,8 @@ def discover(python_dir: Path) -> list[str]:
     return [str(p.relative_to(python_dir)) for p in files]
 
 
-def run_one(work: Path, relative: str, policy: str) -> tuple[str, str, str]:
-    env_policy = {"NPUSIM_PYASC_POLICY": policy}
+def run_one(work: Path, relative: str, policy: str, sync: str) -> tuple[str, str, str]:
+    env_policy = {"NPUSIM_PYASC_POLICY": policy, "NPUSIM_SYNC": sync}
     if relative.startswith("tutorials/"):
         command = [sys.executable, "-m", "npusim.pyasc", relative, "-r", "Model"]
     else:
@@ -85,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("checkout", type=Path, help="a clone of hicann/pyasc")
     parser.add_argument("files", nargs="*", help="files relative to python/ (default: all)")
     parser.add_argument("--policy", choices=("hardware", "strict"), default="hardware")
+    parser.add_argument("--sync", choices=("raise", "warn", "off"), default="warn")
     parser.add_argument("--jobs", type=int, default=1, help="files run at once")
     args = parser.parse_intermixed_args(argv)
     python_dir = args.checkout / "python"
@@ -98,13 +103,13 @@ def main(argv: list[str] | None = None) -> int:
         for path in (work / "test").rglob("*.py"):
             enable_model_backend(path)
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            results = list(pool.map(lambda f: run_one(work, f, args.policy), files))
+            results = list(pool.map(lambda f: run_one(work, f, args.policy, args.sync), files))
     width = max(len(name) for name, _, _ in results)
     for name, status, summary in results:
         print(f"{name:<{width}}  {status}  {summary}")
     counts = {status: sum(s == status for _, s, _ in results) for status in ("PASS", "FAIL", "SKIP")}
     print(f"{counts['PASS']}/{len(results)} files passed, {counts['FAIL']} failed, {counts['SKIP']} skipped by "
-          f"pyasc itself (policy {args.policy})")
+          f"pyasc itself (policy {args.policy}, sync {args.sync})")
     return 0 if counts["FAIL"] == 0 else 1
 
 

@@ -66,10 +66,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         except ConstraintError as err:
             _error("run", str(err))
             return EXIT_USAGE
-    start_pyasc()
-    from .ascend.runtime.launch import DEFAULT_SYNC
-
-    DEFAULT_SYNC.set(args.sync or "warn")  # a script run to see what it does: races are reported
+    try:
+        start_pyasc(sync=args.sync)  # --sync, else $NPUSIM_SYNC, else "warn": a script run to see what it does
+    except ValueError as err:
+        _error("run", str(err))
+        return EXIT_USAGE
     if args.trace is not None:
         from .engine.trace import collecting
         from .views.chrome import write_trace

@@ -43,6 +43,8 @@ __all__ = [
     "UninitializedReadWarning",
     "HardwareToleranceWarning",
     "GmPastEndWarning",
+    "MaskHighWordWarning",
+    "UbPastTensorEndWarning",
     "UnsupportedError",
     "WrongCoreError",
 ]
@@ -167,4 +169,20 @@ class GmPastEndWarning(HardwareToleranceWarning):
     The device allocator hands out more than the tensor's bytes (docs/semantics.md §10.7), so
     the device neither faults nor reports it: reads see whatever the slack holds, writes are
     lost when the tensor is copied back.
+    """
+
+
+class MaskHighWordWarning(HardwareToleranceWarning):
+    """A bitwise mask for 32-bit data set the high word, which the documents require to be 0.
+
+    32-bit data has 64 lanes per repeat, all selected by the low word; the device ignores the
+    high word for it (docs/semantics.md §10.7).  The register keeps both words, as on the device.
+    """
+
+
+class UbPastTensorEndWarning(HardwareToleranceWarning):
+    """An instruction touched UB bytes outside the LocalTensor passed for the operand, inside UB.
+
+    The tensor extent is npusim's check (docs/semantics.md §1.7); the device knows only
+    addresses and reads or writes whatever lies there (docs/semantics.md §10.7).
     """

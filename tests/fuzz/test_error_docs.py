@@ -111,7 +111,17 @@ EXAMPLES = {
     "sync_race": lambda: raised(sync_race),
     "sync_wait": lambda: raised(sync_wait),
     "type_error": lambda: raised(on_a2(lambda: asc.add(5, tensor(0, 128), tensor(0x100, 128), 128))),
+    "mask_high_word_warning": lambda: mask_high_word_warning(),
 }
+
+
+def mask_high_word_warning() -> str:
+    with asc.Core("A2", tolerance="hardware") as core:
+        core.ub_write(0, bytes(0x300))
+        with pytest.warns(errors.MaskHighWordWarning) as caught:
+            asc.add(tensor(0x200, 64, asc.int32), tensor(0, 64, asc.int32), tensor(0x100, 64, asc.int32),
+                    [2**64 - 1, 2**64 - 1], 1, asc.BinaryRepeatParams())
+    return str(caught[0].message)
 
 
 def _strict_read():

@@ -11,7 +11,7 @@ from npusim import pyasc
 def asc():
     """``import asc`` resolving to npusim for the test; the hook and its modules are gone afterwards."""
     was_active = pyasc.active()
-    pyasc.start("hardware")
+    pyasc.start("hardware", sync="off")  # "off" is also the default it leaves behind
     import asc as module
 
     yield module

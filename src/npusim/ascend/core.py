@@ -34,6 +34,7 @@ from ..validate import require_bool, require_bytes, require_int
 from . import pages
 from .chips import AscendChip, get_chip, get_default_chip
 from .sync_check import sync_checker
+from .tolerance import TolerancePolicy, require_tolerance_policy
 from .types import MaskMode
 
 __all__ = ["Core", "SyncRecord", "active_core", "current_core"]
@@ -74,6 +75,9 @@ class Core:
         schedule_seed: run the pipes in a seeded random order that keeps every happens-before
             edge (:class:`~npusim.ascend.sync_check.Schedule`), so that a missing sync changes the
             bytes as it would on the device; needs ``sync`` other than ``"off"``.
+        tolerance: where the device tolerates what the documents forbid (:mod:`.tolerance`,
+            docs/semantics.md §10.7): ``"strict"`` (default) raises the documented error,
+            ``"hardware"`` does what the device does and warns.
 
     Example::
 
@@ -83,7 +87,8 @@ class Core:
 
     def __init__(self, chip: str | AscendChip | None = None, *, strict: bool = False,
                  uninit: UninitPolicy | None = None, block_idx: int = 0, block_num: int = 1,
-                 trace: bool = False, sync: str = "off", schedule_seed: int | None = None) -> None:
+                 trace: bool = False, sync: str = "off", schedule_seed: int | None = None,
+                 tolerance: TolerancePolicy = "strict") -> None:
         self.chip: AscendChip = get_default_chip() if chip is None else get_chip(chip)
         self.ub = Memory(self.chip.ub_bytes, "UB", uninit=core_uninit_policy("Core", strict, uninit))
         self._cmpmask = bytearray(CMPMASK_BYTES)
@@ -91,6 +96,7 @@ class Core:
         self.mask_words: tuple[int, int, int, int] = (FULL_WORD, FULL_WORD, 0, 0)
         self.mask_mode = MaskMode.NORMAL
         self.pad_value: int | float | None = None
+        self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
                                      f"{pages.GET_BLOCK_NUM} 返回值说明; {semantics('5.7')}")

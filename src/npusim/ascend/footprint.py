@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import OverlapError
+from ..errors import OverlapError, UbPastTensorEndWarning
 from ..sources import semantics
 from . import pages
 from .addressing import ActiveLanes, lane_offsets
 from .tensor import LocalTensor
+from .tolerance import tolerate
 
 __all__ = [
     "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "strided_footprint", "written_earlier",
@@ -99,7 +100,8 @@ def bytes_footprint(name: str, start: int, nbytes_per_repeat: int, repeats: int)
     return Footprint(name, start + index, index // max(nbytes_per_repeat, 1), 1)
 
 
-def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_repeat_allowed: bool = False) -> bool:
+def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_repeat_allowed: bool = False,
+                  tolerated_outside: tuple[tuple[int, int], tuple[int, int]] | None = None) -> bool:
     """Apply the overlap rules of docs/semantics.md §1.6 between a written and a read operand.
 
     * Within one repeat, ``dst`` and ``src`` must touch disjoint bytes, or be exactly in
@@ -107,6 +109,11 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_rep
     * No repeat may read a byte that an earlier repeat wrote (a cross-repeat dependency,
       which the pipelined hardware does not honour), unless ``cross_repeat_allowed``: the
       documented exception of Add/Sub/Mul/Max/Min for dst and src1 (docs/semantics.md §1.6).
+
+    ``tolerated_outside`` (the hardware policy, docs/semantics.md §10.7): the dst and src tensors'
+    byte extents; a partial overlap within one repeat whose common bytes all lie outside one of the
+    two tensors (a row run past its tensor, as in 16-bit rows of a 32-bit-sized tile) warns with
+    :class:`~npusim.errors.UbPastTensorEndWarning` instead of raising.
 
     Returns:
         True when ``src`` reads bytes an earlier repeat of ``dst`` wrote (possible only when
@@ -134,7 +141,7 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_rep
             f"writes ({dst.name} of one repeat is {src.name} of a later one)",
             "no cross-repeat dependency between destination and source", OVERLAP_SOURCE,
         )
-    _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep)
+    _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside)
     return dependent
 
 
@@ -151,7 +158,7 @@ def written_earlier(dst: Footprint, src: Footprint) -> np.ndarray:
     return per_byte.reshape(-1, src.itemsize).any(axis=1)
 
 
-def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep) -> None:
+def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside=None) -> None:
     span = max(dst.hi, src.hi)
     d_keys = d_rep * span + d_bytes
     s_keys = s_rep * span + s_bytes
@@ -169,11 +176,20 @@ def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep) ->
         if np.array_equal(dst.addrs[in_clash], src.addrs[in_clash]):
             return
     repeat, byte = int(shared[0] // span), int(shared[0] % span)
-    raise OverlapError(
+    error = OverlapError(
         instruction, f"{src.name} / {dst.name}", f"byte {byte:#x} in repeat {repeat}",
         f"{src.name} and {dst.name} partially overlap within one repeat",
         "either exactly the same addresses lane for lane (in place) or no common byte", OVERLAP_SOURCE,
     )
+    if tolerated_outside is None or _inside_both(shared % span, tolerated_outside).any():
+        raise error
+    tolerate("hardware", error, UbPastTensorEndWarning, "the common bytes lie past one operand's tensor; "
+             "npusim reads every source before it writes (the documents leave the order open)")
+
+
+def _inside_both(byte: np.ndarray, extents: tuple[tuple[int, int], tuple[int, int]]) -> np.ndarray:
+    (d_lo, d_hi), (s_lo, s_hi) = extents
+    return (byte >= d_lo) & (byte < d_hi) & (byte >= s_lo) & (byte < s_hi)
 
 
 def check_clear_of_scratch(instruction: str, start: int, nbytes: int, footprints: list[Footprint],

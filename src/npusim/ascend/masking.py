@@ -21,7 +21,7 @@ import numbers
 
 import numpy as np
 
-from ..errors import ParameterRangeError
+from ..errors import MaskHighWordWarning, ParameterRangeError
 from ..sources import semantics
 from ..validate import describe_type, is_list_like, require_int
 from . import pages
@@ -34,6 +34,7 @@ from .addressing import (
     normal_mode_lanes,
 )
 from .core import Core
+from .tolerance import TolerancePolicy, tolerate
 from .types import MaskMode
 
 __all__ = [
@@ -93,10 +94,13 @@ def bitwise_mask_words(instruction: str, mask, itemsize: int, source: str = MASK
             for i, w in enumerate(words)]
 
 
-def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: bool, counter: bool) -> MaskWords:
+def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: bool, counter: bool,
+                   tolerance: TolerancePolicy = "strict") -> MaskWords:
     """Validate a ``mask`` argument and return the register words it stands for.
 
     Args:
+        tolerance: the core's policy; ``"hardware"`` lets a 32-bit mask's high word through
+            with a :class:`~npusim.errors.MaskHighWordWarning`.
         lowering_counts_raw: in counter mode an integer mask is the count itself
             (vector-function lowering) rather than the ``SetMask<T>(len)`` bit pattern.
         counter: the core is in counter mode.
@@ -110,10 +114,13 @@ def mask_arg_words(instruction: str, mask, itemsize: int, lowering_counts_raw: b
         return (low, high, 0, 0)
     words = bitwise_mask_words(instruction, mask, itemsize)
     if itemsize >= 4 and words[1] != 0:
-        raise ParameterRangeError(
+        error = ParameterRangeError(
             instruction, "mask[1]", words[1], f"{8 * itemsize}-bit data has {lanes} lanes, so the high "
             "mask word must be 0", "0", MASK_SOURCE,
         )
+        # Only 32-bit data is known to run so on the device (docs/semantics.md §10.7); 64-bit stays strict.
+        tolerate(tolerance if itemsize == 4 else "strict", error, MaskHighWordWarning,
+                 "32-bit lanes are selected by the low word alone; the register keeps both words")
     if itemsize == 8 and words[0] > 0xFFFFFFFF:
         raise ParameterRangeError(instruction, "mask[0]", words[0], "64-bit data has 32 lanes",
                                   "[0, 2**32-1]", MASK_SOURCE)
@@ -156,7 +163,7 @@ def lanes_from_mask_arg(
     (``接口内设置Mask.md``, Counter 模式 高维切分).
     """
     counter = core.mask_mode == MaskMode.COUNTER
-    words = mask_arg_words(instruction, mask, itemsize, lowering_counts_raw, counter)
+    words = mask_arg_words(instruction, mask, itemsize, lowering_counts_raw, counter, core.tolerance)
     lanes = lanes_per_repeat(itemsize)
     if counter:
         return checked_counter_lanes(instruction, words[0], lanes, "mask (counter-mode count)"), words

@@ -15,10 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import DType
-from ..errors import OutOfBoundsError, RuntimeMisuseError, WrongCoreError
+from ..errors import OutOfBoundsError, RuntimeMisuseError, UbPastTensorEndWarning, WrongCoreError
 from ..sources import semantics
 from ..validate import require_int, to_elements
 from .core import Core, current_core
+from .tolerance import tolerate
 from .types import TPosition
 
 TENSOR_SOURCE = semantics("10.2")
@@ -234,10 +235,14 @@ class LocalTensor:
             )
 
     def check_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
-        """Raise unless UB bytes ``[start, stop)`` lie inside both UB and this tensor."""
+        """Raise unless UB bytes ``[start, stop)`` lie inside both UB and this tensor.
+
+        Outside the tensor but inside UB the core's tolerance policy decides: ``"hardware"``
+        warns (:class:`~npusim.errors.UbPastTensorEndWarning`) and lets the call run.
+        """
         self.core.ub.check_span(instruction, operand, start, stop)
         if start < self.addr or stop > self.end:
-            raise OutOfBoundsError(
+            error = OutOfBoundsError(
                 instruction,
                 f"{operand} byte range",
                 f"[{start:#x}, {stop:#x})",
@@ -245,6 +250,8 @@ class LocalTensor:
                 f"[{self.addr:#x}, {self.end:#x})",
                 EXTENT_SOURCE,
             )
+            tolerate(self.core.tolerance, error, UbPastTensorEndWarning,
+                     "the device knows only addresses and accesses the UB bytes there")
 
     # -------------------------------------------------------- host access
     def write(self, values) -> None:

@@ -34,11 +34,14 @@ Equal raw keys therefore mean the same form with the same values, hence the same
 from __future__ import annotations
 
 import enum
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ..errors import HardwareToleranceWarning
+from ..memory import user_stacklevel
 from ..overloads import REQUIRED, Form, bind_values
 from . import caches
 from .caches import Cache
@@ -48,7 +51,8 @@ from .trace import AccessRecord, caller_source, json_params
 __all__ = ["MAX_BINDINGS", "MAX_INVOCATIONS", "PER_CALL", "PLANS", "Invocation", "dispatch", "key_part",
            "new_core_caches"]
 
-PLANS = Cache("plans", 4096)  # (chip name, geometry key) -> Plan
+PLANS = Cache("plans", 4096)  # (chip name, tolerance, geometry key) -> Plan
+TOLERATED = Cache("tolerated", 4096)  # plan key -> the HardwareToleranceWarnings its compilation gave
 MAX_INVOCATIONS = 512  # per core: raw-argument keys -> Invocation
 MAX_BINDINGS = 512  # per core: (plan, bases) -> Binding
 PER_CALL = "<per-call value>"  # stands in a plan key for a value read per call
@@ -151,18 +155,38 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple, kwargs: dict)
 _PLAIN_TYPES = frozenset({float, bool, str, type(None)})
 
 
+def _compile(entry: Instruction, core, form: Form, values: tuple, key: tuple):
+    """``entry.compile``; under the hardware policy, the tolerance warnings it gave are kept with ``key``."""
+    params = dict(zip(form.names, values, strict=True))
+    if getattr(core, "tolerance", "strict") != "hardware":
+        return entry.compile(core, form.name, params)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", HardwareToleranceWarning)
+        plan = entry.compile(core, form.name, params)
+    tolerated = tuple(w.message for w in caught if isinstance(w.message, HardwareToleranceWarning))
+    if tolerated:
+        TOLERATED.put(key, tolerated)
+    for w in caught:  # given again, now to the caller's filters
+        warnings.warn(w.message, stacklevel=user_stacklevel())
+    return plan
+
+
 def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tuple, positional: int,
                 kwargs: dict) -> Invocation:
     context = entry.plan_context(core, form.name, values) if entry.plan_context is not None else ()
     parts = [_value_part(entry, owner, name, value) for name, value in zip(form.names, values, strict=True)]
-    key = (core.chip.name, entry.name, form.name, context, *parts)
+    # a plan's rules depend on the core's tolerance policy (docs/semantics.md §10.7): strict and hardware never share
+    key = (core.chip.name, getattr(core, "tolerance", "strict"), entry.name, form.name, context, *parts)
     plan = PLANS.get(key)
     if plan is None:
-        plan = entry.compile(core, form.name, dict(zip(form.names, values, strict=True)))
+        plan = _compile(entry, core, form, values, key)
         if type(plan).__hash__ is not object.__hash__:
             raise TypeError(f"{entry.name}: a plan must hash by identity (dataclass eq=False), "
                             f"{type(plan).__name__} does not")
         PLANS.put(key, plan)
+    else:
+        for warning in TOLERATED.get(key) or ():  # each core that uses the plan is told, not only the first
+            warnings.warn(warning, stacklevel=user_stacklevel())
     names = form.names
     positions = tuple(names.index(name) for name in plan.operands)
     kinds = tuple(_kind_of(owner, values[i], name in entry.address_params)

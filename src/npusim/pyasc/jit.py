@@ -17,7 +17,9 @@ front end does what pyasc does (docs/semantics.md §10.7):
   (:func:`~npusim.ascend.runtime.gm.device_allocation_bytes`) and copied back after the launch.
   Under the ``"hardware"`` policy (the entry points' default) an access past the tensor but
   inside the allocation warns (:class:`~npusim.errors.GmPastEndWarning`); under ``"strict"`` it
-  raises.  With ``DRY_RUN`` set the kernel runs but nothing is copied back.
+  raises.  The blocks' cores get the same policy (``Core(tolerance=...)``): a 32-bit mask's
+  high word and UB bytes past an operand's LocalTensor are tolerated with a warning too.
+  With ``DRY_RUN`` set the kernel runs but nothing is copied back.
 """
 
 from __future__ import annotations
@@ -209,7 +211,7 @@ class PyascKernel(JitFunction):
         arguments = {key: to_device(key, value) for key, value in bound.arguments.items()}
         bound.arguments.update(arguments)
         launch = JitFunction.launch(self, block_dim, bound.args, bound.kwargs, chip=rt.selected_chip(),
-                                    **launch_kwargs)
+                                    tolerance=policy, **launch_kwargs)
         launch.gm.extend(buffers)
         if not os.environ.get("DRY_RUN"):
             for buffer in buffers:

@@ -398,8 +398,8 @@ def _high_dim_lanes(call: CompareCall, core: Core, kind: str, mask, repeat_times
             raise _spill_unsupported(instruction, core)
         call.lanes, call.reads_mask_words = lanes_from_register(core, instruction, repeat_times, itemsize), True
         return
-    words = mask_arg_words(instruction, mask, itemsize, True, counter)
     if counter:
+        words = mask_arg_words(instruction, mask, itemsize, True, counter, core.tolerance)
         # ceil(count / E) repeats of E/8 bytes each: check the extent before building lanes.
         call.extent_checks = (("dst", div_up(words[0], lanes) * lanes // 8),)
         _check_extents(instruction, call.extent_checks, tensors)
@@ -445,7 +445,7 @@ def _plan_register(instruction: str, core: Core, bound: dict) -> tuple[CompareCa
         if not is_set_mask:
             raise _spill_unsupported(instruction, core)
         # 950 CompareWithoutDstCounterModeImplVF: one repeat, the first min(count, E) lanes.
-        count = mask_arg_words(instruction, mask, itemsize, True, True)[0]
+        count = mask_arg_words(instruction, mask, itemsize, True, True, core.tolerance)[0]
         call.lanes = _first_lanes(count, lanes_per_repeat(itemsize))
     elif is_set_mask:
         call.lanes, words = lanes_from_mask_arg(core, instruction, mask, 1, itemsize)

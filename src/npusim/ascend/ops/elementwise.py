@@ -437,10 +437,12 @@ class VectorPlan:
         dst, *sources = footprints
         dst_rep = self.strides[0][1]
         chained = False
-        for fp, (_blk, rep) in zip(sources, self.strides[1:], strict=True):
+        hardware = tensors[0].core.tolerance == "hardware"
+        for fp, tensor, (_blk, rep) in zip(sources, tensors[1:], self.strides[1:], strict=True):
             allowed = (self.op.src1_chain and fp.name == "src1" and self.dtype.name in CHAIN_DTYPES
                        and (rep == 0 or dst_rep == 0))
-            chained |= check_overlap(name, dst, fp, cross_repeat_allowed=allowed)
+            outside = ((tensors[0].addr, tensors[0].end), (tensor.addr, tensor.end)) if hardware else None
+            chained |= check_overlap(name, dst, fp, cross_repeat_allowed=allowed, tolerated_outside=outside)
         if self.op.reads_dst:
             check_overlap(name, dst, dst)  # no repeat may read the dst an earlier one wrote
         return footprints, chained

@@ -45,6 +45,7 @@ from .. import pages
 from ..chips import AscendChip, get_chip, get_default_chip
 from ..core import MAX_BLOCK_NUM, Core, current_core
 from ..sync_check import BlockRaces, sync_checker
+from ..tolerance import require_tolerance_policy
 from .gm import GlobalAddress, GmBuffer, is_array_like
 from .pipe import tensors_in_use
 
@@ -130,7 +131,7 @@ class JitFunction:
 
     def launch(self, block_dim: int, args: tuple | list = (), kwargs: dict | None = None, *,
                chip: str | AscendChip | None = None, strict: bool = False, sync: str | None = None,
-               schedule_seed: int | None = None,
+               schedule_seed: int | None = None, tolerance: str = "strict",
                after_block: Callable[[Core], object] | None = None,
                trace: bool | str | os.PathLike = False) -> Launch:
         """Run the kernel on ``block_dim`` blocks, in order; return what ran.
@@ -149,6 +150,9 @@ class JitFunction:
                 Blocks share one record of GM bytes, for races between blocks.
             schedule_seed: fuzz each block's pipe schedule with this seed (``Core(schedule_seed=)``):
                 a kernel that is properly synchronised gives the same bytes under every seed.
+            tolerance: every block's ``Core(tolerance=...)``: ``"strict"`` raises where the
+                documents forbid what the device tolerates, ``"hardware"`` warns
+                (docs/semantics.md §10.7); pyasc launches pass their entry point's policy.
             after_block: called with each block's core when the block has returned, before the
                 core is freed (to look at its UB or sync log; npusim keeps no core).
             trace: ``True`` keeps every block's access records in ``Launch.trace``; a path
@@ -174,6 +178,7 @@ class JitFunction:
                             f"got {type(after_block).__name__}")
         product = get_default_chip() if chip is None else get_chip(chip)
         uninit = core_uninit_policy(name, strict, None)
+        tolerance = require_tolerance_policy(name, tolerance)
         if sync is None:
             sync = DEFAULT_SYNC.get()
         sync_checker(name, sync, 8, schedule_seed=schedule_seed)  # the policy is checked before anything runs
@@ -186,7 +191,8 @@ class JitFunction:
         try:
             with strict_reads(strict), collecting() if trace is not False else contextlib.nullcontext() as traced:
                 for block_idx in progress(range(block_dim), f"{name}[{block_dim}]", block_dim, "block"):
-                    core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim)
+                    core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim,
+                                tolerance=tolerance)
                     core.observer = sync_checker(name, sync, product.hard_event_ids, blocks,
                                                  None if schedule_seed is None else schedule_seed + block_idx)
                     self._run_block(launch, core, call_args, call_kwargs, after_block)
