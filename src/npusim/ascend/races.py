@@ -134,10 +134,11 @@ class PipeModel:
         index = len(self.records)
         self.records.append(record)
         races = []
+        unordered: dict = {}  # per memory, which other pipes' writes / reads this pipe has not all seen
         for where in record.reads:
-            races += self._check(where, pipe, seen, record, write=False)
+            races += self._check(where, pipe, seen, record, False, unordered)
         for where in record.writes:
-            races += self._check(where, pipe, seen, record, write=True)
+            races += self._check(where, pipe, seen, record, True, unordered)
         now = int(seen[pipe])
         for where in record.reads:
             shadow = self._shadow(where)
@@ -163,17 +164,23 @@ class PipeModel:
             shadow = self._shadows[key] = _Shadow()
         return shadow
 
-    def _check(self, where: ByteRange, pipe: int, seen: np.ndarray, record: AccessRecord, write: bool) -> list[Race]:
+    def _check(self, where: ByteRange, pipe: int, seen: np.ndarray, record: AccessRecord, write: bool,
+               unordered: dict) -> list[Race]:
         shadow = self._shadow(where)
-        unseen_writes = shadow.newest_write > seen
-        unseen_writes[pipe] = False
-        unseen_reads = shadow.newest_read > seen
-        unseen_reads[pipe] = False
-        if not unseen_writes.any() and not (write and unseen_reads.any()):
+        verdict = unordered.get((where.space, where.buffer))
+        if verdict is None:  # once per memory and call: a call has many ranges in one memory
+            unseen_writes = shadow.newest_write > seen
+            unseen_writes[pipe] = False
+            unseen_reads = shadow.newest_read > seen
+            unseen_reads[pipe] = False
+            verdict = unordered[(where.space, where.buffer)] = (unseen_writes, unseen_reads,
+                                                                bool(unseen_writes.any()), bool(unseen_reads.any()))
+        unseen_writes, unseen_reads, any_writes, any_reads = verdict
+        if not any_writes and not (write and any_reads):
             return []  # every access of this memory by another pipe happens before this call
         a, b = where.start, where.stop
         unseen: dict[int, list[int]] = {}  # record index -> [first, last + 1] of the bytes it left unordered
-        if unseen_writes.any():
+        if any_writes:
             for start, stop, (other, time, index) in shadow.writes.overlapping(a, b):
                 if other != pipe and time > seen[other]:
                     _widen(unseen, index, start, stop)

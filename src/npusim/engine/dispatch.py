@@ -242,12 +242,15 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
 
 
 def _record(entry: Instruction, core, invocation: Invocation, binding, values: tuple, trace) -> AccessRecord:
+    """The call's access record.  Without a trace it only goes to the observer, which reads the
+    parameters of the synchronisation calls alone: the others' are left empty (they cost a third)."""
     ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
     reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
+    params = json_params(invocation.form.names, values) if trace is not None or entry.family == "sync" else {}
     return AccessRecord(
         len(trace) if trace is not None else 0, entry.name, entry.vendor, getattr(binding, "pipe", entry.pipe),
-        reads, writes, binding.registers_read, binding.registers_written, caller_source(),
-        json_params(invocation.form.names, values), getattr(core, "block_idx", 0),
+        reads, writes, binding.registers_read, binding.registers_written, caller_source(), params,
+        getattr(core, "block_idx", 0),
     )
 
 

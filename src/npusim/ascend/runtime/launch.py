@@ -182,7 +182,7 @@ class JitFunction:
         if sync is None:
             sync = DEFAULT_SYNC.get()
         sync_checker(name, sync, 8, schedule_seed=schedule_seed)  # the policy is checked before anything runs
-        blocks = BlockRaces() if sync != "off" else None
+        blocks = BlockRaces() if sync != "off" and block_dim > 1 else None  # one block races no other
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
         call_kwargs = {key: self._bind(launch, value, key, uninit) for key, value in kwargs.items()}
