@@ -145,7 +145,7 @@ class JitFunction:
                 ``uninit="ignore"``.
             sync: the pipe synchronisation checker of every block (docs/semantics.md §11):
                 ``"warn"``, ``"raise"`` or ``"off"``; ``None``: :data:`DEFAULT_SYNC`, which is
-                ``"off"`` (checking costs about 4x a plain launch today, docs/performance.md) and
+                ``"off"`` (checking costs about 3x a plain launch today, docs/performance.md) and
                 ``"warn"`` under ``npusim run`` (``--sync`` chooses).
                 Blocks share one record of GM bytes, for races between blocks.
             schedule_seed: fuzz each block's pipe schedule with this seed (``Core(schedule_seed=)``):
