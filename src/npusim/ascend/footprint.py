@@ -26,8 +26,19 @@ from .tensor import LocalTensor
 from .tolerance import tolerate
 
 __all__ = [
-    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "strided_footprint", "written_earlier",
+    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "same_array", "strided_footprint",
+    "written_earlier",
 ]
+
+
+def same_array(a: np.ndarray, b: np.ndarray) -> bool:
+    """``a`` and ``b`` have the same shape and elements.
+
+    Not ``np.array_equal``: some numpy versions catch ``Exception`` inside it and answer False,
+    which would turn a ``MemoryError`` raised there into a wrong verdict instead of an error.
+    """
+    return a.shape == b.shape and bool((a == b).all())
+
 
 OVERLAP_SOURCE = f"{pages.GENERAL} 通用地址重叠约束; {semantics('1.6')}"
 
@@ -168,12 +179,12 @@ def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, to
     exact = (
         dst.itemsize == src.itemsize
         and dst.addrs.shape == src.addrs.shape
-        and np.array_equal(dst.repeats, src.repeats)
+        and same_array(dst.repeats, src.repeats)
     )
     if exact:
         clash = np.unique(shared // span)
         in_clash = np.isin(dst.repeats, clash)
-        if np.array_equal(dst.addrs[in_clash], src.addrs[in_clash]):
+        if same_array(dst.addrs[in_clash], src.addrs[in_clash]):
             return
     repeat, byte = int(shared[0] // span), int(shared[0] % span)
     error = OverlapError(

@@ -52,6 +52,7 @@ from .. import pages
 from ..addressing import BLOCK_BYTES, BlockRuns
 from ..chips import unsupported_on
 from ..core import Core
+from ..footprint import same_array
 from ..operands import NEVER
 from ..runtime.gm import GlobalTensor, GmBuffer
 from ..tensor import LocalTensor
@@ -142,7 +143,7 @@ def _check_ub_overlap(instruction: str, dst: LocalTensor, src: LocalTensor, dst_
                       src_runs: BlockRuns) -> None:
     """A UB -> UB copy may be exactly in place or disjoint, never partially overlapping (docs/semantics.md §1.6)."""
     d_idx, s_idx = dst_runs.byte_index(dst.addr), src_runs.byte_index(src.addr)
-    if np.array_equal(d_idx, s_idx):
+    if same_array(d_idx, s_idx):
         return
     shared = np.intersect1d(d_idx, s_idx)
     if shared.size:

@@ -69,7 +69,7 @@ from .. import pages
 from ..addressing import ADDR_LIST_SIZE, BLOCK_BYTES, Vnchwconv
 from ..chips import unsupported_on
 from ..core import Core, SyncRecord
-from ..footprint import Footprint, check_overlap
+from ..footprint import Footprint, check_overlap, same_array
 from ..operands import ALL_WRITTEN, NEVER
 from ..tensor import LocalTensor
 from ..types import PipeID, TransDataTo5HDParams
@@ -453,7 +453,7 @@ def _layout(instruction: str, geometry: Vnchwconv, dst_list: np.ndarray, src_lis
 def _even_step(addresses: np.ndarray) -> int | None:
     """The common difference of the 16 addresses, ``None`` if they do not step evenly."""
     step = int(addresses[1] - addresses[0])
-    return step if np.array_equal(addresses, addresses[0] + step * np.arange(ADDR_LIST_SIZE)) else None
+    return step if same_array(addresses, addresses[0] + step * np.arange(ADDR_LIST_SIZE)) else None
 
 
 def _footprint(name: str, addrs: np.ndarray, itemsize: int) -> Footprint:
