@@ -102,22 +102,27 @@ def test_local_tensor_dtype_and_position_are_read_only():
     with asc.Core("A2") as core:
         t = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 128)
         for name, value in (("dtype", "float32"), ("dtype", asc.float32), ("position", asc.TPosition.VECOUT),
-                            ("core", None), ("lease", None), ("plan_key", (0, 128, "float32", 9))):
+                            ("core", None), ("lease", None), ("geometry_key", (128, "float32", 9))):
             with pytest.raises(AttributeError, match=f"LocalTensor.{name} is read-only"):
                 setattr(t, name, value)
-        assert (t.dtype, t.position, t.core, t.plan_key) == (asc.float16, asc.TPosition.VECIN, core,
-                                                              (0, 128, "float16", int(asc.TPosition.VECIN)))
+        assert (t.dtype, t.position, t.core, t.geometry_key) == (asc.float16, asc.TPosition.VECIN, core,
+                                                                  (128, "float16", int(asc.TPosition.VECIN)))
         core.ub_write(0, np.full(128, -1.5, np.float16).tobytes())
         asc.abs(t, t, 128)
         assert t.read().tobytes() == np.full(128, 1.5, np.float16).tobytes()
         assert t.reinterpret_cast(asc.int16).dtype == asc.int16  # the way to another type
+        view = t[16:]  # a derived tensor is a LocalTensor like any other: the same read-only fields
+        assert (type(view), view.addr, view.tile_size, view.geometry_key) == (
+            asc.LocalTensor, 32, 112, (112, "float16", int(asc.TPosition.VECIN)))
+        with pytest.raises(AttributeError, match="LocalTensor.dtype is read-only"):
+            view.dtype = asc.float32
 
 
 def test_local_tensor_addr_and_tile_size_assignments_are_checked():
     with asc.Core("A2"):
         t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
         t.addr, t.tile_size = 0x100, 32
-        assert t.plan_key == (0x100, 32, "float32", int(asc.TPosition.VECIN))  # the plan key follows
+        assert (t.addr, t.geometry_key) == (0x100, (32, "float32", int(asc.TPosition.VECIN)))  # the key follows
         with pytest.raises(TypeError, match="LocalTensor.addr: addr must be an integer"):
             t.addr = "0x200"  # was accepted, then a TypeError from string formatting inside an instruction
         with pytest.raises(ParameterRangeError, match="addr"):

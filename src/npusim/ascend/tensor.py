@@ -54,7 +54,31 @@ class PhyAddress(int):
         return address
 
 
-class LocalTensor:
+class _TensorFields:
+    """The storage of a :class:`LocalTensor`, without its checked ``__setattr__``.
+
+    A tensor the runtime derives (``t[k:]``, a queue's buffer) is filled in as a
+    ``_TensorFields`` and then becomes a LocalTensor (:func:`_tensor_of_fields`): plain
+    attribute stores cost a tenth of ``object.__setattr__``, and ``t[k:]`` is the most
+    frequent call of a kernel written the plain way.
+    """
+
+    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "geometry_key", "user_tag",
+                 "address_dtype")
+
+
+def _tensor_of_fields(core: Core, dtype: DType, position: TPosition, addr: int, tile_size: int,
+                      lease: Lease | None) -> LocalTensor:
+    """A LocalTensor over already-checked bytes, every field set (see :class:`_TensorFields`)."""
+    tensor = object.__new__(_TensorFields)
+    tensor.core, tensor.dtype, tensor.position, tensor.addr = core, dtype, position, addr
+    tensor.tile_size, tensor.lease = tile_size, lease
+    tensor.geometry_key = (tile_size, dtype.name, int(position))
+    tensor.__class__ = LocalTensor  # same slots: only the type changes
+    return tensor
+
+
+class LocalTensor(_TensorFields):
     """A typed view of ``tile_size`` elements of UB starting at byte ``addr``.
 
     Args:
@@ -65,18 +89,16 @@ class LocalTensor:
 
     The tensor belongs to the core active when it is created.
 
-    ``plan_key`` is ``(addr, tile_size, dtype name, position)`` and ``geometry_key`` the same
-    without the address: what an instruction plan depends on (``npusim.engine.dispatch``: plans
-    are keyed on geometry and bound to the address per call); both are kept in step with the
-    attributes.
+    ``geometry_key`` is ``(tile_size, dtype name, position)``: what an instruction plan depends on
+    (``npusim.engine.dispatch``: plans are keyed on geometry and bound to the address per call);
+    it is kept in step with the attributes.
 
     ``addr`` and ``tile_size`` may be assigned (checked as the constructor checks them);
-    ``dtype``, ``position``, ``core``, ``lease``, ``plan_key`` and ``geometry_key`` are read-only:
+    ``dtype``, ``position``, ``core``, ``lease`` and ``geometry_key`` are read-only:
     :meth:`reinterpret_cast` gives a view of the same bytes as another type.
     """
 
-    __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "plan_key", "geometry_key", "user_tag",
-                 "address_dtype")
+    __slots__ = ()
 
     def __init__(self, dtype: DType, pos: TPosition = TPosition.VECIN, addr: int = 0, tile_size: int = 0,
                  *, core: Core | None = None, lease: Lease | None = None) -> None:
@@ -96,13 +118,15 @@ class LocalTensor:
                            lease: Lease | None) -> LocalTensor:
         """A tensor over UB bytes its caller has already checked (a runtime allocator's buffer):
         the constructor without its argument checks."""
+        if cls is LocalTensor:
+            return _tensor_of_fields(core, dtype, position, addr, tile_size, lease)
         tensor = object.__new__(cls)
         tensor._init(core, dtype, position, addr, tile_size, lease)
         return tensor
 
     def _init(self, core: Core, dtype: DType, position: TPosition, addr: int, tile_size: int,
               lease: Lease | None) -> None:
-        """Set every field (bypassing ``__setattr__``, which only has to keep ``plan_key`` current)."""
+        """Set every field (bypassing ``__setattr__``, which only has to keep ``geometry_key`` current)."""
         set_field = object.__setattr__
         set_field(self, "core", core)
         set_field(self, "dtype", dtype)
@@ -110,7 +134,6 @@ class LocalTensor:
         set_field(self, "addr", addr)
         set_field(self, "tile_size", tile_size)
         set_field(self, "lease", lease)
-        set_field(self, "plan_key", (addr, tile_size, dtype.name, int(position)))
         set_field(self, "geometry_key", (tile_size, dtype.name, int(position)))
 
     def __setattr__(self, name: str, value) -> None:
@@ -120,11 +143,10 @@ class LocalTensor:
         elif name == "tile_size":
             value = require_int("LocalTensor.tile_size", "tile_size", value, 0, ub_bytes // self.dtype.itemsize,
                                 TENSOR_SOURCE)
-        elif name in LocalTensor.__slots__:
+        elif name in _TensorFields.__slots__:
             raise AttributeError(f"LocalTensor.{name} is read-only: a tensor's type, position and core are fixed "
                                  "when it is made (reinterpret_cast(dtype) gives a view as another type)")
         object.__setattr__(self, name, value)
-        object.__setattr__(self, "plan_key", (self.addr, self.tile_size, self.dtype.name, int(self.position)))
         object.__setattr__(self, "geometry_key", (self.tile_size, self.dtype.name, int(self.position)))
 
     # ------------------------------------------------------------ identity
@@ -198,7 +220,12 @@ class LocalTensor:
     # -------------------------------------------------------------- views
     def __getitem__(self, index) -> LocalTensor:
         """``t[offset:]`` or ``t[offset]``: the tensor ``offset`` elements later (pyasc semantics)."""
-        if isinstance(index, slice):
+        kind = type(index)
+        if kind is slice and type(index.start) is int and index.stop is None and index.step is None:
+            offset = index.start  # the usual call: t[k:] with an int (checked as below, without the calls)
+            if 0 <= offset <= self.tile_size:
+                return self._derive(self.dtype, self.addr + offset * self.dtype.itemsize, self.tile_size - offset)
+        if kind is slice:
             if index.stop is not None or index.step is not None:
                 raise TypeError("LocalTensor slicing supports only t[offset:] (as pyasc)")
             offset = 0 if index.start is None else index.start
@@ -214,9 +241,7 @@ class LocalTensor:
         return self._derive(dtype, self.addr, self.nbytes // dtype.itemsize)
 
     def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
-        view = object.__new__(LocalTensor)
-        view._init(self.core, dtype, self.position, addr, tile_size, self.lease)
-        return view
+        return _tensor_of_fields(self.core, dtype, self.position, addr, tile_size, self.lease)
 
     # --------------------------------------------------------- validation
     def check_usable(self, instruction: str, operand: str, core: Core) -> None:
