@@ -22,6 +22,7 @@ import pytest
 
 from npusim import ascend as asc
 from npusim.ascend.masking import mask_arg_words
+from npusim.engine import caches
 from npusim.errors import (
     HardwareToleranceWarning,
     MaskHighWordWarning,
@@ -146,3 +147,18 @@ def test_a_plan_made_under_hardware_is_not_reused_by_a_strict_core():
                 else:
                     with pytest.raises(expect):
                         asc.add(z, a, b, [FULL, FULL], 1, B)
+
+
+def test_every_core_is_told_what_is_tolerated_not_only_the_first():
+    """The second core finds the first one's plan and invocation (a launch's blocks, the next launch):
+    the warnings its compilation gave are given again there."""
+    caches.clear_all()  # the first core compiles
+    told = []
+    for _ in range(2):
+        with asc.Core("A2", tolerance="hardware") as core:
+            _x, _y, (xt, yt, zt) = int16_tiles(core)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                asc.add(zt, xt, yt, [FULL, FULL], 1, B)
+            told.append(sorted(str(w.message) for w in caught))
+    assert told[0] == told[1] and len({message.split(" = ")[0] for message in told[0]}) == 4

@@ -22,6 +22,7 @@ from npusim import ascend as asc
 from npusim.ascend.ops.common import scalar_bits_cached
 from npusim.ascend.ops.transpose import Transposition
 from npusim.ascend.tensor import Lease
+from npusim.engine import caches
 from npusim.engine.dispatch import MAX_BINDINGS, PLANS
 from npusim.errors import RuntimeMisuseError, UninitializedReadError, UninitializedReadWarning, WrongCoreError
 
@@ -158,7 +159,7 @@ def test_equal_values_of_other_types_do_not_reuse_a_plan():
 
 
 def test_distinct_but_equal_tensors_share_a_binding_and_a_moved_tensor_only_the_plan():
-    PLANS.clear()
+    caches.clear_all()  # the plans, and the invocations that hold them
     with asc.Core("A2") as core:
         core.ub_write(0, bytes(0x10000))
         sel = asc.LocalTensor(U8, VECIN, 0x3000, 32)

@@ -289,3 +289,24 @@ def test_a_binding_with_a_pipe_of_its_own_is_recorded_on_it(core):
     piped(Buf(0, 4), 1)
     fill(Buf(0, 4), 1)
     assert [record.pipe for record in core.trace] == ["MTE3", "V"]
+
+
+def test_a_new_core_of_the_chip_reuses_the_invocation_but_binds_its_own_memory(core, monkeypatch):
+    """Each launch runs its blocks on new cores: the raw-argument lookup is shared between the
+    cores of one chip (templates without any core's binding), the bindings are not."""
+    from npusim.engine import dispatch
+
+    fill(Buf(0, 8), 1)
+    made = []
+    original = dispatch._invocation
+    monkeypatch.setattr(dispatch, "_invocation", lambda *a: made.append(a) or original(*a))
+    for chip, expected_new in (("T1", 0), ("T2", 1)):
+        other = ToyCore(ToyChip(chip))
+        ACTIVE.append(other)
+        try:
+            fill(Buf(0, 8), 1)  # the raw arguments of the first core's call
+        finally:
+            ACTIVE.pop()
+        assert len(made) == expected_new  # T2 is another chip: its own invocation (and plan)
+        assert other.memory[:8] == bytes([1] * 8) and len(other.invocations) == 1
+    assert BINDS == [(0, 8), (0, 8), (0, 8)]

@@ -6,7 +6,8 @@ A call ``instruction(*args, **kwargs)`` goes through these steps:
 2. **find the plan**.  A call is first looked up by its raw arguments in the core's
    ``invocations`` cache (key: the instruction, the register configuration every form
    plans with, each positional argument's key part, then each keyword's name and key
-   part, in call order).  Otherwise the call is bound to one of
+   part, in call order), then among the :data:`TEMPLATES` other cores of the product made
+   for the same raw key (a launch's blocks run on new cores).  Otherwise the call is bound to one of
    the documented forms (:func:`~npusim.overloads.bind_values`) and its plan looked up in
    :data:`PLANS`, shared by every core of the product, under its *geometry key*: the
    form, the register configuration the plan depends on, and each value's key part —
@@ -52,6 +53,7 @@ __all__ = ["MAX_BINDINGS", "MAX_INVOCATIONS", "PER_CALL", "PLANS", "Invocation",
            "new_core_caches"]
 
 PLANS = Cache("plans", 4096)  # (chip name, tolerance, geometry key) -> Plan
+TEMPLATES = Cache("invocation templates", 4096)  # (chip name, tolerance, raw key) -> Invocation, no core's state
 TOLERATED = Cache("tolerated", 4096)  # plan key -> the HardwareToleranceWarnings its compilation gave
 MAX_INVOCATIONS = 512  # per core: raw-argument keys -> Invocation
 MAX_BINDINGS = 512  # per core: (plan, bases) -> Binding
@@ -78,6 +80,7 @@ class Invocation:
         in_order: the call passes every one of ``later`` by keyword, in that order.
         bound: ``(index in the values, kind, operand name)`` of each value that is an operand,
             in ``plan.operands`` order: what a call found again computes its bases from and checks.
+        plan_key: the plan's key in :data:`PLANS` (its tolerance warnings are kept under it).
         last_bases, last_binding: the operand bases of this core's last call of this invocation,
             and its binding (a loop over the same operands skips the binding lookup).
     """
@@ -90,8 +93,14 @@ class Invocation:
     later: tuple[str, ...] = ()
     in_order: bool = False
     bound: tuple[tuple[int, OperandKind, str], ...] = ()
+    plan_key: tuple = ()
     last_bases: tuple | None = None
     last_binding: Any = None
+
+    def template(self) -> Invocation:
+        """A copy without this core's last binding (what :data:`TEMPLATES` keeps, and each core's copy of it)."""
+        return Invocation(self.plan, self.form, self.defaults, self.positions, self.kinds, self.later,
+                          self.in_order, self.bound, self.plan_key)
 
     def values(self, args: tuple, kwargs: dict) -> tuple:
         """The values, in form order, of a keyword call with this invocation's raw key."""
@@ -110,6 +119,8 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
     if entry.fast_context is not None:
         raw_key = _raw_key(entry, owner, core, args, kwargs)
         invocation = core.invocations.get(raw_key)
+        if invocation is None:
+            invocation = _from_template(core, raw_key)
         if invocation is not None:
             values = invocation.values(args, kwargs) if kwargs else args + invocation.defaults
             return _run(entry, core, invocation, values)
@@ -117,7 +128,22 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
     invocation = _invocation(entry, owner, core, form, values, len(args), kwargs)
     if raw_key is not None and (entry.fast_ok is None or entry.fast_ok(form.name, values)):
         core.invocations.put(raw_key, invocation)
+        TEMPLATES.put((core.chip.name, getattr(core, "tolerance", "strict"), raw_key), invocation.template())
     return _run(entry, core, invocation, values)
+
+
+def _from_template(core, raw_key: tuple) -> Invocation | None:
+    """This core's copy of an invocation another core of the product made for the same raw key
+    (each launch runs its blocks on new cores: the second launch binds, but plans nothing)."""
+    key = (core.chip.name, getattr(core, "tolerance", "strict"), raw_key)
+    template = TEMPLATES.get(key)
+    if template is None:
+        return None
+    for warning in TOLERATED.get(template.plan_key) or ():  # told on every core, as a plan found again is
+        warnings.warn(warning, stacklevel=user_stacklevel())
+    invocation = template.template()
+    core.invocations.put(raw_key, invocation)
+    return invocation
 
 
 _OWNERS: dict[str, Vendor] = {}  # vendor name -> Vendor, looked up once
@@ -198,14 +224,17 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
     bound = tuple((i, kind, name) for i, kind, name in zip(positions, kinds, plan.operands, strict=True)
                   if kind is not None)
     return Invocation(plan, form, tuple(p.default for p in later), positions, kinds, later_names,
-                      tuple(kwargs) == later_names, bound)
+                      tuple(kwargs) == later_names, bound, key)
 
 
 def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     plan = invocation.plan
     bound = invocation.bound
+    # plain loops: this runs on every call, and a comprehension costs a frame of its own
     if len(bound) == len(invocation.positions):  # every operand binds (the usual case): no placeholders
-        bases = tuple([kind.base(values[i]) for i, kind, _ in bound])
+        bases = ()
+        for i, kind, _ in bound:
+            bases += (kind.base(values[i]),)
     else:
         bases = tuple([None if kind is None else kind.base(values[i])
                        for i, kind in zip(invocation.positions, invocation.kinds, strict=True)])
@@ -224,6 +253,11 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
     trace, observer = core.trace, getattr(core, "observer", None)
     if trace is None and observer is None:
         return binding.run(core, values)
+    return _run_observed(entry, core, invocation, binding, values, trace, observer)
+
+
+def _run_observed(entry: Instruction, core, invocation: Invocation, binding, values: tuple, trace, observer):
+    """Run a binding on a core that keeps a trace or has an observer (the sync checker): record the call."""
     if observer is not None and not getattr(binding, "ranges_after_run", False):
         record = _record(entry, core, invocation, binding, values, trace)
         # the observer may reject the call (raise) before it runs, or (a fuzzed schedule) run it later
