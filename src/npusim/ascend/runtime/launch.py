@@ -181,7 +181,7 @@ class JitFunction:
         tolerance = require_tolerance_policy(name, tolerance)
         if sync is None:
             sync = DEFAULT_SYNC.get()
-        sync_checker(name, sync, 8, schedule_seed=schedule_seed)  # the policy is checked before anything runs
+        sync_checker(name, sync, product.hard_event_ids, schedule_seed=schedule_seed)  # checked before anything runs
         blocks = BlockRaces() if sync != "off" and block_dim > 1 else None  # one block races no other
         launch = Launch(name, block_dim, product)
         call_args = [self._bind(launch, value, f"arg {i}", uninit) for i, value in enumerate(args)]
