@@ -75,3 +75,39 @@ class Segments:
             replacement.append(tail)
         items[i:j] = replacement
         self._starts[i:j] = [item[0] for item in replacement]
+
+    def assign_many(self, spans: list[tuple[int, int]] | tuple, value: Any) -> None:
+        """:meth:`assign` of each span in ``spans`` (sorted, disjoint, non-empty: a call's merged
+        ranges), in one splice: the segments between the first span's start and the last one's stop
+        are rebuilt in one walk, instead of one search and one list splice per span."""
+        if not spans:
+            return
+        if len(spans) == 1:
+            self.assign(spans[0][0], spans[0][1], value)
+            return
+        items = self._items
+        i = self._first_overlapping(spans[0][0])
+        j = bisect.bisect_left(self._starts, spans[-1][1], i)
+        if i == j:  # the spans fall in a gap between segments (fresh bytes): inserted as they are
+            rebuilt = [(start, stop, value) for start, stop in spans]
+            items[i:i] = rebuilt
+            self._starts[i:i] = [start for start, _stop in spans]
+            return
+        old = items[i:j]
+        count = len(old)
+        rebuilt = []
+        o = 0
+        for start, stop in spans:
+            while o < count and old[o][1] <= start:  # wholly before the span: kept
+                rebuilt.append(old[o])
+                o += 1
+            if o < count and old[o][0] < start:  # straddles the span's start: its head is kept
+                rebuilt.append((old[o][0], start, old[o][2]))
+            rebuilt.append((start, stop, value))
+            while o < count and old[o][1] <= stop:  # wholly inside the span: replaced
+                o += 1
+            if o < count and old[o][0] < stop:  # straddles the span's stop: its tail may meet the next span
+                old[o] = (stop, old[o][1], old[o][2])
+        rebuilt.extend(old[o:])
+        items[i:j] = rebuilt
+        self._starts[i:j] = [item[0] for item in rebuilt]
