@@ -57,6 +57,9 @@ class Segments:
             return
         items = self._items
         i = j = self._first_overlapping(start)
+        if i < len(items) and items[i][0] == start and items[i][1] == stop:  # the same bytes again (a loop's buffer)
+            items[i] = (start, stop, value)
+            return
         replacement = []
         while j < len(items) and items[j][0] < stop:
             s, e, old = items[j]
