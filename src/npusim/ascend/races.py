@@ -15,7 +15,8 @@ what each call read and wrote (its :class:`~npusim.engine.trace.AccessRecord`), 
 * a ``_sync`` C-API function is its instruction followed by ``pipe_barrier(PIPE_ALL)``
   (asc-devkit ``asc_sync_post_process``);
 * TQue ``enque``/``deque``/``alloc_tensor``/``free_tensor`` are the flags Ascend C inserts for them
-  (the queue's enqueue and free events, §11.3), given to this model as set/wait pairs.
+  (the queue's enqueue and free events, §11.3), given to this model as set/wait pairs;
+* a scalar ``get_value``/``set_value`` of UB or GM is an access on S (§11.5), ordered like any other.
 
 Two accesses of the same byte race when they are on different pipes, at least one writes, and
 neither happens before the other.  Each race names both calls, their pipes and source lines, the

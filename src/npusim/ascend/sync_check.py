@@ -21,7 +21,7 @@ from typing import Literal
 
 import numpy as np
 
-from ..engine.trace import AccessRecord, ByteRange
+from ..engine.trace import AccessRecord, ByteRange, caller_source
 from ..errors import ParameterRangeError, SyncError, SyncWarning
 from ..segments import Segments
 from ..validate import require_int
@@ -33,6 +33,11 @@ __all__ = ["SYNC_POLICIES", "BlockRaces", "Schedule", "SyncChecker", "SyncPolicy
 SyncPolicy = Literal["raise", "warn", "off"]
 SYNC_POLICIES = ("raise", "warn", "off")
 _FLAG_CALLS = frozenset({"set_flag", "wait_flag"})
+#: calls whose ranges are known after they ran and whose vendor implementation first reads (GetValue)
+#: and rewrites (SetValue) address tables on S, then orders S before V with SetFlag/WaitFlag<S_V>:
+#: TransDataTo5HD with address tensors (asc-devkit kernel_operator_vec_transpose_intf_impl.h).  Its
+#: record names V for the whole call, so a scalar set_value into a table is ordered before it here.
+_PACKS_TABLES_ON_S = frozenset({"trans_data_to_5hd"})
 
 
 class SyncChecker:
@@ -59,17 +64,31 @@ class SyncChecker:
         if name == "pipe_barrier":
             self.model.barrier(PipeID[record.params["pipe"]])
             return False
+        if run is None and name in _PACKS_TABLES_ON_S:
+            # its scalar part (reading and packing address tables) ends in SetFlag/WaitFlag<S_V>
+            self.model.publish(("implied S_V", name), "S")
+            self.model.join(("implied S_V", name), "V")
         for race in self.model.access(record):
             self._report(race.error())
         if self.blocks is not None:
             for error in self.blocks.access(record):
                 self._report(error)
         deferred = False
-        if self.schedule is not None and run is not None:
+        if self.schedule is not None:
             deferred = self.schedule.take(record, self.model.stamp(record.pipe), run)
         if name.endswith("_sync"):
             self.model.barrier(PipeID.PIPE_ALL)
         return deferred
+
+    def scalar(self, instruction: str, reads: tuple[ByteRange, ...], writes: tuple[ByteRange, ...],
+               block: int = 0) -> None:
+        """A scalar read or write of UB or GM bytes (``get_value`` / ``set_value``), before it happens.
+
+        The scalar unit issues it on the S pipe (``__inout_pipe__(S)``, GetValue.md / SetValue.md), so
+        it is ordered with the other pipes only by the V_S, S_V, MTE2_S, MTE3_S ... flags
+        (docs/semantics.md §11.5).  A fuzzed schedule first runs the held calls it must come after.
+        """
+        self(AccessRecord(0, instruction, "ascend", "S", reads, writes, (), (), caller_source(), {}, block), None)
 
     def flush(self) -> None:
         """Run every call the schedule still holds (before the host looks at memory, and at the kernel's end)."""
@@ -126,11 +145,13 @@ class Schedule:
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
-        self.held: list[tuple[int, int, np.ndarray, Callable[[], object]]] = []  # pipe, position, seen, run
+        self.held: list[tuple[int, int, tuple[int, ...], Callable[[], object]]] = []  # pipe, position, seen, run
 
-    def take(self, record: AccessRecord, stamp: tuple[int, np.ndarray], run: Callable[[], object]) -> bool:
+    def take(self, record: AccessRecord, stamp: tuple[int, tuple[int, ...]], run: Callable[[], object] | None) -> bool:
+        """Hold ``run`` (``True``), or let the call run now (``False``; ``run`` is ``None`` for a call that
+        runs by itself: a scalar access, or one that already ran)."""
         pipe, seen = stamp
-        if record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
+        if run is None or record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
             self._run_before(seen)  # it runs now: what it must come after runs first, the rest stays held
             return False
         self.held.append((pipe, int(seen[pipe]), seen, run))
@@ -142,7 +163,7 @@ class Schedule:
         while self.held:
             self._run_one(range(len(self.held)))
 
-    def _run_before(self, seen: np.ndarray) -> None:
+    def _run_before(self, seen: tuple[int, ...]) -> None:
         """Run every held call that happens before a call that has seen ``seen``."""
         while True:
             before = [i for i, (pipe, position, _seen, _run) in enumerate(self.held) if seen[pipe] >= position]
