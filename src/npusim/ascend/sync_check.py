@@ -23,6 +23,7 @@ import numpy as np
 
 from ..engine.trace import AccessRecord, ByteRange, caller_source
 from ..errors import ParameterRangeError, SyncError, SyncWarning
+from ..memory import Memory
 from ..segments import Segments
 from ..validate import require_int
 from .races import SYNC_SOURCE, PipeModel
@@ -136,28 +137,58 @@ class Schedule:
 
     Each call on a pipe other than S is held back; after each new call, held calls whose every
     predecessor (by the pipe model's clocks) has run are run at random, each with probability
-    one half, and the rest stay held.  A call that writes a register, reads CMPMASK's contents, or
-    runs on S runs at once, after the held calls it must come after (registers are not
-    modelled per pipe; the mask registers a call reads are read when it is planned, at issue).  So a kernel
-    whose pipes are properly ordered computes the same bytes under every seed, and a missing
-    sync lets a consumer run before its producer, as on the device.
+    one half, and the rest stay held.  A call on S, or one that ran by itself, runs at once, after
+    the held calls it must come after.
+
+    A vector call that writes a register (every count form sets MASK and MASK_MODE) or reads
+    CMPMASK's contents also runs at issue, after the held calls it must come after, because
+    registers are not modelled per pipe (a later call's plan reads the mask registers when it is
+    issued); but the UB bytes it wrote are put back as they were and land when the schedule runs
+    it, as the bytes of a held call do.  So a copy on another pipe with no flag after such a call
+    may read the bytes before it, or write them before it, as on the device; the vector call
+    itself read its sources at issue, which is one of the device's orders too.
+
+    So a kernel whose pipes are properly ordered computes the same bytes under every seed, and a
+    missing sync lets a consumer run before its producer, as on the device.
     """
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, ub: Memory | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+        self.ub = ub  # where a register-writing vector call's bytes are held back (None: they land at once)
         self.held: list[tuple[int, int, tuple[int, ...], Callable[[], object]]] = []  # pipe, position, seen, run
 
     def take(self, record: AccessRecord, stamp: tuple[int, tuple[int, ...]], run: Callable[[], object] | None) -> bool:
-        """Hold ``run`` (``True``), or let the call run now (``False``; ``run`` is ``None`` for a call that
-        runs by itself: a scalar access, or one that already ran)."""
+        """Hold ``run`` (``True``: the caller must not run it), or let the call run now (``False``; ``run``
+        is ``None`` for a call that runs by itself: a scalar access, or one that already ran)."""
         pipe, seen = stamp
-        if run is None or record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
+        if run is None or record.pipe == "S":
             self._run_before(seen)  # it runs now: what it must come after runs first, the rest stays held
             return False
+        if record.registers_written or "CMPMASK" in record.registers_read:
+            self._run_before(seen)
+            if self.ub is None or any(where.space != "UB" for where in record.writes):
+                return False
+            run = self._run_now_land_later(record.writes, run)
         self.held.append((pipe, int(seen[pipe]), seen, run))
         while self.held and self.rng.random() < 0.5:
             self._run_one(range(len(self.held)))
         return True
+
+    def _run_now_land_later(self, writes: tuple[ByteRange, ...], run: Callable[[], object]) -> Callable[[], None]:
+        """Run the call (registers, and its reads of UB, at issue), put the bytes it wrote back as they
+        were, and return what writes its results when the schedule runs it."""
+        data = self.ub.data
+        before = [data[where.start:where.stop].copy() for where in writes]
+        run()
+        after = [data[where.start:where.stop].copy() for where in writes]
+        for where, old in zip(writes, before, strict=True):
+            data[where.start:where.stop] = old
+
+        def land() -> None:
+            for where, new in zip(writes, after, strict=True):
+                data[where.start:where.stop] = new
+
+        return land
 
     def flush(self) -> None:
         while self.held:
@@ -219,10 +250,11 @@ class BlockRaces:
 
 
 def sync_checker(who: str, policy, event_ids: int, blocks: BlockRaces | None = None,
-                 schedule_seed: int | None = None) -> SyncChecker | None:
+                 schedule_seed: int | None = None, ub: Memory | None = None) -> SyncChecker | None:
     """The checker for ``sync=policy`` (``None`` for ``"off"``); an unknown policy is rejected.
 
-    ``schedule_seed``: fuzz the schedule with this seed (:class:`Schedule`; needs a policy other than "off").
+    ``schedule_seed``: fuzz the schedule with this seed (:class:`Schedule`; needs a policy other than "off");
+    ``ub``: the core's UB, where the schedule holds back a register-writing vector call's bytes.
     """
     if not isinstance(policy, str):
         raise TypeError(f"{who}: sync must be one of {SYNC_POLICIES} (a str), got {type(policy).__name__}")
@@ -236,4 +268,4 @@ def sync_checker(who: str, policy, event_ids: int, blocks: BlockRaces | None = N
                                       "'warn' or 'raise' with schedule_seed", SYNC_SOURCE)
     if policy == "off":
         return None
-    return SyncChecker(policy, event_ids, blocks, None if schedule_seed is None else Schedule(schedule_seed))
+    return SyncChecker(policy, event_ids, blocks, None if schedule_seed is None else Schedule(schedule_seed, ub))
