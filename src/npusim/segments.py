@@ -24,13 +24,15 @@ __all__ = ["Segments"]
 class Segments:
     """Disjoint segments ``[start, stop)``, each with a value (module docstring)."""
 
-    __slots__ = ("_starts", "_items")
+    __slots__ = ("_starts", "_items", "_pending")
 
     def __init__(self) -> None:
         self._starts: list[int] = []
         self._items: list[tuple[int, int, Any]] = []
+        self._pending: list[tuple[Any, Any]] = []  # assign_many calls not applied yet, oldest first
 
     def __len__(self) -> int:
+        self._apply_pending()
         return len(self._items)
 
     def _first_overlapping(self, start: int) -> int:
@@ -44,6 +46,7 @@ class Segments:
         """``(start, stop, value)`` of every segment part inside ``[start, stop)``, in address order."""
         if stop <= start:
             return
+        self._apply_pending()
         items = self._items
         i = self._first_overlapping(start)
         while i < len(items) and items[i][0] < stop:
@@ -55,6 +58,7 @@ class Segments:
         """Give ``[start, stop)`` the value ``value``; the parts of other segments outside it keep theirs."""
         if stop <= start:
             return
+        self._apply_pending()
         items = self._items
         i = j = self._first_overlapping(start)
         if i < len(items) and items[i][0] == start and items[i][1] == stop:  # the same bytes again (a loop's buffer)
@@ -81,10 +85,20 @@ class Segments:
 
     def assign_many(self, spans: list[tuple[int, int]] | tuple, value: Any) -> None:
         """:meth:`assign` of each span in ``spans`` (sorted, disjoint, non-empty: a call's merged
-        ranges), in one splice: the segments between the first span's start and the last one's stop
-        are rebuilt in one walk, instead of one search and one list splice per span."""
-        if not spans:
-            return
+        ranges), applied when the map is next looked at: the sync checker records every call's
+        ranges, and looks up few of them (only where another pipe's access may be unordered)."""
+        if spans:
+            self._pending.append((spans, value))
+
+    def _apply_pending(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, []
+            for spans, value in pending:
+                self._assign_spans(spans, value)
+
+    def _assign_spans(self, spans, value: Any) -> None:
+        """The spans in one splice: the segments between the first span's start and the last one's
+        stop are rebuilt in one walk, instead of one search and one list splice per span."""
         if len(spans) == 1:
             self.assign(spans[0][0], spans[0][1], value)
             return

@@ -254,8 +254,8 @@ def fuzzed(kernel, skip: str, seed: int) -> bytes:
 @pytest.mark.parametrize(("kernel", "skip"), [(add_kernel, "MTE2_V"), (reuse_kernel, "MTE3_MTE2")])
 def test_a_fuzzed_schedule_shows_the_race_and_never_changes_a_clean_kernel(kernel, skip):
     """A held data copy lets a later call of another pipe overtake it.  (A vector call that sets the mask
-    registers, as every count form does, runs at issue: races whose earlier side is such a call are
-    reported by the checker but not replayed by the schedule; see sync_check.Schedule.)"""
+    registers, as every count form does, runs at issue but lands its bytes when scheduled: see
+    test_a_fuzzed_schedule_replays_races_whose_earlier_side_sets_the_mask_registers.)"""
     clean = run(kernel, "", sync="off").tobytes()
     assert {fuzzed(kernel, "", seed) for seed in range(12)} == {clean}
     racy = {fuzzed(kernel, skip, seed) for seed in range(12)}

@@ -26,6 +26,7 @@ bytes, and the event that would order them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..engine.trace import AccessRecord, ByteRange
 from ..errors import SyncError
@@ -115,11 +116,14 @@ def _unseen(newest: dict[int, int], pipe: int, seen: list[int]) -> list[int]:
     return [other for other, time in newest.items() if other != pipe and time > seen[other]]
 
 
+_START_STOP = itemgetter(1, 2)  # a ByteRange's (start, stop)
+
+
 def _by_memory(ranges: tuple[ByteRange, ...]) -> list[tuple[tuple[str, str | None], list[tuple[int, int]]]]:
     """``((space, buffer), [(start, stop), ...])`` per memory of a record's merged (so sorted) ranges."""
     first, last = ranges[0], ranges[-1]
     if first.space == last.space and first.buffer == last.buffer:  # sorted by memory: one memory (the usual case)
-        return [((first.space, first.buffer), [(r.start, r.stop) for r in ranges])]
+        return [((first.space, first.buffer), list(map(_START_STOP, ranges)))]
     groups: dict[tuple[str, str | None], list[tuple[int, int]]] = {}
     for r in ranges:
         groups.setdefault((r.space, r.buffer), []).append((r.start, r.stop))
