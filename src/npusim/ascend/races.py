@@ -161,8 +161,8 @@ class PipeModel:
         now = seen[pipe]
         index = len(self.records)
         self.records.append(record)
-        reads = [(key, spans, self._shadow(key)) for key, spans in _by_memory(record.reads)] if record.reads else ()
-        writes = [(key, spans, self._shadow(key)) for key, spans in _by_memory(record.writes)] if record.writes else ()
+        reads = self._memories(record.reads) if record.reads else ()
+        writes = self._memories(record.writes) if record.writes else ()
         races: list[Race] = []
         for key, spans, shadow in reads:
             if _unseen(shadow.newest_write, pipe, seen):
@@ -195,11 +195,16 @@ class PipeModel:
         index = _INDEX[pipe]
         return index, tuple(self._clock[index])
 
-    def _shadow(self, key: tuple[str, str | None]) -> _Shadow:
-        shadow = self._shadows.get(key)
-        if shadow is None:
-            shadow = self._shadows[key] = _Shadow()
-        return shadow
+    def _memories(self, ranges: tuple[ByteRange, ...]) -> list[tuple[tuple[str, str | None], list, _Shadow]]:
+        """``(memory, spans, its shadow)`` per memory of a record's ranges."""
+        shadows = self._shadows
+        found = []
+        for key, spans in _by_memory(ranges):
+            shadow = shadows.get(key)
+            if shadow is None:
+                shadow = shadows[key] = _Shadow()
+            found.append((key, spans, shadow))
+        return found
 
     def _after_writes(self, shadow: _Shadow, key: tuple, a: int, b: int, pipe: int, seen: list[int],
                       record: AccessRecord, kind: str) -> list[Race]:
