@@ -388,7 +388,7 @@ def chain_kernel(x, z, skip: str):
 
 
 @pytest.mark.parametrize(("kernel", "skip"), [(add_kernel, "V_MTE3"), (overwrite_kernel, "V_MTE2"),
-                                              (chain_kernel, "V_MTE3")])
+                                              (chain_kernel, "V_MTE3"), (scalar_read_kernel, "V_S")])
 def test_a_fuzzed_schedule_replays_races_whose_earlier_side_sets_the_mask_registers(kernel, skip):
     """add / duplicate / adds in their count form set MASK and MASK_MODE: the schedule runs them at issue
     (so every later call sees the registers in program order) but lands their UB writes when it schedules
@@ -404,3 +404,21 @@ def test_the_chain_kernel_computes_its_documented_value_under_every_seed():
     want = np.array([(v + 1) * 2 + v for v in range(N)], dtype=np.float16)  # small integers: exact in half
     for seed in range(8):
         assert fuzzed(chain_kernel, "", seed)[: 2 * N] == want.tobytes()
+
+
+@asc.jit
+def scalar_blocks_kernel(x, z, skip: str):
+    """Every block writes one GM element with the scalar unit; the racy version has all write element 0."""
+    element = 0 if skip == "offset" else asc.get_block_idx()
+    gm(z).set_value(element, 1.0)  # block scalar store
+
+
+def test_scalar_gm_writes_of_two_blocks_to_the_same_bytes_race():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SyncWarning)
+        z = run(scalar_blocks_kernel, "", blocks=2)
+    assert z[:2].tobytes() == np.ones(2, np.float16).tobytes()
+    err = race(scalar_blocks_kernel, "offset", blocks=2)
+    assert err.instruction == "GlobalTensor.set_value" and err.operand.startswith("GM buffer") and err.value == 0
+    assert re.search(r"block 1 \(GlobalTensor.set_value at .*\) and block 0", str(err))
+    assert line_of("block scalar store") in str(err)
