@@ -38,6 +38,9 @@ _FLAG_CALLS = frozenset({"set_flag", "wait_flag"})
 #: and rewrites (SetValue) address tables on S, then orders S before V with SetFlag/WaitFlag<S_V>:
 #: TransDataTo5HD with address tensors (asc-devkit kernel_operator_vec_transpose_intf_impl.h).  Its
 #: record names V for the whole call, so a scalar set_value into a table is ordered before it here.
+#: The record does not say which form ran: the LocalTensor-list form (ranges also known after the
+#: run, no S part on the device) gets the same order, so a set_value into its sources with no S_V
+#: before it goes unreported.
 _PACKS_TABLES_ON_S = frozenset({"trans_data_to_5hd"})
 
 
