@@ -34,3 +34,32 @@ def test_an_assignment_inside_one_segment_splits_it_in_three():
     segments.assign(40, 60, "b")
     assert list(segments.overlapping(0, 100)) == [(0, 40, "a"), (40, 60, "b"), (60, 100, "a")]
     assert len(segments) == 3
+
+
+def _disjoint_spans(points: list[int]) -> list[tuple[int, int]]:
+    """Sorted, disjoint, non-empty spans from a list of cut points (as a call's merged ranges are)."""
+    cuts = sorted(set(points))
+    return [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False)]
+
+
+@settings(max_examples=400, derandomize=True, database=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, SIZE), max_size=10), st.integers(0, 5), st.booleans()),
+                max_size=10))
+def test_assign_many_is_assign_per_span(steps):
+    """assign_many(spans, v) leaves the map as assigning each span in turn would (the byte model)."""
+    segments, model = Segments(), [None] * SIZE
+    for points, value, many in steps:
+        spans = _disjoint_spans(points)
+        if many:
+            segments.assign_many(spans, value)
+        else:
+            for start, stop in spans:
+                segments.assign(start, stop, value)
+        for start, stop in spans:
+            model[start:stop] = [value] * (stop - start)
+        seen, previous_stop = [None] * SIZE, 0
+        for s, e, value_seen in segments.overlapping(0, SIZE):
+            assert previous_stop <= s < e  # sorted, disjoint, non-empty
+            previous_stop = e
+            seen[s:e] = [value_seen] * (e - s)
+        assert seen == model

@@ -7,12 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from npusim.ascend.addressing import (
+    BlockRuns,
     contiguous_mask_words,
     counter_mode_lanes,
     lane_offsets,
     mask_word_bits,
     normal_mode_lanes,
 )
+from npusim.engine.trace import ranges_of_addresses
 
 from .reference_model import lane_address, set_mask_words
 
@@ -49,3 +51,12 @@ def test_contiguous_mask_words_match_setmask(size, length):
     active = normal_mode_lanes((*contiguous_mask_words(length, size), 0, 0), 256 // size, 1)
     n = active.count
     assert n == min(length, 256 // size) or (size == 1 and length > 128)
+
+
+@settings(max_examples=200, derandomize=True, database=None)
+@given(st.integers(0, 6), st.integers(0, 40), st.integers(0, 80), st.integers(0, 100))
+def test_block_runs_ranges_are_the_runs_of_their_byte_addresses(blocks, nbytes, pitch, base):
+    """A copy's byte ranges (its access record) are the maximal runs of the bytes it touches."""
+    runs = BlockRuns(blocks, nbytes, max(pitch, nbytes))
+    want = tuple(ranges_of_addresses("GM", runs.byte_index(base).reshape(-1), "x"))
+    assert runs.ranges("GM", base, "x") == want

@@ -254,8 +254,8 @@ def fuzzed(kernel, skip: str, seed: int) -> bytes:
 @pytest.mark.parametrize(("kernel", "skip"), [(add_kernel, "MTE2_V"), (reuse_kernel, "MTE3_MTE2")])
 def test_a_fuzzed_schedule_shows_the_race_and_never_changes_a_clean_kernel(kernel, skip):
     """A held data copy lets a later call of another pipe overtake it.  (A vector call that sets the mask
-    registers, as every count form does, runs at issue: races whose earlier side is such a call are
-    reported by the checker but not replayed by the schedule; see sync_check.Schedule.)"""
+    registers, as every count form does, runs at issue but lands its bytes when scheduled: see
+    test_a_fuzzed_schedule_replays_races_whose_earlier_side_sets_the_mask_registers.)"""
     clean = run(kernel, "", sync="off").tobytes()
     assert {fuzzed(kernel, "", seed) for seed in range(12)} == {clean}
     racy = {fuzzed(kernel, skip, seed) for seed in range(12)}
@@ -266,3 +266,159 @@ def test_a_fuzzed_schedule_shows_the_race_and_never_changes_a_clean_kernel(kerne
 def test_schedule_fuzzing_needs_the_checker():
     with pytest.raises(ConstraintError, match="schedule"):
         asc.Core("A2", sync="off", schedule_seed=1)
+
+
+# ------------------------------------------------------------------ the scalar (S) pipe
+# A scalar read or write of UB / GM (LocalTensor and GlobalTensor get_value / set_value) issues on S
+# (``__inout_pipe__(S)`` in GetValue.md / SetValue.md); its order with V, MTE2 and MTE3 is the
+# V_S / S_V / MTE3_S ... flag pairs of the AIV table in 核内同步能力概述.md (docs/semantics.md §11.5).
+@asc.jit
+def scalar_read_kernel(x, z, skip: str):
+    """V fills a buffer, the scalar unit reads one element of it, and writes it back to another one."""
+    buf, out = ub(0), ub(256)
+    asc.duplicate(buf, 3.0, N)  # vector fill
+    asc.duplicate(out, 0.0, N)
+    flags(E.V_S, skip, "V_S")
+    value = buf.get_value(5)  # scalar read
+    out.set_value(0, value)  # scalar write
+    flags(E.S_V, skip, "S_V")
+    asc.adds(out, out, 1.0, 16)  # vector adds
+    flags(E.V_MTE3, skip, "keep")
+    asc.data_copy(gm(z), out, 16)
+
+
+@asc.jit
+def scalar_war_kernel(x, z, skip: str):
+    """The scalar unit reads an element a later vector call overwrites (WAR, S -> V)."""
+    buf = ub(0)
+    asc.duplicate(buf, 3.0, N)
+    flags(E.V_S, skip, "keep")
+    buf.get_value(7)  # scalar read before overwrite
+    flags(E.S_V, skip, "S_V")
+    asc.duplicate(buf, 4.0, N)  # vector overwrite
+
+
+@asc.jit
+def gm_scalar_kernel(x, z, skip: str):
+    """MTE3 stores a tile to GM; the scalar unit then reads one element of it back."""
+    buf = ub(0)
+    asc.data_copy(buf, gm(x), N)
+    flags(E.MTE2_MTE3, skip, "keep")
+    asc.data_copy(gm(z), buf, N)  # store for scalar
+    flags(E.MTE3_S, skip, "MTE3_S")
+    gm(z).get_value(3)  # scalar GM read
+
+
+def test_a_scalar_read_of_what_v_wrote_needs_v_s():
+    err = race(scalar_read_kernel, "V_S")
+    assert err.instruction == "get_value" and err.operand == "UB" and err.value == (10, 12)
+    assert f"duplicate at {line_of('vector fill')}" in str(err) and f"get_value at {line_of('scalar read')}" in str(err)
+    assert "read after write" in str(err) and "missing set_flag/wait_flag(V_S)" in str(err)
+
+
+def test_a_vector_read_of_what_s_wrote_needs_s_v():
+    err = race(scalar_read_kernel, "S_V")
+    assert err.instruction == "adds" and err.value == (256, 258)
+    assert f"set_value at {line_of('scalar write')}" in str(err) and f"adds at {line_of('vector adds')}" in str(err)
+    assert "read after write" in str(err) and "missing set_flag/wait_flag(S_V)" in str(err)
+
+
+def test_a_vector_write_over_what_s_read_needs_s_v():
+    err = race(scalar_war_kernel, "S_V")
+    assert "write after read" in str(err) and "missing set_flag/wait_flag(S_V)" in str(err)
+    assert f"get_value at {line_of('scalar read before overwrite')}" in str(err)
+    assert f"duplicate at {line_of('vector overwrite')}" in str(err) and err.value == (14, 16)
+
+
+def test_a_scalar_gm_read_of_what_mte3_stored_needs_mte3_s():
+    err = race(gm_scalar_kernel, "MTE3_S")
+    assert err.instruction == "GlobalTensor.get_value" and err.operand.startswith("GM buffer") and err.value == (6, 8)
+    assert f"data_copy at {line_of('store for scalar')}" in str(err)
+    assert f"GlobalTensor.get_value at {line_of('scalar GM read')}" in str(err)
+    assert "missing set_flag/wait_flag(MTE3_S)" in str(err)
+
+
+@pytest.mark.parametrize("kernel", [scalar_read_kernel, scalar_war_kernel, gm_scalar_kernel],
+                         ids=lambda k: k.fn.__name__)
+def test_the_clean_scalar_kernels_are_silent(kernel):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SyncWarning)
+        z = run(kernel, "")
+    if kernel is scalar_read_kernel:  # 3.0 read by S, written to out[0], plus 1.0 on V
+        assert z[:1].tobytes() == np.float16(4.0).tobytes()
+
+
+def test_scalar_accesses_outside_a_checked_core_are_not_recorded():
+    """A host-side set_value on a core without the checker, and on one with it, before any vector call."""
+    with asc.Core("A2", sync="raise"):
+        t = ub(0)
+        t.set_value(0, 1.0)  # S writes, nothing else touched the bytes: no race
+        assert t.get_value(0) == np.float16(1.0)
+
+
+def test_address_tensors_set_by_the_scalar_unit_need_no_flag_before_trans_data_to_5hd():
+    """The address-tensor form reads its tables with GetValue on S and then sets and waits S_V itself
+    (asc-devkit kernel_operator_vec_transpose_intf_impl.h), so set_value into the tables is ordered."""
+    with asc.Core("A2", sync="raise"):
+        src = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 256)
+        dst = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 512, 256)
+        src.write(np.arange(256, dtype=np.int16))
+        dst_list = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 1024, 16)
+        src_list = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 1152, 16)
+        for i in range(16):
+            dst_list.set_value(i, dst[16 * i].get_phy_addr())
+            src_list.set_value(i, src[16 * i].get_phy_addr())
+        asc.trans_data_to_5hd(dst_list, src_list, asc.TransDataTo5HDParams(False, False, 1, 0, 0), dtype=asc.int16)
+        assert dst.read().reshape(16, 16).T.tolist() == np.arange(256).reshape(16, 16).tolist()
+
+
+# ------------------------------------------------------------------ fuzzing past mask-setting vector calls
+@asc.jit
+def chain_kernel(x, z, skip: str):
+    """Count-form vector calls (each sets the mask registers) feeding each other on V, then a store."""
+    a, b = ub(0), ub(256)
+    asc.data_copy(a, gm(x), N)
+    flags(E.MTE2_V, skip, "MTE2_V")
+    asc.adds(b, a, 1.0, N)
+    asc.set_vector_mask(0, 0xFFFF, dtype=asc.float16)  # S: a register the next calls' masks come from
+    asc.muls(b, b, 2.0, N)
+    asc.add(a, a, b, N)
+    flags(E.V_MTE3, skip, "V_MTE3")
+    asc.data_copy(gm(z), a, N)
+
+
+@pytest.mark.parametrize(("kernel", "skip"), [(add_kernel, "V_MTE3"), (overwrite_kernel, "V_MTE2"),
+                                              (chain_kernel, "V_MTE3"), (scalar_read_kernel, "V_S")])
+def test_a_fuzzed_schedule_replays_races_whose_earlier_side_sets_the_mask_registers(kernel, skip):
+    """add / duplicate / adds in their count form set MASK and MASK_MODE: the schedule runs them at issue
+    (so every later call sees the registers in program order) but lands their UB writes when it schedules
+    them, so a copy on another pipe with no flag after them may read or overwrite the bytes first."""
+    clean = run(kernel, "", sync="off").tobytes()
+    assert {fuzzed(kernel, "", seed) for seed in range(12)} == {clean}
+    racy = {fuzzed(kernel, skip, seed) for seed in range(12)}
+    assert racy - {clean}, "some seed lets the copy overtake the vector call and changes the bytes"
+
+
+def test_the_chain_kernel_computes_its_documented_value_under_every_seed():
+    """(x + 1) * 2 + x, in half, with every flag in place: fuzzing never changes a synchronised kernel."""
+    want = np.array([(v + 1) * 2 + v for v in range(N)], dtype=np.float16)  # small integers: exact in half
+    for seed in range(8):
+        assert fuzzed(chain_kernel, "", seed)[: 2 * N] == want.tobytes()
+
+
+@asc.jit
+def scalar_blocks_kernel(x, z, skip: str):
+    """Every block writes one GM element with the scalar unit; the racy version has all write element 0."""
+    element = 0 if skip == "offset" else asc.get_block_idx()
+    gm(z).set_value(element, 1.0)  # block scalar store
+
+
+def test_scalar_gm_writes_of_two_blocks_to_the_same_bytes_race():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SyncWarning)
+        z = run(scalar_blocks_kernel, "", blocks=2)
+    assert z[:2].tobytes() == np.ones(2, np.float16).tobytes()
+    err = race(scalar_blocks_kernel, "offset", blocks=2)
+    assert err.instruction == "GlobalTensor.set_value" and err.operand.startswith("GM buffer") and err.value == 0
+    assert re.search(r"block 1 \(GlobalTensor.set_value at .*\) and block 0", str(err))
+    assert line_of("block scalar store") in str(err)

@@ -37,6 +37,8 @@ import numpy as np
 
 from ..engine.trace import ByteRange, merge_ranges
 
+_new_tuple = tuple.__new__
+
 __all__ = [
     "ADDR_LIST_SIZE",
     "ActiveLanes",
@@ -197,10 +199,19 @@ class BlockRuns:
         return np.ndarray((self.blocks, self.nbytes), np.uint8, array, base, (self.pitch, 1))
 
     def ranges(self, space: str, base: int, buffer: str | None = None) -> tuple[ByteRange, ...]:
-        """The runs as merged byte ranges of ``space`` (and GM ``buffer``)."""
+        """The runs as merged byte ranges of ``space`` (and GM ``buffer``).
+
+        A copy's runs are already sorted; with a gap between them (``pitch > nbytes``, every strided
+        copy: the gaps are unsigned) they are already merged too, and are built as they are."""
+        blocks, nbytes, pitch = self.blocks, self.nbytes, self.pitch
+        if not blocks or not nbytes:
+            return ()
         if self.contiguous:
-            return merge_ranges([(space, base, base + self.blocks * self.nbytes, buffer)])
-        return merge_ranges((space, int(start), int(start) + self.nbytes, buffer) for start in self.starts(base))
+            return (ByteRange(space, base, base + blocks * nbytes, buffer),)
+        if pitch > nbytes:  # (tuple.__new__ skips ByteRange's Python-level __new__: a strided copy has many)
+            return tuple([_new_tuple(ByteRange, (space, start, start + nbytes, buffer))
+                          for start in range(base, base + blocks * pitch, pitch)])
+        return merge_ranges((space, int(start), int(start) + nbytes, buffer) for start in self.starts(base))
 class Vnchwconv(NamedTuple):
     """The address arithmetic of one TransDataTo5HD call (``scatter_vnchwconv_b8/b16/b32``).
 

@@ -107,7 +107,7 @@ class Core:
                                                            self.chip.name, self.block_idx)
         self.invocations, self.bindings = new_core_caches()
         self.observer = sync_checker("Core", sync, self.chip.hard_event_ids,  # None when sync="off"
-                                     schedule_seed=schedule_seed)
+                                     schedule_seed=schedule_seed, ub=self.ub)
 
     # ------------------------------------------------------------ context
     def __enter__(self) -> Core:

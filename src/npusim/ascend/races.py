@@ -15,7 +15,8 @@ what each call read and wrote (its :class:`~npusim.engine.trace.AccessRecord`), 
 * a ``_sync`` C-API function is its instruction followed by ``pipe_barrier(PIPE_ALL)``
   (asc-devkit ``asc_sync_post_process``);
 * TQue ``enque``/``deque``/``alloc_tensor``/``free_tensor`` are the flags Ascend C inserts for them
-  (the queue's enqueue and free events, §11.3), given to this model as set/wait pairs.
+  (the queue's enqueue and free events, §11.3), given to this model as set/wait pairs;
+* a scalar ``get_value``/``set_value`` of UB or GM is an access on S (§11.5), ordered like any other.
 
 Two accesses of the same byte race when they are on different pipes, at least one writes, and
 neither happens before the other.  Each race names both calls, their pipes and source lines, the
@@ -25,8 +26,7 @@ bytes, and the event that would order them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from operator import itemgetter
 
 from ..engine.trace import AccessRecord, ByteRange
 from ..errors import SyncError
@@ -42,10 +42,13 @@ _INDEX = {pipe: i for i, pipe in enumerate(PIPES)}
 SYNC_SOURCE = semantics("11")
 
 
+#: each HardEvent's (source, destination) pipes, from its name (a queue operation asks per call)
+_EVENT_PIPES = {event: tuple(event.name.split("_")) for event in HardEvent}
+
+
 def event_pipes(event: HardEvent) -> tuple[str, str]:
     """The (source, destination) pipes of a HardEvent: ``MTE2_V`` -> ``("MTE2", "V")``."""
-    source, destination = event.name.split("_")
-    return source, destination
+    return _EVENT_PIPES[event]
 
 
 def pipe_of(pipe: PipeID) -> str | None:
@@ -104,8 +107,27 @@ class _Shadow:
     def __init__(self) -> None:
         self.writes = Segments()
         self.reads: dict[int, Segments] = {}
-        self.newest_write = np.zeros(len(PIPES), np.int64)
-        self.newest_read = np.zeros(len(PIPES), np.int64)
+        self.newest_write: dict[int, int] = {}  # pipe index -> its newest write's clock
+        self.newest_read: dict[int, int] = {}
+
+
+def _unseen(newest: dict[int, int], pipe: int, seen: list[int]) -> list[int]:
+    """The pipes other than ``pipe`` with an access in ``newest`` that ``seen`` does not cover."""
+    return [other for other, time in newest.items() if other != pipe and time > seen[other]]
+
+
+_START_STOP = itemgetter(1, 2)  # a ByteRange's (start, stop)
+
+
+def _by_memory(ranges: tuple[ByteRange, ...]) -> list[tuple[tuple[str, str | None], list[tuple[int, int]]]]:
+    """``((space, buffer), [(start, stop), ...])`` per memory of a record's merged (so sorted) ranges."""
+    first, last = ranges[0], ranges[-1]
+    if first.space == last.space and first.buffer == last.buffer:  # sorted by memory: one memory (the usual case)
+        return [((first.space, first.buffer), list(map(_START_STOP, ranges)))]
+    groups: dict[tuple[str, str | None], list[tuple[int, int]]] = {}
+    for r in ranges:
+        groups.setdefault((r.space, r.buffer), []).append((r.start, r.stop))
+    return list(groups.items())
 
 
 @dataclass
@@ -121,82 +143,91 @@ class PipeModel:
     records: list[AccessRecord] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._clock = np.zeros((len(PIPES), len(PIPES)), np.int64)  # row p: what pipe p has seen of each pipe
-        self._flags: dict[tuple[HardEvent, int], list[tuple[np.ndarray, AccessRecord | None]]] = {}
+        # row p: what pipe p has seen of each pipe (Python ints: seven of them cost less than a numpy row)
+        self._clock = [[0] * len(PIPES) for _ in PIPES]
+        self._flags: dict[tuple, list[tuple[tuple[int, ...], AccessRecord | None]]] = {}
         self._shadows: dict[tuple[str, str | None], _Shadow] = {}
 
     # ------------------------------------------------------------ accesses
     def access(self, record: AccessRecord) -> list[Race]:
-        """One executed call: its races with earlier calls (an empty list when it is ordered after them)."""
+        """One executed call: its races with earlier calls (an empty list when it is ordered after them).
+
+        Per memory the call touches, the newest access of each other pipe decides first: when this
+        pipe has seen them all (the usual case in a synchronised kernel), no byte of that memory is
+        looked up.  Every range is checked before any is recorded."""
         pipe = _INDEX[record.pipe]
-        self._clock[pipe, pipe] += 1
         seen = self._clock[pipe]
+        seen[pipe] += 1
+        now = seen[pipe]
         index = len(self.records)
         self.records.append(record)
-        races = []
-        unordered: dict = {}  # per memory, which other pipes' writes / reads this pipe has not all seen
-        for where in record.reads:
-            races += self._check(where, pipe, seen, record, False, unordered)
-        for where in record.writes:
-            races += self._check(where, pipe, seen, record, True, unordered)
-        now = int(seen[pipe])
-        for where in record.reads:
-            shadow = self._shadow(where)
-            shadow.reads.setdefault(pipe, Segments()).assign(where.start, where.stop, (now, index))
+        reads = self._memories(record.reads) if record.reads else ()
+        writes = self._memories(record.writes) if record.writes else ()
+        races: list[Race] = []
+        for key, spans, shadow in reads:
+            if _unseen(shadow.newest_write, pipe, seen):
+                for a, b in spans:
+                    races += self._after_writes(shadow, key, a, b, pipe, seen, record, "read after write")
+        for key, spans, shadow in writes:
+            writers = _unseen(shadow.newest_write, pipe, seen)
+            readers = _unseen(shadow.newest_read, pipe, seen)
+            if writers or readers:
+                for a, b in spans:
+                    if writers:
+                        races += self._after_writes(shadow, key, a, b, pipe, seen, record, "write after write")
+                    if readers:
+                        races += self._after_reads(shadow, key, a, b, readers, seen, record)
+        for _key, spans, shadow in reads:
+            segments = shadow.reads.get(pipe)
+            if segments is None:
+                segments = shadow.reads[pipe] = Segments()
+            segments.assign_many(spans, (now, index))
             shadow.newest_read[pipe] = now
-        for where in record.writes:
-            shadow = self._shadow(where)
-            shadow.writes.assign(where.start, where.stop, (pipe, now, index))
+        for _key, spans, shadow in writes:
+            shadow.writes.assign_many(spans, (pipe, now, index))
             shadow.newest_write[pipe] = now
         return races
 
-    def stamp(self, pipe: str) -> tuple[int, np.ndarray]:
+    def stamp(self, pipe: str) -> tuple[int, tuple[int, ...]]:
         """``(pipe index, what pipe has seen of every pipe)`` right now: for the last call on ``pipe``, its
         position on its pipe is ``seen[index]``, and a call Q happens before it iff ``seen[Q's pipe] >= Q's
         position``."""
         index = _INDEX[pipe]
-        return index, self._clock[index].copy()
+        return index, tuple(self._clock[index])
 
-    def _shadow(self, where: ByteRange) -> _Shadow:
-        key = (where.space, where.buffer)
-        shadow = self._shadows.get(key)
-        if shadow is None:
-            shadow = self._shadows[key] = _Shadow()
-        return shadow
+    def _memories(self, ranges: tuple[ByteRange, ...]) -> list[tuple[tuple[str, str | None], list, _Shadow]]:
+        """``(memory, spans, its shadow)`` per memory of a record's ranges."""
+        shadows = self._shadows
+        found = []
+        for key, spans in _by_memory(ranges):
+            shadow = shadows.get(key)
+            if shadow is None:
+                shadow = shadows[key] = _Shadow()
+            found.append((key, spans, shadow))
+        return found
 
-    def _check(self, where: ByteRange, pipe: int, seen: np.ndarray, record: AccessRecord, write: bool,
-               unordered: dict) -> list[Race]:
-        shadow = self._shadow(where)
-        verdict = unordered.get((where.space, where.buffer))
-        if verdict is None:  # once per memory and call: a call has many ranges in one memory
-            unseen_writes = shadow.newest_write > seen
-            unseen_writes[pipe] = False
-            unseen_reads = shadow.newest_read > seen
-            unseen_reads[pipe] = False
-            verdict = unordered[(where.space, where.buffer)] = (unseen_writes, unseen_reads,
-                                                                bool(unseen_writes.any()), bool(unseen_reads.any()))
-        unseen_writes, unseen_reads, any_writes, any_reads = verdict
-        if not any_writes and not (write and any_reads):
-            return []  # every access of this memory by another pipe happens before this call
-        a, b = where.start, where.stop
+    def _after_writes(self, shadow: _Shadow, key: tuple, a: int, b: int, pipe: int, seen: list[int],
+                      record: AccessRecord, kind: str) -> list[Race]:
+        """RAW / WAW on bytes ``[a, b)``: one race per earlier write of another pipe this pipe has not seen."""
         unseen: dict[int, list[int]] = {}  # record index -> [first, last + 1] of the bytes it left unordered
-        if any_writes:
-            for start, stop, (other, time, index) in shadow.writes.overlapping(a, b):
-                if other != pipe and time > seen[other]:
-                    _widen(unseen, index, start, stop)
-        races = self._races(unseen, where, record, "write after write" if write else "read after write")
-        if write:  # a read by another pipe that this pipe has not seen: WAR
-            unseen = {}
-            for other, segments in shadow.reads.items():
-                if other != pipe and unseen_reads[other]:
-                    for start, stop, (time, index) in segments.overlapping(a, b):
-                        if time > seen[other]:
-                            _widen(unseen, index, start, stop)
-            races += self._races(unseen, where, record, "write after read")
-        return races
+        for start, stop, (other, time, index) in shadow.writes.overlapping(a, b):
+            if other != pipe and time > seen[other]:
+                _widen(unseen, index, start, stop)
+        return self._races(unseen, key, record, kind)
 
-    def _races(self, unseen: dict[int, list[int]], where: ByteRange, record: AccessRecord, kind: str) -> list[Race]:
-        return [Race(kind, self.records[index], record, ByteRange(where.space, start, stop, where.buffer))
+    def _after_reads(self, shadow: _Shadow, key: tuple, a: int, b: int, readers: list[int], seen: list[int],
+                     record: AccessRecord) -> list[Race]:
+        """WAR on bytes ``[a, b)``: one race per earlier read of another pipe this pipe has not seen."""
+        unseen: dict[int, list[int]] = {}
+        for other in readers:
+            for start, stop, (time, index) in shadow.reads[other].overlapping(a, b):
+                if time > seen[other]:
+                    _widen(unseen, index, start, stop)
+        return self._races(unseen, key, record, "write after read")
+
+    def _races(self, unseen: dict[int, list[int]], key: tuple, record: AccessRecord, kind: str) -> list[Race]:
+        space, buffer = key
+        return [Race(kind, self.records[index], record, ByteRange(space, start, stop, buffer))
                 for index, (start, stop) in sorted(unseen.items())]
 
     # ------------------------------------------------------------ synchronisation
@@ -219,7 +250,7 @@ class PipeModel:
 
     def publish(self, key: tuple, pipe: str, record: AccessRecord | None = None) -> None:
         """Signal ``key`` from ``pipe``: what ``pipe`` has done so far happens before the matching :meth:`join`."""
-        self._flags.setdefault(key, []).append((self._clock[_INDEX[pipe]].copy(), record))
+        self._flags.setdefault(key, []).append((tuple(self._clock[_INDEX[pipe]]), record))
 
     def join(self, key: tuple, pipe: str) -> bool:
         """Wait on ``pipe`` for the oldest signal of ``key``; ``False`` (and no order) if none is pending."""
@@ -228,14 +259,15 @@ class PipeModel:
             return False
         published, _setter = pending.pop(0)
         row = self._clock[_INDEX[pipe]]
-        np.maximum(row, published, out=row)
+        row[:] = map(max, row, published)
         return True
 
     def barrier(self, pipe: PipeID) -> None:
         """``pipe_barrier(pipe)``: PIPE_ALL orders everything before it before everything after it."""
         if pipe is PipeID.PIPE_ALL:
-            everything = self._clock.max(axis=0)
-            self._clock[:] = everything
+            everything = list(map(max, *self._clock))
+            for row in self._clock:
+                row[:] = everything
 
     def _check_id(self, call: str, event: HardEvent, event_id: int) -> None:
         if not 0 <= event_id < self.event_ids:

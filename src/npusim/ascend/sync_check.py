@@ -21,8 +21,9 @@ from typing import Literal
 
 import numpy as np
 
-from ..engine.trace import AccessRecord, ByteRange
+from ..engine.trace import AccessRecord, ByteRange, caller_source
 from ..errors import ParameterRangeError, SyncError, SyncWarning
+from ..memory import Memory
 from ..segments import Segments
 from ..validate import require_int
 from .races import SYNC_SOURCE, PipeModel
@@ -33,6 +34,14 @@ __all__ = ["SYNC_POLICIES", "BlockRaces", "Schedule", "SyncChecker", "SyncPolicy
 SyncPolicy = Literal["raise", "warn", "off"]
 SYNC_POLICIES = ("raise", "warn", "off")
 _FLAG_CALLS = frozenset({"set_flag", "wait_flag"})
+#: calls whose ranges are known after they ran and whose vendor implementation first reads (GetValue)
+#: and rewrites (SetValue) address tables on S, then orders S before V with SetFlag/WaitFlag<S_V>:
+#: TransDataTo5HD with address tensors (asc-devkit kernel_operator_vec_transpose_intf_impl.h).  Its
+#: record names V for the whole call, so a scalar set_value into a table is ordered before it here.
+#: The record does not say which form ran: the LocalTensor-list form (ranges also known after the
+#: run, no S part on the device) gets the same order, so a set_value into its sources with no S_V
+#: before it goes unreported.
+_PACKS_TABLES_ON_S = frozenset({"trans_data_to_5hd"})
 
 
 class SyncChecker:
@@ -59,17 +68,31 @@ class SyncChecker:
         if name == "pipe_barrier":
             self.model.barrier(PipeID[record.params["pipe"]])
             return False
+        if run is None and name in _PACKS_TABLES_ON_S:
+            # its scalar part (reading and packing address tables) ends in SetFlag/WaitFlag<S_V>
+            self.model.publish(("implied S_V", name), "S")
+            self.model.join(("implied S_V", name), "V")
         for race in self.model.access(record):
             self._report(race.error())
         if self.blocks is not None:
             for error in self.blocks.access(record):
                 self._report(error)
         deferred = False
-        if self.schedule is not None and run is not None:
+        if self.schedule is not None:
             deferred = self.schedule.take(record, self.model.stamp(record.pipe), run)
         if name.endswith("_sync"):
             self.model.barrier(PipeID.PIPE_ALL)
         return deferred
+
+    def scalar(self, instruction: str, reads: tuple[ByteRange, ...], writes: tuple[ByteRange, ...],
+               block: int = 0) -> None:
+        """A scalar read or write of UB or GM bytes (``get_value`` / ``set_value``), before it happens.
+
+        The scalar unit issues it on the S pipe (``__inout_pipe__(S)``, GetValue.md / SetValue.md), so
+        it is ordered with the other pipes only by the V_S, S_V, MTE2_S, MTE3_S ... flags
+        (docs/semantics.md §11.5).  A fuzzed schedule first runs the held calls it must come after.
+        """
+        self(AccessRecord(0, instruction, "ascend", "S", reads, writes, (), (), caller_source(), {}, block), None)
 
     def flush(self) -> None:
         """Run every call the schedule still holds (before the host looks at memory, and at the kernel's end)."""
@@ -117,32 +140,64 @@ class Schedule:
 
     Each call on a pipe other than S is held back; after each new call, held calls whose every
     predecessor (by the pipe model's clocks) has run are run at random, each with probability
-    one half, and the rest stay held.  A call that writes a register, reads CMPMASK's contents, or
-    runs on S runs at once, after the held calls it must come after (registers are not
-    modelled per pipe; the mask registers a call reads are read when it is planned, at issue).  So a kernel
-    whose pipes are properly ordered computes the same bytes under every seed, and a missing
-    sync lets a consumer run before its producer, as on the device.
+    one half, and the rest stay held.  A call on S, or one that ran by itself, runs at once, after
+    the held calls it must come after.
+
+    A vector call that writes a register (every count form sets MASK and MASK_MODE) or reads
+    CMPMASK's contents also runs at issue, after the held calls it must come after, because
+    registers are not modelled per pipe (a later call's plan reads the mask registers when it is
+    issued); but the UB bytes it wrote are put back as they were and land when the schedule runs
+    it, as the bytes of a held call do.  So a copy on another pipe with no flag after such a call
+    may read the bytes before it, or write them before it, as on the device; the vector call
+    itself read its sources at issue, which is one of the device's orders too.
+
+    So a kernel whose pipes are properly ordered computes the same bytes under every seed, and a
+    missing sync lets a consumer run before its producer, as on the device.
     """
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, ub: Memory | None = None) -> None:
         self.rng = np.random.default_rng(seed)
-        self.held: list[tuple[int, int, np.ndarray, Callable[[], object]]] = []  # pipe, position, seen, run
+        self.ub = ub  # where a register-writing vector call's bytes are held back (None: they land at once)
+        self.held: list[tuple[int, int, tuple[int, ...], Callable[[], object]]] = []  # pipe, position, seen, run
 
-    def take(self, record: AccessRecord, stamp: tuple[int, np.ndarray], run: Callable[[], object]) -> bool:
+    def take(self, record: AccessRecord, stamp: tuple[int, tuple[int, ...]], run: Callable[[], object] | None) -> bool:
+        """Hold ``run`` (``True``: the caller must not run it), or let the call run now (``False``; ``run``
+        is ``None`` for a call that runs by itself: a scalar access, or one that already ran)."""
         pipe, seen = stamp
-        if record.registers_written or "CMPMASK" in record.registers_read or record.pipe == "S":
+        if run is None or record.pipe == "S":
             self._run_before(seen)  # it runs now: what it must come after runs first, the rest stays held
             return False
+        if record.registers_written or "CMPMASK" in record.registers_read:
+            self._run_before(seen)
+            if self.ub is None or any(where.space != "UB" for where in record.writes):
+                return False
+            run = self._run_now_land_later(record.writes, run)
         self.held.append((pipe, int(seen[pipe]), seen, run))
         while self.held and self.rng.random() < 0.5:
             self._run_one(range(len(self.held)))
         return True
 
+    def _run_now_land_later(self, writes: tuple[ByteRange, ...], run: Callable[[], object]) -> Callable[[], None]:
+        """Run the call (registers, and its reads of UB, at issue), put the bytes it wrote back as they
+        were, and return what writes its results when the schedule runs it."""
+        data = self.ub.data
+        before = [data[where.start:where.stop].copy() for where in writes]
+        run()
+        after = [data[where.start:where.stop].copy() for where in writes]
+        for where, old in zip(writes, before, strict=True):
+            data[where.start:where.stop] = old
+
+        def land() -> None:
+            for where, new in zip(writes, after, strict=True):
+                data[where.start:where.stop] = new
+
+        return land
+
     def flush(self) -> None:
         while self.held:
             self._run_one(range(len(self.held)))
 
-    def _run_before(self, seen: np.ndarray) -> None:
+    def _run_before(self, seen: tuple[int, ...]) -> None:
         """Run every held call that happens before a call that has seen ``seen``."""
         while True:
             before = [i for i, (pipe, position, _seen, _run) in enumerate(self.held) if seen[pipe] >= position]
@@ -198,10 +253,11 @@ class BlockRaces:
 
 
 def sync_checker(who: str, policy, event_ids: int, blocks: BlockRaces | None = None,
-                 schedule_seed: int | None = None) -> SyncChecker | None:
+                 schedule_seed: int | None = None, ub: Memory | None = None) -> SyncChecker | None:
     """The checker for ``sync=policy`` (``None`` for ``"off"``); an unknown policy is rejected.
 
-    ``schedule_seed``: fuzz the schedule with this seed (:class:`Schedule`; needs a policy other than "off").
+    ``schedule_seed``: fuzz the schedule with this seed (:class:`Schedule`; needs a policy other than "off");
+    ``ub``: the core's UB, where the schedule holds back a register-writing vector call's bytes.
     """
     if not isinstance(policy, str):
         raise TypeError(f"{who}: sync must be one of {SYNC_POLICIES} (a str), got {type(policy).__name__}")
@@ -215,4 +271,4 @@ def sync_checker(who: str, policy, event_ids: int, blocks: BlockRaces | None = N
                                       "'warn' or 'raise' with schedule_seed", SYNC_SOURCE)
     if policy == "off":
         return None
-    return SyncChecker(policy, event_ids, blocks, None if schedule_seed is None else Schedule(schedule_seed))
+    return SyncChecker(policy, event_ids, blocks, None if schedule_seed is None else Schedule(schedule_seed, ub))

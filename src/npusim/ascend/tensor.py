@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import DType
+from ..engine.trace import ByteRange
 from ..errors import OutOfBoundsError, RuntimeMisuseError, UbPastTensorEndWarning, WrongCoreError
 from ..sources import semantics
 from ..validate import require_int, to_elements
@@ -301,24 +302,28 @@ class LocalTensor(_TensorFields):
 
     def get_value(self, index: int):
         """Element ``index`` as a numpy scalar (a scalar read of UB)."""
-        self._check_host("get_value")
+        self._check_host("get_value", scalar=True)
         index = require_int("get_value", "index", index, 0, self.tile_size - 1, TENSOR_SOURCE)
         start = self.addr + index * self.dtype.itemsize
+        self._scalar_access("get_value", start, False)
         self.core.ub.check_initialized_span("get_value", "tensor", start, start + self.dtype.itemsize)
         return self.core.ub.data[start : start + self.dtype.itemsize].view(self.dtype.np_dtype)[0]
 
     def set_value(self, index: int, value) -> None:
         """Write element ``index`` (converted to this dtype)."""
-        self._check_host("set_value")
+        self._check_host("set_value", scalar=True)
         index = require_int("set_value", "index", index, 0, self.tile_size - 1, TENSOR_SOURCE)
         item = to_elements("set_value", "value", value, self.dtype.np_dtype, TENSOR_SOURCE)
         if item.size != 1:
             raise TypeError(f"set_value: value must be one number, got {item.size} values")
+        self._scalar_access("set_value", self.addr + index * self.dtype.itemsize, True)
         self.core.ub.write_bytes(self.addr + index * self.dtype.itemsize, item.view(np.uint8), who="set_value")
         if isinstance(value, PhyAddress):  # an address tensor: remember whose address it holds (pyasc)
             object.__setattr__(self, "address_dtype", value.dtype)
 
-    def _check_host(self, what: str) -> None:
+    def _check_host(self, what: str, scalar: bool = False) -> None:
+        """The tensor is still allocated; the host (not ``scalar``, the S pipe's get/set_value) sees every
+        call done."""
         if self.lease is not None and not self.lease.alive:
             raise RuntimeMisuseError(
                 f"LocalTensor.{what}", "tensor", repr(self),
@@ -326,5 +331,12 @@ class LocalTensor(_TensorFields):
                 "a tensor allocated and not yet freed", TENSOR_SOURCE,
             )
         observer = self.core.observer
-        if observer is not None:  # a fuzzed schedule may hold calls back: the host sees them done
+        if observer is not None and not scalar:  # a fuzzed schedule may hold calls back: the host sees them done
             observer.flush()
+
+    def _scalar_access(self, what: str, start: int, write: bool) -> None:
+        """Tell the core's sync checker (if any) of a scalar access of one element at UB byte ``start``."""
+        observer = self.core.observer
+        if observer is not None:
+            where = (ByteRange("UB", start, start + self.dtype.itemsize),)
+            observer.scalar(what, () if write else where, where if write else (), self.core.block_idx)

@@ -29,11 +29,13 @@ from typing import Any, Literal
 import numpy as np
 
 from ...dtypes import DTYPES, DType, from_numpy, is_little_endian, uint_of_bits
+from ...engine.trace import ByteRange
 from ...errors import GmPastEndWarning, OutOfBoundsError, RuntimeMisuseError, UnsupportedError
 from ...memory import Memory, UninitPolicy, require_uninit_policy, user_stacklevel
 from ...sources import semantics
 from ...validate import require_int
 from .. import pages
+from ..core import active_core
 from ..scalars import scalar_bits
 
 __all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "device_allocation_bytes", "gm_alloc",
@@ -452,6 +454,7 @@ class GlobalTensor:
         start = self.check_span("GlobalTensor.get_value", "offset", offset, 1)
         stop = start + self.dtype.itemsize
         buffer = self.buffer
+        _scalar_access("GlobalTensor.get_value", buffer, start, stop, False)
         buffer.memory.check_initialized_span("GlobalTensor.get_value", "tensor", start, stop)
         buffer.sync_from_host(start, stop)
         return buffer.memory.data[start:stop].view(self.dtype.np_dtype)[0]
@@ -462,6 +465,7 @@ class GlobalTensor:
         start = self.check_span("GlobalTensor.set_value", "offset", offset, 1)
         self.buffer.require_writable("GlobalTensor.set_value", "tensor")
         bits = scalar_bits("GlobalTensor.set_value", "value", value, self.dtype)
+        _scalar_access("GlobalTensor.set_value", self.buffer, start, start + self.dtype.itemsize, True)
         self.buffer.memory.write_bytes(start, bits.view(np.uint8), who="GlobalTensor.set_value")
         self.buffer.sync_to_host(start, start + self.dtype.itemsize)
 
@@ -508,3 +512,13 @@ def _check_extent(instruction: str, operand: str, address: GlobalAddress, start:
             instruction, f"{operand} GM byte range", f"[{base + start:#x}, {base + stop:#x})",
             f"the access lies outside {buffer.name}", f"[0x0, {buffer.nbytes:#x})", GM_SOURCE,
         )
+
+
+def _scalar_access(instruction: str, buffer: GmBuffer, start: int, stop: int, write: bool) -> None:
+    """Tell the running core's sync checker (if any) of a scalar access of GM bytes ``[start, stop)``
+    of ``buffer`` (the S pipe: GetValue.md / SetValue.md ``__inout_pipe__(S)``)."""
+    core = active_core()
+    observer = getattr(core, "observer", None)
+    if observer is not None:
+        where = (ByteRange("GM", start, stop, buffer.name),)
+        observer.scalar(instruction, () if write else where, where if write else (), core.block_idx)

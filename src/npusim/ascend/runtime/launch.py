@@ -194,7 +194,8 @@ class JitFunction:
                     core = Core(product, strict=strict, block_idx=block_idx, block_num=block_dim,
                                 tolerance=tolerance)
                     core.observer = sync_checker(name, sync, product.hard_event_ids, blocks,
-                                                 None if schedule_seed is None else schedule_seed + block_idx)
+                                                 None if schedule_seed is None else schedule_seed + block_idx,
+                                                 core.ub)
                     self._run_block(launch, core, call_args, call_kwargs, after_block)
                     del core  # the block's core is freed when the block returns
         finally:
