@@ -97,3 +97,21 @@ def test_sync_operations_are_instants_and_a_set_flag_flows_to_its_wait_flag():
     assert sorted((starts[i], finishes[i]) for i in finishes) == [(0, 4), (1, 2)]
     tracks = {e["tid"]: e["args"]["name"] for e in events if e["name"] == "thread_name"}
     assert list(tracks.values()) == ["V", "MTE2"]  # the vector pipe first, then the copy pipes
+
+
+def test_a_bundled_example_kernel_is_user_code_its_records_name_its_own_lines():
+    """The example kernels live inside the package, but their lines are the kernel's: a record (and a
+    race report) names the kernel's line, not the line that called ``convert``."""
+    import inspect
+
+    from npusim.examples import nchw_to_nc1hwc0 as example
+
+    x = example.example_input((1, 16, 4, 4))
+    y = np.zeros((1, 1, 4, 4, 16), np.float16)
+    launch = example.nchw_to_nc1hwc0_kernel.launch(1, (x, y, 1, 16, 4, 4), chip="A2", trace=True)
+    lines = {name: inspect.getsourcelines(getattr(example.KernelNchwToNc1hwc0, name))
+             for name in ("copy_in", "compute", "copy_out")}
+    calls = {"copy_in": "asc.data_copy(", "compute": "asc.trans_data_to_5hd(", "copy_out": "asc.data_copy("}
+    expected = {f"nchw_to_nc1hwc0.py:{start + i}" for name, (body, start) in lines.items()
+                for i, text in enumerate(body) if calls[name] in text}
+    assert {r.source for r in launch.trace[0].records} == expected

@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep
 
 
 class ByteRange(NamedTuple):
@@ -83,9 +84,9 @@ def ranges_of_addresses(space: str, byte_addrs: np.ndarray, buffer: str | None =
     return [ByteRange(space, int(a), int(b), buffer) for a, b in zip(starts, stops, strict=True)]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)  # not frozen: a frozen __init__ costs a third of a checked call
 class AccessRecord:
-    """One executed instruction call.
+    """One executed instruction call (read-only by convention: nothing changes a record once made).
 
     Attributes:
         seq: its position among the calls recorded on its core (0, 1, 2 ...).
@@ -123,11 +124,13 @@ class AccessRecord:
 
 @memoized("npusim source files", 4096)
 def _inside_npusim(filename: str) -> bool:
-    return os.path.abspath(filename).startswith(_PACKAGE_DIR)
+    path = os.path.abspath(filename)
+    return path.startswith(_PACKAGE_DIR) and not path.startswith(_EXAMPLES_DIR)
 
 
 def caller_source() -> str:
-    """``"file:line"`` of the innermost frame outside the npusim package (the user's call)."""
+    """``"file:line"`` of the innermost frame outside the npusim package (the user's call); the
+    bundled example kernels (``npusim/examples``) count as user code: their lines are the kernel's."""
     frame = sys._getframe(1)
     while frame is not None and _inside_npusim(frame.f_code.co_filename):
         frame = frame.f_back
