@@ -17,6 +17,9 @@ C_API = "SIMD-API/C-API/vector_compute"  # + "/asc_<name>.md"
 ARITHMETIC = f"{_VECTOR}/基础算术"  # + "/Add.md", "/Muls.md" ...
 LOGIC = f"{_VECTOR}/逻辑计算"  # + "/And.md", "/ShiftLeft.md" ...
 COMPOUND = f"{_VECTOR}/复合计算"  # + "/AddRelu.md" ...
+CAST = f"{_VECTOR}/类型转换/Cast.md"
+PRECISION_CONVERSION = f"{_BASIC}/数据结构/precision_conversion.md"
+SET_CTRL_SPR = f"{_BASIC}/特殊寄存器访问/SetCtrlSpr(ISASI).md"
 
 # general rules
 GENERAL = "SIMD-API/通用说明和约束.md"
