@@ -102,6 +102,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     ),
     f"{_VECTOR}/基础算术/Abs.md": WITH_TYPES,
     f"{_VECTOR}/基础算术/Add.md": WITH_TYPES,
+    f"{_BASIC}/数据结构/precision_conversion.md": ("精度转换", "二进制精度舍入规则", "精度转换规则"),
     f"{_VECTOR}/类型转换/Cast.md": ("Cast", "产品支持情况", "功能说明", "函数原型", "参数说明", "RoundMode取值说明",
                                  "数据类型", "返回值说明", "约束说明", "调用示例", "更多样例"),
     f"{_VECTOR}/基础算术/Adds.md": WITH_TYPES,

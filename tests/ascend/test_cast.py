@@ -405,3 +405,58 @@ def test_every_lane_matches_the_reference(case, data):
     saturate = saturate and dst in SATURATING.get(chip, ())
     expected[at] = [ref.cast(src, dst, b, int(mode), saturate) for b in bits]
     assert out.tobytes() == expected.tobytes()
+
+
+# ------------------------------------------------------------------ the C API
+def test_c_api_functions_are_cast_with_their_suffixs_mode():
+    """asc_float2half_rz == cast(..., CAST_TRUNC) lane for lane; the count form leaves the mask (count, 0) in
+    normal mode (set_mask_count, set_vector_mask(0, count), vconv, set_mask_norm)."""
+    rng = np.random.default_rng(5)
+    src = (rng.standard_normal(128) * 1000).astype(np.float32)
+    results = {}
+    for function, mode in (("asc_float2half_rz", R.CAST_TRUNC), ("asc_float2half_rna", R.CAST_ROUND),
+                           ("asc_float2half_ro", R.CAST_ODD), ("asc_float2half", R.CAST_NONE)):
+        with asc.Core("A2") as core:
+            x = asc.LocalTensor(asc.float32, VECIN, 0, 128)
+            z = asc.LocalTensor(asc.float16, VECOUT, 1024, 128)
+            x.write(src)
+            getattr(asc, function)(z, x, 100)
+            results[function] = z.read(100).tobytes()
+            assert (core.mask_mode, core.mask_words) == (asc.MaskMode.NORMAL, (100, 0, 0, 0))
+            asc.cast(z, x, mode, 100)
+            assert z.read(100).tobytes() == results[function]
+    assert len(set(results.values())) >= 3  # ROUND and RINT differ only on ties
+
+
+def test_c_api_repeat_form_runs_under_the_mask_register_and_sync_adds_a_barrier():
+    with asc.Core("A2") as core:
+        x = asc.LocalTensor(asc.int16, VECIN, 0, 256)
+        z = asc.LocalTensor(asc.float32, VECOUT, 1024, 256)
+        x.write(np.arange(256))
+        core.ub_write(1024, bytes(1024))
+        asc.set_vector_mask(0, 0xFF)
+        asc.asc_int162float(z, x, 2, 1, 1, 8, 4)
+        expected = np.zeros(256, np.float32)
+        expected[:8], expected[64:72] = np.arange(8), np.arange(64, 72)
+        assert z.read().tobytes() == expected.tobytes()
+        barriers = len(core.sync_log)
+        asc.asc_int162float_sync(z, x, 256)
+        assert len(core.sync_log) == barriers + 1 and z.read().tolist() == list(range(256))
+
+
+def test_c_api_checks(a2):
+    z, x = _pair(a2, "float32", "float16")
+    assert_rejected(a2, UnsupportedError, lambda: asc.asc_half2float(z, x, 64), "float16", operand="dst dtype")
+    assert_rejected(a2, ParameterRangeError, lambda: asc.asc_float2half_rn(z, x, 1, 1 << 16, 1, 4, 8),
+                    operand="dst_block_stride")
+    with asc.Core("310B") as core:
+        z, x = _pair(core, "float32", "float16")
+        assert_rejected(core, UnsupportedError, lambda: asc.asc_float2half(z, x, 64), "C API",
+                        instruction="asc_float2half")
+
+
+def test_every_c_api_page_function_is_registered_as_an_alias_of_cast():
+    from npusim.engine.registry import instructions
+    aliases = {entry.name for entry in instructions("ascend") if entry.alias_of == "cast"}
+    assert len(aliases) == 2 * (1 + 5 + 5 + 5 + 7 + 5 + 5 + 5 + 1 + 5 + 5 + 6 + 6 + 1 + 6 + 6 + 1 + 1 + 5 + 1 + 1 + 1)
+    assert {"asc_float2half_ro_sync", "asc_half2uint8_rna", "asc_int642float_rz", "asc_uint82half"} <= aliases
