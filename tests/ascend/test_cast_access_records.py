@@ -16,7 +16,8 @@ from npusim.engine.trace import ByteRange
 
 from .test_elementwise_access_records import covered, run
 
-CASES = [(entry.name, i) for entry in instructions("ascend") if entry.family == "cast"
+CASES = [(entry.name, i) for entry in instructions("ascend")
+         if entry.family == "cast" or entry.name in ("add_relu_cast", "sub_relu_cast", "mul_cast")
          for i in range(len(entry.examples))]
 
 

@@ -19,6 +19,8 @@ CASES = {
                                                             asc.UnaryRepeatParams(1, 1, 4, 8)),
     "C API count (mask (count, 0), normal mode)": lambda d, h, f: asc.asc_half2int32_rz(d, h, 200),
     "C API sync (a barrier)": lambda d, h, f: asc.asc_float2half_rna_sync(h, f, 100),
+    "add_relu_cast, float -> half, mask": lambda d, h, f: asc.add_relu_cast(h, f, f, 64, 2,
+                                                                           asc.BinaryRepeatParams(1, 1, 1, 4, 8, 8)),
 }
 
 

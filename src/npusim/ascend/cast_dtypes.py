@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from .chips import AscendChip
 
-__all__ = ["CONVERSION_SATURATION", "DEQ_SCALE", "MODE_LETTERS", "cast_modes", "cast_pairs", "conversion_saturates"]
+__all__ = ["COMPOUND_CASTS", "CONVERSION_SATURATION", "DEQ_SCALE", "MODE_LETTERS", "cast_modes", "cast_pairs",
+           "compound_cast_pairs", "conversion_saturates"]
 
 MODE_LETTERS = {"N": 0, "R": 1, "F": 2, "C": 3, "A": 4, "Z": 5, "O": 6}  # RoundMode values
 DEQ_SCALE = "deq"  # int32_t -> half: roundMode不生效，与SetDeqScale(half scale)接口配合使用
@@ -114,3 +115,24 @@ CONVERSION_SATURATION = {
 def conversion_saturates(chip: AscendChip, dst: str) -> bool:
     """A conversion to the float type ``dst`` saturates on ``chip`` while the saturation switch is on."""
     return dst in CONVERSION_SATURATION.get(chip.name, frozenset())
+
+
+# 复合计算/AddReluCast.md, SubReluCast.md, MulCast.md (数据类型): (src0/src1, dst) per product; every conversion
+# rounds as CAST_NONE.  The 950 pairs with an int64_t source are count-form only (the pages' notes).
+_RELU_CAST = {("float16", "int8"), ("int16", "int8"), ("float32", "float16")}
+_MUL_CAST = {("float16", "int8"), ("float16", "uint8")}
+_INT64 = {("int64", "float32"), ("int64", "int32")}
+COMPOUND_CASTS: dict[str, dict[str, frozenset[tuple[str, str]]]] = {
+    name: {chip: frozenset(pairs) for chip, pairs in rows.items()} for name, rows in (
+        ("add_relu_cast", {"950": _RELU_CAST | _INT64, "A3": _RELU_CAST, "A2": _RELU_CAST,
+                           "310B": _RELU_CAST - {("int16", "int8")}, "310P": _RELU_CAST}),
+        ("sub_relu_cast", {"950": _RELU_CAST | _INT64, "A3": _RELU_CAST, "A2": _RELU_CAST,
+                           "310B": _RELU_CAST - {("int16", "int8")}, "310P": _RELU_CAST}),
+        ("mul_cast", {"950": _MUL_CAST | _INT64, "A3": _MUL_CAST, "A2": _MUL_CAST, "310B": _MUL_CAST,
+                      "310P": _MUL_CAST}),
+    )}
+
+
+def compound_cast_pairs(name: str, chip: AscendChip) -> frozenset[tuple[str, str]] | None:
+    """The (source, dst) dtype pairs of a compound cast on ``chip``, ``None`` where it does not exist."""
+    return COMPOUND_CASTS[name].get(chip.name)

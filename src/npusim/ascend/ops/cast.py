@@ -37,20 +37,22 @@ from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
 from ..addressing import BLOCK_BYTES, ActiveLanes, counter_mode_lanes, lanes_per_repeat
-from ..cast_dtypes import DEQ_SCALE, cast_modes, cast_pairs, conversion_saturates
+from ..cast_dtypes import DEQ_SCALE, cast_modes, cast_pairs, compound_cast_pairs, conversion_saturates
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_mask_arg, lanes_from_register
 from ..operands import OperandAccess, StridedOperand
 from ..tensor import LocalTensor
-from ..types import MaskMode, RoundMode, UnaryRepeatParams
+from ..types import BinaryRepeatParams, MaskMode, RoundMode, UnaryRepeatParams
+from . import arith
 from .common import c_api_page, is_tensor, record_pipe_barrier, require_repeat_params, require_ub_tensor
 from .conversion import convert
 from .elementwise import (
     DST,
     DST_STRIDE_SOURCE,
     INT32_MAX,
+    _binary_forms,
     _count_form_registers,
     _fast_context,
     _is_bool,
@@ -60,7 +62,7 @@ from .elementwise import (
     _unary_params,
 )
 
-__all__ = ["C_API_CASTS", "CastBinding", "CastPlan", "cast"]
+__all__ = ["C_API_CASTS", "CastBinding", "CastPlan", "add_relu_cast", "cast", "mul_cast", "sub_relu_cast"]
 
 CAST_PAGE = pages.CAST
 MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMode.CAST_FLOOR: "floor",
@@ -136,11 +138,13 @@ class CastGeometry:
     src_dtype: DType
     mode: str
     lanes: ActiveLanes | None
-    strides: tuple[tuple[int, int], tuple[int, int]]
+    strides: tuple[tuple[int, int], ...]  # dst's, then each source's (block stride, repeat stride)
     mask_words_after: MaskWords | None
     mask_mode_after: MaskMode | None
     registers: tuple[str, ...]
     sync: bool = False
+    sources: tuple[str, ...] = ("src",)
+    operation: str | None = None  # the compound casts: what the sources give before the conversion
 
 
 def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
@@ -149,24 +153,33 @@ def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
     dst = require_ub_tensor(name, "dst", bound["dst"], core)
     src = require_ub_tensor(name, "src", bound["src"], core)
     mode = require_conversion(name, core, dst, src, require_round_mode(name, bound["round_mode"]), form == "count")
+    return _planned(name, core, form, bound, mode, dst, {"src": src}, CAST_PAGE, UnaryRepeatParams)
+
+
+def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: LocalTensor,
+             sources: dict[str, LocalTensor], page: str, params_class, operation: str | None = None) -> CastPlan:
+    """The lanes (per the wider type), strides and register effects of a count or mask form, then the plan."""
+    src = next(iter(sources.values()))
+    labels = tuple(sources)
     wide = max(dst.dtype.itemsize, src.dtype.itemsize)
     native = core.chip.vector_lowering == "native"
     words_after: MaskWords | None = None
     mode_after: MaskMode | None = None
     registers: tuple[str, ...] = ()
     if form == "count":
-        count = require_int(name, "count", bound["count"], 0, INT32_MAX, f"{CAST_PAGE} 函数原型; {semantics('1.4')}",
+        count = require_int(name, "count", bound["count"], 0, INT32_MAX, f"{page} 函数原型; {semantics('1.4')}",
                             rule="count is an int32_t")
         if count == 0:
-            return _nop(name, core, "count", dst, src)
-        _check_spans(name, count, dst, src)
+            return _nop(name, core, "count", dst, src, page, labels)
+        _check_spans(name, count, {"dst": dst, **sources})
         lanes = counter_mode_lanes(count, lanes_per_repeat(wide))
-        strides = _contiguous(lanes, dst.dtype, src.dtype)
+        strides = _contiguous(lanes, dst.dtype, src.dtype, len(sources))
         if native:
             words_after, mode_after = _count_form_registers(core, count, wide)
     else:
-        d_blk, s_blk, d_rep, s_rep = require_repeat_params(name, bound["repeat_params"], UnaryRepeatParams)
-        strides = ((d_blk, d_rep), (s_blk, s_rep))
+        fields = require_repeat_params(name, bound["repeat_params"], params_class)
+        half = len(fields) // 2  # (dst, *sources) block strides, then their repeat strides
+        strides = tuple(zip(fields[:half], fields[half:], strict=True))
         registers = ("MASK_MODE",)
         if require_bool(name, "is_set_mask", bound["is_set_mask"]):
             lanes, words = lanes_from_mask_arg(core, name, bound["mask"], bound["repeat_times"], wide,
@@ -177,33 +190,40 @@ def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
             lanes = lanes_from_register(core, name, bound["repeat_times"], wide)
             registers = ("MASK", "MASK_MODE")
         if lanes.repeats == 0:
-            return _nop(name, core, "repeat_times", dst, src)
+            return _nop(name, core, "repeat_times", dst, src, page, labels)
+    if operation is not None and src.dtype.name in core.chip.float_saturation_dtypes:
+        registers += ("CTRL",)
     geometry = CastGeometry(name, dst.dtype, src.dtype, mode, lanes, strides, words_after, mode_after,
-                            registers + _ctrl(core, dst.dtype))
-    return CastPlan.checked(geometry, dst, src)
+                            tuple(dict.fromkeys(registers + _ctrl(core, dst.dtype))), sources=labels,
+                            operation=operation)
+    return CastPlan.checked(geometry, dst, *sources.values())
 
 
-def _check_spans(name: str, count: int, dst: LocalTensor, src: LocalTensor) -> None:
-    """The first ``count`` elements of both tensors lie inside them (before any lane is planned)."""
-    for label, tensor in (("dst", dst), ("src", src)):
+def _check_spans(name: str, count: int, tensors: dict[str, LocalTensor]) -> None:
+    """The first ``count`` elements of every tensor lie inside it (before any lane is planned)."""
+    for label, tensor in tensors.items():
         tensor.check_span(name, label, tensor.addr, tensor.addr + count * tensor.dtype.itemsize)
 
 
-def _contiguous(lanes: ActiveLanes, dst: DType, src: DType) -> tuple[tuple[int, int], tuple[int, int]]:
+def _contiguous(lanes: ActiveLanes, dst: DType, src: DType, sources: int = 1) -> tuple[tuple[int, int], ...]:
     """Block stride 1 and a repeat stride of one repeat's lanes, per operand (the count forms' {1, 1, 8, 4})."""
-    return ((1, lanes.lanes * dst.itemsize // BLOCK_BYTES), (1, lanes.lanes * src.itemsize // BLOCK_BYTES))
+    source = (1, lanes.lanes * src.itemsize // BLOCK_BYTES)
+    return ((1, lanes.lanes * dst.itemsize // BLOCK_BYTES),) + (source,) * sources
 
 
 def _ctrl(core: Core, dst: DType) -> tuple[str, ...]:
     return ("CTRL",) if conversion_saturates(core.chip, dst.name) else ()  # the saturation switch, read per call
 
 
-def _nop(name: str, core: Core, operand: str, dst: LocalTensor, src: LocalTensor) -> CastPlan:
+def _nop(name: str, core: Core, operand: str, dst: LocalTensor, src: LocalTensor, page: str = CAST_PAGE,
+         sources: tuple[str, ...] = ("src",)) -> CastPlan:
     """count = 0 or repeat_times = 0: a NOP on the A2/A3 ..., not guaranteed on the 950 (Cast.md 约束说明)."""
     if not core.chip.zero_repeat_nop:
         raise ParameterRangeError(name, operand, 0, f"{operand} = 0 is not guaranteed to be a NOP on "
-                                  f"{core.chip.product}", "at least 1", f"{CAST_PAGE} 约束说明; {semantics('1.9')}")
-    return CastPlan(CastGeometry(name, dst.dtype, src.dtype, "rint", None, ((1, 8), (1, 8)), None, None, ()), [])
+                                  f"{core.chip.product}", "at least 1", f"{page} 约束说明; {semantics('1.9')}")
+    strides = ((1, 8),) * (1 + len(sources))
+    return CastPlan(CastGeometry(name, dst.dtype, src.dtype, "rint", None, strides, None, None, (),
+                                 sources=sources), [], ("dst", *sources))
 
 
 # ---------------------------------------------------------- plan and binding
@@ -222,17 +242,18 @@ class CastPlan:
     operands: tuple[str, ...] = ("dst", "src")
 
     @classmethod
-    def checked(cls, geometry: CastGeometry, dst: LocalTensor, src: LocalTensor) -> CastPlan:
+    def checked(cls, geometry: CastGeometry, dst: LocalTensor, *sources: LocalTensor) -> CastPlan:
         """The plan, its bounds and overlap checked at this call's addresses."""
-        (d_blk, _), _ = geometry.strides
+        d_blk = geometry.strides[0][0]
         if d_blk == 0:
             raise ParameterRangeError(geometry.name, "dst block stride", 0, "a destination block stride of 0 is "
                                       "undefined behaviour", "at least 1", DST_STRIDE_SOURCE)
+        labels = ("dst", *geometry.sources)
+        dtypes = (geometry.dst_dtype,) + (geometry.src_dtype,) * len(geometry.sources)
         footprints = [strided_footprint(label, 0, geometry.lanes, dtype.itemsize, blk, rep)
-                      for label, dtype, (blk, rep) in zip(("dst", "src"), (geometry.dst_dtype, geometry.src_dtype),
-                                                          geometry.strides, strict=True)]
-        plan = cls(geometry, footprints)
-        plan.placed([dst, src])
+                      for label, dtype, (blk, rep) in zip(labels, dtypes, geometry.strides, strict=True)]
+        plan = cls(geometry, footprints, labels)
+        plan.placed([dst, *sources])
         return plan
 
     def placed(self, tensors: list[LocalTensor]) -> list[Footprint]:
@@ -241,7 +262,8 @@ class CastPlan:
         footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=True)]
         for fp, tensor in zip(footprints, tensors, strict=True):
             fp.check_in(name, tensor)
-        check_overlap(name, footprints[0], footprints[1])
+        for source in footprints[1:]:
+            check_overlap(name, footprints[0], source)
         return footprints
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> CastBinding:
@@ -263,14 +285,15 @@ class CastBinding:
         self.registers_read = geometry.registers
         self.registers_written = (("MASK",) if geometry.mask_words_after is not None else ()) + (
             ("MASK_MODE",) if geometry.mask_mode_after is not None else ())
+        dtypes = (geometry.dst_dtype,) + (geometry.src_dtype,) * len(geometry.sources)
         self.accesses = [OperandAccess.build(core.ub, StridedOperand(fp.lo, fp, blk, rep), dtype.raw,
                                              geometry.lanes, "flat")
-                         for fp, dtype, (blk, rep) in zip(footprints, (geometry.dst_dtype, geometry.src_dtype),
-                                                          geometry.strides, strict=True)] if footprints else []
+                         for fp, dtype, (blk, rep) in zip(footprints, dtypes, geometry.strides, strict=True)
+                         ] if footprints else []
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
-        return merge_ranges(ranges_of_addresses("UB", self.footprints[1].byte_addrs()[0])) if self.footprints else ()
+        return merge_ranges(r for fp in self.footprints[1:] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
@@ -281,12 +304,16 @@ class CastBinding:
         geometry = self.plan.geometry
         if self.accesses:
             ub = core.ub
-            dst, src = self.accesses
-            if src.seen_written != ub.shadow_epoch:
-                src.check_initialized(ub, geometry.name)
+            dst, *sources = self.accesses
+            for src in sources:
+                if src.seen_written != ub.shadow_epoch:
+                    src.check_initialized(ub, geometry.name)
+            lanes = [src.gather(ub, geometry.src_dtype.raw) for src in sources]
+            if geometry.operation is not None:  # the compound casts: the sources' result in their own type first
+                own = core.float_saturation and geometry.src_dtype.name in core.chip.float_saturation_dtypes
+                lanes = [arith.compute(geometry.operation, geometry.src_dtype, lanes, own)]
             saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
-            result = convert(geometry.src_dtype, geometry.dst_dtype, src.gather(ub, geometry.src_dtype.raw),
-                             geometry.mode, saturate)
+            result = convert(geometry.src_dtype, geometry.dst_dtype, lanes[0], geometry.mode, saturate)
             dst.write(ub, result)
             if geometry.mask_words_after is not None:
                 core.set_mask_words(*geometry.mask_words_after)
@@ -346,7 +373,7 @@ def _compile_c_api(name: str, page: str, mode: RoundMode):
             count = require_uint(name, "count", bound["count"], 32, source)
             if count == 0:
                 return _nop(name, core, "count", dst, src)
-            _check_spans(name, count, dst, src)
+            _check_spans(name, count, {"dst": dst, "src": src})
             lanes = counter_mode_lanes(count, lanes_per_repeat(wide))
             geometry = CastGeometry(name, dst.dtype, src.dtype, rounding, lanes,
                                     _contiguous(lanes, dst.dtype, src.dtype), (count, 0, 0, 0), MaskMode.NORMAL,
@@ -391,6 +418,78 @@ cast = register(Instruction(
         "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "
         "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.",
 ))
+
+
+# ------------------------------------------------------------------ the compound casts
+COMPOUND_OPERATIONS = {"add_relu_cast": ("add_relu", "AddReluCast", "max(src0 + src1, 0)"),
+                       "sub_relu_cast": ("sub_relu", "SubReluCast", "max(src0 - src1, 0)"),
+                       "mul_cast": ("mul", "MulCast", "src0 * src1")}
+
+
+def _compile_compound(name: str):
+    operation, page_name, _ = COMPOUND_OPERATIONS[name]
+    page = f"{pages.COMPOUND}/{page_name}.md"
+
+    def compile(core: Core, form: str, bound: dict) -> CastPlan:
+        """AddReluCast / SubReluCast / MulCast: the sources' result in their type U (rounded, relu'd, with U's
+        saturation), then converted to T as CAST_NONE (RINT when lossy) with T's saturation (复合计算 pages)."""
+        dst = require_ub_tensor(name, "dst", bound["dst"], core)
+        src0 = require_ub_tensor(name, "src0", bound["src0"], core)
+        src1 = require_ub_tensor(name, "src1", bound["src1"], core)
+        if src1.dtype != src0.dtype:
+            raise UnsupportedError(name, "src1 dtype", src1.dtype.name, "src1 must have src0's dtype",
+                                   src0.dtype.name, f"{page} 参数说明")
+        pairs = compound_cast_pairs(name, core.chip)
+        if pairs is None:
+            raise unsupported_on(core.chip, name, page_name, lambda c: compound_cast_pairs(name, c) is not None,
+                                 f"{page} 产品支持情况; {semantics('5.8')}")
+        pair = (src0.dtype.name, dst.dtype.name)
+        if pair not in pairs:
+            raise UnsupportedError(name, "src0/dst dtypes", f"{pair[0]} -> {pair[1]}",
+                                   f"{page_name} does not convert this pair on {core.chip.product}",
+                                   ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)), f"{page} 数据类型")
+        if form != "count" and core.chip.name == "950":
+            raise UnsupportedError(name, "form", "mask", "on the 950 the mask forms use 8 KB of UB as scratch, "
+                                   "which npusim does not model", "the count form", f"{page} 约束说明")
+        return _planned(name, core, form, bound, "rint", dst, {"src0": src0, "src1": src1}, page,
+                        BinaryRepeatParams, operation)
+
+    return compile
+
+
+_BINARY_SETUP = {"mul_cast": ("float16", "int8"), "add_relu_cast": ("float32", "float16"),
+                 "sub_relu_cast": ("float16", "int8")}
+
+
+def _compound_examples(name: str) -> tuple[str, ...]:
+    src, dst = (DTYPES[t] for t in _BINARY_SETUP[name])
+    lanes = lanes_per_repeat(max(src.itemsize, dst.itemsize))
+    setup = (f"x = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 0, 512)\n"
+             f"y = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 4096, 512)\n"
+             f"z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 8192, 512)\n")
+    d_rep, s_rep = lanes * dst.itemsize // BLOCK_BYTES, lanes * src.itemsize // BLOCK_BYTES
+    return (setup + f"asc.{name}(z, x, y, 300)",
+            setup + f"asc.{name}(z, x, y, {lanes}, 2, asc.BinaryRepeatParams(1, 1, 1, {d_rep}, {s_rep}, {s_rep}))",
+            setup + f"asc.{name}(z, x, y, [0xFF00FF, 0], 2, asc.BinaryRepeatParams(1, 2, 1, {d_rep}, "
+                    f"{2 * s_rep}, {s_rep}))")
+
+
+def _register_compound(name: str):
+    operation, page_name, formula = COMPOUND_OPERATIONS[name]
+    summary = f"dst = cast({formula}) per lane: the result rounded in the sources' type, then CAST_NONE to dst's"
+    return register(Instruction(
+        name, "ascend", "compound", "V", _binary_forms(), _compile_compound(name),
+        f"{pages.COMPOUND}/{page_name}.md 功能说明; {semantics('5.8')}",
+        support=lambda chip: compound_cast_pairs(name, chip), exactness=IEEE_RNE, summary=summary,
+        examples=_compound_examples(name), plan_context=_plan_context, fast_context=_fast_context,
+        doc=f"``{summary}`` ({pages.COMPOUND}/{page_name}.md).\n\nThe lanes per repeat are those of the wider "
+            "type; the 950 runs only the count form in npusim (its mask forms use UB scratch).",
+    ))
+
+
+add_relu_cast = _register_compound("add_relu_cast")
+sub_relu_cast = _register_compound("sub_relu_cast")
+mul_cast = _register_compound("mul_cast")
 
 
 def _c_api_examples(page: str, function: str) -> tuple[str, ...]:
