@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..float_reference import FORMATS, binade, encode_exact, largest_finite, nan_bits
+from ..float_reference import FORMATS, encode_exact, expected_bits, largest_finite, nan_bits, neighbour
 
 INTEGERS = {"int8": (8, True), "uint8": (8, False), "int16": (16, True), "uint16": (16, False),
             "int32": (32, True), "uint32": (32, False), "int64": (64, True)}
@@ -44,41 +44,9 @@ def decode(name: str, bits: int):
     return -magnitude if negative else magnitude
 
 
-def _pick(magnitude: Fraction, below: Fraction, spacing: Fraction, mode: str, negative: bool) -> Fraction:
-    """The neighbour of ``magnitude`` (between ``below`` and ``below + spacing``) that ``mode`` takes."""
-    above = below + spacing
-    if magnitude == below:
-        return below
-    odd_below = (below / spacing) % 2 == 1
-    return {
-        "rint": below if magnitude - below < above - magnitude or (magnitude - below == above - magnitude and
-                                                                  not odd_below) else above,
-        "round": below if magnitude - below < above - magnitude else above,
-        "trunc": below,
-        "floor": above if negative else below,
-        "ceil": below if negative else above,
-        "odd": below if odd_below else above,
-    }[mode]
-
-
 def to_float(value, name: str, mode: str) -> int:
-    """Bits of ``value`` rounded to the float type ``name`` by ``mode`` (no saturation, NaN as its sign)."""
-    ebits, mbits, finite_only = FORMATS[name]
-    negative = isinstance(value, float) and math.copysign(1, value) < 0 or not isinstance(value, float) and value < 0
-    if isinstance(value, float) and math.isnan(value):
-        return nan_bits(name, False)
-    if isinstance(value, float) and math.isinf(value):
-        return encode_exact(name, negative, largest_finite(name) if finite_only else None)
-    magnitude = abs(Fraction(value))
-    bias = 2 ** (ebits - 1) - 1
-    exponent = max(binade(magnitude), 1 - bias) if magnitude else 1 - bias
-    spacing = Fraction(2) ** (exponent - mbits)
-    chosen = _pick(magnitude, (magnitude // spacing) * spacing, spacing, mode, negative)
-    if chosen > largest_finite(name):
-        to_infinity = {"rint": True, "round": True, "trunc": False, "odd": False, "floor": negative,
-                       "ceil": not negative}[mode]
-        return encode_exact(name, negative, None if to_infinity and not finite_only else largest_finite(name))
-    return encode_exact(name, negative, chosen)
+    """Bits of ``value`` rounded to the float type ``name`` by ``mode`` (no saturation; NaN handled by callers)."""
+    return expected_bits(value, name, mode)
 
 
 def to_integral(value, mode: str):
@@ -87,7 +55,7 @@ def to_integral(value, mode: str):
         return value  # -0.0, ±inf, nan stay
     negative = value < 0
     magnitude = abs(Fraction(value))
-    chosen = _pick(magnitude, Fraction(math.floor(magnitude)), Fraction(1), mode, negative)
+    chosen = neighbour(magnitude, Fraction(math.floor(magnitude)), Fraction(1), mode, negative)
     if chosen == 0:
         return -0.0 if negative else 0
     return -chosen if negative else chosen

@@ -34,14 +34,14 @@ from ...errors import ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
 from ...overloads import Form, Param
 from ...sources import semantics
-from ...validate import require_bool, require_int, require_uint
+from ...validate import require_int, require_uint
 from .. import pages
 from ..addressing import BLOCK_BYTES, ActiveLanes, counter_mode_lanes, lanes_per_repeat
 from ..cast_dtypes import DEQ_SCALE, cast_modes, cast_pairs, compound_cast_pairs, conversion_saturates
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
-from ..masking import MaskWords, lanes_from_mask_arg, lanes_from_register
+from ..masking import MaskWords, lanes_from_register, mask_form_lanes
 from ..operands import OperandAccess, StridedOperand
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, RoundMode, UnaryRepeatParams
@@ -180,15 +180,7 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
         fields = require_repeat_params(name, bound["repeat_params"], params_class)
         half = len(fields) // 2  # (dst, *sources) block strides, then their repeat strides
         strides = tuple(zip(fields[:half], fields[half:], strict=True))
-        registers = ("MASK_MODE",)
-        if require_bool(name, "is_set_mask", bound["is_set_mask"]):
-            lanes, words = lanes_from_mask_arg(core, name, bound["mask"], bound["repeat_times"], wide,
-                                               lowering_counts_raw=not native)
-            if native:
-                words_after = words
-        else:
-            lanes = lanes_from_register(core, name, bound["repeat_times"], wide)
-            registers = ("MASK", "MASK_MODE")
+        lanes, words_after, registers = mask_form_lanes(core, name, bound, wide, native)
         if lanes.repeats == 0:
             return _nop(name, core, "repeat_times", dst, src, page, labels)
     if operation is not None and src.dtype.name in core.chip.float_saturation_dtypes:
