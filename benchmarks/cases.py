@@ -19,6 +19,7 @@ from ascend_cases import (
     select_bench,
     trans_tile_bench,
 )
+from cast_cases import cast_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
@@ -58,6 +59,7 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("sqrt float32 (unary)", partial(elementwise_bench, "sqrt")),
     *_repeat_rows("bitwise_and int16 (logic)", partial(elementwise_bench, "bitwise_and")),
     *_repeat_rows("add_relu float32 (compound)", partial(elementwise_bench, "add_relu")),
+    *_repeat_rows("cast float32 -> half RINT (cast)", cast_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
          moving_copy_bench, group="data_copy"),

@@ -77,8 +77,28 @@ def binade(magnitude: Fraction) -> int:
     return e if Fraction(2) ** e <= magnitude else e - 1
 
 
-def expected_bits(value, name: str) -> int:
-    """What npusim must produce for ``value`` narrowed to ``name``."""
+def neighbour(magnitude: Fraction, below: Fraction, spacing: Fraction, mode: str, negative: bool) -> Fraction:
+    """The representable neighbour of ``magnitude`` (between ``below`` and ``below + spacing``) that a rounding
+    mode takes (Ascend precision_conversion.md 表1; ``"rint"`` is IEEE roundTiesToEven)."""
+    above = below + spacing
+    if magnitude == below:
+        return below
+    odd_below = (below / spacing) % 2 == 1
+    nearer = below if magnitude - below < above - magnitude else above if magnitude - below > above - magnitude \
+        else None  # a tie
+    return {
+        "rint": nearer if nearer is not None else (above if odd_below else below),  # a tie: the even significand
+        "round": nearer if nearer is not None else above,  # a tie: away from zero
+        "trunc": below,
+        "floor": above if negative else below,
+        "ceil": below if negative else above,
+        "odd": below if odd_below else above,
+    }[mode]
+
+
+def expected_bits(value, name: str, mode: str = "rint") -> int:
+    """What npusim must produce for ``value`` narrowed to ``name`` (in ``mode``; an overflow is infinity in the
+    modes that round its magnitude up, the largest finite value in the others)."""
     ebits, mbits, finite_only = FORMATS[name]
     negative = is_negative(value)
     if isinstance(value, float) and math.isnan(value):
@@ -90,14 +110,9 @@ def expected_bits(value, name: str) -> int:
     # spacing of representable values around the magnitude (subnormals: that of the smallest binade)
     exponent = max(binade(magnitude), 1 - bias) if magnitude else 1 - bias
     spacing = Fraction(2) ** (exponent - mbits)
-    below = (magnitude // spacing) * spacing
-    above = below + spacing
-    if magnitude - below < above - magnitude:
-        chosen = below
-    elif magnitude - below > above - magnitude:
-        chosen = above
-    else:  # a tie: the neighbour whose significand is even
-        chosen = below if (below / spacing) % 2 == 0 else above
+    chosen = neighbour(magnitude, (magnitude // spacing) * spacing, spacing, mode, negative)
     if chosen > largest_finite(name):
-        return encode_exact(name, negative, largest_finite(name) if finite_only else None)
+        to_infinity = {"rint": True, "round": True, "trunc": False, "odd": False, "floor": negative,
+                       "ceil": not negative}[mode]
+        return encode_exact(name, negative, None if to_infinity and not finite_only else largest_finite(name))
     return encode_exact(name, negative, chosen)

@@ -27,6 +27,15 @@ roundTiesToEven, §4.3.1), and nothing else:
 * **A value that already has the target type is not converted**: its bits are kept, a NaN's
   payload included.
 
+**Other rounding modes** (the Ascend ``RoundMode`` of a Cast, 数据结构/precision_conversion.md
+表1) replace only the decision whether the kept part goes up by one unit, made from the kept
+part's last bit, the first dropped bit, whether any later dropped bit is set, and the sign
+(:func:`round_increment`): ``"rint"`` (the rule above), ``"round"`` (ties away from zero),
+``"trunc"`` (toward zero), ``"floor"``, ``"ceil"`` and ``"odd"`` (the last kept bit set
+whenever anything was dropped).  An overflow goes to infinity in the modes that round away
+from zero there and to the largest finite value in the others (IEEE 754-2019 §7.4).  The
+same decision rounds a number to an integer (:func:`integral_array`).
+
 numpy's and ml_dtypes' own casts are not used for any of this, because they differ between
 versions (ml_dtypes before 0.7 rounds float64 -> bfloat16 through float32, twice).  Scalars
 are rounded with exact integer arithmetic, arrays with the same steps on 64-bit integer
@@ -46,7 +55,47 @@ import numpy as np
 from .dtypes import DType, from_numpy
 from .lazy import cached_attribute
 
-__all__ = ["FLOAT_FORMATS", "FloatFormat", "float_array_bits", "float_bits", "float_format"]
+__all__ = [
+    "FLOAT_FORMATS", "MODES", "FloatFormat", "float_array_bits", "float_bits", "float_format", "integral_array",
+    "round_increment",
+]
+
+#: the rounding modes (precision_conversion.md 表1: CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD)
+MODES = ("rint", "floor", "ceil", "round", "trunc", "odd")
+
+
+def round_increment(mode: str, kept_odd, first_dropped, rest_dropped, negative):
+    """Whether the kept part of a magnitude goes up by one unit of its last place (the one rule).
+
+    ``kept_odd``: the last kept bit is 1; ``first_dropped``: the first dropped bit is 1;
+    ``rest_dropped``: a later dropped bit is 1; ``negative``: the number's sign.  Python
+    bools or numpy bool arrays (precision_conversion.md 表1, one line per mode).
+    """
+    inexact = np.logical_or(first_dropped, rest_dropped)
+    if mode == "rint":  # the first dropped bit is 1 and (a later one is 1 or the kept part is odd)
+        return np.logical_and(first_dropped, np.logical_or(rest_dropped, kept_odd))
+    if mode == "round":  # the first dropped bit is 1
+        return np.logical_or(first_dropped, False)
+    if mode == "trunc":
+        return np.logical_and(first_dropped, False)
+    if mode == "floor":  # a negative number that lost something
+        return np.logical_and(inexact, negative)
+    if mode == "ceil":  # a positive number that lost something
+        return np.logical_and(inexact, np.logical_not(negative))
+    if mode == "odd":  # something was lost and the kept part is even
+        return np.logical_and(inexact, np.logical_not(kept_odd))
+    raise ValueError(f"unknown rounding mode {mode!r}")
+
+
+def _overflows_to_infinity(mode: str, negative):
+    """An overflow becomes infinity in the modes that round its magnitude up, else the largest finite value."""
+    if mode in ("rint", "round"):
+        return np.logical_or(negative, True)
+    if mode == "floor":
+        return np.logical_or(negative, False)
+    if mode == "ceil":
+        return np.logical_not(negative)
+    return np.logical_and(negative, False)  # trunc, odd
 
 
 @dataclass(frozen=True)
@@ -120,8 +169,8 @@ def float_format(dtype: DType) -> FloatFormat:
 
 
 # ------------------------------------------------------------------ scalars
-def float_bits(value, dtype: DType) -> int:
-    """The bits of ``value`` narrowed to the float type ``dtype`` by the module's rule.
+def float_bits(value, dtype: DType, mode: str = "rint") -> int:
+    """The bits of ``value`` narrowed to the float type ``dtype`` by the module's rule (``mode``: :data:`MODES`).
 
     ``value`` is a Python or numpy real number (``bool`` counts as 0 or 1) or a
     :class:`numbers.Rational`; anything else is a ``TypeError``.
@@ -135,7 +184,7 @@ def float_bits(value, dtype: DType) -> int:
     if exact == "nan":
         return fmt.quiet_nan | (fmt.sign_bit if _sign_of_nan(value) else 0)
     sign, numerator, denominator = exact
-    return (fmt.sign_bit if sign else 0) | _round_magnitude(numerator, denominator, fmt)
+    return (fmt.sign_bit if sign else 0) | _round_magnitude(numerator, denominator, fmt, mode, bool(sign))
 
 
 def _exact(value):
@@ -171,8 +220,9 @@ def _sign_of_nan(value) -> bool:
     return math.copysign(1.0, float(value)) < 0
 
 
-def _round_magnitude(numerator: int, denominator: int, fmt: FloatFormat) -> int:
-    """Bits (sign clear) of the nonnegative ``numerator / denominator`` rounded to ``fmt``."""
+def _round_magnitude(numerator: int, denominator: int, fmt: FloatFormat, mode: str = "rint",
+                     negative: bool = False) -> int:
+    """Bits (sign clear) of the nonnegative ``numerator / denominator`` rounded to ``fmt`` (``negative``: its sign)."""
     if denominator == 0:
         return fmt.overflow  # infinity
     if numerator == 0:
@@ -185,13 +235,14 @@ def _round_magnitude(numerator: int, denominator: int, fmt: FloatFormat) -> int:
     last = lead - fmt.mantissa_bits  # exponent of the last significand bit
     scaled, unit = (numerator, denominator << last) if last >= 0 else (numerator << -last, denominator)
     kept, rest = divmod(scaled, unit)  # kept units of the last place, and what is left of one
-    if 2 * rest > unit or (2 * rest == unit and kept & 1):
+    if round_increment(mode, bool(kept & 1), 2 * rest >= unit, 2 * rest not in (0, unit), negative):
         kept += 1
-    return _encode(lead + fmt.bias, kept, fmt)
+    return _encode(lead + fmt.bias, kept, fmt, mode, negative)
 
 
-def _encode(biased_lead, kept, fmt: FloatFormat):
-    """Bits of ``kept * 2**(biased_lead - bias - mantissa_bits)``, clamped to the overflow value.
+def _encode(biased_lead, kept, fmt: FloatFormat, mode: str = "rint", negative=False):
+    """Bits of ``kept * 2**(biased_lead - bias - mantissa_bits)``, clamped to the overflow value
+    (infinity, or the largest finite value where ``mode`` rounds toward zero there).
 
     ``kept`` counts units of the last place with the hidden bit in place (``2**m <= kept <=
     2**(m+1)`` for normals; less for subnormals, whose binade is ``emin``), so exponent field
@@ -201,17 +252,23 @@ def _encode(biased_lead, kept, fmt: FloatFormat):
     if isinstance(kept, np.ndarray):
         u64 = np.uint64
         magnitude = (biased_lead << u64(fmt.mantissa_bits)) + kept - u64(1 << fmt.mantissa_bits)
-        return np.where(magnitude > u64(fmt.max_finite), u64(fmt.overflow), magnitude)
+        if mode == "rint":
+            return np.where(magnitude > u64(fmt.max_finite), u64(fmt.overflow), magnitude)
+        top = np.where(_overflows_to_infinity(mode, negative), u64(fmt.overflow), u64(fmt.max_finite))
+        return np.where(magnitude > u64(fmt.max_finite), top, magnitude)
     magnitude = (biased_lead << fmt.mantissa_bits) + kept - (1 << fmt.mantissa_bits)
-    return fmt.overflow if magnitude > fmt.max_finite else magnitude
+    if magnitude <= fmt.max_finite:
+        return magnitude
+    return fmt.overflow if _overflows_to_infinity(mode, negative) else fmt.max_finite
 
 
 # ------------------------------------------------------------------ arrays
 _DOUBLE_EXACT_INT = 1 << 53  # integers up to this magnitude are exact doubles
 
 
-def float_array_bits(values: np.ndarray, dtype: DType) -> np.ndarray:
-    """The elements of a numeric array narrowed to the float type ``dtype``: raw bits, same shape.
+def float_array_bits(values: np.ndarray, dtype: DType, mode: str = "rint") -> np.ndarray:
+    """The elements of a numeric array narrowed to the float type ``dtype``: raw bits, same shape
+    (``mode``: :data:`MODES`).
 
     ``values`` may have any bool, integer or float dtype npusim knows (ml_dtypes types
     included), or ``object`` dtype holding Python numbers (big integers, Fractions); the result
@@ -224,19 +281,19 @@ def float_array_bits(values: np.ndarray, dtype: DType) -> np.ndarray:
     if values.dtype == dtype.np_dtype:
         return flat.view(dtype.raw).reshape(shape).copy()
     if values.dtype == object:
-        return _one_by_one(flat, dtype).reshape(shape)
-    if values.dtype == np.float32 and fmt.mantissa_bits < 23 and fmt.emin >= -126:
+        return _one_by_one(flat, dtype, mode).reshape(shape)
+    if values.dtype == np.float32 and fmt.mantissa_bits < 23 and fmt.emin >= -126 and mode == "rint":
         return _round_singles(flat.view(np.uint32), fmt).astype(dtype.raw).reshape(shape)  # arithmetic results
     doubles, inexact = _as_doubles(flat)
-    bits = _round_doubles(doubles, fmt)
+    bits = _round_doubles(doubles, fmt, mode)
     if inexact is not None and inexact.any():
-        bits[inexact] = _one_by_one(flat[inexact], dtype).astype(np.uint64)
+        bits[inexact] = _one_by_one(flat[inexact], dtype, mode).astype(np.uint64)
     return bits.astype(dtype.raw).reshape(shape)
 
 
-def _one_by_one(values: np.ndarray, dtype: DType) -> np.ndarray:
+def _one_by_one(values: np.ndarray, dtype: DType, mode: str = "rint") -> np.ndarray:
     """The scalar rule per element (iterating keeps numpy scalars, so a long double stays exact)."""
-    return np.array([float_bits(v, dtype) for v in values], dtype=dtype.raw).reshape(-1)
+    return np.array([float_bits(v, dtype, mode) for v in values], dtype=dtype.raw).reshape(-1)
 
 
 def _as_doubles(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -281,7 +338,7 @@ def _decode(raw: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return np.where(raw & fmt.sign_bit != 0, -magnitude, magnitude)
 
 
-def _round_doubles(doubles: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def _round_doubles(doubles: np.ndarray, fmt: FloatFormat, mode: str = "rint") -> np.ndarray:
     """Bits (uint64) of each float64 of a 1-D array rounded to ``fmt``: :func:`_round_magnitude`
     done on the integer significands of the doubles.
 
@@ -297,8 +354,9 @@ def _round_doubles(doubles: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     significand = fraction | (np.minimum(biased, 1).astype(np.uint64) << u64(52))
     lead = np.maximum(biased - 1023, fmt.emin)
     drop = np.clip(lead - fmt.mantissa_bits - np.maximum(biased, 1) + 1075, 0, 62).astype(np.uint64)
-    kept = _shift_to_nearest_even(significand << u64(1), drop + u64(1))  # a spare bit: the shift is >= 1
-    bits = _encode((lead + fmt.bias).astype(np.uint64), kept, fmt)
+    negative = (raw >> u64(63)) != 0
+    kept = _shift_rounded(significand << u64(1), drop + u64(1), mode, negative)  # a spare bit: the shift is >= 1
+    bits = _encode((lead + fmt.bias).astype(np.uint64), kept, fmt, mode, negative)
     special = biased == 0x7FF
     if special.any():
         bits = np.where(special, np.where(fraction == 0, u64(fmt.overflow), u64(fmt.quiet_nan)), bits)
@@ -333,8 +391,43 @@ def _round_singles(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return bits | ((single >> u32(31)) << u32(fmt.bits - 1))
 
 
+def _shift_rounded(x: np.ndarray, shift, mode: str, negative) -> np.ndarray:
+    """``x / 2**shift`` rounded by ``mode`` (:func:`round_increment`), for unsigned arrays and shifts >= 1."""
+    if mode == "rint":
+        return _shift_to_nearest_even(x, shift)
+    one = x.dtype.type(1)
+    kept = x >> shift
+    dropped = x & ((one << shift) - one)
+    half = one << (shift - one)
+    up = round_increment(mode, (kept & one) != 0, dropped >= half, (dropped & (half - one)) != 0, negative)
+    return kept + up.astype(x.dtype)
+
+
 def _shift_to_nearest_even(x: np.ndarray, shift) -> np.ndarray:
     """``x / 2**shift`` rounded to nearest even, for unsigned arrays and shifts >= 1 (no overflow):
     add just under half a unit, plus the bit that becomes the last one, and shift."""
     one = x.dtype.type(1)
     return (x + ((one << (shift - one)) - one) + ((x >> shift) & one)) >> shift
+
+
+# ------------------------------------------------------------------ integral values
+def integral_array(values: np.ndarray, mode: str = "rint") -> np.ndarray:
+    """Each element of a float array rounded to an integral value by ``mode``, as float64 (exact).
+
+    The same decision as every narrowing (:func:`round_increment`), with the last kept place
+    the units: ``-1.5`` gives ``-2`` (rint, round, floor), ``-1`` (ceil, trunc, odd).  A zero
+    result keeps the input's sign; NaN and infinities are returned as they are.  ``values``:
+    any float dtype npusim knows (float16, bfloat16, float32, float64, float8).
+    """
+    values = np.asarray(values)
+    doubles, _ = _as_doubles(values.reshape(-1))
+    u64 = np.uint64
+    raw = doubles.view(np.uint64)
+    biased = ((raw >> u64(52)) & u64(0x7FF)).astype(np.int64)
+    significand = (raw & u64((1 << 52) - 1)) | (np.minimum(biased, 1).astype(np.uint64) << u64(52))
+    # value = significand * 2**(max(biased, 1) - 1075): drop the bits below the units
+    drop = np.clip(1075 - np.maximum(biased, 1), 0, 62).astype(np.uint64)
+    kept = _shift_rounded(significand << u64(1), drop + u64(1), mode, (raw >> u64(63)) != 0)
+    rounded = np.copysign(kept.astype(np.float64), doubles)
+    integral_already = biased >= 1075  # |x| >= 2**52, infinities and NaN included
+    return np.where(integral_already, doubles, rounded).reshape(values.shape)

@@ -100,8 +100,12 @@ def _repeat_grid(lanes: ActiveLanes) -> np.ndarray:
 def strided_footprint(
     name: str, base: int, lanes: ActiveLanes, itemsize: int, blk_stride: int, rep_stride: int
 ) -> Footprint:
-    """Footprint of a repeat/block-strided operand at its active lanes (docs/semantics.md §1.1)."""
-    offsets = lane_offsets(lanes.repeats, itemsize, blk_stride, rep_stride)
+    """Footprint of a repeat/block-strided operand at its active lanes (docs/semantics.md §1.1).
+
+    ``lanes.lanes`` may be fewer than a repeat of this operand holds: the narrower operand of a
+    conversion takes as many lanes per repeat as the wider one (Cast.md 约束说明), the first ones.
+    """
+    offsets = lane_offsets(lanes.repeats, itemsize, blk_stride, rep_stride)[:, : lanes.lanes]
     return Footprint(name, base + lanes.select(offsets), _repeat_grid(lanes), itemsize)
 
 

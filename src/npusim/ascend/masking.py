@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import MaskHighWordWarning, ParameterRangeError
 from ..sources import semantics
-from ..validate import describe_type, is_list_like, require_int
+from ..validate import describe_type, is_list_like, require_bool, require_int
 from . import pages
 from .addressing import (
     FULL_WORD,
@@ -39,7 +39,7 @@ from .types import MaskMode
 
 __all__ = [
     "CONTIGUOUS_MASK_MAX", "MaskWords", "bitwise_mask_words", "checked_counter_lanes", "contiguous_mask_length",
-    "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register", "mask_arg_words",
+    "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register", "mask_arg_words", "mask_form_lanes",
 ]
 
 MaskWords = tuple[int, int, int, int]
@@ -180,6 +180,20 @@ def lanes_from_register(core: Core, instruction: str, repeat_times: int, itemsiz
         return checked_counter_lanes(instruction, core.mask_words[0], lanes, "vector mask register (counter)")
     _check_zero_mask(core, instruction, core.mask_words)
     return normal_mode_lanes(core.mask_words, lanes, repeat_times)
+
+
+def mask_form_lanes(core: Core, instruction: str, bound: dict, itemsize: int,
+                    native: bool) -> tuple[ActiveLanes, MaskWords | None, tuple[str, ...]]:
+    """The lanes of a high-dimensional form, from its ``mask`` argument (``is_set_mask``) or the register.
+
+    Returns the lanes, the mask a native lowering leaves in the register (``None``: untouched) and
+    the registers the call reads (``"MASK_MODE"``, and ``"MASK"`` when the register supplies the lanes).
+    """
+    if require_bool(instruction, "is_set_mask", bound["is_set_mask"]):
+        lanes, words = lanes_from_mask_arg(core, instruction, bound["mask"], bound["repeat_times"], itemsize,
+                                           lowering_counts_raw=not native)
+        return lanes, (words if native else None), ("MASK_MODE",)
+    return lanes_from_register(core, instruction, bound["repeat_times"], itemsize), None, ("MASK", "MASK_MODE")
 
 
 def lanes_from_count(instruction: str, count, itemsize: int, name: str = "count") -> ActiveLanes:

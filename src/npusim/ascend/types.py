@@ -30,6 +30,7 @@ __all__ = [
     "HardEvent",
     "MaskMode",
     "PipeID",
+    "RoundMode",
     "SELMODE",
     "SelMode",
     "TPosition",
@@ -79,6 +80,23 @@ class CMPMODE(IntEnum):
     LE = 3
     GE = 4
     NE = 5
+
+
+class RoundMode(IntEnum):
+    """Cast rounding modes (pyasc ``RoundMode``; Cast.md RoundMode取值说明, 数据结构/precision_conversion.md 表1).
+
+    CAST_NONE rounds like CAST_RINT where the conversion loses precision; CAST_HYBRID (stochastic,
+    hifloat8_t only) is Ascend C's eighth value, which pyasc does not list.
+    """
+
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_FLOOR = 2
+    CAST_CEIL = 3
+    CAST_ROUND = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6
+    CAST_HYBRID = 7
 
 
 class MaskMode(IntEnum):

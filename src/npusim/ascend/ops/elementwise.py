@@ -53,14 +53,14 @@ from ...errors import ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
 from ...overloads import Form, Param
 from ...sources import semantics
-from ...validate import require_bool, require_int, require_uint
+from ...validate import require_int, require_uint
 from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
 from ..arith_dtypes import FUSED_MULTIPLY_ADD, SHIFT_BEYOND_WIDTH, vector_support
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
-from ..masking import MaskWords, lanes_from_mask_arg, lanes_from_register
+from ..masking import MaskWords, mask_form_lanes
 from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
@@ -308,15 +308,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
             words_after, mode_after = _count_form_registers(core, count, itemsize)
     else:
         strides = _strides(op, bound)
-        registers = ("MASK_MODE",)
-        if require_bool(name, "is_set_mask", bound["is_set_mask"]):
-            lanes, words = lanes_from_mask_arg(core, name, bound["mask"], bound["repeat_times"], itemsize,
-                                               lowering_counts_raw=not native)
-            if native:
-                words_after = words
-        else:
-            lanes = lanes_from_register(core, name, bound["repeat_times"], itemsize)
-            registers = ("MASK", "MASK_MODE")
+        lanes, words_after, registers = mask_form_lanes(core, name, bound, itemsize, native)
         if lanes.repeats == 0:
             return _nop(op, core, "repeat_times", operands)
     dst_blk, dst_rep = strides[0]

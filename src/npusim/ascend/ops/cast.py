@@ -1,0 +1,517 @@
+"""Cast (``vconv``): each element converted from the source's type to the destination's, and its
+C API functions ``asc_<src>2<dst>[_rn|_rna|_rd|_ru|_rz|_ro][_sync]``.
+
+Forms (pyasc ``basic/vec_vconv.py``; Memory矢量计算/类型转换/Cast.md 函数原型)::
+
+    cast(dst, src, round_mode, count)
+    cast(dst, src, round_mode, mask, repeat_times, repeat_params, is_set_mask=True)  # UnaryRepeatParams
+    asc_float2half_rn(dst, src, count)                                                # C API, A2/A3
+    asc_float2half_rn(dst, src, repeat, dst_block_stride, src_block_stride, dst_repeat_stride, src_repeat_stride)
+
+What a lane computes is :mod:`.conversion`; which (src, dst, RoundMode) a product takes is
+:mod:`..cast_dtypes`.  The geometry (Cast.md 参数说明 and 约束说明): a repeat has as many lanes
+as 256 bytes of the **wider** type hold (half -> int32: 64), the mask selects among them, and
+each operand addresses its lanes with its own element size and strides (the narrower one
+covers fewer DataBlocks per repeat: contiguous half -> int32 needs ``dstRepStride = 8,
+srcRepStride = 4``, which the count form uses).  Overlap follows the general rule: in place
+only where both types have the same size, lane for lane.
+
+The plan is relative to its tensors (docs/architecture.md): compile checks every rule,
+bind checks the placement, run reads the source, converts, then commits the destination and
+the mask registers the lowering leaves behind (as the element-wise instructions do).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...dtypes import DTYPES, DType
+from ...engine.registry import IEEE_RNE, Instruction, register
+from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
+from ...errors import ParameterRangeError, UnsupportedError
+from ...lazy import cached_attribute
+from ...overloads import Form, Param
+from ...sources import semantics
+from ...validate import require_int, require_uint
+from .. import pages
+from ..addressing import BLOCK_BYTES, ActiveLanes, counter_mode_lanes, lanes_per_repeat
+from ..cast_dtypes import DEQ_SCALE, cast_modes, cast_pairs, compound_cast_pairs, conversion_saturates
+from ..chips import unsupported_on
+from ..core import Core
+from ..footprint import Footprint, check_overlap, strided_footprint
+from ..masking import MaskWords, lanes_from_register, mask_form_lanes
+from ..operands import OperandAccess, StridedOperand
+from ..tensor import LocalTensor
+from ..types import BinaryRepeatParams, MaskMode, RoundMode, UnaryRepeatParams
+from . import arith
+from .common import c_api_page, is_tensor, record_pipe_barrier, require_repeat_params, require_ub_tensor
+from .conversion import convert
+from .elementwise import (
+    DST,
+    DST_STRIDE_SOURCE,
+    INT32_MAX,
+    _binary_forms,
+    _count_form_registers,
+    _fast_context,
+    _is_bool,
+    _is_int,
+    _is_mask,
+    _plan_context,
+    _unary_params,
+)
+
+__all__ = ["C_API_CASTS", "CastBinding", "CastPlan", "add_relu_cast", "cast", "mul_cast", "sub_relu_cast"]
+
+CAST_PAGE = pages.CAST
+MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMode.CAST_FLOOR: "floor",
+              RoundMode.CAST_CEIL: "ceil", RoundMode.CAST_ROUND: "round", RoundMode.CAST_TRUNC: "trunc",
+              RoundMode.CAST_ODD: "odd"}  # CAST_NONE: RINT where the value does not fit (RoundMode取值说明)
+COUNT_ONLY_950 = frozenset({"float64"})  # "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
+
+CAST_FORMS = (
+    Form("mask", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("mask", _is_mask),
+                  Param("repeat_times", _is_int), Param("repeat_params", _unary_params),
+                  Param("is_set_mask", _is_bool, True))),
+    Form("count", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("count", _is_int))),
+)
+_C_STRIDES = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
+C_API_FORMS = (
+    Form("count", (DST, Param("src", is_tensor), Param("count", _is_int))),
+    Form("repeat", (DST, Param("src", is_tensor), Param("repeat", _is_int), *(Param(n, _is_int) for n in _C_STRIDES))),
+)
+C_API_SYNC_FORMS = C_API_FORMS[:1]
+
+
+# ----------------------------------------------------------------- checks
+def require_round_mode(name: str, value) -> RoundMode:
+    """``round_mode`` as a :class:`RoundMode` (an int of the enum is accepted, as by the C++ enum)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: round_mode must be asc.RoundMode, got {type(value).__name__}")
+    try:
+        return RoundMode(int(value))
+    except ValueError:
+        raise ParameterRangeError(name, "round_mode", int(value), "not a RoundMode value",
+                                  ", ".join(f"{m.name} ({m.value})" for m in RoundMode),
+                                  f"{CAST_PAGE} RoundMode取值说明") from None
+
+
+def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor, mode: RoundMode,
+                       count_form: bool, page: str = CAST_PAGE) -> str:
+    """The product converts ``src``'s type to ``dst``'s with ``mode`` (Cast.md 数据类型): the
+    rounding-mode name to use."""
+    source = f"{CAST_PAGE} 数据类型; {semantics('5.8')}"
+    pairs = cast_pairs(core.chip)
+    if pairs is None:
+        raise unsupported_on(core.chip, name, "Cast", lambda c: cast_pairs(c) is not None,
+                             f"{page} 产品支持情况; {semantics('5.8')}")
+    pair = (src.dtype.name, dst.dtype.name)
+    modes = cast_modes(core.chip, *pair)
+    if modes is None:
+        raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
+                               f"Cast does not convert this pair on {core.chip.product}",
+                               ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)), source)
+    if modes == DEQ_SCALE:
+        raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
+                               f"on {core.chip.product} int32 -> half is a dequantisation with the scale of "
+                               "SetDeqScale (roundMode ignored), which npusim does not model yet",
+                               "the other pairs of the table", source)
+    if not count_form and core.chip.name == "950" and COUNT_ONLY_950 & set(pair):
+        raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
+                               "double converts only in the count form on the 950", "the count form",
+                               f"{CAST_PAGE} 约束说明; {semantics('5.8')}")
+    if mode not in modes:
+        raise UnsupportedError(name, "round_mode", mode.name,
+                               f"{pair[0]} -> {pair[1]} on {core.chip.product} takes other rounding modes",
+                               ", ".join(RoundMode(m).name for m in sorted(modes)), source)
+    return MODE_NAMES[mode]
+
+
+# ----------------------------------------------------------------- planning
+@dataclass(frozen=True)
+class CastGeometry:
+    """What a call converts: types, rounding, active lanes (per the wider type) and each operand's strides."""
+
+    name: str
+    dst_dtype: DType
+    src_dtype: DType
+    mode: str
+    lanes: ActiveLanes | None
+    strides: tuple[tuple[int, int], ...]  # dst's, then each source's (block stride, repeat stride)
+    mask_words_after: MaskWords | None
+    mask_mode_after: MaskMode | None
+    registers: tuple[str, ...]
+    sync: bool = False
+    sources: tuple[str, ...] = ("src",)
+    operation: str | None = None  # the compound casts: what the sources give before the conversion
+
+
+def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
+    """``cast``: every rule of Cast.md, in the order the documents' checks come."""
+    name = "cast"
+    dst = require_ub_tensor(name, "dst", bound["dst"], core)
+    src = require_ub_tensor(name, "src", bound["src"], core)
+    mode = require_conversion(name, core, dst, src, require_round_mode(name, bound["round_mode"]), form == "count")
+    return _planned(name, core, form, bound, mode, dst, {"src": src}, CAST_PAGE, UnaryRepeatParams)
+
+
+def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: LocalTensor,
+             sources: dict[str, LocalTensor], page: str, params_class, operation: str | None = None) -> CastPlan:
+    """The lanes (per the wider type), strides and register effects of a count or mask form, then the plan."""
+    src = next(iter(sources.values()))
+    labels = tuple(sources)
+    wide = max(dst.dtype.itemsize, src.dtype.itemsize)
+    native = core.chip.vector_lowering == "native"
+    words_after: MaskWords | None = None
+    mode_after: MaskMode | None = None
+    registers: tuple[str, ...] = ()
+    if form == "count":
+        count = require_int(name, "count", bound["count"], 0, INT32_MAX, f"{page} 函数原型; {semantics('1.4')}",
+                            rule="count is an int32_t")
+        if count == 0:
+            return _nop(name, core, "count", dst, src, page, labels)
+        _check_spans(name, count, {"dst": dst, **sources})
+        lanes = counter_mode_lanes(count, lanes_per_repeat(wide))
+        strides = _contiguous(lanes, dst.dtype, src.dtype, len(sources))
+        if native:
+            words_after, mode_after = _count_form_registers(core, count, wide)
+    else:
+        fields = require_repeat_params(name, bound["repeat_params"], params_class)
+        half = len(fields) // 2  # (dst, *sources) block strides, then their repeat strides
+        strides = tuple(zip(fields[:half], fields[half:], strict=True))
+        lanes, words_after, registers = mask_form_lanes(core, name, bound, wide, native)
+        if lanes.repeats == 0:
+            return _nop(name, core, "repeat_times", dst, src, page, labels)
+    if operation is not None and src.dtype.name in core.chip.float_saturation_dtypes:
+        registers += ("CTRL",)
+    geometry = CastGeometry(name, dst.dtype, src.dtype, mode, lanes, strides, words_after, mode_after,
+                            tuple(dict.fromkeys(registers + _ctrl(core, dst.dtype))), sources=labels,
+                            operation=operation)
+    return CastPlan.checked(geometry, dst, *sources.values())
+
+
+def _check_spans(name: str, count: int, tensors: dict[str, LocalTensor]) -> None:
+    """The first ``count`` elements of every tensor lie inside it (before any lane is planned)."""
+    for label, tensor in tensors.items():
+        tensor.check_span(name, label, tensor.addr, tensor.addr + count * tensor.dtype.itemsize)
+
+
+def _contiguous(lanes: ActiveLanes, dst: DType, src: DType, sources: int = 1) -> tuple[tuple[int, int], ...]:
+    """Block stride 1 and a repeat stride of one repeat's lanes, per operand (the count forms' {1, 1, 8, 4})."""
+    source = (1, lanes.lanes * src.itemsize // BLOCK_BYTES)
+    return ((1, lanes.lanes * dst.itemsize // BLOCK_BYTES),) + (source,) * sources
+
+
+def _ctrl(core: Core, dst: DType) -> tuple[str, ...]:
+    return ("CTRL",) if conversion_saturates(core.chip, dst.name) else ()  # the saturation switch, read per call
+
+
+def _nop(name: str, core: Core, operand: str, dst: LocalTensor, src: LocalTensor, page: str = CAST_PAGE,
+         sources: tuple[str, ...] = ("src",)) -> CastPlan:
+    """count = 0 or repeat_times = 0: a NOP on the A2/A3 ..., not guaranteed on the 950 (Cast.md 约束说明)."""
+    if not core.chip.zero_repeat_nop:
+        raise ParameterRangeError(name, operand, 0, f"{operand} = 0 is not guaranteed to be a NOP on "
+                                  f"{core.chip.product}", "at least 1", f"{page} 约束说明; {semantics('1.9')}")
+    strides = ((1, 8),) * (1 + len(sources))
+    return CastPlan(CastGeometry(name, dst.dtype, src.dtype, "rint", None, strides, None, None, (),
+                                 sources=sources), [], ("dst", *sources))
+
+
+# ---------------------------------------------------------- plan and binding
+@dataclass(eq=False)
+class CastPlan:
+    """A checked conversion, relative to its tensors' addresses (a NOP when ``geometry.lanes`` is None).
+
+    Attributes:
+        geometry: types, rounding mode, lanes, strides and register effects.
+        footprints: dst's and src's element accesses relative to each tensor's address.
+        operands: ``("dst", "src")``, bound per call in this order.
+    """
+
+    geometry: CastGeometry
+    footprints: list[Footprint]
+    operands: tuple[str, ...] = ("dst", "src")
+
+    @classmethod
+    def checked(cls, geometry: CastGeometry, dst: LocalTensor, *sources: LocalTensor) -> CastPlan:
+        """The plan, its bounds and overlap checked at this call's addresses."""
+        d_blk = geometry.strides[0][0]
+        if d_blk == 0:
+            raise ParameterRangeError(geometry.name, "dst block stride", 0, "a destination block stride of 0 is "
+                                      "undefined behaviour", "at least 1", DST_STRIDE_SOURCE)
+        labels = ("dst", *geometry.sources)
+        dtypes = (geometry.dst_dtype,) + (geometry.src_dtype,) * len(geometry.sources)
+        footprints = [strided_footprint(label, 0, geometry.lanes, dtype.itemsize, blk, rep)
+                      for label, dtype, (blk, rep) in zip(labels, dtypes, geometry.strides, strict=True)]
+        plan = cls(geometry, footprints, labels)
+        plan.placed([dst, *sources])
+        return plan
+
+    def placed(self, tensors: list[LocalTensor]) -> list[Footprint]:
+        """The footprints at these tensors' addresses, checked for bounds and overlap (docs/semantics.md §1.6)."""
+        name = self.geometry.name
+        footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=True)]
+        for fp, tensor in zip(footprints, tensors, strict=True):
+            fp.check_in(name, tensor)
+        for source in footprints[1:]:
+            check_overlap(name, footprints[0], source)
+        return footprints
+
+    def bind(self, core: Core, tensors: list[LocalTensor]) -> CastBinding:
+        """The per-placement checks, in the plan step's order, then the operands' accesses."""
+        for label, tensor in zip(self.operands, tensors, strict=True):
+            require_ub_tensor(self.geometry.name, label, tensor, core)
+        if self.geometry.lanes is None:
+            return CastBinding(self, core, [])
+        return CastBinding(self, core, self.placed(tensors))
+
+
+class CastBinding:
+    """A :class:`CastPlan` at one placement: the operands' accesses (by element index) and what it touches."""
+
+    def __init__(self, plan: CastPlan, core: Core, footprints: list[Footprint]) -> None:
+        self.plan = plan
+        self.footprints = footprints
+        geometry = plan.geometry
+        self.registers_read = geometry.registers
+        self.registers_written = (("MASK",) if geometry.mask_words_after is not None else ()) + (
+            ("MASK_MODE",) if geometry.mask_mode_after is not None else ())
+        dtypes = (geometry.dst_dtype,) + (geometry.src_dtype,) * len(geometry.sources)
+        self.accesses = [OperandAccess.build(core.ub, StridedOperand(fp.lo, fp, blk, rep), dtype.raw,
+                                             geometry.lanes, "flat")
+                         for fp, dtype, (blk, rep) in zip(footprints, dtypes, geometry.strides, strict=True)
+                         ] if footprints else []
+
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for fp in self.footprints[1:] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(ranges_of_addresses("UB", self.footprints[0].byte_addrs()[0])) if self.footprints else ()
+
+    def run(self, core: Core, values: tuple) -> None:
+        """Read the source lanes, convert them, then commit (nothing changes before)."""
+        geometry = self.plan.geometry
+        if self.accesses:
+            ub = core.ub
+            dst, *sources = self.accesses
+            for src in sources:
+                if src.seen_written != ub.shadow_epoch:
+                    src.check_initialized(ub, geometry.name)
+            lanes = [src.gather(ub, geometry.src_dtype.raw) for src in sources]
+            if geometry.operation is not None:  # the compound casts: the sources' result in their own type first
+                own = core.float_saturation and geometry.src_dtype.name in core.chip.float_saturation_dtypes
+                lanes = [arith.compute(geometry.operation, geometry.src_dtype, lanes, own)]
+            saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
+            result = convert(geometry.src_dtype, geometry.dst_dtype, lanes[0], geometry.mode, saturate)
+            dst.write(ub, result)
+            if geometry.mask_words_after is not None:
+                core.set_mask_words(*geometry.mask_words_after)
+            if geometry.mask_mode_after is not None:
+                core.set_mask_mode(geometry.mask_mode_after)
+        if geometry.sync:
+            record_pipe_barrier(core)
+
+
+# ------------------------------------------------------------------ the C API
+C_API_SUFFIXES = {"": RoundMode.CAST_NONE, "_rn": RoundMode.CAST_RINT, "_rna": RoundMode.CAST_ROUND,
+                  "_rd": RoundMode.CAST_FLOOR, "_ru": RoundMode.CAST_CEIL, "_rz": RoundMode.CAST_TRUNC,
+                  "_ro": RoundMode.CAST_ODD}  # asc_float2half.md 函数原型
+_C_TYPES = {"half": "float16", "float": "float32", "bfloat16": "bfloat16", "int8": "int8", "uint8": "uint8",
+            "int16": "int16", "int32": "int32", "int64": "int64"}
+# vector_compute/asc_<src>2<dst>.md: the suffixes each page has (the int4, deq and mul_cast pages are not here)
+_ALL = ("_rd", "_rn", "_rna", "_ru", "_rz")
+C_API_CASTS = {
+    "asc_bfloat162float": ("",), "asc_bfloat162int32": _ALL, "asc_float2bfloat16": _ALL, "asc_float2float": _ALL,
+    "asc_float2half": ("", "_rd", "_rn", "_rna", "_ro", "_ru", "_rz"), "asc_float2int16": _ALL,
+    "asc_float2int32": _ALL, "asc_float2int64": _ALL, "asc_half2float": ("",), "asc_half2int16": _ALL,
+    "asc_half2int32": _ALL, "asc_half2int8": ("", *_ALL), "asc_half2uint8": ("", *_ALL), "asc_int162float": ("",),
+    "asc_int162half": ("", *_ALL), "asc_int322float": ("", *_ALL), "asc_int322int16": ("",),
+    "asc_int322int64": ("",), "asc_int642float": _ALL, "asc_int642int32": ("",), "asc_int82half": ("",),
+    "asc_uint82half": ("",),
+}
+
+
+def _c_types(page: str) -> tuple[str, str]:
+    """The (src, dst) dtype names of a C API page: ``asc_half2int32`` -> ("float16", "int32")."""
+    body = page.removeprefix("asc_")
+    src = next(t for t in sorted(_C_TYPES, key=len, reverse=True) if body.startswith(t + "2"))
+    return _C_TYPES[src], _C_TYPES[body[len(src) + 1:]]
+
+
+def _compile_c_api(name: str, page: str, mode: RoundMode):
+    src_type, dst_type = _c_types(page)
+
+    def compile(core: Core, form: str, bound: dict) -> CastPlan:
+        """``asc_<src>2<dst>*``: the bare ``vconv`` (repeat form, under the vector mask register), or the
+        count form: ``set_mask_count(); set_vector_mask(0, count)``, the ``vconv``, ``set_mask_norm()``
+        (``impl/c_api/instr_impl/npu_arch_2201/vector_compute_impl/vconv``)."""
+        if not core.chip.c_api:
+            raise unsupported_on(core.chip, name, "the asc_* C API", lambda c: c.c_api,
+                                 f"{c_api_page(page)} 产品支持情况; {semantics('5.8')}")
+        source = f"{c_api_page(page)} 参数说明; {semantics('5.8')}"
+        dst = require_ub_tensor(name, "dst", bound["dst"], core)
+        src = require_ub_tensor(name, "src", bound["src"], core)
+        for label, tensor, wanted in (("dst", dst, dst_type), ("src", src, src_type)):
+            if tensor.dtype.name != wanted:
+                raise UnsupportedError(name, f"{label} dtype", tensor.dtype.name, f"{name} takes a {wanted} {label}",
+                                       wanted, f"{c_api_page(page)} 函数原型")
+        rounding = require_conversion(name, core, dst, src, mode, form == "count", c_api_page(page))
+        wide = max(dst.dtype.itemsize, src.dtype.itemsize)
+        sync = name.endswith("_sync")
+        if form == "count":
+            count = require_uint(name, "count", bound["count"], 32, source)
+            if count == 0:
+                return _nop(name, core, "count", dst, src)
+            _check_spans(name, count, {"dst": dst, "src": src})
+            lanes = counter_mode_lanes(count, lanes_per_repeat(wide))
+            geometry = CastGeometry(name, dst.dtype, src.dtype, rounding, lanes,
+                                    _contiguous(lanes, dst.dtype, src.dtype), (count, 0, 0, 0), MaskMode.NORMAL,
+                                    ("MASK_MODE",) + _ctrl(core, dst.dtype), sync)
+            return CastPlan.checked(geometry, dst, src)
+        d_blk, s_blk, d_rep, s_rep = (require_uint(name, n, bound[n], 16, source) for n in _C_STRIDES)
+        repeat = require_uint(name, "repeat", bound["repeat"], 8, source)
+        lanes = lanes_from_register(core, name, repeat, wide)
+        if lanes.repeats == 0:
+            return _nop(name, core, "repeat", dst, src)
+        geometry = CastGeometry(name, dst.dtype, src.dtype, rounding, lanes, ((d_blk, d_rep), (s_blk, s_rep)),
+                                None, None, ("MASK", "MASK_MODE") + _ctrl(core, dst.dtype), sync)
+        return CastPlan.checked(geometry, dst, src)
+
+    return compile
+
+
+def _c_api_support(chip):
+    return cast_pairs(chip) if chip.c_api else None
+
+
+def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
+    return () if form == "count" else (int(core.mask_mode), core.mask_words)
+
+
+# ------------------------------------------------------------------ registration
+_SETUP = ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+          "z = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 1024, 512)\n")
+CAST_EXAMPLES = (
+    _SETUP + "asc.cast(z, x, asc.RoundMode.CAST_RINT, 300)",
+    _SETUP + "asc.cast(z, x, asc.RoundMode.CAST_CEIL, 64, 8, asc.UnaryRepeatParams(1, 1, 8, 4))",
+    _SETUP + "asc.cast(z, x, asc.RoundMode.CAST_FLOOR, [0x00FF00FF00FF00FF, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 8))",
+)
+_SUMMARY = ("dst = src converted to dst's type per lane, rounded by round_mode (integers saturate; "
+            "floats saturate inf/NaN where the product's CTRL[48] says)")
+
+cast = register(Instruction(
+    "cast", "ascend", "cast", "V", CAST_FORMS, _compile_cast, f"{CAST_PAGE} 功能说明; {semantics('5.8')}",
+    support=cast_pairs, exactness=IEEE_RNE, summary=_SUMMARY, examples=CAST_EXAMPLES,
+    plan_context=_plan_context, fast_context=_fast_context,
+    doc=f"``{_SUMMARY}`` ({CAST_PAGE}).\n\nInteger results are bit-exact; float results are the exact value "
+        "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "
+        "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.",
+))
+
+
+# ------------------------------------------------------------------ the compound casts
+COMPOUND_OPERATIONS = {"add_relu_cast": ("add_relu", "AddReluCast", "max(src0 + src1, 0)"),
+                       "sub_relu_cast": ("sub_relu", "SubReluCast", "max(src0 - src1, 0)"),
+                       "mul_cast": ("mul", "MulCast", "src0 * src1")}
+
+
+def _compile_compound(name: str):
+    operation, page_name, _ = COMPOUND_OPERATIONS[name]
+    page = f"{pages.COMPOUND}/{page_name}.md"
+
+    def compile(core: Core, form: str, bound: dict) -> CastPlan:
+        """AddReluCast / SubReluCast / MulCast: the sources' result in their type U (rounded, relu'd, with U's
+        saturation), then converted to T as CAST_NONE (RINT when lossy) with T's saturation (复合计算 pages)."""
+        dst = require_ub_tensor(name, "dst", bound["dst"], core)
+        src0 = require_ub_tensor(name, "src0", bound["src0"], core)
+        src1 = require_ub_tensor(name, "src1", bound["src1"], core)
+        if src1.dtype != src0.dtype:
+            raise UnsupportedError(name, "src1 dtype", src1.dtype.name, "src1 must have src0's dtype",
+                                   src0.dtype.name, f"{page} 参数说明")
+        pairs = compound_cast_pairs(name, core.chip)
+        if pairs is None:
+            raise unsupported_on(core.chip, name, page_name, lambda c: compound_cast_pairs(name, c) is not None,
+                                 f"{page} 产品支持情况; {semantics('5.8')}")
+        pair = (src0.dtype.name, dst.dtype.name)
+        if pair not in pairs:
+            raise UnsupportedError(name, "src0/dst dtypes", f"{pair[0]} -> {pair[1]}",
+                                   f"{page_name} does not convert this pair on {core.chip.product}",
+                                   ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)), f"{page} 数据类型")
+        if form != "count" and core.chip.name == "950":
+            raise UnsupportedError(name, "form", "mask", "on the 950 the mask forms use 8 KB of UB as scratch, "
+                                   "which npusim does not model", "the count form", f"{page} 约束说明")
+        return _planned(name, core, form, bound, "rint", dst, {"src0": src0, "src1": src1}, page,
+                        BinaryRepeatParams, operation)
+
+    return compile
+
+
+_BINARY_SETUP = {"mul_cast": ("float16", "int8"), "add_relu_cast": ("float32", "float16"),
+                 "sub_relu_cast": ("float16", "int8")}
+
+
+def _compound_examples(name: str) -> tuple[str, ...]:
+    src, dst = (DTYPES[t] for t in _BINARY_SETUP[name])
+    lanes = lanes_per_repeat(max(src.itemsize, dst.itemsize))
+    setup = (f"x = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 0, 512)\n"
+             f"y = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 4096, 512)\n"
+             f"z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 8192, 512)\n")
+    d_rep, s_rep = lanes * dst.itemsize // BLOCK_BYTES, lanes * src.itemsize // BLOCK_BYTES
+    return (setup + f"asc.{name}(z, x, y, 300)",
+            setup + f"asc.{name}(z, x, y, {lanes}, 2, asc.BinaryRepeatParams(1, 1, 1, {d_rep}, {s_rep}, {s_rep}))",
+            setup + f"asc.{name}(z, x, y, [0xFF00FF, 0], 2, asc.BinaryRepeatParams(1, 2, 1, {d_rep}, "
+                    f"{2 * s_rep}, {s_rep}))")
+
+
+def _register_compound(name: str):
+    operation, page_name, formula = COMPOUND_OPERATIONS[name]
+    summary = f"dst = cast({formula}) per lane: the result rounded in the sources' type, then CAST_NONE to dst's"
+    return register(Instruction(
+        name, "ascend", "compound", "V", _binary_forms(), _compile_compound(name),
+        f"{pages.COMPOUND}/{page_name}.md 功能说明; {semantics('5.8')}",
+        support=lambda chip: compound_cast_pairs(name, chip), exactness=IEEE_RNE, summary=summary,
+        examples=_compound_examples(name), plan_context=_plan_context, fast_context=_fast_context,
+        doc=f"``{summary}`` ({pages.COMPOUND}/{page_name}.md).\n\nThe lanes per repeat are those of the wider "
+            "type; the 950 runs only the count form in npusim (its mask forms use UB scratch).",
+    ))
+
+
+add_relu_cast = _register_compound("add_relu_cast")
+sub_relu_cast = _register_compound("sub_relu_cast")
+mul_cast = _register_compound("mul_cast")
+
+
+def _c_api_examples(page: str, function: str) -> tuple[str, ...]:
+    src, dst = (DTYPES[t] for t in _c_types(page))
+    setup = (f"x = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 0, 256)\n"
+             f"z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 2048, 256)\n")
+    examples = (setup + f"asc.{function}(z, x, 200)",)
+    if not function.endswith("_sync"):
+        lanes = lanes_per_repeat(max(src.itemsize, dst.itemsize))
+        reps = (lanes * dst.itemsize // BLOCK_BYTES, lanes * src.itemsize // BLOCK_BYTES)
+        examples += (setup + f"asc.{function}(z, x, 2, 1, 1, {reps[0]}, {reps[1]})",)
+    return examples
+
+
+def _register_c_api(page: str, suffix: str, sync: bool):
+    function = page + suffix + ("_sync" if sync else "")
+    mode = C_API_SUFFIXES[suffix]
+    src, dst = _c_types(page)
+    barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""
+    return register(Instruction(
+        function, "ascend", "cast", "V", C_API_SYNC_FORMS if sync else C_API_FORMS,
+        _compile_c_api(function, page, mode), f"{c_api_page(page)}; {semantics('5.8')}", support=_c_api_support,
+        exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}", examples=_c_api_examples(
+            page, function), plan_context=_c_api_context, fast_context=_fast_context, alias_of="cast",
+        doc=f"``cast`` from {src} to {dst} with ``{mode.name}`` ({page}.md): a count, or ``repeat`` repeats "
+            f"under the vector mask register with the four strides.{barrier}",
+    ))
+
+
+_C_API_FUNCTIONS = {page + suffix + sync: _register_c_api(page, suffix, bool(sync))
+                    for page, suffixes in C_API_CASTS.items() for suffix in suffixes for sync in ("", "_sync")}
+globals().update(_C_API_FUNCTIONS)
+__all__ += sorted(_C_API_FUNCTIONS)

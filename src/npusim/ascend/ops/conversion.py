@@ -1,0 +1,72 @@
+"""What one lane of a Cast computes: a value of one element type converted to another.
+
+The rules (数据结构/precision_conversion.md, "精度转换规则"; docs/numerics.md, "Ascend: Cast"):
+
+* **To a float type**: the exact source value rounded once by the RoundMode
+  (:mod:`npusim.rounding`; CAST_NONE rounds like CAST_RINT when the value does not fit).
+  float -> float (the same type) rounds to an integral value ("float->float" of the page:
+  0.5 gives 0 / 1 by mode).  A NaN source gives NaN, an infinite one infinity; then the
+  product's saturation (CTRL[48] = 0 at power-on, SetCtrlSpr(ISASI).md: "inf输出会被饱和为±MAX，
+  NaN输出会被饱和为0", for the conversion targets the page names): an infinite result becomes
+  ±MAX of the target, a NaN result +0.  Without saturation a NaN result is the target's
+  canonical quiet NaN (sign clear), as for every arithmetic result (docs/numerics.md).
+* **To an integer type**: the value rounded to an integer by the RoundMode, then saturated to
+  the target's range ("溢出默认按照饱和模式处理": int32 -> int16 of 2**31 - 1 is 2**15 - 1,
+  float -> int16 of 2**22 + 0.5 is 32767).  A negative value to an unsigned type, which the page
+  calls abnormal ("按异常处理"), saturates to 0, as int16 -> uint32 is documented to; NaN
+  gives 0 and ±infinity the range's ends (not documented; the saturation rule above).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...dtypes import DType
+from ...rounding import float_array_bits, float_format, integral_array
+
+__all__ = ["convert"]
+
+
+def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+    """The raw bits (dtype ``dst.raw``) of the lanes ``raw`` (bits of ``src``) converted to ``dst``.
+
+    ``mode``: a rounding mode of :data:`npusim.rounding.MODES`; ``saturate``: the float target
+    saturates (the product's CTRL[48] state for this target type).
+    """
+    values = raw.view(src.np_dtype)
+    if dst.is_float:
+        return _to_float(src, dst, values, mode, saturate)
+    return _to_integer(src, dst, values, mode)
+
+
+def _to_float(src: DType, dst: DType, values: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+    if src == dst:
+        values = integral_array(values, mode)  # float -> float: an integral value of the same type
+    bits = float_array_bits(values, dst, mode)
+    if not src.is_float:
+        return bits  # an integer fits every float target's range it is converted to
+    fmt = float_format(dst)
+    raw = dst.raw.type
+    with np.errstate(invalid="ignore"):
+        nan = np.isnan(values) if values.dtype.kind == "f" else np.isnan(values.astype(np.float32))
+    if saturate:
+        sign = bits & raw(fmt.sign_bit)
+        inf = (bits ^ sign) == raw(fmt.overflow)
+        if inf.any():
+            bits = np.where(inf, sign | raw(fmt.max_finite), bits)
+        return np.where(nan, raw(0), bits).astype(dst.raw, copy=False) if nan.any() else bits
+    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dst.raw, copy=False) if nan.any() else bits
+
+
+def _to_integer(src: DType, dst: DType, values: np.ndarray, mode: str) -> np.ndarray:
+    info = np.iinfo(dst.np_dtype)
+    if not src.is_float:
+        wide = values.astype(np.int64)  # every integer source npusim converts fits int64 (uint64 is none)
+        return np.clip(wide, info.min, info.max).astype(dst.np_dtype).view(dst.raw)
+    integral = integral_array(values, mode)
+    above = integral >= float(info.max) + 1.0  # exact: 2**(bits-1) or 2**bits, never rounded
+    below = integral < float(info.min)
+    nan = np.isnan(integral)
+    inside = np.where(above | below | nan, 0.0, integral).astype(np.int64)
+    result = np.where(above, info.max, np.where(below, info.min, inside))
+    return result.astype(dst.np_dtype).view(dst.raw)

@@ -1,0 +1,32 @@
+"""``cast`` and its C API interrupted anywhere (KeyboardInterrupt, MemoryError) have changed nothing
+(the sweep of tests/ascend/test_interrupted_calls.py: UB, its shadow, the mask registers as before, or
+exactly as the uninterrupted call leaves them once its commit has begun)."""
+
+from __future__ import annotations
+
+import pytest
+
+from npusim import ascend as asc
+
+from .interrupts import Machine, sweep
+from .test_interrupted_calls import core_with_data, t
+
+R, VECOUT = asc.RoundMode, asc.TPosition.VECOUT
+CASES = {
+    "count, half -> int32 (dst, mask registers)": lambda d, h, f: asc.cast(d, h, R.CAST_RINT, 300),
+    "mask, strided": lambda d, h, f: asc.cast(d, h, R.CAST_FLOOR, 64, 3, asc.UnaryRepeatParams(2, 1, 16, 4)),
+    "bitwise mask, float -> half": lambda d, h, f: asc.cast(h, f, R.CAST_ODD, [0xF0F0, 0], 2,
+                                                            asc.UnaryRepeatParams(1, 1, 4, 8)),
+    "C API count (mask (count, 0), normal mode)": lambda d, h, f: asc.asc_half2int32_rz(d, h, 200),
+    "C API sync (a barrier)": lambda d, h, f: asc.asc_float2half_rna_sync(h, f, 100),
+    "add_relu_cast, float -> half, mask": lambda d, h, f: asc.add_relu_cast(h, f, f, 64, 2,
+                                                                           asc.BinaryRepeatParams(1, 1, 1, 4, 8, 8)),
+}
+
+
+@pytest.mark.parametrize("form", sorted(CASES))
+def test_cast(form):
+    core = core_with_data("A2")
+    with core:
+        dst, half, single = t(asc.int32, 0x1000, 1024, VECOUT), t(asc.float16, 0x3000, 512), t(asc.float32, 0x4000, 256)
+    assert sweep(Machine(core), lambda: CASES[form](dst, half, single), fresh_plans=True)
