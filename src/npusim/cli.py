@@ -228,7 +228,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if not records:
         _error("explain", "no traced call matches (the instruction may not record yet: docs/explain.md)")
         return EXIT_FAIL
-    explanations = [explain(r, chip if r.vendor == "sophgo" else None) for r, chip in records]
+    explanations = [explain(r, chip) for r, chip in records]
     print("\n\n".join(str(e) for e in explanations))
     if args.svg:
         if len(explanations) > 1:

@@ -8,7 +8,7 @@ import pytest
 
 from npusim import ascend as asc
 from npusim.cli import main
-from npusim.engine.trace import AccessRecord, ByteRange
+from npusim.engine.trace import ByteRange
 from npusim.views.explain import explain
 
 from .helpers import traced
@@ -47,14 +47,18 @@ def test_an_in_place_call_marks_its_shared_bytes_in_both_rows():
 
 
 def test_scratch_side_effects_are_hatched():
-    t = "LocalTensor(float32, VECIN, addr={:#x}, tile_size=64)"
-    params = {"dst": t.format(0x200), "sel_mask": "LocalTensor(uint8, VECIN, addr=0x400, tile_size=32)",
-              "src0": t.format(0), "src1": 1.0, "sel_mode": "VSEL_TENSOR_SCALAR_MODE", "count": 64}
-    reads = (ByteRange("UB", 0, 256), ByteRange("UB", 0x400, 0x408), ByteRange("UB", 0x2E000, 0x2E080))
-    writes = (ByteRange("UB", 0x200, 0x300), ByteRange("UB", 0x2E000, 0x2E080))
-    record = AccessRecord(0, "select", "ascend", "V", reads, writes, (), ("CMPMASK",), "k.py:1", params)
-    svg = explain(record).svg()
-    assert svg.count('class="scratch"') == 2 * 4  # read and written: 128 bytes = 4 DataBlocks each
+    """Select mode 1 on the A2 writes 32 copies of the float32 scalar (128 bytes = 4 DataBlocks) to the API
+    scratch at 184 KiB (docs/semantics.md §2.3); nothing reads them back from UB."""
+    def body(core):
+        src0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+        dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0x200, 64)
+        sel = asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 0x400, 32)
+        asc.select(dst, sel, src0, 1.0, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 64)
+
+    parts = explain(traced(body)[0])
+    assert parts.anatomy.side_writes == (ByteRange("UB", 184 * 1024, 184 * 1024 + 128),)
+    svg = parts.svg()
+    assert svg.count('class="scratch"') == 4
     assert "API scratch side effect" in svg
 
 

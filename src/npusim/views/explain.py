@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.trace import AccessRecord
-from .anatomy import Anatomy, OperandLanes, anatomy
+from .anatomy import Anatomy, OperandLanes, anatomy, destination_sources
 from .lanes import LaneView, lane_view
 
 __all__ = ["Explanation", "LaneExplanation", "explain", "spans"]
@@ -60,7 +60,7 @@ def _unit_rows(operand: OperandLanes, repeat: int) -> tuple[str, str]:
     if operand.unit == "whole":
         return "all bytes", "-"
     active = operand.active[repeat]
-    word = {"lane": "lanes", "byte": "bytes"}[operand.unit]
+    word = {"lane": "lanes", "byte": "bytes", "entry": "entries"}[operand.unit]
     return f"{word} {spans(np.flatnonzero(active))}", f"{word} {spans(np.flatnonzero(~active))}" if (~active).any() \
         else "-"
 
@@ -135,7 +135,23 @@ class Explanation:
         for role, side in (("reads", self.anatomy.side_reads), ("writes", self.anatomy.side_writes)):
             if side:
                 lines.append(f"  side effect (API scratch) {role}: {_ranges_text(side)}")
+        lines += self._where_rows_go()
         return "\n".join(lines)
+
+    def _where_rows_go(self) -> list[str]:
+        """TransDataTo5HD with its lists in the record: which source elements each destination entry takes."""
+        parts = self.anatomy
+        names = {o.name for o in parts.operands}
+        if not parts.decomposed or names != {"src", "dst"} or parts.operands[0].unit != "entry":
+            return []
+        lines = ["  where the rows go (dst entry <- (src entry, element) of each element, in order):"]
+        for repeat, entry, taken in destination_sources(parts):
+            if len({element for _, element in taken}) == 1:
+                text = f"element {taken[0][1]} of src entries {spans([i for i, _ in taken])}"
+            else:
+                text = ", ".join(f"S{i}[{k}]" for i, k in taken)
+            lines.append(f"    repeat {repeat}  dst entry {entry:<2} <- {text}")
+        return lines
 
     def __str__(self) -> str:
         return self.table()
@@ -150,8 +166,9 @@ class Explanation:
 def explain(record: AccessRecord, chip: str | None = None) -> Explanation | LaneExplanation:
     """Explain one access record (``core.trace[i]``): per repeat, the bytes each operand touched.
 
-    A Sophgo record is shown lane by lane; ``chip`` names its chip (for its lanes and
-    ``LOCAL_MEM_SIZE``; default: the default Sophgo chip).
+    ``chip`` names the chip the call ran on (default: the vendor's default chip): an Ascend
+    record's select, compare and TransDataTo5HD calls are planned again on it (:mod:`.replan`);
+    a Sophgo record is shown lane by lane, with its chip's lanes and ``LOCAL_MEM_SIZE``.
     """
     if not isinstance(record, AccessRecord):
         raise TypeError(f"explain: record must be an AccessRecord (an entry of core.trace), got "
@@ -161,4 +178,4 @@ def explain(record: AccessRecord, chip: str | None = None) -> Explanation | Lane
 
         product = get_default_chip() if chip is None else get_chip(chip)
         return LaneExplanation(lane_view(record, product.npu_num, product.local_mem_bytes))
-    return Explanation(anatomy(record))
+    return Explanation(anatomy(record, chip))
