@@ -85,11 +85,15 @@ class LaneExplanation:
     def table(self) -> str:
         view = self.view
         lines = [*_header(self.record),
-                 f"  LOCAL: {view.npu_num} lanes x {view.lane_bytes:#x} bytes; offsets are in-lane, gaps are padding"]
+                 f"  LOCAL: {view.npu_num} lanes x {view.lane_bytes:#x} bytes; offsets are in-lane"]
+        if not view.attributed:
+            lines.append("  (the call could not be planned again: its bytes are not attributed to operands)")
         for group in view.groups:
             offsets = " ".join(f"[{a:#x}, {b:#x})" for a, b in group.offsets)
-            lines.append(f"  {group.role:<5}  lanes {spans(group.lanes)}: {offsets}")
-        lines += [f"  {role:<5}  {r!r}" for role, r in view.global_ranges]
+            who = f"  {group.operand} ({group.kind})" if group.operand else ""
+            padding = "  padding " + " ".join(f"[{a:#x}, {b:#x})" for a, b in group.padding) if group.padding else ""
+            lines.append(f"  {group.role:<5}{who}  lanes {spans(group.lanes)}: {offsets}{padding}")
+        lines += [f"  {role:<5}{'  ' + name if name else ''}  {r!r}" for role, r, name in view.global_ranges]
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -177,5 +181,5 @@ def explain(record: AccessRecord, chip: str | None = None) -> Explanation | Lane
         from ..sophgo.chips import get_chip, get_default_chip
 
         product = get_default_chip() if chip is None else get_chip(chip)
-        return LaneExplanation(lane_view(record, product.npu_num, product.local_mem_bytes))
+        return LaneExplanation(lane_view(record, product))
     return Explanation(anatomy(record, chip))

@@ -106,3 +106,66 @@ def replan(record: AccessRecord, chip: str | None = None) -> Replanned | None:
     from_register = (binding is not None and "MASK" in binding.registers_read and "mask" not in values
                      and "count" not in values)
     return Replanned(record, entry, form.name, values, plan, binding, from_register)
+
+
+# ------------------------------------------------------------------ Sophgo: which bytes are whose
+@dataclass(frozen=True)
+class PlacedOperand:
+    """One memory operand of a Sophgo call as its binding placed it.
+
+    Attributes:
+        name: the parameter's name without ``_addr`` (``"dst"``, ``"src1"``).
+        role: ``"read"`` or ``"write"``.
+        kind: ``"TENSOR"``, ``"VECTOR"`` (one element per lane) or ``"GLOBAL"``.
+        placement: its :class:`~npusim.sophgo.placement.LocalPlacement` or ``GlobalPlacement``.
+    """
+
+    name: str
+    role: str
+    kind: str
+    placement: Any
+
+
+def _sophgo_value(value):
+    from .. import sophgo as tpu
+
+    if isinstance(value, dict) and value.keys() == {"type", "addr", "scalar"}:
+        kind = tpu.var_type_t[value["type"]]
+        if kind is tpu.SCALAR:  # its bits play no part in where the call reads and writes
+            return tpu.variable_t(type=kind, scalar=tpu.scalar_t(u32=0))
+        return tpu.variable_t(type=kind, addr=value["addr"])
+    if isinstance(value, dict) and value.keys() == {"n", "c", "h", "w"}:
+        return tpu.dim4(**value)
+    if isinstance(value, str) and value.startswith("DT_"):
+        return tpu.data_type_t[value]
+    if isinstance(value, str) and value.startswith("scalar_t("):  # as above: its bits place nothing
+        return tpu.scalar_t(u32=0)
+    return value
+
+
+def sophgo_operands(record: AccessRecord, chip: str | None = None) -> tuple[PlacedOperand, ...] | None:
+    """The memory operands of a Sophgo record's call, planned and bound again on a scratch core of ``chip``
+    (as :func:`replan` does for Ascend), or None when its parameters cannot be read back."""
+    from .. import sophgo as tpu
+    from ..engine.registry import instructions
+    from ..errors import ConstraintError
+    from ..sophgo.placement import GlobalPlacement
+
+    entry = next((e for e in instructions("sophgo") if e.name == record.instruction), None)
+    form = None if entry is None else next((f for f in entry.forms if tuple(f.names) == tuple(record.params)), None)
+    if form is None:
+        return None
+    with tpu.Core(chip, uninit="ignore") as core:
+        try:
+            values = {name: _sophgo_value(record.params[name]) for name in form.names}
+            plan = entry.compile(core, form.name, values)
+            binding = plan.bind(core, tuple(values[name] for name in plan.operands))
+        except (ConstraintError, KeyError, TypeError, ValueError):
+            return None
+    if hasattr(binding, "dests"):  # a select: its operands by name, a SCALAR source placed nowhere
+        named = [("write", op) for op in binding.dests] + [("read", op) for op in binding.sources if op is not None]
+        return tuple(PlacedOperand(op.name, role, values[op.name].type.name if op.name in values else "TENSOR",
+                                   op.placement) for role, op in named)
+    return tuple(PlacedOperand(name, role, "GLOBAL" if isinstance(p, GlobalPlacement) else "TENSOR", p)
+                 for role, name, placements in (("read", "src", binding.read_placements),
+                                                ("write", "dst", binding.write_placements)) for p in placements)

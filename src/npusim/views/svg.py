@@ -155,12 +155,15 @@ LANE_ROW_BYTES = 64  # one picture row: 64 bytes of a lane
 def lanes_svg(view) -> str:
     """Sophgo LOCAL as lanes (x) by in-lane offset (y, rows of :data:`LANE_ROW_BYTES`), for one call.
 
-    Each lane column has a read half (left, light) and a write half (right, solid).  Only
-    the rows some lane touches are drawn (a ``⋯`` row where offsets are skipped); inside a
-    drawn row, a lane's blank part is bytes the call does not touch (the layout's padding).
+    Each lane column has a read half (left, light) and a write half (right, solid); each operand
+    has its colour (:data:`COLOURS`, in the order the operands are listed).  An operand's padding
+    (an aligned layout's bytes between the end of a channel row and the next EU boundary) is drawn
+    hatched in its colour.  Only the rows some lane touches are drawn (a ``⋯`` row where offsets
+    are skipped).
     """
     record = view.record
-    touched = sorted({row for g in view.groups for a, b in g.offsets
+    pieces = lambda g: (*g.offsets, *g.padding)  # noqa: E731
+    touched = sorted({row for g in view.groups for a, b in pieces(g)
                       for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1)})
     slots, slot, last = {}, 0, None
     for row in touched:
@@ -172,11 +175,16 @@ def lanes_svg(view) -> str:
     rows = max(slot, 1)
     col = max(6.0, min(24.0, 1200 / view.npu_num))
     row_h = 16.0
+    names = list(dict.fromkeys((g.operand, g.role) for g in view.groups))
     width = LEFT + view.npu_num * col + 20
-    height = TOP + rows * row_h + 80
+    height = TOP + rows * row_h + 80 + 20 * len(names)
     svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
                      viewBox=f"0 0 {width:.0f} {height:.0f}", **{"font-family": "monospace", "font-size": "11"})
     ET.SubElement(svg, "title").text = f"{record.instruction} (seq {record.seq}, {record.source})"
+    defs = ET.SubElement(svg, "defs")
+    for i in range(len(COLOURS)):
+        hatch = ET.SubElement(defs, "pattern", id=f"pad{i}", width="4", height="4", patternUnits="userSpaceOnUse")
+        ET.SubElement(hatch, "path", d="M0,4 L4,0", stroke=COLOURS[i], **{"stroke-width": "1"})
     ET.SubElement(svg, "text", x="4", y="14").text = (f"{record.instruction}  seq {record.seq}  {record.source}  "
                                                       f"(x: lane, y: in-lane offset, {LANE_ROW_BYTES} bytes a row)")
     for lane in range(0, view.npu_num, max(1, int(40 / col))):
@@ -185,23 +193,32 @@ def lanes_svg(view) -> str:
         ET.SubElement(svg, "text", x="4", y=f"{TOP + where * row_h + 12:.1f}").text = f"{row * LANE_ROW_BYTES:#x}"
     for gap in sorted(set(range(rows)) - set(slots.values())):
         ET.SubElement(svg, "text", x="4", y=f"{TOP + gap * row_h + 12:.1f}").text = "⋯"
+
+    def draw(g, lane: int, a: int, b: int, write: bool, **attrs) -> None:
+        x = LEFT + lane * col + (col / 2 if write else 0)
+        for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1):
+            lo, hi = max(a, row * LANE_ROW_BYTES), min(b, (row + 1) * LANE_ROW_BYTES)
+            y = TOP + slots[row] * row_h + (lo % LANE_ROW_BYTES) / LANE_ROW_BYTES * (row_h - 2)
+            ET.SubElement(g, "rect", x=f"{x:.2f}", y=f"{y:.2f}", width=f"{col / 2 - 0.5:.2f}",
+                          height=f"{max(0.5, (hi - lo) / LANE_ROW_BYTES * (row_h - 2)):.2f}",
+                          **{"data-lane": str(lane)}, **attrs)
+
     for group in view.groups:
         write = group.role == "write"
-        colour = COLOURS[1] if write else COLOURS[0]
-        g = ET.SubElement(svg, "g", **{"class": f"lanes {group.role}"})
+        index = names.index((group.operand, group.role)) % len(COLOURS)
+        g = ET.SubElement(svg, "g", **{"class": f"lanes {group.role}", "data-operand": group.operand})
         for lane in group.lanes:
-            x = LEFT + lane * col + (col / 2 if write else 0)
             for a, b in group.offsets:
-                for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1):
-                    lo, hi = max(a, row * LANE_ROW_BYTES), min(b, (row + 1) * LANE_ROW_BYTES)
-                    y = TOP + slots[row] * row_h + (lo % LANE_ROW_BYTES) / LANE_ROW_BYTES * (row_h - 2)
-                    ET.SubElement(g, "rect", x=f"{x:.2f}", y=f"{y:.2f}", width=f"{col / 2 - 0.5:.2f}",
-                                  height=f"{max(0.5, (hi - lo) / LANE_ROW_BYTES * (row_h - 2)):.2f}", fill=colour,
-                                  **{"fill-opacity": "1" if write else "0.4", "class": "bytes",
-                                     "data-lane": str(lane)})
+                draw(g, lane, a, b, write, fill=COLOURS[index],
+                     **{"fill-opacity": "1" if write else "0.4", "class": "bytes"})
+            for a, b in group.padding:
+                draw(g, lane, a, b, write, fill=f"url(#pad{index})", **{"class": "padding"})
     y = TOP + rows * row_h + 20
-    for i, (fill, text) in enumerate([(COLOURS[0], "read (left half of a lane)"),
-                                      (COLOURS[1], "written (right half); blank inside a row: padding")]):
+    halves = {"read": "read: left", "write": "written: right"}
+    legend = [(COLOURS[i % len(COLOURS)], f"{name or 'bytes'} ({halves[role]} half of a lane)")
+              for i, (name, role) in enumerate(names)]
+    legend.append(("url(#pad0)", "hatched: the operand's padding (channel rows start on EU boundaries)"))
+    for i, (fill, text) in enumerate(legend):
         ET.SubElement(svg, "rect", x="4", y=str(y + 20 * i), width="14", height="14", fill=fill)
         ET.SubElement(svg, "text", x="24", y=str(y + 20 * i + 11)).text = text
     return ET.tostring(svg, encoding="unicode")
