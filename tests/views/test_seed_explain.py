@@ -7,6 +7,7 @@ ranges are compared with the ranges the documents give (Select.md and docs/seman
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,3 +118,29 @@ def test_seed002_trans_data_to_5hd_record_is_explained(dtype, dst_high, src_high
     parts = anatomy(record)
     assert parts.decomposed and (parts.ranges("read"), parts.ranges("write")) == _trans_expected(dtype, dst_high,
                                                                                                   src_high)
+
+
+# ------------------------------------------------------------------ the pictures of docs/explain.md
+DOC_CASES = sorted((Path(__file__).resolve().parents[2] / "docs" / "explain").glob("*.json"))
+
+
+@pytest.mark.parametrize("case", DOC_CASES, ids=[c.stem for c in DOC_CASES])
+def test_every_docs_case_is_explained_with_exactly_its_records_ranges(case):
+    """The docs' tables and pictures are of decomposed calls (Ascend) or operand-attributed lanes (Sophgo)
+    whose bytes are exactly the access record's."""
+    from npusim.engine.trace import collecting
+    from npusim.golden import load_case, run_case
+
+    document = json.loads(case.read_text())
+    with collecting() as collector:
+        run_case(load_case(str(case)))
+    (core,) = collector.cores
+    (record,) = [r for r in core.records if r.instruction == document["instruction"]]
+    explanation = explain(record, core.chip)
+    if record.vendor == "sophgo":
+        assert explanation.view.attributed
+        parts = explanation.view
+    else:
+        parts = explanation.anatomy
+        assert parts.decomposed, parts.notes
+    assert parts.ranges("read") == record.reads and parts.ranges("write") == record.writes

@@ -104,6 +104,12 @@ class LaneExplanation:
 
         return lanes_svg(self.view)
 
+    def png(self) -> bytes:
+        """The picture as PNG (:mod:`.png`: needs the ``png`` extra)."""
+        from .png import svg_to_png
+
+        return svg_to_png(self.svg())
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -165,6 +171,12 @@ class Explanation:
         from .svg import access_svg
 
         return access_svg(self.anatomy)
+
+    def png(self) -> bytes:
+        """The access picture as PNG (:mod:`.png`: needs the ``png`` extra)."""
+        from .png import svg_to_png
+
+        return svg_to_png(self.svg())
 
 
 def explain(record: AccessRecord, chip: str | None = None) -> Explanation | LaneExplanation:

@@ -3,7 +3,8 @@
 Ascend layout: **x** is UB in 32-byte DataBlocks (only the blocks the call touches, a
 gap column ``⋯`` where it skips some), **y** is the repeat; each repeat row has a read
 half (top) and a write half (bottom).  Each operand has its colour: a written unit is
-filled solid, a read unit is filled light with its colour's outline; a masked-off lane
+filled solid, a read unit is filled light with its colour's outline (a TransDataTo5HD list
+entry carries its index, so the picture shows where each list puts its blocks); a masked-off lane
 inside an operand's DataBlock is grey and crossed; bytes two operands share in one repeat
 are outlined red (overlap, an in-place call included); API scratch side effects are black-hatched in their own
 row.  Every unit drawn is a unit of the :class:`~npusim.views.anatomy.Anatomy`, whose
@@ -53,7 +54,7 @@ def access_svg(anatomy: Anatomy) -> str:
     scratch_rows = 1 if anatomy.side_reads or anatomy.side_writes else 0
     rows = anatomy.repeats + scratch_rows
     width = LEFT + width_blocks * cell + 20
-    height = TOP + rows * 2 * ROW + 30 + 20 * (len(anatomy.operands) + 4)
+    height = TOP + rows * 2 * ROW + 30 + 20 * (len(anatomy.operands) + len(_notes(anatomy)) + 4)
     record = anatomy.record
     svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
                      viewBox=f"0 0 {width:.0f} {height:.0f}", **{"font-family": "monospace", "font-size": "11"})
@@ -112,6 +113,11 @@ def _draw_operand(group, operand: OperandLanes, colour: str, columns, cell: floa
                     ET.SubElement(group, "rect", **attrs, fill=colour, stroke=colour,
                                   **{"fill-opacity": "1" if write else "0.3", "stroke-width": "0.5",
                                      "class": "unit", "data-repeat": str(repeat), "data-unit": str(unit)})
+                    if operand.unit == "entry" and lo == start and w >= 12:  # a list entry: its index on it
+                        label = ET.SubElement(group, "text", x=f"{x + w / 2:.2f}", y=str(y + ROW - 8),
+                                              **{"text-anchor": "middle", "font-size": "8",
+                                                 "fill": "white" if write else "black"})
+                        label.text = str(unit)
                     counts.setdefault((repeat, lo, hi, key), []).append((operand.role, operand.name))
                 else:
                     ET.SubElement(group, "rect", **attrs, fill="#dddddd", stroke="#999999",
@@ -135,6 +141,12 @@ def _draw_overlaps(svg, counts: dict, columns, cell: float) -> None:
             ET.SubElement(rect, "title").text = f"{' and '.join(names)} share these bytes"
 
 
+def _notes(anatomy: Anatomy) -> tuple[str, ...]:
+    """The table's notes the picture repeats: modes, scalars, scratch, the TransDataTo5HD mapping (not the
+    register list)."""
+    return anatomy.notes[1:] if anatomy.decomposed else ()
+
+
 def _legend(svg, anatomy: Anatomy, y: int) -> None:
     entries = [(COLOURS[i % len(COLOURS)], f"{o.name} ({o.role}{', ' + o.note if o.note else ''})")
                for i, o in enumerate(anatomy.operands)]
@@ -142,6 +154,7 @@ def _legend(svg, anatomy: Anatomy, y: int) -> None:
     if anatomy.side_reads or anatomy.side_writes:
         entries.append(("url(#hatch)", "API scratch side effect"))
     entries.append(("none", "x: 32-byte DataBlocks; y: repeats (R = reads, W = writes; light = read, solid = write)"))
+    entries += [("none", note) for note in _notes(anatomy)]
     for i, (fill, text) in enumerate(entries):
         ET.SubElement(svg, "rect", x="4", y=str(y + 20 * i), width="14", height="14", fill=fill, stroke="black",
                       **{"stroke-width": "0.5"})
@@ -200,7 +213,7 @@ def lanes_svg(view) -> str:
             lo, hi = max(a, row * LANE_ROW_BYTES), min(b, (row + 1) * LANE_ROW_BYTES)
             y = TOP + slots[row] * row_h + (lo % LANE_ROW_BYTES) / LANE_ROW_BYTES * (row_h - 2)
             ET.SubElement(g, "rect", x=f"{x:.2f}", y=f"{y:.2f}", width=f"{col / 2 - 0.5:.2f}",
-                          height=f"{max(0.5, (hi - lo) / LANE_ROW_BYTES * (row_h - 2)):.2f}",
+                          height=f"{max(2.0, (hi - lo) / LANE_ROW_BYTES * (row_h - 2)):.2f}",
                           **{"data-lane": str(lane)}, **attrs)
 
     for group in view.groups:
