@@ -184,3 +184,13 @@ def test_transdata_address_tensors_attribute_tables_and_packed_entries():
     assert _operand(parts, "dst entries 0-3").repeat_ranges() == (ub(0x3000, 0x3020),)
     assert _operand(parts, "src blocks").addresses.tolist() == [[64 * i for i in range(16)]]
     assert _operand(parts, "dst blocks").addresses.tolist() == [[0x1000 + 32 * e for e in range(16)]]
+
+
+def test_explaining_inside_a_collecting_run_adds_no_core_to_its_trace():
+    """The scratch core a record is planned again on is not one of the script's cores (npusim run --trace)."""
+    from npusim.engine.trace import collecting
+
+    record = traced(lambda core: exec(TRANSPOSES[2][-1], {"asc": asc}))[-1]
+    with collecting() as collector:
+        assert anatomy(record).decomposed
+    assert collector.cores == []

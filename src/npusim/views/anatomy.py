@@ -452,6 +452,8 @@ def _shown_lanes(planned, operands: list[OperandLanes], notes: list[str]) -> Non
     notes.append("lanes from the vector mask register set beforehand (its value is not in the record): the "
                  "active lanes are those whose bytes the record shows")
     lane_ops = [o for o in operands if o.unit == "lane"]
+    if not lane_ops:
+        return
     shown = np.logical_and.reduce([_inside(o, record.reads if o.role == "read" else record.writes)
                                    for o in lane_ops])
     for i, operand in enumerate(operands):

@@ -20,11 +20,12 @@ addresses are read from UB per call (TransDataTo5HD's address tensors) is planne
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..engine.trace import AccessRecord
+from ..engine.trace import AccessRecord, TraceCollector, collecting
 
 __all__ = ["Replanned", "replan"]
 
@@ -54,6 +55,14 @@ class Replanned:
     plan: Any
     binding: Any
     mask_from_register: bool
+
+
+@contextlib.contextmanager
+def _scratch_core(core_type, chip, **options):
+    """A scratch core, active inside the ``with`` block, that no trace collector of the caller lists (a script
+    under ``npusim run --trace`` that explains a record gets no extra core in its trace)."""
+    with collecting(TraceCollector()), core_type(chip, **options) as core:
+        yield core
 
 
 def _value(name: str, value, core):
@@ -94,7 +103,7 @@ def replan(record: AccessRecord, chip: str | None = None) -> Replanned | None:
     form = next((f for f in entry.forms if tuple(f.names) == tuple(record.params)), None)
     if form is None:
         return None
-    with asc.Core(chip) as core:
+    with _scratch_core(asc.Core, chip) as core:
         core.set_mask_words(FULL_WORD, FULL_WORD, FULL_WORD, FULL_WORD)
         try:
             values = {name: _value(name, record.params[name], core) for name in form.names}
@@ -155,7 +164,7 @@ def sophgo_operands(record: AccessRecord, chip: str | None = None) -> tuple[Plac
     form = None if entry is None else next((f for f in entry.forms if tuple(f.names) == tuple(record.params)), None)
     if form is None:
         return None
-    with tpu.Core(chip, uninit="ignore") as core:
+    with _scratch_core(tpu.Core, chip, uninit="ignore") as core:
         try:
             values = {name: _sophgo_value(record.params[name]) for name in form.names}
             plan = entry.compile(core, form.name, values)
