@@ -126,19 +126,16 @@ def _model(itemsize, dst_high=False, src_high=False):
     return {e: [(k, e + shift) for k in range(16)] for e in range(16)}
 
 
+def _lists(dst_base: int, src_step: int, params: str, dtype: str) -> str:
+    return (f"asc.trans_data_to_5hd([{dst_base} + 32 * i for i in range(16)], [{src_step} * i for i in range(16)], "
+            f"asc.TransDataTo5HDParams({params}), dtype=asc.{dtype})")
+
+
 TRANSPOSES = [
-    ("int8, high halves", 1, True, True, 1,
-     "asc.trans_data_to_5hd([0x1000 + 32 * i for i in range(16)], [32 * i for i in range(16)], "
-     "asc.TransDataTo5HDParams(True, True, 1, 0, 0), dtype=asc.int8)"),
-    ("int8, low halves", 1, False, False, 1,
-     "asc.trans_data_to_5hd([0x1000 + 32 * i for i in range(16)], [32 * i for i in range(16)], "
-     "asc.TransDataTo5HDParams(False, False, 1, 0, 0), dtype=asc.int8)"),
-    ("half", 2, False, False, 1,
-     "asc.trans_data_to_5hd([0x1000 + 32 * i for i in range(16)], [32 * i for i in range(16)], "
-     "asc.TransDataTo5HDParams(), dtype=asc.half)"),
-    ("float32, 2 repeats", 4, False, False, 2,
-     "asc.trans_data_to_5hd([0x4000 + 32 * i for i in range(16)], [0x100 * i for i in range(16)], "
-     "asc.TransDataTo5HDParams(False, False, 2, 16, 1), dtype=asc.float32)"),
+    ("int8, high halves", 1, True, True, 1, _lists(0x1000, 32, "True, True, 1, 0, 0", "int8")),
+    ("int8, low halves", 1, False, False, 1, _lists(0x1000, 32, "False, False, 1, 0, 0", "int8")),
+    ("half", 2, False, False, 1, _lists(0x1000, 32, "", "half")),
+    ("float32, 2 repeats", 4, False, False, 2, _lists(0x4000, 0x100, "False, False, 2, 16, 1", "float32")),
     ("C API b8, 2 repeats", 1, True, False, 2,
      "asc.asc_transto5hd_b8([0x4000 + 32 * i for i in range(16)], [0x200 * i for i in range(16)], 2, 16, 1, "
      "True, False)"),

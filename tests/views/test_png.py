@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from npusim import ascend as asc
 from npusim.cli import main
 from npusim.views.explain import explain
 from npusim.views.svg import COLOURS
 
-from .helpers import traced
+from .helpers import add_mask64, traced
 from .png_pixels import pixel, read_png
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -20,14 +19,7 @@ CASE = Path(__file__).resolve().parents[2] / "docs" / "explain" / "add_mask64.js
 
 
 def _add_mask64():
-    """add, half, mask 64, 2 repeats: per repeat lanes 0-63 (DataBlocks 0-3) run, 64-127 are masked off (§1.3)."""
-    def body(core):
-        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
-        y = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0x200, 256)
-        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0x400, 256)
-        asc.add(z, x, y, 64, 2, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))
-
-    return explain(traced(body)[0])
+    return explain(traced(add_mask64)[0])
 
 
 def _centre(svg: str, operand: str, kind: str, repeat: int, index: int) -> tuple[float, float]:

@@ -9,7 +9,7 @@ from npusim import ascend as asc
 from npusim.engine.trace import ByteRange
 from npusim.views.explain import explain
 
-from .helpers import traced
+from .helpers import add_mask64, traced
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,13 +24,7 @@ def _units(svg: str, operand: str, kind: str) -> int:
 
 def test_units_and_masked_lanes_are_drawn_once_each():
     """add, half, mask 64, 2 repeats: per operand 2 x 64 active lanes and 2 x 64 masked-off lanes."""
-    def body(core):
-        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
-        y = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0x200, 256)
-        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0x400, 256)
-        asc.add(z, x, y, 64, 2, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))
-
-    svg = explain(traced(body)[0]).svg()
+    svg = explain(traced(add_mask64)[0]).svg()
     for name in ("dst", "src0", "src1"):
         assert (_units(svg, name, "unit"), _units(svg, name, "masked")) == (128, 128)
     assert 'class="overlap"' not in svg
