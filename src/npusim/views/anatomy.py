@@ -482,6 +482,7 @@ def rule_for(record: AccessRecord):
         return None
     if record.instruction in ELEMENTWISE:
         return _elementwise
+    from .. import ascend  # noqa: F401  (its import registers the Ascend instructions: a trace file may come first)
     from ..engine.registry import instructions
 
     entry = next((e for e in instructions("ascend") if e.name == record.instruction), None)
