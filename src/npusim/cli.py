@@ -10,7 +10,7 @@
     npusim verify OUT.bin GOLDEN.bin --dtype T [--trace T.json [--buffer NAME | --ub ADDR [--block B]]]
                                                  byte-exact comparison of two dumps (with a trace: the
                                                  instruction that last wrote each mismatching element)
-    npusim explain CASE.json|TRACE.json [--seq N] [--block B] [--svg FILE]
+    npusim explain CASE.json|TRACE.json [--seq N] [--block B] [--svg FILE] [--png FILE]
                                                  per repeat, the bytes each operand of a call touched
     npusim report TRACE.json -o REPORT.html [--pick B:SEQ]  a self-contained HTML report of a trace
     npusim list [--vendor V] [--markdown]        every registered instruction (--markdown: docs/api.md)
@@ -228,13 +228,23 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if not records:
         _error("explain", "no traced call matches (the instruction may not record yet: docs/explain.md)")
         return EXIT_FAIL
-    explanations = [explain(r, chip if r.vendor == "sophgo" else None) for r, chip in records]
+    explanations = [explain(r, chip) for r, chip in records]
     print("\n\n".join(str(e) for e in explanations))
-    if args.svg:
+    if args.svg or args.png:
         if len(explanations) > 1:
-            _error("explain", f"--svg draws one call; {len(explanations)} match: choose one with --seq (and --block)")
+            option = "--svg" if args.svg else "--png"
+            _error("explain", f"{option} draws one call; {len(explanations)} match: choose one with --seq "
+                   "(and --block)")
             return EXIT_USAGE
-        Path(args.svg).write_text(explanations[0].svg(), encoding="utf-8")
+        if args.png:
+            try:
+                png = explanations[0].png()
+            except ImportError as err:
+                _error("explain", str(err))
+                return EXIT_USAGE
+            Path(args.png).write_bytes(png)
+        if args.svg:
+            Path(args.svg).write_text(explanations[0].svg(), encoding="utf-8")
     return EXIT_OK
 
 
@@ -321,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "every call of the trace)")
     explain.add_argument("--block", type=int, help="only calls of this block")
     explain.add_argument("--svg", metavar="FILE", help="also draw the call's access picture to FILE")
+    explain.add_argument("--png", metavar="FILE", help="... or as PNG (needs the png extra: pip install 'npusim[png]')")
     explain.set_defaults(func=cmd_explain)
 
     report = sub.add_parser("report", help="a self-contained HTML report of a trace")

@@ -24,3 +24,12 @@ def waits_on(name: str, port: str):
     lands); once registered the mark is gone and the test runs as written."""
     return pytest.mark.xfail(not registered(name), strict=True,
                              reason=f"{name} records no access until the {port} port lands on the engine")
+
+
+def add_mask64(core) -> None:
+    """add, half, mask 64, 2 repeats, default strides: per repeat lanes 0-63 run, 64-127 are masked off
+    (docs/semantics.md §1.1, §1.3); dst at 0x400, src0 at 0, src1 at 0x200."""
+    x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
+    y = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0x200, 256)
+    z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0x400, 256)
+    asc.add(z, x, y, 64, 2, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))

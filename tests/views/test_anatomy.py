@@ -5,26 +5,25 @@ import pytest
 
 from npusim import ascend as asc
 from npusim.engine.trace import AccessRecord, ByteRange
-from npusim.views.anatomy import _RULES, anatomy, subtract_ranges
+from npusim.views.anatomy import anatomy, rule_for, subtract_ranges
 from npusim.views.explain import explain, spans
 
 from .helpers import traced
 
 F16, VECIN, VECOUT = asc.float16, asc.TPosition.VECIN, asc.TPosition.VECOUT
 ENTRIES = [e for e in asc.instructions()]
-#: families whose per-repeat rules were written from the documents on hand-made records and do not yet
-#: decompose every registered example's real record (shown whole, exactly; issue 15's note lists them)
-NOT_YET_DECOMPOSED = {"compare", "select", "layout"}
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
 def test_every_registered_example_is_explained_with_exactly_its_records_bytes(entry):
+    """Every example of every registered instruction: the anatomy's bytes are the record's, and every record of
+    a family with a rule (element-wise, select, compare, layout) is split per repeat, none shown whole."""
     for example in entry.examples:
         records = traced(lambda core, code=example: exec(code, {"asc": asc, "core": core, "np": np}))
         for record in records:
             parts = anatomy(record)
             assert parts.ranges("read") == record.reads and parts.ranges("write") == record.writes, example
-            if record.instruction in _RULES and entry.family not in NOT_YET_DECOMPOSED:
+            if rule_for(record) is not None:
                 assert parts.decomposed, (example, parts.notes)
 
 

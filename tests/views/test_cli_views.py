@@ -60,3 +60,26 @@ def test_report_checks_its_picks(tmp_path, capsys):
     assert "BLOCK:SEQ" in capsys.readouterr().err
     assert main(["report", trace, "-o", str(tmp_path / "r.html"), "--pick", "1:1"]) == 0
     assert (tmp_path / "r.html").read_text().count("<svg") >= 4  # first call of each instruction on each core
+
+
+def test_a_trace_file_is_explained_per_repeat_in_a_fresh_process(tmp_path):
+    """``npusim explain TRACE.json`` in a new interpreter (nothing but the CLI imported): the select of the trace
+    is planned again and split per repeat — selMask bytes 8r .. 8r+3 for mask 32 of float32 (docs/semantics.md §2.1)."""
+    import subprocess
+    import sys
+
+    from npusim.engine.trace import collecting
+    from npusim.views.chrome import write_trace
+
+    with collecting() as collector, asc.Core("A2") as core:
+        core.ub_write(0, bytes(4096))
+        src0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)
+        sel = asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 2048, 32)
+        dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 3072, 256)
+        asc.select(dst, sel, src0, 1.5, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 32, 4, asc.BinaryRepeatParams())
+    path = tmp_path / "t.json"
+    write_trace(path, collector.cores)
+    out = subprocess.run([sys.executable, "-c", "import sys; from npusim.cli import main; sys.exit(main())",
+                          "explain", str(path), "--seq", "0"], capture_output=True, text=True, check=True).stdout
+    assert [line.split() for line in out.splitlines() if line.startswith("  3       sel_mask")] == [
+        ["3", "sel_mask", "read", "bytes", "0-3", "-", "UB[0x818,", "0x81c)"]]

@@ -2,36 +2,48 @@
 
 An access record (:class:`~npusim.engine.trace.AccessRecord`) gives the merged byte ranges
 a call read and wrote.  Its *anatomy* says which lane of which repeat of which operand
-each byte belongs to, from the call's parameters and the Ascend addressing layer's one
-formula (:func:`~npusim.ascend.addressing.lane_offsets`, docs/semantics.md §1.1-1.4).
+each byte belongs to.  The geometry comes from the instruction itself: for Select, the
+compares and TransDataTo5HD the call is planned and bound again from the record's
+parameters (:mod:`.replan`) and the anatomy reads the plan — its lanes, strides,
+selMask footprint, bitmask bytes, API scratch, TransDataTo5HD layout; lanes are placed
+by the Ascend addressing layer's one formula (:func:`~npusim.ascend.addressing.lane_offsets`,
+docs/semantics.md §1.1-1.4).
 
-An anatomy is only ever shown when it reproduces the record: the bytes of its
-operands are exactly the record's reads and writes, or, for an instruction whose API
-uses a scratch area (Select, docs/semantics.md §2.3), lie inside them, the rest being
-its *side effects*.  A call whose parameters it cannot
-decompose (an instruction it has no rule for, a mask form on a core in counter mode)
-gets the record's ranges as one operand per range, marked ``whole``.
+An anatomy is only ever shown when it reproduces the record: the bytes of its operands
+and of the side effects the plan names (the API scratch of Select's modes 1 and 2,
+docs/semantics.md §2.3; the 950's compare staging, §3.5) are exactly the record's reads and
+writes.  A call it cannot decompose (an instruction it has no rule for, a mask form on a
+core in counter mode, parameters it cannot read back) gets the record's ranges as one
+operand per range, marked ``whole``.
 
 Rules (by the instruction's family):
 
-* element-wise (``add`` ... ``duplicate``), ``select``: ``dst``, ``src0``, ``src1`` (or
-  ``src``) per lane, strides from the repeat parameters; Select's ``sel_mask`` per byte:
-  mode 0 its first 16 bytes (CMPMASK, every repeat), modes 1 and 2 ``E / 8`` bytes per
-  repeat (docs/semantics.md §2.1);
-* ``compare``, ``compare_scalar``, ``asc_<cmp>``, ``asc_<cmp>_scalar``: sources per lane,
-  ``dst`` ``E / 8`` bytes per repeat at ``dst + r * E / 8`` (docs/semantics.md §3.1);
-* ``trans_data_to_5hd`` with address lists (ints or tensors): one unit per list entry,
-  16 source and 16 destination DataBlocks per repeat (docs/semantics.md §4).
+* element-wise (``add`` ... ``duplicate``): ``dst``, ``src0``, ``src1`` (or ``src``) per
+  lane, strides from the repeat parameters;
+* ``select`` (and ``asc_select``): dst and the sources per lane; ``sel_mask`` per byte as
+  the plan reads it — modes 1 and 2 ``E / 8`` bytes per repeat, consumed continuously
+  (bit ``r * E + j``), mode 0 its first 16 bytes loaded into CMPMASK; the scratch as a
+  side effect (docs/semantics.md §2.1-2.3);
+* the compares (``compare``, ``compare_scalar``, ``asc_<cmp>[_scalar]``): sources per lane,
+  ``dst`` ``E / 8`` bytes per repeat at ``dst + r * E / 8``, or CMPMASK (§3.1, §3.5);
+* TransDataTo5HD (list forms and the C API): one unit per list entry, 16 source and 16
+  destination (half-)DataBlocks per repeat, and which source elements each destination
+  entry takes (:func:`destination_sources`, §4); the address-tensor form: its two tables,
+  the entries it rewrites, and the moved blocks in address order (the lists are UB data).
+
+Lanes a form takes from the vector mask register (whose value no record holds) are
+planned all active, and those the record shows are kept (:func:`_shown_lanes`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..engine.trace import AccessRecord, ByteRange, merge_ranges, ranges_of_addresses
+from .replan import replan
 
 __all__ = ["Anatomy", "OperandLanes", "anatomy", "subtract_ranges", "tensor_of"]
 
@@ -40,9 +52,6 @@ _ITEMSIZE = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bflo
              "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8}
 ELEMENTWISE = {"add": ("src0", "src1"), "sub": ("src0", "src1"), "mul": ("src0", "src1"), "max": ("src0", "src1"),
                "min": ("src0", "src1"), "abs": ("src",), "adds": ("src",), "muls": ("src",), "duplicate": ()}
-_CMP_NAMES = ("eq", "ne", "lt", "le", "gt", "ge")
-COMPARES = {"compare": ("src0", "src1"), "compare_scalar": ("src0",),
-            **{f"asc_{m}": ("src0", "src1") for m in _CMP_NAMES}, **{f"asc_{m}_scalar": ("src",) for m in _CMP_NAMES}}
 
 
 @dataclass(frozen=True)
@@ -133,6 +142,7 @@ class Anatomy:
         side_reads, side_writes: the record's bytes no operand accounts for (API scratch).
         notes: registers and modes, one line each.
         decomposed: False when the record's ranges are shown whole (module docstring).
+        chip: the chip the call ran on (None: the default chip).
     """
 
     record: AccessRecord
@@ -143,6 +153,7 @@ class Anatomy:
     side_writes: tuple[ByteRange, ...] = ()
     notes: tuple[str, ...] = field(default=())
     decomposed: bool = True
+    chip: str | None = None
 
     def ranges(self, role: str) -> tuple[ByteRange, ...]:
         """Every byte of this role, operands and side effects together (equals the record's)."""
@@ -165,11 +176,11 @@ def subtract_ranges(ranges, taken) -> tuple[ByteRange, ...]:
     return merge_ranges(left)
 
 
-def _covers(outer, inner) -> bool:
-    return not subtract_ranges(inner, outer)
-
-
 # ------------------------------------------------------------------ rules
+#: what a rule gives: the operands, notes, and the side effects (reads, writes) the plan says it has
+Built = tuple[list[OperandLanes], list[str], tuple[ByteRange, ...], tuple[ByteRange, ...]]
+
+
 def _mask_lanes(params: dict, itemsize: int, repeats: int) -> np.ndarray | None:
     """``(repeats, E)`` active lanes of a mask or count form; None for a form that uses the register."""
     from ..ascend.addressing import counter_mode_lanes, lanes_per_repeat, normal_mode_lanes
@@ -207,16 +218,6 @@ def _lane_operand(name: str, role: str, tensor: Tensor, params: dict, active: np
                         elems_per_block(tensor.itemsize), note=f"block stride {blk}, repeat stride {rep}")
 
 
-def _bit_bytes(name: str, role: str, base: int, repeats: int, lanes: int, per_repeat: bool,
-               active: np.ndarray, note: str) -> OperandLanes:
-    """A bit operand, one unit per byte (8 lanes): ``E / 8`` bytes per repeat, or the same ones every repeat."""
-    nbytes = lanes // 8
-    r = np.arange(repeats)[:, None] * (nbytes if per_repeat else 0)
-    addresses = base + r + np.arange(nbytes)[None, :]
-    byte_active = active.reshape(repeats, nbytes, 8).any(axis=2)
-    return OperandLanes(name, role, "byte", 1, addresses, byte_active, 4, note=note)
-
-
 def _repeats(params: dict, itemsize: int) -> int:
     from ..ascend.addressing import lanes_per_repeat
 
@@ -225,7 +226,7 @@ def _repeats(params: dict, itemsize: int) -> int:
     return int(params.get("repeat_times", params.get("repeat", 1)))
 
 
-def _elementwise(record: AccessRecord) -> tuple[list[OperandLanes], list[str], bool] | None:
+def _elementwise(record: AccessRecord, chip: str | None) -> Built | None:
     params = record.params
     dst = tensor_of(params.get("dst"))
     if dst is None:
@@ -239,112 +240,253 @@ def _elementwise(record: AccessRecord) -> tuple[list[OperandLanes], list[str], b
         if source is None:
             return None
         operands.append(_lane_operand(name, "read", source, params, active))
-    return operands, [], False
+    return operands, [], (), ()
 
 
-def _select(record: AccessRecord) -> tuple[list[OperandLanes], list[str], bool] | None:
-    params = record.params
-    dst, sel = tensor_of(params.get("dst")), tensor_of(params.get("sel_mask"))
-    if dst is None or sel is None:
+# ------------------------------------------------------------------ rules from the instruction's own plan
+
+
+def _active_grid(lanes) -> np.ndarray:
+    """``(repeats, E)`` active lanes of a plan's :class:`~npusim.ascend.addressing.ActiveLanes`."""
+    return np.ones((lanes.repeats, lanes.lanes), bool) if lanes.mask is None else np.array(lanes.mask)
+
+
+def _planned_lanes(name: str, role: str, tensor, lanes, blk: int, rep: int) -> OperandLanes:
+    """A strided operand's lanes as the plan made them: its ActiveLanes and strides, placed by the one address
+    formula (:func:`npusim.ascend.addressing.lane_offsets`, docs/semantics.md §1.1)."""
+    from ..ascend.addressing import elems_per_block, lane_offsets
+
+    itemsize = tensor.dtype.itemsize
+    offsets = lane_offsets(lanes.repeats, itemsize, blk, rep)
+    return OperandLanes(name, role, "lane", itemsize, tensor.addr + offsets, _active_grid(lanes),
+                        elems_per_block(itemsize), note=f"block stride {blk}, repeat stride {rep}")
+
+
+def _per_repeat_bytes(name: str, role: str, footprint, repeats: int, note: str) -> OperandLanes:
+    """A plan's byte footprint (each access one byte, with its repeat) as units per repeat."""
+    rows = [np.unique(footprint.addrs[footprint.repeats == r]) for r in range(repeats)]
+    width = max((row.size for row in rows), default=0)
+    addresses = np.zeros((repeats, width), np.int64)
+    active = np.zeros((repeats, width), bool)
+    for r, row in enumerate(rows):
+        addresses[r, :row.size], active[r, :row.size] = row, True
+    return OperandLanes(name, role, "byte", 1, addresses, active, 4, note=note)
+
+
+def _span_ranges(*spans) -> tuple[ByteRange, ...]:
+    return merge_ranges(ByteRange("UB", s.start, s.stop) for s in spans if s is not None)
+
+
+def _select(record: AccessRecord, chip: str | None) -> Built | None:
+    """Select (docs/semantics.md §2.1-2.3), from :class:`~npusim.ascend.ops.select.SelectBinding`: dst, src0 and
+    src1 per lane; selMask per byte, as the plan reads it; the API scratch its lowering writes."""
+    from ..ascend.core import CMPMASK_BYTES
+
+    planned = replan(record, chip)
+    if planned is None:
         return None
-    active = _mask_lanes(params, dst.itemsize, _repeats(params, dst.itemsize))
-    if active is None:
-        return None
-    repeats, lanes = active.shape
-    mode = str(params.get("sel_mode"))
-    operands = [_lane_operand("dst", "write", dst, params, active),
-                _lane_operand("src0", "read", tensor_of(params["src0"]), params, active)]
-    notes = [f"sel_mode {mode}"]
-    src1 = tensor_of(params.get("src1"))
-    if src1 is not None:
-        operands.append(_lane_operand("src1", "read", src1, params, active))
+    binding, values = planned.binding, planned.values
+    call = binding.call
+    lanes = call.lanes
+    d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
+    operands = [_planned_lanes("dst", "write", values["dst"], lanes, d_blk, d_rep),
+                _planned_lanes("src0", "read", values["src0"], lanes, s0_blk, s0_rep)]
+    notes = [f"sel_mode {call.mode}"]
+    if "src1" in call.operands:
+        operands.append(_planned_lanes("src1", "read", values["src1"], lanes, s1_blk, s1_rep))
+    elif call.scalar_from == "cmpmask":
+        notes.append("src1 is a scalar: the first element of CMPMASK")
     else:
-        notes.append(f"src1 is the scalar {params.get('src1')!r}")
-    if mode in ("VSEL_CMPMASK_SPR", "0"):
-        ones = np.ones((repeats, 16), bool)
-        operands.append(OperandLanes("sel_mask", "read", "byte", 1, sel.addr + np.zeros((repeats, 1), np.int64)
-                                     + np.arange(16)[None, :], ones, 4,
-                                     note=f"CMPMASK: lane j of every repeat uses bit j (bits 0..{lanes - 1})"))
+        notes.append(f"src1 is the scalar {record.params.get('src1')!r}")
+    width = lanes.lanes
+    if binding.sel_fp is not None:
+        how = (f"lane j of repeat r uses selMask bit r*{width} + j ({width // 8} bytes per repeat, consumed "
+               "continuously whatever the strides)" if call.bits_from == "stream"
+               else f"lane j of every repeat uses selMask bit j (bits 0..{width - 1})")
+        operands.append(_per_repeat_bytes("sel_mask", "read", binding.sel_fp, lanes.repeats, how))
+    elif call.cmpmask_after == "selmask":
+        start = binding.sel_addr
+        addresses = start + np.zeros((lanes.repeats, 1), np.int64) + np.arange(CMPMASK_BYTES)[None, :]
+        operands.append(OperandLanes(
+            "sel_mask", "read", "byte", 1, addresses, np.ones(addresses.shape, bool), 4,
+            note=f"its first {CMPMASK_BYTES} bytes are loaded into CMPMASK; lane j of every repeat uses "
+                 f"CMPMASK bit j (bits 0..{width - 1})"))
     else:
-        operands.append(_bit_bytes("sel_mask", "read", sel.addr, repeats, lanes, True, active,
-                                   f"lane j of repeat r uses bit r*{lanes} + j"))
-    return operands, notes, True  # the scalar / address copies in the API scratch (§2.3)
+        notes.append(f"selection bits: CMPMASK bit j for lane j of every repeat (bits 0..{width - 1}), set "
+                     "beforehand")
+    if binding.scratch is not None:
+        notes.append(f"API scratch: {_SCRATCH_KIND[call.scratch_kind]} (docs/semantics.md §2.3)")
+    _shown_lanes(planned, operands, notes)
+    return operands, notes, (), _span_ranges(binding.scratch)
 
 
-def _compare(record: AccessRecord) -> tuple[list[OperandLanes], list[str], bool] | None:
-    params = record.params
-    sources = COMPARES[record.instruction]
-    first = tensor_of(params.get(sources[0]))
-    dst = tensor_of(params.get("dst"))
-    if first is None or dst is None:
+_SCRATCH_KIND = {"scalar": "32 copies of the scalar; CMPMASK is loaded from their first 16 bytes",
+                 "address": "32 copies of selMask's 32-bit address; CMPMASK is loaded from their first 16 bytes",
+                 "cmpmask": "CMPMASK spilled before the select"}
+
+
+def _compare(record: AccessRecord, chip: str | None) -> Built | None:
+    """The compares (docs/semantics.md §3.1-3.6), from :class:`~npusim.ascend.ops.compare.CompareBinding`:
+    the sources per lane, the packed bitmask per byte (``E / 8`` bytes per repeat) or CMPMASK."""
+    planned = replan(record, chip)
+    if planned is None:
         return None
-    if record.instruction.startswith("asc_"):
-        repeats = int(params.get("repeat", -(-int(params.get("count", 0)) // (256 // first.itemsize))))
-        lanes = 256 // first.itemsize
-        active = (np.arange(repeats * lanes).reshape(repeats, lanes) < int(params["count"])
-                  if "count" in params else np.ones((repeats, lanes), bool))
+    binding, values = planned.binding, planned.values
+    call = binding.call
+    lanes = call.lanes
+    strides = (call.strides[:2], call.strides[2:])
+    operands = [_planned_lanes(fp.name, "read", values[fp.name], lanes, *stride)
+                for fp, stride in zip(binding.sources, strides, strict=False)]
+    width = lanes.lanes
+    notes = [f"cmp_mode {call.mode.name}"]
+    if binding.dst_fp is not None:
+        operands.append(_per_repeat_bytes(
+            "dst", "write", binding.dst_fp, lanes.repeats,
+            f"repeat r writes bits r*{width} .. r*{width}+{width - 1}, one per lane, LSB first ({width // 8} "
+            "bytes per repeat, packed whatever the dst strides)"))
     else:
-        active = _mask_lanes(params, first.itemsize, _repeats(params, first.itemsize))
-        if active is None:
-            return None
-        repeats, lanes = active.shape
-    operands = [_lane_operand(name, "read", tensor_of(params[name]), params, active) for name in sources]
-    operands.append(_bit_bytes("dst", "write", dst.addr, repeats, lanes, True, np.ones_like(active),
-                               f"repeat r writes bits r*{lanes} .. r*{lanes}+{lanes - 1} (one per lane)"))
-    return operands, [f"cmp_mode {params['cmp_mode']}"] if "cmp_mode" in params else [], False
+        notes.append(f"result: CMPMASK bits 0..{width - 1}, one per lane")
+    if call.scalar is not None:
+        notes.append(f"{call.scalar} is the scalar {record.params.get(call.scalar)!r}")
+    _shown_lanes(planned, operands, notes)
+    return operands, notes, (), _span_ranges(binding.scratch)
 
 
-def _address(param) -> tuple[int, str | None] | None:
-    """An address-list entry: an int, or a tensor (then with its dtype)."""
-    if isinstance(param, int) and not isinstance(param, bool):
-        return param, None
-    tensor = tensor_of(param)
-    return None if tensor is None else (tensor.addr, tensor.dtype)
-
-
-def _dtype_name(param) -> str | None:
-    text = str(param)
-    return next((name for name in sorted(_ITEMSIZE, key=len, reverse=True) if name in text), None)
-
-
-def _trans_data_to_5hd(record: AccessRecord) -> tuple[list[OperandLanes], list[str], bool] | None:
-    """TransDataTo5HD's list form (docs/semantics.md §4.1-4.3): 16 source and 16 destination DataBlocks
-    per repeat, repeat ``r`` at ``list[i] + off(r) * 32``, ``off(r) = stride`` for one repeat, else
-    ``r * stride``; 8-bit data moves one 16-byte half of each block."""
-    params = record.params
-    dst_list, src_list, call = params.get("dst_list"), params.get("src_list"), params.get("params")
-    if not (isinstance(dst_list, list) and isinstance(src_list, list) and isinstance(call, dict)):
+def _layout(record: AccessRecord, chip: str | None) -> Built | None:
+    """TransDataTo5HD (docs/semantics.md §4), from its binding's layout: per repeat the 16 source and 16
+    destination DataBlocks (8-bit data: the chosen 16-byte halves), and which source element each
+    destination element takes."""
+    planned = replan(record, chip)
+    if planned is None:
         return None
-    dsts, srcs = [_address(p) for p in dst_list], [_address(p) for p in src_list]
-    if None in dsts or None in srcs or len(dsts) != 16 or len(srcs) != 16:
-        return None
-    dtype = _dtype_name(params.get("dtype")) if params.get("dtype") is not None else (dsts[0][1] or srcs[0][1])
-    if dtype is None:
-        return None
-    repeats = int(call["repeat_times"])
-    itemsize = _ITEMSIZE[dtype]
-    half = 16 if itemsize == 1 else 0
+    binding = planned.binding
+    if binding is None:
+        return _address_tensors(record, planned)
+    layout, anchor = binding.layout, binding.anchor
+    geometry = layout.geometry
+    size = geometry.itemsize
     operands, notes = [], []
-    for name, entries, stride, high in (("src", srcs, "src_rep_stride", "src_high_half"),
-                                        ("dst", dsts, "dst_rep_stride", "dst_high_half")):
-        step = int(call[stride])
-        offsets = np.array([step] if repeats == 1 else [r * step for r in range(repeats)], np.int64) * 32
-        shift = 16 if half and call[high] else 0
-        bases = np.array([addr for addr, _ in entries], np.int64) + shift
-        addresses = offsets[:, None] + bases[None, :]
-        operands.append(OperandLanes(name, "read" if name == "src" else "write", "lane", half or 32, addresses,
-                                     np.ones(addresses.shape, bool), 1,
-                                     note=f"{name}_list[i] + {'r * ' if repeats > 1 else ''}{step} * 32"
-                                          + (f", {'high' if shift else 'low'} 16 bytes" if half else "")))
-    mapping = {1: "D[e][k + 16*dstHighHalf] = S[k][e + 16*srcHighHalf], e, k < 16",
-               2: "D[e][k] = S[k][e], e, k < 16 (16 x 16 transpose)",
-               4: "D[2e][k] = S[k][e], D[2e+1][k] = S[k+8][e], e, k < 8"}[itemsize]
-    notes.append(f"{dtype}: {mapping}; a unit is one list entry (lane i = src_list[i] / dst_list[i])")
-    return operands, notes, False
+    for name, elements, stride, high, role in (
+            ("src", layout.src, geometry.src_stride, geometry.src_high, "read"),
+            ("dst", layout.dst, geometry.dst_stride, geometry.dst_high, "write")):
+        starts = elements[:, :, 0] + anchor
+        moved = elements.shape[2] * size
+        half = f", the {'high' if high else 'low'} 16 bytes of each block" if size == 1 else ""
+        offsets = ", ".join(str(int(o) // 32) for o in geometry.repeat_offsets(stride))
+        operands.append(OperandLanes(
+            name, role, "entry", moved, starts, np.ones(starts.shape, bool), 1,
+            note=f"entry i of repeat r at {name}_list[i] + off(r) * 32, off = {offsets} "
+                 f"({'one repeat: already one stride' if geometry.repeat_times == 1 else 'r * stride'}){half}"))
+    notes.append(f"{size * 8}-bit data: {_MAPPING[size]}")
+    return operands, notes, (), ()
 
 
-_RULES = {"trans_data_to_5hd": _trans_data_to_5hd, "select": _select,
-          **{name: _elementwise for name in ELEMENTWISE}, **{name: _compare for name in COMPARES}}
+def _address_tensors(record: AccessRecord, planned) -> Built | None:
+    """TransDataTo5HD with its lists in two ``LocalTensor<uint64_t>`` (docs/semantics.md §4.1): the tables
+    it reads (16 entries each) and the entries 0-3 it rewrites with packed VA words, from the transpose
+    module's table layout; the moved blocks are the record's remaining bytes in the plan geometry's units.
+    Which list entry a block is, is UB data the record does not hold: blocks are listed in address order,
+    one repeat only (with more, a block's repeat cannot be told from its address)."""
+    from ..ascend.ops.transpose import TABLE_BYTES, VA_WORDS
+
+    geometry = planned.plan.geometry
+    if geometry.repeat_times != 1:
+        return None
+    operands, tables = [], []
+    for name in ("dst", "src"):
+        table = planned.values[name]
+        entries = table.addr + 8 * np.arange(TABLE_BYTES // 8)[None, :]
+        tables.append(ByteRange("UB", table.addr, table.addr + TABLE_BYTES))
+        operands.append(OperandLanes(f"{name} (address table)", "read", "entry", 8, entries,
+                                     np.ones(entries.shape, bool), 4, note="16 uint64 UB addresses"))
+    for name in ("dst", "src"):
+        table = planned.values[name]
+        packed = table.addr + 8 * np.arange(VA_WORDS)[None, :]
+        operands.append(OperandLanes(f"{name} entries 0-{VA_WORDS - 1}", "write", "entry", 8, packed,
+                                     np.ones(packed.shape, bool), 4,
+                                     note="rewritten in place: four 16-bit DataBlock numbers (addr >> 5) each"))
+    size, blocks = geometry.itemsize, []
+    moved = 16 if size == 1 else 32
+    written = subtract_ranges(record.writes, merge_ranges(r for o in operands[2:] for r in o.repeat_ranges()))
+    for name, role, ranges, dst in (("src", "read", subtract_ranges(record.reads, merge_ranges(tables)), False),
+                                    ("dst", "write", written, True)):
+        start = geometry.block_span(dst)[0]
+        starts = [a for r in ranges for a in range(r.start + (start - r.start) % 32, r.stop - moved + 1, 32)]
+        if len(starts) != 16:
+            return None
+        addresses = np.array([starts], np.int64)
+        blocks.append(OperandLanes(f"{name} blocks", role, "entry", moved, addresses, np.ones(addresses.shape, bool),
+                                   1, note="in address order (the list order is UB data the record does not hold)"
+                                   + (f", the {'high' if (start % 32) else 'low'} 16 bytes of each" if size == 1
+                                      else "")))
+    return [*blocks, *operands], [f"{size * 8}-bit data: {_MAPPING[size]}"], (), ()
+
+
+_MAPPING = {1: "D[e][k + 16*dstHighHalf] = S[k][e + 16*srcHighHalf], e, k < 16",
+            2: "D[e][k] = S[k][e], e, k < 16 (a 16 x 16 transpose)",
+            4: "D[2e + h][k] = S[8h + k][e], e, k < 8, h < 2"}
+
+
+def destination_sources(anatomy_: Anatomy) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """TransDataTo5HD: per repeat and destination entry, the ``(source entry, element of its DataBlock)`` of
+    each element it takes, in order (the plan's layout: :meth:`~npusim.ascend.addressing.Vnchwconv.in_dst_order`;
+    blocks are 32-byte aligned, so an element's place in its block is its address mod 32)."""
+    planned = replan(anatomy_.record, anatomy_.chip)
+    layout = planned.binding.layout
+    src, size = layout.src, layout.geometry.itemsize
+    entry = np.broadcast_to(np.arange(src.shape[1])[None, :, None], src.shape)
+    taken_entry = layout.geometry.in_dst_order(entry)  # (r, e, k): the source entry element (r, e, k) takes
+    taken_at = layout.geometry.in_dst_order(src)  # ... and that element's offset from the anchor
+    element = (taken_at + planned.binding.anchor) % 32 // size
+    return [(r, e, [(int(i), int(k)) for i, k in zip(taken_entry[r, e], element[r, e], strict=True)])
+            for r in range(layout.dst.shape[0]) for e in range(layout.dst.shape[1])]
+
+
+def _shown_lanes(planned, operands: list[OperandLanes], notes: list[str]) -> None:
+    """Lanes from the vector mask register (a value no record holds; the replanned call has them all): keep
+    active the lanes whose bytes the record reads and writes in every lane operand, and the selMask bytes it
+    reads.  The anatomy is still shown only if the result reproduces the record exactly."""
+    if not planned.mask_from_register:
+        return
+    record = planned.record
+    notes.append("lanes from the vector mask register set beforehand (its value is not in the record): the "
+                 "active lanes are those whose bytes the record shows")
+    lane_ops = [o for o in operands if o.unit == "lane"]
+    if not lane_ops:
+        return
+    shown = np.logical_and.reduce([_inside(o, record.reads if o.role == "read" else record.writes)
+                                   for o in lane_ops])
+    for i, operand in enumerate(operands):
+        if operand.unit == "lane":
+            operands[i] = replace(operand, active=operand.active & shown)
+        elif operand.unit == "byte" and operand.role == "read":
+            operands[i] = replace(operand, active=operand.active & _inside(operand, record.reads))
+
+
+def _inside(operand: OperandLanes, ranges) -> np.ndarray:
+    """Per unit: every byte of it lies in ``ranges``."""
+    inside = np.zeros(operand.addresses.shape, bool)
+    first, last = operand.addresses, operand.addresses + operand.unit_bytes
+    for r in ranges:
+        if r.space == operand.space:
+            inside |= (first >= r.start) & (last <= r.stop)
+    return inside
+
+#: the rule of each family the registry lists (element-wise instructions by name, as their family holds more)
+_FAMILY_RULES = {"select": _select, "compare": _compare, "layout": _layout}
+
+
+def rule_for(record: AccessRecord):
+    """The rule that splits this record per repeat, or None (then it is shown whole)."""
+    if record.vendor != "ascend":
+        return None
+    if record.instruction in ELEMENTWISE:
+        return _elementwise
+    from .. import ascend  # noqa: F401  (its import registers the Ascend instructions: a trace file may come first)
+    from ..engine.registry import instructions
+
+    entry = next((e for e in instructions("ascend") if e.name == record.instruction), None)
+    return None if entry is None else _FAMILY_RULES.get(entry.family)
 
 
 def _whole(record: AccessRecord) -> tuple[OperandLanes, ...]:
@@ -356,27 +498,30 @@ def _whole(record: AccessRecord) -> tuple[OperandLanes, ...]:
     return tuple(operands)
 
 
-def anatomy(record: AccessRecord) -> Anatomy:
-    """The record split per repeat, DataBlock and lane, or shown whole (module docstring)."""
-    rule = _RULES.get(record.instruction) if record.vendor == "ascend" else None
+def anatomy(record: AccessRecord, chip: str | None = None) -> Anatomy:
+    """The record split per repeat, DataBlock and lane, or shown whole (module docstring).
+
+    ``chip``: the chip the call ran on (a trace's core names it; default: the default chip), whose
+    plan step the select, compare and TransDataTo5HD rules run again (:mod:`.replan`).
+    """
+    rule = rule_for(record)
     notes = [f"registers read: {', '.join(record.registers_read) or '-'}; "
              f"written: {', '.join(record.registers_written) or '-'}"]
     built = None
     if rule is not None:
         try:
-            built = rule(record)
+            built = rule(record, chip)
         except (KeyError, TypeError, ValueError):  # parameters this rule cannot read: show the record whole
             built = None
     if built is not None:
-        operands, extra, scratch = built
-        reads = merge_ranges(r for o in operands if o.role == "read" for r in o.repeat_ranges())
-        writes = merge_ranges(r for o in operands if o.role == "write" for r in o.repeat_ranges())
-        exact = scratch or (reads == merge_ranges(record.reads) and writes == merge_ranges(record.writes))
-        if exact and _covers(record.reads, reads) and _covers(record.writes, writes):
+        operands, extra, side_reads, side_writes = built
+        reads = merge_ranges([*(r for o in operands if o.role == "read" for r in o.repeat_ranges()), *side_reads])
+        writes = merge_ranges([*(r for o in operands if o.role == "write" for r in o.repeat_ranges()), *side_writes])
+        if reads == merge_ranges(record.reads) and writes == merge_ranges(record.writes):
             repeats = operands[0].repeats
             lanes = operands[0].addresses.shape[1] if operands[0].unit == "lane" else 0
-            return Anatomy(record, repeats, lanes, tuple(operands), subtract_ranges(record.reads, reads),
-                           subtract_ranges(record.writes, writes), tuple(notes + extra))
+            return Anatomy(record, repeats, lanes, tuple(operands), side_reads, side_writes, tuple(notes + extra),
+                           chip=chip)
         notes.append("the parameters' lanes do not reproduce the record (a mode the record does not show): "
                      "ranges shown whole")
-    return Anatomy(record, 1, 0, _whole(record), notes=tuple(notes), decomposed=False)
+    return Anatomy(record, 1, 0, _whole(record), notes=tuple(notes), decomposed=False, chip=chip)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.trace import AccessRecord
-from .anatomy import Anatomy, OperandLanes, anatomy
+from .anatomy import Anatomy, OperandLanes, anatomy, destination_sources
 from .lanes import LaneView, lane_view
 
 __all__ = ["Explanation", "LaneExplanation", "explain", "spans"]
@@ -60,7 +60,7 @@ def _unit_rows(operand: OperandLanes, repeat: int) -> tuple[str, str]:
     if operand.unit == "whole":
         return "all bytes", "-"
     active = operand.active[repeat]
-    word = {"lane": "lanes", "byte": "bytes"}[operand.unit]
+    word = {"lane": "lanes", "byte": "bytes", "entry": "entries"}[operand.unit]
     return f"{word} {spans(np.flatnonzero(active))}", f"{word} {spans(np.flatnonzero(~active))}" if (~active).any() \
         else "-"
 
@@ -85,11 +85,15 @@ class LaneExplanation:
     def table(self) -> str:
         view = self.view
         lines = [*_header(self.record),
-                 f"  LOCAL: {view.npu_num} lanes x {view.lane_bytes:#x} bytes; offsets are in-lane, gaps are padding"]
+                 f"  LOCAL: {view.npu_num} lanes x {view.lane_bytes:#x} bytes; offsets are in-lane"]
+        if not view.attributed:
+            lines.append("  (the call could not be planned again: its bytes are not attributed to operands)")
         for group in view.groups:
             offsets = " ".join(f"[{a:#x}, {b:#x})" for a, b in group.offsets)
-            lines.append(f"  {group.role:<5}  lanes {spans(group.lanes)}: {offsets}")
-        lines += [f"  {role:<5}  {r!r}" for role, r in view.global_ranges]
+            who = f"  {group.operand} ({group.kind})" if group.operand else ""
+            padding = "  padding " + " ".join(f"[{a:#x}, {b:#x})" for a, b in group.padding) if group.padding else ""
+            lines.append(f"  {group.role:<5}{who}  lanes {spans(group.lanes)}: {offsets}{padding}")
+        lines += [f"  {role:<5}{'  ' + name if name else ''}  {r!r}" for role, r, name in view.global_ranges]
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -99,6 +103,12 @@ class LaneExplanation:
         from .svg import lanes_svg
 
         return lanes_svg(self.view)
+
+    def png(self) -> bytes:
+        """The picture as PNG (:mod:`.png`: needs the ``png`` extra)."""
+        from .png import svg_to_png
+
+        return svg_to_png(self.svg())
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,23 @@ class Explanation:
         for role, side in (("reads", self.anatomy.side_reads), ("writes", self.anatomy.side_writes)):
             if side:
                 lines.append(f"  side effect (API scratch) {role}: {_ranges_text(side)}")
+        lines += self._where_rows_go()
         return "\n".join(lines)
+
+    def _where_rows_go(self) -> list[str]:
+        """TransDataTo5HD with its lists in the record: which source elements each destination entry takes."""
+        parts = self.anatomy
+        names = {o.name for o in parts.operands}
+        if not parts.decomposed or names != {"src", "dst"} or parts.operands[0].unit != "entry":
+            return []
+        lines = ["  where the rows go (dst entry <- (src entry, element) of each element, in order):"]
+        for repeat, entry, taken in destination_sources(parts):
+            if len({element for _, element in taken}) == 1:
+                text = f"element {taken[0][1]} of src entries {spans([i for i, _ in taken])}"
+            else:
+                text = ", ".join(f"S{i}[{k}]" for i, k in taken)
+            lines.append(f"    repeat {repeat}  dst entry {entry:<2} <- {text}")
+        return lines
 
     def __str__(self) -> str:
         return self.table()
@@ -146,12 +172,19 @@ class Explanation:
 
         return access_svg(self.anatomy)
 
+    def png(self) -> bytes:
+        """The access picture as PNG (:mod:`.png`: needs the ``png`` extra)."""
+        from .png import svg_to_png
+
+        return svg_to_png(self.svg())
+
 
 def explain(record: AccessRecord, chip: str | None = None) -> Explanation | LaneExplanation:
     """Explain one access record (``core.trace[i]``): per repeat, the bytes each operand touched.
 
-    A Sophgo record is shown lane by lane; ``chip`` names its chip (for its lanes and
-    ``LOCAL_MEM_SIZE``; default: the default Sophgo chip).
+    ``chip`` names the chip the call ran on (default: the vendor's default chip): an Ascend
+    record's select, compare and TransDataTo5HD calls are planned again on it (:mod:`.replan`);
+    a Sophgo record is shown lane by lane, with its chip's lanes and ``LOCAL_MEM_SIZE``.
     """
     if not isinstance(record, AccessRecord):
         raise TypeError(f"explain: record must be an AccessRecord (an entry of core.trace), got "
@@ -160,5 +193,5 @@ def explain(record: AccessRecord, chip: str | None = None) -> Explanation | Lane
         from ..sophgo.chips import get_chip, get_default_chip
 
         product = get_default_chip() if chip is None else get_chip(chip)
-        return LaneExplanation(lane_view(record, product.npu_num, product.local_mem_bytes))
-    return Explanation(anatomy(record))
+        return LaneExplanation(lane_view(record, product))
+    return Explanation(anatomy(record, chip))

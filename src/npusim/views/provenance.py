@@ -62,8 +62,8 @@ def _last_writer(cores: Sequence[CoreTrace], core_index: int | None, space: str,
     return None
 
 
-def _step(record: AccessRecord, space: str, buffer: str | None, byte: int) -> Step:
-    parts = anatomy(record)
+def _step(record: AccessRecord, space: str, buffer: str | None, byte: int, chip: str | None) -> Step:
+    parts = anatomy(record, chip)
     if parts.decomposed:
         for operand in parts.operands:
             if operand.role == "write" and (where := operand.locate(byte, space, buffer)) is not None:
@@ -111,7 +111,7 @@ def provenance(cores: Sequence[CoreTrace], space: str, byte: int, buffer: str | 
         if found is None:
             break
         index, record = found
-        steps.append(_step(record, space, buffer, byte))
+        steps.append(_step(record, space, buffer, byte, cores[index].chip))
         source = _copied_from(record, space, buffer, byte)
         if source is None:
             break

@@ -144,7 +144,7 @@ def _pictured(cores: Sequence[CoreTrace], picks: Iterable[tuple[int, int]]) -> d
             break
         records = cores[pid].records
         if 0 <= seq < len(records) and f"{pid}:{seq}" not in pictures:
-            pictures[f"{pid}:{seq}"] = explain(records[seq]).svg()
+            pictures[f"{pid}:{seq}"] = explain(records[seq], cores[pid].chip).svg()
     return pictures
 
 

@@ -3,7 +3,8 @@
 Ascend layout: **x** is UB in 32-byte DataBlocks (only the blocks the call touches, a
 gap column ``⋯`` where it skips some), **y** is the repeat; each repeat row has a read
 half (top) and a write half (bottom).  Each operand has its colour: a written unit is
-filled solid, a read unit is filled light with its colour's outline; a masked-off lane
+filled solid, a read unit is filled light with its colour's outline (a TransDataTo5HD list
+entry carries its index, so the picture shows where each list puts its blocks); a masked-off lane
 inside an operand's DataBlock is grey and crossed; bytes two operands share in one repeat
 are outlined red (overlap, an in-place call included); API scratch side effects are black-hatched in their own
 row.  Every unit drawn is a unit of the :class:`~npusim.views.anatomy.Anatomy`, whose
@@ -53,7 +54,7 @@ def access_svg(anatomy: Anatomy) -> str:
     scratch_rows = 1 if anatomy.side_reads or anatomy.side_writes else 0
     rows = anatomy.repeats + scratch_rows
     width = LEFT + width_blocks * cell + 20
-    height = TOP + rows * 2 * ROW + 30 + 20 * (len(anatomy.operands) + 4)
+    height = TOP + rows * 2 * ROW + 30 + 20 * (len(anatomy.operands) + len(_notes(anatomy)) + 4)
     record = anatomy.record
     svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
                      viewBox=f"0 0 {width:.0f} {height:.0f}", **{"font-family": "monospace", "font-size": "11"})
@@ -112,6 +113,11 @@ def _draw_operand(group, operand: OperandLanes, colour: str, columns, cell: floa
                     ET.SubElement(group, "rect", **attrs, fill=colour, stroke=colour,
                                   **{"fill-opacity": "1" if write else "0.3", "stroke-width": "0.5",
                                      "class": "unit", "data-repeat": str(repeat), "data-unit": str(unit)})
+                    if operand.unit == "entry" and lo == start and w >= 12:  # a list entry: its index on it
+                        label = ET.SubElement(group, "text", x=f"{x + w / 2:.2f}", y=str(y + ROW - 8),
+                                              **{"text-anchor": "middle", "font-size": "8",
+                                                 "fill": "white" if write else "black"})
+                        label.text = str(unit)
                     counts.setdefault((repeat, lo, hi, key), []).append((operand.role, operand.name))
                 else:
                     ET.SubElement(group, "rect", **attrs, fill="#dddddd", stroke="#999999",
@@ -135,6 +141,12 @@ def _draw_overlaps(svg, counts: dict, columns, cell: float) -> None:
             ET.SubElement(rect, "title").text = f"{' and '.join(names)} share these bytes"
 
 
+def _notes(anatomy: Anatomy) -> tuple[str, ...]:
+    """The table's notes the picture repeats: modes, scalars, scratch, the TransDataTo5HD mapping (not the
+    register list)."""
+    return anatomy.notes[1:] if anatomy.decomposed else ()
+
+
 def _legend(svg, anatomy: Anatomy, y: int) -> None:
     entries = [(COLOURS[i % len(COLOURS)], f"{o.name} ({o.role}{', ' + o.note if o.note else ''})")
                for i, o in enumerate(anatomy.operands)]
@@ -142,6 +154,7 @@ def _legend(svg, anatomy: Anatomy, y: int) -> None:
     if anatomy.side_reads or anatomy.side_writes:
         entries.append(("url(#hatch)", "API scratch side effect"))
     entries.append(("none", "x: 32-byte DataBlocks; y: repeats (R = reads, W = writes; light = read, solid = write)"))
+    entries += [("none", note) for note in _notes(anatomy)]
     for i, (fill, text) in enumerate(entries):
         ET.SubElement(svg, "rect", x="4", y=str(y + 20 * i), width="14", height="14", fill=fill, stroke="black",
                       **{"stroke-width": "0.5"})
@@ -155,12 +168,15 @@ LANE_ROW_BYTES = 64  # one picture row: 64 bytes of a lane
 def lanes_svg(view) -> str:
     """Sophgo LOCAL as lanes (x) by in-lane offset (y, rows of :data:`LANE_ROW_BYTES`), for one call.
 
-    Each lane column has a read half (left, light) and a write half (right, solid).  Only
-    the rows some lane touches are drawn (a ``⋯`` row where offsets are skipped); inside a
-    drawn row, a lane's blank part is bytes the call does not touch (the layout's padding).
+    Each lane column has a read half (left, light) and a write half (right, solid); each operand
+    has its colour (:data:`COLOURS`, in the order the operands are listed).  An operand's padding
+    (an aligned layout's bytes between the end of a channel row and the next EU boundary) is drawn
+    hatched in its colour.  Only the rows some lane touches are drawn (a ``⋯`` row where offsets
+    are skipped).
     """
     record = view.record
-    touched = sorted({row for g in view.groups for a, b in g.offsets
+    pieces = lambda g: (*g.offsets, *g.padding)  # noqa: E731
+    touched = sorted({row for g in view.groups for a, b in pieces(g)
                       for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1)})
     slots, slot, last = {}, 0, None
     for row in touched:
@@ -172,11 +188,16 @@ def lanes_svg(view) -> str:
     rows = max(slot, 1)
     col = max(6.0, min(24.0, 1200 / view.npu_num))
     row_h = 16.0
+    names = list(dict.fromkeys((g.operand, g.role) for g in view.groups))
     width = LEFT + view.npu_num * col + 20
-    height = TOP + rows * row_h + 80
+    height = TOP + rows * row_h + 80 + 20 * len(names)
     svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
                      viewBox=f"0 0 {width:.0f} {height:.0f}", **{"font-family": "monospace", "font-size": "11"})
     ET.SubElement(svg, "title").text = f"{record.instruction} (seq {record.seq}, {record.source})"
+    defs = ET.SubElement(svg, "defs")
+    for i in range(len(COLOURS)):
+        hatch = ET.SubElement(defs, "pattern", id=f"pad{i}", width="4", height="4", patternUnits="userSpaceOnUse")
+        ET.SubElement(hatch, "path", d="M0,4 L4,0", stroke=COLOURS[i], **{"stroke-width": "1"})
     ET.SubElement(svg, "text", x="4", y="14").text = (f"{record.instruction}  seq {record.seq}  {record.source}  "
                                                       f"(x: lane, y: in-lane offset, {LANE_ROW_BYTES} bytes a row)")
     for lane in range(0, view.npu_num, max(1, int(40 / col))):
@@ -185,23 +206,32 @@ def lanes_svg(view) -> str:
         ET.SubElement(svg, "text", x="4", y=f"{TOP + where * row_h + 12:.1f}").text = f"{row * LANE_ROW_BYTES:#x}"
     for gap in sorted(set(range(rows)) - set(slots.values())):
         ET.SubElement(svg, "text", x="4", y=f"{TOP + gap * row_h + 12:.1f}").text = "⋯"
+
+    def draw(g, lane: int, a: int, b: int, write: bool, **attrs) -> None:
+        x = LEFT + lane * col + (col / 2 if write else 0)
+        for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1):
+            lo, hi = max(a, row * LANE_ROW_BYTES), min(b, (row + 1) * LANE_ROW_BYTES)
+            y = TOP + slots[row] * row_h + (lo % LANE_ROW_BYTES) / LANE_ROW_BYTES * (row_h - 2)
+            ET.SubElement(g, "rect", x=f"{x:.2f}", y=f"{y:.2f}", width=f"{col / 2 - 0.5:.2f}",
+                          height=f"{max(2.0, (hi - lo) / LANE_ROW_BYTES * (row_h - 2)):.2f}",
+                          **{"data-lane": str(lane)}, **attrs)
+
     for group in view.groups:
         write = group.role == "write"
-        colour = COLOURS[1] if write else COLOURS[0]
-        g = ET.SubElement(svg, "g", **{"class": f"lanes {group.role}"})
+        index = names.index((group.operand, group.role)) % len(COLOURS)
+        g = ET.SubElement(svg, "g", **{"class": f"lanes {group.role}", "data-operand": group.operand})
         for lane in group.lanes:
-            x = LEFT + lane * col + (col / 2 if write else 0)
             for a, b in group.offsets:
-                for row in range(a // LANE_ROW_BYTES, (b - 1) // LANE_ROW_BYTES + 1):
-                    lo, hi = max(a, row * LANE_ROW_BYTES), min(b, (row + 1) * LANE_ROW_BYTES)
-                    y = TOP + slots[row] * row_h + (lo % LANE_ROW_BYTES) / LANE_ROW_BYTES * (row_h - 2)
-                    ET.SubElement(g, "rect", x=f"{x:.2f}", y=f"{y:.2f}", width=f"{col / 2 - 0.5:.2f}",
-                                  height=f"{max(0.5, (hi - lo) / LANE_ROW_BYTES * (row_h - 2)):.2f}", fill=colour,
-                                  **{"fill-opacity": "1" if write else "0.4", "class": "bytes",
-                                     "data-lane": str(lane)})
+                draw(g, lane, a, b, write, fill=COLOURS[index],
+                     **{"fill-opacity": "1" if write else "0.4", "class": "bytes"})
+            for a, b in group.padding:
+                draw(g, lane, a, b, write, fill=f"url(#pad{index})", **{"class": "padding"})
     y = TOP + rows * row_h + 20
-    for i, (fill, text) in enumerate([(COLOURS[0], "read (left half of a lane)"),
-                                      (COLOURS[1], "written (right half); blank inside a row: padding")]):
+    halves = {"read": "read: left", "write": "written: right"}
+    legend = [(COLOURS[i % len(COLOURS)], f"{name or 'bytes'} ({halves[role]} half of a lane)")
+              for i, (name, role) in enumerate(names)]
+    legend.append(("url(#pad0)", "hatched: the operand's padding (channel rows start on EU boundaries)"))
+    for i, (fill, text) in enumerate(legend):
         ET.SubElement(svg, "rect", x="4", y=str(y + 20 * i), width="14", height="14", fill=fill)
         ET.SubElement(svg, "text", x="24", y=str(y + 20 * i + 11)).text = text
     return ET.tostring(svg, encoding="unicode")
