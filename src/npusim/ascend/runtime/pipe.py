@@ -42,7 +42,7 @@ from ..races import event_pipes
 from ..tensor import Lease, LocalTensor
 from ..types import UB_POSITIONS, HardEvent, PipeID, TPosition
 
-__all__ = ["TBuf", "TPipe", "TQue", "get_tpipe_ptr"]
+__all__ = ["TBuf", "TPipe", "TQue", "TQueBind", "get_tpipe_ptr", "queue_events"]
 
 BUFFER_ALIGN = 32  # InitBuffer.md: len is rounded up to a multiple of 32 bytes
 MAX_BUFFERS = 64  # InitBuffer.md: at most 64 buffers per kernel (QBUF_MAX_LEN)
@@ -86,18 +86,30 @@ class _Slot:
     lease: Lease | None = None
 
 
-#: the events a queue's operations imply, per position (docs/semantics.md §11.3): enque sets and
-#: deque waits for the first, free_tensor sets and the next alloc_tensor of the buffer waits for the second
-QUEUE_EVENTS = {TPosition.VECIN: (HardEvent.MTE2_V, HardEvent.V_MTE2),
-                TPosition.VECOUT: (HardEvent.V_MTE3, HardEvent.MTE3_V)}
+#: the events a queue's operations imply, per data path (source position, destination position) of
+#: its buffers (docs/semantics.md §11.3; asc-devkit ``GetQueEvt``): enque sets and deque waits for the
+#: first, free_tensor sets and the next alloc_tensor of the buffer waits for the second.  A path not
+#: listed (VECCALC: its buffers stay on the V pipe) implies no flag.
+QUEUE_EVENTS = {(TPosition.GM, TPosition.VECIN): (HardEvent.MTE2_V, HardEvent.V_MTE2),
+                (TPosition.VECOUT, TPosition.GM): (HardEvent.V_MTE3, HardEvent.MTE3_V),
+                (TPosition.VECIN, TPosition.VECOUT): (HardEvent.MTE2_MTE3, HardEvent.MTE3_MTE2)}
 ENQUEUE_EVENT, FREE_EVENT = 0, 1
+#: TQue(pos): the data path of its buffers (pyasc ``TQue`` is ``TQueBind`` of these two positions)
+TQUE_PATHS = {TPosition.VECIN: (TPosition.GM, TPosition.VECIN),
+              TPosition.VECOUT: (TPosition.VECOUT, TPosition.GM),
+              TPosition.VECCALC: (TPosition.VECCALC, TPosition.VECCALC)}
 
 
-def _queue_event(core: Core, position: TPosition, slot, which: int, wait: bool) -> None:
+def queue_events(src: TPosition, dst: TPosition) -> tuple[HardEvent, HardEvent] | None:
+    """The (enqueue, free) events of a queue whose buffers go from ``src`` to ``dst``; None: no flag."""
+    return QUEUE_EVENTS.get((src, dst))
+
+
+def _queue_event(core: Core, path: tuple[TPosition, TPosition], slot, which: int, wait: bool) -> None:
     """Tell the core's sync checker (if any) about the flag a queue operation implies."""
     checker = core.observer
-    events = QUEUE_EVENTS.get(position)
-    if checker is None or events is None:  # VECCALC: its buffers stay on the V pipe
+    events = QUEUE_EVENTS.get(path)
+    if checker is None or events is None:
         return
     source, destination = event_pipes(events[which])
     key = ("queue", id(slot), which)
@@ -107,24 +119,64 @@ def _queue_event(core: Core, position: TPosition, slot, which: int, wait: bool) 
         checker.queue_set(key, source)
 
 
-class TQue:
-    """A queue of UB buffers between pipeline stages (pyasc ``TQue(pos, depth)``).
+def _in_place_target(instruction: str, value) -> LocalTensor | None:
+    """The tensor of an in-place form (``alloc_tensor(t)``, ``deque(t)``), None for a dtype; else TypeError."""
+    if isinstance(value, LocalTensor):
+        value._check_host(instruction.split(".")[-1])
+        return value
+    if not isinstance(value, DType):
+        raise TypeError(f"{instruction}: give a dtype such as asc.float16, or a LocalTensor to fill in place, "
+                        f"got {value!r}")
+    return None
+
+
+def _require_position(instruction: str, operand: str, pos) -> TPosition:
+    if not isinstance(pos, TPosition):
+        raise TypeError(f"{instruction}: {operand} must be an asc.TPosition, got {pos!r}")
+    return pos
+
+
+def _user_path(instruction: str, default: tuple[TPosition, TPosition], positions: tuple) -> tuple:
+    """The data path of a position form (``enque(t, src_user_pos, dst_user_pos)``), else the queue's."""
+    if not positions:
+        return default
+    if len(positions) != 2:
+        raise TypeError(f"{instruction}: give both src_user_pos and dst_user_pos or neither, got "
+                        f"{len(positions)} positions")
+    return (_require_position(instruction, "src_user_pos", positions[0]),
+            _require_position(instruction, "dst_user_pos", positions[1]))
+
+
+class TQueBind:
+    """A queue of UB buffers whose data goes from position ``src`` to ``dst`` (pyasc ``TQueBind``).
 
     Args:
-        pos: VECIN, VECOUT or VECCALC.
+        src, dst: the logical positions of the data path; ``TQueBind(VECIN, VECOUT)`` holds data
+            that MTE2 loads and MTE3 stores with no vector stage between.  The buffers live in UB,
+            at ``dst`` when ``src`` is GM, else at ``src``.
         depth: how many tensors may be enqueued at once (``TQue简介.md``); 1 is the usual value.
+        mask: pyasc's ``mask`` argument, accepted and not used (as in pyasc).
     """
 
-    def __init__(self, pos: TPosition = TPosition.VECIN, depth: int = 1) -> None:
-        self.position = _require_ub_position("TQue", pos)
-        self.depth = require_int("TQue", "depth", depth, 0, 255, f"{pages.TQUE_INTRO} 模板参数; {RULES}")
+    def __init__(self, src: TPosition = TPosition.VECIN, dst: TPosition = TPosition.VECIN, depth: int = 0,
+                 mask: int = 0, *, who: str = "TQueBind") -> None:
+        self.src = _require_position(who, "src", src)
+        self.dst = _require_position(who, "dst", dst)
+        self.position = _require_ub_position(who, dst if src == TPosition.GM else src)
+        self.depth = require_int(who, "depth", depth, 0, 255, f"{pages.TQUE_INTRO} 模板参数; {RULES}")
+        self.mask = require_int(who, "mask", mask, 0, (1 << 64) - 1, f"{pages.TQUE_INTRO} 模板参数; {RULES}")
         self._pipe: TPipe | None = None
         self._slots: list[_Slot] = []
         self._cursor = 0
         self._queued: _fifo[_Slot] = _fifo()
 
+    @property
+    def path(self) -> tuple[TPosition, TPosition]:
+        return self.src, self.dst
+
     def __repr__(self) -> str:
-        return f"TQue({self.position.name}, depth={self.depth}, buffers={len(self._slots)})"
+        return (f"TQueBind({self.src.name}, {self.dst.name}, depth={self.depth}, "
+                f"buffers={len(self._slots)})")
 
     # -------------------------------------------------------------- helpers
     def _ready(self, instruction: str) -> Core:
@@ -161,19 +213,22 @@ class TQue:
                                               slot.lease)
 
     # --------------------------------------------------------------- API
-    def alloc_tensor(self, dtype: DType) -> LocalTensor:
-        """A free buffer of the queue as a ``dtype`` tensor covering the whole buffer (``AllocTensor``).
+    def alloc_tensor(self, dtype_or_tensor: DType | LocalTensor) -> LocalTensor | None:
+        """A free buffer of the queue as a tensor covering the whole buffer (``AllocTensor``).
 
+        ``alloc_tensor(dtype)`` returns a new ``dtype`` tensor; ``alloc_tensor(tensor)`` (pyasc's
+        in-place form) points ``tensor`` at the buffer, keeping its type, and returns None.
         Buffers are tried round robin from a cursor, as the runtime does; the tensor's
         contents are whatever the buffer last held.
         """
         instruction = "TQue.alloc_tensor"
-        if not isinstance(dtype, DType):
-            raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        in_place = _in_place_target(instruction, dtype_or_tensor)
+        dtype = in_place.dtype if in_place is not None else dtype_or_tensor
         core = self._ready(instruction)
-        if self.depth == 0:
+        if self.depth == 0 and in_place is None:
             raise _misuse(instruction, "depth", 0, "alloc_tensor(dtype) needs a queue depth of at least 1",
-                          "TQue(pos, depth >= 1)", f"{pages.ALLOC_TENSOR} 约束说明; {RULES}")
+                          "TQue(pos, depth >= 1), or the in-place form alloc_tensor(tensor)",
+                          f"{pages.ALLOC_TENSOR} 约束说明; {RULES}")
         limit = core.chip.hard_event_ids
         busy = self._pipe.busy_by_position
         if busy.get(self.position, 0) >= limit:
@@ -195,12 +250,17 @@ class TQue:
             self._cursor = (index + 1) % count
         slot.state, slot.lease = "occupied", Lease(slot.owner)
         busy[self.position] = busy.get(self.position, 0) + 1
-        _queue_event(core, self.position, slot, FREE_EVENT, wait=True)
-        return self._tensor(core, dtype, slot)
+        _queue_event(core, self.path, slot, FREE_EVENT, wait=True)
+        return self._hand_out(core, dtype, slot, in_place)
 
-    def enque(self, tensor: LocalTensor) -> bool:
-        """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``)."""
+    def enque(self, tensor: LocalTensor, *user_positions: TPosition) -> bool:
+        """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``).
+
+        ``enque(tensor, src_user_pos, dst_user_pos)`` names the data path whose event it sets
+        (instead of the queue's own).
+        """
         instruction = "TQue.enque"
+        path = _user_path(instruction, self.path, user_positions)
         core = self._ready(instruction)
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
@@ -213,22 +273,27 @@ class TQue:
                           f"{pages.TQUE_INTRO} 模板参数 (depth); {RULES}")
         slot.state = "enqueued"
         self._queued.append(slot)
-        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=False)
+        _queue_event(core, path, slot, ENQUEUE_EVENT, wait=False)
         return True
 
-    def deque(self, dtype: DType) -> LocalTensor:
-        """Take the front tensor off the queue, viewed as ``dtype`` (``DeQue``)."""
+    def deque(self, dtype_or_tensor: DType | LocalTensor, *user_positions: TPosition) -> LocalTensor | None:
+        """Take the front tensor off the queue, viewed as ``dtype`` (``DeQue``).
+
+        ``deque(tensor)`` (in place) points ``tensor`` at it and returns None;
+        ``deque(dtype, src_user_pos, dst_user_pos)`` waits for that data path's event.
+        """
         instruction = "TQue.deque"
-        if not isinstance(dtype, DType):
-            raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        in_place = _in_place_target(instruction, dtype_or_tensor)
+        dtype = in_place.dtype if in_place is not None else dtype_or_tensor
+        path = _user_path(instruction, self.path, user_positions)
         core = self._ready(instruction)
         if not self._queued:
             raise _misuse(instruction, "queue", repr(self), "deque on an empty queue",
                           "enque a tensor first", f"{pages.DEQUE} 约束说明; {RULES}")
         slot = self._queued.popleft()
         slot.state = "dequeued"
-        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=True)
-        return self._tensor(core, dtype, slot)
+        _queue_event(core, path, slot, ENQUEUE_EVENT, wait=True)
+        return self._hand_out(core, dtype, slot, in_place)
 
     def free_tensor(self, tensor: LocalTensor) -> None:
         """Give the tensor's buffer back to the queue; the tensor (and its views) become unusable."""
@@ -241,7 +306,14 @@ class TQue:
         slot.lease.revoke()
         slot.state, slot.lease = "free", None
         self._pipe.busy_by_position[self.position] -= 1
-        _queue_event(core, self.position, slot, FREE_EVENT, wait=False)
+        _queue_event(core, self.path, slot, FREE_EVENT, wait=False)
+
+    def _hand_out(self, core: Core, dtype: DType, slot: _Slot, in_place: LocalTensor | None) -> LocalTensor | None:
+        tensor = self._tensor(core, dtype, slot)
+        if in_place is None:
+            return tensor
+        in_place._init(core, dtype, tensor.position, tensor.addr, tensor.tile_size, tensor.lease)
+        return None
 
     def get_tensor_count_in_que(self) -> int:
         return len(self._queued)
@@ -278,6 +350,23 @@ class TQue:
                 slot.lease.revoke()
         self._pipe, self._slots = None, []
         self._queued.clear()
+
+
+class TQue(TQueBind):
+    """A queue of UB buffers between pipeline stages (pyasc ``TQue(pos, depth, mask)``).
+
+    Args:
+        pos: VECIN (data from GM to the vector unit), VECOUT (from it to GM) or VECCALC.
+        depth: how many tensors may be enqueued at once (``TQue简介.md``); 1 is the usual value.
+        mask: accepted and not used (as in pyasc).
+    """
+
+    def __init__(self, pos: TPosition = TPosition.VECIN, depth: int = 1, mask: int = 0) -> None:
+        pos = _require_ub_position("TQue", pos)
+        super().__init__(*TQUE_PATHS[pos], depth, mask, who="TQue")
+
+    def __repr__(self) -> str:
+        return f"TQue({self.position.name}, depth={self.depth}, buffers={len(self._slots)})"
 
 
 class TBuf:
@@ -325,6 +414,42 @@ class TBuf:
                            "the offset")
         return LocalTensor(dtype, self.position, self._addr + buf_offset, size, core=pipe.core, lease=self._lease)
 
+    # A TBuf is a TQueBind of depth 0 underneath (asc-devkit kernel_tbuf_impl.h): its queue calls
+    # give the whole buffer or do nothing, and imply no flag (docs/semantics.md §11.3).
+    def alloc_tensor(self, dtype_or_tensor: DType | LocalTensor) -> LocalTensor | None:
+        """The whole buffer, as ``get(dtype)``; the in-place form ``alloc_tensor(t)`` points ``t`` at it."""
+        return self._whole("TBuf.alloc_tensor", dtype_or_tensor)
+
+    def deque(self, dtype_or_tensor: DType | LocalTensor) -> LocalTensor | None:
+        """The whole buffer again (a TBuf holds no queue of tensors)."""
+        return self._whole("TBuf.deque", dtype_or_tensor)
+
+    def enque(self, tensor: LocalTensor) -> bool:
+        """Does nothing on a TBuf (no event is set), after checking ``tensor`` is this buffer's."""
+        self._own("TBuf.enque", tensor)
+        return True
+
+    def free_tensor(self, tensor: LocalTensor) -> None:
+        """Does nothing on a TBuf: the buffer stays the tensor's, no event is set."""
+        self._own("TBuf.free_tensor", tensor)
+
+    def _whole(self, instruction: str, dtype_or_tensor) -> LocalTensor | None:
+        in_place = _in_place_target(instruction, dtype_or_tensor)
+        dtype = in_place.dtype if in_place is not None else dtype_or_tensor
+        tensor = self.get_with_offset(self._nbytes // dtype.itemsize, 0, dtype, instruction=instruction)
+        if in_place is None:
+            return tensor
+        in_place._init(tensor.core, dtype, tensor.position, tensor.addr, tensor.tile_size, tensor.lease)
+        return None
+
+    def _own(self, instruction: str, tensor) -> None:
+        if not isinstance(tensor, LocalTensor):
+            raise TypeError(f"{instruction}: tensor must be a LocalTensor, got {type(tensor).__name__}")
+        self._ready(instruction)
+        if tensor.lease is None or tensor.lease is not self._lease:
+            raise _misuse(instruction, "tensor", repr(tensor), "the tensor is not a view of this buffer",
+                          "tensors from this TBuf's get / alloc_tensor", f"{pages.ALLOC_TENSOR} 功能说明; {RULES}")
+
     def state(self) -> tuple:
         """Everything the buffer's calls can change, for comparing state before and after a call."""
         return id(self._pipe), self._addr, self._nbytes, id(self._lease), self._lease is not None and self._lease.alive
@@ -340,7 +465,7 @@ class TBuf:
 
 
 def _is_que(value) -> bool:
-    return isinstance(value, TQue)
+    return isinstance(value, TQueBind)
 
 
 def _is_buf(value) -> bool:
@@ -370,7 +495,7 @@ class TPipe:
                           f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
         self._core = weakref.ref(core)
         self.capacity_bytes: int = core.chip.vec_local_bytes
-        self.queues: list[TQue] = []
+        self.queues: list[TQueBind] = []
         self.bufs: list[TBuf] = []
         self.next_addr = 0
         self.buffer_count = 0
