@@ -12,9 +12,11 @@ from __future__ import annotations
 import builtins
 
 from .. import ascend
+from ..ascend import printing, shape_info
 from ..ascend.runtime import LocalTensorAuto, get_tpipe_ptr
+from ..ascend.types import CacheMode, CacheRwMode, DataFormat
 from ..dtypes import DTYPES, DType, by_name
-from . import aipp, config, names, struct
+from . import aipp, config, language, names, struct
 from . import jit as jit_module
 from . import runtime as rt
 from .transdata import trans_data_to_5hd
@@ -69,7 +71,10 @@ def _vector_names() -> dict:
     exported.update(jit=jit_module.jit, ConstExpr=ascend.ConstExpr, range=builtins.range,
                     static_range=builtins.range, ceildiv=ceildiv,
                     LocalTensorAuto=LocalTensorAuto, get_tpipe_ptr=get_tpipe_ptr,
-                    trans_data_to_5hd=trans_data_to_5hd)
+                    trans_data_to_5hd=trans_data_to_5hd, ShapeInfo=shape_info.ShapeInfo,
+                    get_shape_size=shape_info.get_shape_size, DataFormat=DataFormat, CacheMode=CacheMode,
+                    CacheRwMode=CacheRwMode, printf=printing.printf, dump_tensor=printing.dump_tensor)
+    exported.update((name, getattr(language, name)) for name in language.__all__)
     exported.update(_dtypes())
     exported.update((name, getattr(aipp, name)) for name in aipp.__all__ if name != "aipp_config")
     return exported
