@@ -13,7 +13,7 @@ import pytest
 
 from npusim import ascend as asc
 from npusim.ascend.runtime.pipe import TQueBind, queue_events
-from npusim.errors import RuntimeMisuseError
+from npusim.errors import ParameterRangeError, RuntimeMisuseError, UnsupportedError
 
 P = asc.TPosition
 E = asc.HardEvent
@@ -103,3 +103,17 @@ def test_tbuf_used_as_a_queue():
             other.free_tensor(t)
         with pytest.raises(TypeError):
             buf.free_tensor(3)
+
+
+def test_get_base_addr_is_the_device_address_zero_of_the_ub():
+    # GetBaseAddr.md: a CPU-debug aid (tensor address minus base = the device offset); npusim's
+    # addresses are device addresses already, so the UB positions' base is 0 and GM has none.
+    with asc.Core("A2"):
+        pipe = asc.TPipe()
+        assert [pipe.get_base_addr(p) for p in (P.VECIN, P.VECOUT, P.VECCALC)] == [0, 0, 0]
+        with pytest.raises(ParameterRangeError):
+            pipe.get_base_addr(P.GM)
+        with pytest.raises(UnsupportedError):
+            pipe.get_base_addr(P.A1)
+        with pytest.raises(TypeError):
+            pipe.get_base_addr(9)

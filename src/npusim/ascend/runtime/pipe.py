@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
-from ...errors import AlignmentError, RuntimeMisuseError, UnsupportedError
+from ...errors import AlignmentError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
 from ...overloads import Form, Param, bind
 from ...sources import semantics
 from ...validate import align_up, require_int
@@ -604,6 +604,21 @@ class TPipe:
         self.destroyed = False
         self.event_ids = {}
         _PIPES[core] = weakref.ref(self)
+
+    def get_base_addr(self, logic_pos: TPosition) -> int:
+        """The base address of ``logic_pos``'s memory (``GetBaseAddr``): 0 for the UB positions.
+
+        ``GetBaseAddr.md``: a CPU-debug aid, the tensor address minus it is the device offset;
+        npusim's tensor addresses are device offsets already.  GM has no base in a pipe.
+        """
+        instruction = "TPipe.get_base_addr"
+        self._require_alive(instruction)
+        pos = _require_position(instruction, "logic_pos", logic_pos)
+        if pos == TPosition.GM:
+            raise ParameterRangeError(instruction, "logic_pos", pos.name, "GM is not a memory of the pipe",
+                                      "VECIN, VECOUT, VECCALC", RULES)
+        _require_ub_position(instruction, pos)
+        return 0
 
     # ------------------------------------------------------------ event ids
     def _event(self, instruction: str, event) -> HardEvent:
