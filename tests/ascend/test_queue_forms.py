@@ -117,3 +117,34 @@ def test_get_base_addr_is_the_device_address_zero_of_the_ub():
             pipe.get_base_addr(P.A1)
         with pytest.raises(TypeError):
             pipe.get_base_addr(9)
+
+
+def test_tbufpool_lends_its_bytes_and_takes_them_back():
+    with asc.Core("A2"):
+        pipe = asc.TPipe()
+        head = asc.TBuf(P.VECCALC)
+        pipe.init_buffer(head, 64)
+        pool = asc.TBufPool(P.VECCALC, 2)
+        pipe.init_buf_pool(pool, 1000)  # 1000 -> 1024 bytes at 0x40
+        after = asc.TBuf(P.VECCALC)
+        pipe.init_buffer(after, 32)
+        assert after.get(asc.uint8).addr == 64 + 1024
+        que = asc.TQue(P.VECIN, 1)
+        pool.init_buffer(que, 1, 512)
+        tmp = asc.TBuf(P.VECCALC)
+        pool.init_buffer(buf=tmp, len=256)
+        t = que.alloc_tensor(asc.float32)
+        assert (t.addr, tmp.get(asc.uint8).addr) == (64, 64 + 512)
+        with pytest.raises(RuntimeMisuseError, match="buf_id_size"):
+            pool.init_buffer(buf=asc.TBuf(P.VECCALC), len=32)
+        pool.reset()
+        with pytest.raises(RuntimeMisuseError, match="past the pool's end"):
+            pool.init_buffer(que, 1, 2048)
+        assert pool.next_addr == 64 and pool.buffer_count == 0  # the failed call changed nothing
+        with pytest.raises(RuntimeMisuseError, match="freed"):
+            t.get_value(0)
+        shared = asc.TBufPool(P.VECCALC)
+        pipe.init_buf_pool(shared, share_buf=pool)
+        other = asc.TQue(P.VECOUT, 1)
+        shared.init_buffer(other, 1, 128)
+        assert other.alloc_tensor(asc.int8).addr == 64  # the same bytes as the pool it shares

@@ -29,6 +29,7 @@ from .runtime import (
     JitFunction,
     Launch,
     TBuf,
+    TBufPool,
     TPipe,
     TQue,
     TQueBind,
@@ -90,8 +91,8 @@ double = float64
 __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "DataCopyExtParams",
     "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
-    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
-    "TQueBind", "TransDataTo5HDParams", "UnaryRepeatParams",
+    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TBufPool", "TPipe", "TPosition",
+    "TQue", "TQueBind", "TransDataTo5HDParams", "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",
     "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",

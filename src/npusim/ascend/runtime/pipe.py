@@ -42,7 +42,7 @@ from ..races import event_pipes
 from ..tensor import Lease, LocalTensor
 from ..types import UB_POSITIONS, HardEvent, PipeID, TPosition
 
-__all__ = ["TBuf", "TPipe", "TQue", "TQueBind", "get_tpipe_ptr", "queue_events"]
+__all__ = ["TBuf", "TBufPool", "TPipe", "TQue", "TQueBind", "get_tpipe_ptr", "queue_events"]
 
 BUFFER_ALIGN = 32  # InitBuffer.md: len is rounded up to a multiple of 32 bytes
 MAX_BUFFERS = 64  # InitBuffer.md: at most 64 buffers per kernel (QBUF_MAX_LEN)
@@ -464,6 +464,69 @@ class TBuf:
         self._pipe, self._lease = None, None
 
 
+class TBufPool:
+    """A range of the UB that a TPipe lends out again (pyasc ``TBufPool(pos, buf_id_size)``, ``TBufPool.md``).
+
+    ``pipe.init_buf_pool(pool, len)`` gives it ``len`` bytes (or, with ``share_buf``, the bytes
+    of another pool: both then lend the same memory, for stages that never overlap);
+    ``pool.init_buffer(que, num, len)`` / ``pool.init_buffer(buf=, len=)`` carve queues and TBufs
+    from it, at most ``buf_id_size`` buffers; ``pool.reset()`` takes them all back.
+    """
+
+    def __init__(self, pos: TPosition = TPosition.VECCALC, buf_id_size: int = 4) -> None:
+        self.position = _require_ub_position("TBufPool", pos)
+        self.buf_id_size = require_int("TBufPool", "buf_id_size", buf_id_size, 1, MAX_BUFFERS, PIPE_SOURCE)
+        self._pipe: TPipe | None = None
+        self.start_addr = self.end_addr = self.next_addr = 0
+        self.buffer_count = 0
+        self._members: list = []
+
+    def __repr__(self) -> str:
+        return f"TBufPool({self.position.name}, [{self.start_addr:#x}, {self.end_addr:#x}))"
+
+    def init_buffer(self, *args, **kwargs) -> bool:
+        """``init_buffer(que, num, len)`` or ``init_buffer(buf=tbuf, len=nbytes)``, from the pool's bytes."""
+        instruction = "TBufPool.init_buffer"
+        form, bound = bind(instruction, _POOL_INIT_FORMS, args, kwargs)
+        pipe = self._ready(instruction)
+        queues, bufs = len(pipe.queues), len(pipe.bufs)
+        pipe._carve(instruction, form, bound, self)
+        self._members += pipe.queues[queues:] + pipe.bufs[bufs:]
+        return True
+
+    def reset(self) -> None:
+        """Take back every buffer of the pool (their tensors become unusable); carving starts again."""
+        pipe = self._ready("TBufPool.reset")
+        for member in self._members:
+            member._detach()
+            (pipe.queues if isinstance(member, TQueBind) else pipe.bufs).remove(member)
+        pipe.buffer_count -= self.buffer_count
+        self._members, self.buffer_count, self.next_addr = [], 0, self.start_addr
+
+    def check_count(self, instruction: str, num: int) -> None:
+        if self.buffer_count + num > self.buf_id_size:
+            raise _misuse(instruction, "num", num, f"the pool already lends {self.buffer_count} buffers",
+                          f"at most buf_id_size = {self.buf_id_size}", PIPE_SOURCE)
+
+    def overflow_rule(self, num: int, nbytes: int, end: int) -> str:
+        return (f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the pool's "
+                f"end {self.end_addr:#x}")
+
+    def _ready(self, instruction: str) -> TPipe:
+        pipe = self._pipe
+        if pipe is None or pipe.destroyed:
+            raise _misuse(instruction, "buf_pool", repr(self), "the pool has no memory (not initialised, or its "
+                          "TPipe was reset or destroyed)", "call pipe.init_buf_pool(pool, len) first", PIPE_SOURCE)
+        return pipe
+
+    def _attach(self, pipe: TPipe, start: int, end: int) -> None:
+        self._pipe, self.start_addr, self.end_addr, self.next_addr = pipe, start, end, start
+        self._members, self.buffer_count = [], 0
+
+    def _detach(self) -> None:
+        self._pipe, self._members, self.buffer_count = None, [], 0
+
+
 def _is_que(value) -> bool:
     return isinstance(value, TQueBind)
 
@@ -477,6 +540,9 @@ _INIT_FORMS = (
     Form("tbuf", (Param("buf", _is_buf), Param("num", _is_int))),  # pyasc: init_buffer(buf=..., num=length)
     Form("tbuf_len", (Param("buf", _is_buf), Param("len", _is_int))),
 )
+
+
+_POOL_INIT_FORMS = (_INIT_FORMS[0], _INIT_FORMS[2])  # TBufPool: the TBuf form's keyword is len
 
 
 class TPipe:
@@ -501,6 +567,7 @@ class TPipe:
         self.buffer_count = 0
         self.busy_by_position: dict[TPosition, int] = {}  # queue buffers allocated and not yet freed
         self.event_ids: dict[HardEvent, int] = {}  # per event, a bit set of the ids alloc_event_id handed out
+        self.pools: list[TBufPool] = []
         self.destroyed = False
         _PIPES[core] = weakref.ref(self)
 
@@ -533,6 +600,19 @@ class TPipe:
         instruction = "TPipe.init_buffer"
         form, bound = bind(instruction, _INIT_FORMS, args, kwargs)
         self._require_alive(instruction)
+        return self._carve(instruction, form, bound, self)
+
+    def overflow_rule(self, num: int, nbytes: int, end: int) -> str:
+        return (f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the "
+                f"{self.capacity_bytes // 1024} KiB the pipe may use on {self.core.chip.product} (above it lies "
+                "the API scratch)")
+
+    @property
+    def end_addr(self) -> int:
+        return self.capacity_bytes
+
+    def _carve(self, instruction: str, form: str, bound: dict, region) -> bool:
+        """Give the queue or TBuf of ``bound`` its buffers from ``region`` (this pipe, or a TBufPool of it)."""
         if current_core(instruction) is not self.core:
             raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
                           CORE_SOURCE)
@@ -552,23 +632,55 @@ class TPipe:
         if self.buffer_count + num > MAX_BUFFERS:
             raise _misuse(instruction, "num", num, f"the pipe already manages {self.buffer_count} buffers",
                           f"at most {MAX_BUFFERS} in total", f"{pages.INIT_BUFFER} 约束说明; {RULES}")
-        end = self.next_addr + num * nbytes
-        if end > self.capacity_bytes:
-            raise _misuse(
-                instruction, "len", length,
-                f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the "
-                f"{self.capacity_bytes // 1024} KiB the pipe may use on {self.core.chip.product} (above it lies "
-                "the API scratch)", f"at most {self.capacity_bytes - self.next_addr} more bytes",
-                f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}",
-            )
+        if region is not self:
+            region.check_count(instruction, num)
+        end = region.next_addr + num * nbytes
+        if end > region.end_addr:
+            raise _misuse(instruction, "len", length, region.overflow_rule(num, nbytes, end),
+                          f"at most {region.end_addr - region.next_addr} more bytes",
+                          f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}")
         if form == "queue":
-            target._attach(self, self.next_addr, num, nbytes)
+            target._attach(self, region.next_addr, num, nbytes)
             self.queues.append(target)
         else:
-            target._attach(self, self.next_addr, nbytes)
+            target._attach(self, region.next_addr, nbytes)
             self.bufs.append(target)
-        self.next_addr = end
+        region.next_addr = end
         self.buffer_count += num
+        if region is not self:
+            region.buffer_count += num
+        return True
+
+    def init_buf_pool(self, buf_pool: TBufPool, len: int = 0, share_buf: TBufPool | None = None) -> bool:  # noqa: A002
+        """Give ``buf_pool`` ``len`` bytes of the UB (``InitBufPool``), or ``share_buf``'s bytes to share.
+
+        The pool then hands its bytes to queues and TBufs with its own ``init_buffer``.
+        """
+        instruction = "TPipe.init_buf_pool"
+        self._require_alive(instruction)
+        if not isinstance(buf_pool, TBufPool):
+            raise TypeError(f"{instruction}: buf_pool must be an asc.TBufPool, got {type(buf_pool).__name__}")
+        if buf_pool._pipe is not None and not buf_pool._pipe.destroyed:
+            raise _misuse(instruction, "buf_pool", repr(buf_pool), "the pool already has memory",
+                          "call pipe.reset() before re-initialising", PIPE_SOURCE)
+        if share_buf is not None:
+            if not isinstance(share_buf, TBufPool):
+                raise TypeError(f"{instruction}: share_buf must be an asc.TBufPool, got {type(share_buf).__name__}")
+            if share_buf._pipe is not self:
+                raise _misuse(instruction, "share_buf", repr(share_buf), "the pool to share has no memory of this "
+                              "pipe", "a pool this pipe's init_buf_pool initialised", PIPE_SOURCE)
+            buf_pool._attach(self, share_buf.start_addr, share_buf.end_addr)
+            self.pools.append(buf_pool)
+            return True
+        nbytes = align_up(require_int(instruction, "len", len, 1, (1 << 32) - 1, PIPE_SOURCE), BUFFER_ALIGN)
+        end = self.next_addr + nbytes
+        if end > self.capacity_bytes:
+            raise _misuse(instruction, "len", len, self.overflow_rule(1, nbytes, end),
+                          f"at most {self.capacity_bytes - self.next_addr} more bytes",
+                          f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}")
+        buf_pool._attach(self, self.next_addr, end)
+        self.pools.append(buf_pool)
+        self.next_addr = end
         return True
 
     def reset(self) -> None:
@@ -672,7 +784,9 @@ class TPipe:
             que._detach()
         for buf in self.bufs:
             buf._detach()
-        self.queues, self.bufs = [], []
+        for pool in self.pools:
+            pool._detach()
+        self.queues, self.bufs, self.pools = [], [], []
         self.busy_by_position = {}
         self.next_addr = self.buffer_count = 0
 
