@@ -119,6 +119,15 @@ def _queue_event(core: Core, path: tuple[TPosition, TPosition], slot, which: int
         checker.queue_set(key, source)
 
 
+def _live_pipe(instruction: str, holder, operand: str, rule: str, allowed: str):
+    """The TPipe a queue, TBuf or TBufPool has its memory from; a misuse error when it has none."""
+    pipe = holder._pipe
+    if pipe is None or pipe.destroyed:
+        raise _misuse(instruction, operand, repr(holder), f"{rule} (not initialised, or its TPipe was reset or "
+                      "destroyed)", allowed, f"{pages.INIT_BUFFER} 功能说明; {RULES}")
+    return pipe
+
+
 def _in_place_target(instruction: str, value) -> LocalTensor | None:
     """The tensor of an in-place form (``alloc_tensor(t)``, ``deque(t)``), None for a dtype; else TypeError."""
     if isinstance(value, LocalTensor):
@@ -181,11 +190,8 @@ class TQueBind:
     # -------------------------------------------------------------- helpers
     def _ready(self, instruction: str) -> Core:
         """The running core, after checking the queue has buffers and belongs to it."""
-        pipe = self._pipe
-        if pipe is None or pipe.destroyed:
-            raise _misuse(instruction, "queue", repr(self), "the queue has no buffers (not initialised, or "
-                          "its TPipe was reset or destroyed)", "call pipe.init_buffer(que, num, len) first",
-                          f"{pages.INIT_BUFFER} 功能说明; {RULES}")
+        pipe = _live_pipe(instruction, self, "queue", "the queue has no buffers",
+                          "call pipe.init_buffer(que, num, len) first")
         core = pipe._core()
         if active_core() is not core:
             current_core(instruction)  # raises when no core is running
@@ -383,12 +389,8 @@ class TBuf:
         return f"TBuf({self.position.name}, {self._nbytes} bytes)"
 
     def _ready(self, instruction: str) -> TPipe:
-        pipe = self._pipe
-        if pipe is None or pipe.destroyed:
-            raise _misuse(instruction, "buffer", repr(self), "the TBuf has no memory (not initialised, or its "
-                          "TPipe was reset or destroyed)", "call pipe.init_buffer(buf, len) first",
-                          f"{pages.INIT_BUFFER} 功能说明; {RULES}")
-        return pipe
+        return _live_pipe(instruction, self, "buffer", "the TBuf has no memory",
+                          "call pipe.init_buffer(buf, len) first")
 
     def get(self, dtype: DType, len: int | None = None) -> LocalTensor:
         """The buffer (or its first ``len`` elements) as a ``dtype`` tensor (pyasc ``TBuf.get``)."""
@@ -513,11 +515,8 @@ class TBufPool:
                 f"end {self.end_addr:#x}")
 
     def _ready(self, instruction: str) -> TPipe:
-        pipe = self._pipe
-        if pipe is None or pipe.destroyed:
-            raise _misuse(instruction, "buf_pool", repr(self), "the pool has no memory (not initialised, or its "
-                          "TPipe was reset or destroyed)", "call pipe.init_buf_pool(pool, len) first", PIPE_SOURCE)
-        return pipe
+        return _live_pipe(instruction, self, "buf_pool", "the pool has no memory",
+                          "call pipe.init_buf_pool(pool, len) first")
 
     def _attach(self, pipe: TPipe, start: int, end: int) -> None:
         self._pipe, self.start_addr, self.end_addr, self.next_addr = pipe, start, end, start
