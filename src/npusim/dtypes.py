@@ -19,9 +19,26 @@ import numpy as np
 
 from .lazy import cached_attribute
 
-__all__ = ["DType", "DTYPES", "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
+__all__ = ["DType", "DTYPES", "Predicate", "as_little_endian", "by_name", "from_numpy", "is_little_endian",
+           "uint_of_bits"]
 
 Kind = Literal["int", "uint", "float"]
+
+
+class Predicate(int):
+    """A yes/no property of a dtype, usable as a value and, as pyasc spells it, as a call.
+
+    ``bool(asc.half.is_float)`` and ``asc.half.is_float()`` are both True.
+    """
+
+    def __new__(cls, value: bool) -> Predicate:
+        return super().__new__(cls, bool(value))
+
+    def __call__(self) -> bool:
+        return bool(self)
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
 
 
 @dataclass(frozen=True)
@@ -61,9 +78,35 @@ class DType:
         """The unsigned integer dtype of the same width, used to move bits unchanged."""
         return uint_of_bits(self.bits)
 
+    # pyasc calls these as methods (``dtype.is_float()``); npusim reads them as values
+    # (``if dtype.is_float:``): a Predicate is both.
     @cached_attribute
-    def is_float(self) -> bool:
-        return self.kind == "float"
+    def is_float(self) -> Predicate:
+        return Predicate(self.kind == "float")
+
+    @cached_attribute
+    def is_int(self) -> Predicate:
+        """Signed or unsigned integer (pyasc ``is_int``)."""
+        return Predicate(self.kind in ("int", "uint"))
+
+    @cached_attribute
+    def is_signed(self) -> Predicate:
+        """A signed integer (pyasc ``is_signed``)."""
+        return Predicate(self.kind == "int")
+
+    @cached_attribute
+    def is_unsigned(self) -> Predicate:
+        return Predicate(self.kind == "uint")
+
+    @cached_attribute
+    def is_numeric(self) -> Predicate:
+        """Every npusim element type is a number (pyasc: int, uint or float)."""
+        return Predicate(True)
+
+    @cached_attribute
+    def is_void(self) -> Predicate:
+        """npusim has no ``void`` element type (pyasc's ``DataType("void")``)."""
+        return Predicate(False)
 
     def sizeof(self) -> int:
         """Width in bytes (pyasc spelling: ``dtype.sizeof()``)."""

@@ -19,6 +19,7 @@ from npusim.errors import (
 )
 from npusim.pyasc import config, set_policy
 from npusim.pyasc import runtime as rt
+from npusim.pyasc.cint import CInt32
 from npusim.pyasc.jit import jit
 
 
@@ -85,7 +86,7 @@ def test_runtime_scalars_are_typed_from_their_values_and_constexpr_values_are_no
         seen.update(flag=flag, n=n, f=f, k=k, g=g)
 
     kernel[1](True, 7, 0.1, 2**40, 0.5)
-    assert type(seen["flag"]) is np.int8 and type(seen["n"]) is np.int32 and type(seen["f"]) is np.float32
+    assert type(seen["flag"]) is np.int8 and type(seen["n"]) is CInt32 and type(seen["f"]) is np.float32
     assert seen["f"].tobytes() == bytes.fromhex("cdcccc3d")  # 0.1 rounded to float32: 0x3dcccccd
     assert seen["k"] == 2**40 and type(seen["k"]) is int and seen["g"] == 0.5
     with pytest.raises(ParameterRangeError) as caught:
@@ -124,7 +125,7 @@ def test_helpers_called_from_a_kernel_get_int32_arguments():
             helper(i, 4)
 
     kernel[1]()
-    assert seen == [(np.int32, int)] * 2
+    assert seen == [(CInt32, int)] * 2  # int32 with C's arithmetic (docs/semantics.md §10.9)
 
 
 # ------------------------------------------------------------------ GM

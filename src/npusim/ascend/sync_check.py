@@ -54,6 +54,7 @@ class SyncChecker:
         self.blocks = blocks
         self.schedule = schedule
         self.findings: list[SyncError] = []
+        self.auto_buffers: dict[int, int] = {}  # LocalTensorAuto buffers: UB start -> stop
 
     def __call__(self, record: AccessRecord, run: Callable[[], object] | None) -> bool:
         """Check one call before it runs; ``True`` if the schedule took it to run later (``run`` runs it).
@@ -72,8 +73,13 @@ class SyncChecker:
             # its scalar part (reading and packing address tables) ends in SetFlag/WaitFlag<S_V>
             self.model.publish(("implied S_V", name), "S")
             self.model.join(("implied S_V", name), "V")
+        auto_keys = self._auto_keys(record) if self.auto_buffers else ()
+        for key in auto_keys:  # insert_sync's deque / alloc before this use of the buffer
+            self.model.join(key, record.pipe)
         for race in self.model.access(record):
             self._report(race.error())
+        for key in auto_keys:  # ... and its enque / free after it: a later use on any pipe waits for it
+            self.model.publish(key, record.pipe)
         if self.blocks is not None:
             for error in self.blocks.access(record):
                 self._report(error)
@@ -107,6 +113,21 @@ class SyncChecker:
     def queue_wait(self, key: tuple, pipe: str) -> None:
         """A TQue operation that waits for one (deque, alloc_tensor) on ``pipe``; no earlier set: nothing to wait."""
         self.model.join(key, pipe)
+
+    # ------------------------------------------------------ LocalTensorAuto
+    def auto_buffer(self, start: int, stop: int) -> None:
+        """UB ``[start, stop)`` is a LocalTensorAuto buffer: pyasc's insert_sync orders every use of it
+        after the one before (docs/semantics.md §10.7); a buffer it overlaps is gone."""
+        for other in [s for s, e in self.auto_buffers.items() if s < stop and start < e]:
+            del self.auto_buffers[other]
+        self.auto_buffers[start] = stop
+
+    def _auto_keys(self, record: AccessRecord) -> list[tuple]:
+        keys = []
+        for where in record.reads + record.writes:
+            if where.space == "UB":
+                keys += [("auto", s) for s, e in self.auto_buffers.items() if s < where.stop and where.start < e]
+        return list(dict.fromkeys(keys))
 
     # -------------------------------------------------------------- the end
     def finish(self, kernel: str, in_use: list[str] = ()) -> None:

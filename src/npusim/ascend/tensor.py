@@ -20,13 +20,19 @@ from ..errors import OutOfBoundsError, RuntimeMisuseError, UbPastTensorEndWarnin
 from ..sources import semantics
 from ..validate import require_int, to_elements
 from .core import Core, current_core
+from .shape_info import ShapeInfo, require_shape_info
 from .tolerance import tolerate
 from .types import TPosition
 
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 
-__all__ = ["Lease", "LocalTensor", "PhyAddress"]
+__all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
+
+
+def element_text(values: np.ndarray) -> str:
+    """Elements as printed by ``print`` / ``dump_tensor``: ``[0, 1.5, -2]``."""
+    return "[" + ", ".join(str(value) for value in values.tolist()) + "]"
 
 
 class Lease:
@@ -65,7 +71,7 @@ class _TensorFields:
     """
 
     __slots__ = ("core", "dtype", "position", "addr", "tile_size", "lease", "geometry_key", "user_tag",
-                 "address_dtype")
+                 "address_dtype", "shape_info")
 
 
 def _tensor_of_fields(core: Core, dtype: DType, position: TPosition, addr: int, tile_size: int,
@@ -235,6 +241,8 @@ class LocalTensor(_TensorFields):
         offset = require_int("LocalTensor[]", "offset", offset, 0, self.tile_size, TENSOR_SOURCE)
         return self._derive(self.dtype, self.addr + offset * self.dtype.itemsize, self.tile_size - offset)
 
+    __call__ = __getitem__  # pyasc's element form t(i): the tensor at element i, as GlobalTensor's
+
     def reinterpret_cast(self, dtype: DType) -> LocalTensor:
         """The same bytes viewed as ``dtype``."""
         if not isinstance(dtype, DType):
@@ -242,7 +250,19 @@ class LocalTensor(_TensorFields):
         return self._derive(dtype, self.addr, self.nbytes // dtype.itemsize)
 
     def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
-        return _tensor_of_fields(self.core, dtype, self.position, addr, tile_size, self.lease)
+        view = _tensor_of_fields(self.core, dtype, self.position, addr, tile_size, self.lease)
+        if hasattr(self, "shape_info"):  # a view keeps the shape info, as Ascend C's copies of a tensor do
+            view.shape_info = self.shape_info
+        return view
+
+    # --------------------------------------------------------- shape info
+    def set_shape_info(self, shape_info: ShapeInfo) -> None:
+        """Attach a logical shape (pyasc ``set_shape_info``); npusim's instructions do not read it."""
+        object.__setattr__(self, "shape_info", require_shape_info("set_shape_info", shape_info))
+
+    def get_shape_info(self) -> ShapeInfo:
+        """The shape of :meth:`set_shape_info` (an empty ShapeInfo when none was set)."""
+        return getattr(self, "shape_info", None) or ShapeInfo()
 
     # --------------------------------------------------------- validation
     def check_usable(self, instruction: str, operand: str, core: Core) -> None:
@@ -320,6 +340,20 @@ class LocalTensor(_TensorFields):
         self.core.ub.write_bytes(self.addr + index * self.dtype.itemsize, item.view(np.uint8), who="set_value")
         if isinstance(value, PhyAddress):  # an address tensor: remember whose address it holds (pyasc)
             object.__setattr__(self, "address_dtype", value.dtype)
+
+    def print(self, data_len: int) -> None:
+        """Print the first ``data_len`` elements to stdout (pyasc ``LocalTensor.print``)."""
+        self._check_host("print")
+        data_len = require_int("LocalTensor.print", "data_len", data_len, 0, self.tile_size, TENSOR_SOURCE)
+        print(element_text(self.read(data_len)))
+
+    def to_file(self, file_name: str) -> None:
+        """Write the tensor's bytes (little-endian elements) to ``file_name`` (pyasc ``to_file``)."""
+        if not isinstance(file_name, str):
+            raise TypeError(f"LocalTensor.to_file: file_name must be a str, got {type(file_name).__name__}")
+        self._check_host("to_file")
+        with open(file_name, "wb") as file:
+            file.write(self.read().tobytes())
 
     def _check_host(self, what: str, scalar: bool = False) -> None:
         """The tensor is still allocated; the host (not ``scalar``, the S pipe's get/set_value) sees every

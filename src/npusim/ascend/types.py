@@ -23,6 +23,9 @@ from . import pages
 __all__ = [
     "BinaryRepeatParams",
     "CMPMODE",
+    "CacheMode",
+    "CacheRwMode",
+    "DataFormat",
     "DataCopyExtParams",
     "DataCopyPadExtParams",
     "DataCopyPadParams",
@@ -58,6 +61,33 @@ class TPosition(IntEnum):
 
 
 UB_POSITIONS = frozenset({TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC})
+
+
+class CacheMode(IntEnum):
+    """L2 cache policies of a GlobalTensor (pyasc ``CacheMode``, ``SetL2CacheHint``)."""
+
+    CACHE_MODE_NORMAL = 0
+    CACHE_MODE_DISABLE = 1
+    CACHE_MODE_LAST = 2
+    CACHE_MODE_PERSISTENT = 4
+
+
+class CacheRwMode(IntEnum):
+    """Which accesses an L2 cache hint applies to (pyasc ``CacheRwMode``)."""
+
+    READ = 1
+    WRITE = 2
+    RW = 3
+
+
+class DataFormat(IntEnum):
+    """Data layouts a ShapeInfo may name (pyasc ``DataFormat``)."""
+
+    ND = 0
+    NZ = 1
+    NCHW = 2
+    NC1HWC0 = 3
+    NHWC = 4
 
 
 class SelMode(IntEnum):

@@ -39,6 +39,7 @@ from ..errors import ParameterRangeError, UnsupportedError
 from ..sources import semantics
 from ..validate import require_int
 from . import runtime as rt
+from .cint import CInt32
 from .platforms import KernelType
 from .struct import Struct
 
@@ -120,7 +121,7 @@ def narrow(who: str, name: str, value: Any) -> Any:
         if not INT32[0] <= value <= INT32[1]:
             raise ParameterRangeError(who, name, value, "a Python int kernel argument is passed as int32",
                                       f"[{INT32[0]}, {INT32[1]}] (pass a numpy scalar for another type)", SOURCE)
-        return np.int32(value)
+        return CInt32(value)
     if isinstance(value, float):
         with np.errstate(over="ignore"):
             return np.float32(value)

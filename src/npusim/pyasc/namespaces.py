@@ -12,11 +12,14 @@ from __future__ import annotations
 import builtins
 
 from .. import ascend
+from ..ascend import printing, shape_info
 from ..ascend.runtime import LocalTensorAuto, get_tpipe_ptr
+from ..ascend.types import CacheMode, CacheRwMode, DataFormat
 from ..dtypes import DTYPES, DType, by_name
-from . import aipp, config, names, struct
+from . import aipp, config, language, names, struct
 from . import jit as jit_module
 from . import runtime as rt
+from .cint import CInt32
 from .transdata import trans_data_to_5hd
 from .unmodelled import Unmodelled
 
@@ -53,6 +56,20 @@ class KnownTypes:
     double = float64
 
 
+def get_block_idx() -> CInt32:
+    """The running block's index as pyasc's int32 runtime value."""
+    return CInt32(ascend.get_block_idx())
+
+
+def get_block_num() -> CInt32:
+    return CInt32(ascend.get_block_num())
+
+
+def runtime_range(*bounds):
+    """pyasc's ``asc.range``: a loop whose induction variable is an int32 runtime value."""
+    return map(CInt32, builtins.range(*(int(bound) for bound in bounds)))
+
+
 def ceildiv(a, b):
     """``(a + b - 1) // b``, as pyasc's ``asc.ceildiv``."""
     return (a + b - 1) // b
@@ -66,10 +83,14 @@ def _dtypes() -> dict:
 def _vector_names() -> dict:
     """npusim.ascend's public API, pyasc's spelling of the builtin-shadowing names included."""
     exported = {name: getattr(ascend, name) for name in ascend.__all__}
-    exported.update(jit=jit_module.jit, ConstExpr=ascend.ConstExpr, range=builtins.range,
+    exported.update(jit=jit_module.jit, ConstExpr=ascend.ConstExpr, range=runtime_range,
+                    get_block_idx=get_block_idx, get_block_num=get_block_num,
                     static_range=builtins.range, ceildiv=ceildiv,
                     LocalTensorAuto=LocalTensorAuto, get_tpipe_ptr=get_tpipe_ptr,
-                    trans_data_to_5hd=trans_data_to_5hd)
+                    trans_data_to_5hd=trans_data_to_5hd, ShapeInfo=shape_info.ShapeInfo,
+                    get_shape_size=shape_info.get_shape_size, DataFormat=DataFormat, CacheMode=CacheMode,
+                    CacheRwMode=CacheRwMode, printf=printing.printf, dump_tensor=printing.dump_tensor)
+    exported.update((name, getattr(language, name)) for name in language.__all__)
     exported.update(_dtypes())
     exported.update((name, getattr(aipp, name)) for name in aipp.__all__ if name != "aipp_config")
     return exported

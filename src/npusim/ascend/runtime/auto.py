@@ -96,7 +96,10 @@ class LocalTensorAuto(LocalTensor):
         pool = _POOLS.get(core)
         if pool is None:
             pool = _POOLS[core] = _AutoPool(top)
-        addr, lease = pool.buffer_for(core, _call_site(), align_up(count * dtype.itemsize, 32))
+        nbytes = align_up(count * dtype.itemsize, 32)
+        addr, lease = pool.buffer_for(core, _call_site(), nbytes)
+        if core.observer is not None:  # its uses are ordered by pyasc's insert_sync, not by the kernel's flags
+            core.observer.auto_buffer(addr, addr + nbytes)
         self._init(core, dtype, pos, addr, count, lease)
         object.__setattr__(self, "shape", dims)
 

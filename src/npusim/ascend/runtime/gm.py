@@ -37,6 +37,8 @@ from ...validate import require_int
 from .. import pages
 from ..core import active_core
 from ..scalars import scalar_bits
+from ..shape_info import ShapeInfo, require_shape_info
+from ..types import CacheMode, CacheRwMode
 
 __all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "device_allocation_bytes", "gm_alloc",
            "is_array_like"]
@@ -361,13 +363,35 @@ class GlobalTensor:
     plan and binding know of it (``npusim.ascend.vendor``); both ``None`` while unbound.
     """
 
-    __slots__ = ("_address", "_size", "geometry_key", "bound_buffer")
+    __slots__ = ("_address", "_size", "geometry_key", "bound_buffer", "l2_cache_hint", "shape_info")
 
     def __init__(self) -> None:
         self._address: GlobalAddress | None = None
         self._size: int | None = None
         self.geometry_key: str | None = None
         self.bound_buffer: GmBuffer | None = None
+        self.l2_cache_hint: tuple[CacheMode, CacheRwMode] = (CacheMode.CACHE_MODE_NORMAL, CacheRwMode.RW)
+        self.shape_info: ShapeInfo = ShapeInfo()
+
+    # ------------------------------------------------- hints and shape
+    def set_l2_cache_hint(self, mode: CacheMode = CacheMode.CACHE_MODE_NORMAL,
+                          rw_mode: CacheRwMode = CacheRwMode.RW) -> None:
+        """Record an L2 cache policy (pyasc ``set_l2_cache_hint``).
+
+        npusim models no cache: the hint is kept in ``l2_cache_hint`` and changes no result.
+        """
+        if not isinstance(mode, CacheMode):
+            raise TypeError(f"set_l2_cache_hint: mode must be an asc.CacheMode, got {mode!r}")
+        if not isinstance(rw_mode, CacheRwMode):
+            raise TypeError(f"set_l2_cache_hint: rw_mode must be an asc.CacheRwMode, got {rw_mode!r}")
+        self.l2_cache_hint = (mode, rw_mode)
+
+    def set_shape_info(self, shape_info: ShapeInfo) -> None:
+        """Attach a logical shape (pyasc ``set_shape_info``); npusim's instructions do not read it."""
+        self.shape_info = require_shape_info("set_shape_info", shape_info)
+
+    def get_shape_info(self) -> ShapeInfo:
+        return self.shape_info
 
     def _bind(self, address: GlobalAddress, size: int | None) -> None:
         self._address, self._size = address, size
@@ -443,6 +467,7 @@ class GlobalTensor:
         view._address = GlobalAddress(address.buffer, address.offset + offset, address.dtype)
         view._size = None if self._size is None else max(0, self._size - offset)
         view.geometry_key, view.bound_buffer = self.geometry_key, self.bound_buffer
+        view.l2_cache_hint, view.shape_info = self.l2_cache_hint, self.shape_info
         return view
 
     __call__ = __getitem__

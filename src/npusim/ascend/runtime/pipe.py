@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
-from ...errors import AlignmentError, RuntimeMisuseError, UnsupportedError
+from ...errors import AlignmentError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
 from ...overloads import Form, Param, bind
 from ...sources import semantics
 from ...validate import align_up, require_int
@@ -42,7 +42,7 @@ from ..races import event_pipes
 from ..tensor import Lease, LocalTensor
 from ..types import UB_POSITIONS, HardEvent, PipeID, TPosition
 
-__all__ = ["TBuf", "TPipe", "TQue", "get_tpipe_ptr"]
+__all__ = ["TBuf", "TBufPool", "TPipe", "TQue", "TQueBind", "get_tpipe_ptr", "queue_events"]
 
 BUFFER_ALIGN = 32  # InitBuffer.md: len is rounded up to a multiple of 32 bytes
 MAX_BUFFERS = 64  # InitBuffer.md: at most 64 buffers per kernel (QBUF_MAX_LEN)
@@ -86,18 +86,30 @@ class _Slot:
     lease: Lease | None = None
 
 
-#: the events a queue's operations imply, per position (docs/semantics.md §11.3): enque sets and
-#: deque waits for the first, free_tensor sets and the next alloc_tensor of the buffer waits for the second
-QUEUE_EVENTS = {TPosition.VECIN: (HardEvent.MTE2_V, HardEvent.V_MTE2),
-                TPosition.VECOUT: (HardEvent.V_MTE3, HardEvent.MTE3_V)}
+#: the events a queue's operations imply, per data path (source position, destination position) of
+#: its buffers (docs/semantics.md §11.3; asc-devkit ``GetQueEvt``): enque sets and deque waits for the
+#: first, free_tensor sets and the next alloc_tensor of the buffer waits for the second.  A path not
+#: listed (VECCALC: its buffers stay on the V pipe) implies no flag.
+QUEUE_EVENTS = {(TPosition.GM, TPosition.VECIN): (HardEvent.MTE2_V, HardEvent.V_MTE2),
+                (TPosition.VECOUT, TPosition.GM): (HardEvent.V_MTE3, HardEvent.MTE3_V),
+                (TPosition.VECIN, TPosition.VECOUT): (HardEvent.MTE2_MTE3, HardEvent.MTE3_MTE2)}
 ENQUEUE_EVENT, FREE_EVENT = 0, 1
+#: TQue(pos): the data path of its buffers (pyasc ``TQue`` is ``TQueBind`` of these two positions)
+TQUE_PATHS = {TPosition.VECIN: (TPosition.GM, TPosition.VECIN),
+              TPosition.VECOUT: (TPosition.VECOUT, TPosition.GM),
+              TPosition.VECCALC: (TPosition.VECCALC, TPosition.VECCALC)}
 
 
-def _queue_event(core: Core, position: TPosition, slot, which: int, wait: bool) -> None:
+def queue_events(src: TPosition, dst: TPosition) -> tuple[HardEvent, HardEvent] | None:
+    """The (enqueue, free) events of a queue whose buffers go from ``src`` to ``dst``; None: no flag."""
+    return QUEUE_EVENTS.get((src, dst))
+
+
+def _queue_event(core: Core, path: tuple[TPosition, TPosition], slot, which: int, wait: bool) -> None:
     """Tell the core's sync checker (if any) about the flag a queue operation implies."""
     checker = core.observer
-    events = QUEUE_EVENTS.get(position)
-    if checker is None or events is None:  # VECCALC: its buffers stay on the V pipe
+    events = QUEUE_EVENTS.get(path)
+    if checker is None or events is None:
         return
     source, destination = event_pipes(events[which])
     key = ("queue", id(slot), which)
@@ -107,33 +119,79 @@ def _queue_event(core: Core, position: TPosition, slot, which: int, wait: bool) 
         checker.queue_set(key, source)
 
 
-class TQue:
-    """A queue of UB buffers between pipeline stages (pyasc ``TQue(pos, depth)``).
+def _live_pipe(instruction: str, holder, operand: str, rule: str, allowed: str):
+    """The TPipe a queue, TBuf or TBufPool has its memory from; a misuse error when it has none."""
+    pipe = holder._pipe
+    if pipe is None or pipe.destroyed:
+        raise _misuse(instruction, operand, repr(holder), f"{rule} (not initialised, or its TPipe was reset or "
+                      "destroyed)", allowed, f"{pages.INIT_BUFFER} 功能说明; {RULES}")
+    return pipe
+
+
+def _in_place_target(instruction: str, value) -> LocalTensor | None:
+    """The tensor of an in-place form (``alloc_tensor(t)``, ``deque(t)``), None for a dtype; else TypeError."""
+    if isinstance(value, LocalTensor):
+        value._check_host(instruction.split(".")[-1])
+        return value
+    if not isinstance(value, DType):
+        raise TypeError(f"{instruction}: give a dtype such as asc.float16, or a LocalTensor to fill in place, "
+                        f"got {value!r}")
+    return None
+
+
+def _require_position(instruction: str, operand: str, pos) -> TPosition:
+    if not isinstance(pos, TPosition):
+        raise TypeError(f"{instruction}: {operand} must be an asc.TPosition, got {pos!r}")
+    return pos
+
+
+def _user_path(instruction: str, default: tuple[TPosition, TPosition], positions: tuple) -> tuple:
+    """The data path of a position form (``enque(t, src_user_pos, dst_user_pos)``), else the queue's."""
+    if not positions:
+        return default
+    if len(positions) != 2:
+        raise TypeError(f"{instruction}: give both src_user_pos and dst_user_pos or neither, got "
+                        f"{len(positions)} positions")
+    return (_require_position(instruction, "src_user_pos", positions[0]),
+            _require_position(instruction, "dst_user_pos", positions[1]))
+
+
+class TQueBind:
+    """A queue of UB buffers whose data goes from position ``src`` to ``dst`` (pyasc ``TQueBind``).
 
     Args:
-        pos: VECIN, VECOUT or VECCALC.
+        src, dst: the logical positions of the data path; ``TQueBind(VECIN, VECOUT)`` holds data
+            that MTE2 loads and MTE3 stores with no vector stage between.  The buffers live in UB,
+            at ``dst`` when ``src`` is GM, else at ``src``.
         depth: how many tensors may be enqueued at once (``TQue简介.md``); 1 is the usual value.
+        mask: pyasc's ``mask`` argument, accepted and not used (as in pyasc).
     """
 
-    def __init__(self, pos: TPosition = TPosition.VECIN, depth: int = 1) -> None:
-        self.position = _require_ub_position("TQue", pos)
-        self.depth = require_int("TQue", "depth", depth, 0, 255, f"{pages.TQUE_INTRO} 模板参数; {RULES}")
+    def __init__(self, src: TPosition = TPosition.VECIN, dst: TPosition = TPosition.VECIN, depth: int = 0,
+                 mask: int = 0, *, who: str = "TQueBind") -> None:
+        self.src = _require_position(who, "src", src)
+        self.dst = _require_position(who, "dst", dst)
+        self.position = _require_ub_position(who, dst if src == TPosition.GM else src)
+        self.depth = require_int(who, "depth", depth, 0, 255, f"{pages.TQUE_INTRO} 模板参数; {RULES}")
+        self.mask = require_int(who, "mask", mask, 0, (1 << 64) - 1, f"{pages.TQUE_INTRO} 模板参数; {RULES}")
         self._pipe: TPipe | None = None
         self._slots: list[_Slot] = []
         self._cursor = 0
         self._queued: _fifo[_Slot] = _fifo()
 
+    @property
+    def path(self) -> tuple[TPosition, TPosition]:
+        return self.src, self.dst
+
     def __repr__(self) -> str:
-        return f"TQue({self.position.name}, depth={self.depth}, buffers={len(self._slots)})"
+        return (f"TQueBind({self.src.name}, {self.dst.name}, depth={self.depth}, "
+                f"buffers={len(self._slots)})")
 
     # -------------------------------------------------------------- helpers
     def _ready(self, instruction: str) -> Core:
         """The running core, after checking the queue has buffers and belongs to it."""
-        pipe = self._pipe
-        if pipe is None or pipe.destroyed:
-            raise _misuse(instruction, "queue", repr(self), "the queue has no buffers (not initialised, or "
-                          "its TPipe was reset or destroyed)", "call pipe.init_buffer(que, num, len) first",
-                          f"{pages.INIT_BUFFER} 功能说明; {RULES}")
+        pipe = _live_pipe(instruction, self, "queue", "the queue has no buffers",
+                          "call pipe.init_buffer(que, num, len) first")
         core = pipe._core()
         if active_core() is not core:
             current_core(instruction)  # raises when no core is running
@@ -161,19 +219,22 @@ class TQue:
                                               slot.lease)
 
     # --------------------------------------------------------------- API
-    def alloc_tensor(self, dtype: DType) -> LocalTensor:
-        """A free buffer of the queue as a ``dtype`` tensor covering the whole buffer (``AllocTensor``).
+    def alloc_tensor(self, dtype_or_tensor: DType | LocalTensor) -> LocalTensor | None:
+        """A free buffer of the queue as a tensor covering the whole buffer (``AllocTensor``).
 
+        ``alloc_tensor(dtype)`` returns a new ``dtype`` tensor; ``alloc_tensor(tensor)`` (pyasc's
+        in-place form) points ``tensor`` at the buffer, keeping its type, and returns None.
         Buffers are tried round robin from a cursor, as the runtime does; the tensor's
         contents are whatever the buffer last held.
         """
         instruction = "TQue.alloc_tensor"
-        if not isinstance(dtype, DType):
-            raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        in_place = _in_place_target(instruction, dtype_or_tensor)
+        dtype = in_place.dtype if in_place is not None else dtype_or_tensor
         core = self._ready(instruction)
-        if self.depth == 0:
+        if self.depth == 0 and in_place is None:
             raise _misuse(instruction, "depth", 0, "alloc_tensor(dtype) needs a queue depth of at least 1",
-                          "TQue(pos, depth >= 1)", f"{pages.ALLOC_TENSOR} 约束说明; {RULES}")
+                          "TQue(pos, depth >= 1), or the in-place form alloc_tensor(tensor)",
+                          f"{pages.ALLOC_TENSOR} 约束说明; {RULES}")
         limit = core.chip.hard_event_ids
         busy = self._pipe.busy_by_position
         if busy.get(self.position, 0) >= limit:
@@ -195,12 +256,17 @@ class TQue:
             self._cursor = (index + 1) % count
         slot.state, slot.lease = "occupied", Lease(slot.owner)
         busy[self.position] = busy.get(self.position, 0) + 1
-        _queue_event(core, self.position, slot, FREE_EVENT, wait=True)
-        return self._tensor(core, dtype, slot)
+        _queue_event(core, self.path, slot, FREE_EVENT, wait=True)
+        return self._hand_out(core, dtype, slot, in_place)
 
-    def enque(self, tensor: LocalTensor) -> bool:
-        """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``)."""
+    def enque(self, tensor: LocalTensor, *user_positions: TPosition) -> bool:
+        """Put an allocated (or dequeued) tensor at the back of the queue (``EnQue``).
+
+        ``enque(tensor, src_user_pos, dst_user_pos)`` names the data path whose event it sets
+        (instead of the queue's own).
+        """
         instruction = "TQue.enque"
+        path = _user_path(instruction, self.path, user_positions)
         core = self._ready(instruction)
         slot = self._slot_of(instruction, tensor)
         if slot.state == "enqueued":
@@ -213,22 +279,27 @@ class TQue:
                           f"{pages.TQUE_INTRO} 模板参数 (depth); {RULES}")
         slot.state = "enqueued"
         self._queued.append(slot)
-        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=False)
+        _queue_event(core, path, slot, ENQUEUE_EVENT, wait=False)
         return True
 
-    def deque(self, dtype: DType) -> LocalTensor:
-        """Take the front tensor off the queue, viewed as ``dtype`` (``DeQue``)."""
+    def deque(self, dtype_or_tensor: DType | LocalTensor, *user_positions: TPosition) -> LocalTensor | None:
+        """Take the front tensor off the queue, viewed as ``dtype`` (``DeQue``).
+
+        ``deque(tensor)`` (in place) points ``tensor`` at it and returns None;
+        ``deque(dtype, src_user_pos, dst_user_pos)`` waits for that data path's event.
+        """
         instruction = "TQue.deque"
-        if not isinstance(dtype, DType):
-            raise TypeError(f"{instruction}: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
+        in_place = _in_place_target(instruction, dtype_or_tensor)
+        dtype = in_place.dtype if in_place is not None else dtype_or_tensor
+        path = _user_path(instruction, self.path, user_positions)
         core = self._ready(instruction)
         if not self._queued:
             raise _misuse(instruction, "queue", repr(self), "deque on an empty queue",
                           "enque a tensor first", f"{pages.DEQUE} 约束说明; {RULES}")
         slot = self._queued.popleft()
         slot.state = "dequeued"
-        _queue_event(core, self.position, slot, ENQUEUE_EVENT, wait=True)
-        return self._tensor(core, dtype, slot)
+        _queue_event(core, path, slot, ENQUEUE_EVENT, wait=True)
+        return self._hand_out(core, dtype, slot, in_place)
 
     def free_tensor(self, tensor: LocalTensor) -> None:
         """Give the tensor's buffer back to the queue; the tensor (and its views) become unusable."""
@@ -241,7 +312,14 @@ class TQue:
         slot.lease.revoke()
         slot.state, slot.lease = "free", None
         self._pipe.busy_by_position[self.position] -= 1
-        _queue_event(core, self.position, slot, FREE_EVENT, wait=False)
+        _queue_event(core, self.path, slot, FREE_EVENT, wait=False)
+
+    def _hand_out(self, core: Core, dtype: DType, slot: _Slot, in_place: LocalTensor | None) -> LocalTensor | None:
+        tensor = self._tensor(core, dtype, slot)
+        if in_place is None:
+            return tensor
+        in_place._init(core, dtype, tensor.position, tensor.addr, tensor.tile_size, tensor.lease)
+        return None
 
     def get_tensor_count_in_que(self) -> int:
         return len(self._queued)
@@ -280,6 +358,23 @@ class TQue:
         self._queued.clear()
 
 
+class TQue(TQueBind):
+    """A queue of UB buffers between pipeline stages (pyasc ``TQue(pos, depth, mask)``).
+
+    Args:
+        pos: VECIN (data from GM to the vector unit), VECOUT (from it to GM) or VECCALC.
+        depth: how many tensors may be enqueued at once (``TQue简介.md``); 1 is the usual value.
+        mask: accepted and not used (as in pyasc).
+    """
+
+    def __init__(self, pos: TPosition = TPosition.VECIN, depth: int = 1, mask: int = 0) -> None:
+        pos = _require_ub_position("TQue", pos)
+        super().__init__(*TQUE_PATHS[pos], depth, mask, who="TQue")
+
+    def __repr__(self) -> str:
+        return f"TQue({self.position.name}, depth={self.depth}, buffers={len(self._slots)})"
+
+
 class TBuf:
     """One scratch buffer of the UB (pyasc ``TBuf(pos)``), typically at VECCALC."""
 
@@ -294,12 +389,8 @@ class TBuf:
         return f"TBuf({self.position.name}, {self._nbytes} bytes)"
 
     def _ready(self, instruction: str) -> TPipe:
-        pipe = self._pipe
-        if pipe is None or pipe.destroyed:
-            raise _misuse(instruction, "buffer", repr(self), "the TBuf has no memory (not initialised, or its "
-                          "TPipe was reset or destroyed)", "call pipe.init_buffer(buf, len) first",
-                          f"{pages.INIT_BUFFER} 功能说明; {RULES}")
-        return pipe
+        return _live_pipe(instruction, self, "buffer", "the TBuf has no memory",
+                          "call pipe.init_buffer(buf, len) first")
 
     def get(self, dtype: DType, len: int | None = None) -> LocalTensor:
         """The buffer (or its first ``len`` elements) as a ``dtype`` tensor (pyasc ``TBuf.get``)."""
@@ -325,6 +416,42 @@ class TBuf:
                            "the offset")
         return LocalTensor(dtype, self.position, self._addr + buf_offset, size, core=pipe.core, lease=self._lease)
 
+    # A TBuf is a TQueBind of depth 0 underneath (asc-devkit kernel_tbuf_impl.h): its queue calls
+    # give the whole buffer or do nothing, and imply no flag (docs/semantics.md §11.3).
+    def alloc_tensor(self, dtype_or_tensor: DType | LocalTensor) -> LocalTensor | None:
+        """The whole buffer, as ``get(dtype)``; the in-place form ``alloc_tensor(t)`` points ``t`` at it."""
+        return self._whole("TBuf.alloc_tensor", dtype_or_tensor)
+
+    def deque(self, dtype_or_tensor: DType | LocalTensor) -> LocalTensor | None:
+        """The whole buffer again (a TBuf holds no queue of tensors)."""
+        return self._whole("TBuf.deque", dtype_or_tensor)
+
+    def enque(self, tensor: LocalTensor) -> bool:
+        """Does nothing on a TBuf (no event is set), after checking ``tensor`` is this buffer's."""
+        self._own("TBuf.enque", tensor)
+        return True
+
+    def free_tensor(self, tensor: LocalTensor) -> None:
+        """Does nothing on a TBuf: the buffer stays the tensor's, no event is set."""
+        self._own("TBuf.free_tensor", tensor)
+
+    def _whole(self, instruction: str, dtype_or_tensor) -> LocalTensor | None:
+        in_place = _in_place_target(instruction, dtype_or_tensor)
+        dtype = in_place.dtype if in_place is not None else dtype_or_tensor
+        tensor = self.get_with_offset(self._nbytes // dtype.itemsize, 0, dtype, instruction=instruction)
+        if in_place is None:
+            return tensor
+        in_place._init(tensor.core, dtype, tensor.position, tensor.addr, tensor.tile_size, tensor.lease)
+        return None
+
+    def _own(self, instruction: str, tensor) -> None:
+        if not isinstance(tensor, LocalTensor):
+            raise TypeError(f"{instruction}: tensor must be a LocalTensor, got {type(tensor).__name__}")
+        self._ready(instruction)
+        if tensor.lease is None or tensor.lease is not self._lease:
+            raise _misuse(instruction, "tensor", repr(tensor), "the tensor is not a view of this buffer",
+                          "tensors from this TBuf's get / alloc_tensor", f"{pages.ALLOC_TENSOR} 功能说明; {RULES}")
+
     def state(self) -> tuple:
         """Everything the buffer's calls can change, for comparing state before and after a call."""
         return id(self._pipe), self._addr, self._nbytes, id(self._lease), self._lease is not None and self._lease.alive
@@ -339,8 +466,68 @@ class TBuf:
         self._pipe, self._lease = None, None
 
 
+class TBufPool:
+    """A range of the UB that a TPipe lends out again (pyasc ``TBufPool(pos, buf_id_size)``, ``TBufPool.md``).
+
+    ``pipe.init_buf_pool(pool, len)`` gives it ``len`` bytes (or, with ``share_buf``, the bytes
+    of another pool: both then lend the same memory, for stages that never overlap);
+    ``pool.init_buffer(que, num, len)`` / ``pool.init_buffer(buf=, len=)`` carve queues and TBufs
+    from it, at most ``buf_id_size`` buffers; ``pool.reset()`` takes them all back.
+    """
+
+    def __init__(self, pos: TPosition = TPosition.VECCALC, buf_id_size: int = 4) -> None:
+        self.position = _require_ub_position("TBufPool", pos)
+        self.buf_id_size = require_int("TBufPool", "buf_id_size", buf_id_size, 1, MAX_BUFFERS, PIPE_SOURCE)
+        self._pipe: TPipe | None = None
+        self.start_addr = self.end_addr = self.next_addr = 0
+        self.buffer_count = 0
+        self._members: list = []
+
+    def __repr__(self) -> str:
+        return f"TBufPool({self.position.name}, [{self.start_addr:#x}, {self.end_addr:#x}))"
+
+    def init_buffer(self, *args, **kwargs) -> bool:
+        """``init_buffer(que, num, len)`` or ``init_buffer(buf=tbuf, len=nbytes)``, from the pool's bytes."""
+        instruction = "TBufPool.init_buffer"
+        form, bound = bind(instruction, _POOL_INIT_FORMS, args, kwargs)
+        pipe = self._ready(instruction)
+        queues, bufs = len(pipe.queues), len(pipe.bufs)
+        pipe._carve(instruction, form, bound, self)
+        self._members += pipe.queues[queues:] + pipe.bufs[bufs:]
+        return True
+
+    def reset(self) -> None:
+        """Take back every buffer of the pool (their tensors become unusable); carving starts again."""
+        pipe = self._ready("TBufPool.reset")
+        for member in self._members:
+            member._detach()
+            (pipe.queues if isinstance(member, TQueBind) else pipe.bufs).remove(member)
+        pipe.buffer_count -= self.buffer_count
+        self._members, self.buffer_count, self.next_addr = [], 0, self.start_addr
+
+    def check_count(self, instruction: str, num: int) -> None:
+        if self.buffer_count + num > self.buf_id_size:
+            raise _misuse(instruction, "num", num, f"the pool already lends {self.buffer_count} buffers",
+                          f"at most buf_id_size = {self.buf_id_size}", PIPE_SOURCE)
+
+    def overflow_rule(self, num: int, nbytes: int, end: int) -> str:
+        return (f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the pool's "
+                f"end {self.end_addr:#x}")
+
+    def _ready(self, instruction: str) -> TPipe:
+        return _live_pipe(instruction, self, "buf_pool", "the pool has no memory",
+                          "call pipe.init_buf_pool(pool, len) first")
+
+    def _attach(self, pipe: TPipe, start: int, end: int) -> None:
+        self._pipe, self.start_addr, self.end_addr, self.next_addr = pipe, start, end, start
+        self._members, self.buffer_count = [], 0
+
+    def _detach(self) -> None:
+        self._pipe, self._members, self.buffer_count = None, [], 0
+
+
 def _is_que(value) -> bool:
-    return isinstance(value, TQue)
+    return isinstance(value, TQueBind)
 
 
 def _is_buf(value) -> bool:
@@ -352,6 +539,9 @@ _INIT_FORMS = (
     Form("tbuf", (Param("buf", _is_buf), Param("num", _is_int))),  # pyasc: init_buffer(buf=..., num=length)
     Form("tbuf_len", (Param("buf", _is_buf), Param("len", _is_int))),
 )
+
+
+_POOL_INIT_FORMS = (_INIT_FORMS[0], _INIT_FORMS[2])  # TBufPool: the TBuf form's keyword is len
 
 
 class TPipe:
@@ -370,12 +560,13 @@ class TPipe:
                           f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
         self._core = weakref.ref(core)
         self.capacity_bytes: int = core.chip.vec_local_bytes
-        self.queues: list[TQue] = []
+        self.queues: list[TQueBind] = []
         self.bufs: list[TBuf] = []
         self.next_addr = 0
         self.buffer_count = 0
         self.busy_by_position: dict[TPosition, int] = {}  # queue buffers allocated and not yet freed
         self.event_ids: dict[HardEvent, int] = {}  # per event, a bit set of the ids alloc_event_id handed out
+        self.pools: list[TBufPool] = []
         self.destroyed = False
         _PIPES[core] = weakref.ref(self)
 
@@ -408,6 +599,19 @@ class TPipe:
         instruction = "TPipe.init_buffer"
         form, bound = bind(instruction, _INIT_FORMS, args, kwargs)
         self._require_alive(instruction)
+        return self._carve(instruction, form, bound, self)
+
+    def overflow_rule(self, num: int, nbytes: int, end: int) -> str:
+        return (f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the "
+                f"{self.capacity_bytes // 1024} KiB the pipe may use on {self.core.chip.product} (above it lies "
+                "the API scratch)")
+
+    @property
+    def end_addr(self) -> int:
+        return self.capacity_bytes
+
+    def _carve(self, instruction: str, form: str, bound: dict, region) -> bool:
+        """Give the queue or TBuf of ``bound`` its buffers from ``region`` (this pipe, or a TBufPool of it)."""
         if current_core(instruction) is not self.core:
             raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
                           CORE_SOURCE)
@@ -427,23 +631,55 @@ class TPipe:
         if self.buffer_count + num > MAX_BUFFERS:
             raise _misuse(instruction, "num", num, f"the pipe already manages {self.buffer_count} buffers",
                           f"at most {MAX_BUFFERS} in total", f"{pages.INIT_BUFFER} 约束说明; {RULES}")
-        end = self.next_addr + num * nbytes
-        if end > self.capacity_bytes:
-            raise _misuse(
-                instruction, "len", length,
-                f"{num} x {nbytes} bytes from UB address {self.next_addr:#x} end at {end:#x}, past the "
-                f"{self.capacity_bytes // 1024} KiB the pipe may use on {self.core.chip.product} (above it lies "
-                "the API scratch)", f"at most {self.capacity_bytes - self.next_addr} more bytes",
-                f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}",
-            )
+        if region is not self:
+            region.check_count(instruction, num)
+        end = region.next_addr + num * nbytes
+        if end > region.end_addr:
+            raise _misuse(instruction, "len", length, region.overflow_rule(num, nbytes, end),
+                          f"at most {region.end_addr - region.next_addr} more bytes",
+                          f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}")
         if form == "queue":
-            target._attach(self, self.next_addr, num, nbytes)
+            target._attach(self, region.next_addr, num, nbytes)
             self.queues.append(target)
         else:
-            target._attach(self, self.next_addr, nbytes)
+            target._attach(self, region.next_addr, nbytes)
             self.bufs.append(target)
-        self.next_addr = end
+        region.next_addr = end
         self.buffer_count += num
+        if region is not self:
+            region.buffer_count += num
+        return True
+
+    def init_buf_pool(self, buf_pool: TBufPool, len: int = 0, share_buf: TBufPool | None = None) -> bool:  # noqa: A002
+        """Give ``buf_pool`` ``len`` bytes of the UB (``InitBufPool``), or ``share_buf``'s bytes to share.
+
+        The pool then hands its bytes to queues and TBufs with its own ``init_buffer``.
+        """
+        instruction = "TPipe.init_buf_pool"
+        self._require_alive(instruction)
+        if not isinstance(buf_pool, TBufPool):
+            raise TypeError(f"{instruction}: buf_pool must be an asc.TBufPool, got {type(buf_pool).__name__}")
+        if buf_pool._pipe is not None and not buf_pool._pipe.destroyed:
+            raise _misuse(instruction, "buf_pool", repr(buf_pool), "the pool already has memory",
+                          "call pipe.reset() before re-initialising", PIPE_SOURCE)
+        if share_buf is not None:
+            if not isinstance(share_buf, TBufPool):
+                raise TypeError(f"{instruction}: share_buf must be an asc.TBufPool, got {type(share_buf).__name__}")
+            if share_buf._pipe is not self:
+                raise _misuse(instruction, "share_buf", repr(share_buf), "the pool to share has no memory of this "
+                              "pipe", "a pool this pipe's init_buf_pool initialised", PIPE_SOURCE)
+            buf_pool._attach(self, share_buf.start_addr, share_buf.end_addr)
+            self.pools.append(buf_pool)
+            return True
+        nbytes = align_up(require_int(instruction, "len", len, 1, (1 << 32) - 1, PIPE_SOURCE), BUFFER_ALIGN)
+        end = self.next_addr + nbytes
+        if end > self.capacity_bytes:
+            raise _misuse(instruction, "len", len, self.overflow_rule(1, nbytes, end),
+                          f"at most {self.capacity_bytes - self.next_addr} more bytes",
+                          f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}")
+        buf_pool._attach(self, self.next_addr, end)
+        self.pools.append(buf_pool)
+        self.next_addr = end
         return True
 
     def reset(self) -> None:
@@ -479,6 +715,21 @@ class TPipe:
         self.destroyed = False
         self.event_ids = {}
         _PIPES[core] = weakref.ref(self)
+
+    def get_base_addr(self, logic_pos: TPosition) -> int:
+        """The base address of ``logic_pos``'s memory (``GetBaseAddr``): 0 for the UB positions.
+
+        ``GetBaseAddr.md``: a CPU-debug aid, the tensor address minus it is the device offset;
+        npusim's tensor addresses are device offsets already.  GM has no base in a pipe.
+        """
+        instruction = "TPipe.get_base_addr"
+        self._require_alive(instruction)
+        pos = _require_position(instruction, "logic_pos", logic_pos)
+        if pos == TPosition.GM:
+            raise ParameterRangeError(instruction, "logic_pos", pos.name, "GM is not a memory of the pipe",
+                                      "VECIN, VECOUT, VECCALC", RULES)
+        _require_ub_position(instruction, pos)
+        return 0
 
     # ------------------------------------------------------------ event ids
     def _event(self, instruction: str, event) -> HardEvent:
@@ -532,7 +783,9 @@ class TPipe:
             que._detach()
         for buf in self.bufs:
             buf._detach()
-        self.queues, self.bufs = [], []
+        for pool in self.pools:
+            pool._detach()
+        self.queues, self.bufs, self.pools = [], [], []
         self.busy_by_position = {}
         self.next_addr = self.buffer_count = 0
 

@@ -1,0 +1,70 @@
+"""Runtime int32 values of pyasc kernels use C's arithmetic (pyasc ir_value.py: divsi, remsi, wrap-around).
+
+Expected values are C99's (6.5.5: the quotient truncated toward zero, ``(a/b)*b + a%b == a``)
+and two's-complement int32 wrap-around, worked by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from npusim.errors import ParameterRangeError
+from npusim.pyasc.cint import CInt32
+from npusim.pyasc.jit import narrow
+
+
+def test_division_truncates_and_the_remainder_has_the_dividends_sign():
+    n = CInt32(-7)
+    assert (n // 2, n / 2, n % 2) == (-3, -3, -1)
+    assert (CInt32(7) // -2, CInt32(7) % -2) == (-3, 1)
+    assert (100 // CInt32(-7), 100 % CInt32(-7)) == (-14, 2)  # reflected: the Python int is the dividend
+    assert type(n // 2) is CInt32 and type(3 * n) is CInt32
+
+
+def test_wrap_around_shifts_and_negation():
+    top = CInt32(2**31 - 1)
+    assert top + 1 == -(2**31) and CInt32(-(2**31)) - 1 == 2**31 - 1
+    assert CInt32(65536) * 65536 == 0 and CInt32(46341) * 46341 == -2147479015
+    assert -CInt32(-(2**31)) == -(2**31)
+    assert (CInt32(-8) >> 1, CInt32(2) << 30, CInt32(6) & 3, CInt32(6) | 1, CInt32(6) ^ 5) == (-4, -(2**31), 2, 7, 3)
+    with pytest.raises(ParameterRangeError):
+        CInt32(1) << 32
+
+
+def test_the_other_operand_becomes_int32_first():
+    assert CInt32(3) * 0.5 == 0  # pyasc: int(0.5)
+    assert CInt32(1) + (2**32 + 5) == 6
+
+
+def test_division_by_zero_is_an_error():
+    with pytest.raises(ParameterRangeError, match="division by zero"):
+        CInt32(5) // 0
+    with pytest.raises(ParameterRangeError):
+        7 % CInt32(0)
+
+
+def test_int_arguments_become_c_int32():
+    value = narrow("k", "n", -7)
+    assert type(value) is CInt32 and value // 2 == -3
+
+
+def test_a_kernel_computes_with_c_division(asc):
+    @asc.jit
+    def kernel(z: asc.GlobalAddress, n: int):
+        z_gm = asc.GlobalTensor()
+        z_gm.set_global_buffer(z)
+        t = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 0, 24)
+        asc.duplicate(t, n // 2, 8)
+        asc.duplicate(t[8:], n % 2, 8)
+        block = asc.get_block_idx()
+        asc.duplicate(t[16:], (block - 3) // 2, 8)
+        for i in asc.range(1):
+            asc.duplicate(t[16:], (i - 3) // 2 + block, 8)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(z_gm, t, 24)
+
+    z = np.zeros(24, np.int32)
+    kernel[1](z, -7)
+    assert z.tolist() == [-3] * 8 + [-1] * 8 + [-1] * 8
