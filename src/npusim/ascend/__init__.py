@@ -48,6 +48,7 @@ from .types import (
     HardEvent,
     MaskMode,
     PipeID,
+    ReduceOrder,
     SelMode,
     TPosition,
     TransDataTo5HDParams,
@@ -55,7 +56,8 @@ from .types import (
 )
 
 #: the modules under ``ops/`` that register instructions (one family each)
-INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync")
+INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
+                       "reduce")
 
 
 def instructions() -> list[_registry.Instruction]:

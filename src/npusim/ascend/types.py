@@ -30,6 +30,7 @@ __all__ = [
     "HardEvent",
     "MaskMode",
     "PipeID",
+    "ReduceOrder",
     "SELMODE",
     "SelMode",
     "TPosition",
@@ -79,6 +80,16 @@ class CMPMODE(IntEnum):
     LE = 3
     GE = 4
     NE = 5
+
+
+class ReduceOrder(IntEnum):
+    """Where a per-repeat max/min reduction puts its value and index (pyasc ``ReduceOrder``;
+    归约计算/ReduceRepeat.md 参数说明, order)."""
+
+    ORDER_VALUE_INDEX = 0
+    ORDER_INDEX_VALUE = 1
+    ORDER_ONLY_VALUE = 2
+    ORDER_ONLY_INDEX = 3
 
 
 class MaskMode(IntEnum):
