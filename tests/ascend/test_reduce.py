@@ -19,7 +19,11 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
+from npusim.ascend.ops.reduce import REDUCE_OPS
+from npusim.engine.registry import by_name
+
 from . import reduce_reference as model
+from . import test_elementwise_access_records as records
 from .conftest import assert_rejected, fill
 
 F16, F32 = asc.float16, asc.float32
@@ -92,6 +96,33 @@ def test_reduce_repeat_examples_every_order(a2, function, data, values, mask):
     a2.ub_write(DST, bytes(64))
     function(z, x, mask, 3, 1, 1, 8)  # the default order is ORDER_VALUE_INDEX
     assert bits16(a2, DST, 6).tolist() == [int(v) for v in expected[O.ORDER_VALUE_INDEX]]
+
+
+@pytest.mark.parametrize("values, lanes, expected", [
+    ({5: 7.0, 70: 7.0}, 128, (7.0, 5)),  # ties: the smallest index (约束说明)
+    ({3: -0.0, 9: 0.0, 20: -0.0}, 128, (0.0, 9)),  # max(-0, +0) = +0
+    ({30: np.nan, 40: np.nan, 1: np.inf}, 128, (np.nan, 30)),  # a NaN wins, the first one's index
+    ({100: 9.0, 63: -0.5}, 64, (-0.5, 63)),  # lane 100 masked off
+])
+def test_max_index_rules(a2, values, lanes, expected):
+    x, z = tensors(a2)
+    data = np.full(128, -1, np.float16)
+    for lane, value in values.items():
+        data[lane] = value
+    put(a2, SRC, data)
+    asc.whole_reduce_max(z, x, lanes, 1, 1, 1, 8)
+    value, index = bits16(a2, DST, 2)
+    want = 0x7E00 if np.isnan(expected[0]) else int(np.float16(expected[0]).view(np.uint16))
+    assert (int(value), int(index)) == (want, expected[1])
+
+
+def test_min_of_zeros_is_minus_zero(a2):
+    x, z = tensors(a2)
+    data = np.zeros(128, np.float16)
+    data[[4, 50]] = -0.0
+    put(a2, SRC, data)
+    asc.whole_reduce_min(z, x, 128, 1, 1, 1, 8)
+    assert bits16(a2, DST, 2).tolist() == [0x8000, 4]
 
 
 def test_whole_reduce_min_index_90(a2):
@@ -448,6 +479,8 @@ def calls(draw):
     if draw(st.booleans()):  # small magnitudes, so that sums round rather than overflow
         values = np.array(rng.standard_normal(n), dtype=np.float16 if size == 2 else np.float32).view(
             np.uint16 if size == 2 else np.uint32).astype(np.uint64)
+    if draw(st.booleans()):  # few distinct values: ties, whose first lane the index must name
+        values = rng.choice(np.array(SPECIAL[fmt][:4] + SPECIAL[fmt][-2:], dtype=np.uint64), n)
     special = rng.random(n) < draw(st.sampled_from([0.0, 0.05, 0.3]))
     values[special] = rng.choice(SPECIAL[fmt], int(special.sum()))
     values = values.tolist()
@@ -493,3 +526,24 @@ def test_matches_reference(case):
                              saturate=saturating, fills_empty=chip in ("310B", "950") and kind != "repeat",
                              chip=chip)
         assert core.ub_read(0, 0x3000) == bytes(expected)
+
+
+# ------------------------------------------------------------------ access records
+@pytest.mark.parametrize("name, index", [(name, i) for name, op in REDUCE_OPS.items()
+                                         for i in range(len(by_name("ascend", name).examples))])
+def test_access_record_is_exact(name, index):
+    """Every changed byte lies in the record's writes; the written bytes depend on nothing outside reads + writes."""
+    snippet = by_name("ascend", name).examples[index]
+    rng = np.random.default_rng(index)
+    image = rng.integers(0, 256, records.SPAN, dtype=np.uint8)
+    after, record = records.run(snippet, image.tobytes())
+    assert record.instruction == name
+    writes, reads = records.covered(record.writes), records.covered(record.reads)
+    changed = after != image
+    assert not (changed & ~writes).any()
+    assert writes.any() and not (writes & reads).any()
+    other = image.copy()
+    outside = ~(reads | writes)
+    other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
+    again, _ = records.run(snippet, other.tobytes())
+    assert (again[writes] == after[writes]).all()

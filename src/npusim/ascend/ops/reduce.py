@@ -193,6 +193,11 @@ class ReduceOp:
     summary: str
 
     @property
+    def types_source(self) -> str:
+        """Where the page lists its dtypes (the legacy RepeatReduceSum.md in its 参数说明)."""
+        return f"{self.page} {'参数说明' if self.page == REPEAT_SUM_PAGE else '数据类型'}"
+
+    @property
     def exactness(self) -> str:
         return IEEE_RNE if self.operation == SUM else BIT_EXACT
 
@@ -295,11 +300,11 @@ def _compile(op: ReduceOp, core: Core, form: str, bound: dict) -> ReducePlan:
         raise unsupported_on(core.chip, name, name, lambda chip: chip.name in table, f"{op.page} 产品支持情况")
     allowed_dst = frozenset(d for d, _s in pairs)
     require_dtype(name, "dst", dst.dtype, allowed_dst, f"{name} does not support this data type on "
-                  f"{core.chip.product}", f"{op.page} 数据类型")
+                  f"{core.chip.product}", op.types_source)
     allowed_src = frozenset(s for d, s in pairs if d == dst.dtype.name)
     if src.dtype.name not in allowed_src:
         raise UnsupportedError(name, "src dtype", src.dtype.name, f"src with a {dst.dtype.name} dst",
-                               ", ".join(sorted(allowed_src)), f"{op.page} 数据类型")
+                               ", ".join(sorted(allowed_src)), op.types_source)
     if order is not None and order not in ORDERS_BY_PRODUCT[core.chip.name]:
         allowed = ", ".join(o.name for o in sorted(ORDERS_BY_PRODUCT[core.chip.name]))
         raise UnsupportedError(name, "order", order.name, f"ReduceOrder on {core.chip.product}", allowed,
@@ -464,10 +469,13 @@ class ReduceBinding:
             grid[:] = ub.gather(index, src_dtype.raw).reshape(grid.shape)
         else:
             grid[lanes.mask] = ub.gather(index, src_dtype.raw)
-        result = reduce_groups(plan, core, grid)
-        ub.scatter(self.dst_fp.addrs, result)
-        if plan.mask_words_after is not None:
-            core.set_mask_words(*plan.mask_words_after)
+        self._commit(core, reduce_groups(plan, core, grid))
+
+    def _commit(self, core: Core, result: np.ndarray) -> None:
+        """Store the results' bytes, then the mask the lowering leaves behind."""
+        core.ub.scatter(self.dst_fp.addrs, result)
+        if self.plan.mask_words_after is not None:
+            core.set_mask_words(*self.plan.mask_words_after)
 
 
 # ---------------------------------------------------------------- computing
@@ -563,7 +571,7 @@ _CALLS = {
     "block_reduce_max": ("float32", ("asc.block_reduce_max(z, x, 8, 64, 1, 1, 8)",
                                      "asc.block_reduce_max(z, x, 2, [0x0F0F0F0F0F0F0F0F, 0], 1, 2, 16)")),
     "block_reduce_min": ("float16", ("asc.block_reduce_min(z, x, 4, 100, 1, 1, 8)",)),
-    "pair_reduce_sum": ("float32", ("asc.pair_reduce_sum(z[:32], x, 1, 64, 1, 1, 8)",
+    "pair_reduce_sum": ("float32", ("asc.pair_reduce_sum(z, x, 1, 64, 1, 1, 8)",
                                     "asc.pair_reduce_sum(z, x, 2, [0x5555555555555555, 0], 1, 1, 8)")),
     "repeat_reduce_sum": ("float16", ("asc.repeat_reduce_sum(z, x, 4, 128, 0, 1, 1, 8)",
                                       "asc.repeat_reduce_sum(z, x, 2, 77, 0, 2, 3, 16)")),
