@@ -176,6 +176,8 @@ REDUCE = {
     "whole_reduce_sum, contiguous": lambda d, a: asc.whole_reduce_sum(d, a, 100, 3, 2, 1, 8),
     "block_reduce_min, partial blocks": lambda d, a: asc.block_reduce_min(d, a, 2, 40, 1, 2, 16),
     "pair_reduce_sum": lambda d, a: asc.pair_reduce_sum(d, a, 2, 128, 1, 1, 8),
+    "reduce_max with index (dst and work buffer)": lambda d, a: asc.reduce_max(d, a, a, 128, 4, 8, True),
+    "reduce_sum, count": lambda d, a: asc.reduce_sum(d, a, a, 700),
 }
 
 

@@ -57,7 +57,7 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
-                       "reduce")
+                       "reduce", "reduce_all")
 
 
 def instructions() -> list[_registry.Instruction]:
