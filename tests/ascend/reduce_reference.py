@@ -63,7 +63,7 @@ def tree_sum(values: list[int], fmt: str, src_fmt: str, saturate: bool) -> int:
 def extremum(values: list[int], active: list[bool], fmt: str, maximum: bool) -> tuple[int, int] | None:
     """(value bits, lane) of the extremum of the active lanes; None if no lane is active."""
     best = None
-    for lane, (bits, on) in enumerate(zip(values, active)):
+    for lane, (bits, on) in enumerate(zip(values, active, strict=True)):
         if not on:
             continue
         if ref.FORMATS[fmt][1] == "float" and _is_nan(bits, fmt):

@@ -17,10 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
-from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
-
 from npusim.ascend.ops.reduce import REDUCE_OPS
 from npusim.engine.registry import by_name
+from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
 from . import reduce_reference as model
 from . import test_elementwise_access_records as records
@@ -320,7 +319,8 @@ def test_unsupported_products(chip, name):
         assert_rejected(core, UnsupportedError, _call(name, x, z), instruction=name, operand="product")
 
 
-@pytest.mark.parametrize("chip, src, dst", [("A2", asc.int16, asc.int32), ("910", F32, F32), ("A2", asc.int32, asc.int32)])
+@pytest.mark.parametrize("chip, src, dst", [("A2", asc.int16, asc.int32), ("910", F32, F32),
+                                            ("A2", asc.int32, asc.int32)])
 def test_unsupported_dtypes(chip, src, dst):
     with asc.Core(chip) as core:
         x, z = tensors(core, src, dst)
@@ -354,14 +354,16 @@ def test_order_out_of_range(a2):
                     instruction="whole_reduce_min", operand="order", value=4)
 
 
-@pytest.mark.parametrize("name, operand", [("whole_reduce_sum", "src_rep_stride"), ("block_reduce_sum", "dst_rep_stride"),
-                                           ("pair_reduce_sum", "src_blk_stride"), ("repeat_reduce_sum", "dst_blk_stride")])
+@pytest.mark.parametrize("name, operand", [
+    ("whole_reduce_sum", "src_rep_stride"), ("block_reduce_sum", "dst_rep_stride"),
+    ("pair_reduce_sum", "src_blk_stride"), ("repeat_reduce_sum", "dst_blk_stride")])
 def test_strides_are_uint16(a2, name, operand):
     x, z = tensors(a2)
     entry = getattr(asc, name).instruction
     names = entry.forms[0].names
     args = dict(zip(names[2:], {"whole_reduce_sum": (128, 1, 1, 1, 8), "block_reduce_sum": (1, 128, 1, 1, 8),
-                                "pair_reduce_sum": (1, 128, 1, 1, 8), "repeat_reduce_sum": (1, 128, 0, 1, 1, 8)}[name]))
+                                "pair_reduce_sum": (1, 128, 1, 1, 8), "repeat_reduce_sum": (1, 128, 0, 1, 1, 8)}[name],
+                    strict=True))
     args[operand] = 65536
     assert_rejected(a2, ParameterRangeError, lambda: getattr(asc, name)(z, x, **args), instruction=name,
                     operand=operand, value=65536)

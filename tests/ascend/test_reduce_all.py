@@ -82,7 +82,7 @@ def ref_sum(values: list[int], fmt: str, method: int, per: int, saturate: bool, 
 
         def add(a, b, active_lanes):
             return [ew.float_bits("add", fmt, x, y, saturate) if j < active_lanes else x
-                    for j, (x, y) in enumerate(zip(a, b))]
+                    for j, (x, y) in enumerate(zip(a, b, strict=True))]
         last = len(values) - per * (n - 1)
         if n == 2:
             merged = add(s[0], s[1], last)
@@ -90,7 +90,7 @@ def ref_sum(values: list[int], fmt: str, method: int, per: int, saturate: bool, 
             merged = add(add(s[0], s[1], per), s[2], last)
         else:
             merged = [ew.float_bits("add", fmt, a, b, saturate)
-                      for a, b in zip(add(s[2], s[3], last), add(s[0], s[1], per))]
+                      for a, b in zip(add(s[2], s[3], last), add(s[0], s[1], per), strict=True)]
         return model.tree_sum(merged, fmt, fmt, saturate)
     sums = [model.tree_sum(r, fmt, fmt, saturate) for r in reps]
     if method == 1:
@@ -167,7 +167,8 @@ def test_950_int64_sum_wraps():
 
 # ------------------------------------------------------------------ constraints
 def test_work_buffer_size(a2):
-    """关键特性说明: ReduceSum 方式二 needs ceil(repeats / 16) * 16 halves; ReduceMax with index accumulates the rounds."""
+    """关键特性说明: ReduceSum 方式二 needs ceil(repeats / 16) * 16 halves; ReduceMax with an index adds up
+    the rounds' space."""
     z, x, _ = setup(a2, np.ones(8320))
     w = asc.LocalTensor(F16, VECCALC, WORK, 79)
     assert_rejected(a2, ParameterRangeError, lambda: asc.reduce_sum(z, x, w, 128, 65, 8),
@@ -207,7 +208,8 @@ def test_dst_alignment_and_dtypes(a2):
     asc.reduce_max(odd, x, w, 256)  # value only: 2 bytes
     assert_rejected(a2, AlignmentError, lambda: asc.reduce_max(odd, x, w, 256, True), operand="dst address",
                     value=DST + 2)
-    assert_rejected(a2, UnsupportedError, lambda: asc.reduce_sum(z, x, asc.LocalTensor(F32, VECCALC, WORK, 64), 128, 1, 8),
+    wrong = asc.LocalTensor(F32, VECCALC, WORK, 64)
+    assert_rejected(a2, UnsupportedError, lambda: asc.reduce_sum(z, x, wrong, 128, 1, 8),
                     operand="shared_tmp_buffer dtype", value="float32")
     with asc.Core("910") as core:
         z, x, w = setup(core, np.ones(64), F32)

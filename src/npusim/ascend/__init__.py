@@ -57,7 +57,7 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
-                       "reduce", "reduce_all")
+                       "reduce", "reduce_all")  # reduce and reduce_all: one family (per-repeat / whole-tensor)
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -91,7 +91,8 @@ double = float64
 __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "DataCopyExtParams",
     "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
-    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
+    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "ReduceOrder", "SelMode", "TBuf", "TPipe",
+    "TPosition", "TQue",
     "TransDataTo5HDParams", "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",

@@ -194,8 +194,9 @@ def _compile(op: ReduceAllOp, core: Core, form: str, bound: dict) -> ReduceAllPl
     if core.chip.name not in NO_WORK_BUFFER and method != 1:
         work_used = work_elements(op, dtype.itemsize, first_max_repeat, cal_index)
         if work.tile_size < work_used:
-            raise ParameterRangeError(name, "shared_tmp_buffer size", work.tile_size, "the work buffer must hold what "
-                                      "关键特性说明 asks for", f"at least {work_used} elements", f"{op.page} 关键特性说明")
+            raise ParameterRangeError(name, "shared_tmp_buffer size", work.tile_size,
+                                      "the work buffer must hold what 关键特性说明 asks for",
+                                      f"at least {work_used} elements", f"{op.page} 关键特性说明")
     plan = ReduceAllPlan(op, dtype, lanes, method, cal_index,
                          strided_footprint("src", 0, lanes, dtype.itemsize, 1, rep_stride),
                          bytes_footprint("dst", 0, alignment, 1),
