@@ -361,9 +361,9 @@ def test_strides_are_uint16(a2, name, operand):
     x, z = tensors(a2)
     entry = getattr(asc, name).instruction
     names = entry.forms[0].names
-    args = dict(zip(names[2:], {"whole_reduce_sum": (128, 1, 1, 1, 8), "block_reduce_sum": (1, 128, 1, 1, 8),
-                                "pair_reduce_sum": (1, 128, 1, 1, 8), "repeat_reduce_sum": (1, 128, 0, 1, 1, 8)}[name],
-                    strict=True))
+    values = {"whole_reduce_sum": (128, 1, 1, 1, 8), "block_reduce_sum": (1, 128, 1, 1, 8),
+              "pair_reduce_sum": (1, 128, 1, 1, 8), "repeat_reduce_sum": (1, 128, 0, 1, 1, 8)}[name]
+    args = dict(zip(names[2:2 + len(values)], values, strict=True))
     args[operand] = 65536
     assert_rejected(a2, ParameterRangeError, lambda: getattr(asc, name)(z, x, **args), instruction=name,
                     operand=operand, value=65536)
