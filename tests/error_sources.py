@@ -49,6 +49,9 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_C_API}/reg/compare_and_select/asc_ge_scalar.md": ("asc_ge_scalar", *C_API),
     f"{_C_API}/reg/compare_and_select/asc_gt_scalar.md": ("asc_gt_scalar", *C_API),
     f"{_C_API}/reg/compare_and_select/asc_ne_scalar.md": ("asc_ne_scalar", *C_API),
+    **{f"{_C_API}/vector_compute/{page}.md": (page, *C_API) for page in (
+        "asc_datablock_reduce_sum", "asc_datablock_reduce_max", "asc_datablock_reduce_min", "asc_pair_reduce_sum",
+        "asc_repeat_reduce_sum", "asc_repeat_reduce_max", "asc_repeat_reduce_min")},
     f"{_C_API}/vector_compute/asc_eq.md": ("asc_eq", *C_API),
     f"{_C_API}/vector_compute/asc_eq_scalar.md": ("asc_eq_scalar", *C_API),
     f"{_C_API}/vector_compute/asc_ge.md": ("asc_ge", *C_API),

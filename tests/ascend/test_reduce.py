@@ -549,3 +549,69 @@ def test_access_record_is_exact(name, index):
     other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
     again, _ = records.run(snippet, other.tobytes())
     assert (again[writes] == after[writes]).all()
+
+
+# ------------------------------------------------------------------ the C API
+def test_c_api_example(a2):
+    """asc_repeat_reduce_sum.md 调用示例: 256 ones, repeat 2, strides 1, 1, 8 -> [128, 128] (mask register all ones)."""
+    x, z = tensors(a2)
+    put(a2, SRC, np.ones(256, np.float16))
+    asc.set_vector_mask(2**64 - 1, 2**64 - 1)
+    asc.asc_repeat_reduce_sum(z, x, 2, 1, 1, 8)
+    assert halves(a2, DST, 2).tolist() == [128, 128]
+
+
+@pytest.mark.parametrize("name, cpp, args, order", [
+    ("asc_datablock_reduce_max", "block_reduce_max", (), None), ("asc_pair_reduce_sum", "pair_reduce_sum", (), None),
+    ("asc_repeat_reduce_sum", "whole_reduce_sum", (), None),
+    ("asc_repeat_reduce_min_index_value", "whole_reduce_min", (), O.ORDER_INDEX_VALUE),
+    ("asc_repeat_reduce_max_only_index", "whole_reduce_max", (), O.ORDER_ONLY_INDEX)])
+def test_c_api_is_the_instruction(a2, name, cpp, args, order):
+    """Each C API function is registered as an alias of its instruction and computes the same bytes:
+    the repeat form with is_set_mask=False, the count form as counter mode over the first count elements."""
+    entry = getattr(asc, name).instruction
+    assert entry.alias_of == cpp and getattr(asc, f"{name}_sync").instruction.alias_of == cpp
+    x, z = tensors(a2, dst_size=2048)
+    fill(a2, SRC, 1024, seed=3)
+    a2.ub_write(SRC, np.random.default_rng(1).standard_normal(512).astype(np.float16).tobytes())
+    asc.set_vector_mask(0xFFFF0000FFFF, 0xF0)
+    getattr(asc, name)(z, x, 3, 2, 1, 8)
+    via_c = a2.ub_read(DST, 4096)
+    a2.ub_write(DST, bytes(4096))
+    orders = () if cpp == "whole_reduce_sum" else (order or O.ORDER_VALUE_INDEX,)
+    if cpp.startswith(("block", "pair")):
+        getattr(asc, cpp)(z, x, 3, 0, 2, 1, 8, False)
+    else:
+        getattr(asc, cpp)(z, x, 0, 3, 2, 1, 8, *orders, False)
+    assert a2.ub_read(DST, 4096) == via_c
+    a2.ub_write(DST, bytes(4096))
+    getattr(asc, f"{name}_sync")(z, x, 300)
+    synced = a2.ub_read(DST, 4096)
+    assert a2.sync_log[-1].kind == "pipe_barrier"
+    asc.set_mask_count()
+    asc.set_vector_mask(0, 300)
+    a2.ub_write(DST, bytes(4096))
+    if cpp.startswith(("block", "pair")):
+        getattr(asc, cpp)(z, x, 1, 0, 1, 1, 8, False)
+    else:
+        getattr(asc, cpp)(z, x, 0, 1, 1, 1, 8, *orders, False)
+    asc.set_mask_norm()
+    assert a2.ub_read(DST, 4096) == synced
+
+
+def test_c_api_rules():
+    with asc.Core("310P") as core:
+        x, z = tensors(core)
+        assert_rejected(core, UnsupportedError, lambda: asc.asc_pair_reduce_sum(z, x, 128), operand="product")
+    with asc.Core("A2") as core:
+        core.ub_write(0, bytes(64 * 1024))
+        x, _ = tensors(core)
+        z = asc.LocalTensor(F16, VECOUT, DST + 16, 64)  # 16 B is enough for block_reduce_sum, not for the C API
+        asc.block_reduce_sum(z, x, 1, 128, 1, 1, 8)
+        assert_rejected(core, AlignmentError, lambda: asc.asc_datablock_reduce_sum(z, x, 128), operand="dst address")
+        z = asc.LocalTensor(F16, VECOUT, DST + 2, 64)  # only_value: 2 B for ReduceRepeat, 4 B for the C API
+        asc.whole_reduce_max(z, x, 128, 1, 1, 1, 8, O.ORDER_ONLY_VALUE)
+        assert_rejected(core, AlignmentError, lambda: asc.asc_repeat_reduce_max_only_value(z, x, 128),
+                        operand="dst address")
+        assert_rejected(core, ParameterRangeError, lambda: asc.asc_repeat_reduce_sum(z, x, 1, 65536, 1, 8),
+                        operand="dst_repeat_stride", value=65536)

@@ -71,11 +71,11 @@ from ..addressing import ActiveLanes, lanes_per_repeat
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
-from ..masking import MaskWords, lanes_from_mask_arg, lanes_from_register
+from ..masking import MaskWords, checked_counter_lanes, lanes_from_mask_arg, lanes_from_register
 from ..tensor import LocalTensor
 from ..types import ReduceOrder
 from . import arith
-from .common import require_dtype, require_ub_tensor
+from .common import c_api_page, record_pipe_barrier, require_dtype, require_ub_tensor
 from .elementwise import _fast_context, _plan_context
 
 __all__ = [
@@ -183,6 +183,9 @@ class ReduceOp:
         page: the page its rules come from.
         forms: its call form.
         summary: what it computes, in one line.
+        alias_of: for a C API function, the instruction it is (``asc_repeat_reduce_sum``: whole_reduce_sum).
+        order: the ReduceOrder a C API max/min function's name fixes.
+        sync: a ``*_sync`` C API function (a full pipe barrier follows).
     """
 
     name: str
@@ -191,10 +194,16 @@ class ReduceOp:
     page: str
     forms: tuple[Form, ...]
     summary: str
+    alias_of: str | None = None
+    order: ReduceOrder | None = None
+    sync: bool = False
 
     @property
     def types_source(self) -> str:
-        """Where the page lists its dtypes (the legacy RepeatReduceSum.md in its 参数说明)."""
+        """Where the page lists its dtypes (the legacy RepeatReduceSum.md in its 参数说明, a C API page in
+        its 函数原型)."""
+        if self.alias_of is not None:
+            return f"{self.page} 函数原型"
         return f"{self.page} {'参数说明' if self.page == REPEAT_SUM_PAGE else '数据类型'}"
 
     @property
@@ -268,8 +277,10 @@ def _layout(op: ReduceOp, dst: DType, src: DType, order: ReduceOrder | None, dst
 def _dst_alignment(op: ReduceOp, dst: DType, order: ReduceOrder | None) -> int:
     """The dst start alignment: ReduceRepeat.md 表3, ReduceDataBlock.md 约束说明 (16 B half, 32 B
     float), 32 B for ReducePairElem and the legacy RepeatReduceSum (the general rule)."""
+    if op.alias_of is not None and op.operation != SUM and op.kind == REPEAT:
+        return 2 * dst.itemsize  # asc_repeat_reduce_max.md / _min.md 约束说明: 4 B half, 8 B float, every order
     if op.kind == BLOCK:
-        return 8 * dst.itemsize
+        return 32 if op.alias_of is not None else 8 * dst.itemsize  # asc_datablock_reduce_*.md: 32 B
     if op.kind == PAIR or op.name == "repeat_reduce_sum":
         return 32
     return sum(size for _kind, size in _slots(op, dst, order))
@@ -277,6 +288,8 @@ def _dst_alignment(op: ReduceOp, dst: DType, order: ReduceOrder | None) -> int:
 
 # ----------------------------------------------------------------- planning
 def _order(op: ReduceOp, bound: dict) -> ReduceOrder | None:
+    if op.order is not None:
+        return op.order
     if "order" not in bound:
         return None
     value = require_int(op.name, "order", bound["order"], 0, len(ReduceOrder) - 1, f"{op.page} 参数说明",
@@ -314,7 +327,13 @@ def _compile(op: ReduceOp, core: Core, form: str, bound: dict) -> ReducePlan:
     itemsize = src.dtype.itemsize
     words_after: MaskWords | None = None
     registers: tuple[str, ...] = ("MASK_MODE",)
-    if require_bool(name, "is_set_mask", bound["is_set_mask"]):
+    if "count" in bound:  # a C API count form: counter mode over the first count elements
+        count = require_uint(name, "count", bound["count"], 32, f"{op.page} 参数说明")
+        if count == 0:
+            return _nop(op, core, "count")
+        lanes = checked_counter_lanes(name, count, lanes_per_repeat(itemsize), "count")
+        registers = ()
+    elif "is_set_mask" in bound and require_bool(name, "is_set_mask", bound["is_set_mask"]):
         lanes, words = lanes_from_mask_arg(core, name, bound["mask"], bound[_repeat_param(op)], itemsize,
                                            lowering_counts_raw=not native)
         if native:
@@ -336,13 +355,22 @@ def _compile(op: ReduceOp, core: Core, form: str, bound: dict) -> ReducePlan:
 
 
 def _repeat_param(op: ReduceOp) -> str:
-    return "repeat" if op.kind == BLOCK else "repeat_time"
+    return "repeat" if op.kind == BLOCK or op.alias_of is not None else "repeat_time"
+
+
+_C_API_STRIDES = {"dst_repeat_stride": "dst_rep_stride", "src_block_stride": "src_blk_stride",
+                  "src_repeat_stride": "src_rep_stride"}
+_CONTIGUOUS = {"dst_rep_stride": 1, "src_blk_stride": 1, "src_rep_stride": 8}
 
 
 def _strides(op: ReduceOp, core: Core, bound: dict) -> dict[str, int]:
     """The stride fields, each a uint16 (the pages' [0, 2^16 - 1]); dst_rep_stride 0 is rejected on the 910."""
     source = f"{op.page} 参数说明; {semantics('1.2')}"
     names = [p.name for p in op.forms[0].params if p.name.endswith("_stride")]
+    if op.alias_of is not None:  # the C API: the count form is contiguous, the repeat form names them its way
+        if "count" in bound:
+            return dict(_CONTIGUOUS)
+        return {_C_API_STRIDES[name]: require_uint(op.name, name, bound[name], 16, source) for name in names}
     strides = {name: require_uint(op.name, name, bound[name], 16, source) for name in names}
     if strides["dst_rep_stride"] == 0 and core.chip.name in NO_ZERO_DST_STRIDE:
         raise ParameterRangeError(op.name, "dst_rep_stride", 0, f"{core.chip.product} does not support a "
@@ -476,6 +504,8 @@ class ReduceBinding:
         core.ub.scatter(self.dst_fp.addrs, result)
         if self.plan.mask_words_after is not None:
             core.set_mask_words(*self.plan.mask_words_after)
+        if self.plan.op.sync:
+            record_pipe_barrier(core)
 
 
 # ---------------------------------------------------------------- computing
@@ -602,3 +632,64 @@ block_reduce_min = _register(REDUCE_OPS["block_reduce_min"])
 pair_reduce_sum = _register(REDUCE_OPS["pair_reduce_sum"])
 repeat_reduce_sum = _register(REDUCE_OPS["repeat_reduce_sum"])
 
+
+
+# ------------------------------------------------------------------ the C API
+C_API_COUNT = Form("count", (DST, SRC, Param("count", _is_int)))
+C_API_REPEAT = Form("repeat", (DST, SRC, Param("repeat", _is_int), Param("dst_repeat_stride", _is_int),
+                               Param("src_block_stride", _is_int), Param("src_repeat_stride", _is_int)))
+_C_API_PRODUCTS = ("A2", "A3")  # every asc_*reduce* page: A2/A3 only
+
+
+def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
+    """The repeat form runs under the vector mask register in its mode; the count form sets its own."""
+    return () if form == "count" else (int(core.mask_mode), core.mask_words)
+
+
+def _c_api_ops() -> list[ReduceOp]:
+    """``asc_datablock_reduce_*``, ``asc_pair_reduce_sum``, ``asc_repeat_reduce_sum`` and
+    ``asc_repeat_reduce_{max,min}_{value_index,index_value,only_value,only_index}``
+    (C-API/vector_compute/, capi_aliases.json), each also as ``*_sync`` (count form only)."""
+    plain = [(f"asc_datablock_reduce_{op}", f"block_reduce_{op}", None) for op in (SUM, MAX, MIN)]
+    plain += [("asc_pair_reduce_sum", "pair_reduce_sum", None), ("asc_repeat_reduce_sum", "whole_reduce_sum", None)]
+    for extremum_op in ("max", "min"):
+        for order in ReduceOrder:
+            suffix = order.name.removeprefix("ORDER_").lower()
+            plain.append((f"asc_repeat_reduce_{extremum_op}_{suffix}", f"whole_reduce_{extremum_op}", order))
+    ops = []
+    for name, base, order in plain:
+        target = REDUCE_OPS[base]
+        for sync in (False, True):
+            full = f"{name}_sync" if sync else name
+            forms = (C_API_COUNT,) if sync else (C_API_REPEAT, C_API_COUNT)
+            page = c_api_page(full if order is None else f"asc_repeat_reduce_{target.operation}")
+            ops.append(ReduceOp(full, target.kind, target.operation, page, forms,
+                                f"C API {target.summary}" + (" (then a full pipe barrier)" if sync else ""),
+                                alias_of=base, order=order, sync=sync))
+    return ops
+
+
+C_API_OPS = {op.name: op for op in _c_api_ops()}
+DTYPES_BY_PRODUCT.update({name: {chip: _HALF_FLOAT for chip in _C_API_PRODUCTS} for name in C_API_OPS})
+
+
+def _c_api_examples(op: ReduceOp) -> tuple[str, ...]:
+    setup = _SETUP["float16"]
+    count = f"asc.{op.name}(z, x, 300)"
+    if op.sync:
+        return (setup + count,)
+    return (setup + f"asc.set_vector_mask(0xFFFF, 0xFF)\nasc.{op.name}(z, x, 2, 1, 1, 8)", setup + count)
+
+
+def _register_c_api(op: ReduceOp):
+    return register(Instruction(
+        op.name, "ascend", "reduce", "V", op.forms,
+        lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.page} 功能说明",
+        support=lambda chip, name=op.name: DTYPES_BY_PRODUCT[name].get(chip.name), exactness=op.exactness,
+        summary=op.summary, examples=_c_api_examples(op), plan_context=_c_api_context, fast_context=_fast_context,
+        alias_of=op.alias_of, doc=f"``{op.summary}`` ({op.page}).  The repeat form reads the lanes from the vector "
+        "mask register; the count form reduces the first ``count`` elements in counter mode, contiguously.",
+    ))
+
+
+globals().update({name: _register_c_api(op) for name, op in C_API_OPS.items()})
