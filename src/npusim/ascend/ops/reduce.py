@@ -52,7 +52,6 @@ GetReduceRepeatMaxMinSpr.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,7 +75,7 @@ from ..tensor import LocalTensor
 from ..types import ReduceOrder
 from . import arith
 from .common import c_api_page, record_pipe_barrier, require_dtype, require_ub_tensor
-from .elementwise import _fast_context, _plan_context
+from .elementwise import _fast_context, _is_bool, _is_int, _is_mask, _plan_context
 
 __all__ = [
     "REDUCE_OPS", "ReduceBinding", "ReduceOp", "ReducePlan", "block_reduce_max", "block_reduce_min",
@@ -91,18 +90,6 @@ BLOCK_PAGE = f"{pages.REDUCE}/ReduceDataBlock.md"
 PAIR_PAGE = f"{pages.REDUCE}/ReducePairElem.md"
 REPEAT_SUM_PAGE = f"{pages.REDUCE_LEGACY}/RepeatReduceSum.md"
 INDEX_SLOT_BYTES = 4  # ORDER_ONLY_INDEX: a uint32_t index (表3)
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
-def _is_mask(v) -> bool:
-    return _is_int(v) or (isinstance(v, (list, tuple, np.ndarray)) and not isinstance(v, (str, bytes)))
-
-
-def _is_bool(v) -> bool:
-    return isinstance(v, (bool, np.bool_))
 
 
 def _is_order(v) -> bool:

@@ -35,7 +35,6 @@ ACC register GetReduceRepeatSumSpr reads, the mask register with ``isSetMask`` (
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,24 +56,13 @@ from ..masking import MAX_MODELLED_REPEATS, checked_counter_lanes, mask_arg_word
 from ..tensor import LocalTensor
 from . import arith
 from .common import require_dtype, require_ub_tensor
+from .elementwise import _is_bool, _is_int, _is_mask
 from .reduce import extremum, tree_sum
 
 __all__ = ["REDUCE_ALL_OPS", "ReduceAllPlan", "reduce_max", "reduce_min", "reduce_sum"]
 
 INT32_MAX = (1 << 31) - 1
 METHOD_1 = frozenset({"A2", "A3"})  # the count form accumulates in order (方式一)
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
-def _is_mask(v) -> bool:
-    return _is_int(v) or (isinstance(v, (list, tuple, np.ndarray)) and not isinstance(v, (str, bytes)))
-
-
-def _is_bool(v) -> bool:
-    return isinstance(v, (bool, np.bool_))
 
 
 def _any(_value) -> bool:
