@@ -92,9 +92,10 @@ def test_reduce_repeat_examples_every_order(a2, function, data, values, mask):
         a2.ub_write(DST, bytes(64))
         function(z, x, mask, 3, 1, 1, 8, order)
         assert bits16(a2, DST, 6).tolist() == [int(v) for v in printed], order.name
-    a2.ub_write(DST, bytes(64))
-    function(z, x, mask, 3, 1, 1, 8)  # the default order is ORDER_VALUE_INDEX
-    assert bits16(a2, DST, 6).tolist() == [int(v) for v in expected[O.ORDER_VALUE_INDEX]]
+    for default in ((), (None,)):  # the default order (pyasc: Optional[ReduceOrder], None too) is ORDER_VALUE_INDEX
+        a2.ub_write(DST, bytes(64))
+        function(z, x, mask, 3, 1, 1, 8, *default)
+        assert bits16(a2, DST, 6).tolist() == [int(v) for v in expected[O.ORDER_VALUE_INDEX]]
 
 
 @pytest.mark.parametrize("values, lanes, expected", [

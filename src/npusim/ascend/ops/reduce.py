@@ -93,7 +93,7 @@ INDEX_SLOT_BYTES = 4  # ORDER_ONLY_INDEX: a uint32_t index (表3)
 
 
 def _is_order(v) -> bool:
-    return isinstance(v, ReduceOrder) or _is_int(v)
+    return v is None or isinstance(v, ReduceOrder) or _is_int(v)  # pyasc: Optional[ReduceOrder]
 
 
 def _any(_value) -> bool:
@@ -279,6 +279,8 @@ def _order(op: ReduceOp, bound: dict) -> ReduceOrder | None:
         return op.order
     if "order" not in bound:
         return None
+    if bound["order"] is None:  # pyasc's Optional[ReduceOrder]: the default
+        return ReduceOrder.ORDER_VALUE_INDEX
     value = require_int(op.name, "order", bound["order"], 0, len(ReduceOrder) - 1, f"{op.page} 参数说明",
                         rule="a ReduceOrder")
     return ReduceOrder(value)
