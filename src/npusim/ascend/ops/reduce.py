@@ -85,10 +85,11 @@ __all__ = [
 
 SUM, MAX, MIN = "sum", "max", "min"
 REPEAT, BLOCK, PAIR = "repeat", "block", "pair"
-REPEAT_PAGE = f"{pages.REDUCE}/ReduceRepeat.md"
-BLOCK_PAGE = f"{pages.REDUCE}/ReduceDataBlock.md"
-PAIR_PAGE = f"{pages.REDUCE}/ReducePairElem.md"
-REPEAT_SUM_PAGE = f"{pages.REDUCE_LEGACY}/RepeatReduceSum.md"
+DOC_DIR, LEGACY_DIR = pages.REDUCE, pages.REDUCE_LEGACY
+REPEAT_PAGE = f"{DOC_DIR}/ReduceRepeat.md"
+BLOCK_PAGE = f"{DOC_DIR}/ReduceDataBlock.md"
+PAIR_PAGE = f"{DOC_DIR}/ReducePairElem.md"
+REPEAT_SUM_PAGE = f"{LEGACY_DIR}/RepeatReduceSum.md"
 INDEX_SLOT_BYTES = 4  # ORDER_ONLY_INDEX: a uint32_t index (表3)
 
 

@@ -61,6 +61,7 @@ from .reduce import extremum, tree_sum
 
 __all__ = ["REDUCE_ALL_OPS", "ReduceAllPlan", "reduce_max", "reduce_min", "reduce_sum"]
 
+DOC_DIR = pages.REDUCE
 INT32_MAX = (1 << 31) - 1
 METHOD_1 = frozenset({"A2", "A3"})  # the count form accumulates in order (方式一)
 
@@ -104,11 +105,11 @@ class ReduceAllOp:
 
 
 REDUCE_ALL_OPS = {op.name: op for op in (
-    ReduceAllOp("reduce_sum", "sum", f"{pages.REDUCE}/ReduceSum.md", SUM_FORMS, _SUM_DTYPES,
+    ReduceAllOp("reduce_sum", "sum", f"{DOC_DIR}/ReduceSum.md", SUM_FORMS, _SUM_DTYPES,
                 "dst[0] = sum of every active element: per-repeat trees, then the product's order across repeats"),
-    ReduceAllOp("reduce_max", "max", f"{pages.REDUCE}/ReduceMax.md", EXTREMUM_FORMS, _EXTREMUM_DTYPES,
+    ReduceAllOp("reduce_max", "max", f"{DOC_DIR}/ReduceMax.md", EXTREMUM_FORMS, _EXTREMUM_DTYPES,
                 "dst[0] = max of every active element; with cal_index dst[1] = index of its first occurrence"),
-    ReduceAllOp("reduce_min", "min", f"{pages.REDUCE}/ReduceMin.md", EXTREMUM_FORMS, _EXTREMUM_DTYPES,
+    ReduceAllOp("reduce_min", "min", f"{DOC_DIR}/ReduceMin.md", EXTREMUM_FORMS, _EXTREMUM_DTYPES,
                 "dst[0] = min of every active element; with cal_index dst[1] = index of its first occurrence"),
 )}
 
