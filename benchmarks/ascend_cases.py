@@ -25,7 +25,7 @@ from ub_image import Placement, place, read_back
 from npusim import ascend as asc
 
 __all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
-           "select_bench", "trans_tile_bench"]
+           "reduce_bench", "select_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -271,5 +271,46 @@ def elementwise_bench(name: str, repeats: int, strided: bool) -> Bench:
         numpy=lambda: numpy_fn(*sources),
         npusim_output=lambda: read_back(core.ub_read(0, UB_USED), d, np_type, repeats),
         numpy_output=lambda: numpy_fn(*sources).tobytes(),
+        resources=stack,
+    )
+
+
+def reduce_bench(name: str, repeats: int, strided: bool) -> Bench:
+    """``asc.whole_reduce_max`` (value only) or ``asc.block_reduce_sum``, half, a full mask, vs numpy's
+    max over each repeat's 128 elements / an adjacent-pair tree over each 16-element block (numpy adds
+    in half, exactly the hardware's order).  Strided: the source at block stride 2, repeat stride 16."""
+    rng = np.random.default_rng(21)
+    blk, rep = (2, 16) if strided else (1, 8)
+    data = rng.standard_normal(repeats * LANES).astype(np.float16)
+    src_place = Placement(0x00000, blk, rep)
+    image = np.zeros(UB_USED, np.uint8)
+    place(image, src_place, data, repeats)
+    stack, core = _fresh_core()
+    core.ub_write(0, image.tobytes())
+    src = _tensor(asc.half, VECIN, 0, src_place.span(max(repeats, 1)))
+    dst_addr = 0x14000
+    dst = _tensor(asc.half, VECOUT, dst_addr, repeats * 16)
+    if name == "whole_reduce_max":
+        def call() -> None:
+            asc.whole_reduce_max(dst, src, LANES, repeats, 1, blk, rep, asc.ReduceOrder.ORDER_ONLY_VALUE)
+
+        def numpy_job() -> np.ndarray:
+            return data.reshape(repeats, LANES).max(axis=1)
+        out_bytes = repeats * 2
+    else:
+        def call() -> None:
+            asc.block_reduce_sum(dst, src, repeats, LANES, 1, blk, rep)
+
+        def numpy_job() -> np.ndarray:
+            level = data.reshape(-1, 16)
+            while level.shape[1] > 1:
+                level = level[:, 0::2] + level[:, 1::2]
+            return level[:, 0]
+        out_bytes = repeats * 16
+    return Bench(
+        npusim=call,
+        numpy=numpy_job,
+        npusim_output=lambda: core.ub_read(dst_addr, out_bytes),
+        numpy_output=lambda: numpy_job().tobytes(),
         resources=stack,
     )

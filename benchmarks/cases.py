@@ -16,6 +16,7 @@ from ascend_cases import (
     elementwise_bench,
     moving_copy_bench,
     ne_scalar_bench,
+    reduce_bench,
     select_bench,
     trans_tile_bench,
 )
@@ -60,6 +61,8 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("bitwise_and int16 (logic)", partial(elementwise_bench, "bitwise_and")),
     *_repeat_rows("add_relu float32 (compound)", partial(elementwise_bench, "add_relu")),
     *_repeat_rows("cast float32 -> half RINT (cast)", cast_bench),
+    *_repeat_rows("whole_reduce_max half (reduce, per repeat)", partial(reduce_bench, "whole_reduce_max")),
+    *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
          moving_copy_bench, group="data_copy"),

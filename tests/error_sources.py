@@ -71,6 +71,9 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_C_API}/vector_compute/asc_int642int32.md": ("asc_int642int32", *C_API),
     f"{_C_API}/vector_compute/asc_int82half.md": ("asc_int82half", *C_API),
     f"{_C_API}/vector_compute/asc_uint82half.md": ("asc_uint82half", *C_API),
+    **{f"{_C_API}/vector_compute/{page}.md": (page, *C_API) for page in (
+        "asc_datablock_reduce_sum", "asc_datablock_reduce_max", "asc_datablock_reduce_min", "asc_pair_reduce_sum",
+        "asc_repeat_reduce_sum", "asc_repeat_reduce_max", "asc_repeat_reduce_min")},
     f"{_C_API}/vector_compute/asc_eq.md": ("asc_eq", *C_API),
     f"{_C_API}/vector_compute/asc_eq_scalar.md": ("asc_eq_scalar", *C_API),
     f"{_C_API}/vector_compute/asc_ge.md": ("asc_ge", *C_API),
@@ -121,6 +124,11 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
        for page in ("ShiftLeft", "ShiftRight")},
     **{f"{_VECTOR}/复合计算/{page}.md": (page, *WITH_TYPES) for page in (
         "AddRelu", "SubRelu", "FusedMulAdd", "MulAddRelu", "MulAddDst", "Axpy")},
+    **{f"{_VECTOR}/归约计算/{page}.md": (page, *WITH_TYPES, "关键特性说明")
+       for page in ("ReduceRepeat", "ReduceDataBlock", "ReduceSum", "ReduceMax", "ReduceMin")},
+    f"{_VECTOR}/归约计算/ReducePairElem.md": ("ReducePairElem", *WITH_TYPES),
+    # a legacy page: docs/api/ (not docs/zh/api/) at 3825d1c98~1, removed on 2026-06-10 (npusim.ascend.pages)
+    f"{_VECTOR}/归约计算/RepeatReduceSum.md": ("RepeatReduceSum", *WITHOUT_TYPES),
     f"{_VECTOR}/掩码操作/SetMaskCount.md": ("SetMaskCount", *WITHOUT_TYPES),
     f"{_VECTOR}/掩码操作/SetMaskNorm.md": ("SetMaskNorm", *WITHOUT_TYPES),
     f"{_VECTOR}/掩码操作/SetVectorMask.md": ("SetVectorMask", *WITHOUT_TYPES),

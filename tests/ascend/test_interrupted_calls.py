@@ -170,6 +170,26 @@ def test_elementwise(chip, form):
     assert sweep(Machine(core), lambda: ELEMENTWISE[form](dst, src0, src1), fresh_plans=True)
 
 
+REDUCE = {
+    "whole_reduce_max, bitwise (dst and mask register)": lambda d, a: asc.whole_reduce_max(d, a, [0xFFFF, 0xF], 4, 1, 1,
+                                                                                           8),
+    "whole_reduce_sum, contiguous": lambda d, a: asc.whole_reduce_sum(d, a, 100, 3, 2, 1, 8),
+    "block_reduce_min, partial blocks": lambda d, a: asc.block_reduce_min(d, a, 2, 40, 1, 2, 16),
+    "pair_reduce_sum": lambda d, a: asc.pair_reduce_sum(d, a, 2, 128, 1, 1, 8),
+    "reduce_max with index (dst and work buffer)": lambda d, a: asc.reduce_max(d, a, a, 128, 4, 8, True),
+    "reduce_sum, count": lambda d, a: asc.reduce_sum(d, a, a, 700),
+}
+
+
+@pytest.mark.parametrize("chip", ["A2", "950"])
+@pytest.mark.parametrize("form", sorted(REDUCE))
+def test_reduce(chip, form):
+    core = core_with_data(chip)
+    with core:
+        dst, _, src0, _ = half_operands()
+    assert sweep(Machine(core), lambda: REDUCE[form](dst, src0), fresh_plans=True)
+
+
 @pytest.mark.parametrize("form", ["set_vector_mask", "set_vector_mask counter", "reset_mask", "set_mask_count",
                                   "set_cmp_mask", "get_cmp_mask", "set_pad_value"])
 def test_registers(form):

@@ -51,6 +51,7 @@ from .types import (
     MaskMode,
     PipeID,
     RoundMode,
+    ReduceOrder,
     SelMode,
     TPosition,
     TransDataTo5HDParams,
@@ -59,7 +60,7 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
-                       "sync")
+                       "sync", "reduce", "reduce_all")  # reduce and reduce_all: one family (per-repeat / whole-tensor)
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -93,8 +94,8 @@ double = float64
 __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "DataCopyExtParams",
     "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
-    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "RoundMode", "SelMode", "TBuf", "TBufPool",
-    "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "UnaryRepeatParams",
+    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "TBuf",
+    "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",
     "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",

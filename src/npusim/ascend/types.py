@@ -34,6 +34,7 @@ __all__ = [
     "MaskMode",
     "PipeID",
     "RoundMode",
+    "ReduceOrder",
     "SELMODE",
     "SelMode",
     "TPosition",
@@ -127,6 +128,14 @@ class RoundMode(IntEnum):
     CAST_TRUNC = 5
     CAST_ODD = 6
     CAST_HYBRID = 7
+class ReduceOrder(IntEnum):
+    """Where a per-repeat max/min reduction puts its value and index (pyasc ``ReduceOrder``;
+    归约计算/ReduceRepeat.md 参数说明, order)."""
+
+    ORDER_VALUE_INDEX = 0
+    ORDER_INDEX_VALUE = 1
+    ORDER_ONLY_VALUE = 2
+    ORDER_ONLY_INDEX = 3
 
 
 class MaskMode(IntEnum):
