@@ -41,6 +41,7 @@ from .types import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    CopyRepeatParams,
     DataCopyExtParams,
     DataCopyPadExtParams,
     DataCopyPadParams,
@@ -55,7 +56,8 @@ from .types import (
 )
 
 #: the modules under ``ops/`` that register instructions (one family each)
-INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync")
+INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
+                       "vector_copy")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -87,7 +89,8 @@ float_ = float32
 double = float64
 
 __all__ = [
-    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "DataCopyExtParams",
+    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "CopyRepeatParams",
+    "DataCopyExtParams",
     "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
     "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
     "TransDataTo5HDParams", "UnaryRepeatParams",

@@ -23,6 +23,7 @@ from . import pages
 __all__ = [
     "BinaryRepeatParams",
     "CMPMODE",
+    "CopyRepeatParams",
     "DataCopyExtParams",
     "DataCopyPadExtParams",
     "DataCopyPadParams",
@@ -203,6 +204,28 @@ class UnaryRepeatParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.dst_blk_stride, self.src_blk_stride, self.dst_rep_stride, self.src_rep_stride
+
+
+@dataclass
+class CopyRepeatParams(KeyedFields):
+    """Strides of ``copy`` (``CopyRepeatParams``, all ``uint16_t``), in 32-byte DataBlocks.
+
+    ``dst_stride`` / ``src_stride``: between neighbouring DataBlocks of one repeat;
+    ``dst_repeat_size`` / ``src_repeat_size``: between the same DataBlock of neighbouring repeats,
+    at most 4095 (UBToUB掩码式高维数据搬运(Copy).md 表3, 表4; the vendor checks ``UINT12_MAX``).
+    pyasc's defaults are all 0.
+    """
+
+    dst_stride: int = 0
+    src_stride: int = 0
+    dst_repeat_size: int = 0
+    src_repeat_size: int = 0
+
+    FIELD_BITS = {"dst_stride": 16, "src_stride": 16, "dst_repeat_size": 12, "src_repeat_size": 12}
+    SOURCE = f"{pages.COPY} 约束说明 (表4 CopyRepeatParams结构体参数取值范围)"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.dst_stride, self.src_stride, self.dst_repeat_size, self.src_repeat_size
 
 
 @dataclass
