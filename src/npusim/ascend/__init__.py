@@ -52,12 +52,14 @@ from .types import (
     SelMode,
     TPosition,
     TransDataTo5HDParams,
+    TransposeParamsExt,
+    TransposeType,
     UnaryRepeatParams,
 )
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
-                       "vector_copy")
+                       "vector_copy", "vector_transpose")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -93,7 +95,7 @@ __all__ = [
     "DataCopyExtParams",
     "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
     "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
-    "TransDataTo5HDParams", "UnaryRepeatParams",
+    "TransDataTo5HDParams", "TransposeParamsExt", "TransposeType", "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",
     "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",

@@ -35,6 +35,8 @@ __all__ = [
     "SelMode",
     "TPosition",
     "TransDataTo5HDParams",
+    "TransposeParamsExt",
+    "TransposeType",
     "UnaryRepeatParams",
 ]
 
@@ -242,6 +244,40 @@ class TransDataTo5HDParams(KeyedFields):
 
     def astuple(self) -> tuple:
         return self.dst_high_half, self.src_high_half, self.repeat_times, self.dst_rep_stride, self.src_rep_stride
+
+
+class TransposeType(IntEnum):
+    """``TransposeType`` (pyasc ``core/enums.py``; Transpose.md 表 TransposeParamsExt): only ND2ND_B16,
+    NCHW2NHWC and NHWC2NCHW are implemented by Transpose ("当前不支持" for the others)."""
+
+    TRANSPOSE_TYPE_NONE = 0
+    TRANSPOSE_NZ2ND_0213 = 1
+    TRANSPOSE_NZ2NZ_0213 = 2
+    TRANSPOSE_NZ2NZ_012_WITH_N = 3
+    TRANSPOSE_NZ2ND_012_WITH_N = 4
+    TRANSPOSE_NZ2ND_012_WITHOUT_N = 5
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6
+    TRANSPOSE_ND2ND_ONLY = 7
+    TRANSPOSE_ND_UB_GM = 8
+    TRANSPOSE_GRAD_ND_UB_GM = 9
+    TRANSPOSE_ND2ND_B16 = 10
+    TRANSPOSE_NCHW2NHWC = 11
+    TRANSPOSE_NHWC2NCHW = 12
+
+
+@dataclass
+class TransposeParamsExt(KeyedFields):
+    """The enhanced Transpose's shape and kind (``TransposeParamsExt``: four ``uint16_t`` sizes and a
+    :class:`TransposeType`; Transpose.md 参数说明)."""
+
+    n_size: int = 0
+    c_size: int = 0
+    h_size: int = 0
+    w_size: int = 0
+    transpose_type: TransposeType = TransposeType.TRANSPOSE_ND2ND_B16
+
+    def astuple(self) -> tuple:
+        return self.n_size, self.c_size, self.h_size, self.w_size, self.transpose_type
 
 
 @dataclass

@@ -11,6 +11,11 @@ issue order.
   inside its tensor) and overlap, by one of three rules (:data:`Overlap`).
 * **run** reads every source element, then writes them; an element written twice keeps the
   value that comes last in issue order (``Memory.scatter``).
+
+A move whose API works through a shared temporary buffer (the NCHW <-> NHWC Transpose) names it
+as a third operand; the first ``scratch_bytes`` of it are in the call's writes and are left
+*undefined* (``Memory.mark_undefined``): the vendor's intermediate values are not modelled, so a
+later read of them is reported like a read of never-written bytes.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import OverlapError
 from ...lazy import cached_attribute
 from ..core import Core
-from ..footprint import OVERLAP_SOURCE, Footprint, check_overlap
+from ..footprint import OVERLAP_SOURCE, Footprint, check_clear_of_scratch, check_overlap
 from ..masking import MaskWords
 from ..operands import NEVER
 from ..tensor import LocalTensor
@@ -51,7 +56,9 @@ class IndexMove:
         source: the page stating the overlap rule (``"disjoint"`` and ``"in_place"``).
         registers: registers a call reads.
         mask_words_after: the mask register value the call leaves, ``None`` if untouched.
-        operands: the tensors that bind per call, in checking order.
+        operands: the tensors that bind per call, in checking order (dst, src, then a tmp buffer).
+        scratch_bytes: bytes at the start of the tmp buffer the call leaves undefined.
+        scratch_source: the page that asks for the tmp buffer.
     """
 
     instruction: str
@@ -63,14 +70,18 @@ class IndexMove:
     registers: tuple[str, ...] = ()
     mask_words_after: MaskWords | None = None
     operands: tuple[str, ...] = ("dst", "src")
+    scratch_bytes: int = 0
+    scratch_source: str = ""
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> IndexMoveBinding:
         for label, tensor in zip(self.operands, tensors, strict=True):
             require_ub_tensor(self.instruction, label, tensor, core)
-        dst, src = self.placed(tensors[0], tensors[1])
-        return IndexMoveBinding(self, dst, src)
+        dst, src = self.placed(*tensors)
+        scratch = (tensors[2].addr, tensors[2].addr + self.scratch_bytes) if self.scratch_bytes else None
+        return IndexMoveBinding(self, dst, src, scratch)
 
-    def placed(self, dst_tensor: LocalTensor, src_tensor: LocalTensor) -> tuple[Footprint, Footprint]:
+    def placed(self, dst_tensor: LocalTensor, src_tensor: LocalTensor,
+               tmp: LocalTensor | None = None) -> tuple[Footprint, Footprint]:
         """The footprints at these tensors' addresses, checked for bounds and overlap."""
         dst, src = self.dst.moved(dst_tensor.addr), self.src.moved(src_tensor.addr)
         dst.check_in(self.instruction, dst_tensor)
@@ -79,6 +90,9 @@ class IndexMove:
             check_overlap(self.instruction, dst, src)
         elif dst.lo < src.hi and src.lo < dst.hi and not (self.overlap == "in_place" and dst.lo == src.lo):
             self._check_disjoint(dst, src)
+        if tmp is not None and self.scratch_bytes:
+            check_clear_of_scratch(self.instruction, tmp.addr, self.scratch_bytes, [dst, src], "shared_tmp_buffer",
+                                   "that this call uses for its intermediate results", self.scratch_source)
         return dst, src
 
     def _check_disjoint(self, dst: Footprint, src: Footprint) -> None:
@@ -94,9 +108,11 @@ class IndexMove:
 class IndexMoveBinding:
     """An :class:`IndexMove` at one placement: the element indices it reads and writes."""
 
-    def __init__(self, plan: IndexMove, dst: Footprint, src: Footprint) -> None:
+    def __init__(self, plan: IndexMove, dst: Footprint, src: Footprint,
+                 scratch: tuple[int, int] | None = None) -> None:
         self.plan = plan
         self.dst, self.src = dst, src
+        self.scratch = scratch
         self.src_index = src.elem_index
         unique, first = np.unique(dst.elem_index[::-1], return_index=True)  # the last write of each element wins
         self.dst_index, self.pick = unique, dst.elem_index.size - 1 - first
@@ -110,7 +126,8 @@ class IndexMoveBinding:
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
-        return merge_ranges(ranges_of_addresses("UB", self.dst.byte_addrs()[0]))
+        scratch = [("UB", *self.scratch)] if self.scratch else []
+        return merge_ranges([*ranges_of_addresses("UB", self.dst.byte_addrs()[0]), *scratch])
 
     def run(self, core: Core, values: tuple) -> None:
         """Read every source element, then write them (nothing changes before every read)."""
@@ -120,5 +137,7 @@ class IndexMoveBinding:
             self.seen_written = ub.shadow_epoch
         moved = ub.data.view(plan.dtype.raw)[self.src_index]
         ub.scatter(self.dst_index, moved[self.pick])
+        if self.scratch:
+            ub.mark_undefined(np.arange(*self.scratch))
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)

@@ -63,7 +63,7 @@ from .index_move import IndexMove
 __all__ = ["COPY_DTYPES", "copy"]
 
 NAME = "copy"
-SOURCE = f"{pages.COPY} 函数原型; 约束说明"
+SOURCE = f"{pages.COPY} 函数原型, 约束说明"
 COUNT_SOURCE = f"{pages.COPY_COUNT} 产品支持情况"
 COUNTER_SOURCE = f"{pages.COPY} 约束说明 (Copy高维切分计算API的Counter模式, 图1)"
 
