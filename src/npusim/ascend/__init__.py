@@ -41,6 +41,7 @@ from .types import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    BrcbRepeatParams,
     CopyRepeatParams,
     DataCopyExtParams,
     DataCopyPadExtParams,
@@ -59,7 +60,7 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
-                       "vector_copy", "vector_transpose")
+                       "vector_copy", "vector_transpose", "brcb")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -91,8 +92,8 @@ float_ = float32
 double = float64
 
 __all__ = [
-    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "CopyRepeatParams",
-    "DataCopyExtParams",
+    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
+    "CopyRepeatParams", "DataCopyExtParams",
     "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
     "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
     "TransDataTo5HDParams", "TransposeParamsExt", "TransposeType", "UnaryRepeatParams",

@@ -22,6 +22,7 @@ from . import pages
 
 __all__ = [
     "BinaryRepeatParams",
+    "BrcbRepeatParams",
     "CMPMODE",
     "CopyRepeatParams",
     "DataCopyExtParams",
@@ -206,6 +207,21 @@ class UnaryRepeatParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.dst_blk_stride, self.src_blk_stride, self.dst_rep_stride, self.src_rep_stride
+
+
+@dataclass
+class BrcbRepeatParams(KeyedFields):
+    """Destination strides of ``brcb`` (``BrcbRepeatParams``: ``uint16_t`` each, in DataBlocks; the
+    struct's other fields are reserved, Brcb.md 表3)."""
+
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+    FIELD_BITS = {"dst_blk_stride": 16, "dst_rep_stride": 16}
+    SOURCE = f"{pages.BRCB} 参数说明 (表3 BrcbRepeatParams结构体参数说明)"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.dst_blk_stride, self.dst_rep_stride
 
 
 @dataclass

@@ -15,7 +15,8 @@ issue order.
 A move whose API works through a shared temporary buffer (the NCHW <-> NHWC Transpose) names it
 as a third operand; the first ``scratch_bytes`` of it are in the call's writes and are left
 *undefined* (``Memory.mark_undefined``): the vendor's intermediate values are not modelled, so a
-later read of them is reported like a read of never-written bytes.
+later read of them is reported like a read of never-written bytes.  An API scratch at a fixed
+place of UB (``fixed_scratch``, the 310P's Brcb) is treated alike, and no operand may lie in it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..footprint import OVERLAP_SOURCE, Footprint, check_clear_of_scratch, check
 from ..masking import MaskWords
 from ..operands import NEVER
 from ..tensor import LocalTensor
+from ..types import MaskMode
 from .common import require_ub_tensor
 
 __all__ = ["IndexMove", "IndexMoveBinding", "Overlap"]
@@ -58,7 +60,9 @@ class IndexMove:
         mask_words_after: the mask register value the call leaves, ``None`` if untouched.
         operands: the tensors that bind per call, in checking order (dst, src, then a tmp buffer).
         scratch_bytes: bytes at the start of the tmp buffer the call leaves undefined.
-        scratch_source: the page that asks for the tmp buffer.
+        scratch_source: the page that asks for the tmp buffer (or reserves the fixed scratch).
+        fixed_scratch: ``[start, stop)`` of UB the API uses as scratch and leaves undefined.
+        mask_mode_after: the mask mode the call leaves, ``None`` if untouched.
     """
 
     instruction: str
@@ -72,12 +76,14 @@ class IndexMove:
     operands: tuple[str, ...] = ("dst", "src")
     scratch_bytes: int = 0
     scratch_source: str = ""
+    fixed_scratch: tuple[int, int] | None = None
+    mask_mode_after: MaskMode | None = None
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> IndexMoveBinding:
         for label, tensor in zip(self.operands, tensors, strict=True):
             require_ub_tensor(self.instruction, label, tensor, core)
         dst, src = self.placed(*tensors)
-        scratch = (tensors[2].addr, tensors[2].addr + self.scratch_bytes) if self.scratch_bytes else None
+        scratch = (tensors[2].addr, tensors[2].addr + self.scratch_bytes) if self.scratch_bytes else self.fixed_scratch
         return IndexMoveBinding(self, dst, src, scratch)
 
     def placed(self, dst_tensor: LocalTensor, src_tensor: LocalTensor,
@@ -93,6 +99,11 @@ class IndexMove:
         if tmp is not None and self.scratch_bytes:
             check_clear_of_scratch(self.instruction, tmp.addr, self.scratch_bytes, [dst, src], "shared_tmp_buffer",
                                    "that this call uses for its intermediate results", self.scratch_source)
+        if self.fixed_scratch:
+            start, stop = self.fixed_scratch
+            check_clear_of_scratch(self.instruction, start, stop - start, [dst, src], "API scratch",
+                                   "that this call overwrites (reserve the top 8 KiB of UB: 需要预留8KB)",
+                                   self.scratch_source)
         return dst, src
 
     def _check_disjoint(self, dst: Footprint, src: Footprint) -> None:
@@ -117,7 +128,8 @@ class IndexMoveBinding:
         unique, first = np.unique(dst.elem_index[::-1], return_index=True)  # the last write of each element wins
         self.dst_index, self.pick = unique, dst.elem_index.size - 1 - first
         self.registers_read = plan.registers
-        self.registers_written = ("MASK",) if plan.mask_words_after is not None else ()
+        self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + (
+            ("MASK_MODE",) if plan.mask_mode_after is not None else ())
         self.seen_written = NEVER
 
     @cached_attribute
@@ -141,3 +153,5 @@ class IndexMoveBinding:
             ub.mark_undefined(np.arange(*self.scratch))
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)
+        if plan.mask_mode_after is not None:
+            core.set_mask_mode(plan.mask_mode_after)
