@@ -60,7 +60,7 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
-                       "vector_copy", "vector_transpose", "brcb")
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter")
 
 
 def instructions() -> list[_registry.Instruction]:
