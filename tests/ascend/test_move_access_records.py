@@ -16,7 +16,8 @@ from npusim import ascend as asc
 from npusim.engine.registry import by_name
 
 SPAN = 0x4000  # the examples' tensors lie below this
-CHIPS = {"copy": "A2", "transpose": "A2", "brcb": "A2", "gather": "A2", "scatter": "310P"}
+CHIPS = {"copy": "A2", "transpose": "A2", "brcb": "A2", "gather": "A2", "scatter": "310P",
+         "gather_mask": "A2"}
 
 
 def covered(ranges) -> np.ndarray:

@@ -47,6 +47,8 @@ from .types import (
     DataCopyPadExtParams,
     DataCopyPadParams,
     DataCopyParams,
+    GatherMaskMode,
+    GatherMaskParams,
     HardEvent,
     MaskMode,
     PipeID,
@@ -60,7 +62,7 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
-                       "vector_copy", "vector_transpose", "brcb", "gather_scatter")
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -94,7 +96,8 @@ double = float64
 __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
     "CopyRepeatParams", "DataCopyExtParams",
-    "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
+    "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GatherMaskMode", "GatherMaskParams",
+    "GlobalAddress", "GlobalTensor", "HardEvent",
     "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "SelMode", "TBuf", "TPipe", "TPosition", "TQue",
     "TransDataTo5HDParams", "TransposeParamsExt", "TransposeType", "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",

@@ -29,6 +29,8 @@ __all__ = [
     "DataCopyPadExtParams",
     "DataCopyPadParams",
     "DataCopyParams",
+    "GatherMaskMode",
+    "GatherMaskParams",
     "HardEvent",
     "MaskMode",
     "PipeID",
@@ -222,6 +224,30 @@ class BrcbRepeatParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.dst_blk_stride, self.dst_rep_stride
+
+
+class GatherMaskMode(IntEnum):
+    """``GatherMaskMode`` (pyasc ``core/enums.py``): GatherMask's reserved ``mode`` template argument."""
+
+    DEFAULT = 0
+
+
+@dataclass
+class GatherMaskParams(KeyedFields):
+    """``GatherMaskParams`` (GatherMask.md 表3; ``kernel_struct_gather.h``): src0's block stride
+    (``uint8_t``) and repeat stride (``uint16_t``), the repeats (``uint16_t``, at most 255) and the
+    pattern's repeat stride (``uint8_t``), strides in DataBlocks.  pyasc's defaults."""
+
+    src0_block_stride: int = 1
+    repeat_times: int = 1
+    src0_repeat_stride: int = 0
+    src1_repeat_stride: int = 0
+
+    FIELD_BITS = {"src0_block_stride": 8, "repeat_times": 16, "src0_repeat_stride": 16, "src1_repeat_stride": 8}
+    SOURCE = f"{pages.GATHER_MASK} 参数说明 (表3 GatherMaskParams结构体参数说明)"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.src0_block_stride, self.repeat_times, self.src0_repeat_stride, self.src1_repeat_stride
 
 
 @dataclass

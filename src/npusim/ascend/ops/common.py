@@ -69,12 +69,13 @@ def require_dtype(
         )
 
 
-def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
-    """Validate every stride field of a repeat-parameter object against its C field width (``cls.SOURCE``)."""
+def require_repeat_params(instruction: str, params, cls, label: str = "repeat_params") -> tuple[int, ...]:
+    """Validate every field of a parameter object against its C field width (``cls.SOURCE``); ``label`` is
+    the parameter's name in the call (errors name ``label.field``)."""
     if not isinstance(params, cls):
-        raise TypeError(f"{instruction}: repeat_params must be asc.{cls.__name__}, got {type(params).__name__}")
+        raise TypeError(f"{instruction}: {label} must be asc.{cls.__name__}, got {type(params).__name__}")
     return tuple(
-        require_uint(instruction, f"repeat_params.{f.name}", getattr(params, f.name), cls.FIELD_BITS[f.name],
+        require_uint(instruction, f"{label}.{f.name}", getattr(params, f.name), cls.FIELD_BITS[f.name],
                      cls.SOURCE)
         for f in fields(params)
     )
