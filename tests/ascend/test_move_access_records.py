@@ -17,7 +17,8 @@ from npusim.engine.registry import by_name
 
 SPAN = 0x4000  # the examples' tensors lie below this
 CHIPS = {"copy": "A2", "transpose": "A2", "brcb": "A2", "gather": "A2", "scatter": "310P",
-         "gather_mask": "A2"}
+         "gather_mask": "A2", **{name: "A2" for name in ("asc_copy", "asc_copy_sync", "asc_transpose",
+                                                          "asc_transpose_sync", "asc_brcb", "asc_brcb_sync")}}
 
 
 def covered(ranges) -> np.ndarray:

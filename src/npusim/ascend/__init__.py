@@ -62,7 +62,8 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "registers", "control", "compare", "select", "transpose", "data_copy", "sync",
-                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask")
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask",
+                       "move_c_api")
 
 
 def instructions() -> list[_registry.Instruction]:

@@ -37,13 +37,14 @@ from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint
 from ..masking import MAX_REPEAT
+from ..tensor import LocalTensor
 from ..types import BrcbRepeatParams, MaskMode
 from .common import is_tensor, require_dtype, require_repeat_params, require_ub_tensor
 from .elementwise import DST, _is_int
 from .index_move import IndexMove
 from .vector_transpose import Nothing
 
-__all__ = ["BRCB_DTYPES", "brcb"]
+__all__ = ["BRCB_DTYPES", "brcb", "brcb_move"]
 
 NAME = "brcb"
 PAGE = pages.BRCB
@@ -92,6 +93,12 @@ def _compile(core: Core, form: str, bound: dict) -> IndexMove | Nothing:
             raise ParameterRangeError(NAME, "repeat_times", 0, f"repeat_times = 0 is not guaranteed to be a NOP on "
                                       f"{core.chip.product}", "at least 1", f"{PAGE} 约束说明; {semantics('1.9')}")
         return Nothing(("dst", "src"))
+    return brcb_move(core, NAME, dst, src, repeats, blk, rep)
+
+
+def brcb_move(core: Core, name: str, dst: LocalTensor, src: LocalTensor, repeats: int, blk: int,
+              rep: int) -> IndexMove:
+    """The checked move of ``repeats`` > 0 repeats with these destination strides (``blk`` > 0)."""
     itemsize = dst.dtype.itemsize
     per_block = BLOCK_BYTES // itemsize
     i, j = np.divmod(np.arange(repeats * BLOCKS_PER_REPEAT, dtype=np.int64), BLOCKS_PER_REPEAT)
@@ -105,7 +112,7 @@ def _compile(core: Core, form: str, bound: dict) -> IndexMove | Nothing:
     if emulated and blk == 1:
         top = core.chip.vec_local_bytes + (SCRATCH_BYTES if itemsize == 2 else 0)  # TMP_UB_OFFSET (+ 1 KiB for b16)
         scratch = (top, top + SCRATCH_BYTES)
-    plan = IndexMove(NAME, dst.dtype, Footprint("dst", dst_addrs, repeat_of, itemsize),
+    plan = IndexMove(name, dst.dtype, Footprint("dst", dst_addrs, repeat_of, itemsize),
                      Footprint("src", src_addrs, repeat_of, itemsize), "disjoint", f"{PAGE} 约束说明",
                      mask_words_after=(FULL_WORD, FULL_WORD, 0, 0) if native else None,
                      mask_mode_after=MaskMode.NORMAL if emulated else None,

@@ -60,7 +60,7 @@ from .elementwise import (
 )
 from .index_move import IndexMove
 
-__all__ = ["COPY_DTYPES", "copy"]
+__all__ = ["COPY_DTYPES", "COPY_OP", "copy", "counter_plan", "vector_plan"]
 
 NAME = "copy"
 SOURCE = f"{pages.COPY} 函数原型, 约束说明"
@@ -128,7 +128,7 @@ def _compile_count(core: Core, dst: LocalTensor, src: LocalTensor, count) -> Vec
     for tensor, label in ((dst, "dst"), (src, "src")):
         tensor.check_span(NAME, label, tensor.addr, tensor.addr + count * itemsize)
     lanes = counter_mode_lanes(count, lanes_per_repeat(itemsize))
-    return _vector_plan(dst, src, lanes, ((1, 8), (1, 8)), None, ())
+    return vector_plan(COPY_OP, dst, src, lanes, ((1, 8), (1, 8)), None, ())
 
 
 def _compile_mask(core: Core, dst: LocalTensor, src: LocalTensor, bound: dict) -> VectorPlan | IndexMove:
@@ -151,7 +151,7 @@ def _compile_mask(core: Core, dst: LocalTensor, src: LocalTensor, bound: dict) -
         lanes, words = lanes_from_register(core, NAME, repeats, itemsize), None
     if lanes.repeats == 0:
         return _nop(core, "repeat_time")
-    return _vector_plan(dst, src, lanes, strides, words if set_mask and native else None, registers)
+    return vector_plan(COPY_OP, dst, src, lanes, strides, words if set_mask and native else None, registers)
 
 
 def _compile_counter(core: Core, dst: LocalTensor, src: LocalTensor, mask, repeats: int, strides, set_mask: bool,
@@ -167,18 +167,26 @@ def _compile_counter(core: Core, dst: LocalTensor, src: LocalTensor, mask, repea
                              COUNTER_SOURCE, rule="the mask register's low word is the element count")
     if per_repeat == 0 or repeats == 0:
         return _nop(core, "repeat_time" if repeats == 0 else "mask (counter-mode count per repeat)")
+    return counter_plan(COPY_OP, dst, src, per_repeat, repeats, strides, words_after, registers)
+
+
+def counter_plan(op: VectorOp, dst: LocalTensor, src: LocalTensor, per_repeat: int, repeats: int, strides,
+                 words_after, registers: tuple[str, ...], mode_after: MaskMode | None = None) -> VectorPlan | IndexMove:
+    """``per_repeat`` elements in each of ``repeats`` repeats (Copy's counter mode), as a plan of ``op``."""
+    itemsize = dst.dtype.itemsize
     lanes = lanes_per_repeat(itemsize)
     if per_repeat <= lanes:
         low, high = contiguous_mask_words(per_repeat, itemsize)
-        return _vector_plan(dst, src, normal_mode_lanes((low, high, 0, 0), lanes, repeats), strides, words_after,
-                            registers)
+        return vector_plan(op, dst, src, normal_mode_lanes((low, high, 0, 0), lanes, repeats), strides, words_after,
+                           registers, mode_after)
     (d_blk, d_rep), _ = strides
     per_block, final = elems_per_block(itemsize), per_repeat - 1
     last = ((repeats - 1) * d_rep + (final // per_block) * d_blk) * BLOCK_BYTES + (final % per_block) * itemsize
-    dst.check_span(NAME, "dst", dst.addr, dst.addr + last + itemsize)  # dst's last byte, before any index array
+    dst.check_span(op.name, "dst", dst.addr, dst.addr + last + itemsize)  # dst's last byte, before any index array
     footprints = [_counter_footprint(label, repeats, per_repeat, itemsize, blk, rep)
                   for label, (blk, rep) in (("dst", strides[0]), ("src", strides[1]))]
-    plan = IndexMove(NAME, dst.dtype, *footprints, "repeats", registers=registers, mask_words_after=words_after)
+    plan = IndexMove(op.name, dst.dtype, *footprints, "repeats", registers=registers, mask_words_after=words_after,
+                     mask_mode_after=mode_after)
     plan.placed(dst, src)
     return plan
 
@@ -198,12 +206,14 @@ def _counter_footprint(name: str, repeats: int, per_repeat: int, itemsize: int, 
     return Footprint(name, offsets, np.repeat(np.arange(repeats, dtype=np.int64), per_repeat), itemsize)
 
 
-def _vector_plan(dst: LocalTensor, src: LocalTensor, lanes, strides, words_after, registers) -> VectorPlan:
+def vector_plan(op: VectorOp, dst: LocalTensor, src: LocalTensor, lanes, strides, words_after, registers,
+                mode_after: MaskMode | None = None) -> VectorPlan:
+    """The element-wise plan of a copy (``op``: copy or a C API alias) of these lanes."""
     relative = [strided_footprint(label, 0, lanes, dst.dtype.itemsize, blk, rep)
                 for label, (blk, rep) in zip(("dst", "src"), strides, strict=True)]
-    plan = VectorPlan(COPY_OP, dst.dtype, lanes, tuple(strides), relative, words_after, None, registers,
+    plan = VectorPlan(op, dst.dtype, lanes, tuple(strides), relative, words_after, mode_after, registers,
                       ("dst", "src"), None)
-    plan.placed(NAME, [dst, src])  # bounds and overlap at this call's addresses
+    plan.placed(op.name, [dst, src])  # bounds and overlap at this call's addresses
     return plan
 
 

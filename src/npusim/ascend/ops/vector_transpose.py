@@ -39,7 +39,7 @@ from .common import is_tensor, require_dtype, require_ub_tensor
 from .elementwise import DST
 from .index_move import IndexMove
 
-__all__ = ["transpose"]
+__all__ = ["Nothing", "block_transpose", "transpose"]
 
 NAME = "transpose"
 PAGE = pages.TRANSPOSE
@@ -85,7 +85,7 @@ def _compile(core: Core, form: str, bound: dict) -> IndexMove | Nothing:
                                f"{PAGE} 参数说明")
     if form == "plain":
         _require_dtype(core, "plain", dst.dtype, "the 16 x 16 transpose")
-        return _block_transpose(dst, src, ("dst", "src"))
+        return block_transpose(dst, src, ("dst", "src"))
     tmp = require_ub_tensor(NAME, "shared_tmp_buffer", bound["shared_tmp_buffer"], core)
     if tmp.dtype.name != "uint8":
         raise UnsupportedError(NAME, "shared_tmp_buffer dtype", tmp.dtype.name, "the shared tmp buffer is a "
@@ -105,7 +105,7 @@ def _compile(core: Core, form: str, bound: dict) -> IndexMove | Nothing:
             if value != SIDE:
                 raise ParameterRangeError(NAME, f"params.{field}", value, "the 16 x 16 transpose takes hSize = "
                                           "wSize = 16 (固定传入16)", "16", f"{PAGE} 约束说明")
-        return _block_transpose(dst, src, operands)
+        return block_transpose(dst, src, operands)
     return _layout_transpose(core, dst, src, tmp, params.transpose_type, *sizes)
 
 
@@ -117,10 +117,10 @@ def _require_dtype(core: Core, kind: str, dtype: DType, what: str) -> None:
                   f"{PAGE} 数据类型")
 
 
-def _block_transpose(dst: LocalTensor, src: LocalTensor, operands: tuple[str, ...]) -> IndexMove:
+def block_transpose(dst: LocalTensor, src: LocalTensor, operands: tuple[str, ...], name: str = NAME) -> IndexMove:
     """dst[i][j] = src[j][i], 16 x 16 elements of 2 bytes; in place allowed."""
     order = np.arange(SIDE * SIDE, dtype=np.int64).reshape(SIDE, SIDE).T.reshape(-1)
-    plan = IndexMove(NAME, dst.dtype, _footprint("dst", np.arange(SIDE * SIDE, dtype=np.int64), 2),
+    plan = IndexMove(name, dst.dtype, _footprint("dst", np.arange(SIDE * SIDE, dtype=np.int64), 2),
                      _footprint("src", order, 2), "in_place", f"{PAGE} 约束说明", operands=operands)
     plan.placed(dst, src)
     return plan
@@ -170,12 +170,12 @@ def _footprint(name: str, elements: np.ndarray, itemsize: int) -> Footprint:
 class Nothing(SelfBinding):
     """A call the page says computes nothing (a size of 0): its tensors are still checked per call."""
 
-    def __init__(self, operands: tuple[str, ...]) -> None:
-        self.operands = operands
+    def __init__(self, operands: tuple[str, ...], name: str = NAME) -> None:
+        self.operands, self.name = operands, name
 
     def bind(self, core: Core, tensors) -> Nothing:
         for label, tensor in zip(self.operands, tensors, strict=True):
-            require_ub_tensor(NAME, label, tensor, core)
+            require_ub_tensor(self.name, label, tensor, core)
         return self
 
     def run(self, core: Core, values: tuple) -> None:
