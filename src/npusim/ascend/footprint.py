@@ -26,8 +26,8 @@ from .tensor import LocalTensor
 from .tolerance import tolerate
 
 __all__ = [
-    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "same_array", "strided_footprint",
-    "written_earlier",
+    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "first_common", "same_array",
+    "strided_footprint", "written_earlier",
 ]
 
 
@@ -41,6 +41,24 @@ def same_array(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 OVERLAP_SOURCE = f"{pages.GENERAL} 通用地址重叠约束; {semantics('1.6')}"
+
+
+def first_common(a: np.ndarray, b: np.ndarray) -> int | None:
+    """The lowest address in both ``a`` and ``b`` (int arrays, any order, repeats allowed), or None.
+
+    Linear in the sizes plus the span where both lie: a call's operands are usually far apart, and
+    then only the bounds are compared (``np.intersect1d`` sorts both, every call).
+    """
+    if not a.size or not b.size:
+        return None
+    lo, hi = max(int(a.min()), int(b.min())), min(int(a.max()), int(b.max()))
+    if lo > hi:
+        return None
+    marked = np.zeros(hi - lo + 1, dtype=bool)
+    marked[a[(a >= lo) & (a <= hi)] - lo] = True
+    hits = b[(b >= lo) & (b <= hi)]
+    hits = hits[marked[hits - lo]]
+    return int(hits.min()) if hits.size else None
 
 
 @dataclass

@@ -48,6 +48,7 @@ from .. import pages
 from ..addressing import BLOCK_BYTES, elems_per_block, lanes_per_repeat
 from ..chips import unsupported_on
 from ..core import Core
+from ..footprint import first_common
 from ..masking import COUNTER_MAX, MAX_REPEAT
 from ..tensor import LocalTensor
 from ..types import GatherMaskMode, GatherMaskParams, MaskMode
@@ -226,9 +227,9 @@ class MaskedGatherBinding:
             return
         written = dst.addr // itemsize + np.arange(chosen.size, dtype=np.int64)
         if self.pattern_bytes is not None:
-            shared = np.intersect1d(_bytes(written, itemsize), self.pattern_bytes)
-            if shared.size:
-                raise OverlapError(NAME, "dst byte address", int(shared[0]), "dst must not overlap src1_pattern",
+            shared = first_common(_bytes(written, itemsize), self.pattern_bytes)
+            if shared is not None:
+                raise OverlapError(NAME, "dst byte address", shared, "dst must not overlap src1_pattern",
                                    "disjoint byte ranges", f"{PAGE} 约束说明")
         write_repeat = self.plan.repeat_of[chosen]  # the repeat that writes written[k]
         where = np.searchsorted(written, self.src_index)

@@ -38,8 +38,9 @@ from .. import pages
 from ..addressing import contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
 from ..chips import OpDtypes, unsupported_on
 from ..core import Core
-from ..footprint import Footprint, strided_footprint
+from ..footprint import Footprint, first_common, strided_footprint
 from ..masking import MaskWords, lanes_from_mask_arg
+from ..operands import NEVER
 from ..tensor import LocalTensor
 from .common import is_tensor, require_dtype, require_ub_tensor
 from .elementwise import DST, INT32_MAX, _is_int, _is_mask
@@ -201,10 +202,11 @@ class IndexedPlan:
         return dense, offset_fp, dst, src
 
 
-def _require_disjoint(plan: IndexedPlan, written: np.ndarray, read: np.ndarray, what: str) -> None:
-    shared = np.intersect1d(written, read)
-    if shared.size:
-        raise OverlapError(plan.kind.name, "dst byte address", int(shared[0]), f"dst must not overlap {what}",
+def _require_disjoint(plan: IndexedPlan, written: np.ndarray, read: np.ndarray, what: str, unit: int = 1) -> None:
+    """No element (of ``unit`` bytes; 1: byte addresses) both written and read."""
+    shared = first_common(written, read)
+    if shared is not None:
+        raise OverlapError(plan.kind.name, "dst byte address", shared * unit, f"dst must not overlap {what}",
                            "disjoint byte ranges", f"{plan.kind.page} 约束说明")
 
 
@@ -218,9 +220,13 @@ class IndexedBinding:
         self.plan = plan
         self.dense, self.offsets = dense, offsets
         self.indexed = src if plan.kind is GATHER else dst
+        if dense is not None:  # the element indices and bytes a call always touches, computed once
+            self.dense_index, self.offset_index = dense.elem_index, offsets.elem_index
+            self.dense_bytes, self.offset_bytes = dense.byte_addrs()[0], offsets.byte_addrs()[0]
         self.registers_read = plan.registers
         self.registers_written = ("MASK",) if plan.mask_words_after is not None else ()
         self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call
+        self.offsets_seen = self.src_seen = NEVER  # the shadow epoch in which they were seen all written
 
     def run(self, core: Core, values: tuple) -> None:
         plan = self.plan
@@ -228,22 +234,40 @@ class IndexedBinding:
             self.last = (np.empty(0, np.int64), np.empty(0, np.int64))
             return
         ub, name, itemsize = core.ub, plan.kind.name, plan.dtype.itemsize
-        ub.check_initialized(name, plan.kind.offsets, self.offsets.elem_index, 4)
-        offsets = ub.data.view(np.uint32)[self.offsets.elem_index].astype(np.int64)
+        if self.offsets_seen != ub.shadow_epoch:
+            ub.check_initialized(name, plan.kind.offsets, self.offset_index, 4)
+            self.offsets_seen = ub.shadow_epoch
+        offsets = ub.data.view(np.uint32)[self.offset_index].astype(np.int64)
         indexed = self._indexed_elements(offsets)
-        dense = self.dense.elem_index
+        dense = self.dense_index
         read, written = (indexed, dense) if plan.kind is GATHER else (dense, indexed)
-        if plan.kind is GATHER:
-            _require_disjoint(plan, _bytes(written, itemsize), _bytes(read, itemsize), "src")
-        else:
-            _require_disjoint(plan, _bytes(written, itemsize), np.concatenate(
-                (_bytes(read, itemsize), self.offsets.byte_addrs()[0])), "src or dst_offset")
-        ub.check_initialized(name, "src", read, itemsize)
+        # dst and src have one element size and aligned addresses: elements overlap exactly where bytes do
+        _require_disjoint(plan, written, read, "src", itemsize)
+        if plan.kind is SCATTER and self.offsets.lo < (int(written.max()) + 1) * itemsize and \
+                int(written.min()) * itemsize < self.offsets.hi:
+            _require_disjoint(plan, _bytes(written, itemsize), self.offset_bytes, "dst_offset", 1)
+        self._check_src(ub, read)
         values_moved = ub.data.view(plan.dtype.raw)[read]
         ub.scatter(written, values_moved)
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)
         self.last = (read, written)
+
+    def _check_src(self, ub, read: np.ndarray) -> None:
+        """Report a never-written source element; skipped while the whole src tensor is known written
+        (a Gather's reads move with its offsets, but stay inside src)."""
+        if self.src_seen == ub.shadow_epoch:
+            return
+        src = self.indexed if self.plan.kind is GATHER else None
+        itemsize = self.plan.dtype.itemsize
+        inside = src is not None and read.size and src.addr <= int(read.min()) * itemsize and \
+            (int(read.max()) + 1) * itemsize <= src.end  # (the hardware policy lets reads run past src)
+        if inside and ub.written[src.addr:src.end].all():
+            self.src_seen = ub.shadow_epoch
+            return
+        ub.check_initialized(self.plan.kind.name, "src", read, self.plan.dtype.itemsize)
+        if self.plan.kind is SCATTER:  # its reads are the dense lanes: the same every call
+            self.src_seen = ub.shadow_epoch
 
     def _indexed_elements(self, offsets: np.ndarray) -> np.ndarray:
         """The element indices the offsets point at, after every documented check on them."""
@@ -262,10 +286,10 @@ class IndexedBinding:
             tensor.check_span(name, plan.kind.indexed, int(addrs[k]), int(addrs[k]) + itemsize)
         elements = addrs // itemsize
         if plan.kind is SCATTER:
-            unique, counts = np.unique(elements, return_counts=True)
-            if unique.size != elements.size:
-                twice = int(unique[counts > 1][0])
-                k = int(np.flatnonzero(elements == twice)[1])
+            ordered = np.sort(elements)
+            repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
+            if repeated.size:
+                k = int(np.flatnonzero(elements == ordered[repeated[0]])[1])
                 raise ParameterRangeError(name, f"{label}[{k}]", int(offsets[k]), "the offsets must be distinct "
                                           "(a repeated one gives an unpredictable result)", "distinct offsets",
                                           f"{page} 约束说明")
@@ -274,7 +298,7 @@ class IndexedBinding:
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
         read, written = self.last
         itemsize = self.plan.dtype.itemsize if self.plan.dtype else 1
-        offsets = self.offsets.byte_addrs()[0] if self.offsets is not None else np.empty(0, np.int64)
+        offsets = self.offset_bytes if self.offsets is not None else np.empty(0, np.int64)
         return (merge_ranges((*ranges_of_addresses("UB", _bytes(read, itemsize)),
                               *ranges_of_addresses("UB", offsets))),
                 merge_ranges(ranges_of_addresses("UB", _bytes(written, itemsize))))

@@ -31,7 +31,7 @@ from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import OverlapError
 from ...lazy import cached_attribute
 from ..core import Core
-from ..footprint import OVERLAP_SOURCE, Footprint, check_clear_of_scratch, check_overlap
+from ..footprint import OVERLAP_SOURCE, Footprint, check_clear_of_scratch, check_overlap, first_common
 from ..masking import MaskWords
 from ..operands import NEVER
 from ..tensor import LocalTensor
@@ -107,11 +107,11 @@ class IndexMove:
         return dst, src
 
     def _check_disjoint(self, dst: Footprint, src: Footprint) -> None:
-        shared = np.intersect1d(dst.byte_addrs()[0], src.byte_addrs()[0])
-        if shared.size:
+        shared = first_common(dst.byte_addrs()[0], src.byte_addrs()[0])
+        if shared is not None:
             rule = ("src and dst must be the same tensor exactly or not overlap" if self.overlap == "in_place"
                     else "src and dst must not overlap")
-            raise OverlapError(self.instruction, "dst byte address", int(shared[0]), f"{rule} (src reads it too)",
+            raise OverlapError(self.instruction, "dst byte address", shared, f"{rule} (src reads it too)",
                                "disjoint byte ranges" + (" or dst is src" if self.overlap == "in_place" else ""),
                                self.source)
 
