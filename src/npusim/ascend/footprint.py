@@ -140,8 +140,9 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_rep
       documented exception of Add/Sub/Mul/Max/Min for dst and src1 (docs/semantics.md §1.6).
 
     ``tolerated_outside`` (the hardware policy, docs/semantics.md §10.7): the dst and src tensors'
-    byte extents; a partial overlap within one repeat whose common bytes all lie outside one of the
-    two tensors (a row run past its tensor, as in 16-bit rows of a 32-bit-sized tile) warns with
+    byte extents; a partial overlap within one repeat, or a cross-repeat dependency, whose bytes all
+    lie outside one of the two tensors (a row run past its tensor, as in 16-bit rows of a 32-bit-sized
+    tile, or a Copy's repeats past two small adjacent tensors) warns with
     :class:`~npusim.errors.UbPastTensorEndWarning` instead of raising.
 
     Returns:
@@ -164,12 +165,17 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_rep
     dependent = bool(later.any())
     if dependent and not cross_repeat_allowed:
         byte = lo + int(np.argmax(later))
-        raise OverlapError(
+        error = OverlapError(
             instruction, f"{src.name} / {dst.name}", f"byte {byte:#x}",
             f"repeat {int(last_read[byte - lo])} reads a byte that repeat {int(first_write[byte - lo])} "
             f"writes ({dst.name} of one repeat is {src.name} of a later one)",
             "no cross-repeat dependency between destination and source", OVERLAP_SOURCE,
         )
+        if tolerated_outside is None or _inside_both(lo + np.flatnonzero(later), tolerated_outside).any():
+            raise error
+        tolerate("hardware", error, UbPastTensorEndWarning, "the bytes lie past one operand's tensor; npusim "
+                 "reads every source before it writes (the documents leave the order open)")
+        dependent = False
     _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside)
     return dependent
 

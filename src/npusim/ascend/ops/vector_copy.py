@@ -243,5 +243,5 @@ copy = register(Instruction(
     plan_context=_plan_context, fast_context=_fast_context,
     doc="``copy``: UB -> UB with a mask (an int or uint64 words) and CopyRepeatParams(dst_stride, src_stride, "
         "dst_repeat_size, src_repeat_size) in DataBlocks; the count form on the 950. In counter mode the mask "
-        f"register's count is per repeat and repeat_time counts ({pages.COPY}).",
+        f"register's count is per repeat and repeat_time counts: {pages.COPY} 约束说明",
 ))
