@@ -24,8 +24,8 @@ from ub_image import Placement, place, read_back
 
 from npusim import ascend as asc
 
-__all__ = ["compare_bench", "gather_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
-           "select_bench", "trans_tile_bench"]
+__all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "gather_bench", "moving_copy_bench",
+           "ne_scalar_bench", "select_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat

@@ -53,6 +53,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_C_API}/vector_compute/asc_copy.md": ("asc_copy", *C_API),
     f"{_C_API}/vector_compute/asc_get_rsvd_count.md": ("asc_get_rsvd_count", *C_API),
     f"{_C_API}/vector_compute/asc_transpose.md": ("asc_transpose", *C_API),
+    f"{_C_API}/vector_compute/asc_gather.md": ("asc_gather", *C_API),
+    f"{_C_API}/vector_compute/asc_reduce.md": ("asc_reduce", *C_API),
     f"{_C_API}/vector_compute/asc_eq.md": ("asc_eq", *C_API),
     f"{_C_API}/vector_compute/asc_eq_scalar.md": ("asc_eq_scalar", *C_API),
     f"{_C_API}/vector_compute/asc_ge.md": ("asc_ge", *C_API),

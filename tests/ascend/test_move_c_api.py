@@ -31,7 +31,9 @@ def run(call, dtype=asc.int32, chip="A2", setup=None):
 
 
 def test_aliases_are_registered():
-    for name, base in (("asc_copy", "copy"), ("asc_copy_sync", "copy"), ("asc_transpose", "transpose"),
+    for name, base in (("asc_gather", "gather"), ("asc_gather_sync", "gather"), ("asc_reduce", "gather_mask"),
+                       ("asc_reduce_sync", "gather_mask"), ("asc_copy", "copy"), ("asc_copy_sync", "copy"),
+                       ("asc_transpose", "transpose"),
                        ("asc_transpose_sync", "transpose"), ("asc_brcb", "brcb"), ("asc_brcb_sync", "brcb"),
                        ("asc_get_rsvd_count", "get_gather_mask_remain_count")):
         assert by_name("ascend", name).alias_of == base
@@ -102,3 +104,53 @@ def test_rejected_calls_name_the_c_function(chip, dtype, call, error, instructio
             call(z, x)
         assert core.ub_read(0, UB_IMAGE) == image() and core.register_state() == state and not core.sync_log
     assert info.value.instruction == instruction and info.value.operand == operand and info.value.source
+
+
+def test_asc_gather_forms():
+    with asc.Core("A2") as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 16384, 128)
+        off.write(np.arange(127, -1, -1, dtype=np.uint32) * 2)
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 2048)
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 8192, 2048)
+        asc.asc_gather(z, x, off, 100)
+        assert core.mask_words[:2] == (100, 0) and core.mask_mode == asc.MaskMode.NORMAL
+        got = core.ub_read(8192, 200)
+        src = np.frombuffer(image()[:256], np.float16)
+        assert np.frombuffer(got, np.float16).view(np.uint16).tolist() == src[::-1][:100].view(np.uint16).tolist()
+        asc.set_vector_mask(0, 0b101)
+        asc.asc_gather_sync(z, x, off, 8, 1)  # the register's lanes 0 and 2
+        assert core.mask_words[:2] == (0b101, 0) and [r.kind for r in core.sync_log] == ["pipe_barrier"]
+
+
+def test_asc_reduce_forms_match_gather_mask():
+    def both(call_c, call_memory):
+        results = []
+        for call in (call_c, call_memory):
+            with asc.Core("A2") as core:
+                core.ub_write(0, image())
+                x = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 0, 1024)
+                p = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 16384, 64)
+                z = asc.LocalTensor(asc.uint32, asc.TPosition.VECOUT, 8192, 1024)
+                call(z, x, p)
+                results.append((core.ub_read(0, UB_IMAGE), asc.asc_get_rsvd_count()))
+        return results
+    a, b = both(lambda z, x, p: asc.asc_reduce(z, x, p, 100),
+                lambda z, x, p: asc.gather_mask(z, x, p, True, 100, asc.GatherMaskParams(1, 1, 8, 8)))
+    assert a == b
+    a, b = both(lambda z, x, p: asc.asc_reduce(z, x, p, 3, 1, 4, 8, 0),
+                lambda z, x, p: asc.gather_mask(z, x, 4, False, 0, asc.GatherMaskParams(1, 3, 8, 0)))
+    assert a == b and a[1] == 3 * 16
+
+
+def test_asc_reduce_bare_form_leaves_the_registers():
+    with asc.Core("A2") as core:
+        core.ub_write(0, image())
+        asc.set_vector_mask(0, 9)
+        x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 1024)
+        z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 8192, 1024)
+        asc.asc_reduce(z, x, x, 1, 1, 7, 8, 0)
+        assert core.mask_words[:2] == (9, 0) and asc.asc_get_rsvd_count() == 128
+        with pytest.raises(ParameterRangeError) as info:
+            asc.asc_reduce(z, x, x, 1, 1, 8, 8, 0)
+        assert info.value.instruction == "asc_reduce" and info.value.operand == "pattern_mode"

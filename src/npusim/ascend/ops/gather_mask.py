@@ -55,7 +55,7 @@ from ..types import GatherMaskMode, GatherMaskParams, MaskMode
 from .common import is_tensor, require_dtype, require_repeat_params, require_ub_tensor
 from .elementwise import DST, _is_bool, _is_int
 
-__all__ = ["GATHER_MASK_DTYPES", "gather_mask", "get_gather_mask_remain_count"]
+__all__ = ["GATHER_MASK_DTYPES", "REMAIN", "gather_mask", "get_gather_mask_remain_count", "masked_gather"]
 
 NAME = "gather_mask"
 PAGE = pages.GATHER_MASK
@@ -133,6 +133,18 @@ def _compile(core: Core, form: str, bound: dict) -> MaskedGather:
     low = 1 if counter else 0
     mask = require_int(NAME, "mask", bound["mask"], low, COUNTER_MAX, f"{PAGE} 参数说明",
                        rule="Counter mode: mask ∈ [1, 2^32 - 1]" if counter else "a uint32_t")
+    native = core.chip.vector_lowering == "native"
+    return masked_gather(NAME, core, dst, src0, pattern if form == "tensor" else None, pattern_id, counter, mask,
+                         (blk, repeats, src0_rep, src1_rep), (mask, 0, 0, 0) if native else None, MaskMode.NORMAL)
+
+
+def masked_gather(name: str, core: Core, dst: LocalTensor, src0: LocalTensor, pattern: LocalTensor | None,
+                  pattern_id: int, counter: bool, mask: int, params: tuple[int, int, int, int],
+                  words_after, mode_after: MaskMode | None, pattern_label: str = "src1_pattern") -> MaskedGather:
+    """The plan of a checked GatherMask (``name``: the API called); ``pattern`` None: built-in ``pattern_id``;
+    ``pattern_label``: the pattern tensor's parameter name."""
+    blk, repeats, src0_rep, src1_rep = params
+    itemsize = dst.dtype.itemsize
     lanes = lanes_per_repeat(itemsize)
     if not counter:
         per_repeat = [lanes] * repeats
@@ -142,24 +154,23 @@ def _compile(core: Core, form: str, bound: dict) -> MaskedGather:
         per_repeat = [mask] * repeats
     total = sum(per_repeat)
     span = _src0_extent(per_repeat, itemsize, blk, src0_rep)
-    src0.check_span(NAME, "src0", src0.addr, src0.addr + span)  # before any index array
+    src0.check_span(name, "src0", src0.addr, src0.addr + span)  # before any index array
     repeat_of = np.repeat(np.arange(len(per_repeat), dtype=np.int64), per_repeat)
     starts = np.cumsum([0, *per_repeat[:-1]]) if per_repeat else np.empty(0, np.int64)
     i = np.arange(total, dtype=np.int64) - np.repeat(starts, per_repeat).astype(np.int64)
     per_block = elems_per_block(itemsize)
     src0_offsets = repeat_of * (src0_rep * BLOCK_BYTES) + (i // per_block) * (blk * BLOCK_BYTES) + \
         (i % per_block) * itemsize
-    if form == "tensor":
+    if pattern is not None:
         bits = repeat_of * (src1_rep * BLOCK_BYTES * 8) + i
         if bits.size:
-            pattern.check_span(NAME, "src1_pattern", pattern.addr, pattern.addr + int(bits.max()) // 8 + 1)
+            pattern.check_span(name, pattern_label, pattern.addr, pattern.addr + int(bits.max()) // 8 + 1)
         keep = None
     else:
         bits, keep = None, BUILT_IN[pattern_id](i)
-    native = core.chip.vector_lowering == "native"
-    plan = MaskedGather(dtype, src0_offsets, repeat_of, bits, keep, (mask, 0, 0, 0) if native else None,
-                        ("dst", "src0", "src1_pattern") if form == "tensor" else ("dst", "src0"))
-    plan.bind(core, [dst, src0] + ([pattern] if form == "tensor" else []))  # the checks at this call's addresses
+    plan = MaskedGather(dst.dtype, src0_offsets, repeat_of, bits, keep, words_after,
+                        ("dst", "src0", pattern_label) if pattern is not None else ("dst", "src0"), name, mode_after)
+    plan.bind(core, [dst, src0] + ([pattern] if pattern is not None else []))  # the checks at this call's addresses
     return plan
 
 
@@ -182,6 +193,8 @@ class MaskedGather:
         keep: built-in pattern: which elements are kept; else None.
         mask_words_after: the mask register value the lowering leaves (None: untouched).
         operands: the tensors that bind per call.
+        name: the API called, for messages.
+        mask_mode_after: the mask mode the call leaves (None: untouched).
     """
 
     dtype: DType
@@ -191,10 +204,12 @@ class MaskedGather:
     keep: np.ndarray | None
     mask_words_after: tuple[int, int, int, int] | None
     operands: tuple[str, ...]
+    name: str = NAME
+    mask_mode_after: MaskMode | None = MaskMode.NORMAL
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> MaskedGatherBinding:
         for label, tensor in zip(self.operands, tensors, strict=True):
-            require_ub_tensor(NAME, label, tensor, core)
+            require_ub_tensor(self.name, label, tensor, core)
         binding = MaskedGatherBinding(self, *tensors)
         if self.keep is not None:
             binding.check_writes(self.keep)  # known now: checked before any call runs
@@ -213,23 +228,23 @@ class MaskedGatherBinding:
         self.src_index = (src0.addr + plan.src0_offsets) // itemsize
         self.pattern_bytes = None if pattern is None else pattern.addr + plan.bits // 8
         self.registers_read = ()
-        self.registers_written = ("MASK", "MASK_MODE", "RSVD_CNT") if plan.mask_words_after else ("MASK_MODE",
-                                                                                                  "RSVD_CNT")
+        self.registers_written = (("MASK",) if plan.mask_words_after else ()) + (
+            ("MASK_MODE",) if plan.mask_mode_after is not None else ()) + ("RSVD_CNT",)
         self.last = 0
 
     def check_writes(self, selected: np.ndarray) -> None:
         """dst holds the ``selected`` elements; it overlaps neither the pattern nor a src0 element that a
         later repeat reads than the one writing over it."""
-        itemsize, dst = self.plan.dtype.itemsize, self.dst
+        itemsize, dst, name = self.plan.dtype.itemsize, self.dst, self.plan.name
         chosen = np.flatnonzero(selected)
-        dst.check_span(NAME, "dst", dst.addr, dst.addr + chosen.size * itemsize)
+        dst.check_span(name, "dst", dst.addr, dst.addr + chosen.size * itemsize)
         if not chosen.size:
             return
         written = dst.addr // itemsize + np.arange(chosen.size, dtype=np.int64)
         if self.pattern_bytes is not None:
             shared = first_common(_bytes(written, itemsize), self.pattern_bytes)
             if shared is not None:
-                raise OverlapError(NAME, "dst byte address", shared, "dst must not overlap src1_pattern",
+                raise OverlapError(name, "dst byte address", shared, "dst must not overlap src1_pattern",
                                    "disjoint byte ranges", f"{PAGE} 约束说明")
         write_repeat = self.plan.repeat_of[chosen]  # the repeat that writes written[k]
         where = np.searchsorted(written, self.src_index)
@@ -238,18 +253,18 @@ class MaskedGatherBinding:
         np.maximum.at(last_read, where[inside], self.plan.repeat_of[inside])
         late = np.flatnonzero(last_read > write_repeat)
         if late.size:
-            raise OverlapError(NAME, "dst byte address", int(written[late[0]]) * itemsize, "a later repeat reads "
+            raise OverlapError(name, "dst byte address", int(written[late[0]]) * itemsize, "a later repeat reads "
                                "src0 bytes an earlier repeat wrote to dst", "dst clear of src0, or behind its reads",
                                f"{PAGE} 约束说明; {pages.GENERAL} 通用地址重叠约束")
 
     def run(self, core: Core, values: tuple) -> int:
         plan, ub = self.plan, core.ub
         itemsize = plan.dtype.itemsize
-        ub.check_initialized(NAME, "src0", self.src_index, itemsize)
+        ub.check_initialized(plan.name, "src0", self.src_index, itemsize)
         if plan.keep is not None:
             selected = plan.keep
         else:
-            ub.check_initialized(NAME, "src1_pattern", np.unique(self.pattern_bytes), 1)
+            ub.check_initialized(plan.name, "src1_pattern", np.unique(self.pattern_bytes), 1)
             selected = ((ub.data[self.pattern_bytes] >> (plan.bits % 8).astype(np.uint8)) & 1).astype(bool)
             self.check_writes(selected)
         kept = self.src_index[selected]
@@ -257,7 +272,8 @@ class MaskedGatherBinding:
         ub.scatter(self.dst.addr // itemsize + np.arange(kept.size, dtype=np.int64), values_kept)
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)
-        core.set_mask_mode(MaskMode.NORMAL)
+        if plan.mask_mode_after is not None:
+            core.set_mask_mode(plan.mask_mode_after)
         core.rsvd_cnt = self.last = int(kept.size)
         return self.last
 
@@ -311,10 +327,10 @@ class RemainCount(SelfBinding):
         return core.rsvd_cnt
 
 
-_REMAIN = RemainCount()
+REMAIN = RemainCount()
 
 get_gather_mask_remain_count = register(Instruction(
-    "get_gather_mask_remain_count", "ascend", "register", "S", (Form("", ()),), lambda core, form, values: _REMAIN,
+    "get_gather_mask_remain_count", "ascend", "register", "S", (Form("", ()),), lambda core, form, values: REMAIN,
     f"{PAGE} 参数说明 (rsvdCnt)", support=lambda chip: _support(chip) is not None,
     summary="The elements the last gather_mask kept (the RSVD_CNT register)",
     examples=("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 128)\nx.write(list(range(128)))\n"

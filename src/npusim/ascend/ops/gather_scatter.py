@@ -42,10 +42,11 @@ from ..footprint import Footprint, first_common, strided_footprint
 from ..masking import MaskWords, lanes_from_mask_arg
 from ..operands import NEVER
 from ..tensor import LocalTensor
+from ..types import MaskMode
 from .common import is_tensor, require_dtype, require_ub_tensor
 from .elementwise import DST, INT32_MAX, _is_int, _is_mask
 
-__all__ = ["GATHER_DTYPES", "SCATTER_DTYPES", "gather", "scatter"]
+__all__ = ["GATHER", "GATHER_DTYPES", "SCATTER", "SCATTER_DTYPES", "gather", "indexed_plan", "scatter"]
 
 _B16_B32 = frozenset({"int16", "uint16", "float16", "int32", "uint32", "float32"})
 _B8 = frozenset({"int8", "uint8"})
@@ -139,11 +140,19 @@ def _compile(kind: Kind, core: Core, form: str, bound: dict) -> IndexedPlan:
             words_after = words
         if lanes.repeats == 0:
             return _nothing(kind, core, "repeat_times")
+    return indexed_plan(kind, kind.name, core, dst, src, offsets, base, lanes, rep, words_after, registers)
+
+
+def indexed_plan(kind: Kind, name: str, core: Core, dst: LocalTensor, src: LocalTensor, offsets: LocalTensor,
+                 base: int, lanes, rep: int, words_after: MaskWords | None, registers: tuple[str, ...],
+                 mode_after: MaskMode | None = None) -> IndexedPlan:
+    """The plan of a checked Gather or Scatter (``name``: the API called) over these lanes."""
+    itemsize = dst.dtype.itemsize
     dense = strided_footprint(kind.dense, 0, lanes, itemsize, 1, rep)
     grid = np.arange(lanes.repeats * lanes.lanes, dtype=np.int64).reshape(lanes.repeats, lanes.lanes)
     offset_fp = Footprint(kind.offsets, lanes.select(grid) * 4, dense.repeats, 4)
     limit = (1 << (15 + itemsize)) - 1 if core.chip.name in NARROW_OFFSETS and itemsize <= 2 else (1 << 32) - 1
-    plan = IndexedPlan(kind, dtype, dense, offset_fp, base, limit, words_after, registers)
+    plan = IndexedPlan(kind, dst.dtype, dense, offset_fp, base, limit, words_after, registers, name, mode_after)
     plan.placed(dst, src, offsets)
     return plan
 
@@ -153,7 +162,7 @@ def _nothing(kind: Kind, core: Core, operand: str) -> IndexedPlan:
     if not core.chip.zero_repeat_nop:
         raise ParameterRangeError(kind.name, operand, 0, f"{operand} = 0 is not guaranteed to be a NOP on "
                                   f"{core.chip.product}", "at least 1", f"{kind.page} 约束说明; {semantics('1.9')}")
-    return IndexedPlan(kind, None, None, None, 0, 0, None, ())
+    return IndexedPlan(kind, None, None, None, 0, 0, None, (), kind.name)
 
 
 @dataclass(eq=False)
@@ -168,6 +177,8 @@ class IndexedPlan:
         limit: the largest offset the product takes.
         mask_words_after: what the call leaves in the mask register.
         registers: registers a call reads.
+        name: the API called (``gather``, ``asc_gather`` ...), for messages.
+        mask_mode_after: the mask mode the call leaves, ``None`` if untouched.
     """
 
     kind: Kind
@@ -178,6 +189,8 @@ class IndexedPlan:
     limit: int
     mask_words_after: MaskWords | None
     registers: tuple[str, ...]
+    name: str = ""
+    mask_mode_after: MaskMode | None = None
 
     @property
     def operands(self) -> tuple[str, ...]:
@@ -185,7 +198,7 @@ class IndexedPlan:
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> IndexedBinding:
         for label, tensor in zip(self.operands, tensors, strict=True):
-            require_ub_tensor(self.kind.name, label, tensor, core)
+            require_ub_tensor(self.name, label, tensor, core)
         return IndexedBinding(self, *self.placed(*tensors))
 
     def placed(self, dst: LocalTensor, src: LocalTensor, offsets: LocalTensor):
@@ -195,8 +208,8 @@ class IndexedPlan:
             return None, None, dst, src
         dense_tensor = dst if self.kind is GATHER else src
         dense, offset_fp = self.dense.moved(dense_tensor.addr), self.offsets.moved(offsets.addr)
-        dense.check_in(self.kind.name, dense_tensor)
-        offset_fp.check_in(self.kind.name, offsets)
+        dense.check_in(self.name, dense_tensor)
+        offset_fp.check_in(self.name, offsets)
         if self.kind is GATHER:
             _require_disjoint(self, dense.byte_addrs()[0], offset_fp.byte_addrs()[0], self.kind.offsets)
         return dense, offset_fp, dst, src
@@ -206,7 +219,7 @@ def _require_disjoint(plan: IndexedPlan, written: np.ndarray, read: np.ndarray, 
     """No element (of ``unit`` bytes; 1: byte addresses) both written and read."""
     shared = first_common(written, read)
     if shared is not None:
-        raise OverlapError(plan.kind.name, "dst byte address", shared * unit, f"dst must not overlap {what}",
+        raise OverlapError(plan.name, "dst byte address", shared * unit, f"dst must not overlap {what}",
                            "disjoint byte ranges", f"{plan.kind.page} 约束说明")
 
 
@@ -224,7 +237,8 @@ class IndexedBinding:
             self.dense_index, self.offset_index = dense.elem_index, offsets.elem_index
             self.dense_bytes, self.offset_bytes = dense.byte_addrs()[0], offsets.byte_addrs()[0]
         self.registers_read = plan.registers
-        self.registers_written = ("MASK",) if plan.mask_words_after is not None else ()
+        self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + (
+            ("MASK_MODE",) if plan.mask_mode_after is not None else ())
         self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call
         self.offsets_seen = self.src_seen = NEVER  # the shadow epoch in which they were seen all written
 
@@ -233,7 +247,7 @@ class IndexedBinding:
         if self.dense is None:
             self.last = (np.empty(0, np.int64), np.empty(0, np.int64))
             return
-        ub, name, itemsize = core.ub, plan.kind.name, plan.dtype.itemsize
+        ub, name, itemsize = core.ub, plan.name, plan.dtype.itemsize
         if self.offsets_seen != ub.shadow_epoch:
             ub.check_initialized(name, plan.kind.offsets, self.offset_index, 4)
             self.offsets_seen = ub.shadow_epoch
@@ -251,6 +265,8 @@ class IndexedBinding:
         ub.scatter(written, values_moved)
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)
+        if plan.mask_mode_after is not None:
+            core.set_mask_mode(plan.mask_mode_after)
         self.last = (read, written)
 
     def _check_src(self, ub, read: np.ndarray) -> None:
@@ -265,14 +281,14 @@ class IndexedBinding:
         if inside and ub.written[src.addr:src.end].all():
             self.src_seen = ub.shadow_epoch
             return
-        ub.check_initialized(self.plan.kind.name, "src", read, self.plan.dtype.itemsize)
+        ub.check_initialized(self.plan.name, "src", read, self.plan.dtype.itemsize)
         if self.plan.kind is SCATTER:  # its reads are the dense lanes: the same every call
             self.src_seen = ub.shadow_epoch
 
     def _indexed_elements(self, offsets: np.ndarray) -> np.ndarray:
         """The element indices the offsets point at, after every documented check on them."""
         plan, tensor = self.plan, self.indexed
-        name, page, label, itemsize = plan.kind.name, plan.kind.page, plan.kind.offsets, plan.dtype.itemsize
+        name, page, label, itemsize = plan.name, plan.kind.page, plan.kind.offsets, plan.dtype.itemsize
         bad = np.flatnonzero((offsets % itemsize != 0) | (offsets > plan.limit))
         if bad.size:
             k = int(bad[0])
