@@ -15,19 +15,12 @@ import pytest
 from npusim import ascend as asc
 from npusim.engine.registry import by_name
 
-SPAN = 0x4000  # the examples' tensors lie below this
+from .test_elementwise_access_records import SPAN, covered
+
 C_API = ("asc_copy", "asc_copy_sync", "asc_transpose", "asc_transpose_sync", "asc_brcb", "asc_brcb_sync",
          "asc_gather", "asc_gather_sync", "asc_reduce", "asc_reduce_sync")
 CHIPS = {"copy": "A2", "transpose": "A2", "brcb": "A2", "gather": "A2", "scatter": "310P", "gather_mask": "A2",
          **{name: "A2" for name in C_API}}
-
-
-def covered(ranges) -> np.ndarray:
-    mask = np.zeros(SPAN, bool)
-    for r in ranges:
-        assert r.space == "UB" and r.stop <= SPAN, r
-        mask[r.start:r.stop] = True
-    return mask
 
 
 def run(chip: str, snippet: str, image: np.ndarray, overwrite: np.ndarray | None = None):

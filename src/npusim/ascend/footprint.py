@@ -26,8 +26,8 @@ from .tensor import LocalTensor
 from .tolerance import tolerate
 
 __all__ = [
-    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "first_common", "same_array",
-    "strided_footprint", "written_earlier",
+    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "element_bytes", "first_common",
+    "same_array", "strided_footprint", "written_earlier",
 ]
 
 
@@ -41,6 +41,11 @@ def same_array(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 OVERLAP_SOURCE = f"{pages.GENERAL} 通用地址重叠约束; {semantics('1.6')}"
+
+
+def element_bytes(elements: np.ndarray, itemsize: int) -> np.ndarray:
+    """Every byte address of the elements at these element indices, element by element."""
+    return (elements[:, None] * itemsize + np.arange(itemsize, dtype=np.int64)).reshape(-1)
 
 
 def first_common(a: np.ndarray, b: np.ndarray) -> int | None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.registry import BIT_EXACT, Instruction, register
-from ...errors import ParameterRangeError, UnsupportedError
+from ...errors import ParameterRangeError
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import require_int
@@ -39,7 +39,7 @@ from ..footprint import Footprint
 from ..masking import MAX_REPEAT
 from ..tensor import LocalTensor
 from ..types import BrcbRepeatParams, MaskMode
-from .common import is_tensor, require_dtype, require_repeat_params, require_ub_tensor
+from .common import is_tensor, require_dtype, require_pair, require_repeat_params
 from .elementwise import DST, _is_int
 from .index_move import IndexMove
 from .vector_transpose import Nothing
@@ -73,11 +73,7 @@ def _support(chip) -> frozenset[str] | None:
 
 
 def _compile(core: Core, form: str, bound: dict) -> IndexMove | Nothing:
-    dst = require_ub_tensor(NAME, "dst", bound["dst"], core)
-    src = require_ub_tensor(NAME, "src", bound["src"], core)
-    if src.dtype != dst.dtype:
-        raise UnsupportedError(NAME, "src dtype", src.dtype.name, "src must have dst's dtype", dst.dtype.name,
-                               f"{PAGE} 参数说明")
+    dst, src = require_pair(NAME, core, bound["dst"], bound["src"], f"{PAGE} 参数说明")
     allowed = _support(core.chip)
     if allowed is None:
         raise unsupported_on(core.chip, NAME, NAME, lambda c: _support(c) is not None, f"{PAGE} 产品支持情况")

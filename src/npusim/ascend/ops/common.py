@@ -20,6 +20,7 @@ from ..tensor import LocalTensor
 from ..types import UB_POSITIONS, PipeID
 
 __all__ = [
+    "RangesAfterRun",
     "UB_ALIGN",
     "c_api_page",
     "record_pipe_barrier",
@@ -27,6 +28,7 @@ __all__ = [
     "is_scalar",
     "is_tensor",
     "require_dtype",
+    "require_pair",
     "require_repeat_params",
     "require_ub_tensor",
     "scalar_bits",
@@ -57,6 +59,31 @@ def require_ub_tensor(
         )
     require_aligned(instruction, name, tensor.addr, alignment, "UB", align_source)
     return tensor
+
+
+def require_pair(instruction: str, core: Core, dst, src, page: str, src_label: str = "src") -> tuple:
+    """dst and ``src_label`` as usable UB tensors of one element type (the pages' "数据类型和dst保持一致")."""
+    dst = require_ub_tensor(instruction, "dst", dst, core)
+    src = require_ub_tensor(instruction, src_label, src, core)
+    if src.dtype != dst.dtype:
+        raise UnsupportedError(instruction, f"{src_label} dtype", src.dtype.name, f"{src_label} must have dst's dtype",
+                               dst.dtype.name, page)
+    return dst, src
+
+
+class RangesAfterRun:
+    """A binding whose bytes depend on what each call read (offsets, pattern bits): its ``ranges(values)``
+    describe the last call, and the engine records the call after it ran (``ranges_after_run``)."""
+
+    ranges_after_run = True
+
+    @property
+    def reads(self):
+        return self.ranges(())[0]
+
+    @property
+    def writes(self):
+        return self.ranges(())[1]
 
 
 def require_dtype(

@@ -48,11 +48,11 @@ from .. import pages
 from ..addressing import BLOCK_BYTES, elems_per_block, lanes_per_repeat
 from ..chips import unsupported_on
 from ..core import Core
-from ..footprint import first_common
+from ..footprint import element_bytes, first_common
 from ..masking import COUNTER_MAX, MAX_REPEAT
 from ..tensor import LocalTensor
 from ..types import GatherMaskMode, GatherMaskParams, MaskMode
-from .common import is_tensor, require_dtype, require_repeat_params, require_ub_tensor
+from .common import RangesAfterRun, is_tensor, require_dtype, require_pair, require_repeat_params, require_ub_tensor
 from .elementwise import DST, _is_bool, _is_int
 
 __all__ = ["GATHER_MASK_DTYPES", "REMAIN", "gather_mask", "get_gather_mask_remain_count", "masked_gather"]
@@ -100,11 +100,7 @@ def _support(chip) -> frozenset[str] | None:
 
 # ----------------------------------------------------------------- planning
 def _compile(core: Core, form: str, bound: dict) -> MaskedGather:
-    dst = require_ub_tensor(NAME, "dst", bound["dst"], core)
-    src0 = require_ub_tensor(NAME, "src0", bound["src0"], core)
-    if src0.dtype != dst.dtype:
-        raise UnsupportedError(NAME, "src0 dtype", src0.dtype.name, "src0 must have dst's dtype", dst.dtype.name,
-                               f"{PAGE} 参数说明")
+    dst, src0 = require_pair(NAME, core, bound["dst"], bound["src0"], f"{PAGE} 参数说明", "src0")
     allowed = _support(core.chip)
     if allowed is None:
         raise unsupported_on(core.chip, NAME, NAME, lambda c: _support(c) is not None, f"{PAGE} 产品支持情况")
@@ -216,10 +212,9 @@ class MaskedGather:
         return binding
 
 
-class MaskedGatherBinding:
+class MaskedGatherBinding(RangesAfterRun):
     """A :class:`MaskedGather` at one placement; each call reads the pattern, then packs the kept elements."""
 
-    ranges_after_run = True  # how many elements are written depends on the pattern's bits
 
     def __init__(self, plan: MaskedGather, dst: LocalTensor, src0: LocalTensor,
                  pattern: LocalTensor | None = None) -> None:
@@ -242,7 +237,7 @@ class MaskedGatherBinding:
             return
         written = dst.addr // itemsize + np.arange(chosen.size, dtype=np.int64)
         if self.pattern_bytes is not None:
-            shared = first_common(_bytes(written, itemsize), self.pattern_bytes)
+            shared = first_common(element_bytes(written, itemsize), self.pattern_bytes)
             if shared is not None:
                 raise OverlapError(name, "dst byte address", shared, "dst must not overlap src1_pattern",
                                    "disjoint byte ranges", f"{PAGE} 约束说明")
@@ -279,23 +274,13 @@ class MaskedGatherBinding:
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
         itemsize = self.plan.dtype.itemsize
-        reads = list(ranges_of_addresses("UB", _bytes(self.src_index, itemsize)))
+        reads = list(ranges_of_addresses("UB", element_bytes(self.src_index, itemsize)))
         if self.pattern_bytes is not None:
             reads += ranges_of_addresses("UB", self.pattern_bytes)
         start = self.dst.addr
         return merge_ranges(reads), merge_ranges([("UB", start, start + self.last * itemsize)])
 
-    @property
-    def reads(self) -> tuple[ByteRange, ...]:
-        return self.ranges(())[0]
 
-    @property
-    def writes(self) -> tuple[ByteRange, ...]:
-        return self.ranges(())[1]
-
-
-def _bytes(elements: np.ndarray, itemsize: int) -> np.ndarray:
-    return (elements[:, None] * itemsize + np.arange(itemsize, dtype=np.int64)).reshape(-1)
 
 
 _SETUP = ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"

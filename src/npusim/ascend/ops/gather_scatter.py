@@ -38,12 +38,12 @@ from .. import pages
 from ..addressing import contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
 from ..chips import OpDtypes, unsupported_on
 from ..core import Core
-from ..footprint import Footprint, first_common, strided_footprint
+from ..footprint import Footprint, element_bytes, first_common, strided_footprint
 from ..masking import MaskWords, lanes_from_mask_arg
 from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..types import MaskMode
-from .common import is_tensor, require_dtype, require_ub_tensor
+from .common import RangesAfterRun, is_tensor, require_dtype, require_pair, require_ub_tensor
 from .elementwise import DST, INT32_MAX, _is_int, _is_mask
 
 __all__ = ["GATHER", "GATHER_DTYPES", "SCATTER", "SCATTER_DTYPES", "gather", "indexed_plan", "scatter"]
@@ -96,12 +96,8 @@ def _forms(kind: Kind) -> tuple[Form, ...]:
 # ----------------------------------------------------------------- planning
 def _compile(kind: Kind, core: Core, form: str, bound: dict) -> IndexedPlan:
     name, page = kind.name, kind.page
-    dst = require_ub_tensor(name, "dst", bound["dst"], core)
-    src = require_ub_tensor(name, "src", bound["src"], core)
+    dst, src = require_pair(name, core, bound["dst"], bound["src"], f"{page} 参数说明")
     offsets = require_ub_tensor(name, kind.offsets, bound[kind.offsets], core)
-    if src.dtype != dst.dtype:
-        raise UnsupportedError(name, "src dtype", src.dtype.name, "src must have dst's dtype", dst.dtype.name,
-                               f"{page} 参数说明")
     if offsets.dtype.name != "uint32":
         raise UnsupportedError(name, f"{kind.offsets} dtype", offsets.dtype.name, "the offsets are a "
                                "LocalTensor<uint32_t>", "uint32", f"{page} 函数原型")
@@ -223,10 +219,9 @@ def _require_disjoint(plan: IndexedPlan, written: np.ndarray, read: np.ndarray, 
                            "disjoint byte ranges", f"{plan.kind.page} 约束说明")
 
 
-class IndexedBinding:
+class IndexedBinding(RangesAfterRun):
     """An :class:`IndexedPlan` at one placement; each call reads and checks the offsets, then moves."""
 
-    ranges_after_run = True  # what is read (Gather) or written (Scatter) depends on the offsets
 
     def __init__(self, plan: IndexedPlan, dense: Footprint | None, offsets: Footprint | None, dst: LocalTensor,
                  src: LocalTensor) -> None:
@@ -259,7 +254,7 @@ class IndexedBinding:
         _require_disjoint(plan, written, read, "src", itemsize)
         if plan.kind is SCATTER and self.offsets.lo < (int(written.max()) + 1) * itemsize and \
                 int(written.min()) * itemsize < self.offsets.hi:
-            _require_disjoint(plan, _bytes(written, itemsize), self.offset_bytes, "dst_offset", 1)
+            _require_disjoint(plan, element_bytes(written, itemsize), self.offset_bytes, "dst_offset", 1)
         self._check_src(ub, read)
         values_moved = ub.data.view(plan.dtype.raw)[read]
         ub.scatter(written, values_moved)
@@ -315,21 +310,11 @@ class IndexedBinding:
         read, written = self.last
         itemsize = self.plan.dtype.itemsize if self.plan.dtype else 1
         offsets = self.offset_bytes if self.offsets is not None else np.empty(0, np.int64)
-        return (merge_ranges((*ranges_of_addresses("UB", _bytes(read, itemsize)),
+        return (merge_ranges((*ranges_of_addresses("UB", element_bytes(read, itemsize)),
                               *ranges_of_addresses("UB", offsets))),
-                merge_ranges(ranges_of_addresses("UB", _bytes(written, itemsize))))
-
-    @property
-    def reads(self) -> tuple[ByteRange, ...]:
-        return self.ranges(())[0]
-
-    @property
-    def writes(self) -> tuple[ByteRange, ...]:
-        return self.ranges(())[1]
+                merge_ranges(ranges_of_addresses("UB", element_bytes(written, itemsize))))
 
 
-def _bytes(elements: np.ndarray, itemsize: int) -> np.ndarray:
-    return (elements[:, None] * itemsize + np.arange(itemsize, dtype=np.int64)).reshape(-1)
 
 
 # ------------------------------------------------------------------ the API

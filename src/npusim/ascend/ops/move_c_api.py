@@ -39,7 +39,15 @@ from ..core import Core
 from ..masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from ..types import MaskMode
 from .brcb import brcb_move
-from .common import c_api_page, is_tensor, record_pipe_barrier, require_c_api, require_dtype, require_ub_tensor
+from .common import (
+    c_api_page,
+    is_tensor,
+    record_pipe_barrier,
+    require_c_api,
+    require_dtype,
+    require_pair,
+    require_ub_tensor,
+)
 from .gather_mask import REMAIN, masked_gather
 from .gather_scatter import GATHER, indexed_plan
 from .vector_copy import COPY_OP, counter_plan, vector_plan
@@ -92,12 +100,8 @@ def _finished(name: str, plan):
 
 def _tensors(name: str, core: Core, bound: dict, allowed: frozenset[str]):
     require_c_api(core, name)
-    dst = require_ub_tensor(name, "dst", bound["dst"], core)
-    src = require_ub_tensor(name, "src", bound["src"], core)
     page = c_api_page(name)
-    if src.dtype != dst.dtype:
-        raise UnsupportedError(name, "src dtype", src.dtype.name, "src must have dst's dtype", dst.dtype.name,
-                               f"{page} 函数原型")
+    dst, src = require_pair(name, core, bound["dst"], bound["src"], f"{page} 函数原型")
     require_dtype(name, "dst", dst.dtype, allowed, f"{name} has no overload for this type", f"{page} 函数原型")
     return dst, src, page
 
@@ -120,10 +124,7 @@ def _compile_copy(name: str, core: Core, form: str, bound: dict):
     op = dataclasses.replace(COPY_OP, name=name, doc=page)
     source = f"{page} 参数说明"
     if form == "count":
-        count = require_uint(name, "count", bound["count"], 32, source)
-        if count == 0:
-            raise ParameterRangeError(name, "count", 0, "a counter-mode count of 0 copies nothing the documents "
-                                      "define", f"[1, {COUNTER_MAX}]", source)
+        count = _count(name, bound, source)
         plan = counter_plan(op, dst, src, count, 1, ((1, 8), (1, 8)), (count, 0, 0, 0), (), MaskMode.NORMAL)
         return _finished(name, plan)
     repeat = require_uint(name, "repeat", bound["repeat"], 8, source)
@@ -141,6 +142,12 @@ def _compile_copy(name: str, core: Core, form: str, bound: dict):
                                             registers))
     lanes = lanes_from_register(core, name, repeat, dst.dtype.itemsize)
     return _finished(name, vector_plan(op, dst, src, lanes, strides, None, registers))
+
+
+def _count(name: str, bound: dict, source: str) -> int:
+    """The count form's ``count``: it goes to the mask register in counter mode, so [1, 2^32 - 1]."""
+    return require_int(name, "count", bound["count"], 1, COUNTER_MAX, source,
+                       rule="the count of asc_set_mask_count_begin (a uint32_t; 0 is no counter-mode count)")
 
 
 def _counter_count(name: str, core: Core) -> int:
@@ -205,9 +212,7 @@ def _compile_gather(name: str, core: Core, form: str, bound: dict):
                                f"{page} 函数原型")
     source, itemsize = f"{page} 参数说明", dst.dtype.itemsize
     if form == "count":
-        count = require_uint(name, "count", bound["count"], 32, source)
-        if count == 0:
-            raise ParameterRangeError(name, "count", 0, "a counter-mode count of 0", f"[1, {COUNTER_MAX}]", source)
+        count = _count(name, bound, source)
         lanes = counter_mode_lanes(count, lanes_per_repeat(itemsize))
         plan = indexed_plan(GATHER, name, core, dst, src, offsets, 0, lanes, 8, (count, 0, 0, 0), (),
                             MaskMode.NORMAL)
@@ -234,9 +239,7 @@ def _compile_reduce(name: str, core: Core, form: str, bound: dict):
                                f"{page} 函数原型")
     source = f"{page} 参数说明"
     if form == "count":
-        count = require_uint(name, "count", bound["count"], 32, source)
-        if count == 0:
-            raise ParameterRangeError(name, "count", 0, "a counter-mode count of 0", f"[1, {COUNTER_MAX}]", source)
+        count = _count(name, bound, source)
         return _finished(name, masked_gather(name, core, dst, src0, pattern, 0, True, count, (1, 1, 8, 8),
                                              (count, 0, 0, 0), MaskMode.NORMAL, "src1"))
     repeat = require_int(name, "repeat", bound["repeat"], 0, 255, f"{source}; {pages.GATHER_MASK} 参数说明",

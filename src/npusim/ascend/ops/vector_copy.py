@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.registry import BIT_EXACT, Instruction, register
-from ...errors import ParameterRangeError, UnsupportedError
+from ...errors import ParameterRangeError
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import require_bool, require_int
@@ -45,7 +45,7 @@ from ..footprint import Footprint, strided_footprint
 from ..masking import COUNTER_MAX, MAX_REPEAT, lanes_from_mask_arg, lanes_from_register, mask_arg_words
 from ..tensor import LocalTensor
 from ..types import CopyRepeatParams, MaskMode
-from .common import is_tensor, require_dtype, require_repeat_params, require_ub_tensor
+from .common import is_tensor, require_dtype, require_pair, require_repeat_params
 from .elementwise import (
     DST,
     DST_STRIDE_SOURCE,
@@ -99,12 +99,8 @@ def _support(chip) -> OpDtypes | None:
 
 
 def _compile(core: Core, form: str, bound: dict) -> VectorPlan | IndexMove:
-    dst = require_ub_tensor(NAME, "dst", bound["dst"], core)
-    src = require_ub_tensor(NAME, "src", bound["src"], core)
+    dst, src = require_pair(NAME, core, bound["dst"], bound["src"], f"{pages.COPY} 数据类型")
     dtype = dst.dtype
-    if src.dtype != dtype:
-        raise UnsupportedError(NAME, "src dtype", src.dtype.name, "src must have dst's dtype", dtype.name,
-                               f"{pages.COPY} 数据类型")
     support = _support(core.chip)
     if support is None:
         raise unsupported_on(core.chip, NAME, NAME, lambda c: _support(c) is not None, f"{pages.COPY} 产品支持情况")

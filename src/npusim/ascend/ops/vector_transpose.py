@@ -35,7 +35,7 @@ from ..core import Core
 from ..footprint import Footprint
 from ..tensor import LocalTensor
 from ..types import TransposeParamsExt, TransposeType
-from .common import is_tensor, require_dtype, require_ub_tensor
+from .common import is_tensor, require_dtype, require_pair, require_ub_tensor
 from .elementwise import DST
 from .index_move import IndexMove
 
@@ -78,11 +78,7 @@ def _kind(params: TransposeParamsExt) -> str:
 
 
 def _compile(core: Core, form: str, bound: dict) -> IndexMove | Nothing:
-    dst = require_ub_tensor(NAME, "dst", bound["dst"], core)
-    src = require_ub_tensor(NAME, "src", bound["src"], core)
-    if src.dtype != dst.dtype:
-        raise UnsupportedError(NAME, "src dtype", src.dtype.name, "src must have dst's dtype", dst.dtype.name,
-                               f"{PAGE} 参数说明")
+    dst, src = require_pair(NAME, core, bound["dst"], bound["src"], f"{PAGE} 参数说明")
     if form == "plain":
         _require_dtype(core, "plain", dst.dtype, "the 16 x 16 transpose")
         return block_transpose(dst, src, ("dst", "src"))
