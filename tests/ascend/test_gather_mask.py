@@ -181,3 +181,14 @@ def test_user_pattern_overlap_found_per_call():
         with pytest.raises(OutOfBoundsError):
             asc.gather_mask(z, x, p, False, 0, asc.GatherMaskParams(1, 1, 8, 0))
         assert core.ub_read(0, UB_IMAGE) == before and asc.get_gather_mask_remain_count() == 8
+
+
+def test_a_huge_counter_mask_is_rejected_from_the_sizes_alone():
+    """The 310P's total count (配置方式二) of 2^32 - 1 elements: src0's extent is computed, not listed."""
+    with asc.Core("310P") as core:
+        core.ub_write(0, image())
+        x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, SRC, 1024)
+        z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, DST, 1024)
+        with pytest.raises(OutOfBoundsError) as info:
+            asc.gather_mask(z, x, 1, True, (1 << 32) - 1, asc.GatherMaskParams(1, 1, 8, 0))
+        assert info.value.operand.startswith("src0 byte")

@@ -212,3 +212,18 @@ def test_access_records_follow_the_offsets():
             reads = {(r.start, r.stop) for r in record.reads}
             assert (OFF, OFF + 256) in reads and (shift, shift + 4) in reads and len(reads) == 65
             assert [(r.start, r.stop) for r in record.writes] == [(DST, DST + 256)]
+
+
+def test_a_huge_count_is_rejected_from_the_count_alone():
+    """count = 2^31 - 1 names the dst bytes it would need; no array of that size is built (a fuzzed call
+    once took the machine's memory)."""
+    with asc.Core("A2") as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 128)
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 128)
+        with pytest.raises(OutOfBoundsError) as info:
+            asc.gather(z, x, off, 0, (1 << 31) - 1)
+        assert info.value.operand.startswith("dst byte")
+        with pytest.raises(OutOfBoundsError):
+            asc.asc_gather(z, x, off, (1 << 32) - 1)

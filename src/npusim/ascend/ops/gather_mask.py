@@ -143,14 +143,15 @@ def masked_gather(name: str, core: Core, dst: LocalTensor, src0: LocalTensor, pa
     itemsize = dst.dtype.itemsize
     lanes = lanes_per_repeat(itemsize)
     if not counter:
-        per_repeat = [lanes] * repeats
+        full, per, tail = repeats, lanes, 0
     elif core.chip.name in TOTAL_COUNT:
-        per_repeat = [lanes] * (mask // lanes) + ([mask % lanes] if mask % lanes else [])
+        full, per, tail = mask // lanes, lanes, mask % lanes
     else:
-        per_repeat = [mask] * repeats
+        full, per, tail = repeats, mask, 0
+    span = max(_src0_end(r, n, itemsize, blk, src0_rep) for r, n in ((full - 1, per), (full, tail)))
+    src0.check_span(name, "src0", src0.addr, src0.addr + span)  # from the sizes alone, before any index array
+    per_repeat = [per] * full + ([tail] if tail else [])
     total = sum(per_repeat)
-    span = _src0_extent(per_repeat, itemsize, blk, src0_rep)
-    src0.check_span(name, "src0", src0.addr, src0.addr + span)  # before any index array
     repeat_of = np.repeat(np.arange(len(per_repeat), dtype=np.int64), per_repeat)
     starts = np.cumsum([0, *per_repeat[:-1]]) if per_repeat else np.empty(0, np.int64)
     i = np.arange(total, dtype=np.int64) - np.repeat(starts, per_repeat).astype(np.int64)
@@ -170,12 +171,14 @@ def masked_gather(name: str, core: Core, dst: LocalTensor, src0: LocalTensor, pa
     return plan
 
 
-def _src0_extent(per_repeat: list[int], itemsize: int, blk: int, rep: int) -> int:
-    """One past src0's last byte, relative to src0 (0 when nothing is read)."""
+def _src0_end(repeat: int, n: int, itemsize: int, blk: int, rep: int) -> int:
+    """One past the last src0 byte repeat ``repeat`` reads with ``n`` elements (0 when there is none), relative
+    to src0: the largest address of all, the strides being non-negative."""
+    if repeat < 0 or n == 0:
+        return 0
     per_block = elems_per_block(itemsize)
-    ends = [r * rep * BLOCK_BYTES + ((n - 1) // per_block) * blk * BLOCK_BYTES + ((n - 1) % per_block + 1) * itemsize
-            for r, n in enumerate(per_repeat) if n]
-    return max(ends, default=0)
+    last_block = repeat * rep + ((n - 1) // per_block) * blk
+    return last_block * BLOCK_BYTES + ((n - 1) % per_block + 1) * itemsize
 
 
 @dataclass(eq=False)

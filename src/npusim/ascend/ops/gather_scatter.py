@@ -46,7 +46,7 @@ from ..types import MaskMode
 from .common import RangesAfterRun, is_tensor, require_dtype, require_pair, require_ub_tensor
 from .elementwise import DST, INT32_MAX, _is_int, _is_mask
 
-__all__ = ["GATHER", "GATHER_DTYPES", "SCATTER", "SCATTER_DTYPES", "gather", "indexed_plan", "scatter"]
+__all__ = ["GATHER", "GATHER_DTYPES", "SCATTER", "SCATTER_DTYPES", "count_lanes", "gather", "indexed_plan", "scatter"]
 
 _B16_B32 = frozenset({"int16", "uint16", "float16", "int32", "uint32", "float32"})
 _B8 = frozenset({"int8", "uint8"})
@@ -122,7 +122,7 @@ def _compile(kind: Kind, core: Core, form: str, bound: dict) -> IndexedPlan:
                             rule="count is a uint32_t element count")
         if count == 0:
             return _nothing(kind, core, "count")
-        lanes = counter_mode_lanes(count, lanes_in_repeat)
+        lanes = count_lanes(kind, name, dst, src, offsets, count)
         rep = 8
         if core.chip.name in MASKED_COUNT_FORM:  # full repeats with SetMask<T>(E), then the tail's SetMask
             low, high = contiguous_mask_words(count % lanes_in_repeat or lanes_in_repeat, itemsize)
@@ -137,6 +137,15 @@ def _compile(kind: Kind, core: Core, form: str, bound: dict) -> IndexedPlan:
         if lanes.repeats == 0:
             return _nothing(kind, core, "repeat_times")
     return indexed_plan(kind, kind.name, core, dst, src, offsets, base, lanes, rep, words_after, registers)
+
+
+def count_lanes(kind: Kind, name: str, dst: LocalTensor, src: LocalTensor, offsets: LocalTensor, count: int):
+    """The lanes of ``count`` elements, once the dense side and the offsets are known to hold them (checked
+    from the count alone: a count past UB is rejected before any array of that size exists)."""
+    dense = dst if kind is GATHER else src
+    dense.check_span(name, kind.dense, dense.addr, dense.addr + count * dense.dtype.itemsize)
+    offsets.check_span(name, kind.offsets, offsets.addr, offsets.addr + count * 4)
+    return counter_mode_lanes(count, lanes_per_repeat(dense.dtype.itemsize))
 
 
 def indexed_plan(kind: Kind, name: str, core: Core, dst: LocalTensor, src: LocalTensor, offsets: LocalTensor,

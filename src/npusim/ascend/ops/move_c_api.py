@@ -34,7 +34,7 @@ from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param
 from ...validate import is_integer, require_int, require_uint
 from .. import pages
-from ..addressing import counter_mode_lanes, lanes_per_repeat
+from ..addressing import lanes_per_repeat
 from ..core import Core
 from ..masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from ..types import MaskMode
@@ -49,7 +49,7 @@ from .common import (
     require_ub_tensor,
 )
 from .gather_mask import REMAIN, masked_gather
-from .gather_scatter import GATHER, indexed_plan
+from .gather_scatter import GATHER, count_lanes, indexed_plan
 from .vector_copy import COPY_OP, counter_plan, vector_plan
 from .vector_transpose import block_transpose
 
@@ -213,7 +213,7 @@ def _compile_gather(name: str, core: Core, form: str, bound: dict):
     source, itemsize = f"{page} 参数说明", dst.dtype.itemsize
     if form == "count":
         count = _count(name, bound, source)
-        lanes = counter_mode_lanes(count, lanes_per_repeat(itemsize))
+        lanes = count_lanes(GATHER, name, dst, src, offsets, count)
         plan = indexed_plan(GATHER, name, core, dst, src, offsets, 0, lanes, 8, (count, 0, 0, 0), (),
                             MaskMode.NORMAL)
         return _finished(name, plan)
