@@ -26,6 +26,8 @@ from npusim import ascend as asc
 
 __all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
            "reduce_bench", "select_bench", "trans_tile_bench"]
+__all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "gather_bench", "moving_copy_bench",
+           "ne_scalar_bench", "select_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -237,6 +239,7 @@ ELEMENTWISE = {
     "bitwise_and": ("binary", np.int16, np.bitwise_and, lambda rng, n: rng.integers(-32768, 32767, n)),
     "add_relu": ("binary", np.float32, lambda a, b: np.maximum(a + b, np.float32(0)),
                  lambda rng, n: rng.standard_normal(n)),
+    "copy": ("copy", np.float32, np.copy, lambda rng, n: rng.standard_normal(n)),  # data movement (issue 14)
 }
 _NPUSIM_DTYPE = {np.float16: asc.half, np.float32: asc.float32, np.int16: asc.int16}
 
@@ -263,6 +266,8 @@ def elementwise_bench(name: str, repeats: int, strided: bool) -> Bench:
     if kind == "binary":
         params = asc.BinaryRepeatParams(d.blk, s0.blk, s1.blk, d.rep, s0.rep, s1.rep)
         call = (dst, src0, src1, lanes, repeats, params)
+    elif kind == "copy":
+        call = (dst, src0, lanes, repeats, asc.CopyRepeatParams(d.blk, s0.blk, d.rep, s0.rep))
     else:
         params = asc.UnaryRepeatParams(d.blk, s0.blk, d.rep, s0.rep)
         call = (dst, src0, *((SCALAR,) if kind == "scalar" else ()), lanes, repeats, params)
@@ -312,5 +317,24 @@ def reduce_bench(name: str, repeats: int, strided: bool) -> Bench:
         numpy=numpy_job,
         npusim_output=lambda: core.ub_read(dst_addr, out_bytes),
         numpy_output=lambda: numpy_job().tobytes(),
+def gather_bench(repeats: int, strided: bool) -> Bench:
+    """``asc.gather`` count form (offsets read and checked every call) vs numpy fancy indexing; ``strided``:
+    a random permutation of the offsets instead of a reversal."""
+    rng = np.random.default_rng(21)
+    n = repeats * LANES
+    values = _half_data(rng, n)
+    order = rng.permutation(n) if strided else np.arange(n)[::-1]
+    offsets = (order * 2).astype(np.uint32)
+    stack, core = _fresh_core()
+    core.ub_write(0x00000, values.tobytes())
+    core.ub_write(0x0A000, offsets.tobytes())
+    src = _tensor(asc.half, VECIN, 0x00000, n * 2)
+    off = _tensor(asc.uint32, VECIN, 0x0A000, n * 4)
+    dst = _tensor(asc.half, VECOUT, 0x1E000, n * 2)
+    return Bench(
+        npusim=lambda: asc.gather(dst, src, off, 0, n),
+        numpy=lambda: values[order],
+        npusim_output=lambda: core.ub_read(0x1E000, n * 2),
+        numpy_output=lambda: values[order].tobytes(),
         resources=stack,
     )

@@ -74,6 +74,12 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     **{f"{_C_API}/vector_compute/{page}.md": (page, *C_API) for page in (
         "asc_datablock_reduce_sum", "asc_datablock_reduce_max", "asc_datablock_reduce_min", "asc_pair_reduce_sum",
         "asc_repeat_reduce_sum", "asc_repeat_reduce_max", "asc_repeat_reduce_min")},
+    f"{_C_API}/vector_compute/asc_brcb.md": ("asc_brcb", *C_API),
+    f"{_C_API}/vector_compute/asc_copy.md": ("asc_copy", *C_API),
+    f"{_C_API}/vector_compute/asc_get_rsvd_count.md": ("asc_get_rsvd_count", *C_API),
+    f"{_C_API}/vector_compute/asc_transpose.md": ("asc_transpose", *C_API),
+    f"{_C_API}/vector_compute/asc_gather.md": ("asc_gather", *C_API),
+    f"{_C_API}/vector_compute/asc_reduce.md": ("asc_reduce", *C_API),
     f"{_C_API}/vector_compute/asc_eq.md": ("asc_eq", *C_API),
     f"{_C_API}/vector_compute/asc_eq_scalar.md": ("asc_eq_scalar", *C_API),
     f"{_C_API}/vector_compute/asc_ge.md": ("asc_ge", *C_API),
@@ -133,6 +139,14 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/掩码操作/SetMaskNorm.md": ("SetMaskNorm", *WITHOUT_TYPES),
     f"{_VECTOR}/掩码操作/SetVectorMask.md": ("SetVectorMask", *WITHOUT_TYPES),
     f"{_VECTOR}/数据填充/Duplicate.md": ("Duplicate", *WITH_TYPES),
+    f"{_VECTOR}/数据填充/Brcb.md": ("Brcb", *WITH_TYPES, "关键特性说明", "目的操作数连续", "目的操作数非连续"),
+    f"{_VECTOR}/数据搬运/UB与UB数据搬运/UBToUB掩码式高维数据搬运(Copy).md":
+        ("UBToUB掩码式高维数据搬运(Copy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/UB与UB数据搬运/UBToUB连续数据搬运(Copy).md": ("UBToUB连续数据搬运(Copy)", *WITH_TYPES),
+    f"{_VECTOR}/数据排布转换/Transpose.md": ("Transpose", *WITH_TYPES),
+    f"{_VECTOR}/离散与聚合/Gather.md": ("Gather", *WITH_TYPES[:5], "约束说明", "调用示例"),
+    f"{_VECTOR}/离散与聚合/Scatter(ISASI).md": ("Scatter(ISASI)", *WITH_TYPES[:5], "约束说明", "调用示例"),
+    f"{_VECTOR}/比较与选择/GatherMask.md": ("GatherMask", *WITH_TYPES),
     f"{_VECTOR}/数据排布转换/TransDataTo5HD.md": (
         "TransDataTo5HD", "产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "约束说明", "返回值说明",
         "关键特性说明", "单次repeat处理16个DataBlock的数据", "将NCHW格式转换成NC1HWC0格式", "调用示例",

@@ -32,6 +32,7 @@ from typing import Any
 __all__ = [
     "AlignmentError",
     "ConstraintError",
+    "DataCopyRoundDownWarning",
     "NoActiveCoreError",
     "OutOfBoundsError",
     "OverlapError",
@@ -177,6 +178,14 @@ class MaskHighWordWarning(HardwareToleranceWarning):
 
     32-bit data has 64 lanes per repeat, all selected by the low word; the device ignores the
     high word for it (docs/semantics.md §10.7).  The register keeps both words, as on the device.
+    """
+
+
+class DataCopyRoundDownWarning(HardwareToleranceWarning):
+    """A ``data_copy`` count whose bytes are not a multiple of 32: the device rounds the amount down.
+
+    The contiguous DataCopy pages say so ("若未对齐，搬运量会向下取整到32字节对齐"); the bytes past the
+    last whole DataBlock are not moved (docs/semantics.md §10.7).
     """
 
 

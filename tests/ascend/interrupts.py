@@ -139,7 +139,8 @@ class Machine:
         ub.shadow_epoch += 1  # the shadow was rewritten behind the plans' backs (memory.py contract)
         core = self.core
         core.load_cmpmask(registers[0])
-        core.cmpmask_written, core.mask_words, core.mask_mode, core.pad_value, core.float_saturation = registers[1:]
+        (core.cmpmask_written, core.mask_words, core.mask_mode, core.pad_value, core.float_saturation,
+         core.rsvd_cnt) = registers[1:]
         for array, raw in zip(self.gm, gm, strict=True):
             array.reshape(-1).view(np.uint8)[:] = np.frombuffer(raw, np.uint8)
         if fresh_plans:  # every cache (shared plans, this core's bindings, memos): the call plans anew

@@ -34,7 +34,7 @@ def memories(core: asc.Core) -> dict[tuple[str, str | None], Memory]:
 
 def registers(core: asc.Core) -> dict[str, object]:
     return {"CMPMASK": bytes(core._cmpmask), "MASK": core.mask_words, "MASK_MODE": core.mask_mode,
-            "PAD": core.pad_value, "CTRL": core.float_saturation}
+            "PAD": core.pad_value, "CTRL": core.float_saturation, "RSVD_CNT": core.rsvd_cnt}
 
 
 def state(core: asc.Core) -> tuple:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.errors import (
     AlignmentError,
+    DataCopyRoundDownWarning,
     OutOfBoundsError,
     OverlapError,
     ParameterRangeError,
@@ -268,3 +269,17 @@ def test_pad_parameter_rules():
         with pytest.raises(UnsupportedError, match="DataCopyPad is not supported"):
             asc.data_copy_pad(dst, gm_tensor(data), asc.DataCopyExtParams(1, 8, 0, 0),
                               asc.DataCopyPadExtParams(asc.float32))
+
+
+@pytest.mark.parametrize("count, moved", [(20, 64), (1, 0), (9999, 39968)])
+def test_count_not_a_multiple_of_32_bytes_rounds_down_under_the_hardware_policy(count, moved):
+    """GM与UB连续数据搬运(DataCopy).md: "若未对齐，搬运量会向下取整到32字节对齐" — under "hardware" the whole
+    DataBlocks move (pyasc's test_copy: (1,) float32 moves nothing, (9999,) drops the last 7)."""
+    src = np.arange(count, dtype=np.float32)
+    with asc.Core("A2", tolerance="hardware") as core:
+        core.ub_write(0, bytes(40000))
+        ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 10000)
+        with pytest.warns(DataCopyRoundDownWarning, match=f"moves the first {moved} bytes only"):
+            asc.data_copy(ub, gm_tensor(src), count)
+        got = core.ub_read(0, 40000)
+    assert got[:moved] == src.tobytes()[:moved] and got[moved:] == bytes(40000 - moved)

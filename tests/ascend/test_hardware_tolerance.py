@@ -162,3 +162,24 @@ def test_every_core_is_told_what_is_tolerated_not_only_the_first():
                 asc.add(zt, xt, yt, [FULL, FULL], 1, B)
             told.append(sorted(str(w.message) for w in caught))
     assert told[0] == told[1] and len({message.split(" = ")[0] for message in told[0]}) == 4
+def test_a_cross_repeat_dependency_past_both_tensors_warns_under_hardware():
+    """pyasc test_copy (1,) float32: 4 repeats of 64 elements over two adjacent 32-byte tiles; repeat 1
+    reads bytes repeat 0 wrote, all of them past both tensors.  Inside both tensors it stays an error."""
+    data = RNG.integers(0, 256, 2048, dtype=np.uint8).tobytes()
+    for policy in ("hardware", "strict"):
+        with asc.Core("A2", tolerance=policy) as core:
+            core.ub_write(0, data)
+            wide = asc.LocalTensor(asc.float32, VECIN, 0x0, 256), asc.LocalTensor(asc.float32, VECOUT, 0x20, 256)
+            assert_rejected(core, OverlapError, lambda: asc.copy(wide[1], wide[0], 64, 4,  # noqa: B023
+                                                                 asc.CopyRepeatParams(1, 1, 8, 8)),
+                            "repeat 1 reads a byte that repeat 0 writes")
+    with asc.Core("A2", tolerance="hardware") as core:
+        core.ub_write(0, data)
+        x, z = asc.LocalTensor(asc.float32, VECIN, 0x0, 8), asc.LocalTensor(asc.float32, VECOUT, 0x20, 8)
+        with pytest.warns(UbPastTensorEndWarning, match="repeat 1 reads a byte"):
+            asc.copy(z, x, 64, 4, asc.CopyRepeatParams(1, 1, 8, 8))
+        out = core.ub_read(0, 2048)
+    want = bytearray(data)
+    for r in range(4):  # every source read before any write
+        want[0x20 + r * 256: 0x20 + r * 256 + 256] = data[r * 256: r * 256 + 256]
+    assert out == bytes(want)

@@ -43,10 +43,14 @@ from .types import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    BrcbRepeatParams,
+    CopyRepeatParams,
     DataCopyExtParams,
     DataCopyPadExtParams,
     DataCopyPadParams,
     DataCopyParams,
+    GatherMaskMode,
+    GatherMaskParams,
     HardEvent,
     MaskMode,
     PipeID,
@@ -55,12 +59,15 @@ from .types import (
     SelMode,
     TPosition,
     TransDataTo5HDParams,
+    TransposeParamsExt,
+    TransposeType,
     UnaryRepeatParams,
 )
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
-                       "sync", "reduce", "reduce_all")  # reduce and reduce_all: one family (per-repeat / whole-tensor)
+                       "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -92,10 +99,12 @@ float_ = float32
 double = float64
 
 __all__ = [
-    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "ConstExpr", "Core", "DataCopyExtParams",
-    "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams", "GlobalAddress", "GlobalTensor", "HardEvent",
-    "JitFunction", "Launch", "LocalTensor", "MaskMode", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "TBuf",
-    "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "UnaryRepeatParams",
+    "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
+    "CopyRepeatParams", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams",
+    "GatherMaskMode", "GatherMaskParams", "GlobalAddress", "GlobalTensor", "HardEvent", "JitFunction", "Launch",
+    "LocalTensor", "MaskMode", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "TBuf", "TBufPool", "TPipe",
+    "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt", "TransposeType",
+    "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",
     "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",

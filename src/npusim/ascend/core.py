@@ -96,6 +96,7 @@ class Core:
         self.mask_words: tuple[int, int, int, int] = (FULL_WORD, FULL_WORD, 0, 0)
         self.mask_mode = MaskMode.NORMAL
         self.pad_value: int | float | None = None
+        self.rsvd_cnt = 0  # RSVD_CNT: the elements the last GatherMask kept (get_gather_mask_remain_count)
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -188,7 +189,7 @@ class Core:
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""
         return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode, self.pad_value,
-                self.float_saturation)
+                self.float_saturation, self.rsvd_cnt)
 
     def require_counter_mode(self, instruction: str) -> None:
         if not self.chip.counter_mode:

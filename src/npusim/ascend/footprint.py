@@ -26,8 +26,8 @@ from .tensor import LocalTensor
 from .tolerance import tolerate
 
 __all__ = [
-    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "same_array", "strided_footprint",
-    "written_earlier",
+    "Footprint", "bytes_footprint", "check_clear_of_scratch", "check_overlap", "element_bytes", "first_common",
+    "same_array", "strided_footprint", "written_earlier",
 ]
 
 
@@ -41,6 +41,29 @@ def same_array(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 OVERLAP_SOURCE = f"{pages.GENERAL} 通用地址重叠约束; {semantics('1.6')}"
+
+
+def element_bytes(elements: np.ndarray, itemsize: int) -> np.ndarray:
+    """Every byte address of the elements at these element indices, element by element."""
+    return (elements[:, None] * itemsize + np.arange(itemsize, dtype=np.int64)).reshape(-1)
+
+
+def first_common(a: np.ndarray, b: np.ndarray) -> int | None:
+    """The lowest address in both ``a`` and ``b`` (int arrays, any order, repeats allowed), or None.
+
+    Linear in the sizes plus the span where both lie: a call's operands are usually far apart, and
+    then only the bounds are compared (``np.intersect1d`` sorts both, every call).
+    """
+    if not a.size or not b.size:
+        return None
+    lo, hi = max(int(a.min()), int(b.min())), min(int(a.max()), int(b.max()))
+    if lo > hi:
+        return None
+    marked = np.zeros(hi - lo + 1, dtype=bool)
+    marked[a[(a >= lo) & (a <= hi)] - lo] = True
+    hits = b[(b >= lo) & (b <= hi)]
+    hits = hits[marked[hits - lo]]
+    return int(hits.min()) if hits.size else None
 
 
 @dataclass
@@ -126,8 +149,9 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_rep
       documented exception of Add/Sub/Mul/Max/Min for dst and src1 (docs/semantics.md §1.6).
 
     ``tolerated_outside`` (the hardware policy, docs/semantics.md §10.7): the dst and src tensors'
-    byte extents; a partial overlap within one repeat whose common bytes all lie outside one of the
-    two tensors (a row run past its tensor, as in 16-bit rows of a 32-bit-sized tile) warns with
+    byte extents; a partial overlap within one repeat, or a cross-repeat dependency, whose bytes all
+    lie outside one of the two tensors (a row run past its tensor, as in 16-bit rows of a 32-bit-sized
+    tile, or a Copy's repeats past two small adjacent tensors) warns with
     :class:`~npusim.errors.UbPastTensorEndWarning` instead of raising.
 
     Returns:
@@ -150,12 +174,17 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_rep
     dependent = bool(later.any())
     if dependent and not cross_repeat_allowed:
         byte = lo + int(np.argmax(later))
-        raise OverlapError(
+        error = OverlapError(
             instruction, f"{src.name} / {dst.name}", f"byte {byte:#x}",
             f"repeat {int(last_read[byte - lo])} reads a byte that repeat {int(first_write[byte - lo])} "
             f"writes ({dst.name} of one repeat is {src.name} of a later one)",
             "no cross-repeat dependency between destination and source", OVERLAP_SOURCE,
         )
+        if tolerated_outside is None or _inside_both(lo + np.flatnonzero(later), tolerated_outside).any():
+            raise error
+        tolerate("hardware", error, UbPastTensorEndWarning, "the bytes lie past one operand's tensor; npusim "
+                 "reads every source before it writes (the documents leave the order open)")
+        dependent = False
     _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside)
     return dependent
 

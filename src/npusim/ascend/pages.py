@@ -52,6 +52,13 @@ DATA_COPY_UB = f"{_COPY}/UB与UB数据搬运/UBToUB连续数据搬运(DataCopy).
 DATA_COPY_PAD = f"{_COPY}/GM与UB数据搬运/GMToUB非对齐数据搬运(DataCopyPad).md"
 SET_PAD_VALUE = f"{_COPY}/GM与UB数据搬运/寄存器配置说明/SetPadValue(ISASI).md"
 DUPLICATE = f"{_VECTOR}/数据填充/Duplicate.md"
+BRCB = f"{_VECTOR}/数据填充/Brcb.md"
+COPY = f"{_COPY}/UB与UB数据搬运/UBToUB掩码式高维数据搬运(Copy).md"
+COPY_COUNT = f"{_COPY}/UB与UB数据搬运/UBToUB连续数据搬运(Copy).md"
+TRANSPOSE = f"{_VECTOR}/数据排布转换/Transpose.md"
+GATHER = f"{_VECTOR}/离散与聚合/Gather.md"
+SCATTER = f"{_VECTOR}/离散与聚合/Scatter(ISASI).md"
+GATHER_MASK = f"{_CMPSEL}/GatherMask.md"
 SET_SATURATION_FLAG = f"{_BASIC}/特殊寄存器访问/SetSaturationFlag(ISASI).md"
 
 # runtime

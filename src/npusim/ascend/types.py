@@ -22,14 +22,18 @@ from . import pages
 
 __all__ = [
     "BinaryRepeatParams",
+    "BrcbRepeatParams",
     "CMPMODE",
     "CacheMode",
     "CacheRwMode",
     "DataFormat",
+    "CopyRepeatParams",
     "DataCopyExtParams",
     "DataCopyPadExtParams",
     "DataCopyPadParams",
     "DataCopyParams",
+    "GatherMaskMode",
+    "GatherMaskParams",
     "HardEvent",
     "MaskMode",
     "PipeID",
@@ -39,6 +43,8 @@ __all__ = [
     "SelMode",
     "TPosition",
     "TransDataTo5HDParams",
+    "TransposeParamsExt",
+    "TransposeType",
     "UnaryRepeatParams",
 ]
 
@@ -263,6 +269,67 @@ class UnaryRepeatParams(KeyedFields):
 
 
 @dataclass
+class BrcbRepeatParams(KeyedFields):
+    """Destination strides of ``brcb`` (``BrcbRepeatParams``: ``uint16_t`` each, in DataBlocks; the
+    struct's other fields are reserved, Brcb.md 表3)."""
+
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+    FIELD_BITS = {"dst_blk_stride": 16, "dst_rep_stride": 16}
+    SOURCE = f"{pages.BRCB} 参数说明 (表3 BrcbRepeatParams结构体参数说明)"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.dst_blk_stride, self.dst_rep_stride
+
+
+class GatherMaskMode(IntEnum):
+    """``GatherMaskMode`` (pyasc ``core/enums.py``): GatherMask's reserved ``mode`` template argument."""
+
+    DEFAULT = 0
+
+
+@dataclass
+class GatherMaskParams(KeyedFields):
+    """``GatherMaskParams`` (GatherMask.md 表3; ``kernel_struct_gather.h``): src0's block stride
+    (``uint8_t``) and repeat stride (``uint16_t``), the repeats (``uint16_t``, at most 255) and the
+    pattern's repeat stride (``uint8_t``), strides in DataBlocks.  pyasc's defaults."""
+
+    src0_block_stride: int = 1
+    repeat_times: int = 1
+    src0_repeat_stride: int = 0
+    src1_repeat_stride: int = 0
+
+    FIELD_BITS = {"src0_block_stride": 8, "repeat_times": 16, "src0_repeat_stride": 16, "src1_repeat_stride": 8}
+    SOURCE = f"{pages.GATHER_MASK} 参数说明 (表3 GatherMaskParams结构体参数说明)"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.src0_block_stride, self.repeat_times, self.src0_repeat_stride, self.src1_repeat_stride
+
+
+@dataclass
+class CopyRepeatParams(KeyedFields):
+    """Strides of ``copy`` (``CopyRepeatParams``, all ``uint16_t``), in 32-byte DataBlocks.
+
+    ``dst_stride`` / ``src_stride``: between neighbouring DataBlocks of one repeat;
+    ``dst_repeat_size`` / ``src_repeat_size``: between the same DataBlock of neighbouring repeats,
+    at most 4095 (UBToUB掩码式高维数据搬运(Copy).md 表3, 表4; the vendor checks ``UINT12_MAX``).
+    pyasc's defaults are all 0.
+    """
+
+    dst_stride: int = 0
+    src_stride: int = 0
+    dst_repeat_size: int = 0
+    src_repeat_size: int = 0
+
+    FIELD_BITS = {"dst_stride": 16, "src_stride": 16, "dst_repeat_size": 12, "src_repeat_size": 12}
+    SOURCE = f"{pages.COPY} 约束说明 (表4 CopyRepeatParams结构体参数取值范围)"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.dst_stride, self.src_stride, self.dst_repeat_size, self.src_repeat_size
+
+
+@dataclass
 class TransDataTo5HDParams(KeyedFields):
     """TransDataTo5HD control (TransDataTo5HD.md 参数说明, 表3): halves for b8, repeats, strides in DataBlocks."""
 
@@ -276,6 +343,40 @@ class TransDataTo5HDParams(KeyedFields):
 
     def astuple(self) -> tuple:
         return self.dst_high_half, self.src_high_half, self.repeat_times, self.dst_rep_stride, self.src_rep_stride
+
+
+class TransposeType(IntEnum):
+    """``TransposeType`` (pyasc ``core/enums.py``; Transpose.md 表 TransposeParamsExt): only ND2ND_B16,
+    NCHW2NHWC and NHWC2NCHW are implemented by Transpose ("当前不支持" for the others)."""
+
+    TRANSPOSE_TYPE_NONE = 0
+    TRANSPOSE_NZ2ND_0213 = 1
+    TRANSPOSE_NZ2NZ_0213 = 2
+    TRANSPOSE_NZ2NZ_012_WITH_N = 3
+    TRANSPOSE_NZ2ND_012_WITH_N = 4
+    TRANSPOSE_NZ2ND_012_WITHOUT_N = 5
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N = 6
+    TRANSPOSE_ND2ND_ONLY = 7
+    TRANSPOSE_ND_UB_GM = 8
+    TRANSPOSE_GRAD_ND_UB_GM = 9
+    TRANSPOSE_ND2ND_B16 = 10
+    TRANSPOSE_NCHW2NHWC = 11
+    TRANSPOSE_NHWC2NCHW = 12
+
+
+@dataclass
+class TransposeParamsExt(KeyedFields):
+    """The enhanced Transpose's shape and kind (``TransposeParamsExt``: four ``uint16_t`` sizes and a
+    :class:`TransposeType`; Transpose.md 参数说明)."""
+
+    n_size: int = 0
+    c_size: int = 0
+    h_size: int = 0
+    w_size: int = 0
+    transpose_type: TransposeType = TransposeType.TRANSPOSE_ND2ND_B16
+
+    def astuple(self) -> tuple:
+        return self.n_size, self.c_size, self.h_size, self.w_size, self.transpose_type
 
 
 @dataclass

@@ -33,6 +33,7 @@ reinterpreted by accident.  The rules, and where they come from:
   instruction) rounds the exact ``x * y + z`` once.  Integers wrap.
 * **exp, ln, reciprocal, rsqrt** are an *accuracy model*, not the hardware's bits: the
   float64 result of numpy's function, rounded once to T (docs/numerics.md).
+* **copy** (Copy) is the source's bit pattern, unchanged.
 * **Logic** (and, or, not) works on the bit patterns (the 950 also complements half/float
   bits, Not.md).  **Shifts** (ShiftLeft.md / ShiftRight.md): unsigned types shift logically;
   signed types shift right arithmetically, and shift left keeping the sign bit
@@ -56,7 +57,7 @@ MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul
                 "axpy": (0, 2, 1)}
 OPERATIONS = frozenset({
     "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
-    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", *MULTIPLY_ADD,
+    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", "copy", *MULTIPLY_ADD,
 })
 TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
                   "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
@@ -71,6 +72,8 @@ def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: 
     Returns:
         The raw bits of the results, dtype ``dtype.raw``.
     """
+    if operation == "copy":  # Copy moves the bit pattern unchanged
+        return operands[0]
     if operation in BITWISE:
         return _bitwise(operation, dtype, operands)
     if dtype.is_float:

@@ -20,6 +20,7 @@ from ..tensor import LocalTensor
 from ..types import UB_POSITIONS, PipeID
 
 __all__ = [
+    "RangesAfterRun",
     "UB_ALIGN",
     "c_api_page",
     "record_pipe_barrier",
@@ -27,6 +28,7 @@ __all__ = [
     "is_scalar",
     "is_tensor",
     "require_dtype",
+    "require_pair",
     "require_repeat_params",
     "require_ub_tensor",
     "scalar_bits",
@@ -59,6 +61,31 @@ def require_ub_tensor(
     return tensor
 
 
+def require_pair(instruction: str, core: Core, dst, src, page: str, src_label: str = "src") -> tuple:
+    """dst and ``src_label`` as usable UB tensors of one element type (the pages' "数据类型和dst保持一致")."""
+    dst = require_ub_tensor(instruction, "dst", dst, core)
+    src = require_ub_tensor(instruction, src_label, src, core)
+    if src.dtype != dst.dtype:
+        raise UnsupportedError(instruction, f"{src_label} dtype", src.dtype.name, f"{src_label} must have dst's dtype",
+                               dst.dtype.name, page)
+    return dst, src
+
+
+class RangesAfterRun:
+    """A binding whose bytes depend on what each call read (offsets, pattern bits): its ``ranges(values)``
+    describe the last call, and the engine records the call after it ran (``ranges_after_run``)."""
+
+    ranges_after_run = True
+
+    @property
+    def reads(self):
+        return self.ranges(())[0]
+
+    @property
+    def writes(self):
+        return self.ranges(())[1]
+
+
 def require_dtype(
     instruction: str, name: str, dtype: DType, allowed: frozenset[str], what: str, source: str | None = None
 ) -> None:
@@ -69,12 +96,13 @@ def require_dtype(
         )
 
 
-def require_repeat_params(instruction: str, params, cls) -> tuple[int, ...]:
-    """Validate every stride field of a repeat-parameter object against its C field width (``cls.SOURCE``)."""
+def require_repeat_params(instruction: str, params, cls, label: str = "repeat_params") -> tuple[int, ...]:
+    """Validate every field of a parameter object against its C field width (``cls.SOURCE``); ``label`` is
+    the parameter's name in the call (errors name ``label.field``)."""
     if not isinstance(params, cls):
-        raise TypeError(f"{instruction}: repeat_params must be asc.{cls.__name__}, got {type(params).__name__}")
+        raise TypeError(f"{instruction}: {label} must be asc.{cls.__name__}, got {type(params).__name__}")
     return tuple(
-        require_uint(instruction, f"repeat_params.{f.name}", getattr(params, f.name), cls.FIELD_BITS[f.name],
+        require_uint(instruction, f"{label}.{f.name}", getattr(params, f.name), cls.FIELD_BITS[f.name],
                      cls.SOURCE)
         for f in fields(params)
     )

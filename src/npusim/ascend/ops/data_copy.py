@@ -43,7 +43,7 @@ from ...dtypes import DType
 from ...engine.plan import SelfBinding
 from ...engine.registry import Instruction, register
 from ...engine.trace import ByteRange
-from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import DataCopyRoundDownWarning, OverlapError, ParameterRangeError, UnsupportedError
 from ...memory import Memory
 from ...overloads import Form, Param
 from ...sources import semantics
@@ -56,6 +56,7 @@ from ..footprint import same_array
 from ..operands import NEVER
 from ..runtime.gm import GlobalTensor, GmBuffer
 from ..tensor import LocalTensor
+from ..tolerance import tolerate
 from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
 from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
 
@@ -204,13 +205,16 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
         count = require_uint(instruction, "count", values["count"], 32, f"{COPY_DOC} 函数原型; {COPY_RULES}")
         nbytes = count * dtype.itemsize
         if nbytes % BLOCK_BYTES:
-            raise ParameterRangeError(
+            error = ParameterRangeError(
                 instruction, "count", count,
                 f"count * sizeof({dtype}) = {nbytes} bytes is not a multiple of 32 (the hardware would round it "
                 f"down to {nbytes // BLOCK_BYTES * BLOCK_BYTES} bytes)",
                 f"multiples of {BLOCK_BYTES // dtype.itemsize} elements; use data_copy_pad for a tail",
                 f"{COPY_DOC} 约束说明; {COPY_RULES}",
             )
+            tolerate(core.tolerance, error, DataCopyRoundDownWarning,
+                     f"moves the first {nbytes // BLOCK_BYTES * BLOCK_BYTES} bytes only")
+            nbytes -= nbytes % BLOCK_BYTES
         src_runs = dst_runs = BlockRuns(1, nbytes, nbytes) if nbytes else NO_RUNS
     else:
         block_count, block_len, src_gap, dst_gap = require_repeat_params(instruction, values["repeat_params"],

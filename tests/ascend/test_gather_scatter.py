@@ -1,0 +1,229 @@
+"""gather / scatter (离散与聚合/Gather.md, Scatter(ISASI).md): the pages' worked examples, a per-element
+model of their pseudo-code, and every documented constraint on the offsets.
+
+Model (the pages' pseudo-code, the offsets in bytes from the tensor's start plus the base): Gather lane
+``i`` (count form) or lane ``j`` of repeat ``r`` (mask forms, ``i = r * E + j``) reads the element at byte
+``src + base + offset[i]`` and writes dst at ``i`` (count) or ``r * dst_rep_stride * 32 + j * sizeof(T)``;
+Scatter the other way round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from npusim import ascend as asc
+from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
+
+UB_IMAGE = 64 * 1024
+FULL = (1 << 64) - 1
+SRC, OFF, DST = 0, 16384, 32768
+
+
+def image(seed: int = 11) -> bytes:
+    return np.random.default_rng(seed).integers(0, 256, UB_IMAGE, dtype=np.uint8).tobytes()
+
+
+def active(mask, itemsize: int, repeats: int) -> list[tuple[int, int]]:
+    lanes = 256 // itemsize
+    bits = list(range(min(mask, lanes))) if isinstance(mask, int) else \
+        [j for j in range(lanes) if (mask[j // 64] >> (j % 64)) & 1]
+    return [(r, j) for r in range(repeats) for j in bits]
+
+
+def model(ub: bytes, kind: str, itemsize: int, offsets: list[int], base: int, pairs, rep: int) -> bytes:
+    lanes = 256 // itemsize
+    out = bytearray(ub)
+    moves = []
+    for r, j in pairs:
+        i = r * lanes + j
+        dense = r * rep * 32 + j * itemsize
+        indexed = base + offsets[i]
+        s, d = (SRC + indexed, DST + dense) if kind == "gather" else (SRC + dense, DST + indexed)
+        moves.append((d, ub[s:s + itemsize]))
+    for d, payload in moves:
+        out[d:d + itemsize] = payload
+    return bytes(out)
+
+
+def run(chip, kind, dtype, offsets, call, size=8192):
+    dt = getattr(asc, dtype)
+    with asc.Core(chip) as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, len(offsets))
+        off.write(np.array(offsets, np.uint32))
+        x = asc.LocalTensor(dt, asc.TPosition.VECIN, SRC, size // dt.itemsize)
+        z = asc.LocalTensor(dt, asc.TPosition.VECOUT, DST, size // dt.itemsize)
+        call(getattr(asc, kind), z, x, off)
+        return core.ub_read(0, UB_IMAGE), core
+
+
+def with_offsets(offsets) -> bytes:
+    ub = bytearray(image())
+    ub[OFF:OFF + 4 * len(offsets)] = np.array(offsets, np.uint32).tobytes()
+    return bytes(ub)
+
+
+@pytest.mark.parametrize("chip, kind", [("A2", "gather"), ("310P", "gather"), ("310P", "scatter"),
+                                         ("310B", "scatter"), ("950", "scatter")])
+def test_page_worked_example(chip, kind):
+    """offsets [254 252 ... 0] over 128 half 0..127 -> [127 126 ... 0]."""
+    with asc.Core(chip) as core:
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 128)
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 256, 128)
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 128)
+        x.write(np.arange(128, dtype=np.float16))
+        off.write(np.arange(254, -1, -2, dtype=np.uint32))
+        z.write(np.zeros(128, np.float16))
+        getattr(asc, kind)(z, x, off, 0, 128)
+        out = np.frombuffer(core.ub_read(1024, 256), np.float16)
+    assert out.tolist() == list(range(127, -1, -1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(["gather", "scatter"]), dtype=st.sampled_from(["int16", "float16", "int32", "float32"]),
+       data=st.data())
+def test_mask_and_count_forms_against_the_model(kind, dtype, data):
+    chip = "A2" if kind == "gather" else "310P"
+    if kind == "scatter" and dtype.startswith("int"):
+        dtype = "u" + dtype
+    itemsize = getattr(asc, dtype).itemsize
+    lanes = 256 // itemsize
+    repeats = data.draw(st.integers(1, 3), "repeats")
+    base = itemsize * data.draw(st.integers(0, 16), "base elements")
+    n = repeats * lanes
+    if kind == "gather":
+        offsets = [itemsize * data.draw(st.integers(0, 1000)) for _ in range(n)]
+    else:
+        offsets = [itemsize * k for k in data.draw(st.permutations(range(1500)))[:n]]
+    if data.draw(st.booleans(), "count form"):
+        count = data.draw(st.integers(1, n), "count")
+        got, _ = run(chip, kind, dtype, offsets, lambda f, z, x, off: f(z, x, off, base, count))
+        pairs = [divmod(i, lanes) for i in range(count)]
+        rep = 8
+    else:
+        mask = data.draw(st.one_of(st.integers(1, lanes), st.lists(st.integers(1, FULL), min_size=2, max_size=2)
+                                   .map(lambda w: w if itemsize == 2 else [w[0], 0])), "mask")
+        rep = data.draw(st.integers(0, 12), "rep stride")
+        if kind == "scatter" and rep < 8 and repeats > 1:
+            rep = 8
+        got, _ = run(chip, kind, dtype, offsets, lambda f, z, x, off: f(z, x, off, base, mask, repeats, rep))
+        pairs = active(mask, itemsize, repeats)
+    assert got == model(with_offsets(offsets), kind, itemsize, offsets, base, pairs, rep)
+
+
+def test_count_form_leaves_the_tail_mask_on_the_a2():
+    _, core = run("A2", "gather", "float16", [0] * 256, lambda f, z, x, off: f(z, x, off, 0, 200))
+    assert core.mask_words[:2] == (FULL, (1 << 8) - 1)  # SetMask<half>(200 % 128 = 72)
+
+
+def test_mask_form_leaves_its_mask():
+    _, core = run("A2", "gather", "float32", [0] * 64, lambda f, z, x, off: f(z, x, off, 0, 10, 1, 8))
+    assert core.mask_words[:2] == ((1 << 10) - 1, 0)
+
+
+# ------------------------------------------------------------------ errors
+def _count(count=64, base=0):
+    return lambda f, z, x, off: f(z, x, off, base, count)
+
+
+ERRORS = [
+    ("A2", "gather", "float16", [1] + [0] * 63, _count(), ParameterRangeError, "src_offset[0]"),  # not aligned
+    ("A2", "gather", "float16", [0, 4096] + [0] * 62, _count(), OutOfBoundsError, "src byte range"),
+    ("A2", "gather", "float16", [0] * 64, _count(base=3), ParameterRangeError, "src_base"),
+    ("A2", "gather", "float16", [0] * 64, _count(base=4096), ParameterRangeError, "src_base"),
+    ("310P", "scatter", "float16", [0, 2, 2] + [4 + 2 * k for k in range(61)], _count(), ParameterRangeError,
+     "dst_offset[2]"),  # distinct offsets
+    ("A2", "scatter", "float16", [0] * 64, _count(), UnsupportedError, "product"),
+    ("910", "gather", "float16", [0] * 64, _count(), UnsupportedError, "product"),
+    ("A2", "gather", "int8", [0] * 64, _count(), UnsupportedError, "dst dtype"),
+    ("310B", "gather", "int8", [0] * 64, lambda f, z, x, off: f(z, x, off, 0, 64, 1, 8), UnsupportedError,
+     "dst dtype"),  # 8-bit: the count form only
+    ("310P", "scatter", "int16", [0] * 64, _count(), UnsupportedError, "dst dtype"),
+    ("A2", "gather", "float16", [0] * 64, lambda f, z, x, off: f(z, x, off, 0, 64, 256, 8), ParameterRangeError,
+     "repeat_times"),
+    ("A2", "gather", "float16", [0] * 64, lambda f, z, x, off: f(z, x, off, 0, 64, 1, 65536), ParameterRangeError,
+     "dst_rep_stride"),
+    ("310P", "scatter", "float16", [0] * 64, lambda f, z, x, off: f(z, x, off, 0, 64, 1, 256), ParameterRangeError,
+     "src_rep_stride"),
+    ("A2", "gather", "float16", [0] * 64, _count(count=200), OutOfBoundsError, "src_offset byte range"),
+    ("950", "gather", "float16", [0] * 64, _count(count=0), ParameterRangeError, "count"),
+]
+
+
+@pytest.mark.parametrize("chip, kind, dtype, offsets, call, error, operand", ERRORS)
+def test_rejected_calls_name_the_rule_and_leave_memory(chip, kind, dtype, offsets, call, error, operand):
+    dt = getattr(asc, dtype)
+    with asc.Core(chip) as core:
+        core.ub_write(0, with_offsets(offsets))
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, len(offsets))
+        x = asc.LocalTensor(dt, asc.TPosition.VECIN, SRC, 4096 // dt.itemsize)
+        z = asc.LocalTensor(dt, asc.TPosition.VECOUT, DST, 4096 // dt.itemsize)
+        words = core.mask_words
+        with pytest.raises(error) as info:
+            call(getattr(asc, kind), z, x, off)
+        assert core.ub_read(0, UB_IMAGE) == with_offsets(offsets) and core.mask_words == words
+    assert info.value.instruction == kind and info.value.operand == operand and info.value.source
+
+
+def test_narrow_offsets_on_the_310b():
+    """310B / 950: 16-bit offsets at most 2^17 - 1 (约束说明); the A2 takes any uint32."""
+    offsets = [1 << 17] + [0] * 63
+    for chip, ok in (("310B", False), ("A2", True)):
+        with asc.Core(chip) as core:
+            core.ub_write(0, bytes(core.chip.ub_bytes))
+            core.ub_write(0, with_offsets(offsets))
+            off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+            x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 80000)
+            z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 163840, 64)
+            if ok:
+                asc.gather(z, x, off, 0, 64)
+            else:
+                with pytest.raises(ParameterRangeError) as info:
+                    asc.gather(z, x, off, 0, 64)
+                assert info.value.operand == "src_offset[0]" and info.value.value == 1 << 17
+
+
+def test_gather_dst_may_not_overlap_what_it_reads():
+    with asc.Core("A2") as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+        off.write(np.arange(64, dtype=np.uint32) * 2)
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 1024)
+        with pytest.raises(OverlapError) as info:
+            asc.gather(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 64, 64), x, off, 0, 64)
+        assert info.value.operand == "dst byte address"
+        with pytest.raises(OverlapError):
+            asc.gather(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, OFF, 64), x, off, 0, 64)
+
+
+def test_access_records_follow_the_offsets():
+    with asc.Core("A2", trace=True) as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+        x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 1024)
+        z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, DST, 64)
+        for shift in (0, 1024):
+            off.write(np.arange(64, dtype=np.uint32) * 8 + shift)
+            asc.gather(z, x, off, 0, 64)
+            record = core.trace[-1]
+            reads = {(r.start, r.stop) for r in record.reads}
+            assert (OFF, OFF + 256) in reads and (shift, shift + 4) in reads and len(reads) == 65
+            assert [(r.start, r.stop) for r in record.writes] == [(DST, DST + 256)]
+
+
+def test_a_huge_count_is_rejected_from_the_count_alone():
+    """count = 2^31 - 1 names the dst bytes it would need; no array of that size is built (a fuzzed call
+    once took the machine's memory)."""
+    with asc.Core("A2") as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 128)
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 128)
+        with pytest.raises(OutOfBoundsError) as info:
+            asc.gather(z, x, off, 0, (1 << 31) - 1)
+        assert info.value.operand.startswith("dst byte")
+        with pytest.raises(OutOfBoundsError):
+            asc.asc_gather(z, x, off, (1 << 32) - 1)
