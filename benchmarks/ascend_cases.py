@@ -317,6 +317,10 @@ def reduce_bench(name: str, repeats: int, strided: bool) -> Bench:
         numpy=numpy_job,
         npusim_output=lambda: core.ub_read(dst_addr, out_bytes),
         numpy_output=lambda: numpy_job().tobytes(),
+        resources=stack,
+    )
+
+
 def gather_bench(repeats: int, strided: bool) -> Bench:
     """``asc.gather`` count form (offsets read and checked every call) vs numpy fancy indexing; ``strided``:
     a random permutation of the offsets instead of a reversal."""
