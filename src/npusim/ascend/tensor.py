@@ -252,7 +252,7 @@ class LocalTensor(_TensorFields):
     def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
         view = _tensor_of_fields(self.core, dtype, self.position, addr, tile_size, self.lease)
         if hasattr(self, "shape_info"):  # a view keeps the shape info, as Ascend C's copies of a tensor do
-            view.shape_info = self.shape_info
+            object.__setattr__(view, "shape_info", self.shape_info)
         return view
 
     # --------------------------------------------------------- shape info

@@ -473,7 +473,8 @@ def _inside(operand: OperandLanes, ranges) -> np.ndarray:
     return inside
 
 #: the rule of each family the registry lists (element-wise instructions by name, as their family holds more)
-_FAMILY_RULES = {"select": _select, "compare": _compare, "layout": _layout}
+_FAMILY_RULES = {"select": _select, "compare": _compare}
+_INSTRUCTION_RULES = {"trans_data_to_5hd": _layout}  # of the layout family, Transpose has no rule yet
 
 
 def rule_for(record: AccessRecord):
@@ -486,7 +487,9 @@ def rule_for(record: AccessRecord):
     from ..engine.registry import instructions
 
     entry = next((e for e in instructions("ascend") if e.name == record.instruction), None)
-    return None if entry is None else _FAMILY_RULES.get(entry.family)
+    if entry is None:
+        return None
+    return _INSTRUCTION_RULES.get(entry.alias_of or entry.name) or _FAMILY_RULES.get(entry.family)
 
 
 def _whole(record: AccessRecord) -> tuple[OperandLanes, ...]:
