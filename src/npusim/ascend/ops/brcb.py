@@ -39,8 +39,8 @@ from ..footprint import Footprint
 from ..masking import MAX_REPEAT
 from ..tensor import LocalTensor
 from ..types import BrcbRepeatParams, MaskMode
-from .common import is_tensor, require_dtype, require_pair, require_repeat_params
-from .elementwise import DST, _is_int
+from .common import is_int_arg, is_tensor, require_dtype, require_pair, require_repeat_params
+from .elementwise import DST
 from .index_move import IndexMove
 from .vector_transpose import Nothing
 
@@ -64,7 +64,7 @@ def _is_params(value) -> bool:
     return isinstance(value, BrcbRepeatParams)
 
 
-FORMS = (Form("", (DST, Param("src", is_tensor), Param("repeat_times", _is_int),
+FORMS = (Form("", (DST, Param("src", is_tensor), Param("repeat_times", is_int_arg),
                    Param("repeat_params", _is_params))),)
 
 

@@ -46,7 +46,18 @@ from ..operands import OperandAccess, StridedOperand
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, RoundMode, UnaryRepeatParams
 from . import arith
-from .common import c_api_page, is_tensor, record_pipe_barrier, require_repeat_params, require_ub_tensor
+from .common import (
+    c_api_page,
+    is_bool_arg,
+    is_int_arg,
+    is_mask_arg,
+    is_tensor,
+    mask_fast_context,
+    mask_plan_context,
+    record_pipe_barrier,
+    require_repeat_params,
+    require_ub_tensor,
+)
 from .conversion import convert
 from .elementwise import (
     DST,
@@ -54,11 +65,6 @@ from .elementwise import (
     INT32_MAX,
     _binary_forms,
     _count_form_registers,
-    _fast_context,
-    _is_bool,
-    _is_int,
-    _is_mask,
-    _plan_context,
     _unary_params,
 )
 
@@ -71,15 +77,16 @@ MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMod
 COUNT_ONLY_950 = frozenset({"float64"})  # "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
 
 CAST_FORMS = (
-    Form("mask", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("mask", _is_mask),
-                  Param("repeat_times", _is_int), Param("repeat_params", _unary_params),
-                  Param("is_set_mask", _is_bool, True))),
-    Form("count", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("count", _is_int))),
+    Form("mask", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("mask", is_mask_arg),
+                  Param("repeat_times", is_int_arg), Param("repeat_params", _unary_params),
+                  Param("is_set_mask", is_bool_arg, True))),
+    Form("count", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("count", is_int_arg))),
 )
 _C_STRIDES = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
 C_API_FORMS = (
-    Form("count", (DST, Param("src", is_tensor), Param("count", _is_int))),
-    Form("repeat", (DST, Param("src", is_tensor), Param("repeat", _is_int), *(Param(n, _is_int) for n in _C_STRIDES))),
+    Form("count", (DST, Param("src", is_tensor), Param("count", is_int_arg))),
+    Form("repeat", (DST, Param("src", is_tensor), Param("repeat", is_int_arg),
+                    *(Param(n, is_int_arg) for n in _C_STRIDES))),
 )
 C_API_SYNC_FORMS = C_API_FORMS[:1]
 
@@ -405,7 +412,7 @@ _SUMMARY = ("dst = src converted to dst's type per lane, rounded by round_mode (
 cast = register(Instruction(
     "cast", "ascend", "cast", "V", CAST_FORMS, _compile_cast, f"{CAST_PAGE} 功能说明; {semantics('5.8')}",
     support=cast_pairs, exactness=IEEE_RNE, summary=_SUMMARY, examples=CAST_EXAMPLES,
-    plan_context=_plan_context, fast_context=_fast_context,
+    plan_context=mask_plan_context, fast_context=mask_fast_context,
     doc=f"``{_SUMMARY}`` ({CAST_PAGE}).\n\nInteger results are bit-exact; float results are the exact value "
         "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "
         "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.",
@@ -473,7 +480,7 @@ def _register_compound(name: str):
         name, "ascend", "compound", "V", _binary_forms(), _compile_compound(name),
         f"{pages.COMPOUND}/{page_name}.md 功能说明; {semantics('5.8')}",
         support=lambda chip: compound_cast_pairs(name, chip), exactness=IEEE_RNE, summary=summary,
-        examples=_compound_examples(name), plan_context=_plan_context, fast_context=_fast_context,
+        examples=_compound_examples(name), plan_context=mask_plan_context, fast_context=mask_fast_context,
         doc=f"``{summary}`` ({pages.COMPOUND}/{page_name}.md).\n\nThe lanes per repeat are those of the wider "
             "type; the 950 runs only the count form in npusim (its mask forms use UB scratch).",
     ))
@@ -505,7 +512,7 @@ def _register_c_api(page: str, suffix: str, sync: bool):
         function, "ascend", "cast", "V", C_API_SYNC_FORMS if sync else C_API_FORMS,
         _compile_c_api(function, page, mode), f"{c_api_page(page)}; {semantics('5.8')}", support=_c_api_support,
         exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}", examples=_c_api_examples(
-            page, function), plan_context=_c_api_context, fast_context=_fast_context, alias_of="cast",
+            page, function), plan_context=_c_api_context, fast_context=mask_fast_context, alias_of="cast",
         doc=f"``cast`` from {src} to {dst} with ``{mode.name}`` ({page}.md): a count, or ``repeat`` repeats "
             f"under the vector mask register with the four strides.{barrier}",
     ))

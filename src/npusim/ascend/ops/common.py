@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import fields
 
 import numpy as np
@@ -149,3 +150,32 @@ def require_c_api(core: Core, instruction: str) -> None:
 def record_pipe_barrier(core: Core) -> None:
     """What a ``*_sync`` C API function adds after its instruction: ``pipe_barrier(PIPE_ALL)``."""
     core.sync_log.append(SyncRecord("pipe_barrier", int(PipeID.PIPE_ALL), 0))
+
+
+# ---------------------------------------------------------------- call-form predicates and mask contexts
+# Shared by every instruction with the element-wise call forms (count, mask + repeat, bit-wise mask).
+def is_int_arg(v) -> bool:
+    """An integer argument (Python or numpy), not a bool."""
+    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def is_mask_arg(v) -> bool:
+    """A mask argument: an int (contiguous mode) or a sequence of uint64 words (bit-wise mode)."""
+    return is_int_arg(v) or (isinstance(v, (list, tuple, np.ndarray)) and not isinstance(v, (str, bytes)))
+
+
+def is_bool_arg(v) -> bool:
+    return isinstance(v, (bool, np.bool_))
+
+
+def mask_plan_context(core: Core, form: str, values: tuple) -> tuple:
+    """The register configuration a mask-form plan depends on: the mask mode, and the mask words when
+    ``is_set_mask`` (the form's last value) is False (the register supplies the lanes); none for a count form."""
+    if form == "count":
+        return ()
+    return (int(core.mask_mode), None if values[-1] else core.mask_words)
+
+
+def mask_fast_context(core: Core) -> tuple:
+    """What a raw-argument lookup of such an instruction depends on: the mask mode and words."""
+    return (int(core.mask_mode), core.mask_words)

@@ -41,7 +41,6 @@ it is the one place a loop runs per repeat, each step still vectorised over its 
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,8 +65,13 @@ from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from . import arith
 from .common import (
+    is_bool_arg,
+    is_int_arg,
+    is_mask_arg,
     is_scalar,
     is_tensor,
+    mask_fast_context,
+    mask_plan_context,
     require_dtype,
     require_repeat_params,
     require_ub_tensor,
@@ -90,18 +94,6 @@ DST_STRIDE_SOURCE = f"{pages.HIGH_DIM} 地址间隔配置; {semantics('1.2')}"
 INT32_MAX = (1 << 31) - 1  # count is an int32_t
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
-def _is_mask(v) -> bool:
-    return _is_int(v) or (isinstance(v, (list, tuple, np.ndarray)) and not isinstance(v, (str, bytes)))
-
-
-def _is_bool(v) -> bool:
-    return isinstance(v, (bool, np.bool_))
-
-
 def _binary_params(v) -> bool:
     return isinstance(v, BinaryRepeatParams)
 
@@ -111,11 +103,11 @@ DST = Param("dst", lambda _value: True)  # checked by the plan step, naming dst 
 
 def _binary_forms() -> tuple[Form, ...]:
     return (
-        Form("mask", (DST, Param("src0", is_tensor), Param("src1", is_tensor), Param("mask", _is_mask),
-                      Param("repeat_times", _is_int), Param("repeat_params", _binary_params),
-                      Param("is_set_mask", _is_bool, True))),
-        Form("count", (DST, Param("src0", is_tensor), Param("src1", is_tensor), Param("count", _is_int),
-                       Param("is_set_mask", _is_bool, True))),
+        Form("mask", (DST, Param("src0", is_tensor), Param("src1", is_tensor), Param("mask", is_mask_arg),
+                      Param("repeat_times", is_int_arg), Param("repeat_params", _binary_params),
+                      Param("is_set_mask", is_bool_arg, True))),
+        Form("count", (DST, Param("src0", is_tensor), Param("src1", is_tensor), Param("count", is_int_arg),
+                       Param("is_set_mask", is_bool_arg, True))),
     )
 
 
@@ -124,25 +116,25 @@ def _unary_params(v) -> bool:
 
 
 SCALAR_FORMS = (
-    Form("mask", (DST, Param("src", is_tensor), Param("scalar", is_scalar), Param("mask", _is_mask),
-                  Param("repeat_times", _is_int), Param("repeat_params", _unary_params),
-                  Param("is_set_mask", _is_bool, True))),
-    Form("count", (DST, Param("src", is_tensor), Param("scalar", is_scalar), Param("count", _is_int),
-                   Param("is_set_mask", _is_bool, True))),
+    Form("mask", (DST, Param("src", is_tensor), Param("scalar", is_scalar), Param("mask", is_mask_arg),
+                  Param("repeat_times", is_int_arg), Param("repeat_params", _unary_params),
+                  Param("is_set_mask", is_bool_arg, True))),
+    Form("count", (DST, Param("src", is_tensor), Param("scalar", is_scalar), Param("count", is_int_arg),
+                   Param("is_set_mask", is_bool_arg, True))),
 )
 UNARY_FORMS = (
-    Form("mask", (DST, Param("src", is_tensor), Param("mask", _is_mask), Param("repeat_times", _is_int),
-                  Param("repeat_params", _unary_params), Param("is_set_mask", _is_bool, True))),
-    Form("count", (DST, Param("src", is_tensor), Param("count", _is_int))),
+    Form("mask", (DST, Param("src", is_tensor), Param("mask", is_mask_arg), Param("repeat_times", is_int_arg),
+                  Param("repeat_params", _unary_params), Param("is_set_mask", is_bool_arg, True))),
+    Form("count", (DST, Param("src", is_tensor), Param("count", is_int_arg))),
 )
 AXPY_FORMS = (SCALAR_FORMS[0], Form("count", (DST, Param("src", is_tensor), Param("scalar", is_scalar),
-                                              Param("count", _is_int))))
+                                              Param("count", is_int_arg))))
 DUPLICATE_FORMS = (
-    Form("mask", (DST, Param("scalar", is_scalar), Param("mask", _is_mask), Param("repeat_times", _is_int),
-                  Param("dst_block_stride", _is_int), Param("dst_repeat_stride", _is_int),
-                  Param("is_set_mask", _is_bool, True))),
-    Form("count", (DST, Param("scalar", is_scalar), Param("count", _is_int),
-                   Param("is_set_mask", _is_bool, True))),
+    Form("mask", (DST, Param("scalar", is_scalar), Param("mask", is_mask_arg), Param("repeat_times", is_int_arg),
+                  Param("dst_block_stride", is_int_arg), Param("dst_repeat_stride", is_int_arg),
+                  Param("is_set_mask", is_bool_arg, True))),
+    Form("count", (DST, Param("scalar", is_scalar), Param("count", is_int_arg),
+                   Param("is_set_mask", is_bool_arg, True))),
 )
 
 
@@ -258,7 +250,6 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
              "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add)",
              IEEE_RNE, "compound", reads_dst=True),
 )}
-
 
 
 # ----------------------------------------------------------------- planning
@@ -379,7 +370,6 @@ def _count_form_registers(core: Core, count: int, itemsize: int) -> tuple[MaskWo
     lanes = lanes_per_repeat(itemsize)
     low, high = contiguous_mask_words(count % lanes or lanes, itemsize)
     return (low, high, 0, 0), None
-
 
 
 # ---------------------------------------------------------- plan and binding
@@ -544,16 +534,6 @@ class VectorBinding:
 
 
 # ------------------------------------------------------------------ the API
-def _plan_context(core: Core, form: str, values: tuple) -> tuple:
-    """The register configuration a plan depends on: the mask mode for the mask forms, and the mask
-    words when ``is_set_mask`` is False (the register supplies the lanes)."""
-    if form == "count":
-        return ()
-    return (int(core.mask_mode), None if values[-1] else core.mask_words)
-
-
-def _fast_context(core: Core) -> tuple:
-    return (int(core.mask_mode), core.mask_words)
 
 
 _SNIPPETS = {
@@ -604,7 +584,7 @@ def _register(op: VectorOp):
         lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.doc}",
         support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
         summary=op.summary, examples=_examples(op), per_call=frozenset({"scalar"}),
-        plan_context=_plan_context, fast_context=_fast_context, doc=f"``{op.summary}`` ({op.doc}).",
+        plan_context=mask_plan_context, fast_context=mask_fast_context, doc=f"``{op.summary}`` ({op.doc}).",
     ))
 
 

@@ -52,8 +52,17 @@ from ..footprint import element_bytes, first_common
 from ..masking import COUNTER_MAX, MAX_REPEAT
 from ..tensor import LocalTensor
 from ..types import GatherMaskMode, GatherMaskParams, MaskMode
-from .common import RangesAfterRun, is_tensor, require_dtype, require_pair, require_repeat_params, require_ub_tensor
-from .elementwise import DST, _is_bool, _is_int
+from .common import (
+    RangesAfterRun,
+    is_bool_arg,
+    is_int_arg,
+    is_tensor,
+    require_dtype,
+    require_pair,
+    require_repeat_params,
+    require_ub_tensor,
+)
+from .elementwise import DST
 
 __all__ = ["GATHER_MASK_DTYPES", "REMAIN", "gather_mask", "get_gather_mask_remain_count", "masked_gather"]
 
@@ -75,7 +84,7 @@ BUILT_IN = {  # element i of a repeat is kept when ...
 
 
 def _is_pattern_value(value) -> bool:
-    return _is_int(value)
+    return is_int_arg(value)
 
 
 def _is_params(value) -> bool:
@@ -83,10 +92,10 @@ def _is_params(value) -> bool:
 
 
 def _is_mode(value) -> bool:
-    return isinstance(value, GatherMaskMode) or _is_int(value)
+    return isinstance(value, GatherMaskMode) or is_int_arg(value)
 
 
-_TAIL = (Param("reduce_mode", _is_bool), Param("mask", _is_int), Param("params", _is_params),
+_TAIL = (Param("reduce_mode", is_bool_arg), Param("mask", is_int_arg), Param("params", _is_params),
          Param("gather_mask_mode", _is_mode, GatherMaskMode.DEFAULT))
 FORMS = (
     Form("tensor", (DST, Param("src0", is_tensor), Param("src1_pattern", is_tensor), *_TAIL)),

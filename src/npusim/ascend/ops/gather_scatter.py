@@ -43,8 +43,8 @@ from ..masking import MaskWords, lanes_from_mask_arg
 from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..types import MaskMode
-from .common import RangesAfterRun, is_tensor, require_dtype, require_pair, require_ub_tensor
-from .elementwise import DST, INT32_MAX, _is_int, _is_mask
+from .common import RangesAfterRun, is_int_arg, is_mask_arg, is_tensor, require_dtype, require_pair, require_ub_tensor
+from .elementwise import DST, INT32_MAX
 
 __all__ = ["GATHER", "GATHER_DTYPES", "SCATTER", "SCATTER_DTYPES", "count_lanes", "gather", "indexed_plan", "scatter"]
 
@@ -87,10 +87,10 @@ SCATTER = Kind("scatter", pages.SCATTER, "dst_offset", "dst_base", "dst", "src",
 
 
 def _forms(kind: Kind) -> tuple[Form, ...]:
-    head = (DST, Param("src", is_tensor), Param(kind.offsets, is_tensor), Param(kind.base, _is_int))
-    return (Form("count", (*head, Param("count", _is_int))),
-            Form("mask", (*head, Param("mask", _is_mask), Param("repeat_times", _is_int),
-                          Param(kind.rep_stride, _is_int))))
+    head = (DST, Param("src", is_tensor), Param(kind.offsets, is_tensor), Param(kind.base, is_int_arg))
+    return (Form("count", (*head, Param("count", is_int_arg))),
+            Form("mask", (*head, Param("mask", is_mask_arg), Param("repeat_times", is_int_arg),
+                          Param(kind.rep_stride, is_int_arg))))
 
 
 # ----------------------------------------------------------------- planning

@@ -74,8 +74,17 @@ from ..masking import MaskWords, checked_counter_lanes, lanes_from_mask_arg, lan
 from ..tensor import LocalTensor
 from ..types import ReduceOrder
 from . import arith
-from .common import c_api_page, record_pipe_barrier, require_dtype, require_ub_tensor
-from .elementwise import _fast_context, _is_bool, _is_int, _is_mask, _plan_context
+from .common import (
+    c_api_page,
+    is_bool_arg,
+    is_int_arg,
+    is_mask_arg,
+    mask_fast_context,
+    mask_plan_context,
+    record_pipe_barrier,
+    require_dtype,
+    require_ub_tensor,
+)
 
 __all__ = [
     "REDUCE_OPS", "ReduceBinding", "ReduceOp", "ReducePlan", "block_reduce_max", "block_reduce_min",
@@ -94,7 +103,7 @@ INDEX_SLOT_BYTES = 4  # ORDER_ONLY_INDEX: a uint32_t index (表3)
 
 
 def _is_order(v) -> bool:
-    return v is None or isinstance(v, ReduceOrder) or _is_int(v)  # pyasc: Optional[ReduceOrder]
+    return v is None or isinstance(v, ReduceOrder) or is_int_arg(v)  # pyasc: Optional[ReduceOrder]
 
 
 def _any(_value) -> bool:
@@ -102,18 +111,19 @@ def _any(_value) -> bool:
 
 
 DST, SRC = Param("dst", _any), Param("src", _any)  # checked by the plan step, naming the operand
-MASK = Param("mask", _is_mask)
-IS_SET_MASK = Param("is_set_mask", _is_bool, True)
-_STRIDES = (Param("dst_rep_stride", _is_int), Param("src_blk_stride", _is_int), Param("src_rep_stride", _is_int))
+MASK = Param("mask", is_mask_arg)
+IS_SET_MASK = Param("is_set_mask", is_bool_arg, True)
+_STRIDES = (Param("dst_rep_stride", is_int_arg), Param("src_blk_stride", is_int_arg),
+            Param("src_rep_stride", is_int_arg))
 
-WHOLE_SUM_FORMS = (Form("mask", (DST, SRC, MASK, Param("repeat_time", _is_int), *_STRIDES, IS_SET_MASK)),)
-WHOLE_EXTREMUM_FORMS = (Form("mask", (DST, SRC, MASK, Param("repeat_time", _is_int), *_STRIDES,
+WHOLE_SUM_FORMS = (Form("mask", (DST, SRC, MASK, Param("repeat_time", is_int_arg), *_STRIDES, IS_SET_MASK)),)
+WHOLE_EXTREMUM_FORMS = (Form("mask", (DST, SRC, MASK, Param("repeat_time", is_int_arg), *_STRIDES,
                                       Param("order", _is_order, ReduceOrder.ORDER_VALUE_INDEX), IS_SET_MASK)),)
-BLOCK_FORMS = (Form("mask", (DST, SRC, Param("repeat", _is_int), MASK, *_STRIDES, IS_SET_MASK)),)
-PAIR_FORMS = (Form("mask", (DST, SRC, Param("repeat_time", _is_int), MASK, *_STRIDES, IS_SET_MASK)),)
-REPEAT_SUM_FORMS = (Form("mask", (DST, SRC, Param("repeat_time", _is_int), Param("mask", _is_int),
-                                  Param("dst_blk_stride", _is_int), Param("src_blk_stride", _is_int),
-                                  Param("dst_rep_stride", _is_int), Param("src_rep_stride", _is_int),
+BLOCK_FORMS = (Form("mask", (DST, SRC, Param("repeat", is_int_arg), MASK, *_STRIDES, IS_SET_MASK)),)
+PAIR_FORMS = (Form("mask", (DST, SRC, Param("repeat_time", is_int_arg), MASK, *_STRIDES, IS_SET_MASK)),)
+REPEAT_SUM_FORMS = (Form("mask", (DST, SRC, Param("repeat_time", is_int_arg), Param("mask", is_int_arg),
+                                  Param("dst_blk_stride", is_int_arg), Param("src_blk_stride", is_int_arg),
+                                  Param("dst_rep_stride", is_int_arg), Param("src_rep_stride", is_int_arg),
                                   IS_SET_MASK)),)
 
 
@@ -608,7 +618,7 @@ def _register(op: ReduceOp):
         op.name, "ascend", "reduce", "V", op.forms,
         lambda core, form, values, op=op: _compile(op, core, form, values), op.page,
         support=lambda chip, name=op.name: DTYPES_BY_PRODUCT[name].get(chip.name), exactness=op.exactness,
-        summary=op.summary, examples=_examples(op), plan_context=_plan_context, fast_context=_fast_context,
+        summary=op.summary, examples=_examples(op), plan_context=mask_plan_context, fast_context=mask_fast_context,
         doc=f"``{op.summary}`` ({op.page}).",
     ))
 
@@ -625,9 +635,9 @@ repeat_reduce_sum = _register(REDUCE_OPS["repeat_reduce_sum"])
 
 
 # ------------------------------------------------------------------ the C API
-C_API_COUNT = Form("count", (DST, SRC, Param("count", _is_int)))
-C_API_REPEAT = Form("repeat", (DST, SRC, Param("repeat", _is_int), Param("dst_repeat_stride", _is_int),
-                               Param("src_block_stride", _is_int), Param("src_repeat_stride", _is_int)))
+C_API_COUNT = Form("count", (DST, SRC, Param("count", is_int_arg)))
+C_API_REPEAT = Form("repeat", (DST, SRC, Param("repeat", is_int_arg), Param("dst_repeat_stride", is_int_arg),
+                               Param("src_block_stride", is_int_arg), Param("src_repeat_stride", is_int_arg)))
 _C_API_PRODUCTS = ("A2", "A3")  # every asc_*reduce* page: A2/A3 only
 
 
@@ -676,7 +686,7 @@ def _register_c_api(op: ReduceOp):
         op.name, "ascend", "reduce", "V", op.forms,
         lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.page} 功能说明",
         support=lambda chip, name=op.name: DTYPES_BY_PRODUCT[name].get(chip.name), exactness=op.exactness,
-        summary=op.summary, examples=_c_api_examples(op), plan_context=_c_api_context, fast_context=_fast_context,
+        summary=op.summary, examples=_c_api_examples(op), plan_context=_c_api_context, fast_context=mask_fast_context,
         alias_of=op.alias_of, doc=f"``{op.summary}`` ({op.page}).  The repeat form reads the lanes from the vector "
         "mask register; the count form reduces the first ``count`` elements in counter mode, contiguously.",
     ))

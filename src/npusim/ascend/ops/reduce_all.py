@@ -55,8 +55,7 @@ from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footp
 from ..masking import MAX_MODELLED_REPEATS, checked_counter_lanes, mask_arg_words
 from ..tensor import LocalTensor
 from . import arith
-from .common import require_dtype, require_ub_tensor
-from .elementwise import _is_bool, _is_int, _is_mask
+from .common import is_bool_arg, is_int_arg, is_mask_arg, require_dtype, require_ub_tensor
 from .reduce import extremum, tree_sum
 
 __all__ = ["REDUCE_ALL_OPS", "ReduceAllPlan", "reduce_max", "reduce_min", "reduce_sum"]
@@ -71,11 +70,11 @@ def _any(_value) -> bool:
 
 
 _HEAD = (Param("dst", _any), Param("src", _any), Param("shared_tmp_buffer", _any))
-_MASK_PARAMS = (Param("mask", _is_mask), Param("repeat_time", _is_int), Param("src_rep_stride", _is_int))
-SUM_FORMS = (Form("mask", (*_HEAD, *_MASK_PARAMS)), Form("count", (*_HEAD, Param("count", _is_int))))
-CAL_INDEX = Param("cal_index", _is_bool, False)
+_MASK_PARAMS = (Param("mask", is_mask_arg), Param("repeat_time", is_int_arg), Param("src_rep_stride", is_int_arg))
+SUM_FORMS = (Form("mask", (*_HEAD, *_MASK_PARAMS)), Form("count", (*_HEAD, Param("count", is_int_arg))))
+CAL_INDEX = Param("cal_index", is_bool_arg, False)
 EXTREMUM_FORMS = (Form("mask", (*_HEAD, *_MASK_PARAMS, CAL_INDEX)),
-                  Form("count", (*_HEAD, Param("count", _is_int), CAL_INDEX)))
+                  Form("count", (*_HEAD, Param("count", is_int_arg), CAL_INDEX)))
 
 _HALF_FLOAT = frozenset({"float16", "float32"})
 _CLASSIC = ("A2", "A3", "310B", "310P", "KirinX90", "Kirin9030")

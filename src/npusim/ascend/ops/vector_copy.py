@@ -45,19 +45,18 @@ from ..footprint import Footprint, strided_footprint
 from ..masking import COUNTER_MAX, MAX_REPEAT, lanes_from_mask_arg, lanes_from_register, mask_arg_words
 from ..tensor import LocalTensor
 from ..types import CopyRepeatParams, MaskMode
-from .common import is_tensor, require_dtype, require_pair, require_repeat_params
-from .elementwise import (
-    DST,
-    DST_STRIDE_SOURCE,
-    INT32_MAX,
-    VectorOp,
-    VectorPlan,
-    _fast_context,
-    _is_bool,
-    _is_int,
-    _is_mask,
-    _plan_context,
+from .common import (
+    is_bool_arg,
+    is_int_arg,
+    is_mask_arg,
+    is_tensor,
+    mask_fast_context,
+    mask_plan_context,
+    require_dtype,
+    require_pair,
+    require_repeat_params,
 )
+from .elementwise import DST, DST_STRIDE_SOURCE, INT32_MAX, VectorOp, VectorPlan
 from .index_move import IndexMove
 
 __all__ = ["COPY_DTYPES", "COPY_OP", "copy", "counter_plan", "vector_plan"]
@@ -88,9 +87,9 @@ def _is_copy_params(value) -> bool:
 
 
 FORMS = (
-    Form("mask", (DST, Param("src", is_tensor), Param("mask", _is_mask), Param("repeat_time", _is_int),
-                  Param("repeat_params", _is_copy_params), Param("is_set_mask", _is_bool, True))),
-    Form("count", (DST, Param("src", is_tensor), Param("count", _is_int))),
+    Form("mask", (DST, Param("src", is_tensor), Param("mask", is_mask_arg), Param("repeat_time", is_int_arg),
+                  Param("repeat_params", _is_copy_params), Param("is_set_mask", is_bool_arg, True))),
+    Form("count", (DST, Param("src", is_tensor), Param("count", is_int_arg))),
 )
 
 
@@ -236,7 +235,7 @@ copy = register(Instruction(
         _SETUP + "asc.set_mask_count()\nasc.set_vector_mask(144, dtype=asc.int32, mode=asc.MaskMode.COUNTER)\n"
                  "asc.copy(z, x, 0, 1, asc.CopyRepeatParams(1, 8, 8, 8), False)",
     ),
-    plan_context=_plan_context, fast_context=_fast_context,
+    plan_context=mask_plan_context, fast_context=mask_fast_context,
     doc="``copy``: UB -> UB with a mask (an int or uint64 words) and CopyRepeatParams(dst_stride, src_stride, "
         "dst_repeat_size, src_repeat_size) in DataBlocks; the count form on the 950. In counter mode the mask "
         f"register's count is per repeat and repeat_time counts: {pages.COPY} 约束说明",
