@@ -183,3 +183,26 @@ def test_a_cross_repeat_dependency_past_both_tensors_warns_under_hardware():
     for r in range(4):  # every source read before any write
         want[0x20 + r * 256: 0x20 + r * 256 + 256] = data[r * 256: r * 256 + 256]
     assert out == bytes(want)
+
+
+def test_select_mode_0_loads_16_cmpmask_bytes_past_a_shorter_sel_tensor_under_hardware():
+    """Select mode 0 loads the first 16 bytes of selMask into CMPMASK whatever the tensor's extent
+    (Select.md: the tensor forms load CMPMASK first); an 8-byte selMask tensor: bytes 8-15 lie past it.
+    Bit 1 takes src0, bit 0 src1: lanes 0-63 by the tensor's bytes (0: src1), 64-127 by the bytes after it
+    (1: src0, so a model that read nothing past the tensor would give src1 there)."""
+    a = np.arange(128, dtype=np.float16)
+    b = -np.arange(128, dtype=np.float16)
+    for policy in ("hardware", "strict"):
+        with asc.Core("A2", tolerance=policy) as core:
+            core.ub_write(0x400, a.tobytes() + bytes(0x400 - a.nbytes) + b.tobytes())
+            core.ub_write(0x1000, bytes([0x00] * 8 + [0xFF] * 8))
+            dst, src0, src1 = (asc.LocalTensor(asc.float16, VECIN, base, 128) for base in (0x0, 0x400, 0x800))
+            sel = asc.LocalTensor(asc.uint8, VECIN, 0x1000, 8)
+            call = lambda: asc.select(dst, sel, src0, src1, asc.SELMODE.VSEL_CMPMASK_SPR, 128, 1,  # noqa: E731, B023
+                                      asc.BinaryRepeatParams())
+            if policy == "strict":
+                assert_rejected(core, OutOfBoundsError, call, "outside the tensor's extent", instruction="select")
+                continue
+            with pytest.warns(UbPastTensorEndWarning, match="sel_mask"):
+                call()
+            assert core.ub_read(0x0, 256) == np.concatenate([b[:64], a[64:]]).tobytes()
