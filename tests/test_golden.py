@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -83,3 +85,32 @@ def test_no_mask_select_reads_registers_from_the_case():
 def test_malformed_cases_name_the_json_path(bad, where):
     with pytest.raises(CaseError, match=where.replace("[", r"\[").replace("]", r"\]")):
         run_case({"instruction": "abs", **bad})
+
+
+def test_a_vector_operand_from_a_later_start_lane_is_one_value_per_lane_at_its_own_offset():
+    """docs/semantics.md §8.2: a VECTOR is one value per lane at the vector's address; channel c reads lane
+    (s + c) % NPU_NUM.  With start lane 5 the vector's values for channels 59-63 lie in lanes 0-4 at the
+    same offset (the golden driver wrote them one channel stride further, and the call read never-written
+    bytes).  Expected values from that rule, in numpy."""
+    lane_bytes, npu, start = 262144, 64, 5
+    channels, hw = 70, 2
+    vector = [float(k) - 32.0 for k in range(npu)]  # value k for channel k (k < 64)
+    src0 = np.arange(channels * hw, dtype=np.float32).reshape(1, channels, 1, hw) / 4.0 - 8.0
+
+    def at(offset):
+        return hex(start * lane_bytes + offset)
+
+    case = {"instruction": "tpu_bdc_greater_select", "chip": "BM1684X", "shape": [1, channels, 1, hw],
+            "dtypes": {"src0_src1_dtype": "DT_FP32", "dst_dtype": "DT_FP32"},
+            "operands": {"dst_addr": {"addr": at(0x8000)},
+                         "src0": {"kind": "TENSOR", "addr": at(0), "init": {"values": src0.reshape(-1).tolist()}},
+                         "src1": {"kind": "VECTOR", "addr": at(0x1000), "init": {"values": vector}},
+                         "src2": {"kind": "SCALAR", "scalar": {"f32": 1.0}},
+                         "src3": {"kind": "SCALAR", "scalar": {"f32": -1.0}}}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no never-written byte is read
+        result = run_case(case)
+    per_channel = np.array([vector[c % npu] for c in range(channels)], np.float32).reshape(1, channels, 1, 1)
+    want = np.where(src0 > per_channel, np.float32(1.0), np.float32(-1.0)).astype(np.float32)
+    (out,) = result.outputs
+    assert out.data == want.tobytes()

@@ -188,7 +188,10 @@ def _place(core: tpu.Core, op: Operand, spec, shape: tpu.dim4, dtype: tpu.data_t
         raise CaseError(f"{path}.stride: this operand has no stride parameter")
     dims = tpu.dim4(1, min(shape.c, core.chip.npu_num), 1, 1) if kind == "VECTOR" else shape
     storage = storage_dtype(dtype, "golden", op.dtype)
-    write, read = _accessors(core, op, addr, dims, dtype, stride, storage.bits)
+    element_stride = stride
+    if kind == "VECTOR" and op.memory == "local":
+        element_stride = tpu.dim4(1, 0, 1, 1)  # one value per lane, each at the vector's own offset (§8.2)
+    write, read = _accessors(core, op, addr, dims, dtype, element_stride, storage.bits)
     if "init" in spec:
         count = dims.n * dims.c * dims.h * dims.w
         values = initial_values(f"{path}.init", spec["init"], by_name(storage.name), count).reshape(dims.as_tuple())
