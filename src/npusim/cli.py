@@ -124,19 +124,28 @@ def _set_default_chip(name: str) -> str:
                            "; ".join(rejections), semantics("10.5"))
 
 
-def cmd_golden(args: argparse.Namespace) -> int:
-    """Compute one instruction call described in JSON; write input/*.bin, output/golden.bin, manifest.json."""
+def _run_checked(verb: str, work, usage_errors: tuple[type[Exception], ...]):
+    """``(work(), None)``, or ``(None, exit code)`` after printing why: a bad case or file is a usage
+    error, an instruction that rejects the call (a ConstraintError) a failure."""
     from .errors import ConstraintError
-    from .golden import CaseError, load_case, run_case, write_result
 
     try:
-        result = run_case(load_case(args.case))
-    except (CaseError, OSError) as err:
-        _error("golden", str(err))
-        return EXIT_USAGE
+        return work(), None
+    except usage_errors as err:
+        _error(verb, str(err))
+        return None, EXIT_USAGE
     except ConstraintError as err:
-        _error("golden", f"the instruction rejected the call: {err}")
-        return EXIT_FAIL
+        _error(verb, f"the instruction rejected the call: {err}")
+        return None, EXIT_FAIL
+
+
+def cmd_golden(args: argparse.Namespace) -> int:
+    """Compute one instruction call described in JSON; write input/*.bin, output/golden.bin, manifest.json."""
+    from .golden import CaseError, load_case, run_case, write_result
+
+    result, code = _run_checked("golden", lambda: run_case(load_case(args.case)), (CaseError, OSError))
+    if code is not None:
+        return code
     try:
         written = write_result(result, args.output, force=args.force)
     except OSError as err:
@@ -197,7 +206,6 @@ def _locate_dump(args: argparse.Namespace):
 def cmd_explain(args: argparse.Namespace) -> int:
     """Explain one call: of a case file (run on a fresh core) or of a trace file."""
     from .engine.trace import collecting
-    from .errors import ConstraintError
     from .golden import CaseError, load_case, run_case
     from .views.chrome import TraceFileError, load_trace
     from .views.explain import explain
@@ -207,19 +215,16 @@ def cmd_explain(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as err:
         _error("explain", f"cannot read {args.file}: {err}")
         return EXIT_USAGE
-    try:
+    def traced_cores():
         if isinstance(document, dict) and "traceEvents" in document:
-            cores = load_trace(args.file)
-        else:
-            with collecting() as collector:
-                run_case(load_case(args.file))
-            cores = [_from_case(core, Path(args.file).name) for core in collector.cores]
-    except (CaseError, TraceFileError) as err:
-        _error("explain", str(err))
-        return EXIT_USAGE
-    except ConstraintError as err:
-        _error("explain", f"the instruction rejected the call: {err}")
-        return EXIT_FAIL
+            return load_trace(args.file)
+        with collecting() as collector:
+            run_case(load_case(args.file))
+        return [_from_case(core, Path(args.file).name) for core in collector.cores]
+
+    cores, code = _run_checked("explain", traced_cores, (CaseError, TraceFileError))
+    if code is not None:
+        return code
     records = [(r, c.chip) for c in cores if args.block is None or c.block == args.block for r in c.records]
     if args.seq is not None:
         records = [(r, chip) for r, chip in records if r.seq == args.seq]
