@@ -54,6 +54,7 @@ from .common import (
     is_tensor,
     mask_fast_context,
     mask_plan_context,
+    mask_registers_left,
     record_pipe_barrier,
     require_repeat_params,
     require_ub_tensor,
@@ -282,8 +283,7 @@ class CastBinding:
         self.footprints = footprints
         geometry = plan.geometry
         self.registers_read = geometry.registers
-        self.registers_written = (("MASK",) if geometry.mask_words_after is not None else ()) + (
-            ("MASK_MODE",) if geometry.mask_mode_after is not None else ())
+        self.registers_written = mask_registers_left(geometry.mask_words_after, geometry.mask_mode_after)
         dtypes = (geometry.dst_dtype,) + (geometry.src_dtype,) * len(geometry.sources)
         self.accesses = [OperandAccess.build(core.ub, StridedOperand(fp.lo, fp, blk, rep), dtype.raw,
                                              geometry.lanes, "flat")

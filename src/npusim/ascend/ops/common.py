@@ -179,3 +179,10 @@ def mask_plan_context(core: Core, form: str, values: tuple) -> tuple:
 def mask_fast_context(core: Core) -> tuple:
     """What a raw-argument lookup of such an instruction depends on: the mask mode and words."""
     return (int(core.mask_mode), core.mask_words)
+
+
+# ---------------------------------------------------------------- the mask registers a lowering leaves
+def mask_registers_left(words_after, mode_after) -> tuple[str, ...]:
+    """The register names a call whose lowering leaves ``words_after`` / ``mode_after`` (``None``: that
+    register untouched) writes: ``"MASK"``, ``"MASK_MODE"`` (docs/semantics.md §1.4)."""
+    return ("MASK",) * (words_after is not None) + ("MASK_MODE",) * (mode_after is not None)

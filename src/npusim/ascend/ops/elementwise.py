@@ -72,6 +72,7 @@ from .common import (
     is_tensor,
     mask_fast_context,
     mask_plan_context,
+    mask_registers_left,
     require_dtype,
     require_repeat_params,
     require_ub_tensor,
@@ -439,8 +440,7 @@ class VectorBinding:
         self.footprints = footprints
         self.chained = chained
         self.registers_read = plan.registers
-        self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + (
-            ("MASK_MODE",) if plan.mask_mode_after is not None else ())
+        self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         self.accesses: list[OperandAccess] = []
         if footprints and not chained:
             ub, lanes = core.ub, plan.lanes

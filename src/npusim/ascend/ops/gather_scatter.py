@@ -43,7 +43,16 @@ from ..masking import MaskWords, lanes_from_mask_arg
 from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..types import MaskMode
-from .common import RangesAfterRun, is_int_arg, is_mask_arg, is_tensor, require_dtype, require_pair, require_ub_tensor
+from .common import (
+    RangesAfterRun,
+    is_int_arg,
+    is_mask_arg,
+    is_tensor,
+    mask_registers_left,
+    require_dtype,
+    require_pair,
+    require_ub_tensor,
+)
 from .elementwise import DST, INT32_MAX
 
 __all__ = ["GATHER", "GATHER_DTYPES", "SCATTER", "SCATTER_DTYPES", "count_lanes", "gather", "indexed_plan", "scatter"]
@@ -241,8 +250,7 @@ class IndexedBinding(RangesAfterRun):
             self.dense_index, self.offset_index = dense.elem_index, offsets.elem_index
             self.dense_bytes, self.offset_bytes = dense.byte_addrs()[0], offsets.byte_addrs()[0]
         self.registers_read = plan.registers
-        self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + (
-            ("MASK_MODE",) if plan.mask_mode_after is not None else ())
+        self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call
         self.offsets_seen = self.src_seen = NEVER  # the shadow epoch in which they were seen all written
 

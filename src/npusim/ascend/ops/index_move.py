@@ -36,7 +36,7 @@ from ..masking import MaskWords
 from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..types import MaskMode
-from .common import require_ub_tensor
+from .common import mask_registers_left, require_ub_tensor
 
 __all__ = ["IndexMove", "IndexMoveBinding", "Overlap"]
 
@@ -128,8 +128,7 @@ class IndexMoveBinding:
         unique, first = np.unique(dst.elem_index[::-1], return_index=True)  # the last write of each element wins
         self.dst_index, self.pick = unique, dst.elem_index.size - 1 - first
         self.registers_read = plan.registers
-        self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + (
-            ("MASK_MODE",) if plan.mask_mode_after is not None else ())
+        self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         self.seen_written = NEVER
 
     @cached_attribute
