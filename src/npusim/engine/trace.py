@@ -95,7 +95,8 @@ class AccessRecord:
         pipe: the pipe it issues on (``"V"``, ``"MTE2"``, ``"MTE3"``, ``"S"``; ``"BDC"``, ``"GDMA"``).
         reads, writes: merged :class:`ByteRange` tuples (module docstring).
         registers_read, registers_written: register names (``"CMPMASK"``, ``"MASK"``, ...).
-        source: ``"file.py:line"`` of the caller's call (the first frame outside npusim).
+        source: ``"file.py:line"`` of the caller's call (the first frame outside npusim; a bundled
+            example kernel counts as outside).
         params: the call's arguments by parameter name, JSON-serialisable.
         block: the block index of the core that ran it.
     """
