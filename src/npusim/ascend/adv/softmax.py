@@ -75,17 +75,13 @@ from ..ops.vector_copy import copy
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, BrcbRepeatParams, CopyRepeatParams, MaskMode, PipeID, ReduceOrder, TPosition
 
-__all__ = ["SOFTMAX_PAGE", "SoftmaxTiling", "min_tmp_bytes", "softmax", "tiling_for"]
+__all__ = ["SoftmaxTiling", "min_tmp_bytes", "softmax", "tiling_for"]
 
 NAME = "softmax"
-_HIGH_LEVEL = "SIMD-API/高阶API/激活函数/SoftMax接口"
-SOFTMAX_PAGE = f"{_HIGH_LEVEL}/SoftMax.md"
-TILING_PAGE = f"{_HIGH_LEVEL}/SoftMax-SimpleSoftMax-Tiling.md"
-_IMPL = "asc-devkit impl/adv_api/detail/activation/softmax"
-BASE_IMPL = f"{_IMPL}/softmax_base_impl.h L98-141"
-TILING_IMPL = f"{_IMPL}/softmax_common/softmax_tiling_func.h L29-70"
-REDUCE_IMPL = f"{_IMPL}/membase/v220/softmax_common_impl/softmax_common_nd_reduce.h"
-HOST_TILING = "asc-devkit impl/adv_api/tiling/activation/softmax_tiling.cpp L125-157 (GetSoftMaxMinTmpSize)"
+# npusim's notes on what the implementation (not the page) decides: docs/softmax.md
+PRODUCTS_NOTE = "docs/softmax.md §1.1"
+TILING_NOTE = "docs/softmax.md §1.2"
+LIMITS_NOTE = "docs/softmax.md §1.6"
 
 FLOAT = 4
 BLOCK = 32
@@ -145,7 +141,7 @@ class SoftmaxTiling:
         if not 0 <= int(value) <= np.iinfo(np.int32).max:
             raise ParameterRangeError(f"SoftmaxTiling.{name}", "value", int(value), "a tiling member is a "
                                       "non-negative int32 (pyasc Field(int32); Ascend C uint32_t)",
-                                      f"[0, {np.iinfo(np.int32).max}]", TILING_PAGE)
+                                      f"[0, {np.iinfo(np.int32).max}]", f"{pages.SOFTMAX_TILING} 参数说明")
 
 
 def tiling_for(work_floats: int, rows: int, row_stride: int, original_rows: int) -> SoftmaxTiling:
@@ -186,16 +182,16 @@ def _require_supported(core) -> None:
     chip = core.chip
     if chip.name not in DOCUMENTED_PRODUCTS:
         raise UnsupportedError(NAME, "product", chip.product, "SoftMax is not available on this product",
-                               ", ".join(sorted(DOCUMENTED_PRODUCTS)), f"{SOFTMAX_PAGE} 产品支持情况")
+                               ", ".join(sorted(DOCUMENTED_PRODUCTS)), f"{pages.SOFTMAX} 产品支持情况")
     if chip.npu_arch != MODELLED_ARCH:
         raise UnsupportedError(NAME, "product", chip.product, "npusim models the dav_c220 implementation of "
                                "SoftMax (Atlas A2/A3) only; this product's differs (310P: reciprocal and multiply, "
-                               "950/310B/Kirin: register-based)", "A2, A3", BASE_IMPL)
+                               "950/310B/Kirin: register-based)", "A2, A3", PRODUCTS_NOTE)
 
 
 def _shape_of(src: LocalTensor) -> _Shape:
     info = src.get_shape_info()
-    source = f"{SOFTMAX_PAGE} 参数说明 (softmaxShapeInfo); {_IMPL}/softmax_common/softmax_common_shape_process.h L28-58"
+    source = f"{pages.SOFTMAX} 参数说明 (softmaxShapeInfo); {TILING_NOTE}"
     if not info.dims:
         raise ParameterRangeError(NAME, "src shape_info", "none", "the shape comes from src's ShapeInfo "
                                   "(set_shape_info); it has no dimension", "a ShapeInfo of 1 to 8 dimensions",
@@ -208,39 +204,57 @@ def _shape_of(src: LocalTensor) -> _Shape:
     rows, original_rows = math.prod(dims) // row_stride, math.prod(original) // original_k
     if row_stride * FLOAT % BLOCK:
         raise ParameterRangeError(NAME, "src last axis", row_stride, "srcK must be 32-byte aligned",
-                                  "a multiple of 8 float elements", f"{SOFTMAX_PAGE} 参数说明 (srcTensor, srcK)")
+                                  "a multiple of 8 float elements", f"{pages.SOFTMAX} 参数说明 (srcTensor, srcK)")
     if original_k > row_stride or original_rows > rows or rows == 0:
         raise ParameterRangeError(NAME, "src original shape", list(original), "the original shape lies within the "
                                   f"shape {list(dims)} (oriSrcM <= srcM, oriSrcK <= srcK)", "original <= shape",
-                                  f"{SOFTMAX_PAGE} 约束说明")
+                                  f"{pages.SOFTMAX} 约束说明")
     return _Shape(rows, row_stride, original_rows, original_k)
 
 
-def _check_tensors(core, dst, sum_, max_t, src, shape: _Shape) -> None:
+def _check_dtypes(dst, sum_, max_t, src) -> None:
+    """SoftMax.md 函数原型 and 约束说明: dst has src's type; sum and max share one type."""
+    if sum_.dtype != max_t.dtype:
+        raise ParameterRangeError(NAME, "max dtype", max_t.dtype.name, f"sumTensor and maxTensor have the same "
+                                  f"data type (sum is {sum_.dtype.name})", sum_.dtype.name, f"{pages.SOFTMAX} 约束说明")
+    if dst.dtype != src.dtype:
+        raise ParameterRangeError(NAME, "dst dtype", dst.dtype.name, f"dstTensor and srcTensor are both "
+                                  f"LocalTensor<T> (src is {src.dtype.name})", src.dtype.name,
+                                  f"{pages.SOFTMAX} 函数原型")
+
+
+def _check_operands(core, dst, sum_, max_t, src) -> None:
+    """Usable tensors of this core, the element types, 32-byte aligned addresses."""
     for operand, tensor in (("dst", dst), ("sum", sum_), ("max", max_t), ("src", src)):
         tensor.check_usable(NAME, operand, core)
+    _check_dtypes(dst, sum_, max_t, src)
+    for operand, tensor in (("dst", dst), ("sum", sum_), ("max", max_t), ("src", src)):
         if tensor.dtype.name != "float32":
             modelled = tensor.dtype.name == "float16"
             raise UnsupportedError(NAME, f"{operand} dtype", tensor.dtype.name,
                                    "npusim models the float SoftMax only (the half forms are not modelled)"
                                    if modelled else "SoftMax takes half or float", "float32",
-                                   f"{SOFTMAX_PAGE} 参数说明 (表1 T)")
+                                   f"{pages.SOFTMAX} 参数说明 (表1 T)")
         if tensor.addr % BLOCK:
             raise AlignmentError(NAME, f"{operand} address", tensor.addr, "a LocalTensor operand starts on a "
                                  "32-byte boundary", "multiples of 32", f"{pages.GENERAL} 通用地址对齐约束")
+
+
+def _check_sizes(dst, sum_, max_t, src, shape: _Shape) -> None:
+    """Every operand holds the ``[m, k]`` (dst, src) or ``[m, 8]`` (sum, max) of src's shape."""
     size = shape.rows * shape.row_stride
     for operand, tensor, needed in (("src", src, size), ("dst", dst, size),
                                     ("sum", sum_, shape.rows * PER_BLOCK), ("max", max_t, shape.rows * PER_BLOCK)):
         if tensor.get_size() < needed:
             raise OutOfBoundsError(NAME, f"{operand} elements", tensor.get_size(), f"{operand} holds the "
                                    f"[{shape.rows}, {needed // shape.rows}] result of src's shape (sum and max: one "
-                                   "32-byte block per row)", f">= {needed}", f"{SOFTMAX_PAGE} 约束说明")
+                                   "32-byte block per row)", f">= {needed}", f"{pages.SOFTMAX} 约束说明")
     for operand, tensor in (("sum", sum_), ("max", max_t)):
         info = tensor.get_shape_info()
         if info.dims and (info.dims[-1] != PER_BLOCK or math.prod(info.dims[:-1]) != shape.rows):
             raise ParameterRangeError(NAME, f"{operand} shape_info", list(info.dims), "sumTensor and maxTensor "
                                       "have a last axis of exactly 32 bytes and the rows of src",
-                                      f"[{shape.rows}, {PER_BLOCK}]", f"{SOFTMAX_PAGE} 约束说明")
+                                      f"[{shape.rows}, {PER_BLOCK}]", f"{pages.SOFTMAX} 约束说明")
 
 
 def _span(tensor: LocalTensor, elements: int) -> tuple[int, int]:
@@ -258,7 +272,7 @@ def _check_overlaps(dst, sum_, max_t, src, work: LocalTensor, shape: _Shape, wor
     if spans["dst"] != spans["src"] and _meets(spans["dst"], spans["src"]):
         raise OverlapError(NAME, "dst address", dst.addr, f"dst and src share some bytes but not all (src at "
                            f"{src.addr:#x}); src and dst may be the same tensor", "dst == src, or disjoint",
-                           f"{SOFTMAX_PAGE} 约束说明")
+                           f"{pages.SOFTMAX} 约束说明")
     names = list(spans)
     for i, first in enumerate(names):
         for second in names[i + 1:]:
@@ -267,7 +281,7 @@ def _check_overlaps(dst, sum_, max_t, src, work: LocalTensor, shape: _Shape, wor
             documented = "temporary buffer" in (first, second) and {first, second} & {"dst", "src"}
             raise OverlapError(NAME, f"{second} address", spans[second][0], f"{second} overlaps {first} "
                                f"[{spans[first][0]:#x}, {spans[first][1]:#x})", "disjoint operands",
-                               f"{SOFTMAX_PAGE} 约束说明" if documented else f"{pages.GENERAL} 通用地址重叠约束")
+                               f"{pages.SOFTMAX} 约束说明" if documented else f"{pages.GENERAL} 通用地址重叠约束")
 
 
 def _work_buffer(core, temp_buffer, shape: _Shape) -> tuple[LocalTensor, int]:
@@ -287,7 +301,8 @@ def _work_buffer(core, temp_buffer, shape: _Shape) -> tuple[LocalTensor, int]:
     if buffer.get_size() < min_tmp_bytes(shape.row_stride):
         raise ParameterRangeError(NAME, "temp_buffer bytes", buffer.get_size(), "the temporary buffer is at least "
                                   f"GetSoftMaxMinTmpSize ((8 + srcK + 64) * 4 for float, srcK = {shape.row_stride})",
-                                  f">= {min_tmp_bytes(shape.row_stride)}", f"{TILING_PAGE}; {HOST_TILING}")
+                                  f">= {min_tmp_bytes(shape.row_stride)}",
+                                  f"{pages.SOFTMAX_TILING} 参数说明 (表2 localWorkSpaceSize); {TILING_NOTE}")
     work = buffer.reinterpret_cast(_FLOAT32)
     return work, work.get_size()
 
@@ -299,7 +314,7 @@ def _checked_tiling(tiling: SoftmaxTiling, shape: _Shape, work_floats: int) -> S
         if chosen.reduce_m == 0:
             raise ParameterRangeError(NAME, "temporary buffer floats", work_floats, "the buffer must hold one row's "
                                       "reduction (8 + 64 floats); the kernel asserts 'softmax need min tmpbuffer "
-                                      "is not enough'", f">= {PER_BLOCK + LANES}", TILING_IMPL)
+                                      "is not enough'", f">= {PER_BLOCK + LANES}", TILING_NOTE)
         return chosen
     split, tail = tiling.split_m, tiling.tail_m
     expected = {"split_k": shape.row_stride, "split_size": split * shape.row_stride, "reduce_m": split,
@@ -309,29 +324,25 @@ def _checked_tiling(tiling: SoftmaxTiling, shape: _Shape, work_floats: int) -> S
         raise ParameterRangeError(NAME, "tiling.split_m", split, "range_m full splits of split_m rows and a tail "
                                   f"of tail_m < split_m rows cover the {shape.original_rows} rows "
                                   f"(range_m = {tiling.range_m}, tail_m = {tail})", "the SoftMaxTilingFunc result",
-                                  TILING_PAGE)
+                                  TILING_NOTE)
     for member, value in expected.items():
         if getattr(tiling, member) != value:
             raise ParameterRangeError(NAME, f"tiling.{member}", getattr(tiling, member), "inconsistent with the "
                                       f"shape [{shape.rows}, {shape.row_stride}] and split_m = {split}",
-                                      f"{value}", TILING_PAGE)
+                                      f"{value}", TILING_NOTE)
     if split * (PER_BLOCK + LANES) > work_floats:
         raise ParameterRangeError(NAME, "tiling.split_m", split, f"a split of split_m rows needs (8 + 64) * split_m "
                                   f"floats of temporary buffer, which has {work_floats}",
-                                  f"<= {work_floats // (PER_BLOCK + LANES)}", TILING_IMPL)
+                                  f"<= {work_floats // (PER_BLOCK + LANES)}", TILING_NOTE)
     return tiling
 
 
-def _check_repeat_limits(shape: _Shape, tiling: SoftmaxTiling) -> None:
-    """The vendor passes a split's row count as an 8-bit repeat where a row has 128 to 511 elements."""
-    if TWO_CHUNKS <= shape.original_k < BIG_ROW and tiling.split_m > MAX_REPEAT:
-        raise ParameterRangeError(NAME, "tiling.split_m", tiling.split_m, "for rows of 128 to 511 elements the "
-                                  "vendor issues Add/Max with repeat (uint8_t)splitM, which wraps above 255",
-                                  f"<= {MAX_REPEAT}", f"{REDUCE_IMPL} L199-203, L312-316")
+def _check_repeat_limits(shape: _Shape) -> None:
+    """BigBlockReduce passes the chunks after the first 512 elements as an 8-bit repeat (docs/softmax.md §1.6)."""
     if shape.original_k >= BIG_ROW and shape.original_k // LANES - PER_BLOCK > MAX_REPEAT:
         raise ParameterRangeError(NAME, "src last axis", shape.original_k, "BigBlockReduce passes the chunks past "
-                                  "the first 512 elements as an 8-bit repeat count", f"< {(MAX_REPEAT + 9) * LANES}",
-                                  f"{_IMPL}/softmax_common/softmax_common_reduce.h L104")
+                                  "the first 512 elements as an 8-bit repeat count",
+                                  f"< {(MAX_REPEAT + PER_BLOCK + 1) * LANES}", LIMITS_NOTE)
 
 
 # --------------------------------------------------------------------------- the reductions
@@ -484,16 +495,17 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
     _require_supported(core)
     if basic_block:
         raise UnsupportedError(NAME, "basic_block", True, "npusim does not model the basic-block implementation "
-                               "(SoftMaxBasicBlock)", "False", f"{SOFTMAX_PAGE} 参数说明 (isBasicBlock)")
+                               "(SoftMaxBasicBlock)", "False", f"{pages.SOFTMAX} 参数说明 (isBasicBlock)")
     if data_format_nz:
         raise UnsupportedError(NAME, "data_format_nz", True, "npusim models the ND format only", "False",
-                               f"{SOFTMAX_PAGE} 参数说明 (isDataFormatNZ)")
+                               f"{pages.SOFTMAX} 参数说明 (isDataFormatNZ)")
     # reuse_source is reserved (SoftMax.md 表1); the form with sum and max never forwards it (L144-168).
+    _check_operands(core, dst, sum, max, src)
     shape = _shape_of(src)
-    _check_tensors(core, dst, sum, max, src, shape)
+    _check_sizes(dst, sum, max, src, shape)
     work, work_floats = _work_buffer(core, temp_buffer, shape)
     chosen = _checked_tiling(tiling, shape, work_floats)
-    _check_repeat_limits(shape, chosen)
+    _check_repeat_limits(shape)
     _check_overlaps(dst, sum, max, src, work, shape, work_floats)
     with _restored_on_failure(core, [_span(t, n) for t, n in (
             (dst, shape.rows * shape.row_stride), (sum, shape.rows * PER_BLOCK), (max, shape.rows * PER_BLOCK),
