@@ -1,10 +1,11 @@
 """``asc.adv.softmax`` (SoftMax, ND, float, A2) beside numpy's softmax of the same rows.
 
 npusim runs the vendor's sequence of instructions (docs/softmax.md): 100 calls (61 vector
-instructions, the rest mask registers and barriers) for 8 rows of 1024, with the framework's temporary buffer and the tiling the kernel derives
-from a default ``SoftmaxTiling``.  numpy computes ``exp(x - max) / sum`` per row in float32.  The
-two sum in different orders, so their outputs are not compared byte for byte; the case checks once
-that they agree within 1e-6 (absolute) before timing.
+instructions, the rest mask registers and barriers) for 8 rows of 1024, with the framework's
+temporary buffer and the tiling the kernel derives from a default ``SoftmaxTiling``.  numpy
+computes ``exp(x - max) / sum`` per row in float32.  The two sum in different orders, so their
+outputs are not compared byte for byte; the case checks once that they agree within 1e-6
+(absolute) before timing.
 """
 
 from __future__ import annotations

@@ -420,3 +420,19 @@ def test_softmax_tiling_members():
         adv.SoftmaxTiling(src_k=-1)
     with pytest.raises(AttributeError):
         tiling.srcM = 3
+
+
+@pytest.mark.parametrize("rows, stride", [(3, 64), (1, 40), (11, 136)])
+def test_a_fresh_ub_raises_no_never_written_read(rows, stride):
+    """Brcb's whole groups of 8 read sum/max bytes past the split's rows, which the call overwrites (§1.3)."""
+    with asc.Core("A2", uninit="raise"):
+        src = asc.LocalTensor(F32, VECIN, 0, rows * stride)
+        row_sum = asc.LocalTensor(F32, VECOUT, 0x10000, rows * 8)
+        row_max = asc.LocalTensor(F32, VECOUT, 0x12000, rows * 8)
+        x = np.random.default_rng(rows).random((rows, stride), dtype=np.float32)
+        src.write(x.ravel())
+        src.set_shape_info(ShapeInfo((rows, stride)))
+        adv.softmax(src, row_sum, row_max, src, adv.SoftmaxTiling())
+        dst, maxima, sums = ref.softmax_rows(x, stride)
+        assert src.read().tobytes() == dst.tobytes()
+        assert row_sum.read().tobytes() == sums.tobytes() and row_max.read().tobytes() == maxima.tobytes()

@@ -431,7 +431,12 @@ def _row_reduce(kind: _Reduction, out, x, tmp, part, rows: int, stride: int, ori
             reset_mask()
     if rows != 1 or original_k <= LANES:  # AlignedBroadCastImpl (softmax_common_broadcast.h L110-136)
         pipe_barrier(PipeID.PIPE_V)
-        brcb(tmp, out, -(-rows // PER_BLOCK), BrcbRepeatParams(1, PER_BLOCK))
+        groups = -(-rows // PER_BLOCK)
+        # Brcb reads whole groups of 8 values: past `rows` it reads whatever out holds there, bytes the Copy
+        # below overwrites and whose copies it never takes.  They count as written, so that reading them is
+        # not reported as a read of never-written memory (docs/softmax.md §1.3).
+        out.core.ub.mark_written(out.addr + rows * FLOAT, out.addr + groups * PER_BLOCK * FLOAT)
+        brcb(tmp, out, groups, BrcbRepeatParams(1, PER_BLOCK))
         pipe_barrier(PipeID.PIPE_V)
         set_mask_count()
         set_vector_mask(0, rows * PER_BLOCK, _FLOAT32, MaskMode.COUNTER)
