@@ -14,6 +14,10 @@ Written from the vendor's dav_c220 implementation (asc-devkit @0da921b9,
   first ``k`` elements the same way, ``y / sum``.
 
 Every add, subtraction and division is one numpy float32 operation (IEEE round-to-nearest-even).
+Half data (softmax_generic_nd_impl.h L55-121) is computed in float: widened exactly, and the
+results (dst; sum and max when they are half) narrowed to half with ties away from zero
+(CAST_ROUND, ``FLOAT2HALF_ROUND_MODE`` of membase/v220/softmax_common_impl.h): numpy's RNE
+conversion, moved to the neighbour of larger magnitude on an exact tie.
 ``exp`` is npusim's stated accuracy model, rebuilt here: Python's ``math.exp`` in float64, rounded
 once to float32.  Rows past the original rows are not computed (the caller leaves them as they were).
 """
@@ -75,11 +79,36 @@ def row_reduce(row: np.ndarray, k: int, kind: str) -> np.float32:
     return finish(list(lanes))
 
 
-def softmax_rows(x: np.ndarray, k: int, exp=exp_model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(dst, max, sum) of the float32 rows ``x`` (each row its full stride), reducing the first ``k`` elements.
+def half_round_away(value: np.float32) -> np.float16:
+    """float32 -> float16, to nearest, ties away from zero (CAST_ROUND)."""
+    nearest = np.float16(value)
+    if not np.isfinite(nearest) or float(nearest) == float(value):
+        return nearest
+    toward = np.float16(np.inf) if float(value) > float(nearest) else np.float16(-np.inf)
+    other = np.nextafter(nearest, toward)
+    if abs(float(value) - float(nearest)) == abs(float(other) - float(value)):
+        return nearest if abs(float(nearest)) > abs(float(other)) else other
+    return nearest
 
-    max and sum come back as 8 copies per row, as the API stores them.
+
+def _narrow(values: np.ndarray) -> np.ndarray:
+    return np.array([half_round_away(F32(v)) for v in values.ravel()], dtype=np.float16).reshape(values.shape)
+
+
+def softmax_rows(x: np.ndarray, k: int, exp=exp_model, half_data: bool = False, half_stats: bool = False):
+    """(dst, max, sum) of the rows ``x`` (each row its full stride), reducing the first ``k`` elements.
+
+    ``x`` holds float32 values (half values when ``half_data``); dst comes back as half when
+    ``half_data``, max and sum as half when ``half_stats``, each as one 32-byte block per row
+    (8 floats or 16 halves of the same value), as the API stores them.
     """
+    dst, maxima, sums = _float_rows(x.astype(F32), k, exp)
+    if half_stats:
+        maxima, sums = _narrow(np.repeat(maxima[:, :1], 16, 1)), _narrow(np.repeat(sums[:, :1], 16, 1))
+    return (_narrow(dst) if half_data else dst), maxima, sums
+
+
+def _float_rows(x: np.ndarray, k: int, exp) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rows, stride = x.shape
     dst = np.empty_like(x, dtype=F32)
     maxima, sums = np.empty((rows, 8), F32), np.empty((rows, 8), F32)

@@ -33,33 +33,41 @@ def align(n: int) -> int:
     return -(-n // 32) * 32
 
 
+FORMS = {"float": ("float32", "float32"), "half": ("float16", "float16"), "half data, float sum/max": (
+    "float16", "float32")}
+
+
 class Layout:
     """src, dst (or src itself), sum, max and an optional temp buffer, one after the other from 0."""
 
-    def __init__(self, core, rows, stride, *, original=None, in_place=True, tmp_bytes=None, seed=0, scale=5.0):
+    def __init__(self, core, rows, stride, *, original=None, in_place=True, tmp_bytes=None, seed=0, scale=5.0,
+                 form="float"):
         self.core, self.rows, self.stride = core, rows, stride
         self.original = original or (rows, stride)
+        data_type, stat_type = (getattr(asc, name) for name in FORMS[form])
+        self.half_data, self.half_stats = data_type == F16, stat_type == F16
+        stat_k = 32 // stat_type.itemsize
         fill(core, 0, min(160 * 1024, core.ub.size_bytes), seed)
-        data = rows * stride * 4
+        data = rows * stride * data_type.itemsize
         at = 0
-        self.src = asc.LocalTensor(F32, VECIN, at, rows * stride)
+        self.src = asc.LocalTensor(data_type, VECIN, at, rows * stride)
         at += align(data)
         if in_place:
             self.dst = self.src
         else:
-            self.dst = asc.LocalTensor(F32, VECOUT, at, rows * stride)
+            self.dst = asc.LocalTensor(data_type, VECOUT, at, rows * stride)
             at += align(data)
-        self.sum = asc.LocalTensor(F32, VECOUT, at, rows * 8)
+        self.sum = asc.LocalTensor(stat_type, VECOUT, at, rows * stat_k)
         at += rows * 32
-        self.max = asc.LocalTensor(F32, VECOUT, at, rows * 8)
+        self.max = asc.LocalTensor(stat_type, VECOUT, at, rows * stat_k)
         at += rows * 32
         self.tmp = None
         if tmp_bytes is not None:
             self.tmp = asc.LocalTensor(U8, VECCALC, at, tmp_bytes)
             at += align(tmp_bytes)
-        self.x = (np.random.default_rng(seed).random((rows, stride), dtype=np.float32) * np.float32(scale)
-                  ).astype(np.float32)
-        self.src.write(self.x.ravel())
+        values = np.random.default_rng(seed).random((rows, stride), dtype=np.float32) * np.float32(scale)
+        self.x = values.astype(data_type.np_dtype).astype(np.float32)
+        self.src.write(self.x.astype(data_type.np_dtype).ravel())
         self.src.set_shape_info(ShapeInfo((rows, stride), self.original))
         self.before = bytes(core.ub.data)
 
@@ -69,9 +77,9 @@ class Layout:
     def expected_ub(self) -> bytes:
         ub = bytearray(self.before)
         rows, k = self.original[0], self.original[1]
-        dst, maxima, sums = ref.softmax_rows(self.x[:rows], k)
+        dst, maxima, sums = ref.softmax_rows(self.x[:rows], k, half_data=self.half_data, half_stats=self.half_stats)
         for tensor, values in ((self.dst, dst), (self.sum, sums), (self.max, maxima)):
-            raw = values.astype(np.float32).tobytes()
+            raw = values.tobytes()
             ub[tensor.addr:tensor.addr + len(raw)] = raw
         return bytes(ub)
 
@@ -100,6 +108,63 @@ SHAPES = [(1, 8), (3, 40), (2, 64), (5, 72), (9, 128), (4, 136), (3, 192), (2, 2
 def test_bytes_match_the_reference(rows, stride, in_place):
     with asc.Core("A2") as core:
         layout = Layout(core, rows, stride, in_place=in_place, seed=rows * stride)
+        layout.call()
+        assert_ub_matches(layout)
+
+
+# half rows are multiples of 16 elements; 80 + k floats of scratch a row (docs/softmax.md §1.2)
+HALF_SHAPES = [(1, 16), (3, 48), (2, 64), (5, 80), (9, 128), (4, 144), (3, 192), (2, 256), (3, 512), (2, 528),
+               (1, 1024), (1, 144), (40, 32)]
+
+
+@pytest.mark.parametrize("rows, stride", HALF_SHAPES)
+@pytest.mark.parametrize("form", ["half", "half data, float sum/max"])
+def test_half_forms_match_the_reference(rows, stride, form):
+    with asc.Core("A2") as core:
+        layout = Layout(core, rows, stride, in_place=rows % 2 == 0, seed=rows + stride, form=form)
+        layout.call()
+        assert_ub_matches(layout)
+
+
+@pytest.mark.parametrize("form", ["half", "half data, float sum/max"])
+def test_half_rows_past_the_api_scratch_need_a_temp_buffer(form):
+    stat_k = 16 if form == "half" else 8
+    with asc.Core("A2") as core:
+        layout = Layout(core, 2, 2064, form=form, seed=12)
+        assert_rejected(core, ParameterRangeError, layout.call, "pass a temp_buffer",
+                        operand="temporary buffer floats", value=2032)
+        layout = Layout(core, 3, 2064, form=form, seed=12, in_place=False,
+                        tmp_bytes=2 * softmax_module.min_tmp_bytes(2064, stat_k))
+        layout.call()
+        assert_ub_matches(layout)
+
+
+# Half rows whose float dst has an element exactly between two halves (found by search with the reference):
+# (half bits of the row, the element that ties).
+TIE_ROWS = [
+    ([15203, 14489, 14667, 17226, 17626, 17571, 17071, 17623, 17499, 11445, 14533, 17489, 13975, 17640, 17443,
+      17609], 0),
+    ([17433, 17417, 15390, 16487, 17420, 17264, 16469, 17187, 15636, 12372, 17455, 17209, 16884, 15535, 17551,
+      17023], 8),
+    ([17468, 16645, 15821, 15564, 14717, 15336, 13745, 13615, 17442, 16527, 16824, 17646, 15350, 15733, 16320,
+      16972], 2),
+]
+
+
+def test_half_ties_round_away_from_zero():
+    """FLOAT2HALF_ROUND_MODE is CAST_ROUND: a float dst exactly between two halves goes away from zero."""
+    assert ref.half_round_away(np.float32(1 + 2**-11)) == np.float16(1 + 2**-10)
+    assert np.float16(np.float32(1 + 2**-11)) == np.float16(1)  # numpy's RNE would not
+    rows = np.array([bits for bits, _ in TIE_ROWS], dtype=np.uint16).view(np.float16)
+    exact, _, _ = ref.softmax_rows(rows.astype(np.float32), 16)
+    away, _, _ = ref.softmax_rows(rows.astype(np.float32), 16, half_data=True)
+    tied = [(exact[r, lane], away[r, lane]) for r, (_, lane) in enumerate(TIE_ROWS)]
+    assert any(np.float16(value) != rounded for value, rounded in tied)  # ties to even would differ here
+    with asc.Core("A2") as core:
+        layout = Layout(core, len(TIE_ROWS), 16, form="half")
+        layout.x = rows.astype(np.float32)
+        layout.src.write(rows.ravel())
+        layout.before = bytes(core.ub.data)
         layout.call()
         assert_ub_matches(layout)
 
@@ -291,19 +356,20 @@ def test_the_a3_runs_the_same_implementation():
 
 
 def test_element_types():
+    """SoftMax.md 函数原型 / 表1: half or float; sum and max of one type; the three type forms."""
     with asc.Core("A2") as core:
         layout = _layout(core)
-        half = asc.LocalTensor(F16, VECIN, 0, 128)
         ints = asc.LocalTensor(I32, VECIN, 0, 128)
-        assert_rejected(core, UnsupportedError, _call(layout, src=half, dst=half), "half forms are not modelled",
-                        operand="dst dtype", value="float16")
         assert_rejected(core, UnsupportedError, _call(layout, src=ints, dst=ints), "half or float",
-                        operand="dst dtype", value="int32")
+                        operand="src dtype", value="int32")
         half_max = asc.LocalTensor(F16, VECOUT, layout.max.addr, 16)
         assert_rejected(core, ParameterRangeError, _call(layout, max_=half_max), "same data type",
                         operand="max dtype", value="float16")
         assert_rejected(core, ParameterRangeError, _call(layout, dst=asc.LocalTensor(F16, VECOUT, 0x8000, 128)),
                         operand="dst dtype", value="float16")
+        half_sum = asc.LocalTensor(F16, VECOUT, layout.sum.addr, 16)
+        assert_rejected(core, ParameterRangeError, _call(layout, sum_=half_sum, max_=half_max), "no form takes",
+                        operand="sum dtype", value="float16")
 
 
 def test_shape_rules():
@@ -378,7 +444,7 @@ def test_a_tiling_made_for_the_shape_must_be_consistent():
         assert_rejected(core, ParameterRangeError, _call(layout, tiling=short), "cover", operand="tiling.split_m")
         greedy = softmax_module.tiling_for(72 * 16, 16, 64, 16)
         tmp = asc.LocalTensor(U8, VECCALC, 0x10000, softmax_module.min_tmp_bytes(64))
-        assert_rejected(core, ParameterRangeError, _call(layout, tiling=greedy, tmp=tmp), "needs (8 + 64)",
+        assert_rejected(core, ParameterRangeError, _call(layout, tiling=greedy, tmp=tmp), "needs 72 * split_m",
                         operand="tiling.split_m", value=16)
         layout.call(good)
         assert_ub_matches(layout)

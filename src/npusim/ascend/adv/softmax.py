@@ -1,16 +1,19 @@
-"""SoftMax (ND format, float) as the vendor computes it on Atlas A2/A3: a sequence of npusim's own instructions.
+"""SoftMax (ND format) as the vendor computes it on Atlas A2/A3: a sequence of npusim's own instructions.
 
 ``softmax(dst, sum, max, src, tiling, temp_buffer=None)`` is pyasc's ``asc.adv.softmax`` and
-Ascend C's ``SoftMax<float>(dst, sumTensor, maxTensor, src[, sharedTmpBuffer], tiling)``
-(SoftMax.md).  Per row of the ``[m, k]`` view of ``src`` (the product of the leading axes of its
-ShapeInfo times the last axis) it writes ``max`` and ``sum`` as one 32-byte block each (8 copies
-of the value) and ``dst = exp(src - max) / sum``.
+Ascend C's ``SoftMax<T>(dst, sumTensor, maxTensor, src[, sharedTmpBuffer], tiling)`` (SoftMax.md),
+in its three type forms: all float, all half, and half ``src``/``dst`` with float ``sum``/``max``.
+Per row of the ``[m, k]`` view of ``src`` (the product of the leading axes of its ShapeInfo times
+the last axis) it writes ``max`` and ``sum`` as one 32-byte block each (the value repeated) and
+``dst = exp(src - max) / sum``.  Half data is computed in float: cast in exactly, cast out with
+CAST_ROUND (``FLOAT2HALF_ROUND_MODE``, ``membase/v220/softmax_common_impl.h`` L31).
 
 **Exactness: accuracy model.**  Every step is a registered npusim instruction and rounds as that
 instruction does (the adds, the subtraction and the division IEEE round-to-nearest-even in
-float32, max exact); ``exp`` is an accuracy-model instruction (float64 ``exp`` rounded to float32,
-within one ulp of the correctly rounded value, docs/numerics.md), so SoftMax inherits that model:
-given npusim's ``exp``, the result is fixed to the bit; against hardware it is as close as ``exp``.
+float32, max exact, the casts as Cast.md); ``exp`` is an accuracy-model instruction (float64
+``exp`` rounded to float32, within one ulp of the correctly rounded value, docs/numerics.md), so
+SoftMax inherits that model: given npusim's ``exp``, the result is fixed to the bit; against
+hardware it is as close as ``exp`` (docs/softmax.md §1.4).
 
 The algorithm is the dav_c220 (``__NPU_ARCH__ == 2201``) one, files under
 ``impl/adv_api/detail/activation/softmax/`` of asc-devkit @0da921b9:
@@ -25,9 +28,10 @@ The algorithm is the dav_c220 (``__NPU_ARCH__ == 2201``) one, files under
   from ``TMP_UB_OFFSET`` (``chip.vec_local_bytes``) to the end of UB less 64 bytes, so it never
   writes a buffer of the caller.  The split only decides how many rows go through each pass and
   which temporary bytes are used; no row's value depends on it.
-* ``membase/common/softmax_impl/softmax_generic_nd_impl.h`` L27-53 and L123-152: per split of
+* ``membase/common/softmax_impl/softmax_generic_nd_impl.h`` L27-121 and L123-182: per split of
   rows, row max, ``dst = src - max``, ``exp``, row sum, ``dst = dst / sum`` (A2; 310P, arch 2002,
-  multiplies by ``1 / sum`` instead, L46-48 — not modelled).
+  multiplies by ``1 / sum`` instead, L46-48 — not modelled).  The steps are in
+  :mod:`.softmax_steps`.
 * ``membase/v220/softmax_common_impl/softmax_common_nd_reduce.h`` L183-336, the row reductions,
   in the vendor's order: the 64-lane chunks of a row are combined lane by lane (``k >= 512``:
   ``BigBlockReduce*``, ``softmax_common/softmax_common_reduce.h`` L72-114, a block reduction of the
@@ -66,14 +70,13 @@ from ...errors import (
 )
 from .. import pages
 from ..core import current_core
-from ..ops.brcb import brcb
-from ..ops.elementwise import add, div, exp, max_, sub
-from ..ops.reduce import block_reduce_max, block_reduce_sum, whole_reduce_max, whole_reduce_sum
-from ..ops.registers import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
+from ..ops.cast import cast
+from ..ops.elementwise import div, exp, sub
+from ..ops.registers import reset_mask, set_mask_norm
 from ..ops.sync import pipe_barrier
-from ..ops.vector_copy import copy
 from ..tensor import LocalTensor
-from ..types import BinaryRepeatParams, BrcbRepeatParams, CopyRepeatParams, MaskMode, PipeID, ReduceOrder, TPosition
+from ..types import PipeID, RoundMode, TPosition
+from . import softmax_steps as steps
 
 __all__ = ["SoftmaxTiling", "min_tmp_bytes", "softmax", "tiling_for"]
 
@@ -85,18 +88,16 @@ LIMITS_NOTE = "docs/softmax.md §1.6"
 
 FLOAT = 4
 BLOCK = 32
-LANES = 64  # FLOAT_REPEAT_SIZE: float lanes of one repeat
-PER_BLOCK = 8  # FLOAT_NUM_PER_BLK
-MAX_REPEAT = 255  # MAX_REPEAT_TIMES
-BIG_ROW = 512  # SOFTMAX_FLOAT_SPECIAL_BLOCKREDUCE_LEN
-TWO_CHUNKS = 128  # HALF_REPEAT_SIZE
-SUB_DIV_ROW = 192  # SOFTMAX_SUB_DIV_ROW_COLUMN_SIZE
+LANES, PER_BLOCK, MAX_REPEAT, BIG_ROW = steps.LANES, steps.PER_BLOCK, steps.MAX_REPEAT, steps.BIG_ROW
 KFC_MESSAGE = 64  # the last 64 B of UB on 2201, reserved for the KFC message (kernel_pop_stack_buffer.h)
 MODELLED_ARCH = 2201
 #: SoftMax.md 产品支持情况: the products that have the API ("Atlas 推理系列产品 Vector Core" and
 #: "Atlas 训练系列产品" do not)
 DOCUMENTED_PRODUCTS = frozenset({"950", "A3", "A2", "310B", "310P", "KirinX90", "Kirin9030"})
+#: SoftMax.md 函数原型: (src/dst type, sum/max type) of the forms with sum and max
+TYPE_FORMS = frozenset({("float32", "float32"), ("float16", "float16"), ("float16", "float32")})
 _FLOAT32 = DTYPES["float32"]
+FLOAT2HALF_ROUND_MODE = RoundMode.CAST_ROUND  # membase/v220/softmax_common_impl.h L31
 
 
 @dataclass(kw_only=True)
@@ -144,23 +145,33 @@ class SoftmaxTiling:
                                       f"[0, {np.iinfo(np.int32).max}]", f"{pages.SOFTMAX_TILING} 参数说明")
 
 
-def tiling_for(work_floats: int, rows: int, row_stride: int, original_rows: int) -> SoftmaxTiling:
-    """The kernel-side ``SoftMaxTilingFunc`` for float (``softmax_tiling_func.h`` L29-70), ND format."""
-    reduce_m = min(work_floats // (PER_BLOCK + LANES), rows)  # CalculateNDSplitM, 4-byte types
+def _row_floats(src_itemsize: int, stat_k: int, row_stride: int) -> int:
+    """Temporary floats a row of a split takes (CalculateNDSplitM's divisor, softmax_common_shape_process.h L59-68):
+    the 64 reduction lanes and the reduced block, and for half data the row itself in float."""
+    return stat_k + LANES + (row_stride if src_itemsize == 2 else 0)
+
+
+def tiling_for(work_floats: int, rows: int, row_stride: int, original_rows: int, src_itemsize: int = FLOAT,
+               stat_k: int = PER_BLOCK) -> SoftmaxTiling:
+    """The kernel-side ``SoftMaxTilingFunc`` (``softmax_tiling_func.h`` L29-70), ND format.
+
+    ``src_itemsize``: bytes of a src element; ``stat_k``: elements of a sum/max row (32 bytes).
+    """
+    reduce_m = min(work_floats // _row_floats(src_itemsize, stat_k, row_stride), rows)
     if PER_BLOCK < reduce_m < original_rows:
         reduce_m = reduce_m // PER_BLOCK * PER_BLOCK
     reduce_m = min(reduce_m, original_rows)
     range_m, tail_m = (original_rows // reduce_m, original_rows % reduce_m) if reduce_m else (0, 0)
     return SoftmaxTiling(
-        src_m=rows, src_k=row_stride, src_size=rows * row_stride, out_max_m=rows, out_max_k=PER_BLOCK,
-        out_max_size=rows * PER_BLOCK, split_m=reduce_m, split_k=row_stride, split_size=reduce_m * row_stride,
-        reduce_m=reduce_m, reduce_k=PER_BLOCK, reduce_size=reduce_m * PER_BLOCK, range_m=range_m, tail_m=tail_m,
-        tail_split_size=tail_m * row_stride, tail_reduce_size=tail_m * PER_BLOCK)
+        src_m=rows, src_k=row_stride, src_size=rows * row_stride, out_max_m=rows, out_max_k=stat_k,
+        out_max_size=rows * stat_k, split_m=reduce_m, split_k=row_stride, split_size=reduce_m * row_stride,
+        reduce_m=reduce_m, reduce_k=stat_k, reduce_size=reduce_m * stat_k, range_m=range_m, tail_m=tail_m,
+        tail_split_size=tail_m * row_stride, tail_reduce_size=tail_m * stat_k)
 
 
-def min_tmp_bytes(row_stride: int) -> int:
-    """GetSoftMaxMinTmpSize for float on every product but the 950: ``(8 + k + 64) * 4`` bytes."""
-    return (PER_BLOCK + row_stride + LANES) * FLOAT
+def min_tmp_bytes(row_stride: int, stat_k: int = PER_BLOCK) -> int:
+    """GetSoftMaxMinTmpSize on every product but the 950: ``(32 / sizeof(sum type) + k + 64) * 4`` bytes."""
+    return (stat_k + row_stride + LANES) * FLOAT
 
 
 # ----------------------------------------------------------------------------------- checks
@@ -170,6 +181,8 @@ class _Shape:
     row_stride: int  # srcK: the last axis, elements between rows
     original_rows: int  # oriSrcM
     original_k: int  # oriSrcK: the elements of a row that the reductions read
+    src_itemsize: int  # 4 (float) or 2 (half)
+    stat_k: int  # elements of one sum/max row: 8 (float) or 16 (half)
 
 
 def _require_tensor(operand: str, value) -> LocalTensor:
@@ -189,7 +202,37 @@ def _require_supported(core) -> None:
                                "950/310B/Kirin: register-based)", "A2, A3", PRODUCTS_NOTE)
 
 
-def _shape_of(src: LocalTensor) -> _Shape:
+def _check_dtypes(dst, sum_, max_t, src) -> None:
+    """SoftMax.md 函数原型, 参数说明 (表1 T) and 约束说明: the type forms; sum and max share one type."""
+    for operand, tensor in (("src", src), ("dst", dst), ("sum", sum_), ("max", max_t)):
+        if tensor.dtype.name not in ("float16", "float32"):
+            raise UnsupportedError(NAME, f"{operand} dtype", tensor.dtype.name, "SoftMax takes half or float",
+                                   "float16, float32", f"{pages.SOFTMAX} 参数说明 (表1 T)")
+    if sum_.dtype != max_t.dtype:
+        raise ParameterRangeError(NAME, "max dtype", max_t.dtype.name, f"sumTensor and maxTensor have the same "
+                                  f"data type (sum is {sum_.dtype.name})", sum_.dtype.name, f"{pages.SOFTMAX} 约束说明")
+    if dst.dtype != src.dtype:
+        raise ParameterRangeError(NAME, "dst dtype", dst.dtype.name, f"dstTensor and srcTensor are both "
+                                  f"LocalTensor<T> (src is {src.dtype.name})", src.dtype.name,
+                                  f"{pages.SOFTMAX} 函数原型")
+    if (src.dtype.name, sum_.dtype.name) not in TYPE_FORMS:
+        raise ParameterRangeError(NAME, "sum dtype", sum_.dtype.name, f"no form takes {src.dtype.name} data with "
+                                  f"{sum_.dtype.name} sum/max", "the type of src, or float32 with half src",
+                                  f"{pages.SOFTMAX} 函数原型")
+
+
+def _check_operands(core, dst, sum_, max_t, src) -> None:
+    """Usable tensors of this core, the element types, 32-byte aligned addresses."""
+    for operand, tensor in (("dst", dst), ("sum", sum_), ("max", max_t), ("src", src)):
+        tensor.check_usable(NAME, operand, core)
+    _check_dtypes(dst, sum_, max_t, src)
+    for operand, tensor in (("dst", dst), ("sum", sum_), ("max", max_t), ("src", src)):
+        if tensor.addr % BLOCK:
+            raise AlignmentError(NAME, f"{operand} address", tensor.addr, "a LocalTensor operand starts on a "
+                                 "32-byte boundary", "multiples of 32", f"{pages.GENERAL} 通用地址对齐约束")
+
+
+def _shape_of(src: LocalTensor, sum_: LocalTensor) -> _Shape:
     info = src.get_shape_info()
     source = f"{pages.SOFTMAX} 参数说明 (softmaxShapeInfo); {TILING_NOTE}"
     if not info.dims:
@@ -202,59 +245,33 @@ def _shape_of(src: LocalTensor) -> _Shape:
                                   "the last axis (and the original one) must not be empty", ">= 1", source)
     row_stride, original_k = dims[-1], original[-1]
     rows, original_rows = math.prod(dims) // row_stride, math.prod(original) // original_k
-    if row_stride * FLOAT % BLOCK:
+    itemsize = src.dtype.itemsize
+    if row_stride * itemsize % BLOCK:
         raise ParameterRangeError(NAME, "src last axis", row_stride, "srcK must be 32-byte aligned",
-                                  "a multiple of 8 float elements", f"{pages.SOFTMAX} 参数说明 (srcTensor, srcK)")
+                                  f"a multiple of {BLOCK // itemsize} {src.dtype.name} elements",
+                                  f"{pages.SOFTMAX} 参数说明 (srcTensor, srcK)")
     if original_k > row_stride or original_rows > rows or rows == 0:
         raise ParameterRangeError(NAME, "src original shape", list(original), "the original shape lies within the "
                                   f"shape {list(dims)} (oriSrcM <= srcM, oriSrcK <= srcK)", "original <= shape",
                                   f"{pages.SOFTMAX} 约束说明")
-    return _Shape(rows, row_stride, original_rows, original_k)
-
-
-def _check_dtypes(dst, sum_, max_t, src) -> None:
-    """SoftMax.md 函数原型 and 约束说明: dst has src's type; sum and max share one type."""
-    if sum_.dtype != max_t.dtype:
-        raise ParameterRangeError(NAME, "max dtype", max_t.dtype.name, f"sumTensor and maxTensor have the same "
-                                  f"data type (sum is {sum_.dtype.name})", sum_.dtype.name, f"{pages.SOFTMAX} 约束说明")
-    if dst.dtype != src.dtype:
-        raise ParameterRangeError(NAME, "dst dtype", dst.dtype.name, f"dstTensor and srcTensor are both "
-                                  f"LocalTensor<T> (src is {src.dtype.name})", src.dtype.name,
-                                  f"{pages.SOFTMAX} 函数原型")
-
-
-def _check_operands(core, dst, sum_, max_t, src) -> None:
-    """Usable tensors of this core, the element types, 32-byte aligned addresses."""
-    for operand, tensor in (("dst", dst), ("sum", sum_), ("max", max_t), ("src", src)):
-        tensor.check_usable(NAME, operand, core)
-    _check_dtypes(dst, sum_, max_t, src)
-    for operand, tensor in (("dst", dst), ("sum", sum_), ("max", max_t), ("src", src)):
-        if tensor.dtype.name != "float32":
-            modelled = tensor.dtype.name == "float16"
-            raise UnsupportedError(NAME, f"{operand} dtype", tensor.dtype.name,
-                                   "npusim models the float SoftMax only (the half forms are not modelled)"
-                                   if modelled else "SoftMax takes half or float", "float32",
-                                   f"{pages.SOFTMAX} 参数说明 (表1 T)")
-        if tensor.addr % BLOCK:
-            raise AlignmentError(NAME, f"{operand} address", tensor.addr, "a LocalTensor operand starts on a "
-                                 "32-byte boundary", "multiples of 32", f"{pages.GENERAL} 通用地址对齐约束")
+    return _Shape(rows, row_stride, original_rows, original_k, itemsize, BLOCK // sum_.dtype.itemsize)
 
 
 def _check_sizes(dst, sum_, max_t, src, shape: _Shape) -> None:
-    """Every operand holds the ``[m, k]`` (dst, src) or ``[m, 8]`` (sum, max) of src's shape."""
-    size = shape.rows * shape.row_stride
-    for operand, tensor, needed in (("src", src, size), ("dst", dst, size),
-                                    ("sum", sum_, shape.rows * PER_BLOCK), ("max", max_t, shape.rows * PER_BLOCK)):
+    """Every operand holds the ``[m, k]`` (dst, src) or ``[m, 32 bytes]`` (sum, max) of src's shape."""
+    size, stats = shape.rows * shape.row_stride, shape.rows * shape.stat_k
+    for operand, tensor, needed in (("src", src, size), ("dst", dst, size), ("sum", sum_, stats),
+                                    ("max", max_t, stats)):
         if tensor.get_size() < needed:
             raise OutOfBoundsError(NAME, f"{operand} elements", tensor.get_size(), f"{operand} holds the "
                                    f"[{shape.rows}, {needed // shape.rows}] result of src's shape (sum and max: one "
                                    "32-byte block per row)", f">= {needed}", f"{pages.SOFTMAX} 约束说明")
     for operand, tensor in (("sum", sum_), ("max", max_t)):
         info = tensor.get_shape_info()
-        if info.dims and (info.dims[-1] != PER_BLOCK or math.prod(info.dims[:-1]) != shape.rows):
+        if info.dims and (info.dims[-1] != shape.stat_k or math.prod(info.dims[:-1]) != shape.rows):
             raise ParameterRangeError(NAME, f"{operand} shape_info", list(info.dims), "sumTensor and maxTensor "
                                       "have a last axis of exactly 32 bytes and the rows of src",
-                                      f"[{shape.rows}, {PER_BLOCK}]", f"{pages.SOFTMAX} 约束说明")
+                                      f"[{shape.rows}, {shape.stat_k}]", f"{pages.SOFTMAX} 约束说明")
 
 
 def _span(tensor: LocalTensor, elements: int) -> tuple[int, int]:
@@ -265,10 +282,13 @@ def _meets(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _check_overlaps(dst, sum_, max_t, src, work: LocalTensor, shape: _Shape, work_floats: int) -> None:
-    size = shape.rows * shape.row_stride
-    spans = {"dst": _span(dst, size), "src": _span(src, size), "sum": _span(sum_, shape.rows * PER_BLOCK),
-             "max": _span(max_t, shape.rows * PER_BLOCK), "temporary buffer": _span(work, work_floats)}
+def _spans(dst, sum_, max_t, src, work: LocalTensor, shape: _Shape, work_floats: int) -> dict:
+    size, stats = shape.rows * shape.row_stride, shape.rows * shape.stat_k
+    return {"dst": _span(dst, size), "src": _span(src, size), "sum": _span(sum_, stats), "max": _span(max_t, stats),
+            "temporary buffer": _span(work, work_floats)}
+
+
+def _check_overlaps(spans: dict, dst, src) -> None:
     if spans["dst"] != spans["src"] and _meets(spans["dst"], spans["src"]):
         raise OverlapError(NAME, "dst address", dst.addr, f"dst and src share some bytes but not all (src at "
                            f"{src.addr:#x}); src and dst may be the same tensor", "dst == src, or disjoint",
@@ -298,28 +318,33 @@ def _work_buffer(core, temp_buffer, shape: _Shape) -> tuple[LocalTensor, int]:
     if buffer.addr % BLOCK:
         raise AlignmentError(NAME, "temp_buffer address", buffer.addr, "a LocalTensor operand starts on a "
                              "32-byte boundary", "multiples of 32", f"{pages.GENERAL} 通用地址对齐约束")
-    if buffer.get_size() < min_tmp_bytes(shape.row_stride):
+    needed = min_tmp_bytes(shape.row_stride, shape.stat_k)
+    if buffer.get_size() < needed:
         raise ParameterRangeError(NAME, "temp_buffer bytes", buffer.get_size(), "the temporary buffer is at least "
-                                  f"GetSoftMaxMinTmpSize ((8 + srcK + 64) * 4 for float, srcK = {shape.row_stride})",
-                                  f">= {min_tmp_bytes(shape.row_stride)}",
+                                  f"GetSoftMaxMinTmpSize ((32 / sizeof(sum type) + srcK + 64) * 4 = "
+                                  f"({shape.stat_k} + {shape.row_stride} + 64) * 4)", f">= {needed}",
                                   f"{pages.SOFTMAX_TILING} 参数说明 (表2 localWorkSpaceSize); {TILING_NOTE}")
     work = buffer.reinterpret_cast(_FLOAT32)
     return work, work.get_size()
 
 
-def _checked_tiling(tiling: SoftmaxTiling, shape: _Shape, work_floats: int) -> SoftmaxTiling:
+def _checked_tiling(tiling: SoftmaxTiling, shape: _Shape, work_floats: int, temp_buffer_given: bool) -> SoftmaxTiling:
     """The tiling the kernel runs with: its own unless ``tiling`` was made for this shape (L130-140)."""
+    per_row = _row_floats(shape.src_itemsize, shape.stat_k, shape.row_stride)
     if tiling.src_k != shape.row_stride or tiling.src_m != shape.rows:
-        chosen = tiling_for(work_floats, shape.rows, shape.row_stride, shape.original_rows)
+        chosen = tiling_for(work_floats, shape.rows, shape.row_stride, shape.original_rows, shape.src_itemsize,
+                            shape.stat_k)
         if chosen.reduce_m == 0:
-            raise ParameterRangeError(NAME, "temporary buffer floats", work_floats, "the buffer must hold one row's "
-                                      "reduction (8 + 64 floats); the kernel asserts 'softmax need min tmpbuffer "
-                                      "is not enough'", f">= {PER_BLOCK + LANES}", TILING_NOTE)
+            hint = "" if temp_buffer_given else (" (without temp_buffer npusim uses the API scratch above "
+                                                 "TMP_UB_OFFSET; pass a temp_buffer)")
+            raise ParameterRangeError(NAME, "temporary buffer floats", work_floats, f"the buffer must hold one row "
+                                      f"of a split ({per_row} floats); the kernel asserts 'softmax need min "
+                                      f"tmpbuffer is not enough'{hint}", f">= {per_row}", TILING_NOTE)
         return chosen
-    split, tail = tiling.split_m, tiling.tail_m
+    split, tail, k = tiling.split_m, tiling.tail_m, shape.stat_k
     expected = {"split_k": shape.row_stride, "split_size": split * shape.row_stride, "reduce_m": split,
-                "reduce_k": PER_BLOCK, "reduce_size": split * PER_BLOCK,
-                "tail_split_size": tail * shape.row_stride, "tail_reduce_size": tail * PER_BLOCK}
+                "reduce_k": k, "reduce_size": split * k, "tail_split_size": tail * shape.row_stride,
+                "tail_reduce_size": tail * k}
     if split == 0 or tiling.range_m * split + tail != shape.original_rows or tail >= split:
         raise ParameterRangeError(NAME, "tiling.split_m", split, "range_m full splits of split_m rows and a tail "
                                   f"of tail_m < split_m rows cover the {shape.original_rows} rows "
@@ -330,10 +355,10 @@ def _checked_tiling(tiling: SoftmaxTiling, shape: _Shape, work_floats: int) -> S
             raise ParameterRangeError(NAME, f"tiling.{member}", getattr(tiling, member), "inconsistent with the "
                                       f"shape [{shape.rows}, {shape.row_stride}] and split_m = {split}",
                                       f"{value}", TILING_NOTE)
-    if split * (PER_BLOCK + LANES) > work_floats:
-        raise ParameterRangeError(NAME, "tiling.split_m", split, f"a split of split_m rows needs (8 + 64) * split_m "
+    if split * per_row > work_floats:
+        raise ParameterRangeError(NAME, "tiling.split_m", split, f"a split of split_m rows needs {per_row} * split_m "
                                   f"floats of temporary buffer, which has {work_floats}",
-                                  f"<= {work_floats // (PER_BLOCK + LANES)}", TILING_NOTE)
+                                  f"<= {work_floats // per_row}", TILING_NOTE)
     return tiling
 
 
@@ -345,148 +370,75 @@ def _check_repeat_limits(shape: _Shape) -> None:
                                   f"< {(MAX_REPEAT + PER_BLOCK + 1) * LANES}", LIMITS_NOTE)
 
 
-# --------------------------------------------------------------------------- the reductions
-class _Reduction:
-    """Sum or max: the lane-wise op, the DataBlock reduction and the repeat reduction of one kind."""
-
-    def __init__(self, lanewise, per_block, per_repeat, order=None) -> None:
-        self.lanewise, self.per_block, self.per_repeat, self.order = lanewise, per_block, per_repeat, order
-
-    def whole(self, dst, src, mask, repeat, dst_rep, src_blk, src_rep, is_set_mask=True) -> None:
-        if self.order is None:
-            self.per_repeat(dst, src, mask, repeat, dst_rep, src_blk, src_rep, is_set_mask)
-        else:
-            self.per_repeat(dst, src, mask, repeat, dst_rep, src_blk, src_rep, self.order, is_set_mask)
-
-
-_SUM = _Reduction(add, block_reduce_sum, whole_reduce_sum)
-_MAX = _Reduction(max_, block_reduce_max, whole_reduce_max, ReduceOrder.ORDER_ONLY_VALUE)
-_FULL = 0  # MASK_PLACEHOLDER: the mask register (full after ResetMask) decides
-
-
-def _row_groups(rows: int):
-    for first in range(0, rows, MAX_REPEAT):
-        yield first, min(MAX_REPEAT, rows - first)
-
-
-def _accumulate(kind: _Reduction, tmp, x, chunk: int, rows: int, stride: int, chunk_first: bool, mask=_FULL,
-                is_set_mask=False) -> None:
-    """tmp row r (64 lanes) op= x[r * stride + 64 * chunk ...], one repeat per row, the rows in groups of 255."""
-    rep_stride = stride // PER_BLOCK
-    if rep_stride > MAX_REPEAT:  # a repeat stride is 8 bits (TailAddImpl L89-93): one call per row
-        groups = [(row, 1) for row in range(rows)]
-        rep_stride = PER_BLOCK
-    else:
-        groups = list(_row_groups(rows))
-    for first, count in groups:
-        acc, chunk_view = tmp[first * LANES], x[first * stride + chunk * LANES]
-        params = BinaryRepeatParams(1, 1, 1, PER_BLOCK, rep_stride if chunk_first else PER_BLOCK,
-                                    PER_BLOCK if chunk_first else rep_stride)
-        first_op, second_op = (chunk_view, acc) if chunk_first else (acc, chunk_view)
-        kind.lanewise(acc, first_op, second_op, mask, count, params, is_set_mask)
-
-
-def _row_reduce(kind: _Reduction, out, x, tmp, part, rows: int, stride: int, original_k: int) -> None:
-    """NewReduce{Sum,Max}LastNDImpl (softmax_common_nd_reduce.h L183-223, L296-336): out = 8 copies per row."""
-    chunks, tail = divmod(original_k, LANES)
-    rep_stride = stride // PER_BLOCK
-    if original_k < LANES:  # Reduce*LastNDSplitImpl: one WholeReduce per row, the first original_k lanes
-        for first, count in _row_groups(rows):
-            kind.whole(out[first], x[first * stride], original_k, count, 1, 1, rep_stride)
-        reset_mask()
-    else:
-        if original_k >= BIG_ROW:  # BigBlockReduce*: 8 block results per repeat of the first 512 elements
-            for row in range(rows):
-                kind.per_block(tmp[row * LANES], x[row * stride], PER_BLOCK, _FULL, 1, 1, PER_BLOCK, False)
-            if chunks > PER_BLOCK:
-                pipe_barrier(PipeID.PIPE_V)
-                for chunk in range(PER_BLOCK, chunks):
-                    _accumulate(kind, tmp, x, chunk, rows, stride, chunk_first=True)
-        elif original_k >= TWO_CHUNKS:  # chunk 0 op chunk 1, then NextBlock*Impl
-            for first, count in _row_groups(rows):
-                kind.lanewise(tmp[first * LANES], x[first * stride], x[first * stride + LANES], _FULL, count,
-                              BinaryRepeatParams(1, 1, 1, PER_BLOCK, rep_stride, rep_stride), False)
-            for chunk in range(2, chunks):
-                pipe_barrier(PipeID.PIPE_V)
-                _accumulate(kind, tmp, x, chunk, rows, stride, chunk_first=rows <= chunks)
-        else:  # FirstBlockCopyImpl
-            for first, count in _row_groups(rows):
-                copy(tmp[first * LANES], x[first * stride], _FULL, count,
-                     CopyRepeatParams(1, 1, PER_BLOCK, rep_stride), False)
-        if tail:  # Tail*Impl: the partial last chunk, its first `tail` lanes
-            pipe_barrier(PipeID.PIPE_V)
-            _accumulate(kind, tmp, x, chunks, rows, stride, chunk_first=False, mask=tail, is_set_mask=True)
-            reset_mask()
-        pipe_barrier(PipeID.PIPE_V)
-        if rows == 1:  # BasicBlockReduce*Impl: 8 repeats of the same 64 lanes -> 8 copies
-            kind.whole(out, tmp, _FULL, PER_BLOCK, 1, 1, 0, False)
-        else:
-            set_mask_count()
-            set_vector_mask(0, rows * LANES, _FLOAT32, MaskMode.COUNTER)
-            kind.per_block(part, tmp, 1, _FULL, 1, 1, PER_BLOCK, False)
-            pipe_barrier(PipeID.PIPE_V)
-            set_vector_mask(0, rows * PER_BLOCK, _FLOAT32, MaskMode.COUNTER)
-            kind.per_block(out, part, 1, _FULL, 1, 1, PER_BLOCK, False)
-            set_mask_norm()
-            reset_mask()
-    if rows != 1 or original_k <= LANES:  # AlignedBroadCastImpl (softmax_common_broadcast.h L110-136)
-        pipe_barrier(PipeID.PIPE_V)
-        groups = -(-rows // PER_BLOCK)
-        # Brcb reads whole groups of 8 values: past `rows` it reads whatever out holds there, bytes the Copy
-        # below overwrites and whose copies it never takes.  They count as written, so that reading them is
-        # not reported as a read of never-written memory (docs/softmax.md §1.3).
-        out.core.ub.mark_written(out.addr + rows * FLOAT, out.addr + groups * PER_BLOCK * FLOAT)
-        brcb(tmp, out, groups, BrcbRepeatParams(1, PER_BLOCK))
-        pipe_barrier(PipeID.PIPE_V)
-        set_mask_count()
-        set_vector_mask(0, rows * PER_BLOCK, _FLOAT32, MaskMode.COUNTER)
-        copy(out, tmp, _FULL, 1, CopyRepeatParams(1, 1, PER_BLOCK, PER_BLOCK), False)
-        set_mask_norm()
-        reset_mask()
-
-
-def _row_broadcast_op(op, dst, src0, block, rows: int, stride: int) -> None:
-    """GenericSubNDImpl / GenericDivNDImpl (softmax_common_arithmetic.h L218-276): dst = src0 op block, per row."""
-    set_mask_count()
-    if stride < SUB_DIV_ROW:  # one DataBlock column of every row per call
-        column_blocks = stride // PER_BLOCK
-        set_vector_mask(0, rows * PER_BLOCK, _FLOAT32, MaskMode.COUNTER)
-        params = BinaryRepeatParams(column_blocks, column_blocks, 1, stride, stride, PER_BLOCK)
-        for column in range(column_blocks):
-            op(dst[column * PER_BLOCK], src0[column * PER_BLOCK], block, _FULL, 1, params, False)
-    else:  # one row per call, the row's block read again for every DataBlock
-        set_vector_mask(0, stride, _FLOAT32, MaskMode.COUNTER)
-        params = BinaryRepeatParams(1, 1, 0, PER_BLOCK, PER_BLOCK, 0)
-        for row in range(rows):
-            op(dst[row * stride], src0[row * stride], block[row * PER_BLOCK], _FULL, 1, params, False)
-    set_mask_norm()
-    reset_mask()
-
-
-def _split(dst, sum_, max_t, src, work, rows: int, stride: int, original_k: int, split_m: int) -> None:
-    """SoftMaxGenericNDImpl, float (softmax_generic_nd_impl.h L27-53), one split of ``rows`` rows."""
+# ------------------------------------------------------------------------------- one split
+def _split_float(dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: int) -> None:
+    """SoftMaxGenericNDImpl, float (softmax_generic_nd_impl.h L27-53): ``work`` = 64 lanes, then the partials."""
+    stride, k = shape.row_stride, shape.original_k
     part = work[split_m * LANES]
-    _row_reduce(_MAX, max_t, src, work, part, rows, stride, original_k)
+    steps.row_reduce(steps.MAX, max_t, src, work, part, rows, stride, k, PER_BLOCK)
     pipe_barrier(PipeID.PIPE_V)
-    _row_broadcast_op(sub, dst, src, max_t, rows, stride)
+    steps.broadcast_op(sub, dst, src, max_t, rows, stride, PER_BLOCK)
     pipe_barrier(PipeID.PIPE_V)
     exp(dst, dst, rows * stride)
     pipe_barrier(PipeID.PIPE_V)
-    _row_reduce(_SUM, sum_, dst, work, part, rows, stride, original_k)
+    steps.row_reduce(steps.SUM, sum_, dst, work, part, rows, stride, k, PER_BLOCK)
     pipe_barrier(PipeID.PIPE_V)
-    _row_broadcast_op(div, dst, dst, sum_, rows, stride)
+    steps.broadcast_op(div, dst, dst, sum_, rows, stride, PER_BLOCK)
 
 
+def _split_half(dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: int) -> None:
+    """SoftMaxGenericNDImpl, half data (softmax_generic_nd_impl.h L55-121), in float in ``work``.
+
+    half sum/max (L55-90): the float row in ``work``, the 16-float reduced block after it, then the
+    64 lanes; the block is cast to half.  float sum/max (L92-121): the row, then the 64 lanes; the
+    reductions write sum/max directly.  The partials go where the tiling leaves room (§1.5): the
+    second half of the 16-float block, or past the lanes.
+    """
+    stride, k, stat_k = shape.row_stride, shape.original_k, shape.stat_k
+    row_f = work
+    size = rows * stride
+    cast(row_f, src, RoundMode.CAST_NONE, size)
+    pipe_barrier(PipeID.PIPE_V)
+    half_stats = stat_k == 2 * PER_BLOCK
+    if half_stats:
+        block = work[split_m * stride]
+        lanes = work[split_m * (stride + stat_k)]
+        part = block[split_m * PER_BLOCK]
+        maximum, total = block, block
+    else:
+        lanes = work[split_m * stride]
+        part = lanes[split_m * LANES]
+        maximum, total = max_t, sum_
+    steps.row_reduce(steps.MAX, maximum, row_f, lanes, part, rows, stride, k, stat_k)
+    pipe_barrier(PipeID.PIPE_V)
+    if half_stats:
+        cast(max_t, block, FLOAT2HALF_ROUND_MODE, rows * stat_k)
+        pipe_barrier(PipeID.PIPE_V)
+    steps.broadcast_op(sub, row_f, row_f, maximum, rows, stride, stat_k)
+    pipe_barrier(PipeID.PIPE_V)
+    exp(row_f, row_f, size)
+    pipe_barrier(PipeID.PIPE_V)
+    steps.row_reduce(steps.SUM, total, row_f, lanes, part, rows, stride, k, stat_k)
+    pipe_barrier(PipeID.PIPE_V)
+    if half_stats:
+        cast(sum_, block, FLOAT2HALF_ROUND_MODE, rows * stat_k)
+        pipe_barrier(PipeID.PIPE_V)
+    steps.broadcast_op(div, row_f, row_f, total, rows, stride, stat_k)
+    pipe_barrier(PipeID.PIPE_V)
+    cast(dst, row_f, FLOAT2HALF_ROUND_MODE, size)
+
+
+# --------------------------------------------------------------------------------- the API
 def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTensor,  # noqa: A002 - pyasc's names
             tiling: SoftmaxTiling, temp_buffer: LocalTensor | None = None, reuse_source: bool = False,
             basic_block: bool = False, data_format_nz: bool = False) -> None:
     """SoftMax of every row of ``src`` into ``dst``, the row maxima into ``max`` and the row sums into ``sum``.
 
-    ``sum``/``max`` hold 8 floats (one 32-byte block, the same value) per row.  ``src`` and
-    ``dst`` may be the same tensor.  ``temp_buffer`` (uint8, at least GetSoftMaxMinTmpSize bytes)
-    is the sharedTmpBuffer form; without it the API uses its own scratch.  Accuracy model (the
-    module docstring): exact given npusim's ``exp``.  Memory and registers are left unchanged
-    when a check rejects the call or the call is interrupted.
+    ``sum``/``max`` hold one 32-byte block (the same value repeated) per row.  ``src`` and ``dst``
+    may be the same tensor.  ``temp_buffer`` (uint8, at least GetSoftMaxMinTmpSize bytes) is the
+    sharedTmpBuffer form; without it the API uses its own scratch.  Accuracy model (the module
+    docstring): exact given npusim's ``exp``.  Memory and registers are left unchanged when a
+    check rejects the call or the call is interrupted.
     """
     for operand, value in (("dst", dst), ("sum", sum), ("max", max), ("src", src)):
         _require_tensor(operand, value)
@@ -506,32 +458,32 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
                                f"{pages.SOFTMAX} 参数说明 (isDataFormatNZ)")
     # reuse_source is reserved (SoftMax.md 表1); the form with sum and max never forwards it (L144-168).
     _check_operands(core, dst, sum, max, src)
-    shape = _shape_of(src)
+    shape = _shape_of(src, sum)
     _check_sizes(dst, sum, max, src, shape)
     work, work_floats = _work_buffer(core, temp_buffer, shape)
-    chosen = _checked_tiling(tiling, shape, work_floats)
+    chosen = _checked_tiling(tiling, shape, work_floats, temp_buffer is not None)
     _check_repeat_limits(shape)
-    _check_overlaps(dst, sum, max, src, work, shape, work_floats)
-    with _restored_on_failure(core, [_span(t, n) for t, n in (
-            (dst, shape.rows * shape.row_stride), (sum, shape.rows * PER_BLOCK), (max, shape.rows * PER_BLOCK),
-            (work, work_floats))]):
+    spans = _spans(dst, sum, max, src, work, shape, work_floats)
+    _check_overlaps(spans, dst, src)
+    with _restored_on_failure(core, [spans[name] for name in ("dst", "sum", "max", "temporary buffer")]):
         _run(dst, sum, max, src, work, shape, chosen)
 
 
 def _run(dst, sum_, max_t, src, work, shape: _Shape, tiling: SoftmaxTiling) -> None:
-    """SoftMaxNDImpl + SoftMaxNDExtImpl (membase/v220/softmax_impl.h L34-75, softmax_generic_nd_impl.h L123-152)."""
+    """SoftMaxNDImpl + SoftMaxNDExtImpl (membase/v220/softmax_impl.h L34-112, softmax_generic_nd_impl.h L123-182)."""
     set_mask_norm()
     reset_mask()
     pipe_barrier(PipeID.PIPE_V)
-    stride = shape.row_stride
+    stride, stat_k = shape.row_stride, shape.stat_k
+    one_split = _split_float if shape.src_itemsize == FLOAT else _split_half
     splits = [(index * tiling.split_m, tiling.split_m) for index in range(tiling.range_m)]
     if tiling.tail_m:
         splits.append((tiling.range_m * tiling.split_m, tiling.tail_m))
     for number, (first_row, rows) in enumerate(splits):
         if number:
             pipe_barrier(PipeID.PIPE_V)
-        _split(dst[first_row * stride], sum_[first_row * PER_BLOCK], max_t[first_row * PER_BLOCK],
-               src[first_row * stride], work, rows, stride, shape.original_k, tiling.split_m)
+        one_split(dst[first_row * stride], sum_[first_row * stat_k], max_t[first_row * stat_k],
+                  src[first_row * stride], work, rows, shape, tiling.split_m)
 
 
 class _restored_on_failure:  # noqa: N801 - used as a statement
