@@ -39,8 +39,8 @@ The algorithm is the dav_c220 (``__NPU_ARCH__ == 2201``) one, files under
   then each further chunk, ``softmax_common_arithmetic.h`` L112-164; ``[64, 128)``: chunk 0; a
   partial last chunk: ``TailAddImpl`` L84-108), then the 64 lanes by two BlockReduce passes (an
   adjacent-pair tree, ReduceDataBlock.md) — for a single row one WholeReduce of 8 repeats;
-  rows shorter than 64 by one WholeReduce each.  The value is broadcast to 8 lanes with Brcb and
-  Copy (``softmax_common_broadcast.h`` L110-136).
+  rows shorter than 64 by one WholeReduce each.  The value is broadcast to 8 (or 16) lanes with
+  Brcb and Copy (``softmax_common_broadcast.h`` L110-136).
 * ``softmax_common/softmax_common_arithmetic.h`` L218-276: the subtraction and the division,
   with the max / sum block as a broadcast operand.
 
@@ -48,9 +48,9 @@ Two of the vendor's instruction calls are split here, because npusim's overlap r
 (docs/semantics.md §1.6: no repeat may read what an earlier repeat of the same call wrote, and a
 source meets the destination exactly or not at all) refuses them: the accumulating ``Add``/``Max``
 with a destination repeat stride of 0 becomes one call per chunk over the rows, and the in-place
-``BlockReduce`` (``BasicBlockReduce*Impl`` L161-181, L275-294) writes its 8 partials per row past
-the ``64 * splitM`` floats of the temporary buffer instead (inside the ``(8 + 64) * splitM`` the
-tiling reserves).  Each lane sees the same operations in the same order.
+``BlockReduce`` (``BasicBlockReduce*Impl`` L161-181, L275-294) writes its 8 partials per row to
+room the tiling leaves in the temporary buffer instead (docs/softmax.md §1.5).  Each lane sees
+the same operations in the same order.
 """
 
 from __future__ import annotations
