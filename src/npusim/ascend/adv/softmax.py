@@ -406,24 +406,25 @@ def _split_half(dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: 
         part = block[split_m * PER_BLOCK]
         maximum, total = block, block
     else:
+        block = None
         lanes = work[split_m * stride]
         part = lanes[split_m * LANES]
         maximum, total = max_t, sum_
-    steps.row_reduce(steps.MAX, maximum, row_f, lanes, part, rows, stride, k, stat_k)
-    pipe_barrier(PipeID.PIPE_V)
-    if half_stats:
-        cast(max_t, block, FLOAT2HALF_ROUND_MODE, rows * stat_k)
+
+    def reduce_then_apply(kind, reduced, output, op) -> None:
+        """The row reduction (cast out to a half sum/max), then row_f = row_f op the reduced block."""
+        steps.row_reduce(kind, reduced, row_f, lanes, part, rows, stride, k, stat_k)
         pipe_barrier(PipeID.PIPE_V)
-    steps.broadcast_op(sub, row_f, row_f, maximum, rows, stride, stat_k)
+        if half_stats:
+            cast(output, block, FLOAT2HALF_ROUND_MODE, rows * stat_k)
+            pipe_barrier(PipeID.PIPE_V)
+        steps.broadcast_op(op, row_f, row_f, reduced, rows, stride, stat_k)
+
+    reduce_then_apply(steps.MAX, maximum, max_t, sub)
     pipe_barrier(PipeID.PIPE_V)
     exp(row_f, row_f, size)
     pipe_barrier(PipeID.PIPE_V)
-    steps.row_reduce(steps.SUM, total, row_f, lanes, part, rows, stride, k, stat_k)
-    pipe_barrier(PipeID.PIPE_V)
-    if half_stats:
-        cast(sum_, block, FLOAT2HALF_ROUND_MODE, rows * stat_k)
-        pipe_barrier(PipeID.PIPE_V)
-    steps.broadcast_op(div, row_f, row_f, total, rows, stride, stat_k)
+    reduce_then_apply(steps.SUM, total, sum_, div)
     pipe_barrier(PipeID.PIPE_V)
     cast(dst, row_f, FLOAT2HALF_ROUND_MODE, size)
 
