@@ -342,3 +342,49 @@ def gather_bench(repeats: int, strided: bool) -> Bench:
         numpy_output=lambda: values[order].tobytes(),
         resources=stack,
     )
+
+
+def bilinear_bench(repeats: int, strided: bool) -> Bench:
+    """``asc.bilinear_interpolation`` (offsets read and checked every call) vs numpy doing the same job: gather
+    the DataBlocks by fancy indexing, multiply by the iteration's weight, sum over h, all in float16.
+    Dense: ``h_repeat`` 1, ``v_repeat`` = repeats, dst contiguous; ``strided``: ``h_repeat`` 2, half as many
+    vertical repeats, ``v_r_offset`` 256 (a gap after each repeat)."""
+    rng = np.random.default_rng(23)
+    h = 2 if strided else 1
+    v = max(repeats // h, 1)
+    iterations = h * v
+    values = rng.standard_normal(1024).astype(np.float16)  # 64 DataBlocks, gathered in a random order (repeating)
+    blocks = rng.integers(0, 64, iterations * 8)
+    weights = rng.standard_normal(-(-iterations // 8) * 8).astype(np.float16)
+    v_r_offset = 256 if strided else 128
+    stack, core = _fresh_core()
+    core.ub_write(0x00000, values.tobytes())
+    core.ub_write(0x00800, (blocks * 32).astype(np.uint32).tobytes())
+    core.ub_write(0x01C00, weights.tobytes())
+    dst_bytes = v * v_r_offset * 2
+    core.ub_write(0x02000, bytes(dst_bytes))
+    src0 = _tensor(asc.half, VECIN, 0x00000, 2048)
+    off = _tensor(asc.uint32, VECIN, 0x00800, iterations * 32)
+    src1 = _tensor(asc.half, VECIN, 0x01C00, weights.size * 2)
+    dst = _tensor(asc.half, VECOUT, 0x02000, dst_bytes)
+    tmp_bytes = max((iterations + weights.size // 8) * 256, (values.size + weights.size) * 32)  # the page's minimum
+    tmp = _tensor(asc.uint8, VECIN, 0x0C000, tmp_bytes)
+    gather = (blocks[:, None] * 16 + np.arange(16)).reshape(v, h, 128)
+    scale = weights[:iterations].reshape(v, h, 1)
+
+    def numpy_job() -> bytes:
+        products = values[gather] * scale
+        total = products[:, 0]
+        for step in range(1, h):
+            total = products[:, step] + total
+        out = np.zeros((v, v_r_offset), np.float16)
+        out[:, :128] = total + np.float16(0)
+        return out.tobytes()
+
+    return Bench(
+        npusim=lambda: asc.bilinear_interpolation(dst, src0, off, src1, 128, h, False, 1, v_r_offset, v, tmp),
+        numpy=numpy_job,
+        npusim_output=lambda: core.ub_read(0x02000, dst_bytes),
+        numpy_output=numpy_job,
+        resources=stack,
+    )

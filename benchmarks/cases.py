@@ -11,6 +11,7 @@ from functools import partial
 
 import numpy as np
 from ascend_cases import (
+    bilinear_bench,
     compare_bench,
     compare_count_bench,
     elementwise_bench,
@@ -67,6 +68,7 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),
     *_repeat_rows("copy float32 (data movement)", partial(elementwise_bench, "copy")),
     *_repeat_rows("gather half count (gather/scatter)", gather_bench),
+    *_repeat_rows("bilinear_interpolation half (arith, gather + weight + sum)", bilinear_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
          moving_copy_bench, group="data_copy"),

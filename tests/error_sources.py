@@ -152,6 +152,13 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/离散与聚合/Gather.md": ("Gather", *WITH_TYPES[:5], "约束说明", "调用示例"),
     f"{_VECTOR}/离散与聚合/Scatter(ISASI).md": ("Scatter(ISASI)", *WITH_TYPES[:5], "约束说明", "调用示例"),
     f"{_VECTOR}/比较与选择/GatherMask.md": ("GatherMask", *WITH_TYPES),
+    f"{_VECTOR}/基础算术/BilinearInterpolation(ISASI).md": (
+        "BilinearInterpolation(ISASI)", *WITH_TYPES, "模板参数及接口参数说明", "sharedTmpBuffer空间说明"),
+    "SIMD-API/高阶API/量化操作/AscendQuant.md": (
+        "AscendQuant", "产品支持情况", "功能说明", "实现原理", "函数原型", "参数说明", "返回值说明", "约束说明",
+        "调用示例"),
+    "SIMD-API/高阶API/量化操作/GetAscendQuantMaxMinTmpSize.md": (
+        "GetAscendQuantMaxMinTmpSize", "功能说明", "函数原型", "参数说明", "返回值说明", "约束说明", "调用示例"),
     f"{_VECTOR}/数据排布转换/TransDataTo5HD.md": (
         "TransDataTo5HD", "产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "约束说明", "返回值说明",
         "关键特性说明", "单次repeat处理16个DataBlock的数据", "将NCHW格式转换成NC1HWC0格式", "调用示例",

@@ -45,6 +45,7 @@ __all__ = [
     "HardwareToleranceWarning",
     "GmPastEndWarning",
     "MaskHighWordWarning",
+    "TmpBufferSizeWarning",
     "UbPastTensorEndWarning",
     "UnsupportedError",
     "WrongCoreError",
@@ -186,6 +187,14 @@ class DataCopyRoundDownWarning(HardwareToleranceWarning):
 
     The contiguous DataCopy pages say so ("若未对齐，搬运量会向下取整到32字节对齐"); the bytes past the
     last whole DataBlock are not moved (docs/semantics.md §10.7).
+    """
+
+
+class TmpBufferSizeWarning(HardwareToleranceWarning):
+    """A ``shared_tmp_buffer`` smaller than the page's minimum: the device does not check its size.
+
+    The API's lowering writes the bytes it needs from the buffer's start (past the tensor's end, if it
+    is shorter, which is then a :class:`UbPastTensorEndWarning` too; docs/semantics.md §10.7).
     """
 
 

@@ -40,6 +40,7 @@ from .types import MaskMode
 __all__ = [
     "CONTIGUOUS_MASK_MAX", "MaskWords", "bitwise_mask_words", "checked_counter_lanes", "contiguous_mask_length",
     "lanes_from_count", "lanes_from_mask_arg", "lanes_from_register", "mask_arg_words", "mask_form_lanes",
+    "normal_lanes_from_mask_arg",
 ]
 
 MaskWords = tuple[int, int, int, int]
@@ -170,6 +171,15 @@ def lanes_from_mask_arg(
     repeat_times = require_int(instruction, "repeat_times", repeat_times, 0, MAX_REPEAT, REPEAT_SOURCE)
     _check_zero_mask(core, instruction, words)
     return normal_mode_lanes(words, lanes, repeat_times), words
+
+
+def normal_lanes_from_mask_arg(core: Core, instruction: str, mask, repeats: int,
+                               itemsize: int) -> tuple[ActiveLanes, MaskWords]:
+    """Lanes of a ``mask`` argument in normal mode whatever the core's mode: for an API whose lowering sets
+    normal mode itself before it applies the mask (BilinearInterpolation's ``SetMaskNorm``)."""
+    words = mask_arg_words(instruction, mask, itemsize, False, False, core.tolerance)
+    _check_zero_mask(core, instruction, words)
+    return normal_mode_lanes(words, lanes_per_repeat(itemsize), repeats), words
 
 
 def lanes_from_register(core: Core, instruction: str, repeat_times: int, itemsize: int) -> ActiveLanes:

@@ -59,7 +59,12 @@ TRANSPOSE = f"{_VECTOR}/数据排布转换/Transpose.md"
 GATHER = f"{_VECTOR}/离散与聚合/Gather.md"
 SCATTER = f"{_VECTOR}/离散与聚合/Scatter(ISASI).md"
 GATHER_MASK = f"{_CMPSEL}/GatherMask.md"
+BILINEAR_INTERPOLATION = f"{ARITHMETIC}/BilinearInterpolation(ISASI).md"
 SET_SATURATION_FLAG = f"{_BASIC}/特殊寄存器访问/SetSaturationFlag(ISASI).md"
+
+# the high-level (adv) APIs
+ASCEND_QUANT = "SIMD-API/高阶API/量化操作/AscendQuant.md"
+ASCEND_QUANT_TMP_SIZE = "SIMD-API/高阶API/量化操作/GetAscendQuantMaxMinTmpSize.md"
 
 # runtime
 SET_GLOBAL_BUFFER = f"{_BASIC}/数据结构/GlobalTensor/SetGlobalBuffer.md"
