@@ -17,6 +17,7 @@ from ..ascend import adv, printing, shape_info
 from ..ascend.runtime import LocalTensorAuto, get_tpipe_ptr
 from ..ascend.types import CacheMode, CacheRwMode, DataFormat
 from ..dtypes import DTYPES, DType, by_name
+from . import adv as pyasc_adv
 from . import aipp, config, language, names, struct
 from . import jit as jit_module
 from . import runtime as rt
@@ -117,7 +118,9 @@ def module_names(module: str) -> dict:
     if module == "asc.language.fwk":
         return _with_stand_ins(module, {k: v for k, v in vector.items() if k in names.FWK}, names.FWK)
     if module == "asc.language.adv":
-        return _with_stand_ins(module, {name: getattr(adv, name) for name in adv.__all__}, names.ADV)
+        found = {name: getattr(adv, name) for name in adv.__all__}
+        found.update((name, getattr(pyasc_adv, name)) for name in pyasc_adv.__all__)  # pyasc's argument handling
+        return _with_stand_ins(module, found, names.ADV)
     if module == "asc.language.core.dtype":
         return {**_dtypes(), "KnownTypes": KnownTypes, "bit": Unmodelled(f"{module}.bit")}
     if module == "asc.language.core.struct":
