@@ -25,6 +25,7 @@ from npusim.errors import (
 )
 
 from .bilinear_reference import bilinear
+from .interrupts import Machine, sweep
 from .test_data_movement_records import mask_of
 
 UB_IMAGE = 64 * 1024
@@ -208,6 +209,22 @@ def test_the_tmp_bytes_the_lowering_writes_are_undefined_afterwards(chip, scratc
 def asc_range(start, stop):
     from npusim.engine.trace import ByteRange
     return ByteRange("UB", start, stop)
+
+
+@pytest.mark.parametrize("chip", ["A2", "310P", "950"])
+@pytest.mark.parametrize("fresh_plans", [False, True], ids=["cached plan", "planned"])
+def test_an_interrupted_call_changes_nothing(chip, fresh_plans):
+    """dst, the scratch's shadow and the mask registers change together or not at all (tests/ascend/interrupts.py)."""
+    core = asc.Core(chip)
+    with core:
+        core.ub_write(0, bytes(image()))
+        core.set_mask_words(0x0F0F, 0xF0F0)
+        z, x, off, w, tmp = tensors(core, [32 * (i % 7) for i in range(32)])
+
+    def call():
+        asc.bilinear_interpolation(z, x, off, w, [0xFFFF00FF, 0xF], 2, True, 1, 144, 2, tmp)
+
+    assert sweep(Machine(core), call, fresh_plans=fresh_plans)
 
 
 # ------------------------------------------------------------------ access records

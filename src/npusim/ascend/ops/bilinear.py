@@ -49,7 +49,6 @@ from ..chips import OpDtypes, unsupported_on
 from ..core import Core
 from ..footprint import OVERLAP_SOURCE, Footprint, check_clear_of_scratch, first_common, strided_footprint
 from ..masking import MaskWords, normal_lanes_from_mask_arg
-from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..tolerance import tolerate
 from ..types import MaskMode
@@ -260,71 +259,83 @@ class BilinearBinding(RangesAfterRun):
         self.scratch = (tmp.addr, tmp.addr + plan.scratch_bytes)
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(*plan.left)
-        self.seen_written = NEVER
+        iterations = plan.h * plan.v
+        lane_block = np.arange(LANES) // 16
+        at = np.arange(iterations)[:, None] * BLOCKS + lane_block if plan.repeat_mode else \
+            np.broadcast_to(np.arange(iterations)[:, None], (iterations, LANES))
+        self.weight_index = src1.elem_index[at]  # the src1 element each product lane takes
+        self.in_block = np.arange(16, dtype=np.int64)
         self.gathered = np.empty(0, np.int64)  # the src0 element indices the last call read
 
     def run(self, core: Core, values: tuple) -> None:
         """Read and check the offsets, gather, multiply, sum over h, then commit dst, the scratch, the mask."""
         plan, ub = self.plan, core.ub
-        if self.seen_written != ub.shadow_epoch:
-            ub.check_initialized(NAME, "src0_offset", self.offsets.elem_index, 4)
-            ub.check_initialized(NAME, "src1", self.src1.elem_index, 2)
-            self.seen_written = ub.shadow_epoch
+        for fp in (self.offsets, self.src1):  # contiguous; the scratch a call leaves undefined bumps the epoch
+            ub.check_initialized_span(NAME, fp.name, fp.lo, fp.hi)
         starts = self._block_starts(ub.data.view(np.uint32)[self.offsets.elem_index].astype(np.int64))
-        gathered = (starts[:, None] // 2 + np.arange(16, dtype=np.int64)).reshape(plan.h * plan.v, LANES)
-        ub.check_initialized(NAME, "src0", gathered.reshape(-1), 2)
+        gathered = (starts[:, None] // 2 + self.in_block).reshape(plan.h * plan.v, LANES)
+        self._check_src0(ub, starts, gathered)
         raw = ub.data.view(np.uint16)
-        weights = raw[self.src1.elem_index]
-        per_lane = np.arange(LANES) // 16 if plan.repeat_mode else np.zeros(LANES, dtype=np.int64)
-        iteration = np.arange(plan.h * plan.v)[:, None]
-        weight = weights[iteration * BLOCKS + per_lane if plan.repeat_mode else iteration + per_lane]
         saturate = core.float_saturation and HALF.name in core.chip.float_saturation_dtypes
-        products = arith.compute("mul", HALF, [weight, raw[gathered]], saturate).reshape(plan.v, plan.h, LANES)
+        products = arith.compute("mul", HALF, [raw[self.weight_index], raw[gathered]], saturate)
+        products = products.reshape(plan.v, plan.h, LANES)
         total = products[:, 0]
         for step in range(1, plan.h):
             total = arith.compute("add", HALF, [products[:, step], total], saturate)
         result = arith.compute("add", HALF, [total, np.zeros(1, dtype=np.uint16)], saturate)
-        ub.scatter(self.dst.elem_index, plan.lanes.select(result))
+        self._commit(core, plan.lanes.select(result), gathered.reshape(-1))
+
+    def _commit(self, core: Core, lanes: np.ndarray, gathered: np.ndarray) -> None:
+        """dst's active lanes, the scratch left undefined, the mask registers the lowering leaves."""
+        plan = self.plan
+        core.ub.scatter(self.dst.elem_index, lanes)
         if plan.scratch_bytes:
-            ub.mark_undefined(np.arange(*self.scratch))
+            core.ub.mark_undefined(slice(*self.scratch))
         words, mode = plan.left
         if words is not None:
             core.set_mask_words(*words)
         if mode is not None:
             core.set_mask_mode(mode)
-        self.gathered = gathered.reshape(-1)
+        self.gathered = gathered
+
+    def _check_src0(self, ub, starts: np.ndarray, gathered: np.ndarray) -> None:
+        """Report a never-written src0 element (at once when the blocks lie in src0 and all of it is written)."""
+        src0 = self.src0
+        inside = src0.addr <= int(starts.min()) and int(starts.max()) + BLOCK_BYTES <= src0.end
+        if inside and (ub.fully_written or ub.written[src0.addr:src0.end].all()):
+            return
+        ub.check_initialized(NAME, "src0", gathered.reshape(-1), 2)
 
     def _block_starts(self, offsets: np.ndarray) -> np.ndarray:
         """The byte address of each gathered DataBlock, after the page's checks on the offsets (约束说明)."""
         src0, source = self.src0, f"{PAGE} 约束说明"
-        bad = np.flatnonzero(offsets % HALF.itemsize)
-        if bad.size:
-            k = int(bad[0])
-            raise ParameterRangeError(NAME, f"src0_offset[{k}]", int(offsets[k]), "an offset must be aligned to "
-                                      "the element width of src0 (2 bytes)", "multiples of 2", source)
         starts = src0.addr + offsets
-        bad = np.flatnonzero(starts % BLOCK_BYTES)
-        if bad.size:
-            k = int(bad[0])
+        if (offsets % HALF.itemsize).any() or (starts % BLOCK_BYTES).any():
+            bad = np.flatnonzero(offsets % HALF.itemsize)
+            if bad.size:
+                k = int(bad[0])
+                raise ParameterRangeError(NAME, f"src0_offset[{k}]", int(offsets[k]), "an offset must be aligned "
+                                          "to the element width of src0 (2 bytes)", "multiples of 2", source)
+            k = int(np.flatnonzero(starts % BLOCK_BYTES)[0])
             raise ParameterRangeError(NAME, f"src0_offset[{k}]", int(offsets[k]), "src0's address plus the offset "
                                       f"must be 32-byte aligned (src0 at {src0.addr:#x})", "multiples of 32", source)
-        far = int(np.argmax(starts))
-        src0.check_span(NAME, f"src0 (block of src0_offset[{far}])", int(starts.min()), int(starts[far]) + BLOCK_BYTES)
-        blocks = Footprint("src0", starts, np.zeros(starts.size, dtype=np.int64), BLOCK_BYTES)
-        if self.plan.scratch_bytes:
-            check_clear_of_scratch(NAME, self.scratch[0], self.plan.scratch_bytes, [blocks], "shared_tmp_buffer",
+        lo, far = int(starts.min()), int(np.argmax(starts))
+        hi = int(starts[far]) + BLOCK_BYTES
+        if lo < src0.addr or hi > src0.end:
+            src0.check_span(NAME, f"src0 (block of src0_offset[{far}])", lo, hi)
+        scratch_lo, scratch_hi = self.scratch
+        if self.plan.scratch_bytes and lo < scratch_hi and scratch_lo < hi:
+            blocks = Footprint("src0", starts, np.zeros(starts.size, dtype=np.int64), BLOCK_BYTES)
+            check_clear_of_scratch(NAME, scratch_lo, self.plan.scratch_bytes, [blocks], "shared_tmp_buffer",
                                    "that the lowering uses for its intermediate results",
                                    f"{PAGE} sharedTmpBuffer空间说明")
-        block_bytes = (starts[:, None] + np.arange(BLOCK_BYTES, dtype=np.int64)).reshape(-1)
-        for fp in (self.offsets, self.src1):
-            shared = first_common(block_bytes, fp.byte_addrs()[0])
-            if shared is not None:
-                raise OverlapError(NAME, "src0 byte address", shared, f"src0 and {fp.name} must not overlap",
-                                   "disjoint byte ranges", source)
-        shared = first_common(block_bytes, self.dst.byte_addrs()[0])
-        if shared is not None:
-            raise OverlapError(NAME, "src0 byte address", shared, "src0 and dst must not overlap",
-                               "disjoint byte ranges", OVERLAP_SOURCE)
+        for fp, where in ((self.offsets, source), (self.src1, source), (self.dst, OVERLAP_SOURCE)):
+            if fp.lo < hi and lo < fp.hi:  # only then can a block share a byte with it
+                block_bytes = (starts[:, None] + np.arange(BLOCK_BYTES, dtype=np.int64)).reshape(-1)
+                shared = first_common(block_bytes, fp.byte_addrs()[0])
+                if shared is not None:
+                    raise OverlapError(NAME, "src0 byte address", shared, f"src0 and {fp.name} must not overlap",
+                                       "disjoint byte ranges", where)
         return starts
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
