@@ -98,6 +98,15 @@ def test_the_offset_is_rounded_to_half_before_the_add():
     assert got == [2] * 32
 
 
+def test_each_step_rounds_to_half():
+    """Values where the half path and exact arithmetic part: -3.2 is half -3.19921875, * 2 = -6.3984375,
+    + 0.89990234375 = -5.49853515625, which half rounds to -5.5, a tie that goes to even: -6 (exactly: -5)."""
+    values = np.array([-3.2, 1.801, 2.8, 3.8] * 8, np.float16)
+    got, _ = run(asc.float16, values, 2.0, 0.9)
+    assert got == [-6, 4, 6, 8] * 8 == model(values.view(np.uint16).tolist(), "float16", 2.0, 0.9)
+    assert np.round(values.astype(np.float64) * 2 + 0.9).astype(int).tolist() == [-5, 5, 7, 9] * 8
+
+
 def test_results_saturate_to_int8():
     got, _ = run(asc.float16, [100.0, -100.0] * 16, 2.0, 0.0)
     assert got == [127, -128] * 16
