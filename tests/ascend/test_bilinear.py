@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.engine.registry import by_name
 from npusim.errors import (
+    AlignmentError,
     OutOfBoundsError,
     OverlapError,
     ParameterRangeError,
@@ -75,22 +76,27 @@ def expected(before, offsets, mask, h, mode, blk, vro, v):
 
 
 # ------------------------------------------------------------------ the page's worked example
-@pytest.mark.parametrize("chip", PRODUCTS)
-@pytest.mark.parametrize("mask", [128, [FULL, FULL]])
-def test_page_worked_example(chip, mask):
-    """src0 = 1..512, src0_offset = 0, 32, ..., 992, src1 = 2..17, mask 128 (or all bits), hRepeat 2, vRepeat 2,
-    repeatMode false, dstBlkStride 1, vROffset 128: dst = [389, 394, 399, 404, ..., 4096]."""
+def page_call(chip, src1_values, dst_size, mask, h, mode, v):
+    """The page's inputs: src0 = 1..512, src0_offset = 0, 32, ..., 992 (DataBlocks in order), src1 as given."""
     with asc.Core(chip):
         x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)
         x.write(np.arange(1, 513, dtype=np.float16))
         off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 1024, 32)
         off.write(np.arange(0, 1024, 32, dtype=np.uint32))
-        w = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1152, 16)
-        w.write(np.arange(2, 18, dtype=np.float16))
-        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1280, 256)
-        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, (512 + 16) * 32)
-        asc.bilinear_interpolation(z, x, off, w, mask, 2, False, 1, 128, 2, tmp)
-        out = z.read()
+        w = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1152, len(src1_values))
+        w.write(np.array(src1_values, np.float16))
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1280, dst_size)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, (512 + len(src1_values)) * 32)
+        asc.bilinear_interpolation(z, x, off, w, mask, h, mode, 1, 128, v, tmp)
+        return z.read()
+
+
+@pytest.mark.parametrize("chip", PRODUCTS)
+@pytest.mark.parametrize("mask", [128, [FULL, FULL]])
+def test_page_worked_example(chip, mask):
+    """src1 = 2..17, mask 128 (or all bits), hRepeat 2, vRepeat 2, repeatMode false, dstBlkStride 1,
+    vROffset 128: dst = [389, 394, 399, 404, ..., 4096]."""
+    out = page_call(chip, range(2, 18), 256, mask, 2, False, 2)
     assert out[:4].tolist() == [389, 394, 399, 404] and out[-1] == 4096
     j = np.arange(128)  # step 4: dst[0:128] = tmp[0:128] + tmp[128:256], dst[128:256] likewise
     assert out.view(np.uint16).tolist() == np.concatenate(
@@ -100,17 +106,7 @@ def test_page_worked_example(chip, mask):
 def test_page_repeat_mode_true_steps():
     """The page's repeatMode=true walk-through: iteration 0 multiplies block b by src1[b] (2, 3, ..., 9),
     iteration 1 by src1[8 + b] (10 ... 17); with hRepeat 2, vRepeat 1 dst = their sum."""
-    with asc.Core("A2"):
-        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)
-        x.write(np.arange(1, 513, dtype=np.float16))
-        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 1024, 32)
-        off.write(np.arange(0, 1024, 32, dtype=np.uint32))
-        w = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1152, 32)
-        w.write(np.arange(2, 34, dtype=np.float16))
-        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1280, 128)
-        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, (512 + 32) * 32)
-        asc.bilinear_interpolation(z, x, off, w, 128, 2, True, 1, 128, 1, tmp)
-        out = z.read()
+    out = page_call("A2", range(2, 34), 128, 128, 2, True, 1)
     j = np.arange(128)
     half = np.float16
     first, second = half(j + 1) * half(2 + j // 16), half(j + 129) * half(10 + j // 16)  # each rounded to half
@@ -420,3 +416,17 @@ def test_a_zero_mask_is_a_nop_for_dst_on_the_a2_and_rejected_on_the_310p():
 
 def test_a_bitwise_mask_has_two_words():
     assert rejected(ParameterRangeError, mask=[FULL]).operand == "mask length"
+
+
+@pytest.mark.parametrize("operand", ["dst", "src0", "src0_offset", "src1", "shared_tmp_buffer"])
+def test_every_operand_starts_32_byte_aligned(operand):
+    with asc.Core("A2") as core:
+        core.ub_write(0, bytes(image()))
+        z, x, off, w, tmp = tensors(core, [0] * 8)
+        args = {"dst": z, "src0": x, "src0_offset": off, "src1": w, "shared_tmp_buffer": tmp}
+        moved = args[operand]
+        args[operand] = asc.LocalTensor(moved.dtype, moved.position, moved.addr + 16, moved.tile_size)
+        with pytest.raises(AlignmentError) as caught:
+            asc.bilinear_interpolation(args["dst"], args["src0"], args["src0_offset"], args["src1"], 128, 1, False,
+                                       1, 128, 1, args["shared_tmp_buffer"])
+    assert caught.value.operand.startswith(operand)
