@@ -135,6 +135,35 @@ def test_every_lane_is_the_models(call, chip, seed):
     assert after[:TMP] == expected(before, *call)
 
 
+SPECIALS = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 65504, -65504, 6e-8, -6e-8, 2.0 ** -14, 300, -300],
+                    np.float16).view(np.uint16)
+
+
+@settings(max_examples=25, deadline=None)
+@given(call=calls(), chip=st.sampled_from(PRODUCTS), seed=st.integers(0, 50), saturate=st.booleans())
+def test_special_values_follow_the_model_with_and_without_saturation(call, chip, seed, saturate):
+    """NaN, infinities, signed zeros, the largest and the subnormal halves, and products that overflow:
+    with CTRL's saturation (power-on) inf -> +-65504 and NaN -> 0 after every step, without it IEEE."""
+    rng = np.random.default_rng(seed)
+    ub = image(seed)
+    halves = np.frombuffer(bytes(ub), np.uint16).copy()
+    picks = rng.integers(0, TMP // 2, TMP // 8)
+    halves[picks] = SPECIALS[rng.integers(0, SPECIALS.size, picks.size)]
+    ub = bytearray(halves.tobytes())
+    offsets, mask, h, mode, blk, vro, v = call
+    with asc.Core(chip) as core:
+        core.ub_write(0, bytes(ub))
+        core.float_saturation = saturate
+        z, x, off, w, tmp = tensors(core, offsets)
+        before = bytearray(core.ub_read(0, UB_IMAGE))
+        asc.bilinear_interpolation(z, x, off, w, mask, h, mode, blk, vro, v, tmp)
+        after = core.ub_read(0, TMP)
+    applies = saturate and chip in ("A2", "A3", "950")  # the products whose CTRL saturates half (chips.py)
+    want = bilinear(before, dst=DST, src0=SRC0, offsets=offsets, src1=weights(before), mask=mask, h=h,
+                    repeat_mode=mode, blk=blk, v_r_offset=vro, v=v, saturate=applies)
+    assert after == bytes(want[:TMP])
+
+
 def test_the_adds_run_in_h_order_each_rounded_to_half():
     """2048 + 1 + 1 (weights 1, 2**-11, 2**-11): in h order, each add in half, 2048 + 1 ties to even 2048
     twice; one rounding of the exact sum (or a float32 accumulation) would give 2050."""

@@ -19,8 +19,10 @@ The order and the roundings are the vendor's lowering: on the A2/A3
 (``impl/basic_api/dav_c220/kernel_operator_vec_bilinearinterpolation_impl.h``) Gatherb and Brcb into the
 shared tmp buffer, one Mul of everything, an Add chain over h (``acc = p[h] + acc``, dst/src1 repeat
 stride 0) and an Adds of 0 that writes dst; on the 950 (``dav_3510``) a register loop
-``acc = 0; acc = p[h] + acc``; both give the same bits, IEEE round-to-nearest-even per step.  Masked-off
-lanes of dst are left unchanged.
+``acc = 0; acc = p[h] + acc``; both give the same bits, IEEE round-to-nearest-even per step (with the
+product's half saturation, CTRL).  Masked-off lanes of dst are left unchanged.  The mask is applied in
+normal mode whatever the core's mode: the A2/A3 and 310P lowerings call ``SetMaskNorm`` first (npusim
+assumes the same of the 950's).  No ``asc_*`` C API function maps to this page.
 
 The shared tmp buffer: the bytes each product's lowering writes there are in the call's writes and are
 left *undefined* (``Memory.mark_undefined``; their values are not modelled): on the A2/A3 the gathered
