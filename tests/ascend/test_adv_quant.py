@@ -144,7 +144,7 @@ def test_count_defaults_to_the_whole_source():
 
 # ------------------------------------------------------------------ what pyasc's quant tests check
 @pytest.mark.parametrize("dtype", [asc.float16, asc.float32])
-@pytest.mark.parametrize("config", [None, QuantConfig(32, 0, 0, 512)])
+@pytest.mark.parametrize("config", [None, asc.adv.QuantConfig(32, 0, 0, 512)])
 def test_a_kernel_like_pyascs_gives_round_of_src_times_2_plus_0_9(dtype, config):
     """A pipe kernel: data_copy GM -> UB of 32 elements, quant with a 512-byte TBuf, data_copy back; the
     result is round(src * 2 + 0.9) computed in half (exact here: rng 2025 data in [-4, 4))."""
@@ -167,7 +167,7 @@ def test_a_kernel_like_pyascs_gives_round_of_src_times_2_plus_0_9(dtype, config)
         q_in.enque(x)
         x = q_in.deque(dtype)
         z = q_out.alloc_tensor(asc.int8)
-        quant(z, x, 2.0, 0.9, 32, buf.get(asc.uint8), config=config)
+        asc.adv.quant(z, x, 2.0, 0.9, 32, buf.get(asc.uint8), config=config)  # as pyasc spells it
         q_out.enque(z)
         z = q_out.deque(asc.int8)
         asc.data_copy(zg, z, 32)
