@@ -164,6 +164,18 @@ def test_special_values_follow_the_model_with_and_without_saturation(call, chip,
     assert after == bytes(want[:TMP])
 
 
+@pytest.mark.parametrize("saturate", [True, False])
+def test_adding_zero_to_an_arith_result_only_turns_minus_zero_into_plus_zero(saturate):
+    """plus_zero (the final Adds of 0) against arith itself, for every half pattern arith can return."""
+    from npusim.ascend.ops import arith
+    from npusim.ascend.ops.bilinear import plus_zero
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    results = arith.compute("mul", asc.float16, [every, np.array([0x3C00], np.uint16)], saturate)  # x * 1
+    assert np.array_equal(plus_zero(results.copy()),
+                          arith.compute("add", asc.float16, [results, np.zeros(1, np.uint16)], saturate))
+    assert plus_zero(np.array([0x8000, 0x0000, 0x3C00], np.uint16)).tolist() == [0, 0, 0x3C00]
+
+
 def test_the_adds_run_in_h_order_each_rounded_to_half():
     """2048 + 1 + 1 (weights 1, 2**-11, 2**-11): in h order, each add in half, 2048 + 1 ties to even 2048
     twice; one rounding of the exact sum (or a float32 accumulation) would give 2050."""
