@@ -82,7 +82,7 @@ for _module in INSTRUCTION_MODULES:  # importing an instruction module registers
     _importlib.import_module(f"{__name__}.ops.{_module}")
 INSTRUCTION_NAMES = tuple(entry.name for entry in instructions())
 globals().update({entry.name: entry.function for entry in instructions()})
-from . import adv as adv  # noqa: E402 - the high-level APIs (asc.adv.quant), compositions of the instructions above
+from . import adv as adv  # noqa: E402 - the high-level APIs (asc.adv.softmax, .quant), compositions of the instructions above
 
 int8 = _DTYPES["int8"]
 uint8 = _DTYPES["uint8"]
