@@ -160,6 +160,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         ("GM与UB连续数据搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/GM与UB高维切分数据搬运(DataCopy).md":
         ("GM与UB高维切分数据搬运(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/GM与UB切片数据搬运(DataCopy).md":
+        ("GM与UB切片数据搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/UBToGM非对齐数据搬运(DataCopyPad).md": (
         "UBToGM非对齐数据搬运(DataCopyPad)", "产品支持情况", "不支持数据搬运模式mode的原型",
         "支持数据搬运模式mode的原型", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明", "约束说明",

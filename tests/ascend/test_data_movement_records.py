@@ -3,9 +3,9 @@
 Each example (``Instruction.examples``, one per call form) runs on a tracing core; its last
 call's record must name the exact bytes, registers and pipe the documents give it (the
 expected ranges are worked out here from the example's parameters, GMToUB非对齐数据搬运
-(DataCopyPad).md and GM与UB高维切分数据搬运(DataCopy).md), and be *exact*: every byte the call
-changes lies in its writes, and randomising every byte outside reads + writes leaves the
-written bytes as they were.
+(DataCopyPad).md, GM与UB高维切分数据搬运(DataCopy).md and GM与UB切片数据搬运(DataCopy).md),
+and be *exact*: every byte the call changes lies in its writes, and randomising every byte
+outside reads + writes leaves the written bytes as they were.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ EXPECTED = {
     ("data_copy", 1): ("MTE3", ub((0, 64), (96, 160), (192, 256), (288, 352)),
                        gm((64, 128), (224, 288), (384, 448), (544, 608)), (), ()),
     ("data_copy", 2): ("V", ub((0, 32), (96, 128), (192, 224)), ub((1024, 1120)), (), ()),
+    # SliceInfo (GM与UB切片数据搬运(DataCopy).md): half, runs of 16 elements; src row pitch 32 + 16 elements,
+    # start 5, rows 0 and 2 of 100; dst rows of 32 elements; the UB -> GM one at GM element 7 + 3
+    ("data_copy", 3): ("MTE2", gm((10, 42), (74, 106), (410, 442), (474, 506)), ub((0, 128)), (), ()),
+    ("data_copy", 4): ("MTE3", ub((0, 32), (64, 96)), gm((20, 52), (64, 96)), (), ()),
     ("data_copy_pad", 0): ("MTE2", gm((6, 46), (52, 92)), ub((0, 64), (96, 160)), (), ("PAD",)),
     ("data_copy_pad", 1): ("MTE3", ub((0, 22), (64, 86), (128, 150)), gm((10, 32), (36, 58), (62, 84)), (), ()),
     ("data_copy_pad", 2): ("MTE2", gm((0, 10), (12, 22)), ub((0, 64)), ("PAD",), ()),

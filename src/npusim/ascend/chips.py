@@ -212,6 +212,8 @@ class AscendChip:
         saturation_flag_api: ``SetSaturationFlag`` exists (A2/A3).
         data_copy_dtypes: dtypes of ``DataCopy`` (GM<->UB, UB<->UB).
         data_copy_pad_dtypes: dtypes of ``DataCopyPad``; empty where it is not supported.
+        data_copy_slice_dtypes: dtypes of ``DataCopy`` with ``SliceInfo`` (GM与UB切片数据搬运(DataCopy).md
+            数据类型); empty where it is not supported.
         pad_value_api: ``SetPadValue`` exists.
         data_copy_zero_nop: ``block_count = 0`` or ``block_len = 0`` is a NOP (A2/A3, 950); on the
             other products the documents do not say, and npusim rejects it.
@@ -240,6 +242,7 @@ class AscendChip:
     saturation_flag_api: bool = False
     data_copy_dtypes: frozenset[str] = B8_TO_B64_NO_BF16
     data_copy_pad_dtypes: frozenset[str] = frozenset()
+    data_copy_slice_dtypes: frozenset[str] = frozenset()
     pad_value_api: bool = False
     data_copy_zero_nop: bool = False
     source: str = ""
@@ -320,6 +323,7 @@ _A2 = AscendChip(
     saturation_flag_api=True,
     data_copy_dtypes=B8_TO_B64,
     data_copy_pad_dtypes=B8_TO_B64,
+    data_copy_slice_dtypes=B8_TO_B32 | {"bfloat16"},
     pad_value_api=True,
     data_copy_zero_nop=True,
     source=semantics("1.7", "2.4", "3.4", "4.4"),
@@ -394,6 +398,8 @@ _ROWS = (
         float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
         data_copy_dtypes=B8_TO_B64,
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
+        # the page's bool, hifloat8_t, fp8_e8m0_t, complex32 and complex64 are not modelled
+        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"},
         pad_value_api=True,
         data_copy_zero_nop=True,
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
@@ -461,6 +467,7 @@ _ROWS = (
         transdata_dtypes=B8_TO_B32,
         vec_local_bytes=KIB_248,
         vector_dtypes=_A2_A3_VECTOR,
+        data_copy_slice_dtypes=B8_TO_B32,
         source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(

@@ -41,6 +41,7 @@ __all__ = [
     "ReduceOrder",
     "SELMODE",
     "SelMode",
+    "SliceInfo",
     "TPosition",
     "TransDataTo5HDParams",
     "TransposeParamsExt",
@@ -417,6 +418,29 @@ class DataCopyExtParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.block_count, self.block_len, self.src_stride, self.dst_stride, self.rsv
+
+
+@dataclass
+class SliceInfo(KeyedFields):
+    """One dimension of a slice copy (``SliceInfo``, all ``uint32_t``; GM与UB切片数据搬运(DataCopy).md 表3).
+
+    ``start_index`` / ``end_index``: the first and last element (inclusive) of the selected span;
+    ``stride``: elements skipped between two runs; ``burst_len``: a run's length in DataBlocks
+    (dimension 0 only, 1 in the others); ``shape_value``: the dimension's full length in elements.
+    Defaults are Ascend C's and pyasc's (``end_index = ONE_BLK_SIZE - 1``, ``burst_len = ONE_BLK_SIZE``).
+    """
+
+    start_index: int = 0
+    end_index: int = 31
+    stride: int = 0
+    burst_len: int = 32
+    shape_value: int = 0
+
+    FIELD_BITS = {"start_index": 32, "end_index": 32, "stride": 32, "burst_len": 32, "shape_value": 32}
+    SOURCE = f"{pages.DATA_COPY_SLICE} 参数说明 (表3 SliceInfo); {semantics('5.9')}"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.start_index, self.end_index, self.stride, self.burst_len, self.shape_value
 
 
 def _padding_key(params) -> tuple:

@@ -8,6 +8,9 @@ writes them at ``dst_start(i)``.  The forms differ only in how the starts advanc
 * ``data_copy(dst, src, DataCopyParams(block_count, block_len, src_stride, dst_stride))``:
   ``block_len`` and both *gaps* (end of one block to start of the next) count 32-byte
   DataBlocks, on both sides (GM与UB高维切分数据搬运(DataCopy).md, 表3).
+* ``data_copy(dst, src, slice_list1, slice_list2, dim_value)``: GM <-> UB only, a grid of
+  runs that ``SliceInfo`` lists describe on each side (GM与UB切片数据搬运(DataCopy).md;
+  :mod:`.data_copy_slice`).
 * ``data_copy_pad`` GM -> UB: ``block_len`` counts bytes, the GM gap bytes, the UB gap
   DataBlocks; in UB each block becomes ``[left pad][data][right pad][dummy]`` padded to a
   multiple of 32 bytes.  UB -> GM: the UB side of each block is 32-byte padded (its dummy
@@ -59,6 +62,7 @@ from ..tensor import LocalTensor
 from ..tolerance import tolerate
 from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
 from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+from .data_copy_slice import is_slice_list, slice_runs
 
 __all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "data_copy", "data_copy_pad", "set_pad_value"]
 
@@ -89,6 +93,8 @@ OPERANDS = (Param("dst", _anything), Param("src", _anything))
 COPY_FORMS = (
     Form("count", (*OPERANDS, Param("count", _is_int))),
     Form("params", (*OPERANDS, Param("repeat_params", _is_copy_params))),
+    Form("slice", (*OPERANDS, Param("slice_list1", is_slice_list), Param("slice_list2", is_slice_list),
+                   Param("dim_value", _is_int, 1))),
 )
 PAD_FORMS = (
     Form("ext", (*OPERANDS, Param("data_copy_params", lambda v: isinstance(v, DataCopyExtParams)),
@@ -198,9 +204,13 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     src = _endpoint(instruction, "src", values["src"], core)
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
         raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
+    direction = _direction(dst, src)
+    if form == "slice":
+        plan = _slice_plan(core, direction, dst, src, values)
+        plan.check(core, (dst, src))
+        return plan
     dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core,
                           f"{COPY_DOC} 数据类型; {COPY_RULES}")
-    direction = _direction(dst, src)
     if form == "count":
         count = require_uint(instruction, "count", values["count"], 32, f"{COPY_DOC} 函数原型; {COPY_RULES}")
         nbytes = count * dtype.itemsize
@@ -232,6 +242,22 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     plan = CopyPlan(direction, src_runs, dst_runs)
     plan.check(core, (dst, src))
     return plan
+
+
+def _slice_plan(core: Core, direction: str, dst, src, values: dict) -> CopyPlan:
+    """A copy with SliceInfo: GM <-> UB only, on the products and dtypes of its page."""
+    instruction, source = "data_copy", f"{pages.DATA_COPY_SLICE} 产品支持情况; {semantics('5.9')}"
+    if not core.chip.data_copy_slice_dtypes:
+        raise unsupported_on(core.chip, instruction, "DataCopy with SliceInfo",
+                             lambda c: bool(c.data_copy_slice_dtypes), source)
+    if direction == UB_TO_UB:
+        raise TypeError(f"{instruction}: a copy with SliceInfo runs GM -> UB (dst LocalTensor, src GlobalTensor) "
+                        "or UB -> GM (dst GlobalTensor, src LocalTensor)")
+    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_slice_dtypes, core,
+                          f"{pages.DATA_COPY_SLICE} 数据类型; {semantics('5.9')}")
+    src_runs, dst_runs = slice_runs(instruction, dtype, direction == GM_TO_UB, values["slice_list1"],
+                                    values["slice_list2"], values["dim_value"])
+    return CopyPlan(direction, src_runs, dst_runs)
 
 
 @dataclass(eq=False)
@@ -587,18 +613,24 @@ _GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
 
 data_copy = register(Instruction(
     "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
-    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {COPY_RULES}", support=lambda chip: chip.data_copy_dtypes,
+    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {pages.DATA_COPY_SLICE} 参数说明; {COPY_RULES}",
+    support=lambda chip: chip.data_copy_dtypes,
     summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
-            "or DataCopyParams block runs with gaps in DataBlocks",
+            "DataCopyParams block runs with gaps in DataBlocks, or a SliceInfo slice (GM <-> UB)",
     examples=(
         _GM_SETUP + "asc.data_copy(ub, x_gm[64:], 256)",
         _GM_SETUP + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
         _FILLED_UB + "out = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 512)\n"
                      "asc.data_copy(out, ub, asc.DataCopyParams(3, 1, 2, 0))",
+        _GM_SETUP + "asc.data_copy(ub, x_gm, [asc.SliceInfo(0, 31, 0, 1, 32), asc.SliceInfo(0, 1, 0, 1, 2)], "
+                    "[asc.SliceInfo(5, 52, 16, 1, 100), asc.SliceInfo(0, 2, 1, 1, 4)], 2)",
+        _GM_SETUP + "asc.data_copy(x_gm[7:], ub, [asc.SliceInfo(3, 40, 6, 1, 48)], "
+                    "[asc.SliceInfo(0, 47, 16, 1, 128)], 1)",
     ),
     fast_context=lambda core: (),
     doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
-        "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks.",
+        "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks, or GM <-> UB a slice "
+        "(slice_list1 = dst SliceInfo list, slice_list2 = src, dim_value; GM与UB切片数据搬运(DataCopy).md).",
 ))
 
 data_copy_pad = register(Instruction(
