@@ -160,6 +160,10 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         ("GM与UB连续数据搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/GM与UB高维切分数据搬运(DataCopy).md":
         ("GM与UB高维切分数据搬运(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/GMToUB随路转换ND2NZ搬运(DataCopy).md":
+        ("GMToUB随路转换ND2NZ搬运(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/UBToGM随路转换NZ2ND搬运(DataCopy).md":
+        ("UBToGM随路转换NZ2ND搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/GM与UB切片数据搬运(DataCopy).md":
         ("GM与UB切片数据搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/UBToGM非对齐数据搬运(DataCopyPad).md": (

@@ -39,6 +39,11 @@ EXPECTED = {
     # start 5, rows 0 and 2 of 100; dst rows of 32 elements; the UB -> GM one at GM element 7 + 3
     ("data_copy", 3): ("MTE2", gm((10, 42), (74, 106), (410, 442), (474, 506)), ub((0, 128)), (), ()),
     ("data_copy", 4): ("MTE3", ub((0, 32), (64, 96)), gm((20, 52), (64, 96)), (), ()),
+    # ND -> NZ: 8 rows of 2 pieces from GM byte 32, rows 80 bytes apart; NZ -> ND: 2 matrices x 3 rows x 2
+    # column blocks of 16 halves, UB blocks 128 bytes and matrices 512 apart, GM rows 80 and matrices 256 apart
+    ("data_copy", 5): ("MTE2", gm(*((32 + 80 * r, 96 + 80 * r) for r in range(8))), ub((0, 512)), (), ()),
+    ("data_copy", 6): ("MTE3", ub((0, 96), (128, 224), (512, 608), (640, 736)),
+                       gm((16, 80), (96, 160), (176, 240), (272, 336), (352, 416), (432, 496)), (), ()),
     ("data_copy_pad", 0): ("MTE2", gm((6, 46), (52, 92)), ub((0, 64), (96, 160)), (), ("PAD",)),
     ("data_copy_pad", 1): ("MTE3", ub((0, 22), (64, 86), (128, 150)), gm((10, 32), (36, 58), (62, 84)), (), ()),
     ("data_copy_pad", 2): ("MTE2", gm((0, 10), (12, 22)), ub((0, 64)), ("PAD",), ()),

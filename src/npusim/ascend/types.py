@@ -36,6 +36,8 @@ __all__ = [
     "GatherMaskParams",
     "HardEvent",
     "MaskMode",
+    "Nd2NzParams",
+    "Nz2NdParamsFull",
     "PipeID",
     "RoundMode",
     "ReduceOrder",
@@ -418,6 +420,62 @@ class DataCopyExtParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.block_count, self.block_len, self.src_stride, self.dst_stride, self.rsv
+
+
+@dataclass
+class Nd2NzParams(KeyedFields):
+    """GM -> UB with ND -> NZ conversion (``Nd2NzParams``, all ``uint16_t``; GMToUB随路转换ND2NZ搬运(DataCopy).md 表3).
+
+    ``nd_num`` matrices of ``n_value`` rows x ``d_value`` columns, rows ``src_d_value`` elements
+    apart in GM, matrices ``src_nd_matrix_stride`` elements apart; in UB each row is cut into
+    32-byte pieces (C0), piece ``b`` of row ``r`` at ``b * dst_nz_c0_stride + r * dst_nz_n_stride``
+    DataBlocks, matrices ``dst_nz_matrix_stride`` elements apart.  Every field is required (pyasc).
+    """
+
+    nd_num: int
+    n_value: int
+    d_value: int
+    src_nd_matrix_stride: int
+    src_d_value: int
+    dst_nz_c0_stride: int
+    dst_nz_n_stride: int
+    dst_nz_matrix_stride: int
+
+    FIELD_BITS = dict.fromkeys(("nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_d_value",
+                                "dst_nz_c0_stride", "dst_nz_n_stride", "dst_nz_matrix_stride"), 16)
+    SOURCE = f"{pages.DATA_COPY_ND2NZ} 参数说明 (表3 Nd2NzParams); {semantics('5.10')}"
+
+    def astuple(self) -> tuple[int, ...]:
+        return (self.nd_num, self.n_value, self.d_value, self.src_nd_matrix_stride, self.src_d_value,
+                self.dst_nz_c0_stride, self.dst_nz_n_stride, self.dst_nz_matrix_stride)
+
+
+@dataclass
+class Nz2NdParamsFull(KeyedFields):
+    """UB -> GM with NZ -> ND conversion (``Nz2NdParamsFull``, all ``uint16_t``;
+    UBToGM随路转换NZ2ND搬运(DataCopy).md 表3).
+
+    ``nd_num`` NZ matrices of ``n_value`` rows x ``d_value`` columns (a multiple of 16): in UB,
+    16-element rows, column block ``b`` of a matrix ``b * src_n_stride * 16`` elements from its
+    start, matrices ``src_nd_matrix_stride * 256`` elements apart; in GM, rows ``dst_d_stride``
+    elements apart, matrices ``dst_nd_matrix_stride`` elements apart.  Every field is required (pyasc).
+    """
+
+    nd_num: int
+    n_value: int
+    d_value: int
+    src_nd_matrix_stride: int
+    src_n_stride: int
+    dst_d_stride: int
+    dst_nd_matrix_stride: int
+
+    FIELD_BITS = dict.fromkeys(("nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_n_stride",
+                                "dst_d_stride", "dst_nd_matrix_stride"), 16)
+    SOURCE = f"{pages.DATA_COPY_NZ2ND} 参数说明 (表3 Nz2NdParamsFull); {semantics('5.10')}"
+
+    def astuple(self) -> tuple[int, ...]:
+        return (self.nd_num, self.n_value, self.d_value, self.src_nd_matrix_stride, self.src_n_stride,
+                self.dst_d_stride, self.dst_nd_matrix_stride)
 
 
 @dataclass

@@ -11,6 +11,8 @@ writes them at ``dst_start(i)``.  The forms differ only in how the starts advanc
 * ``data_copy(dst, src, slice_list1, slice_list2, dim_value)``: GM <-> UB only, a grid of
   runs that ``SliceInfo`` lists describe on each side (GM与UB切片数据搬运(DataCopy).md;
   :mod:`.data_copy_slice`).
+* ``data_copy(dst, src, Nd2NzParams)`` GM -> UB and ``data_copy(dst, src, Nz2NdParamsFull)``
+  UB -> GM: the same runs, laid out as the ND <-> NZ conversion does (:mod:`.data_copy_nz`).
 * ``data_copy_pad`` GM -> UB: ``block_len`` counts bytes, the GM gap bytes, the UB gap
   DataBlocks; in UB each block becomes ``[left pad][data][right pad][dummy]`` padded to a
   multiple of 32 bytes.  UB -> GM: the UB side of each block is 32-byte padded (its dummy
@@ -60,8 +62,17 @@ from ..operands import NEVER
 from ..runtime.gm import GlobalTensor, GmBuffer
 from ..tensor import LocalTensor
 from ..tolerance import tolerate
-from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
+from ..types import (
+    DataCopyExtParams,
+    DataCopyPadExtParams,
+    DataCopyPadParams,
+    DataCopyParams,
+    Nd2NzParams,
+    Nz2NdParamsFull,
+    TPosition,
+)
 from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+from .data_copy_nz import nd2nz_runs, nz2nd_runs
 from .data_copy_slice import is_slice_list, slice_runs
 
 __all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "data_copy", "data_copy_pad", "set_pad_value"]
@@ -95,6 +106,8 @@ COPY_FORMS = (
     Form("params", (*OPERANDS, Param("repeat_params", _is_copy_params))),
     Form("slice", (*OPERANDS, Param("slice_list1", is_slice_list), Param("slice_list2", is_slice_list),
                    Param("dim_value", _is_int, 1))),
+    Form("nd2nz", (*OPERANDS, Param("intri_params", lambda v: isinstance(v, Nd2NzParams)))),
+    Form("nz2nd", (*OPERANDS, Param("intri_params", lambda v: isinstance(v, Nz2NdParamsFull)))),
 )
 PAD_FORMS = (
     Form("ext", (*OPERANDS, Param("data_copy_params", lambda v: isinstance(v, DataCopyExtParams)),
@@ -205,9 +218,10 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
         raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
     direction = _direction(dst, src)
-    if form == "slice":
-        plan = _slice_plan(core, direction, dst, src, values)
+    if form in ("slice", "nd2nz", "nz2nd"):
+        plan = (_slice_plan if form == "slice" else _conversion_plan)(core, form, direction, dst, src, values)
         plan.check(core, (dst, src))
+        _require_disjoint_dst(plan.dst, form)  # after the bounds: the runs lie in real memory
         return plan
     dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core,
                           f"{COPY_DOC} 数据类型; {COPY_RULES}")
@@ -244,7 +258,44 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     return plan
 
 
-def _slice_plan(core: Core, direction: str, dst, src, values: dict) -> CopyPlan:
+def _conversion_plan(core: Core, form: str, direction: str, dst, src, values: dict) -> CopyPlan:
+    """ND -> NZ (GM -> UB) or NZ -> ND (UB -> GM), on the products and dtypes of its page."""
+    instruction = "data_copy"
+    doc, wanted = (pages.DATA_COPY_ND2NZ, GM_TO_UB) if form == "nd2nz" else (pages.DATA_COPY_NZ2ND, UB_TO_GM)
+    supported = (lambda c: bool(c.nd2nz_dtypes)) if form == "nd2nz" else (lambda c: bool(c.nz2nd_dtypes))
+    if not supported(core.chip):
+        raise unsupported_on(core.chip, instruction, f"DataCopy with {type(values['intri_params']).__name__}",
+                             supported, f"{doc} 产品支持情况; {semantics('5.10')}")
+    if direction != wanted:
+        raise TypeError(f"{instruction}: with {type(values['intri_params']).__name__} the data path is {wanted} "
+                        f"(dst {'LocalTensor' if wanted == GM_TO_UB else 'GlobalTensor'})")
+    dtypes = core.chip.nd2nz_dtypes if form == "nd2nz" else core.chip.nz2nd_dtypes
+    dtype = _common_dtype(instruction, dst, src, dtypes, core, f"{doc} 数据类型; {semantics('5.10')}")
+    runs = (nd2nz_runs if form == "nd2nz" else nz2nd_runs)(instruction, core, dtype, values["intri_params"])
+    return CopyPlan(direction, *(runs or (NO_RUNS, NO_RUNS)))
+
+
+def _require_disjoint_dst(runs, form: str) -> None:
+    """No two destination runs of a slice or conversion copy share a byte (the result would depend on
+    the order the vendor issues them in, which the pages do not give)."""
+    if not runs.blocks:
+        return
+    operand, source = (("slice_list1", f"{pages.DATA_COPY_SLICE} 参数说明; {semantics('5.9')}") if form == "slice"
+                       else ("intri_params", f"{pages.DATA_COPY_NZ2ND} 参数说明 (表3); {semantics('5.10')}"))
+    span = runs.extent - runs.offset
+    if runs.blocks * runs.nbytes > span:
+        clash = f"{runs.blocks} runs of {runs.nbytes} bytes within {span} bytes"
+    else:
+        starts = np.sort(runs.starts())
+        hits = np.flatnonzero(np.diff(starts) < runs.nbytes)
+        if not hits.size:
+            return
+        clash = f"runs at bytes {int(starts[hits[0]])} and {int(starts[hits[0] + 1])}"
+    raise OverlapError("data_copy", operand, clash, "destination runs overlap one another", "disjoint "
+                       "destination runs", source)
+
+
+def _slice_plan(core: Core, form: str, direction: str, dst, src, values: dict) -> CopyPlan:
     """A copy with SliceInfo: GM <-> UB only, on the products and dtypes of its page."""
     instruction, source = "data_copy", f"{pages.DATA_COPY_SLICE} 产品支持情况; {semantics('5.9')}"
     if not core.chip.data_copy_slice_dtypes:
@@ -613,10 +664,12 @@ _GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
 
 data_copy = register(Instruction(
     "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
-    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {pages.DATA_COPY_SLICE} 参数说明; {COPY_RULES}",
+    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {pages.DATA_COPY_SLICE} 参数说明; "
+    f"{pages.DATA_COPY_ND2NZ} 参数说明; {pages.DATA_COPY_NZ2ND} 参数说明; {COPY_RULES}",
     support=lambda chip: chip.data_copy_dtypes,
     summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
-            "DataCopyParams block runs with gaps in DataBlocks, or a SliceInfo slice (GM <-> UB)",
+            "DataCopyParams block runs with gaps in DataBlocks, a SliceInfo slice (GM <-> UB), ND -> NZ "
+            "(Nd2NzParams, GM -> UB) or NZ -> ND (Nz2NdParamsFull, UB -> GM)",
     examples=(
         _GM_SETUP + "asc.data_copy(ub, x_gm[64:], 256)",
         _GM_SETUP + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
@@ -626,11 +679,15 @@ data_copy = register(Instruction(
                     "[asc.SliceInfo(5, 52, 16, 1, 100), asc.SliceInfo(0, 2, 1, 1, 4)], 2)",
         _GM_SETUP + "asc.data_copy(x_gm[7:], ub, [asc.SliceInfo(3, 40, 6, 1, 48)], "
                     "[asc.SliceInfo(0, 47, 16, 1, 128)], 1)",
+        _GM_SETUP + "asc.data_copy(ub, x_gm[16:], asc.Nd2NzParams(1, 8, 32, 0, 40, 8, 1, 0))",
+        _GM_SETUP + "asc.data_copy(x_gm[8:], ub, asc.Nz2NdParamsFull(2, 3, 32, 1, 4, 40, 128))",
     ),
     fast_context=lambda core: (),
     doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
         "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks, or GM <-> UB a slice "
-        "(slice_list1 = dst SliceInfo list, slice_list2 = src, dim_value; GM与UB切片数据搬运(DataCopy).md).",
+        "(slice_list1 = dst SliceInfo list, slice_list2 = src, dim_value; GM与UB切片数据搬运(DataCopy).md), "
+        "or with intri_params = Nd2NzParams (GM -> UB) / Nz2NdParamsFull (UB -> GM), the layout conversions "
+        "where the vendor lowering does what their pages say (docs/semantics.md §5.10).",
 ))
 
 data_copy_pad = register(Instruction(

@@ -30,7 +30,8 @@ one ``DataCopyParams`` per row, so ``N <= 4095`` and ``burst_len`` and the DataB
 ``uint16_t``; a GM-side stride that is not whole DataBlocks goes through ``DataCopyPad`` with
 byte strides and (GM -> UB) a ``uint16_t`` byte length; at most ``MAX_SLICE_SIZE`` = 1536 rows
 (``kernel_utils_constants.h``); every UB run starts 32-byte aligned (the page: UB addresses
-32-byte aligned); and destination runs do not overlap one another.
+32-byte aligned); and destination runs do not overlap one another (checked by the caller, after
+the bounds).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...dtypes import DType
-from ...errors import AlignmentError, OverlapError, ParameterRangeError
+from ...errors import AlignmentError, ParameterRangeError
 from ...sources import semantics
 from ...validate import require_int
 from .. import pages
@@ -152,16 +153,6 @@ def _ub_aligned(instruction: str, side: str, runs: SliceRuns) -> None:
                                  f"{DOC} 约束说明; {RULES}")
 
 
-def _disjoint(instruction: str, runs: SliceRuns) -> None:
-    starts = np.sort(runs.starts())
-    clash = np.flatnonzero(np.diff(starts) < runs.nbytes)
-    if clash.size:
-        raise OverlapError(instruction, "slice_list1", f"runs at bytes {int(starts[clash[0]])} and "
-                           f"{int(starts[clash[0] + 1])}", "destination runs overlap one another (an end_index at "
-                           "shape_value reaches into the next row)", "disjoint destination runs",
-                           f"{DOC} 参数说明; {RULES}")
-
-
 def slice_runs(instruction: str, dtype: DType, inbound: bool, dst_list, src_list,
                dim_value) -> tuple[SliceRuns, SliceRuns]:
     """``(src runs, dst runs)`` of a slice copy after every rule of the module docstring, in page order."""
@@ -191,5 +182,4 @@ def slice_runs(instruction: str, dtype: DType, inbound: bool, dst_list, src_list
     _ub_aligned(instruction, ub_side, ub_runs)
     require_int(instruction, f"{LISTS[ub_side]}[0].stride (DataBlocks)",
                 (ub_runs.pitch - ub_runs.nbytes) // BLOCK_BYTES, 0, U16, f"{pages.DATA_COPY_PARAMS} 参数说明; {RULES}")
-    _disjoint(instruction, dst)
     return src, dst
