@@ -171,6 +171,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         "支持数据搬运模式mode的原型", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明", "约束说明",
         "调用示例",
     ),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/SetLoopModePara.md": ("SetLoopModePara", *WITHOUT_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/ResetLoopModePara.md": ("ResetLoopModePara", *WITHOUT_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/SetPadValue(ISASI).md": ("SetPadValue(ISASI)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/UB与UB数据搬运/UBToUB连续数据搬运(DataCopy).md":
         ("UBToUB连续数据搬运(DataCopy)", *WITH_TYPES),

@@ -220,6 +220,8 @@ class AscendChip:
             this product does something other than the page describes, with what it does; npusim rejects
             them (docs/semantics.md §5.10).
         pad_value_api: ``SetPadValue`` exists.
+        loop_mode_api: ``SetLoopModePara`` / ``ResetLoopModePara`` exist, and GM <-> UB copies follow the
+            loop-mode registers (950 only).
         data_copy_zero_nop: ``block_count = 0`` or ``block_len = 0`` is a NOP (A2/A3, 950); on the
             other products the documents do not say, and npusim rejects it.
         source: where this row's numbers come from.
@@ -252,6 +254,7 @@ class AscendChip:
     nz2nd_dtypes: frozenset[str] = frozenset()
     nz_copy_unmodelled: dict[str, str] = field(default_factory=dict, hash=False)
     pad_value_api: bool = False
+    loop_mode_api: bool = False
     data_copy_zero_nop: bool = False
     source: str = ""
 
@@ -410,6 +413,7 @@ _ROWS = (
         float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
         data_copy_dtypes=B8_TO_B64,
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
+        loop_mode_api=True,
         # the page's bool, hifloat8_t, fp8_e8m0_t, complex32 and complex64 are not modelled
         data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"},
         nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2"},

@@ -29,12 +29,14 @@ __all__ = [
     "DataFormat",
     "CopyRepeatParams",
     "DataCopyExtParams",
+    "DataCopyMVType",
     "DataCopyPadExtParams",
     "DataCopyPadParams",
     "DataCopyParams",
     "GatherMaskMode",
     "GatherMaskParams",
     "HardEvent",
+    "LoopModeParams",
     "MaskMode",
     "Nd2NzParams",
     "Nz2NdParamsFull",
@@ -420,6 +422,37 @@ class DataCopyExtParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.block_count, self.block_len, self.src_stride, self.dst_stride, self.rsv
+
+
+class DataCopyMVType(IntEnum):
+    """The data path a loop-mode register set serves (``DataCopyMVType``, SetLoopModePara.md 表3)."""
+
+    UB_TO_OUT = 0
+    OUT_TO_UB = 1
+
+
+@dataclass
+class LoopModeParams(KeyedFields):
+    """The loop-mode registers of a GM <-> UB path (``LoopModeParams``; SetLoopModePara.md 表2).
+
+    A copy on that path runs ``loop2_size`` x ``loop1_size`` times (outer x inner), iteration
+    ``(i2, i1)`` with both sides moved by ``i1 * loop1_*_stride + i2 * loop2_*_stride`` bytes.
+    """
+
+    loop1_size: int = 0
+    loop2_size: int = 0
+    loop1_src_stride: int = 0
+    loop1_dst_stride: int = 0
+    loop2_src_stride: int = 0
+    loop2_dst_stride: int = 0
+
+    FIELD_BITS = {"loop1_size": 32, "loop2_size": 32, "loop1_src_stride": 64, "loop1_dst_stride": 64,
+                  "loop2_src_stride": 64, "loop2_dst_stride": 64}
+    SOURCE = f"{pages.SET_LOOP_MODE_PARA} 参数说明 (表2 LoopModeParams); {semantics('5.11')}"
+
+    def astuple(self) -> tuple[int, ...]:
+        return (self.loop1_size, self.loop2_size, self.loop1_src_stride, self.loop1_dst_stride,
+                self.loop2_src_stride, self.loop2_dst_stride)
 
 
 @dataclass

@@ -48,13 +48,13 @@ from ...dtypes import DType
 from ...engine.plan import SelfBinding
 from ...engine.registry import Instruction, register
 from ...engine.trace import ByteRange
-from ...errors import DataCopyRoundDownWarning, OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import AlignmentError, DataCopyRoundDownWarning, OverlapError, ParameterRangeError, UnsupportedError
 from ...memory import Memory
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import align_up, require_bool, require_int, require_uint
 from .. import pages
-from ..addressing import BLOCK_BYTES, BlockRuns
+from ..addressing import BLOCK_BYTES, BlockRuns, SliceRuns
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import same_array
@@ -64,6 +64,7 @@ from ..tensor import LocalTensor
 from ..tolerance import tolerate
 from ..types import (
     DataCopyExtParams,
+    DataCopyMVType,
     DataCopyPadExtParams,
     DataCopyPadParams,
     DataCopyParams,
@@ -74,6 +75,7 @@ from ..types import (
 from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
 from .data_copy_nz import nd2nz_runs, nz2nd_runs
 from .data_copy_slice import is_slice_list, slice_runs
+from .loop_mode import REGISTER, loop_registers, looped_runs, require_no_loop
 
 __all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "data_copy", "data_copy_pad", "set_pad_value"]
 
@@ -220,8 +222,11 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     direction = _direction(dst, src)
     if form in ("slice", "nd2nz", "nz2nd"):
         plan = (_slice_plan if form == "slice" else _conversion_plan)(core, form, direction, dst, src, values)
+        if direction != UB_TO_UB:
+            require_no_loop(instruction, core, direction == GM_TO_UB, f"DataCopy with {form}")
+            plan.registers_read = _loop_register(core, direction) if plan.src.blocks else ()
         plan.check(core, (dst, src))
-        _require_disjoint_dst(plan.dst, form)  # after the bounds: the runs lie in real memory
+        _require_disjoint_dst(plan.dst, *DISJOINT[form])  # after the bounds: the runs lie in real memory
         return plan
     dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core,
                           f"{COPY_DOC} 数据类型; {COPY_RULES}")
@@ -253,9 +258,39 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
             nbytes = block_len * BLOCK_BYTES
             src_runs = BlockRuns(block_count, nbytes, nbytes + src_gap * BLOCK_BYTES)
             dst_runs = BlockRuns(block_count, nbytes, nbytes + dst_gap * BLOCK_BYTES)
-    plan = CopyPlan(direction, src_runs, dst_runs)
+    src_runs, dst_runs, registers, looped = _loop_mode(instruction, core, direction, src_runs, dst_runs)
+    plan = CopyPlan(direction, src_runs, dst_runs, registers_read=registers, gm_aligned=looped)
     plan.check(core, (dst, src))
+    if looped:
+        _require_disjoint_dst(plan.dst, *DISJOINT["loop"])
     return plan
+
+
+def _loop_register(core: Core, direction: str) -> tuple[str, ...]:
+    """The loop-mode register set a GM <-> UB copy follows, where the product has one."""
+    if direction == UB_TO_UB or not core.chip.loop_mode_api:
+        return ()
+    return (REGISTER[DataCopyMVType.OUT_TO_UB if direction == GM_TO_UB else DataCopyMVType.UB_TO_OUT],)
+
+
+def _loop_mode(instruction: str, core: Core, direction: str, src_runs: BlockRuns, dst_runs: BlockRuns):
+    """``(src runs, dst runs, registers read, looped)``: a copy's runs under its path's loop-mode registers
+    (950, SetLoopModePara.md; :mod:`.loop_mode`); unchanged with one iteration, or for a NOP."""
+    registers = _loop_register(core, direction)
+    if not registers or not src_runs.blocks:
+        return src_runs, dst_runs, (), False
+    regs = loop_registers(core, direction == GM_TO_UB)
+    if regs.normal:
+        return src_runs, dst_runs, registers, False
+    return (*looped_runs(instruction, regs, src_runs, dst_runs), registers, True)
+
+
+def _require_gm_aligned(instruction: str, name: str, start: int) -> None:
+    """Under loop mode a GM operand starts 32-byte aligned (SetLoopModePara.md 约束说明)."""
+    if start % BLOCK_BYTES:
+        raise AlignmentError(instruction, f"{name} GM offset", f"{start:#x}", "under loop mode the start address "
+                             "must be 32-byte aligned", "multiples of 32 bytes",
+                             f"{pages.SET_LOOP_MODE_PARA} 约束说明; {semantics('5.11')}")
 
 
 def _conversion_plan(core: Core, form: str, direction: str, dst, src, values: dict) -> CopyPlan:
@@ -275,13 +310,20 @@ def _conversion_plan(core: Core, form: str, direction: str, dst, src, values: di
     return CopyPlan(direction, *(runs or (NO_RUNS, NO_RUNS)))
 
 
-def _require_disjoint_dst(runs, form: str) -> None:
-    """No two destination runs of a slice or conversion copy share a byte (the result would depend on
-    the order the vendor issues them in, which the pages do not give)."""
+#: per kind of grid copy: the operand and source an overlap of its destination runs is reported with
+DISJOINT = {
+    "slice": ("slice_list1", f"{pages.DATA_COPY_SLICE} 参数说明; {semantics('5.9')}"),
+    "nd2nz": ("intri_params", f"{pages.DATA_COPY_ND2NZ} 参数说明 (表3); {semantics('5.10')}"),
+    "nz2nd": ("intri_params", f"{pages.DATA_COPY_NZ2ND} 参数说明 (表3); {semantics('5.10')}"),
+    "loop": ("loop-mode registers", f"{pages.SET_LOOP_MODE_PARA} 约束说明; {semantics('5.11')}"),
+}
+
+
+def _require_disjoint_dst(runs, operand: str, source: str) -> None:
+    """No two destination runs of a grid copy (SliceInfo, ND <-> NZ, loop mode) share a byte: the result
+    would depend on the order the runs are issued in, which the pages do not give (loop mode: forbidden)."""
     if not runs.blocks:
         return
-    operand, source = (("slice_list1", f"{pages.DATA_COPY_SLICE} 参数说明; {semantics('5.9')}") if form == "slice"
-                       else ("intri_params", f"{pages.DATA_COPY_NZ2ND} 参数说明 (表3); {semantics('5.10')}"))
     span = runs.extent - runs.offset
     if runs.blocks * runs.nbytes > span:
         clash = f"{runs.blocks} runs of {runs.nbytes} bytes within {span} bytes"
@@ -321,9 +363,11 @@ class CopyPlan:
     """
 
     direction: str
-    src: BlockRuns
-    dst: BlockRuns
+    src: BlockRuns | SliceRuns
+    dst: BlockRuns | SliceRuns
     operands: tuple[str, ...] = ("dst", "src")
+    registers_read: tuple[str, ...] = ()  # the loop-mode registers of the path (950)
+    gm_aligned: bool = False  # under loop mode: a GM operand must start 32-byte aligned
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
@@ -347,11 +391,11 @@ class CopyBinding:
     Written-shadow updates follow the same rule.
     """
 
-    registers_read: tuple[str, ...] = ()
     registers_written: tuple[str, ...] = ()
 
     def __init__(self, plan: CopyPlan, core: Core, dst, src) -> None:
         self.plan = plan
+        self.registers_read = plan.registers_read
         self.pipe = PIPES[plan.direction]
         self.blocks, self.src_extent, self.dst_extent = plan.src.blocks, plan.src.extent, plan.dst.extent
         self.dense = plan.src.contiguous and plan.dst.contiguous  # both sides one run: flat slices
@@ -388,6 +432,8 @@ class CopyBinding:
         if self.dst_view is None:  # GM destination
             runs = self.plan.dst
             buffer, gm_start = values[0].locate(instruction, "dst", self.dst_extent)
+            if self.plan.gm_aligned:
+                _require_gm_aligned(instruction, "dst", gm_start)
             buffer.require_writable(instruction, "dst")
             memory = buffer.memory
             gm_target = (buffer, gm_start, self._view(runs, memory.data, gm_start),
@@ -429,6 +475,8 @@ class CopyBinding:
         """A GM source's runs, after its bounds and never-written bytes are checked."""
         runs = self.plan.src
         buffer, start = src.locate(instruction, "src", self.src_extent)
+        if self.plan.gm_aligned:
+            _require_gm_aligned(instruction, "src", start)
         memory = buffer.memory
         if (not memory.fully_written and memory.uninit != "ignore"
                 and not runs.view(memory.written, start).all()):
@@ -518,8 +566,13 @@ def _compile_pad(core: Core, form: str, values: dict) -> PadPlan:
         else:  # the UB side 32-byte padded, its gap in DataBlocks; the GM gap in bytes
             src_runs = BlockRuns(blocks, length, align_up(length, BLOCK_BYTES) + src_gap * BLOCK_BYTES)
             dst_runs = BlockRuns(blocks, length, length + dst_gap)
-    plan = PadPlan(inbound, dtype, src_runs, dst_runs, left, right, is_pad, value)
+    src_runs, dst_runs, registers, looped = _loop_mode(instruction, core, GM_TO_UB if inbound else UB_TO_GM,
+                                                       src_runs, dst_runs)
+    plan = PadPlan(inbound, dtype, src_runs, dst_runs, left, right, is_pad, value, loop_registers_read=registers,
+                   gm_aligned=looped)
     plan.check(core, (dst, src))
+    if looped:
+        _require_disjoint_dst(plan.dst, *DISJOINT["loop"])
     return plan
 
 
@@ -536,6 +589,8 @@ class PadPlan:
     is_pad: bool
     value: object
     operands: tuple[str, ...] = ("dst", "src")
+    loop_registers_read: tuple[str, ...] = ()  # the loop-mode registers of the path (950)
+    gm_aligned: bool = False  # under loop mode: the GM operand must start 32-byte aligned
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
@@ -557,7 +612,8 @@ class PadBinding:
     def __init__(self, plan: PadPlan) -> None:
         self.plan = plan
         self.pipe = PIPES[GM_TO_UB if plan.inbound else UB_TO_GM]
-        self.registers_read = ("PAD",) if plan.src.blocks and plan.pads_from_register else ()
+        self.registers_read = (("PAD",) if plan.src.blocks and plan.pads_from_register else ()) + \
+            plan.loop_registers_read
         self.registers_written = ("PAD",) if plan.src.blocks and plan.is_pad else ()
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
@@ -576,6 +632,8 @@ class PadBinding:
         dtype, left, right = plan.dtype, plan.left, plan.right
         length, row = plan.src.nbytes, plan.dst.nbytes
         start = src.check_bytes(instruction, "src", 0, plan.src.extent)
+        if plan.gm_aligned:
+            _require_gm_aligned(instruction, "src", start)
         data = _read_runs(instruction, src.buffer.memory, plan.src, start, src.buffer)
 
         rows = np.empty((plan.src.blocks, row), dtype=np.uint8)
@@ -609,6 +667,8 @@ class PadBinding:
     def _ub_to_gm(self, core: Core, dst: GlobalTensor, src: LocalTensor) -> None:
         instruction, plan = "data_copy_pad", self.plan
         start = dst.check_bytes(instruction, "dst", 0, plan.dst.extent)
+        if plan.gm_aligned:
+            _require_gm_aligned(instruction, "dst", start)
         buffer = dst.buffer
         buffer.require_writable(instruction, "dst")
         payload = _read_runs(instruction, core.ub, plan.src, src.addr, None)
@@ -655,6 +715,12 @@ def _compile_set_pad_value(core: Core, form: str, values: dict) -> PadValueWrite
 
 
 # ------------------------------------------------------------------ the API
+def _loop_context(core: Core) -> tuple:
+    """What a copy's plan depends on besides its arguments: the loop-mode registers (950; constant elsewhere)."""
+    return core.loop_gm_to_ub, core.loop_ub_to_gm
+
+
+
 _UB = "ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
 _FILLED_UB = "core.ub_write(0, bytes(range(256)) * 4)\n" + _UB
 _GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
@@ -682,7 +748,7 @@ data_copy = register(Instruction(
         _GM_SETUP + "asc.data_copy(ub, x_gm[16:], asc.Nd2NzParams(1, 8, 32, 0, 40, 8, 1, 0))",
         _GM_SETUP + "asc.data_copy(x_gm[8:], ub, asc.Nz2NdParamsFull(2, 3, 32, 1, 4, 40, 128))",
     ),
-    fast_context=lambda core: (),
+    plan_context=lambda core, form, values: _loop_context(core), fast_context=lambda core: _loop_context(core),
     doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
         "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks, or GM <-> UB a slice "
         "(slice_list1 = dst SliceInfo list, slice_list2 = src, dim_value; GM与UB切片数据搬运(DataCopy).md), "
@@ -704,7 +770,7 @@ data_copy_pad = register(Instruction(
                           "asc.DataCopyPadParams(False, 1, 2))",
         _GM_SETUP + "asc.data_copy_pad(x_gm, ub, asc.DataCopyParams(2, 64, 0, 2))",
     ),
-    fast_context=lambda core: (),
+    plan_context=lambda core, form, values: _loop_context(core), fast_context=lambda core: _loop_context(core),
     doc="``asc.data_copy_pad``: GM -> UB with padding to 32 bytes (DataCopyPadExtParams / DataCopyPadParams), "
         "or UB -> GM of unaligned lengths.",
 ))
