@@ -164,6 +164,9 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         ("GMToUB随路转换ND2NZ搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/UBToGM随路转换NZ2ND搬运(DataCopy).md":
         ("UBToGM随路转换NZ2ND搬运(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/GMToUB多维数据搬运NDDMA(DataCopy).md":
+        ("GMToUB多维数据搬运NDDMA(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/NdDmaDci.md": ("NdDmaDci", *WITHOUT_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/GM与UB切片数据搬运(DataCopy).md":
         ("GM与UB切片数据搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/UBToGM非对齐数据搬运(DataCopyPad).md": (

@@ -56,6 +56,9 @@ from .types import (
     LoopModeParams,
     MaskMode,
     Nd2NzParams,
+    NdDmaConfig,
+    NdDmaLoopInfo,
+    NdDmaParams,
     Nz2NdParamsFull,
     PipeID,
     ReduceOrder,
@@ -71,7 +74,7 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
-                       "loop_mode",
+                       "loop_mode", "nddma",
                        "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api")
 
@@ -108,11 +111,11 @@ __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
     "CopyRepeatParams", "DataCopyExtParams", "DataCopyMVType", "DataCopyPadExtParams", "DataCopyPadParams",
     "DataCopyParams", "GatherMaskMode", "GatherMaskParams", "GlobalAddress", "GlobalTensor", "HardEvent",
-    "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "Nd2NzParams", "Nz2NdParamsFull", "PipeID",
-    "ReduceOrder", "RoundMode", "SelMode", "SliceInfo", "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind",
-    "TransDataTo5HDParams", "TransposeParamsExt", "TransposeType", "UnaryRepeatParams", "bfloat16", "current_core",
-    "double", "float16", "float32", "float64", "float_", "get_block_idx", "get_block_num", "get_chip",
-    "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32", "int64", "jit",
-    "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",
+    "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "Nd2NzParams", "NdDmaConfig",
+    "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
+    "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
+    "TransposeType", "UnaryRepeatParams", "bfloat16", "current_core", "double", "float16", "float32", "float64",
+    "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
+    "int8", "int16", "int32", "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",
     *INSTRUCTION_NAMES,
 ]

@@ -11,6 +11,7 @@ parameter class's ``SOURCE`` is where its field widths are documented.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -38,6 +39,9 @@ __all__ = [
     "HardEvent",
     "LoopModeParams",
     "MaskMode",
+    "NdDmaConfig",
+    "NdDmaLoopInfo",
+    "NdDmaParams",
     "Nd2NzParams",
     "Nz2NdParamsFull",
     "PipeID",
@@ -453,6 +457,64 @@ class LoopModeParams(KeyedFields):
     def astuple(self) -> tuple[int, ...]:
         return (self.loop1_size, self.loop2_size, self.loop1_src_stride, self.loop1_dst_stride,
                 self.loop2_src_stride, self.loop2_dst_stride)
+
+
+def _tupled(values) -> tuple:
+    return tuple(values) if isinstance(values, (list, tuple)) else (values,)
+
+
+@dataclass
+class NdDmaLoopInfo(KeyedFields):
+    """Per dimension of an NDDMA copy (``NdDmaLoopInfo<dim>``; GMToUB多维数据搬运NDDMA(DataCopy).md 表5).
+
+    Five sequences of ``dim`` entries, entry 0 the innermost dimension: the source and destination
+    strides between neighbouring elements (elements), the elements moved, and the left/right
+    padding elements.  ``dim`` is their length.
+    """
+
+    loop_src_stride: list
+    loop_dst_stride: list
+    loop_size: list
+    loop_lp_size: list
+    loop_rp_size: list
+
+    SOURCE = f"{pages.DATA_COPY_NDDMA} 参数说明 (表5 NdDmaLoopInfo); {semantics('5.12')}"
+
+    def astuple(self) -> tuple:
+        return tuple(_tupled(getattr(self, f.name)) for f in dataclasses.fields(self))
+
+
+@dataclass
+class NdDmaParams(KeyedFields):
+    """An NDDMA copy's parameters (``NdDmaParams<T, dim>``, 表4): the loops and the constant padding value."""
+
+    loop_info: NdDmaLoopInfo
+    constant_value: int | float = 0
+
+    def astuple(self) -> tuple:
+        info = self.loop_info.fields_key() if isinstance(self.loop_info, NdDmaLoopInfo) else self.loop_info
+        return info, self.constant_value, _sign_key(self.constant_value)
+
+
+@dataclass
+class NdDmaConfig(KeyedFields):
+    """NDDMA options (``NdDmaConfig``, 表3): nearest-value padding, padding sizes for every dimension
+    (``UNSET_PAD`` = 0xFFFF: take each dimension's own), and a reserved optimisation switch."""
+
+    is_nearest_value_mode: bool = False
+    loop_lp_size: int = 0xFFFF
+    loop_rp_size: int = 0xFFFF
+    asc_optimize: bool = False
+
+    UNSET_PAD = 0xFFFF
+
+    def astuple(self) -> tuple:
+        return self.is_nearest_value_mode, self.loop_lp_size, self.loop_rp_size, self.asc_optimize
+
+
+def _sign_key(value) -> float:
+    """-0.0 and 0.0 are equal but pad differently: the sign keys them apart."""
+    return math.copysign(1.0, value) if isinstance(value, float) and value == value else 0.0
 
 
 @dataclass

@@ -13,6 +13,8 @@ writes them at ``dst_start(i)``.  The forms differ only in how the starts advanc
   :mod:`.data_copy_slice`).
 * ``data_copy(dst, src, Nd2NzParams)`` GM -> UB and ``data_copy(dst, src, Nz2NdParamsFull)``
   UB -> GM: the same runs, laid out as the ND <-> NZ conversion does (:mod:`.data_copy_nz`).
+* ``data_copy(dst, src, NdDmaParams, NdDmaConfig())``: the 950's NDDMA, GM -> UB in up to five
+  loops with padding (:mod:`.nddma`).
 * ``data_copy_pad`` GM -> UB: ``block_len`` counts bytes, the GM gap bytes, the UB gap
   DataBlocks; in UB each block becomes ``[left pad][data][right pad][dummy]`` padded to a
   multiple of 32 bytes.  UB -> GM: the UB side of each block is 32-byte padded (its dummy
@@ -69,6 +71,8 @@ from ..types import (
     DataCopyPadParams,
     DataCopyParams,
     Nd2NzParams,
+    NdDmaConfig,
+    NdDmaParams,
     Nz2NdParamsFull,
     TPosition,
 )
@@ -76,6 +80,7 @@ from .common import is_scalar, require_dtype, require_repeat_params, require_ub_
 from .data_copy_nz import nd2nz_runs, nz2nd_runs
 from .data_copy_slice import is_slice_list, slice_runs
 from .loop_mode import REGISTER, loop_registers, looped_runs, require_no_loop
+from .nddma import nddma_plan
 
 __all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "data_copy", "data_copy_pad", "set_pad_value"]
 
@@ -110,6 +115,8 @@ COPY_FORMS = (
                    Param("dim_value", _is_int, 1))),
     Form("nd2nz", (*OPERANDS, Param("intri_params", lambda v: isinstance(v, Nd2NzParams)))),
     Form("nz2nd", (*OPERANDS, Param("intri_params", lambda v: isinstance(v, Nz2NdParamsFull)))),
+    Form("nddma", (*OPERANDS, Param("params", lambda v: isinstance(v, NdDmaParams)),
+                   Param("config", lambda v: isinstance(v, NdDmaConfig), NdDmaConfig()))),
 )
 PAD_FORMS = (
     Form("ext", (*OPERANDS, Param("data_copy_params", lambda v: isinstance(v, DataCopyExtParams)),
@@ -220,6 +227,10 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
         raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
     direction = _direction(dst, src)
+    if form == "nddma":
+        plan = nddma_plan(instruction, core, dst, src, values["params"], values["config"])
+        plan.check(core, (dst, src))
+        return plan
     if form in ("slice", "nd2nz", "nz2nd"):
         plan = (_slice_plan if form == "slice" else _conversion_plan)(core, form, direction, dst, src, values)
         if direction != UB_TO_UB:
@@ -731,11 +742,12 @@ _GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
 data_copy = register(Instruction(
     "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
     f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {pages.DATA_COPY_SLICE} 参数说明; "
-    f"{pages.DATA_COPY_ND2NZ} 参数说明; {pages.DATA_COPY_NZ2ND} 参数说明; {COPY_RULES}",
+    f"{pages.DATA_COPY_ND2NZ} 参数说明; {pages.DATA_COPY_NZ2ND} 参数说明; {pages.DATA_COPY_NDDMA} 参数说明; "
+    f"{COPY_RULES}",
     support=lambda chip: chip.data_copy_dtypes,
     summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
             "DataCopyParams block runs with gaps in DataBlocks, a SliceInfo slice (GM <-> UB), ND -> NZ "
-            "(Nd2NzParams, GM -> UB) or NZ -> ND (Nz2NdParamsFull, UB -> GM)",
+            "(Nd2NzParams, GM -> UB), NZ -> ND (Nz2NdParamsFull, UB -> GM) or NDDMA (NdDmaParams, 950)",
     examples=(
         _GM_SETUP + "asc.data_copy(ub, x_gm[64:], 256)",
         _GM_SETUP + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
@@ -747,13 +759,16 @@ data_copy = register(Instruction(
                     "[asc.SliceInfo(0, 47, 16, 1, 128)], 1)",
         _GM_SETUP + "asc.data_copy(ub, x_gm[16:], asc.Nd2NzParams(1, 8, 32, 0, 40, 8, 1, 0))",
         _GM_SETUP + "asc.data_copy(x_gm[8:], ub, asc.Nz2NdParamsFull(2, 3, 32, 1, 4, 40, 128))",
+        _GM_SETUP + "asc.data_copy(ub, x_gm, asc.NdDmaParams(asc.NdDmaLoopInfo([1, 8], [1, 16], [8, 2], [3, 1], "
+                    "[5, 1]), 0))",
     ),
     plan_context=lambda core, form, values: _loop_context(core), fast_context=lambda core: _loop_context(core),
     doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
         "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks, or GM <-> UB a slice "
         "(slice_list1 = dst SliceInfo list, slice_list2 = src, dim_value; GM与UB切片数据搬运(DataCopy).md), "
         "or with intri_params = Nd2NzParams (GM -> UB) / Nz2NdParamsFull (UB -> GM), the layout conversions "
-        "where the vendor lowering does what their pages say (docs/semantics.md §5.10).",
+        "where the vendor lowering does what their pages say (docs/semantics.md §5.10), or on the 950 the NDDMA "
+        "form params = NdDmaParams(NdDmaLoopInfo(...), constant_value), config = NdDmaConfig() (§5.12).",
 ))
 
 data_copy_pad = register(Instruction(
