@@ -79,6 +79,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_C_API}/vector_compute/asc_get_rsvd_count.md": ("asc_get_rsvd_count", *C_API),
     f"{_C_API}/vector_compute/asc_transpose.md": ("asc_transpose", *C_API),
     f"{_C_API}/vector_compute/asc_gather.md": ("asc_gather", *C_API),
+    f"{_C_API}/vector_compute/asc_gather_datablock.md": ("asc_gather_datablock", *C_API),
     f"{_C_API}/vector_compute/asc_reduce.md": ("asc_reduce", *C_API),
     f"{_C_API}/vector_compute/asc_eq.md": ("asc_eq", *C_API),
     f"{_C_API}/vector_compute/asc_eq_scalar.md": ("asc_eq_scalar", *C_API),
@@ -145,6 +146,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/数据搬运/UB与UB数据搬运/UBToUB连续数据搬运(Copy).md": ("UBToUB连续数据搬运(Copy)", *WITH_TYPES),
     f"{_VECTOR}/数据排布转换/Transpose.md": ("Transpose", *WITH_TYPES),
     f"{_VECTOR}/离散与聚合/Gather.md": ("Gather", *WITH_TYPES[:5], "约束说明", "调用示例"),
+    f"{_VECTOR}/离散与聚合/Gatherb(ISASI).md": ("Gatherb(ISASI)", *WITH_TYPES[:5], "约束说明", "调用示例"),
     f"{_VECTOR}/离散与聚合/Scatter(ISASI).md": ("Scatter(ISASI)", *WITH_TYPES[:5], "约束说明", "调用示例"),
     f"{_VECTOR}/比较与选择/GatherMask.md": ("GatherMask", *WITH_TYPES),
     f"{_VECTOR}/数据排布转换/TransDataTo5HD.md": (

@@ -52,6 +52,7 @@ from .types import (
     DataCopyParams,
     GatherMaskMode,
     GatherMaskParams,
+    GatherRepeatParams,
     HardEvent,
     LoopModeParams,
     MaskMode,
@@ -76,7 +77,8 @@ from .types import (
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
                        "loop_mode", "nddma",
                        "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
-                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api")
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
+                       "move_c_api")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -110,8 +112,8 @@ double = float64
 __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
     "CopyRepeatParams", "DataCopyExtParams", "DataCopyMVType", "DataCopyPadExtParams", "DataCopyPadParams",
-    "DataCopyParams", "GatherMaskMode", "GatherMaskParams", "GlobalAddress", "GlobalTensor", "HardEvent",
-    "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "Nd2NzParams", "NdDmaConfig",
+    "DataCopyParams", "GatherMaskMode", "GatherMaskParams", "GatherRepeatParams", "GlobalAddress", "GlobalTensor",
+    "HardEvent", "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "Nd2NzParams", "NdDmaConfig",
     "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
     "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
     "TransposeType", "UnaryRepeatParams", "bfloat16", "current_core", "double", "float16", "float32", "float64",

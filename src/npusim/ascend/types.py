@@ -36,6 +36,7 @@ __all__ = [
     "DataCopyParams",
     "GatherMaskMode",
     "GatherMaskParams",
+    "GatherRepeatParams",
     "HardEvent",
     "LoopModeParams",
     "MaskMode",
@@ -314,6 +315,22 @@ class GatherMaskParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.src0_block_stride, self.repeat_times, self.src0_repeat_stride, self.src1_repeat_stride
+
+
+@dataclass
+class GatherRepeatParams(KeyedFields):
+    """Gatherb's destination strides in DataBlocks (``GatherRepeatParams``; Gatherb(ISASI).md 表3; pyasc
+    ``GatherRepeatParams(dst_blk_stride=1, dst_rep_stride=8)``).  The struct's other fields are
+    reserved and ignored (已废弃), so they are not modelled."""
+
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+    FIELD_BITS = {"dst_blk_stride": 8, "dst_rep_stride": 16}
+    SOURCE = f"{pages.GATHERB} 参数说明 (表3); {semantics('5.13')}"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.dst_blk_stride, self.dst_rep_stride
 
 
 @dataclass
