@@ -134,6 +134,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     **{f"{_VECTOR}/归约计算/{page}.md": (page, *WITH_TYPES, "关键特性说明")
        for page in ("ReduceRepeat", "ReduceDataBlock", "ReduceSum", "ReduceMax", "ReduceMin")},
     f"{_VECTOR}/归约计算/ReducePairElem.md": ("ReducePairElem", *WITH_TYPES),
+    f"{_VECTOR}/归约计算/寄存器辅助接口/GetReduceRepeatSumSpr(ISASI).md": ("GetReduceRepeatSumSpr(ISASI)", *WITH_TYPES),
     # a legacy page: docs/api/ (not docs/zh/api/) at 3825d1c98~1, removed on 2026-06-10 (npusim.ascend.pages)
     f"{_VECTOR}/归约计算/RepeatReduceSum.md": ("RepeatReduceSum", *WITHOUT_TYPES),
     f"{_VECTOR}/掩码操作/SetMaskCount.md": ("SetMaskCount", *WITHOUT_TYPES),

@@ -76,7 +76,7 @@ from .types import (
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
                        "loop_mode", "nddma",
-                       "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
+                       "sync", "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
                        "move_c_api")
 

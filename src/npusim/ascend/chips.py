@@ -219,6 +219,8 @@ class AscendChip:
         nz_copy_unmodelled: ``"nd2nz:<dtype>"`` / ``"nz2nd:<dtype>"`` (``*``: every dtype) whose lowering on
             this product does something other than the page describes, with what it does; npusim rejects
             them (docs/semantics.md §5.10).
+        reduce_sum_spr: a count-form ``ReduceSum`` of half/float leaves its result where
+            ``GetReduceRepeatSumSpr`` reads it (A2/A3: the ACC register; 950: a block-local copy).
         gatherb_dtypes: dtypes of ``Gatherb`` (Gatherb(ISASI).md 数据类型); empty where not supported.
         pad_value_api: ``SetPadValue`` exists.
         loop_mode_api: ``SetLoopModePara`` / ``ResetLoopModePara`` exist, and GM <-> UB copies follow the
@@ -255,6 +257,7 @@ class AscendChip:
     nz2nd_dtypes: frozenset[str] = frozenset()
     nz_copy_unmodelled: dict[str, str] = field(default_factory=dict, hash=False)
     gatherb_dtypes: frozenset[str] = frozenset()
+    reduce_sum_spr: bool = False
     pad_value_api: bool = False
     loop_mode_api: bool = False
     data_copy_zero_nop: bool = False
@@ -338,6 +341,7 @@ _A2 = AscendChip(
     data_copy_pad_dtypes=B8_TO_B64,
     data_copy_slice_dtypes=B8_TO_B32 | {"bfloat16"},
     gatherb_dtypes=frozenset({"uint16", "uint32"}),
+    reduce_sum_spr=True,
     nd2nz_dtypes=B8_TO_B32 | {"bfloat16"},
     nz2nd_dtypes=_B16_B32,
     nz_copy_unmodelled={"nd2nz:float32": "in its float specialisation (dav_c220 DataCopyGM2UBND2NZImpl<float>) "
@@ -418,6 +422,7 @@ _ROWS = (
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
         loop_mode_api=True,
         gatherb_dtypes=B8_TO_B64 - {"float64"},
+        reduce_sum_spr=True,
         # the page's bool, hifloat8_t, fp8_e8m0_t, complex32 and complex64 are not modelled
         data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"},
         nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2"},

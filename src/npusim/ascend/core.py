@@ -10,7 +10,9 @@ A :class:`Core` owns the state an instruction can change:
 * ``float_saturation``: CTRL[48], whether half/bfloat16 results saturate (``SetCtrlSpr(ISASI).md``);
 * ``loop_gm_to_ub`` / ``loop_ub_to_gm``: the loop-mode registers of the two GM <-> UB paths
   (``LOOP_SIZE_OUTTOUB`` and its strides, ``..._UBTOOUT``; SetLoopModePara.md), :data:`NORMAL_LOOP`
-  (one iteration) until ``set_loop_mode_para``.
+  (one iteration) until ``set_loop_mode_para``;
+* ``acc``: the reduce-sum accumulator ``GetReduceRepeatSumSpr`` reads, ``(dtype name, raw bytes)`` of the
+  last count-form ``ReduceSum`` of half or float, ``None`` until one ran.
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
 block; there is no hidden global core.
@@ -122,6 +124,7 @@ class Core:
         self.pad_value: int | float | None = None
         self.rsvd_cnt = 0  # RSVD_CNT: the elements the last GatherMask kept (get_gather_mask_remain_count)
         self.loop_gm_to_ub = self.loop_ub_to_gm = NORMAL_LOOP
+        self.acc: tuple[str, bytes] | None = None  # ACC (GetReduceRepeatSumSpr)
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -214,7 +217,7 @@ class Core:
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""
         return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode, self.pad_value,
-                self.float_saturation, self.rsvd_cnt, self.loop_gm_to_ub, self.loop_ub_to_gm)
+                self.float_saturation, self.rsvd_cnt, self.loop_gm_to_ub, self.loop_ub_to_gm, self.acc)
 
     def require_counter_mode(self, instruction: str) -> None:
         if not self.chip.counter_mode:
