@@ -230,7 +230,8 @@ class KeyedFields:
         self.__dict__.pop("_fields_key", None)
 
     def astuple(self) -> tuple:
-        raise NotImplementedError
+        """The fields in declaration order (a class whose fields need converting says how)."""
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
 
     def fields_key(self) -> tuple:
         key = self.__dict__.get("_fields_key")
@@ -288,9 +289,6 @@ class BrcbRepeatParams(KeyedFields):
 
     FIELD_BITS = {"dst_blk_stride": 16, "dst_rep_stride": 16}
     SOURCE = f"{pages.BRCB} 参数说明 (表3 BrcbRepeatParams结构体参数说明)"
-
-    def astuple(self) -> tuple[int, ...]:
-        return self.dst_blk_stride, self.dst_rep_stride
 
 
 class GatherMaskMode(IntEnum):
@@ -471,10 +469,6 @@ class LoopModeParams(KeyedFields):
                   "loop2_src_stride": 64, "loop2_dst_stride": 64}
     SOURCE = f"{pages.SET_LOOP_MODE_PARA} 参数说明 (表2 LoopModeParams); {semantics('5.11')}"
 
-    def astuple(self) -> tuple[int, ...]:
-        return (self.loop1_size, self.loop2_size, self.loop1_src_stride, self.loop1_dst_stride,
-                self.loop2_src_stride, self.loop2_dst_stride)
-
 
 def _tupled(values) -> tuple:
     return tuple(values) if isinstance(values, (list, tuple)) else (values,)
@@ -525,9 +519,6 @@ class NdDmaConfig(KeyedFields):
 
     UNSET_PAD = 0xFFFF
 
-    def astuple(self) -> tuple:
-        return self.is_nearest_value_mode, self.loop_lp_size, self.loop_rp_size, self.asc_optimize
-
 
 def _sign_key(value) -> float:
     """-0.0 and 0.0 are equal but pad differently: the sign keys them apart."""
@@ -557,10 +548,6 @@ class Nd2NzParams(KeyedFields):
                                 "dst_nz_c0_stride", "dst_nz_n_stride", "dst_nz_matrix_stride"), 16)
     SOURCE = f"{pages.DATA_COPY_ND2NZ} 参数说明 (表3 Nd2NzParams); {semantics('5.10')}"
 
-    def astuple(self) -> tuple[int, ...]:
-        return (self.nd_num, self.n_value, self.d_value, self.src_nd_matrix_stride, self.src_d_value,
-                self.dst_nz_c0_stride, self.dst_nz_n_stride, self.dst_nz_matrix_stride)
-
 
 @dataclass
 class Nz2NdParamsFull(KeyedFields):
@@ -585,10 +572,6 @@ class Nz2NdParamsFull(KeyedFields):
                                 "dst_d_stride", "dst_nd_matrix_stride"), 16)
     SOURCE = f"{pages.DATA_COPY_NZ2ND} 参数说明 (表3 Nz2NdParamsFull); {semantics('5.10')}"
 
-    def astuple(self) -> tuple[int, ...]:
-        return (self.nd_num, self.n_value, self.d_value, self.src_nd_matrix_stride, self.src_n_stride,
-                self.dst_d_stride, self.dst_nd_matrix_stride)
-
 
 @dataclass
 class SliceInfo(KeyedFields):
@@ -608,9 +591,6 @@ class SliceInfo(KeyedFields):
 
     FIELD_BITS = {"start_index": 32, "end_index": 32, "stride": 32, "burst_len": 32, "shape_value": 32}
     SOURCE = f"{pages.DATA_COPY_SLICE} 参数说明 (表3 SliceInfo); {semantics('5.9')}"
-
-    def astuple(self) -> tuple[int, ...]:
-        return self.start_index, self.end_index, self.stride, self.burst_len, self.shape_value
 
 
 def _padding_key(params) -> tuple:
