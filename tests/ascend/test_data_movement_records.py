@@ -48,8 +48,6 @@ EXPECTED = {
     ("data_copy_pad", 1): ("MTE3", ub((0, 22), (64, 86), (128, 150)), gm((10, 32), (36, 58), (62, 84)), (), ()),
     ("data_copy_pad", 2): ("MTE2", gm((0, 10), (12, 22)), ub((0, 64)), ("PAD",), ()),
     ("data_copy_pad", 3): ("MTE3", ub((0, 128)), gm((0, 64), (66, 130)), (), ()),
-    # NDDMA (950): GM [2, 8] halves padded into a [4, 16] UB tile (NdDmaDci.md's example)
-    ("data_copy", 7): ("MTE2", gm((0, 32)), ub((0, 128)), (), ()),
     ("set_loop_mode_para", 0): ("S", (), (), (), ("LOOP_OUTTOUB",)),
     ("set_loop_mode_para", 1): ("S", (), (), (), ("LOOP_UBTOOUT",)),
     ("reset_loop_mode_para", 0): ("S", (), (), (), ("LOOP_OUTTOUB",)),
@@ -63,7 +61,7 @@ EXPECTED = {
 }
 NAMES = sorted({name for name, _ in EXPECTED})
 #: examples of what only the 950 has; every other one runs on the A2
-CHIP_950 = {("data_copy", 7), ("set_loop_mode_para", 0), ("set_loop_mode_para", 1), ("reset_loop_mode_para", 0),
+CHIP_950 = {("set_loop_mode_para", 0), ("set_loop_mode_para", 1), ("reset_loop_mode_para", 0),
             ("reset_loop_mode_para", 1), ("nd_dma_dci", 0)}
 
 

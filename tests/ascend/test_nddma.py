@@ -48,6 +48,26 @@ def test_nd_dma_dci_page_example():
     assert got.tobytes() == expected.tobytes()
 
 
+def test_the_record_names_exactly_the_bytes_read_and_written():
+    """The NdDmaDci example: GM elements 0-15 read, the whole [4, 16] tile written; bytes outside the reads
+    do not change the result."""
+    info = Info([1, 8], [1, 16], [8, 2], [3, 1], [5, 1])
+    results = []
+    for seed in (1, 2):
+        x = np.random.default_rng(seed).standard_normal(64).astype(np.float32)
+        x[:16] = np.arange(1, 17)
+        with asc.Core("950", trace=True) as core:
+            core.ub_write(0, np.random.default_rng(seed).bytes(512))
+            ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+            asc.data_copy(ub, gm(x), Params(info, 0))
+            record = core.trace[-1]
+            results.append(core.ub_read(0, 256))
+        assert [(r.space, r.start, r.stop) for r in record.reads] == [("GM", 0, 64)]
+        assert [(r.space, r.start, r.stop) for r in record.writes] == [("UB", 0, 256)]
+        assert record.registers_read == record.registers_written == () and record.pipe == "MTE2"
+    assert results[0] == results[1]
+
+
 def test_vendor_scenario_1_constant_padding():
     x = np.arange(1, 16 * 32 + 1, dtype=np.float32).reshape(16, 32)
     golden = np.pad(x, ((13, 3), (15, 17)), mode="constant", constant_values=0)
