@@ -27,7 +27,7 @@ from npusim import ascend as asc
 __all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
            "reduce_bench", "select_bench", "trans_tile_bench"]
 __all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "gather_bench", "moving_copy_bench",
-           "ne_scalar_bench", "select_bench", "trans_tile_bench"]
+           "ne_scalar_bench", "select_bench", "slice_copy_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -229,6 +229,29 @@ def moving_copy_bench(dtype=asc.half, count: int = 256, tiles: int = 64) -> Benc
 
     return Bench(npusim=copy, numpy=copy_np, npusim_output=lambda: core.ub_read(0x1000, ub_np.nbytes),
                  numpy_output=ub_np.tobytes, resources=stack)
+
+
+def slice_copy_bench(rows: int) -> Bench:
+    """``data_copy`` with SliceInfo GM -> UB, the page's shape scaled up: from a (2 * rows, 200) float32
+    tensor, every other row, 4 runs of 24 elements 8 apart from column 16, into a (rows, 96) UB tensor;
+    vs numpy's assignment of the same strided slice (GM与UB切片数据搬运(DataCopy).md)."""
+    x = np.random.default_rng(51).standard_normal((2 * rows, 200)).astype(np.float32)
+    stack, core = _fresh_core()
+    x_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x.reshape(-1))
+    ub = asc.LocalTensor(asc.float32, VECIN, 0x1000, rows * 96)
+    src = [asc.SliceInfo(16, 135, 8, 3, 200), asc.SliceInfo(0, 2 * rows - 2, 1, 1, 2 * rows)]
+    dst = [asc.SliceInfo(0, 95, 0, 3, 96), asc.SliceInfo(0, rows - 1, 0, 1, rows)]
+    ub_np = np.zeros((rows, 4, 24), np.float32)
+
+    def copy_np() -> None:
+        ub_np[...] = x[::2, 16:144].reshape(rows, 4, 32)[:, :, :24]
+
+    return Bench(npusim=lambda: asc.data_copy(ub, x_gm, dst, src, 2), numpy=copy_np,
+                 npusim_output=lambda: core.ub_read(0x1000, ub_np.nbytes), numpy_output=ub_np.tobytes,
+                 resources=stack)
+
+
 # One representative per element-wise family (issue 14): its call shape, element type, the numpy
 # function doing the same job, and input data for which numpy's result is the emulator's (no NaN
 # and no zero divisor, so numpy's NaN sign and inf/saturation rules never come into play).

@@ -20,6 +20,7 @@ from ascend_cases import (
     ne_scalar_bench,
     reduce_bench,
     select_bench,
+    slice_copy_bench,
     trans_tile_bench,
 )
 from cast_cases import cast_bench
@@ -74,6 +75,10 @@ CASES: list[Case | Pending] = [
          moving_copy_bench, group="data_copy"),
     Case("data_copy GM->UB 256 float32, GM offset moving every call (kernel loop)", Target("us", 3),
          partial(moving_copy_bench, asc.float32), group="data_copy"),
+    Case("data_copy SliceInfo GM->UB float32, 2 dims: 160 rows x 4 runs of 24 (the page's example scaled)",
+         STRIDED, partial(slice_copy_bench, 160), group="data_copy"),
+    Case("data_copy SliceInfo GM->UB float32, the page's example (2 rows x 2 runs of 24)", PER_CALL,
+         partial(slice_copy_bench, 2), group="data_copy"),
     Case("trans_data_to_5hd 16x32x32 float32 tile", Target("ratio", 2), partial(trans_tile_bench, asc.float32),
          group="TransDataTo5HD"),
     Case("NCHW->NC1HWC0 kernel 1x64x56x56 half, end to end", Target("ratio", 3), nchw_to_nc1hwc0_bench,

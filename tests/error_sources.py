@@ -79,6 +79,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_C_API}/vector_compute/asc_get_rsvd_count.md": ("asc_get_rsvd_count", *C_API),
     f"{_C_API}/vector_compute/asc_transpose.md": ("asc_transpose", *C_API),
     f"{_C_API}/vector_compute/asc_gather.md": ("asc_gather", *C_API),
+    f"{_C_API}/vector_compute/asc_gather_datablock.md": ("asc_gather_datablock", *C_API),
     f"{_C_API}/vector_compute/asc_reduce.md": ("asc_reduce", *C_API),
     f"{_C_API}/vector_compute/asc_eq.md": ("asc_eq", *C_API),
     f"{_C_API}/vector_compute/asc_eq_scalar.md": ("asc_eq_scalar", *C_API),
@@ -138,6 +139,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     **{f"{_VECTOR}/归约计算/{page}.md": (page, *WITH_TYPES, "关键特性说明")
        for page in ("ReduceRepeat", "ReduceDataBlock", "ReduceSum", "ReduceMax", "ReduceMin")},
     f"{_VECTOR}/归约计算/ReducePairElem.md": ("ReducePairElem", *WITH_TYPES),
+    f"{_VECTOR}/归约计算/寄存器辅助接口/GetReduceRepeatSumSpr(ISASI).md": ("GetReduceRepeatSumSpr(ISASI)", *WITH_TYPES),
     # a legacy page: docs/api/ (not docs/zh/api/) at 3825d1c98~1, removed on 2026-06-10 (npusim.ascend.pages)
     f"{_VECTOR}/归约计算/RepeatReduceSum.md": ("RepeatReduceSum", *WITHOUT_TYPES),
     f"{_VECTOR}/掩码操作/SetMaskCount.md": ("SetMaskCount", *WITHOUT_TYPES),
@@ -150,6 +152,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/数据搬运/UB与UB数据搬运/UBToUB连续数据搬运(Copy).md": ("UBToUB连续数据搬运(Copy)", *WITH_TYPES),
     f"{_VECTOR}/数据排布转换/Transpose.md": ("Transpose", *WITH_TYPES),
     f"{_VECTOR}/离散与聚合/Gather.md": ("Gather", *WITH_TYPES[:5], "约束说明", "调用示例"),
+    f"{_VECTOR}/离散与聚合/Gatherb(ISASI).md": ("Gatherb(ISASI)", *WITH_TYPES[:5], "约束说明", "调用示例"),
     f"{_VECTOR}/离散与聚合/Scatter(ISASI).md": ("Scatter(ISASI)", *WITH_TYPES[:5], "约束说明", "调用示例"),
     f"{_VECTOR}/比较与选择/GatherMask.md": ("GatherMask", *WITH_TYPES),
     f"{_VECTOR}/基础算术/BilinearInterpolation(ISASI).md": (
@@ -172,11 +175,22 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         ("GM与UB连续数据搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/GM与UB高维切分数据搬运(DataCopy).md":
         ("GM与UB高维切分数据搬运(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/GMToUB随路转换ND2NZ搬运(DataCopy).md":
+        ("GMToUB随路转换ND2NZ搬运(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/UBToGM随路转换NZ2ND搬运(DataCopy).md":
+        ("UBToGM随路转换NZ2ND搬运(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/GMToUB多维数据搬运NDDMA(DataCopy).md":
+        ("GMToUB多维数据搬运NDDMA(DataCopy)", *WITH_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/NdDmaDci.md": ("NdDmaDci", *WITHOUT_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/GM与UB切片数据搬运(DataCopy).md":
+        ("GM与UB切片数据搬运(DataCopy)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/UBToGM非对齐数据搬运(DataCopyPad).md": (
         "UBToGM非对齐数据搬运(DataCopyPad)", "产品支持情况", "不支持数据搬运模式mode的原型",
         "支持数据搬运模式mode的原型", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明", "约束说明",
         "调用示例",
     ),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/SetLoopModePara.md": ("SetLoopModePara", *WITHOUT_TYPES),
+    f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/ResetLoopModePara.md": ("ResetLoopModePara", *WITHOUT_TYPES),
     f"{_VECTOR}/数据搬运/GM与UB数据搬运/寄存器配置说明/SetPadValue(ISASI).md": ("SetPadValue(ISASI)", *WITH_TYPES),
     f"{_VECTOR}/数据搬运/UB与UB数据搬运/UBToUB连续数据搬运(DataCopy).md":
         ("UBToUB连续数据搬运(DataCopy)", *WITH_TYPES),

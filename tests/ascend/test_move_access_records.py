@@ -18,8 +18,10 @@ from npusim.engine.registry import by_name
 from .test_elementwise_access_records import SPAN, covered
 
 C_API = ("asc_copy", "asc_copy_sync", "asc_transpose", "asc_transpose_sync", "asc_brcb", "asc_brcb_sync",
-         "asc_gather", "asc_gather_sync", "asc_reduce", "asc_reduce_sync")
+         "asc_gather", "asc_gather_sync", "asc_reduce", "asc_reduce_sync", "asc_gather_datablock",
+         "asc_gather_datablock_sync")
 CHIPS = {"copy": "A2", "transpose": "A2", "brcb": "A2", "gather": "A2", "scatter": "310P", "gather_mask": "A2",
+         "gatherb": "A2",
          **{name: "A2" for name in C_API}}
 
 

@@ -46,17 +46,26 @@ from .types import (
     BrcbRepeatParams,
     CopyRepeatParams,
     DataCopyExtParams,
+    DataCopyMVType,
     DataCopyPadExtParams,
     DataCopyPadParams,
     DataCopyParams,
     GatherMaskMode,
     GatherMaskParams,
+    GatherRepeatParams,
     HardEvent,
+    LoopModeParams,
     MaskMode,
+    Nd2NzParams,
+    NdDmaConfig,
+    NdDmaLoopInfo,
+    NdDmaParams,
+    Nz2NdParamsFull,
     PipeID,
     ReduceOrder,
     RoundMode,
     SelMode,
+    SliceInfo,
     TPosition,
     TransDataTo5HDParams,
     TransposeParamsExt,
@@ -66,9 +75,10 @@ from .types import (
 
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
-                       "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
-                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api",
-                       "bilinear")
+                       "loop_mode", "nddma",
+                       "sync", "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
+                       "move_c_api", "bilinear")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -102,13 +112,13 @@ double = float64
 
 __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
-    "CopyRepeatParams", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams",
-    "GatherMaskMode", "GatherMaskParams", "GlobalAddress", "GlobalTensor", "HardEvent", "JitFunction", "Launch",
-    "LocalTensor", "MaskMode", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "TBuf", "TBufPool", "TPipe",
-    "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt", "TransposeType",
-    "UnaryRepeatParams",
-    "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
-    "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",
-    "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",
+    "CopyRepeatParams", "DataCopyExtParams", "DataCopyMVType", "DataCopyPadExtParams", "DataCopyPadParams",
+    "DataCopyParams", "GatherMaskMode", "GatherMaskParams", "GatherRepeatParams", "GlobalAddress", "GlobalTensor",
+    "HardEvent", "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "Nd2NzParams", "NdDmaConfig",
+    "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
+    "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
+    "TransposeType", "UnaryRepeatParams", "bfloat16", "current_core", "double", "float16", "float32", "float64",
+    "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
+    "int8", "int16", "int32", "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",
     *INSTRUCTION_NAMES,
 ]

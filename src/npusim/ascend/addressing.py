@@ -17,7 +17,9 @@ This module is the only place that turns repeat parameters into addresses.
   being active iff ``r * E + j < N`` (docs/semantics.md §1.4).
 * Data movement (``DataCopy``, ``DataCopyPad``) moves *block runs*: ``blocks``
   runs of ``nbytes`` bytes, the run ``i`` at ``base + i * pitch`` (:class:`BlockRuns`;
-  the pitch is a run plus its gap, GM与UB高维切分数据搬运(DataCopy).md 表3).
+  the pitch is a run plus its gap, GM与UB高维切分数据搬运(DataCopy).md 表3); a slice copy
+  (``SliceInfo``) moves a grid of such runs, one row of runs per index of the outer
+  dimensions (:class:`SliceRuns`).
 * TransDataTo5HD (``vnchwconv``) reads and writes 16 DataBlocks per repeat, each at its
   own address from a list, repeat ``r`` offset by ``off(r) * 32`` bytes with
   ``off(r) = stride if repeat_times == 1 else r * stride`` (docs/semantics.md §4.3):
@@ -46,6 +48,7 @@ __all__ = [
     "BLOCK_BYTES",
     "BlockRuns",
     "REPEAT_BYTES",
+    "SliceRuns",
     "contiguous_mask_words",
     "counter_mode_lanes",
     "elems_per_block",
@@ -212,6 +215,78 @@ class BlockRuns:
             return tuple([_new_tuple(ByteRange, (space, start, start + nbytes, buffer))
                           for start in range(base, base + blocks * pitch, pitch)])
         return merge_ranges((space, int(start), int(start) + nbytes, buffer) for start in self.starts(base))
+
+
+@dataclass(frozen=True)
+class SliceRuns:
+    """The runs of one side of a slice copy: a grid of equal runs of ``nbytes`` bytes.
+
+    Run ``(i_{d-1}, ..., i_1, j)`` starts at ``base + offset + sum_k i_k * outer_pitches[k] + j * pitch``
+    (``j < runs_per_row``, ``i_k < outer_counts[k]``; the outermost dimension first): dimension 0
+    holds ``runs_per_row`` runs ``pitch`` bytes apart, every other dimension repeats the rows below
+    it.  Issue order is row-major, the outermost dimension slowest (``DataCopyGetOffsetList``).
+    Offsets are relative to the operand's start, so the runs are the same wherever it sits; the
+    interface is :class:`BlockRuns`'s.
+    """
+
+    offset: int
+    outer_counts: tuple[int, ...]
+    outer_pitches: tuple[int, ...]
+    runs_per_row: int
+    pitch: int
+    nbytes: int
+
+    @property
+    def blocks(self) -> int:
+        """The number of runs."""
+        return self.runs_per_row * int(np.prod(self.outer_counts, dtype=np.int64))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (*self.outer_counts, self.runs_per_row, self.nbytes)
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return (*self.outer_pitches, self.pitch, 1)
+
+    @property
+    def extent(self) -> int:
+        """Bytes from the operand's start to the end of the run that ends last."""
+        last = sum((count - 1) * pitch for count, pitch in zip(self.outer_counts, self.outer_pitches, strict=True))
+        return self.offset + last + (self.runs_per_row - 1) * self.pitch + self.nbytes
+
+    @property
+    def contiguous(self) -> bool:
+        """The runs are one block of bytes from the operand's start, in issue order."""
+        if self.offset:
+            return False
+        inner = self.nbytes
+        for count, stride in zip(reversed(self.shape[:-1]), reversed(self.strides[:-1]), strict=True):
+            if count > 1 and stride != inner:
+                return False
+            inner *= count
+        return True
+
+    def starts(self, base: int = 0) -> np.ndarray:
+        """Each run's first byte, in issue order."""
+        grid = np.zeros((), dtype=np.int64)
+        for count, pitch in zip(self.shape[:-1], self.strides[:-1], strict=True):
+            grid = grid[..., None] + np.arange(count, dtype=np.int64) * pitch
+        return base + self.offset + grid.reshape(-1)
+
+    def byte_index(self, base: int = 0) -> np.ndarray:
+        """Every byte of every run, shape ``(blocks, nbytes)``, in issue order."""
+        return self.starts(base)[:, None] + np.arange(self.nbytes, dtype=np.int64)[None, :]
+
+    def view(self, array: np.ndarray, base: int) -> np.ndarray:
+        """The runs as a view of the byte array ``array`` shaped :attr:`shape` (bounds already checked)."""
+        return np.ndarray(self.shape, np.uint8, array, base + self.offset, self.strides)
+
+    def ranges(self, space: str, base: int, buffer: str | None = None) -> tuple[ByteRange, ...]:
+        """The runs as merged byte ranges of ``space`` (and GM ``buffer``)."""
+        return merge_ranges((space, int(start), int(start) + self.nbytes, buffer) for start in self.starts(base))
+
+
 class Vnchwconv(NamedTuple):
     """The address arithmetic of one TransDataTo5HD call (``scatter_vnchwconv_b8/b16/b32``).
 

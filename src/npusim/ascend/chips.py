@@ -212,7 +212,19 @@ class AscendChip:
         saturation_flag_api: ``SetSaturationFlag`` exists (A2/A3).
         data_copy_dtypes: dtypes of ``DataCopy`` (GM<->UB, UB<->UB).
         data_copy_pad_dtypes: dtypes of ``DataCopyPad``; empty where it is not supported.
+        data_copy_slice_dtypes: dtypes of ``DataCopy`` with ``SliceInfo`` (GM与UB切片数据搬运(DataCopy).md
+            数据类型); empty where it is not supported.
+        nd2nz_dtypes, nz2nd_dtypes: dtypes of ``DataCopy`` with ``Nd2NzParams`` / ``Nz2NdParamsFull``
+            (their pages' 数据类型); empty where not supported.
+        nz_copy_unmodelled: ``"nd2nz:<dtype>"`` / ``"nz2nd:<dtype>"`` (``*``: every dtype) whose lowering on
+            this product does something other than the page describes, with what it does; npusim rejects
+            them (docs/semantics.md §5.10).
+        reduce_sum_spr: a count-form ``ReduceSum`` of half/float leaves its result where
+            ``GetReduceRepeatSumSpr`` reads it (A2/A3: the ACC register; 950: a block-local copy).
+        gatherb_dtypes: dtypes of ``Gatherb`` (Gatherb(ISASI).md 数据类型); empty where not supported.
         pad_value_api: ``SetPadValue`` exists.
+        loop_mode_api: ``SetLoopModePara`` / ``ResetLoopModePara`` exist, and GM <-> UB copies follow the
+            loop-mode registers (950 only).
         data_copy_zero_nop: ``block_count = 0`` or ``block_len = 0`` is a NOP (A2/A3, 950); on the
             other products the documents do not say, and npusim rejects it.
         source: where this row's numbers come from.
@@ -240,7 +252,14 @@ class AscendChip:
     saturation_flag_api: bool = False
     data_copy_dtypes: frozenset[str] = B8_TO_B64_NO_BF16
     data_copy_pad_dtypes: frozenset[str] = frozenset()
+    data_copy_slice_dtypes: frozenset[str] = frozenset()
+    nd2nz_dtypes: frozenset[str] = frozenset()
+    nz2nd_dtypes: frozenset[str] = frozenset()
+    nz_copy_unmodelled: dict[str, str] = field(default_factory=dict, hash=False)
+    gatherb_dtypes: frozenset[str] = frozenset()
+    reduce_sum_spr: bool = False
     pad_value_api: bool = False
+    loop_mode_api: bool = False
     data_copy_zero_nop: bool = False
     source: str = ""
 
@@ -320,6 +339,13 @@ _A2 = AscendChip(
     saturation_flag_api=True,
     data_copy_dtypes=B8_TO_B64,
     data_copy_pad_dtypes=B8_TO_B64,
+    data_copy_slice_dtypes=B8_TO_B32 | {"bfloat16"},
+    gatherb_dtypes=frozenset({"uint16", "uint32"}),
+    reduce_sum_spr=True,
+    nd2nz_dtypes=B8_TO_B32 | {"bfloat16"},
+    nz2nd_dtypes=_B16_B32,
+    nz_copy_unmodelled={"nd2nz:float32": "in its float specialisation (dav_c220 DataCopyGM2UBND2NZImpl<float>) "
+                                         "cuts rows into 16-element pieces, the page into 32 bytes"},
     pad_value_api=True,
     data_copy_zero_nop=True,
     source=semantics("1.7", "2.4", "3.4", "4.4"),
@@ -394,6 +420,16 @@ _ROWS = (
         float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
         data_copy_dtypes=B8_TO_B64,
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
+        loop_mode_api=True,
+        gatherb_dtypes=B8_TO_B64 - {"float64"},
+        reduce_sum_spr=True,
+        # the page's bool, hifloat8_t, fp8_e8m0_t, complex32 and complex64 are not modelled
+        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"},
+        nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2"},
+        nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"},
+        nz_copy_unmodelled={f"nz2nd:{name}": "(dav_3510 DataCopyUB2GMNZ2NDImplBase) reads 8-bit NZ rows 32 bytes "
+                                             "apart, the page 16 elements"
+                            for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2")},
         pad_value_api=True,
         data_copy_zero_nop=True,
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
@@ -434,6 +470,7 @@ _ROWS = (
                                      scalar=_INT16_HALF_INT32_FLOAT, duplicate=_B16_B32),
         data_copy_dtypes=B8_TO_B64,
         data_copy_pad_dtypes=B8_TO_B32,
+        gatherb_dtypes=B8_TO_B64 - {"float64", "uint64"},
         source=semantics("1.7", "2.4", "3.2", "3.4", "4.4"),
     ),
     AscendChip(
@@ -461,6 +498,11 @@ _ROWS = (
         transdata_dtypes=B8_TO_B32,
         vec_local_bytes=KIB_248,
         vector_dtypes=_A2_A3_VECTOR,
+        data_copy_slice_dtypes=B8_TO_B32,
+        nd2nz_dtypes=B8_TO_B32,
+        nz2nd_dtypes=_B16_B32 - {"bfloat16"},
+        nz_copy_unmodelled={"nd2nz:*": "(dav_m200 DataCopyGM2UBSingleImpl) takes srcDValue in DataBlocks, the "
+                                       "page in elements"},
         source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(

@@ -7,7 +7,12 @@ A :class:`Core` owns the state an instruction can change:
 * the vector mask register (two or four 64-bit words, bit j = lane j, docs/semantics.md §1.3)
   and the mask mode, normal or counter (docs/semantics.md §1.4);
 * ``pad_value``: the DataCopyPad padding register (``SetPadValue``; ``None`` until set);
-* ``float_saturation``: CTRL[48], whether half/bfloat16 results saturate (``SetCtrlSpr(ISASI).md``).
+* ``float_saturation``: CTRL[48], whether half/bfloat16 results saturate (``SetCtrlSpr(ISASI).md``);
+* ``loop_gm_to_ub`` / ``loop_ub_to_gm``: the loop-mode registers of the two GM <-> UB paths
+  (``LOOP_SIZE_OUTTOUB`` and its strides, ``..._UBTOOUT``; SetLoopModePara.md), :data:`NORMAL_LOOP`
+  (one iteration) until ``set_loop_mode_para``;
+* ``acc``: the reduce-sum accumulator ``GetReduceRepeatSumSpr`` reads, ``(dtype name, raw bytes)`` of the
+  last count-form ``ReduceSum`` of half or float, ``None`` until one ran.
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
 block; there is no hidden global core.
@@ -44,6 +49,27 @@ CMPMASK_BYTES = 16
 MAX_BLOCK_NUM = 65535  # blockDim is a uint16 launch parameter
 
 _ACTIVE: ActiveCores[Core] = ActiveCores("npusim_ascend_cores")
+
+
+class LoopRegisters(NamedTuple):
+    """One path's loop-mode registers: ``(loop1_size, loop2_size, loop1_src_stride, loop1_dst_stride,
+    loop2_src_stride, loop2_dst_stride)``, strides in bytes (SetLoopModePara.md 表2)."""
+
+    loop1_size: int
+    loop2_size: int
+    loop1_src_stride: int
+    loop1_dst_stride: int
+    loop2_src_stride: int
+    loop2_dst_stride: int
+
+    @property
+    def normal(self) -> bool:
+        """One iteration: the copy is the plain one (the state ResetLoopModePara restores)."""
+        return self.loop1_size == 1 and self.loop2_size == 1
+
+
+#: sizes 1 x 1 ("硬件约定置1为normal", dav_3510 ResetUBLoopModeParaImpl); assumed at power-on as well
+NORMAL_LOOP = LoopRegisters(1, 1, 0, 0, 0, 0)
 
 
 class SyncRecord(NamedTuple):
@@ -97,6 +123,8 @@ class Core:
         self.mask_mode = MaskMode.NORMAL
         self.pad_value: int | float | None = None
         self.rsvd_cnt = 0  # RSVD_CNT: the elements the last GatherMask kept (get_gather_mask_remain_count)
+        self.loop_gm_to_ub = self.loop_ub_to_gm = NORMAL_LOOP
+        self.acc: tuple[str, bytes] | None = None  # ACC (GetReduceRepeatSumSpr)
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -189,7 +217,7 @@ class Core:
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""
         return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode, self.pad_value,
-                self.float_saturation, self.rsvd_cnt)
+                self.float_saturation, self.rsvd_cnt, self.loop_gm_to_ub, self.loop_ub_to_gm, self.acc)
 
     def require_counter_mode(self, instruction: str) -> None:
         if not self.chip.counter_mode:

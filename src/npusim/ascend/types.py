@@ -11,6 +11,7 @@ parameter class's ``SOURCE`` is where its field widths are documented.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -29,18 +30,27 @@ __all__ = [
     "DataFormat",
     "CopyRepeatParams",
     "DataCopyExtParams",
+    "DataCopyMVType",
     "DataCopyPadExtParams",
     "DataCopyPadParams",
     "DataCopyParams",
     "GatherMaskMode",
     "GatherMaskParams",
+    "GatherRepeatParams",
     "HardEvent",
+    "LoopModeParams",
     "MaskMode",
+    "NdDmaConfig",
+    "NdDmaLoopInfo",
+    "NdDmaParams",
+    "Nd2NzParams",
+    "Nz2NdParamsFull",
     "PipeID",
     "RoundMode",
     "ReduceOrder",
     "SELMODE",
     "SelMode",
+    "SliceInfo",
     "TPosition",
     "TransDataTo5HDParams",
     "TransposeParamsExt",
@@ -220,7 +230,8 @@ class KeyedFields:
         self.__dict__.pop("_fields_key", None)
 
     def astuple(self) -> tuple:
-        raise NotImplementedError
+        """The fields in declaration order (a class whose fields need converting says how)."""
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
 
     def fields_key(self) -> tuple:
         key = self.__dict__.get("_fields_key")
@@ -279,9 +290,6 @@ class BrcbRepeatParams(KeyedFields):
     FIELD_BITS = {"dst_blk_stride": 16, "dst_rep_stride": 16}
     SOURCE = f"{pages.BRCB} 参数说明 (表3 BrcbRepeatParams结构体参数说明)"
 
-    def astuple(self) -> tuple[int, ...]:
-        return self.dst_blk_stride, self.dst_rep_stride
-
 
 class GatherMaskMode(IntEnum):
     """``GatherMaskMode`` (pyasc ``core/enums.py``): GatherMask's reserved ``mode`` template argument."""
@@ -305,6 +313,22 @@ class GatherMaskParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.src0_block_stride, self.repeat_times, self.src0_repeat_stride, self.src1_repeat_stride
+
+
+@dataclass
+class GatherRepeatParams(KeyedFields):
+    """Gatherb's destination strides in DataBlocks (``GatherRepeatParams``; Gatherb(ISASI).md 表3; pyasc
+    ``GatherRepeatParams(dst_blk_stride=1, dst_rep_stride=8)``).  The struct's other fields are
+    reserved and ignored (已废弃), so they are not modelled."""
+
+    dst_blk_stride: int = 1
+    dst_rep_stride: int = 8
+
+    FIELD_BITS = {"dst_blk_stride": 8, "dst_rep_stride": 16}
+    SOURCE = f"{pages.GATHERB} 参数说明 (表3); {semantics('5.13')}"
+
+    def astuple(self) -> tuple[int, ...]:
+        return self.dst_blk_stride, self.dst_rep_stride
 
 
 @dataclass
@@ -417,6 +441,156 @@ class DataCopyExtParams(KeyedFields):
 
     def astuple(self) -> tuple[int, ...]:
         return self.block_count, self.block_len, self.src_stride, self.dst_stride, self.rsv
+
+
+class DataCopyMVType(IntEnum):
+    """The data path a loop-mode register set serves (``DataCopyMVType``, SetLoopModePara.md 表3)."""
+
+    UB_TO_OUT = 0
+    OUT_TO_UB = 1
+
+
+@dataclass
+class LoopModeParams(KeyedFields):
+    """The loop-mode registers of a GM <-> UB path (``LoopModeParams``; SetLoopModePara.md 表2).
+
+    A copy on that path runs ``loop2_size`` x ``loop1_size`` times (outer x inner), iteration
+    ``(i2, i1)`` with both sides moved by ``i1 * loop1_*_stride + i2 * loop2_*_stride`` bytes.
+    """
+
+    loop1_size: int = 0
+    loop2_size: int = 0
+    loop1_src_stride: int = 0
+    loop1_dst_stride: int = 0
+    loop2_src_stride: int = 0
+    loop2_dst_stride: int = 0
+
+    FIELD_BITS = {"loop1_size": 32, "loop2_size": 32, "loop1_src_stride": 64, "loop1_dst_stride": 64,
+                  "loop2_src_stride": 64, "loop2_dst_stride": 64}
+    SOURCE = f"{pages.SET_LOOP_MODE_PARA} 参数说明 (表2 LoopModeParams); {semantics('5.11')}"
+
+
+def _tupled(values) -> tuple:
+    return tuple(values) if isinstance(values, (list, tuple)) else (values,)
+
+
+@dataclass
+class NdDmaLoopInfo(KeyedFields):
+    """Per dimension of an NDDMA copy (``NdDmaLoopInfo<dim>``; GMToUB多维数据搬运NDDMA(DataCopy).md 表5).
+
+    Five sequences of ``dim`` entries, entry 0 the innermost dimension: the source and destination
+    strides between neighbouring elements (elements), the elements moved, and the left/right
+    padding elements.  ``dim`` is their length.
+    """
+
+    loop_src_stride: list
+    loop_dst_stride: list
+    loop_size: list
+    loop_lp_size: list
+    loop_rp_size: list
+
+    SOURCE = f"{pages.DATA_COPY_NDDMA} 参数说明 (表5 NdDmaLoopInfo); {semantics('5.12')}"
+
+    def astuple(self) -> tuple:
+        return tuple(_tupled(getattr(self, f.name)) for f in dataclasses.fields(self))
+
+
+@dataclass
+class NdDmaParams(KeyedFields):
+    """An NDDMA copy's parameters (``NdDmaParams<T, dim>``, 表4): the loops and the constant padding value."""
+
+    loop_info: NdDmaLoopInfo
+    constant_value: int | float = 0
+
+    def astuple(self) -> tuple:
+        info = self.loop_info.fields_key() if isinstance(self.loop_info, NdDmaLoopInfo) else self.loop_info
+        return info, self.constant_value, _sign_key(self.constant_value)
+
+
+@dataclass
+class NdDmaConfig(KeyedFields):
+    """NDDMA options (``NdDmaConfig``, 表3): nearest-value padding, padding sizes for every dimension
+    (``UNSET_PAD`` = 0xFFFF: take each dimension's own), and a reserved optimisation switch."""
+
+    is_nearest_value_mode: bool = False
+    loop_lp_size: int = 0xFFFF
+    loop_rp_size: int = 0xFFFF
+    asc_optimize: bool = False
+
+    UNSET_PAD = 0xFFFF
+
+
+def _sign_key(value) -> float:
+    """-0.0 and 0.0 are equal but pad differently: the sign keys them apart."""
+    return math.copysign(1.0, value) if isinstance(value, float) and value == value else 0.0
+
+
+@dataclass
+class Nd2NzParams(KeyedFields):
+    """GM -> UB with ND -> NZ conversion (``Nd2NzParams``, all ``uint16_t``; GMToUB随路转换ND2NZ搬运(DataCopy).md 表3).
+
+    ``nd_num`` matrices of ``n_value`` rows x ``d_value`` columns, rows ``src_d_value`` elements
+    apart in GM, matrices ``src_nd_matrix_stride`` elements apart; in UB each row is cut into
+    32-byte pieces (C0), piece ``b`` of row ``r`` at ``b * dst_nz_c0_stride + r * dst_nz_n_stride``
+    DataBlocks, matrices ``dst_nz_matrix_stride`` elements apart.  Every field is required (pyasc).
+    """
+
+    nd_num: int
+    n_value: int
+    d_value: int
+    src_nd_matrix_stride: int
+    src_d_value: int
+    dst_nz_c0_stride: int
+    dst_nz_n_stride: int
+    dst_nz_matrix_stride: int
+
+    FIELD_BITS = dict.fromkeys(("nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_d_value",
+                                "dst_nz_c0_stride", "dst_nz_n_stride", "dst_nz_matrix_stride"), 16)
+    SOURCE = f"{pages.DATA_COPY_ND2NZ} 参数说明 (表3 Nd2NzParams); {semantics('5.10')}"
+
+
+@dataclass
+class Nz2NdParamsFull(KeyedFields):
+    """UB -> GM with NZ -> ND conversion (``Nz2NdParamsFull``, all ``uint16_t``;
+    UBToGM随路转换NZ2ND搬运(DataCopy).md 表3).
+
+    ``nd_num`` NZ matrices of ``n_value`` rows x ``d_value`` columns (a multiple of 16): in UB,
+    16-element rows, column block ``b`` of a matrix ``b * src_n_stride * 16`` elements from its
+    start, matrices ``src_nd_matrix_stride * 256`` elements apart; in GM, rows ``dst_d_stride``
+    elements apart, matrices ``dst_nd_matrix_stride`` elements apart.  Every field is required (pyasc).
+    """
+
+    nd_num: int
+    n_value: int
+    d_value: int
+    src_nd_matrix_stride: int
+    src_n_stride: int
+    dst_d_stride: int
+    dst_nd_matrix_stride: int
+
+    FIELD_BITS = dict.fromkeys(("nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_n_stride",
+                                "dst_d_stride", "dst_nd_matrix_stride"), 16)
+    SOURCE = f"{pages.DATA_COPY_NZ2ND} 参数说明 (表3 Nz2NdParamsFull); {semantics('5.10')}"
+
+
+@dataclass
+class SliceInfo(KeyedFields):
+    """One dimension of a slice copy (``SliceInfo``, all ``uint32_t``; GM与UB切片数据搬运(DataCopy).md 表3).
+
+    ``start_index`` / ``end_index``: the first and last element (inclusive) of the selected span;
+    ``stride``: elements skipped between two runs; ``burst_len``: a run's length in DataBlocks
+    (dimension 0 only, 1 in the others); ``shape_value``: the dimension's full length in elements.
+    Defaults are Ascend C's and pyasc's (``end_index = ONE_BLK_SIZE - 1``, ``burst_len = ONE_BLK_SIZE``).
+    """
+
+    start_index: int = 0
+    end_index: int = 31
+    stride: int = 0
+    burst_len: int = 32
+    shape_value: int = 0
+
+    FIELD_BITS = {"start_index": 32, "end_index": 32, "stride": 32, "burst_len": 32, "shape_value": 32}
+    SOURCE = f"{pages.DATA_COPY_SLICE} 参数说明 (表3 SliceInfo); {semantics('5.9')}"
 
 
 def _padding_key(params) -> tuple:

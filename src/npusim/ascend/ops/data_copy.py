@@ -8,6 +8,13 @@ writes them at ``dst_start(i)``.  The forms differ only in how the starts advanc
 * ``data_copy(dst, src, DataCopyParams(block_count, block_len, src_stride, dst_stride))``:
   ``block_len`` and both *gaps* (end of one block to start of the next) count 32-byte
   DataBlocks, on both sides (GM与UB高维切分数据搬运(DataCopy).md, 表3).
+* ``data_copy(dst, src, slice_list1, slice_list2, dim_value)``: GM <-> UB only, a grid of
+  runs that ``SliceInfo`` lists describe on each side (GM与UB切片数据搬运(DataCopy).md;
+  :mod:`.data_copy_slice`).
+* ``data_copy(dst, src, Nd2NzParams)`` GM -> UB and ``data_copy(dst, src, Nz2NdParamsFull)``
+  UB -> GM: the same runs, laid out as the ND <-> NZ conversion does (:mod:`.data_copy_nz`).
+* ``data_copy(dst, src, NdDmaParams, NdDmaConfig())``: the 950's NDDMA, GM -> UB in up to five
+  loops with padding (:mod:`.nddma`).
 * ``data_copy_pad`` GM -> UB: ``block_len`` counts bytes, the GM gap bytes, the UB gap
   DataBlocks; in UB each block becomes ``[left pad][data][right pad][dummy]`` padded to a
   multiple of 32 bytes.  UB -> GM: the UB side of each block is 32-byte padded (its dummy
@@ -43,13 +50,13 @@ from ...dtypes import DType
 from ...engine.plan import SelfBinding
 from ...engine.registry import Instruction, register
 from ...engine.trace import ByteRange
-from ...errors import DataCopyRoundDownWarning, OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import AlignmentError, DataCopyRoundDownWarning, OverlapError, ParameterRangeError, UnsupportedError
 from ...memory import Memory
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import align_up, require_bool, require_int, require_uint
 from .. import pages
-from ..addressing import BLOCK_BYTES, BlockRuns
+from ..addressing import BLOCK_BYTES, BlockRuns, SliceRuns
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import same_array
@@ -57,8 +64,23 @@ from ..operands import NEVER
 from ..runtime.gm import GlobalTensor, GmBuffer
 from ..tensor import LocalTensor
 from ..tolerance import tolerate
-from ..types import DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams, DataCopyParams, TPosition
+from ..types import (
+    DataCopyExtParams,
+    DataCopyMVType,
+    DataCopyPadExtParams,
+    DataCopyPadParams,
+    DataCopyParams,
+    Nd2NzParams,
+    NdDmaConfig,
+    NdDmaParams,
+    Nz2NdParamsFull,
+    TPosition,
+)
 from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+from .data_copy_nz import nd2nz_runs, nz2nd_runs
+from .data_copy_slice import is_slice_list, slice_runs
+from .loop_mode import REGISTER, loop_registers, looped_runs, require_no_loop
+from .nddma import nddma_plan
 
 __all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "data_copy", "data_copy_pad", "set_pad_value"]
 
@@ -89,6 +111,12 @@ OPERANDS = (Param("dst", _anything), Param("src", _anything))
 COPY_FORMS = (
     Form("count", (*OPERANDS, Param("count", _is_int))),
     Form("params", (*OPERANDS, Param("repeat_params", _is_copy_params))),
+    Form("slice", (*OPERANDS, Param("slice_list1", is_slice_list), Param("slice_list2", is_slice_list),
+                   Param("dim_value", _is_int, 1))),
+    Form("nd2nz", (*OPERANDS, Param("intri_params", lambda v: isinstance(v, Nd2NzParams)))),
+    Form("nz2nd", (*OPERANDS, Param("intri_params", lambda v: isinstance(v, Nz2NdParamsFull)))),
+    Form("nddma", (*OPERANDS, Param("params", lambda v: isinstance(v, NdDmaParams)),
+                   Param("config", lambda v: isinstance(v, NdDmaConfig), NdDmaConfig()))),
 )
 PAD_FORMS = (
     Form("ext", (*OPERANDS, Param("data_copy_params", lambda v: isinstance(v, DataCopyExtParams)),
@@ -198,9 +226,21 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     src = _endpoint(instruction, "src", values["src"], core)
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
         raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
+    direction = _direction(dst, src)
+    if form == "nddma":
+        plan = nddma_plan(instruction, core, dst, src, values["params"], values["config"])
+        plan.check(core, (dst, src))
+        return plan
+    if form in ("slice", "nd2nz", "nz2nd"):
+        plan = (_slice_plan if form == "slice" else _conversion_plan)(core, form, direction, dst, src, values)
+        if direction != UB_TO_UB:
+            require_no_loop(instruction, core, direction == GM_TO_UB, f"DataCopy with {form}")
+            plan.registers_read = _loop_register(core, direction) if plan.src.blocks else ()
+        plan.check(core, (dst, src))
+        _require_disjoint_dst(plan.dst, *DISJOINT[form])  # after the bounds: the runs lie in real memory
+        return plan
     dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core,
                           f"{COPY_DOC} 数据类型; {COPY_RULES}")
-    direction = _direction(dst, src)
     if form == "count":
         count = require_uint(instruction, "count", values["count"], 32, f"{COPY_DOC} 函数原型; {COPY_RULES}")
         nbytes = count * dtype.itemsize
@@ -229,9 +269,99 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
             nbytes = block_len * BLOCK_BYTES
             src_runs = BlockRuns(block_count, nbytes, nbytes + src_gap * BLOCK_BYTES)
             dst_runs = BlockRuns(block_count, nbytes, nbytes + dst_gap * BLOCK_BYTES)
-    plan = CopyPlan(direction, src_runs, dst_runs)
+    src_runs, dst_runs, registers, looped = _loop_mode(instruction, core, direction, src_runs, dst_runs)
+    plan = CopyPlan(direction, src_runs, dst_runs, registers_read=registers, gm_aligned=looped)
     plan.check(core, (dst, src))
+    if looped:
+        _require_disjoint_dst(plan.dst, *DISJOINT["loop"])
     return plan
+
+
+def _loop_register(core: Core, direction: str) -> tuple[str, ...]:
+    """The loop-mode register set a GM <-> UB copy follows, where the product has one."""
+    if direction == UB_TO_UB or not core.chip.loop_mode_api:
+        return ()
+    return (REGISTER[DataCopyMVType.OUT_TO_UB if direction == GM_TO_UB else DataCopyMVType.UB_TO_OUT],)
+
+
+def _loop_mode(instruction: str, core: Core, direction: str, src_runs: BlockRuns, dst_runs: BlockRuns):
+    """``(src runs, dst runs, registers read, looped)``: a copy's runs under its path's loop-mode registers
+    (950, SetLoopModePara.md; :mod:`.loop_mode`); unchanged with one iteration, or for a NOP."""
+    registers = _loop_register(core, direction)
+    if not registers or not src_runs.blocks:
+        return src_runs, dst_runs, (), False
+    regs = loop_registers(core, direction == GM_TO_UB)
+    if regs.normal:
+        return src_runs, dst_runs, registers, False
+    return (*looped_runs(instruction, regs, src_runs, dst_runs), registers, True)
+
+
+def _require_gm_aligned(instruction: str, name: str, start: int) -> None:
+    """Under loop mode a GM operand starts 32-byte aligned (SetLoopModePara.md 约束说明)."""
+    if start % BLOCK_BYTES:
+        raise AlignmentError(instruction, f"{name} GM offset", f"{start:#x}", "under loop mode the start address "
+                             "must be 32-byte aligned", "multiples of 32 bytes",
+                             f"{pages.SET_LOOP_MODE_PARA} 约束说明; {semantics('5.11')}")
+
+
+def _conversion_plan(core: Core, form: str, direction: str, dst, src, values: dict) -> CopyPlan:
+    """ND -> NZ (GM -> UB) or NZ -> ND (UB -> GM), on the products and dtypes of its page."""
+    instruction = "data_copy"
+    doc, wanted = (pages.DATA_COPY_ND2NZ, GM_TO_UB) if form == "nd2nz" else (pages.DATA_COPY_NZ2ND, UB_TO_GM)
+    supported = (lambda c: bool(c.nd2nz_dtypes)) if form == "nd2nz" else (lambda c: bool(c.nz2nd_dtypes))
+    if not supported(core.chip):
+        raise unsupported_on(core.chip, instruction, f"DataCopy with {type(values['intri_params']).__name__}",
+                             supported, f"{doc} 产品支持情况; {semantics('5.10')}")
+    if direction != wanted:
+        raise TypeError(f"{instruction}: with {type(values['intri_params']).__name__} the data path is {wanted} "
+                        f"(dst {'LocalTensor' if wanted == GM_TO_UB else 'GlobalTensor'})")
+    dtypes = core.chip.nd2nz_dtypes if form == "nd2nz" else core.chip.nz2nd_dtypes
+    dtype = _common_dtype(instruction, dst, src, dtypes, core, f"{doc} 数据类型; {semantics('5.10')}")
+    runs = (nd2nz_runs if form == "nd2nz" else nz2nd_runs)(instruction, core, dtype, values["intri_params"])
+    return CopyPlan(direction, *(runs or (NO_RUNS, NO_RUNS)))
+
+
+#: per kind of grid copy: the operand and source an overlap of its destination runs is reported with
+DISJOINT = {
+    "slice": ("slice_list1", f"{pages.DATA_COPY_SLICE} 参数说明; {semantics('5.9')}"),
+    "nd2nz": ("intri_params", f"{pages.DATA_COPY_ND2NZ} 参数说明 (表3); {semantics('5.10')}"),
+    "nz2nd": ("intri_params", f"{pages.DATA_COPY_NZ2ND} 参数说明 (表3); {semantics('5.10')}"),
+    "loop": ("loop-mode registers", f"{pages.SET_LOOP_MODE_PARA} 约束说明; {semantics('5.11')}"),
+}
+
+
+def _require_disjoint_dst(runs, operand: str, source: str) -> None:
+    """No two destination runs of a grid copy (SliceInfo, ND <-> NZ, loop mode) share a byte: the result
+    would depend on the order the runs are issued in, which the pages do not give (loop mode: forbidden)."""
+    if not runs.blocks:
+        return
+    span = runs.extent - runs.offset
+    if runs.blocks * runs.nbytes > span:
+        clash = f"{runs.blocks} runs of {runs.nbytes} bytes within {span} bytes"
+    else:
+        starts = np.sort(runs.starts())
+        hits = np.flatnonzero(np.diff(starts) < runs.nbytes)
+        if not hits.size:
+            return
+        clash = f"runs at bytes {int(starts[hits[0]])} and {int(starts[hits[0] + 1])}"
+    raise OverlapError("data_copy", operand, clash, "destination runs overlap one another", "disjoint "
+                       "destination runs", source)
+
+
+def _slice_plan(core: Core, form: str, direction: str, dst, src, values: dict) -> CopyPlan:
+    """A copy with SliceInfo: GM <-> UB only, on the products and dtypes of its page."""
+    instruction, source = "data_copy", f"{pages.DATA_COPY_SLICE} 产品支持情况; {semantics('5.9')}"
+    if not core.chip.data_copy_slice_dtypes:
+        raise unsupported_on(core.chip, instruction, "DataCopy with SliceInfo",
+                             lambda c: bool(c.data_copy_slice_dtypes), source)
+    if direction == UB_TO_UB:
+        raise TypeError(f"{instruction}: a copy with SliceInfo runs GM -> UB (dst LocalTensor, src GlobalTensor) "
+                        "or UB -> GM (dst GlobalTensor, src LocalTensor)")
+    dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_slice_dtypes, core,
+                          f"{pages.DATA_COPY_SLICE} 数据类型; {semantics('5.9')}")
+    src_runs, dst_runs = slice_runs(instruction, dtype, direction == GM_TO_UB, values["slice_list1"],
+                                    values["slice_list2"], values["dim_value"])
+    return CopyPlan(direction, src_runs, dst_runs)
 
 
 @dataclass(eq=False)
@@ -244,9 +374,11 @@ class CopyPlan:
     """
 
     direction: str
-    src: BlockRuns
-    dst: BlockRuns
+    src: BlockRuns | SliceRuns
+    dst: BlockRuns | SliceRuns
     operands: tuple[str, ...] = ("dst", "src")
+    registers_read: tuple[str, ...] = ()  # the loop-mode registers of the path (950)
+    gm_aligned: bool = False  # under loop mode: a GM operand must start 32-byte aligned
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
@@ -270,11 +402,11 @@ class CopyBinding:
     Written-shadow updates follow the same rule.
     """
 
-    registers_read: tuple[str, ...] = ()
     registers_written: tuple[str, ...] = ()
 
     def __init__(self, plan: CopyPlan, core: Core, dst, src) -> None:
         self.plan = plan
+        self.registers_read = plan.registers_read
         self.pipe = PIPES[plan.direction]
         self.blocks, self.src_extent, self.dst_extent = plan.src.blocks, plan.src.extent, plan.dst.extent
         self.dense = plan.src.contiguous and plan.dst.contiguous  # both sides one run: flat slices
@@ -311,6 +443,8 @@ class CopyBinding:
         if self.dst_view is None:  # GM destination
             runs = self.plan.dst
             buffer, gm_start = values[0].locate(instruction, "dst", self.dst_extent)
+            if self.plan.gm_aligned:
+                _require_gm_aligned(instruction, "dst", gm_start)
             buffer.require_writable(instruction, "dst")
             memory = buffer.memory
             gm_target = (buffer, gm_start, self._view(runs, memory.data, gm_start),
@@ -352,6 +486,8 @@ class CopyBinding:
         """A GM source's runs, after its bounds and never-written bytes are checked."""
         runs = self.plan.src
         buffer, start = src.locate(instruction, "src", self.src_extent)
+        if self.plan.gm_aligned:
+            _require_gm_aligned(instruction, "src", start)
         memory = buffer.memory
         if (not memory.fully_written and memory.uninit != "ignore"
                 and not runs.view(memory.written, start).all()):
@@ -441,8 +577,13 @@ def _compile_pad(core: Core, form: str, values: dict) -> PadPlan:
         else:  # the UB side 32-byte padded, its gap in DataBlocks; the GM gap in bytes
             src_runs = BlockRuns(blocks, length, align_up(length, BLOCK_BYTES) + src_gap * BLOCK_BYTES)
             dst_runs = BlockRuns(blocks, length, length + dst_gap)
-    plan = PadPlan(inbound, dtype, src_runs, dst_runs, left, right, is_pad, value)
+    src_runs, dst_runs, registers, looped = _loop_mode(instruction, core, GM_TO_UB if inbound else UB_TO_GM,
+                                                       src_runs, dst_runs)
+    plan = PadPlan(inbound, dtype, src_runs, dst_runs, left, right, is_pad, value, loop_registers_read=registers,
+                   gm_aligned=looped)
     plan.check(core, (dst, src))
+    if looped:
+        _require_disjoint_dst(plan.dst, *DISJOINT["loop"])
     return plan
 
 
@@ -459,6 +600,8 @@ class PadPlan:
     is_pad: bool
     value: object
     operands: tuple[str, ...] = ("dst", "src")
+    loop_registers_read: tuple[str, ...] = ()  # the loop-mode registers of the path (950)
+    gm_aligned: bool = False  # under loop mode: the GM operand must start 32-byte aligned
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
@@ -480,7 +623,8 @@ class PadBinding:
     def __init__(self, plan: PadPlan) -> None:
         self.plan = plan
         self.pipe = PIPES[GM_TO_UB if plan.inbound else UB_TO_GM]
-        self.registers_read = ("PAD",) if plan.src.blocks and plan.pads_from_register else ()
+        self.registers_read = (("PAD",) if plan.src.blocks and plan.pads_from_register else ()) + \
+            plan.loop_registers_read
         self.registers_written = ("PAD",) if plan.src.blocks and plan.is_pad else ()
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
@@ -499,6 +643,8 @@ class PadBinding:
         dtype, left, right = plan.dtype, plan.left, plan.right
         length, row = plan.src.nbytes, plan.dst.nbytes
         start = src.check_bytes(instruction, "src", 0, plan.src.extent)
+        if plan.gm_aligned:
+            _require_gm_aligned(instruction, "src", start)
         data = _read_runs(instruction, src.buffer.memory, plan.src, start, src.buffer)
 
         rows = np.empty((plan.src.blocks, row), dtype=np.uint8)
@@ -532,6 +678,8 @@ class PadBinding:
     def _ub_to_gm(self, core: Core, dst: GlobalTensor, src: LocalTensor) -> None:
         instruction, plan = "data_copy_pad", self.plan
         start = dst.check_bytes(instruction, "dst", 0, plan.dst.extent)
+        if plan.gm_aligned:
+            _require_gm_aligned(instruction, "dst", start)
         buffer = dst.buffer
         buffer.require_writable(instruction, "dst")
         payload = _read_runs(instruction, core.ub, plan.src, src.addr, None)
@@ -578,6 +726,12 @@ def _compile_set_pad_value(core: Core, form: str, values: dict) -> PadValueWrite
 
 
 # ------------------------------------------------------------------ the API
+def _loop_context(core: Core) -> tuple:
+    """What a copy's plan depends on besides its arguments: the loop-mode registers (950; constant elsewhere)."""
+    return core.loop_gm_to_ub, core.loop_ub_to_gm
+
+
+
 _UB = "ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
 _FILLED_UB = "core.ub_write(0, bytes(range(256)) * 4)\n" + _UB
 _GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
@@ -587,18 +741,34 @@ _GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
 
 data_copy = register(Instruction(
     "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
-    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {COPY_RULES}", support=lambda chip: chip.data_copy_dtypes,
+    f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {pages.DATA_COPY_SLICE} 参数说明; "
+    f"{pages.DATA_COPY_ND2NZ} 参数说明; {pages.DATA_COPY_NZ2ND} 参数说明; {pages.DATA_COPY_NDDMA} 参数说明; "
+    f"{COPY_RULES}",
+    support=lambda chip: chip.data_copy_dtypes,
     summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
-            "or DataCopyParams block runs with gaps in DataBlocks",
+            "DataCopyParams block runs with gaps in DataBlocks, a SliceInfo slice (GM <-> UB), ND -> NZ "
+            "(Nd2NzParams, GM -> UB), NZ -> ND (Nz2NdParamsFull, UB -> GM) or NDDMA (NdDmaParams, 950)",
+    # (the NDDMA form runs on the 950 only, and every example of an entry runs on one product: its record is
+    # checked in tests/ascend/test_nddma.py)
     examples=(
         _GM_SETUP + "asc.data_copy(ub, x_gm[64:], 256)",
         _GM_SETUP + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
         _FILLED_UB + "out = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 512)\n"
                      "asc.data_copy(out, ub, asc.DataCopyParams(3, 1, 2, 0))",
+        _GM_SETUP + "asc.data_copy(ub, x_gm, [asc.SliceInfo(0, 31, 0, 1, 32), asc.SliceInfo(0, 1, 0, 1, 2)], "
+                    "[asc.SliceInfo(5, 52, 16, 1, 100), asc.SliceInfo(0, 2, 1, 1, 4)], 2)",
+        _GM_SETUP + "asc.data_copy(x_gm[7:], ub, [asc.SliceInfo(3, 40, 6, 1, 48)], "
+                    "[asc.SliceInfo(0, 47, 16, 1, 128)], 1)",
+        _GM_SETUP + "asc.data_copy(ub, x_gm[16:], asc.Nd2NzParams(1, 8, 32, 0, 40, 8, 1, 0))",
+        _GM_SETUP + "asc.data_copy(x_gm[8:], ub, asc.Nz2NdParamsFull(2, 3, 32, 1, 4, 40, 128))",
     ),
-    fast_context=lambda core: (),
+    plan_context=lambda core, form, values: _loop_context(core), fast_context=lambda core: _loop_context(core),
     doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
-        "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks.",
+        "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks, or GM <-> UB a slice "
+        "(slice_list1 = dst SliceInfo list, slice_list2 = src, dim_value; GM与UB切片数据搬运(DataCopy).md), "
+        "or with intri_params = Nd2NzParams (GM -> UB) / Nz2NdParamsFull (UB -> GM), the layout conversions "
+        "where the vendor lowering does what their pages say (docs/semantics.md §5.10), or on the 950 the NDDMA "
+        "form params = NdDmaParams(NdDmaLoopInfo(...), constant_value), config = NdDmaConfig() (§5.12).",
 ))
 
 data_copy_pad = register(Instruction(
@@ -615,7 +785,7 @@ data_copy_pad = register(Instruction(
                           "asc.DataCopyPadParams(False, 1, 2))",
         _GM_SETUP + "asc.data_copy_pad(x_gm, ub, asc.DataCopyParams(2, 64, 0, 2))",
     ),
-    fast_context=lambda core: (),
+    plan_context=lambda core, form, values: _loop_context(core), fast_context=lambda core: _loop_context(core),
     doc="``asc.data_copy_pad``: GM -> UB with padding to 32 bytes (DataCopyPadExtParams / DataCopyPadParams), "
         "or UB -> GM of unaligned lengths.",
 ))

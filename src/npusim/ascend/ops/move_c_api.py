@@ -21,6 +21,8 @@ Memory API it lowers like:
   count per repeat); ``(dst, src0, src1, count)``: counter mode, one repeat of ``count`` elements by
   ``src1``'s bits, then normal mode with the mask ``(count, 0)``.  Both leave RSVD_CNT.
 * ``asc_get_rsvd_count()``: RSVD_CNT, as ``get_gather_mask_remain_count``.
+* ``asc_gather_datablock(dst, src, src_offset, dst_repeat_stride, dst_block_stride, repeat)``: the bare
+  ``vgatherb`` (Gatherb without its ``ResetMask``: the registers stay), uint16 / uint32.
 
 ``*_sync`` adds ``pipe_barrier(PIPE_ALL)`` after the instruction, which npusim records.
 """
@@ -50,10 +52,12 @@ from .common import (
 )
 from .gather_mask import REMAIN, masked_gather
 from .gather_scatter import GATHER, count_lanes, indexed_plan
+from .gatherb import gatherb_plan
 from .vector_copy import COPY_OP, counter_plan, vector_plan
 from .vector_transpose import block_transpose
 
-__all__ = ["asc_brcb", "asc_brcb_sync", "asc_copy", "asc_copy_sync", "asc_gather", "asc_gather_sync",
+__all__ = ["asc_brcb", "asc_brcb_sync", "asc_copy", "asc_copy_sync", "asc_gather", "asc_gather_datablock",
+           "asc_gather_datablock_sync", "asc_gather_sync",
            "asc_get_rsvd_count", "asc_reduce", "asc_reduce_sync", "asc_transpose", "asc_transpose_sync"]
 
 _B16_B32_INT = frozenset({"int16", "uint16", "int32", "uint32"})
@@ -266,7 +270,7 @@ def _register(name: str, alias_of: str, forms, compile_, support, summary: str, 
               plan_context=None):
     barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if name.endswith("_sync") else ""
     family = {"copy": "data_movement", "transpose": "layout", "brcb": "fill", "gather": "gather_scatter",
-              "gather_mask": "compare_select"}[alias_of]
+              "gatherb": "gather_scatter", "gather_mask": "compare_select"}[alias_of]
     return register(Instruction(
         name, "ascend", family,
         "V", forms, lambda core, form, values: compile_(name, core, form, values), f"{c_api_page(name)} 参数说明",
@@ -340,6 +344,39 @@ asc_gather = _gather_entry("asc_gather")
 asc_gather_sync = _gather_entry("asc_gather_sync")
 asc_reduce = _reduce_entry("asc_reduce")
 asc_reduce_sync = _reduce_entry("asc_reduce_sync")
+
+
+# ------------------------------------------------------------ asc_gather_datablock (Gatherb)
+GATHERB_FORMS = (Form("", (Param("dst", is_tensor), Param("src", is_tensor), Param("src_offset", is_tensor),
+                           Param("dst_repeat_stride", _uint), Param("dst_block_stride", _uint),
+                           Param("repeat", _uint))),)
+
+
+def _compile_gather_datablock(name: str, core: Core, form: str, bound: dict):
+    dst, src, page = _tensors(name, core, bound, _U16_U32)
+    source = f"{page} 参数说明"
+    rep = require_uint(name, "dst_repeat_stride", bound["dst_repeat_stride"], 16, source)
+    blk = require_uint(name, "dst_block_stride", bound["dst_block_stride"], 8, source)
+    repeat = require_uint(name, "repeat", bound["repeat"], 8, source)
+    plan = gatherb_plan(name, core, dst, src, bound["src_offset"], repeat, blk, rep, None, "src", "src_offset",
+                        one_for_zero=True)  # the A2/A3 hardware takes a block stride of 0 as 1 (Gatherb 约束说明)
+    return _finished(name, plan)
+
+
+def _gather_datablock_entry(name: str):
+    return _register(name, "gatherb", GATHERB_FORMS, _compile_gather_datablock,
+                     _c_api_support(lambda chip: _U16_U32),
+                     "vgatherb: dst block r*8+j = the 32 bytes at src + src_offset[r*8+j]",
+                     ("x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 128)\n"
+                      "x.write(list(range(128)))\n"
+                      "off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 256, 8)\n"
+                      "off.write([0, 64, 32, 96, 128, 160, 224, 192])\n"
+                      "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 1024, 256)\n"
+                      f"asc.{name}(z, x, off, 8, 2, 1)",))
+
+
+asc_gather_datablock = _gather_datablock_entry("asc_gather_datablock")
+asc_gather_datablock_sync = _gather_datablock_entry("asc_gather_datablock_sync")
 
 
 def _compile_rsvd(core: Core, form: str, values: dict):

@@ -113,6 +113,10 @@ REDUCE_ALL_OPS = {op.name: op for op in (
 )}
 
 
+#: the types whose count-form ReduceSum result GetReduceRepeatSumSpr returns (its page: half, float)
+ACC_DTYPES = frozenset({"float16", "float32"})
+
+
 def _ceil(a: int, b: int) -> int:
     return -(-a // b)
 
@@ -189,7 +193,9 @@ def _compile(op: ReduceAllOp, core: Core, form: str, bound: dict) -> ReduceAllPl
                          strided_footprint("src", 0, lanes, dtype.itemsize, 1, rep_stride),
                          bytes_footprint("dst", 0, alignment, 1),
                          bytes_footprint("shared_tmp_buffer", 0, work_used * dtype.itemsize, 1),
-                         ("CTRL",) if op.operation == "sum" and dtype.name in core.chip.float_saturation_dtypes else ())
+                         ("CTRL",) if op.operation == "sum" and dtype.name in core.chip.float_saturation_dtypes else (),
+                         writes_acc=op.operation == "sum" and form == "count" and core.chip.reduce_sum_spr
+                         and dtype.name in ACC_DTYPES)
     plan.placed([dst, src, work])
     return plan
 
@@ -226,6 +232,7 @@ class ReduceAllPlan:
     work_fp: Footprint | None
     registers: tuple[str, ...]
     operands: tuple[str, ...] = ("dst", "src", "shared_tmp_buffer")
+    writes_acc: bool = False  # a count-form half/float ReduceSum leaves its result in ACC (GetReduceRepeatSumSpr)
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> ReduceAllBinding:
         dst, src, work = tensors
@@ -254,7 +261,7 @@ class ReduceAllBinding:
         self.plan = plan
         self.footprints = footprints
         self.registers_read = plan.registers
-        self.registers_written = ()
+        self.registers_written = ("ACC",) if plan.writes_acc else ()
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -298,6 +305,8 @@ class ReduceAllBinding:
         core.ub.scatter(dst.addrs, result)
         if work.addrs.size:
             core.ub.mark_undefined(work.addrs)
+        if self.plan.writes_acc:  # dav_c220 ReduceSum count form: vcadd into ACC; dav_3510: accValHalf/Float
+            core.acc = (self.plan.dtype.name, result[: self.plan.dtype.itemsize].tobytes())
 
 
 def whole_sum(grid: np.ndarray, lanes: ActiveLanes, dtype: DType, method: int, saturate: bool):
