@@ -65,8 +65,9 @@ from .types import (
 )
 
 #: the modules under ``ops/`` that register instructions (one family each)
-INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
-                       "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
+INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", "control", "compare", "select",
+                       "transpose", "data_copy", "sync",
+                       "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api")
 
 

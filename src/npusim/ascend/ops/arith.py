@@ -33,6 +33,13 @@ reinterpreted by accident.  The rules, and where they come from:
   instruction) rounds the exact ``x * y + z`` once.  Integers wrap.
 * **exp, ln, reciprocal, rsqrt** are an *accuracy model*, not the hardware's bits: the
   float64 result of numpy's function, rounded once to T (docs/numerics.md).
+* **neg** (Neg(ISASI).md) is ``-x``: two's-complement negation for integers (wrapping, so
+  ``-INT_MIN`` is ``INT_MIN``; the page is silent), the sign flipped for floats (a NaN gives the
+  canonical NaN, as every float result here).
+* **prelu** (Prelu(ISASI).md) is ``x`` where ``x >= 0`` (the page's formula; -0 stays -0), else
+  ``x * alpha`` with the tensor's lane as alpha, rounded once: leaky_relu with a per-lane slope.
+* **abs_sub** (AbsSub(ISASI).md) is ``|x - y|``: the difference rounded once, then its magnitude
+  (exact), so one rounding in all.
 * **copy** (Copy) is the source's bit pattern, unchanged.
 * **Logic** (and, or, not) works on the bit patterns (the 950 also complements half/float
   bits, Not.md).  **Shifts** (ShiftLeft.md / ShiftRight.md): unsigned types shift logically;
@@ -58,6 +65,7 @@ MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul
 OPERATIONS = frozenset({
     "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
     "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", "copy", *MULTIPLY_ADD,
+    "neg", "prelu", "abs_sub",
 })
 TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
                   "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
@@ -115,6 +123,8 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
             return np.where(signed < 0, (np.zeros_like(a) - a), a).astype(raw, copy=False)
         if operation == "relu":
             return np.where(a.view(dtype.np_dtype) > 0, a, 0).astype(raw, copy=False)
+        if operation == "neg":
+            return (np.zeros_like(a) - a).astype(raw, copy=False)
         if operation in ("shift_left", "shift_right"):
             return _shift(operation, dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
         if operation in MULTIPLY_ADD:
@@ -171,6 +181,8 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
         return TRANSCENDENTAL[operation](a.astype(np.float64))
     if operation == "abs":
         return np.abs(a)
+    if operation == "neg":
+        return -a
     if operation == "sqrt":
         return np.sqrt(a)
     if operation == "relu":
@@ -186,8 +198,10 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
         return a / b
     if operation in ("max", "min"):
         return _ieee_extremum(a, b, operation == "max")
-    if operation == "leaky_relu":
+    if operation in ("leaky_relu", "prelu"):  # the slope is the scalar (leaky_relu) or src1's lane (prelu)
         return np.where(a >= 0, a, a * b)
+    if operation == "abs_sub":
+        return np.abs(a - b)
     if operation in ("add_relu", "sub_relu"):
         return _relu(a + b if operation == "add_relu" else a - b)
     raise ValueError(f"unknown vector operation {operation!r}")

@@ -58,6 +58,7 @@ from .common import (
     record_pipe_barrier,
     require_repeat_params,
     require_ub_tensor,
+    scalar_bits_cached,
 )
 from .conversion import convert
 from .elementwise import (
@@ -153,6 +154,8 @@ class CastGeometry:
     sync: bool = False
     sources: tuple[str, ...] = ("src",)
     operation: str | None = None  # the compound casts: what the sources give before the conversion
+    scalar_at: int | None = None  # MulsCast: where its scalar operand sits among the call's values
+    scalar_name: str = "scalar"  # ... and the parameter's name
 
 
 def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
@@ -308,6 +311,9 @@ class CastBinding:
                 if src.seen_written != ub.shadow_epoch:
                     src.check_initialized(ub, geometry.name)
             lanes = [src.gather(ub, geometry.src_dtype.raw) for src in sources]
+            if geometry.scalar_at is not None:  # MulsCast: the scalar, in the sources' type, read per call
+                lanes.append(scalar_bits_cached(geometry.name, geometry.scalar_name, values[geometry.scalar_at],
+                                                geometry.src_dtype))
             if geometry.operation is not None:  # the compound casts: the sources' result in their own type first
                 own = core.float_saturation and geometry.src_dtype.name in core.chip.float_saturation_dtypes
                 lanes = [arith.compute(geometry.operation, geometry.src_dtype, lanes, own)]

@@ -155,6 +155,8 @@ class VectorOp:
         exactness: its exactness class (docs/architecture.md, "Exactness").
         family: ``"arith"``, ``"logic"``, ``"compound"`` or ``"fill"`` (the documents' chapters).
         reads_dst: dst is also an input (the multiply-adds), read before it is written.
+        scalar_name: the parameter that holds the scalar (``"src0"`` or ``"src1"`` for the
+            flexible-scalar instructions of :mod:`.elementwise_isasi`).
     """
 
     name: str
@@ -168,6 +170,7 @@ class VectorOp:
     exactness: str = BIT_EXACT
     family: str = "arith"
     reads_dst: bool = False
+    scalar_name: str = "scalar"
 
     @property
     def shifts(self) -> bool:
@@ -279,7 +282,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     if op.shifts:
         shift_bits(op, core, bound["scalar"], dtype)  # rejected now; the plan reads it per call
     elif op.scalar:
-        scalar_bits(name, "scalar", bound["scalar"], dtype)
+        scalar_bits(name, op.scalar_name, bound[op.scalar_name], dtype)
 
     itemsize = dtype.itemsize
     native = core.chip.vector_lowering == "native"
@@ -311,7 +314,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
         registers += ("CTRL",)  # the saturation switch, read per call
     relative = [strided_footprint(label, 0, lanes, itemsize, blk, rep)
                 for label, (blk, rep) in zip(operands, strides, strict=True)]
-    scalar_at = op.forms[0].names.index("scalar") if op.scalar else None  # the same place in both forms
+    scalar_at = op.forms[0].names.index(op.scalar_name) if op.scalar else None  # the same place in both forms
     fused = op.operation in ("fused_mul_add", "fused_mul_add_relu", "mul_add_dst") and \
         core.chip.name in FUSED_MULTIPLY_ADD
     plan = VectorPlan(op, dtype, lanes, tuple(strides), relative, words_after, mode_after, registers, operands,
@@ -471,7 +474,7 @@ class VectorBinding:
         elif plan.op.shifts:
             scalar = shift_bits(plan.op, core, values[plan.scalar_at], dtype)
         else:
-            scalar = scalar_bits_cached(name, "scalar", values[plan.scalar_at], dtype)
+            scalar = scalar_bits_cached(name, plan.op.scalar_name, values[plan.scalar_at], dtype)
         saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
         if self.chained:
             self._check_chained_sources(ub)

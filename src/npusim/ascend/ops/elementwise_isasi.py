@@ -1,0 +1,496 @@
+"""The 950's own (ISASI) element-wise instructions: Neg, Prelu, AbsSub, Mull, Ands, Ors and MulsCast.
+
+Every other product's row on these pages says "不支持": a call there raises the unsupported-product
+error.  They reuse the element-wise table's pieces (:mod:`.elementwise`: :class:`VectorOp`, its
+compile, plan and binding; :mod:`.arith` for a lane) and the compound casts' plan (:mod:`.cast`):
+
+* **neg, prelu, abs_sub** — :class:`VectorOp` entries with the pages' one call form, the count form
+  (基础算术/Neg(ISASI).md, Prelu(ISASI).md, 复合计算/AbsSub(ISASI).md 函数原型)::
+
+      neg(dst, src, count)
+      prelu(dst, src0, src1, count)         # dst = src0 >= 0 ? src0 : src0 * src1
+      abs_sub(dst, src0, src1, count)       # dst = |src0 - src1|
+
+* **mull** — two destinations (基础算术/Mull(ISASI).md): the exact 64-bit product of two int32 or
+  uint32 lanes, its low 32 bits to dst0 and its high 32 bits ("溢出部分") to dst1::
+
+      mull(dst0, dst1, src0, src1, count)
+
+* **ands, ors, muls_cast** — the *flexible scalar position* (逻辑计算/Ands.md, Ors.md,
+  复合计算/MulsCast(ISASI).md): either source may be the scalar, a number or a LocalTensor whose
+  first element is the scalar ("LocalTensor单点元素", ``src1Local[0]``); when both are tensors,
+  ``scalar_tensor_index`` (C++ ``BinaryConfig::scalarTensorIndex``, default 1) says which one::
+
+      ands(dst, src0, src1, count, is_set_mask=True, scalar_tensor_index=1)
+      ands(dst, src0, src1, mask, repeat_times, repeat_params, is_set_mask=True, scalar_tensor_index=1)
+      muls_cast(dst, src0, src1, count, scalar_tensor_index=1)   # half dst = CAST_ROUND(src * scalar)
+
+  A number is read per call (not part of the plan); a tensor element is read from UB when the call
+  runs, after every check.  The pages' constraints: one operand must be a vector (C013); the
+  element must not overlap dst ("源操作数为LocalTensor单点元素的场景，不支持源操作数和目的操作数地址重叠").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...dtypes import DType
+from ...engine.registry import BIT_EXACT, IEEE_RNE, Instruction, register
+from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
+from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...lazy import cached_attribute
+from ...overloads import Form, Param
+from ...sources import semantics
+from ...validate import require_int
+from .. import pages
+from ..addressing import ActiveLanes, counter_mode_lanes, lanes_per_repeat
+from ..arith_dtypes import vector_support
+from ..cast_dtypes import compound_cast_pairs
+from ..chips import unsupported_on
+from ..core import Core
+from ..footprint import Footprint, check_overlap, strided_footprint
+from ..operands import OperandAccess, StridedOperand
+from ..tensor import LocalTensor
+from . import cast
+from .common import (
+    is_bool_arg,
+    is_int_arg,
+    is_mask_arg,
+    is_scalar,
+    is_tensor,
+    mask_fast_context,
+    require_dtype,
+    require_ub_tensor,
+    scalar_bits,
+)
+from .elementwise import DST, INT32_MAX, VectorOp, _compile, _unary_params
+
+__all__ = ["abs_sub", "ands", "mull", "muls_cast", "neg", "ors", "prelu"]
+
+NEG_PAGE = f"{pages.ARITHMETIC}/Neg(ISASI).md"
+PRELU_PAGE = f"{pages.ARITHMETIC}/Prelu(ISASI).md"
+MULL_PAGE = f"{pages.ARITHMETIC}/Mull(ISASI).md"
+ABS_SUB_PAGE = f"{pages.COMPOUND}/AbsSub(ISASI).md"
+ANDS_PAGE = f"{pages.LOGIC}/Ands.md"
+ORS_PAGE = f"{pages.LOGIC}/Ors.md"
+MULS_CAST_PAGE = f"{pages.COMPOUND}/MulsCast(ISASI).md"
+
+_COUNT = Param("count", is_int_arg)
+UNARY_COUNT_FORMS = (Form("count", (DST, Param("src", is_tensor), _COUNT)),)
+BINARY_COUNT_FORMS = (Form("count", (DST, Param("src0", is_tensor), Param("src1", is_tensor), _COUNT)),)
+
+
+# ------------------------------------------------------------ neg, prelu, abs_sub: the element-wise plan
+def _count_only(name: str, doc: str, sources: tuple[str, ...], operation: str, summary: str, exactness: str,
+                family: str) -> VectorOp:
+    forms = UNARY_COUNT_FORMS if len(sources) == 1 else BINARY_COUNT_FORMS
+    return VectorOp(name, doc, sources, operation, False, False, forms, summary, exactness, family)
+
+
+COUNT_ONLY_OPS = {op.name: op for op in (
+    _count_only("neg", NEG_PAGE, ("src",), "neg", "dst = -src per lane (integers wrap, floats flip the sign)",
+                BIT_EXACT, "arith"),
+    _count_only("prelu", PRELU_PAGE, ("src0", "src1"), "prelu",
+                "dst = src0 if src0 >= 0 else src0 * src1 per lane (the product rounded once)", IEEE_RNE, "arith"),
+    _count_only("abs_sub", ABS_SUB_PAGE, ("src0", "src1"), "abs_sub",
+                "dst = |src0 - src1| per lane (the difference rounded once)", IEEE_RNE, "compound"),
+)}
+_COUNT_EXAMPLES = {
+    "neg": ("x = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 512)\n"
+            "z = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 4096, 512)\n"
+            "asc.neg(z, x, 300)",),
+    "prelu": ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+              "a = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 2048, 512)\n"
+              "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 4096, 512)\n"
+              "asc.prelu(z, x, a, 500)",),
+    "abs_sub": ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+                "y = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2048, 256)\n"
+                "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 256)\n"
+                "asc.abs_sub(z, x, y, 200)",),
+}
+
+
+def _register_count_only(op: VectorOp):
+    return register(Instruction(
+        op.name, "ascend", op.family, "V", op.forms,
+        lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.doc} 功能说明",
+        support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
+        summary=op.summary, examples=_COUNT_EXAMPLES[op.name], fast_context=lambda core: (),
+        doc=f"``{op.summary}`` ({op.doc}).\n\nThe 950 only; the count form only.",
+    ))
+
+
+# ------------------------------------------------------------ the flexible scalar position
+def _is_operand(value) -> bool:
+    return is_tensor(value) or is_scalar(value)
+
+
+_SRC0, _SRC1 = Param("src0", _is_operand), Param("src1", _is_operand)
+_SCALAR_INDEX = Param("scalar_tensor_index", is_int_arg, 1)
+FLEXIBLE_FORMS = (
+    Form("mask", (DST, _SRC0, _SRC1, Param("mask", is_mask_arg), Param("repeat_times", is_int_arg),
+                  Param("repeat_params", _unary_params), Param("is_set_mask", is_bool_arg, True), _SCALAR_INDEX)),
+    Form("count", (DST, _SRC0, _SRC1, _COUNT, Param("is_set_mask", is_bool_arg, True), _SCALAR_INDEX)),
+)
+_IS_SET_MASK_AT = FLEXIBLE_FORMS[0].names.index("is_set_mask")
+
+
+def _flexible_plan_context(core: Core, form: str, values: tuple) -> tuple:
+    """As :func:`.common.mask_plan_context`, with ``is_set_mask`` before ``scalar_tensor_index``."""
+    if form == "count":
+        return ()
+    return (int(core.mask_mode), None if values[_IS_SET_MASK_AT] else core.mask_words)
+
+
+@dataclass(frozen=True)
+class ScalarPosition:
+    """Which source of a flexible-scalar call is the vector and which the scalar.
+
+    Attributes:
+        vector: ``"src0"`` or ``"src1"``, the tensor operand.
+        scalar: the other one.
+        element: the scalar is a tensor's first element (both sources are tensors).
+        at: the scalar parameter's index among the call's values.
+    """
+
+    vector: str
+    scalar: str
+    element: bool
+    at: int
+
+
+def scalar_position(name: str, bound: dict, page: str) -> ScalarPosition:
+    """The pages' rules: one source must be a tensor (约束说明 "必须有一个为矢量"); when both are,
+    ``scalar_tensor_index`` (0 = src0, 1 = src1; 模板参数说明 config) names the element."""
+    tensors = is_tensor(bound["src0"]), is_tensor(bound["src1"])
+    if not any(tensors):
+        raise UnsupportedError(name, "src0/src1", f"{bound['src0']!r}, {bound['src1']!r}",
+                               "both operands are scalars; one of them must be a vector", "a LocalTensor as src0 "
+                               "or src1", f"{page} 约束说明")
+    if all(tensors):
+        index = require_int(name, "scalar_tensor_index", bound["scalar_tensor_index"], 0, 1,
+                            f"{page} 参数说明 (表1 模板参数说明: config, BinaryConfig.scalarTensorIndex)",
+                            rule="the position of the scalar element: 0 = src0, 1 = src1")
+        scalar = ("src0", "src1")[index]
+    else:
+        scalar = "src1" if tensors[0] else "src0"
+    vector = "src0" if scalar == "src1" else "src1"
+    return ScalarPosition(vector, scalar, all(tensors), FLEXIBLE_FORMS[1].names.index(scalar))
+
+
+def check_scalar_element(name: str, label: str, tensor: LocalTensor, core: Core, dst: Footprint | None,
+                         page: str) -> None:
+    """A tensor element used as the scalar: usable, in UB, 32-byte aligned, inside its tensor, and
+    clear of every byte dst writes (约束说明)."""
+    require_ub_tensor(name, label, tensor, core)
+    size = tensor.dtype.itemsize
+    tensor.check_span(name, label, tensor.addr, tensor.addr + size)
+    if dst is None or dst.empty:
+        return
+    hit = (dst.addrs < tensor.addr + size) & (dst.addrs + dst.itemsize > tensor.addr)
+    if hit.any():
+        raise OverlapError(name, f"{label} / dst", f"element at {tensor.addr:#x}",
+                           f"{label}, a LocalTensor element used as the scalar, overlaps dst",
+                           "no byte in common with dst", f"{page} 约束说明")
+
+
+@dataclass(eq=False)
+class ElementScalarPlan:
+    """A flexible-scalar plan whose scalar is a tensor's first element: the plan of the call with a
+    number there (``inner``), plus that element, read when the call runs.
+
+    Attributes:
+        inner: the plan of dst and the vector source (its scalar slot is replaced per call).
+        name, page: the instruction and its page.
+        position: which source is the element.
+        dtype: the element's type (the vector's).
+        operands: the inner plan's operands, then the element's tensor.
+    """
+
+    inner: object
+    name: str
+    page: str
+    position: ScalarPosition
+    dtype: DType
+    operands: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.operands = (*self.inner.operands, self.position.scalar)
+
+    def bind(self, core: Core, tensors: list[LocalTensor]) -> ElementScalarBinding:
+        binding = self.inner.bind(core, tensors[:-1])
+        dst = binding.footprints[0] if binding.footprints else None
+        check_scalar_element(self.name, self.position.scalar, tensors[-1], core, dst, self.page)
+        return ElementScalarBinding(self, binding, tensors[-1].addr)
+
+
+class ElementScalarBinding:
+    """An :class:`ElementScalarPlan` at one placement: the inner binding, and the element's address."""
+
+    def __init__(self, plan: ElementScalarPlan, inner, addr: int) -> None:
+        self.plan, self.inner, self.addr = plan, inner, addr
+        self.registers_read = inner.registers_read
+        self.registers_written = inner.registers_written
+
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        element = ByteRange("UB", self.addr, self.addr + self.plan.dtype.itemsize)
+        return merge_ranges([*self.inner.reads, element]) if self.inner.footprints else ()
+
+    @property
+    def writes(self) -> tuple[ByteRange, ...]:
+        return self.inner.writes
+
+    def run(self, core: Core, values: tuple) -> None:
+        """Read the element (a scalar read of UB), then run the inner binding with it as the scalar."""
+        if not self.inner.footprints:
+            return
+        plan, size = self.plan, self.plan.dtype.itemsize
+        core.ub.check_initialized_span(plan.name, plan.position.scalar, self.addr, self.addr + size)
+        scalar = core.ub.data[self.addr:self.addr + size].view(plan.dtype.np_dtype)[0].item()
+        at = plan.position.at
+        self.inner.run(core, values[:at] + (scalar,) + values[at + 1:])
+
+
+def _with_element(inner, name: str, page: str, position: ScalarPosition, bound: dict, dtype: DType, core: Core):
+    """``inner`` as it is for a number, or wrapped for an element of type ``dtype`` (checked at this call's
+    addresses, after every check of ``inner``)."""
+    if not position.element:
+        return inner
+    element = require_ub_tensor(name, position.scalar, bound[position.scalar], core)
+    if element.dtype != dtype:
+        raise UnsupportedError(name, f"{position.scalar} dtype", element.dtype.name,
+                               f"the scalar element must have {position.vector}'s dtype", dtype.name,
+                               f"{page} 参数说明")
+    dst = bound["dst"]
+    check_scalar_element(name, position.scalar, element, core,
+                         inner.footprints[0].moved(dst.addr) if inner.footprints else None, page)
+    return ElementScalarPlan(inner, name, page, position, dtype)
+
+
+# ------------------------------------------------------------ ands, ors
+def _logic_ops(name: str, page: str, operation: str, summary: str) -> dict[str, VectorOp]:
+    """The instruction's two VectorOps: the vector as src0 (scalar src1), or as src1 (scalar src0)."""
+    return {vector: VectorOp(name, page, (vector,), operation, True, False, FLEXIBLE_FORMS, summary, BIT_EXACT,
+                             "logic", scalar_name=scalar)
+            for vector, scalar in (("src0", "src1"), ("src1", "src0"))}
+
+
+LOGIC_OPS = {
+    "ands": _logic_ops("ands", ANDS_PAGE, "and", "dst = src & scalar per lane (the scalar on either side, a "
+                       "number or a tensor's first element)"),
+    "ors": _logic_ops("ors", ORS_PAGE, "or", "dst = src | scalar per lane (the scalar on either side, a "
+                      "number or a tensor's first element)"),
+}
+
+
+def _compile_logic(name: str):
+    ops = LOGIC_OPS[name]
+
+    def compile(core: Core, form: str, bound: dict):
+        op = ops["src0"]
+        position = scalar_position(name, bound, op.doc)
+        op = ops[position.vector]
+        values = dict(bound, **{position.scalar: 0}) if position.element else bound  # the element: read per call
+        inner = _compile(op, core, form, values)
+        return _with_element(inner, name, op.doc, position, bound, bound["dst"].dtype, core)
+
+    return compile
+
+
+def _logic_examples(name: str) -> tuple[str, ...]:
+    setup = ("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 512)\n"
+             "s = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 2048, 16)\n"
+             "z = asc.LocalTensor(asc.int16, asc.TPosition.VECOUT, 4096, 512)\n")
+    return (setup + f"asc.{name}(z, x, 0x0F0F, 500)",
+            setup + f"asc.{name}(z, 0x00FF, x, 128, 4, asc.UnaryRepeatParams(1, 1, 8, 8))",
+            setup + f"asc.{name}(z, x, s, [0xFFFF0000FFFF0000, 0xFF], 2, asc.UnaryRepeatParams(1, 2, 8, 16))",
+            setup + f"asc.{name}(z, s, x, 300, scalar_tensor_index=0)")
+
+
+def _register_logic(name: str):
+    op = LOGIC_OPS[name]["src0"]
+    return register(Instruction(
+        name, "ascend", "logic", "V", FLEXIBLE_FORMS, _compile_logic(name), f"{op.doc} 功能说明",
+        support=lambda chip: vector_support(chip, name), exactness=BIT_EXACT, summary=op.summary,
+        examples=_logic_examples(name), per_call=frozenset({"src0", "src1"}),
+        plan_context=_flexible_plan_context, fast_context=mask_fast_context,
+        doc=f"``{op.summary}`` ({op.doc}).\n\nThe 950 only; int64/uint64 in the count form only.  With two "
+            "tensors, ``scalar_tensor_index`` (0 or 1) names the one whose first element is the scalar.",
+    ))
+
+
+# ------------------------------------------------------------ muls_cast: the compound casts' plan
+def _compile_muls_cast(core: Core, form: str, bound: dict):
+    """MulsCast: ``CAST_ROUND(src * scalar)`` to half, the product rounded to float first (the page: "与标量
+    相乘再按照CAST_ROUND模式转换成half类型"), with half's saturation where the product saturates."""
+    name, page = "muls_cast", MULS_CAST_PAGE
+    position = scalar_position(name, bound, page)
+    dst = require_ub_tensor(name, "dst", bound["dst"], core)
+    src = require_ub_tensor(name, position.vector, bound[position.vector], core)
+    pairs = compound_cast_pairs(name, core.chip)
+    if pairs is None:
+        raise unsupported_on(core.chip, name, "MulsCast", lambda c: compound_cast_pairs(name, c) is not None,
+                             f"{page} 产品支持情况; {semantics('5.8')}")
+    pair = (src.dtype.name, dst.dtype.name)
+    if pair not in pairs:
+        raise UnsupportedError(name, f"{position.vector}/dst dtypes", f"{pair[0]} -> {pair[1]}",
+                               f"MulsCast does not convert this pair on {core.chip.product}",
+                               ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)), f"{page} 数据类型")
+    if not position.element:
+        scalar_bits(name, position.scalar, bound[position.scalar], src.dtype)
+    plan = cast._planned(name, core, form, bound, "round", dst, {position.vector: src}, page, None, "mul")
+    plan.geometry = dataclasses.replace(plan.geometry, scalar_at=position.at, scalar_name=position.scalar)
+    return _with_element(plan, name, page, position, bound, src.dtype, core)
+
+
+MULS_CAST_FORMS = (Form("count", (DST, _SRC0, _SRC1, _COUNT, _SCALAR_INDEX)),)
+_MULS_CAST_SUMMARY = "dst (half) = CAST_ROUND(src * scalar) per lane, the float product rounded first"
+_MULS_CAST_SETUP = ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+                    "s = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2048, 8)\n"
+                    "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 4096, 256)\n")
+
+muls_cast = register(Instruction(
+    "muls_cast", "ascend", "compound", "V", MULS_CAST_FORMS, _compile_muls_cast, f"{MULS_CAST_PAGE} 功能说明",
+    support=lambda chip: compound_cast_pairs("muls_cast", chip), exactness=IEEE_RNE, summary=_MULS_CAST_SUMMARY,
+    examples=(_MULS_CAST_SETUP + "asc.muls_cast(z, x, 2.5, 200)",
+              _MULS_CAST_SETUP + "asc.muls_cast(z, s, x, 256, scalar_tensor_index=0)"),
+    per_call=frozenset({"src0", "src1"}), fast_context=lambda core: (),
+    doc=f"``{_MULS_CAST_SUMMARY}`` ({MULS_CAST_PAGE}).\n\nThe 950 only, float -> half, the count form only.  "
+        "The product is rounded to float (RNE) and then to half with CAST_ROUND (ties away from zero): the page "
+        "says multiply, then convert; whether the hardware's ``vmulscvt`` rounds once is not documented.",
+))
+
+
+# ------------------------------------------------------------ mull: two destinations
+MULL_FORMS = (Form("count", (Param("dst0", lambda _v: True), Param("dst1", is_tensor), Param("src0", is_tensor),
+                             Param("src1", is_tensor), _COUNT)),)
+MULL_OPERANDS = ("dst0", "dst1", "src0", "src1")
+
+
+def _compile_mull(core: Core, form: str, bound: dict) -> MullPlan:
+    """Mull(ISASI).md: four tensors of one type (int32 or uint32), the first ``count`` elements of each."""
+    name, page = "mull", MULL_PAGE
+    tensors = [require_ub_tensor(name, label, bound[label], core) for label in MULL_OPERANDS]
+    dtype = tensors[0].dtype
+    for label, tensor in zip(MULL_OPERANDS[1:], tensors[1:], strict=True):
+        if tensor.dtype != dtype:
+            raise UnsupportedError(name, f"{label} dtype", tensor.dtype.name, f"{label} must have dst0's dtype",
+                                   dtype.name, f"{page} 参数说明")
+    support = vector_support(core.chip, name)
+    if support is None:
+        raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, name) is not None,
+                             f"{page} 产品支持情况; {semantics('5.3')}")
+    require_dtype(name, "dst0", dtype, support.for_form(True), f"{name} does not support this data type on "
+                  f"{core.chip.product}", f"{page} 数据类型")
+    count = require_int(name, "count", bound["count"], 0, INT32_MAX, f"{page} 函数原型; {semantics('1.4')}",
+                        rule="count is an int32_t")
+    if count == 0:
+        if not core.chip.zero_repeat_nop:
+            raise ParameterRangeError(name, "count", 0, f"count = 0 is not guaranteed to be a NOP on "
+                                      f"{core.chip.product}", "at least 1", f"{page} 约束说明; {semantics('1.9')}")
+        return MullPlan(dtype, None, [])
+    for label, tensor in zip(MULL_OPERANDS, tensors, strict=True):
+        tensor.check_span(name, label, tensor.addr, tensor.addr + count * dtype.itemsize)
+    lanes = counter_mode_lanes(count, lanes_per_repeat(dtype.itemsize))
+    plan = MullPlan(dtype, lanes, [strided_footprint(label, 0, lanes, dtype.itemsize, 1, 8)
+                                   for label in MULL_OPERANDS])
+    plan.placed(tensors)
+    return plan
+
+
+@dataclass(eq=False)
+class MullPlan:
+    """A checked Mull call, relative to its four tensors (a NOP when ``lanes`` is None)."""
+
+    dtype: DType
+    lanes: ActiveLanes | None
+    footprints: list[Footprint]
+    operands: tuple[str, ...] = MULL_OPERANDS
+
+    def placed(self, tensors: list[LocalTensor]) -> list[Footprint]:
+        """The footprints at these addresses, inside their tensors; each destination clear of the other and
+        either in place on or clear of each source (docs/semantics.md §1.6)."""
+        footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=True)]
+        for fp, tensor in zip(footprints, tensors, strict=True):
+            fp.check_in("mull", tensor)
+        dst0, dst1, *sources = footprints
+        for dst in (dst0, dst1):
+            for src in sources:
+                check_overlap("mull", dst, src)
+        if dst0.lo < dst1.hi and dst1.lo < dst0.hi:
+            raise OverlapError("mull", "dst0 / dst1", f"[{max(dst0.lo, dst1.lo):#x}, {min(dst0.hi, dst1.hi):#x})",
+                               "the two destinations overlap (each lane writes both)", "no byte in common",
+                               f"{MULL_PAGE} 约束说明; {semantics('1.6')}")
+        return footprints
+
+    def bind(self, core: Core, tensors: list[LocalTensor]) -> MullBinding:
+        for label, tensor in zip(self.operands, tensors, strict=True):
+            require_ub_tensor("mull", label, tensor, core)
+        return MullBinding(self, core, self.placed(tensors) if self.lanes is not None else [])
+
+
+class MullBinding:
+    """A :class:`MullPlan` at one placement: the operands' accesses, and what it touches."""
+
+    registers_read: tuple[str, ...] = ()
+    registers_written: tuple[str, ...] = ()  # a vector function on the 950: the mask registers stay
+
+    def __init__(self, plan: MullPlan, core: Core, footprints: list[Footprint]) -> None:
+        self.plan, self.footprints = plan, footprints
+        self.accesses = [OperandAccess.build(core.ub, StridedOperand(fp.lo, fp, 1, 8), plan.dtype.raw, plan.lanes,
+                                             "flat") for fp in footprints]
+
+    @cached_attribute
+    def reads(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for fp in self.footprints[2:] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+
+    @cached_attribute
+    def writes(self) -> tuple[ByteRange, ...]:
+        return merge_ranges(r for fp in self.footprints[:2] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+
+    def run(self, core: Core, values: tuple) -> None:
+        """Read both sources, form every lane's 64-bit product, then write its low and high halves."""
+        if not self.accesses:
+            return
+        ub, dtype = core.ub, self.plan.dtype
+        low_dst, high_dst, *sources = self.accesses
+        for access in sources:
+            if access.seen_written != ub.shadow_epoch:
+                access.check_initialized(ub, "mull")
+        a, b = (access.gather(ub, dtype.raw) for access in sources)
+        low, high = mull_halves(dtype, a, b)
+        low_dst.write(ub, low)
+        high_dst.write(ub, high)
+
+
+def mull_halves(dtype: DType, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The low and high 32 bits of the exact products of raw int32 (signed) or uint32 lanes."""
+    wide = np.int64 if dtype.kind == "int" else np.uint64
+    product = a.view(dtype.np_dtype).astype(wide) * b.view(dtype.np_dtype).astype(wide)  # exact: |p| < 2^63
+    bits = product.view(np.uint64)
+    return (bits & np.uint64(0xFFFFFFFF)).astype(dtype.raw), (bits >> np.uint64(32)).astype(dtype.raw)
+
+
+_MULL_SUMMARY = "dst0 = low 32 bits, dst1 = high 32 bits of src0 * src1 per lane (the exact 64-bit product)"
+mull = register(Instruction(
+    "mull", "ascend", "arith", "V", MULL_FORMS, _compile_mull, f"{MULL_PAGE} 功能说明",
+    support=lambda chip: vector_support(chip, "mull"), exactness=BIT_EXACT, summary=_MULL_SUMMARY,
+    examples=("a = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 256)\n"
+              "b = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 1024, 256)\n"
+              "lo = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 2048, 256)\n"
+              "hi = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 3072, 256)\n"
+              "asc.mull(lo, hi, a, b, 200)",),
+    fast_context=lambda core: (),
+    doc=f"``{_MULL_SUMMARY}`` ({MULL_PAGE}).\n\nThe 950 only, int32 (signed product) or uint32 (unsigned), the "
+        "count form only.",
+))
+
+neg = _register_count_only(COUNT_ONLY_OPS["neg"])
+prelu = _register_count_only(COUNT_ONLY_OPS["prelu"])
+abs_sub = _register_count_only(COUNT_ONLY_OPS["abs_sub"])
+ands = _register_logic("ands")
+ors = _register_logic("ors")
