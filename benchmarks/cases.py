@@ -22,6 +22,7 @@ from ascend_cases import (
     trans_tile_bench,
 )
 from cast_cases import cast_bench
+from isasi_cases import count_form_bench, ors_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
@@ -46,6 +47,14 @@ def _repeat_rows(label: str, build) -> list[Case]:
     ]
 
 
+def _count_rows(label: str, build) -> list[Case]:
+    """The rows of a count-form-only instruction: repeat 1 and 160 repeats' worth (contiguous, no strides)."""
+    return [
+        Case(f"{label} r1", PER_CALL, partial(build, 1), group="repeat 1"),
+        Case(f"{label} r160 dense", DENSE, partial(build, 160), group="repeat 160"),
+    ]
+
+
 CASES: list[Case | Pending] = [
     *_repeat_rows("select mode 0 (CMPMASK)", partial(select_bench, 0)),
     *_repeat_rows("select mode 1 (scalar)", partial(select_bench, 1)),
@@ -65,6 +74,9 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("whole_reduce_max half (reduce, per repeat)", partial(reduce_bench, "whole_reduce_max")),
     *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),
     *_repeat_rows("copy float32 (data movement)", partial(elementwise_bench, "copy")),
+    *_repeat_rows("ors int16 scalar, 950 (logic, flexible scalar)", ors_bench),
+    *_count_rows("prelu float32, 950 (arith, count form)", partial(count_form_bench, "prelu")),
+    *_count_rows("abs_sub float32, 950 (compound, count form)", partial(count_form_bench, "abs_sub")),
     *_repeat_rows("gather half count (gather/scatter)", gather_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),

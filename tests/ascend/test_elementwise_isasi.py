@@ -25,6 +25,7 @@ from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, Parame
 from . import isasi_reference as iref
 from . import reference_model as ref
 from .conftest import assert_rejected, fill
+from .interrupts import Machine, sweep
 
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 N = 512
@@ -541,3 +542,35 @@ def test_registry_entry(name):
     assert products == ["950"]
     exact = name in ("neg", "mull", "ands", "ors")
     assert entry.exactness == (BIT_EXACT if exact else IEEE_RNE)
+
+
+# ------------------------------------------------------------------ interrupted calls change nothing
+INTERRUPTED = {
+    "mull (two destinations)": lambda: asc.mull(t(asc.int32, 0x1000, 256, VECOUT), t(asc.int32, 0x2000, 256, VECOUT),
+                                                t(asc.int32, 0x3000, 256), t(asc.int32, 0x4000, 256), 200),
+    "ands, an element scalar, bit-wise mask": lambda: asc.ands(t(asc.int16, 0x1000, 256, VECOUT),
+                                                               t(asc.int16, 0x3000, 16), t(asc.int16, 0x2000, 256),
+                                                               [0xFFFF, 0xF], 2, asc.UnaryRepeatParams(),
+                                                               scalar_tensor_index=0),
+    "ors, a number": lambda: asc.ors(t(asc.uint16, 0x1000, 256, VECOUT), t(asc.uint16, 0x2000, 256), 0x8001, 200),
+    "muls_cast, an element scalar": lambda: asc.muls_cast(t(asc.float16, 0x1000, 256, VECOUT),
+                                                          t(asc.float32, 0x2000, 256), t(asc.float32, 0x3000, 8), 256),
+    "neg": lambda: asc.neg(t(asc.float16, 0x1000, 256, VECOUT), t(asc.float16, 0x2000, 256), 256),
+    "prelu, in place on src0": lambda: asc.prelu(t(asc.float32, 0x2000, 256, VECOUT), t(asc.float32, 0x2000, 256),
+                                                 t(asc.float32, 0x3000, 256), 200),
+}
+
+
+@pytest.mark.parametrize("form", sorted(INTERRUPTED))
+def test_an_interrupted_call_changes_nothing(form):
+    core = interrupted_core()
+    assert sweep(Machine(core), INTERRUPTED[form], fresh_plans=True)
+    assert sweep(Machine(core), INTERRUPTED[form], fresh_plans=False)
+
+
+def interrupted_core() -> asc.Core:
+    core = asc.Core("950")
+    with core:
+        fill(core, 0, SPAN, seed=3)
+        core.set_mask_words(0x0F0F_0F0F_0F0F_0F0F, 0x0000_FFFF_0000_FFFF)
+    return core
