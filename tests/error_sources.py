@@ -130,6 +130,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     **{f"{_VECTOR}/复合计算/{page}.md": WITH_TYPES for page in ("AbsSub(ISASI)", "MulsCast(ISASI)")},
     **{f"{_VECTOR}/逻辑计算/{page}.md": (page, *WITH_TYPES, "模板参数及接口参数说明", "scalarValue取值说明")
        for page in ("ShiftLeft", "ShiftRight")},
+    **{f"{_VECTOR}/逻辑计算/{page}.md": WITH_TYPES
+       for page in ("ShiftLeft（左移位数为Tensor）", "ShiftRight（右移位数为Tensor）")},
     **{f"{_VECTOR}/复合计算/{page}.md": (page, *WITH_TYPES) for page in (
         "AddRelu", "SubRelu", "FusedMulAdd", "MulAddRelu", "MulAddDst", "Axpy")},
     **{f"{_VECTOR}/归约计算/{page}.md": (page, *WITH_TYPES, "关键特性说明")

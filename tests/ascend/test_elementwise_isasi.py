@@ -22,6 +22,7 @@ from npusim import ascend as asc
 from npusim.engine.registry import BIT_EXACT, IEEE_RNE, by_name
 from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
+from . import elementwise_reference as eref
 from . import isasi_reference as iref
 from . import reference_model as ref
 from .conftest import assert_rejected, fill
@@ -501,10 +502,15 @@ def test_a_bad_scalar_of_a_planned_call_is_rejected_per_call():
 
 # ------------------------------------------------------------------ access records, on the 950
 def _run(snippet: str, image: bytes):
+    """UB just before the example's call (its setup may write), just after, and the call's record."""
+    setup, call = snippet.rsplit("\n", 1)
+    namespace = {"asc": asc, "np": np}
     with asc.Core("950", trace=True) as core:
         core.ub_write(0, image)
-        exec(snippet, {"asc": asc, "core": core, "np": np})  # noqa: S102 - the registry's own examples
-        return np.frombuffer(core.ub_read(0, SPAN), np.uint8).copy(), core.trace[-1]
+        exec(setup, namespace)  # noqa: S102 - the registry's own examples
+        before = np.frombuffer(core.ub_read(0, SPAN), np.uint8).copy()
+        exec(call, namespace)  # noqa: S102
+        return before, np.frombuffer(core.ub_read(0, SPAN), np.uint8).copy(), core.trace[-1]
 
 
 def _covered(ranges) -> np.ndarray:
@@ -515,7 +521,8 @@ def _covered(ranges) -> np.ndarray:
     return mask
 
 
-RECORD_CASES = [(name, i) for name in NAMES for i in range(len(by_name("ascend", name).examples))]
+RECORD_CASES = [(name, i) for name in (*NAMES, "shift_left", "shift_right")
+                for i in range(len(by_name("ascend", name).examples))]
 
 
 @pytest.mark.parametrize(("name", "index"), RECORD_CASES)
@@ -523,15 +530,15 @@ def test_access_records_are_exact(name, index):
     snippet = by_name("ascend", name).examples[index]
     rng = np.random.default_rng(index)
     image = rng.integers(0, 256, SPAN, dtype=np.uint8)
-    after, record = _run(snippet, image.tobytes())
+    before, after, record = _run(snippet, image.tobytes())
     assert record.instruction == name
     writes, reads = _covered(record.writes), _covered(record.reads)
-    changed = after != image
+    changed = after != before
     assert writes.any() and not (changed & ~writes).any()
-    other = image.copy()
+    other = before.copy()
     outside = ~(reads | writes)
     other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
-    again, _ = _run(snippet, other.tobytes())
+    _, again, _ = _run(snippet, other.tobytes())
     assert (again[writes] == after[writes]).all(), "the written bytes depend on bytes outside reads + writes"
 
 
@@ -574,3 +581,123 @@ def interrupted_core() -> asc.Core:
         fill(core, 0, SPAN, seed=3)
         core.set_mask_words(0x0F0F_0F0F_0F0F_0F0F, 0x0000_FFFF_0000_FFFF)
     return core
+
+
+# ------------------------------------------------------------------ shifts with the amounts in a tensor (950)
+SHIFT_TYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+
+
+def _shift(name: str, fmt: str, values: list[int], amounts: list[int]) -> list[int]:
+    dtype = getattr(asc, fmt)
+    amount_type = getattr(asc, f"int{8 * dtype.itemsize}")
+    with asc.Core("950"):
+        src, n, dst = t(dtype, 0, len(values)), t(amount_type, 4096, len(values)), t(dtype, 8192, len(values), VECOUT)
+        write_bits(src, values)
+        write_bits(n, bits_of(amounts, amount_type.name))
+        getattr(asc, name)(dst, src, n, len(values))
+        return read_bits(dst)
+
+
+@pytest.mark.parametrize("fmt", SHIFT_TYPES[2:])
+def test_shift_by_tensor_worked_examples(fmt):
+    """ShiftLeft（左移位数为Tensor）.md: [1 2 3 ... 512] << [2 2 ...] = [4 8 12 ... 2048];
+    ShiftRight（右移位数为Tensor）.md: >> 2 = [0 0 0 1 1 1 1 ... 128]."""
+    values = list(range(1, N + 1))
+    left = _shift("shift_left", fmt, values, [2] * N)
+    assert left[:3] == [4, 8, 12] and left[-1] == 2048 and left == [4 * v for v in values]
+    right = _shift("shift_right", fmt, values, [2] * N)
+    assert right[:7] == [0, 0, 0, 1, 1, 1, 1] and right[-1] == 128 and right == [v >> 2 for v in values]
+
+
+def test_shift_by_tensor_bit_examples_of_the_pages():
+    """功能说明: uint16 1010101010101010 << 1 = 0101010101010100; int16 << 1 = 1101010101010100, << 3 =
+    1101010101010000; >> 1 (uint16) = 0101010101010101; int16 >> 1 = 1101010101010101, >> 3 = 1111010101010101."""
+    x = 0b1010101010101010
+    assert _shift("shift_left", "uint16", [x] * 16, [1] * 16)[0] == 0b0101010101010100
+    assert _shift("shift_left", "int16", [x, x] + [0] * 14, [1, 3] + [0] * 14)[:2] == [0b1101010101010100,
+                                                                                         0b1101010101010000]
+    assert _shift("shift_right", "uint16", [x] * 16, [1] * 16)[0] == 0b0101010101010101
+    assert _shift("shift_right", "int16", [x, x] + [0] * 14, [1, 3] + [0] * 14)[:2] == [0b1101010101010101,
+                                                                                          0b1111010101010101]
+
+
+def test_shift_by_tensor_past_the_width():
+    """约束说明: a logical shift by more than the width gives 0; an arithmetic right shift -1 for a negative
+    source and 0 for a positive one; a signed left shift past the width 0 (as the scalar form's page)."""
+    assert _shift("shift_left", "uint16", [0xFFFF] * 16, [17] * 16) == [0] * 16
+    assert _shift("shift_right", "uint32", [0xFFFFFFFF] * 8, [40] * 8) == [0] * 8
+    assert _shift("shift_right", "int16", [0x8001, 5] + [0] * 14, [20, 20] + [0] * 14)[:2] == [0xFFFF, 0]
+    assert _shift("shift_left", "int32", [5, 0x80000001] + [0] * 6, [33, 33] + [0] * 6)[:2] == [0, 0]
+
+
+@SETTINGS
+@given(data=st.data(), name=st.sampled_from(["shift_left", "shift_right"]), fmt=st.sampled_from(SHIFT_TYPES),
+       count=st.integers(1, 300))
+def test_shift_by_tensor_matches_the_reference(data, name, fmt, count):
+    width = 8 * ref.FORMATS[fmt][0]
+    amounts = data.draw(st.lists(st.one_of(st.integers(0, width + 2), st.integers(0, (1 << (width - 1)) - 1)),
+                                 min_size=count, max_size=count))
+    values = data.draw(st.lists(special_bits(fmt), min_size=count, max_size=count))
+    dtype = getattr(asc, fmt)
+    amount_type = getattr(asc, f"int{width}")
+    with asc.Core("950") as core:
+        fill(core, 0, SPAN)
+        src, n, dst = t(dtype, 0, 300), t(amount_type, 0x1000, 300), t(dtype, 0x4000, 300, VECOUT)
+        write_bits(src, values)
+        write_bits(n, amounts)
+        before = bytearray(core.ub_read(0, SPAN))
+        getattr(asc, name)(dst, src, n, count)
+        after = core.ub_read(0, SPAN)
+    size = width // 8
+    for i in range(count):
+        ref.store(before, 0x4000 + i * size, size, eref.int_bits(name, fmt, values[i], amounts[i]))
+    assert after == bytes(before)
+
+
+SHIFT_CONSTRAINTS = [
+    ("another product", "A2", lambda: asc.shift_left(t(asc.int16, 0, 64, C), t(asc.int16, 256, 64),
+                                                     t(asc.int16, 512, 64), 64),
+     UnsupportedError, "shift_left", "product"),
+    ("unsigned amounts", "950", lambda: asc.shift_right(t(asc.uint16, 0, 64, C), t(asc.uint16, 256, 64),
+                                                        t(asc.uint16, 512, 64), 64),
+     UnsupportedError, "shift_right", "src1 dtype"),
+    ("amounts of another size", "950", lambda: asc.shift_left(t(asc.int16, 0, 64, C), t(asc.int16, 256, 64),
+                                                              t(asc.int32, 512, 64), 64),
+     UnsupportedError, "shift_left", "src1 dtype"),
+    ("a float dst", "950", lambda: asc.shift_left(t(asc.float16, 0, 64, C), t(asc.float16, 256, 64),
+                                                  t(asc.int16, 512, 64), 64),
+     UnsupportedError, "shift_left", "dst dtype"),
+    ("src0 of another type", "950", lambda: asc.shift_left(t(asc.int16, 0, 64, C), t(asc.uint16, 256, 64),
+                                                           t(asc.int16, 512, 64), 64),
+     UnsupportedError, "shift_left", "src0 dtype"),
+    ("count 0", "950", lambda: asc.shift_right(t(asc.int16, 0, 64, C), t(asc.int16, 256, 64),
+                                               t(asc.int16, 512, 64), 0),
+     ParameterRangeError, "shift_right", "count"),
+    ("amounts past their tensor", "950", lambda: asc.shift_right(t(asc.int16, 0, 64, C), t(asc.int16, 256, 64),
+                                                                 t(asc.int16, 512, 16), 64),
+     OutOfBoundsError, "shift_right", "src1 byte range"),
+    ("amounts partly over dst", "950", lambda: asc.shift_right(t(asc.int16, 0, 64, C), t(asc.int16, 256, 64),
+                                                               t(asc.int16, 32, 64), 64),
+     OverlapError, "shift_right", "src1 / dst"),
+]
+
+
+@pytest.mark.parametrize(("chip", "call", "error", "instruction", "operand"), [c[1:] for c in SHIFT_CONSTRAINTS],
+                         ids=[c[0] for c in SHIFT_CONSTRAINTS])
+def test_shift_by_tensor_constraints(chip, call, error, instruction, operand):
+    with asc.Core(chip) as core:
+        fill(core, 0, SPAN)
+        assert_rejected(core, error, call, instruction=instruction, operand=operand)
+
+
+def test_a_negative_shift_amount_is_rejected_when_the_call_runs():
+    """参数说明 (src1): "不支持设置为负数" — read from UB, so checked per call, before anything is written."""
+    with asc.Core("950") as core:
+        fill(core, 0, SPAN)
+        src, n, dst = t(asc.int32, 0, 64), t(asc.int32, 256, 64), t(asc.int32, 512, 64, VECOUT)
+        write_bits(n, [3] * 64)
+        asc.shift_left(dst, src, n, 64)  # planned
+        write_bits(n, bits_of([3] * 40 + [-2] + [3] * 23, "int32"))
+        error = assert_rejected(core, ParameterRangeError, lambda: asc.shift_left(dst, src, n, 64),
+                                "lane 40", instruction="shift_left", operand="src1", value=-2)
+        assert "不支持设置为负数" not in str(error)  # the rule in English; the source names the page

@@ -17,7 +17,8 @@ from npusim.engine.registry import by_name
 from ..ascend import poisoned_core
 from . import test_fuzz_registry as registry_fuzz
 
-NAMES = ("neg", "prelu", "abs_sub", "mull", "ands", "ors", "muls_cast")  # tests/ascend/test_elementwise_isasi.py
+# tests/ascend/test_elementwise_isasi.py; the shifts' examples include their 950-only tensor form
+NAMES = ("neg", "prelu", "abs_sub", "mull", "ands", "ors", "muls_cast", "shift_left", "shift_right")
 
 
 def _new_950_core() -> asc.Core:

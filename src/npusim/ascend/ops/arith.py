@@ -46,7 +46,9 @@ reinterpreted by accident.  The rules, and where they come from:
   signed types shift right arithmetically, and shift left keeping the sign bit
   (``sign | ((x << n) & (2^(w-1) - 1))``, the pages' int16 examples); a left shift by more
   than the width gives 0 (the 950 page; elsewhere it is out of range), a logical right shift
-  by the width or more 0, an arithmetic one the sign fill.
+  by the width or more 0, an arithmetic one the sign fill.  The 950's forms with the amounts in a
+  tensor（左/右移位数为Tensor）shift each lane by its own amount with the same rules (their
+  约束说明: past the width a logical shift gives 0, an arithmetic right shift -1 or 0).
 """
 
 from __future__ import annotations
@@ -54,18 +56,23 @@ from __future__ import annotations
 import numpy as np
 
 from ...dtypes import DType
+from ...errors import ParameterRangeError
 from ...rounding import float_array_bits, float_format
+from .. import pages
 
 __all__ = ["OPERATIONS", "compute"]
 
 BITWISE = frozenset({"and", "or", "not"})
+SHIFT_BY_LANE = {"shift_left_by_lane": "shift_left", "shift_right_by_lane": "shift_right"}  # amounts from a tensor
+SHIFT_TENSOR_PAGES = {"shift_left": f"{pages.LOGIC}/ShiftLeft（左移位数为Tensor）.md",
+                      "shift_right": f"{pages.LOGIC}/ShiftRight（右移位数为Tensor）.md"}
 # multiply-add operations: which operands (sources..., old dst, scalar) are the multiplicand, multiplier, addend
 MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul_add_relu": (0, 2, 1),
                 "axpy": (0, 2, 1)}
 OPERATIONS = frozenset({
     "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
     "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", "copy", *MULTIPLY_ADD,
-    "neg", "prelu", "abs_sub",
+    "neg", "prelu", "abs_sub", *SHIFT_BY_LANE,
 })
 TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
                   "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
@@ -97,19 +104,33 @@ def _bitwise(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
     return (a & b) if operation == "and" else (a | b)
 
 
-def _shift(operation: str, dtype: DType, a: np.ndarray, amount: int) -> np.ndarray:
-    """ShiftLeft / ShiftRight of raw lanes by ``amount`` bits (module docstring)."""
+def _shift(operation: str, dtype: DType, a: np.ndarray, amount) -> np.ndarray:
+    """ShiftLeft / ShiftRight of raw lanes by ``amount`` bits, one amount or one per lane (module docstring)."""
     raw, width = dtype.raw, 8 * dtype.itemsize
     signed = dtype.kind == "int"
     if operation == "shift_right":
         if signed:
-            return (a.view(dtype.np_dtype) >> min(amount, width - 1)).view(raw)
-        return a >> raw.type(amount) if amount < width else np.zeros_like(a)
-    shifted = a << raw.type(amount) if amount < width else np.zeros_like(a)
-    if not signed or amount > width:  # the 950's "左移的位数大于src数据类型位宽 ... 全部元素被赋值为0"
+            return (a.view(dtype.np_dtype) >> np.minimum(amount, width - 1).astype(dtype.np_dtype)).view(raw)
+        return np.where(amount < width, a >> np.minimum(amount, width - 1).astype(raw), raw.type(0))
+    shifted = np.where(amount < width, a << np.minimum(amount, width - 1).astype(raw), raw.type(0))
+    if not signed:
         return shifted
     sign = raw.type(1 << (width - 1))
-    return (a & sign) | (shifted & raw.type(sign - 1))
+    kept = (a & sign) | (shifted & raw.type(sign - 1))
+    # the 950's "左移的位数大于src数据类型位宽 ... 全部元素被赋值为0"
+    return np.where(amount > width, raw.type(0), kept)
+
+
+def check_shift_amounts(instruction: str, dtype: DType, raw_amounts: np.ndarray) -> None:
+    """The active lanes' shift amounts of ShiftLeft/ShiftRight（左/右移位数为Tensor）, src1's lanes read as the
+    signed integer of T's size (the pages' U), are not negative ("不支持设置为负数")."""
+    amounts = raw_amounts.reshape(-1).view(np.dtype(f"<i{dtype.itemsize}"))
+    negative = np.flatnonzero(amounts < 0)
+    if negative.size:
+        lane = int(negative[0])
+        raise ParameterRangeError(instruction, "src1", int(amounts[lane]),
+                                  f"a shift amount (active lane {lane} of the call) must not be negative", "0 or more",
+                                  f"{SHIFT_TENSOR_PAGES[instruction]} 参数说明")
 
 
 def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.ndarray:
@@ -127,6 +148,9 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
             return (np.zeros_like(a) - a).astype(raw, copy=False)
         if operation in ("shift_left", "shift_right"):
             return _shift(operation, dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
+        if operation in SHIFT_BY_LANE:  # src1's lanes; a negative one in an active lane rejected the call before
+            amounts = operands[1].view(np.dtype(f"<i{dtype.itemsize}")).astype(np.int64)
+            return _shift(SHIFT_BY_LANE[operation], dtype, a, np.maximum(amounts, 0))  # (inactive lanes: any bits)
         if operation in MULTIPLY_ADD:
             x, y, z = (operands[i].astype(raw, copy=False) for i in MULTIPLY_ADD[operation])
             total = x * y + z

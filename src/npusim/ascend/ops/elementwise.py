@@ -25,6 +25,7 @@ Forms (pyasc ``basic/vec_binary.py``, ``vec_binary_scalar.py``, ``vec_unary.py``
     adds(dst, src, scalar, mask, repeat_times, repeat_params, is_set_mask=True) # UnaryRepeatParams
     abs(dst, src, count)
     abs(dst, src, mask, repeat_times, repeat_params, is_set_mask=True)
+    shift_left(dst, src0, src1, count)                                         # the 950: amounts in src1
     duplicate(dst, scalar, count)
     duplicate(dst, scalar, mask, repeat_times, dst_block_stride, dst_repeat_stride, is_set_mask=True)
 
@@ -41,7 +42,7 @@ it is the one place a loop runs per repeat, each step still vectorised over its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -139,6 +140,11 @@ DUPLICATE_FORMS = (
 )
 
 
+# ShiftLeft/ShiftRight（左/右移位数为Tensor）(the 950): the amounts are src1's lanes, signed integers of T's size
+SHIFT_TENSOR_FORM = Form("tensor", (DST, Param("src0", is_tensor), Param("src1", is_tensor),
+                                    Param("count", is_int_arg)))
+
+
 @dataclass(frozen=True)
 class VectorOp:
     """One element-wise instruction.
@@ -232,11 +238,14 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
     _binary("bitwise_and", f"{LOGIC_DIR}/And.md", "and", "dst = src0 & src1 per lane", BIT_EXACT, "logic"),
     _binary("bitwise_or", f"{LOGIC_DIR}/Or.md", "or", "dst = src0 | src1 per lane", BIT_EXACT, "logic"),
     _unary("bitwise_not", f"{LOGIC_DIR}/Not.md", "not", "dst = ~src per lane (the bit pattern)", BIT_EXACT, "logic"),
-    _with_scalar("shift_left", f"{LOGIC_DIR}/ShiftLeft.md", "shift_left",
-                 "dst = src << scalar per lane (signed types keep the sign bit)", BIT_EXACT, "logic"),
-    _with_scalar("shift_right", f"{LOGIC_DIR}/ShiftRight.md", "shift_right",
-                 "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned)", BIT_EXACT,
-                 "logic"),
+    replace(_with_scalar("shift_left", f"{LOGIC_DIR}/ShiftLeft.md", "shift_left",
+                         "dst = src << scalar per lane (signed types keep the sign bit); the 950 also takes "
+                         "per-lane amounts from a tensor src1", BIT_EXACT, "logic"),
+            forms=(*SCALAR_FORMS, SHIFT_TENSOR_FORM)),
+    replace(_with_scalar("shift_right", f"{LOGIC_DIR}/ShiftRight.md", "shift_right",
+                         "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned); the 950 "
+                         "also takes per-lane amounts from a tensor src1", BIT_EXACT, "logic"),
+            forms=(*SCALAR_FORMS, SHIFT_TENSOR_FORM)),
     _binary("add_relu", f"{COMPOUND_DIR}/AddRelu.md", "add_relu", "dst = max(src0 + src1, 0) per lane, the sum rounded "
             "first", family="compound", chain=True),
     _binary("sub_relu", f"{COMPOUND_DIR}/SubRelu.md", "sub_relu", "dst = max(src0 - src1, 0) per lane, the difference "
@@ -256,6 +265,35 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
 )}
 
 
+# the shifts' tensor form: the same lane rules with one amount per lane (arith.SHIFT_BY_LANE)
+SHIFT_BY_TENSOR = {name: VectorOp(name, arith.SHIFT_TENSOR_PAGES[name], ("src0", "src1"), f"{name}_by_lane", False,
+                                  False, (SHIFT_TENSOR_FORM,), f"dst = src0 {sign} src1 per lane", BIT_EXACT, "logic")
+                   for name, sign in (("shift_left", "<<"), ("shift_right", ">>"))}
+
+
+def _compile_shift_by_tensor(op: VectorOp, core: Core, bound: dict) -> VectorPlan:
+    """ShiftLeft/ShiftRight（左/右移位数为Tensor）: the 950 only (产品支持情况); T any integer type, the amounts
+    in src1 of type U, the signed integer of T's size (数据类型; the vendor's static_assert pairs); then the
+    element-wise plan of a two-source count form, src1 viewed as T (amounts are read as U when the call runs)."""
+    name, page = op.name, arith.SHIFT_TENSOR_PAGES[op.name]
+    support = vector_support(core.chip, f"{name}_by_tensor")
+    if support is None:
+        raise unsupported_on(core.chip, name, f"{name} with the amounts in a tensor",
+                             lambda c: vector_support(c, f"{name}_by_tensor") is not None, f"{page} 产品支持情况")
+    dst = require_ub_tensor(name, "dst", bound["dst"], core)
+    require_dtype(name, "dst", dst.dtype, support.for_form(True), f"{name} shifts integers only", f"{page} 数据类型")
+    amounts = require_ub_tensor(name, "src1", bound["src1"], core)
+    wanted = f"int{8 * dst.dtype.itemsize}"
+    if amounts.dtype.name != wanted:
+        raise UnsupportedError(name, "src1 dtype", amounts.dtype.name, f"the shift amounts of a {dst.dtype} dst "
+                               "are the signed integer of its size", wanted, f"{page} 数据类型")
+    return _compile(SHIFT_BY_TENSOR[name], core, "count", dict(bound, src1=amounts.reinterpret_cast(dst.dtype)))
+
+
+def _shift_plan_context(core: Core, form: str, values: tuple) -> tuple:
+    return () if form == "tensor" else mask_plan_context(core, form, values)
+
+
 # ----------------------------------------------------------------- planning
 def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     """Check every rule of one call, in the order the documents' checks come, and plan it.
@@ -264,6 +302,8 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     the addresses are made here for this call's tensors and again by :meth:`VectorPlan.bind`
     for every other placement.
     """
+    if form == "tensor":
+        return _compile_shift_by_tensor(op, core, bound)
     name = op.name
     dst = require_ub_tensor(name, "dst", bound["dst"], core)
     dtype = dst.dtype
@@ -489,6 +529,8 @@ class VectorBinding:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
                 operands = [access.gather(ub, dtype.raw) for access in sources]
+                if plan.op.operation in arith.SHIFT_BY_LANE:  # a negative amount in an active lane rejects the call
+                    arith.check_shift_amounts(name, dtype, sources[-1].active_values(operands[-1]))
                 if plan.op.reads_dst:
                     if dst.seen_written != epoch:
                         dst.check_initialized(ub, name)
@@ -578,7 +620,14 @@ def _examples(op: VectorOp) -> tuple[str, ...]:
     elif op.operation in arith.BITWISE:
         kind += "_int"
     setup, calls = _SNIPPETS[kind]
-    return tuple(setup + call.format(name=op.name) for call in calls)
+    examples = tuple(setup + call.format(name=op.name) for call in calls)
+    if op.shifts:  # the 950's form with the amounts in a tensor
+        examples += ("x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 512)\n"
+                     "n = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 1024, 512)\n"
+                     "n.write([i % 19 for i in range(512)])\n"
+                     "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 2048, 512)\n"
+                     f"asc.{op.name}(z, x, n, 300)",)
+    return examples
 
 
 def _register(op: VectorOp):
@@ -587,7 +636,8 @@ def _register(op: VectorOp):
         lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.doc}",
         support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
         summary=op.summary, examples=_examples(op), per_call=frozenset({"scalar"}),
-        plan_context=mask_plan_context, fast_context=mask_fast_context, doc=f"``{op.summary}`` ({op.doc}).",
+        plan_context=_shift_plan_context if op.shifts else mask_plan_context, fast_context=mask_fast_context,
+        doc=f"``{op.summary}`` ({op.doc}" + (f"; {arith.SHIFT_TENSOR_PAGES[op.name]}" if op.shifts else "") + ").",
     ))
 
 
