@@ -22,6 +22,7 @@ from npusim import ascend as asc
 from npusim.engine.registry import BIT_EXACT, IEEE_RNE, by_name
 from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
+from . import cast_reference as cref
 from . import elementwise_reference as eref
 from . import isasi_reference as iref
 from . import reference_model as ref
@@ -31,7 +32,7 @@ from .interrupts import Machine, sweep
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 N = 512
 SPAN = 0x10000  # every tensor of these tests lies below this
-NAMES = ("neg", "prelu", "abs_sub", "mull", "ands", "ors", "muls_cast")
+NAMES = ("neg", "prelu", "abs_sub", "mull", "ands", "ors", "muls_cast", "truncate")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -365,6 +366,8 @@ def operands_950():
         "ands": lambda: asc.ands(t(asc.int16, 0x1000, 64, VECOUT), t(asc.int16, 0x2000, 64), 3, 64),
         "ors": lambda: asc.ors(t(asc.int16, 0x1000, 64, VECOUT), 3, t(asc.int16, 0x2000, 64), 64),
         "muls_cast": lambda: asc.muls_cast(t(asc.float16, 0x1000, 64, VECOUT), t(asc.float32, 0x2000, 64), 2.0, 64),
+        "truncate": lambda: asc.truncate(t(asc.float32, 0x1000, 64, VECOUT), t(asc.float32, 0x2000, 64),
+                                         asc.RoundMode.CAST_TRUNC, 64),
     }
 
 
@@ -547,7 +550,7 @@ def test_registry_entry(name):
     entry = by_name("ascend", name)
     products = [chip for chip in asc.CHIPS if entry.support(asc.CHIPS[chip])]
     assert products == ["950"]
-    exact = name in ("neg", "mull", "ands", "ors")
+    exact = name in ("neg", "mull", "ands", "ors")  # the float ones: IEEE_RNE (or the documented RoundMode)
     assert entry.exactness == (BIT_EXACT if exact else IEEE_RNE)
 
 
@@ -701,3 +704,81 @@ def test_a_negative_shift_amount_is_rejected_when_the_call_runs():
         error = assert_rejected(core, ParameterRangeError, lambda: asc.shift_left(dst, src, n, 64),
                                 "lane 40", instruction="shift_left", operand="src1", value=-2)
         assert "不支持设置为负数" not in str(error)  # the rule in English; the source names the page
+
+
+# ------------------------------------------------------------------ truncate
+TRUNCATE_MODES = [asc.RoundMode.CAST_RINT, asc.RoundMode.CAST_ROUND, asc.RoundMode.CAST_FLOOR, asc.RoundMode.CAST_CEIL,
+                  asc.RoundMode.CAST_TRUNC]
+
+
+def test_truncate_worked_example():
+    """Truncate(ISASI).md: CAST_FLOOR of [-37.063736 64.17277 -33.448692 ...] is [-38 64 -34 ...]."""
+    with asc.Core("950"):
+        x, z = t(asc.float32, 0), t(asc.float32, 4096, position=VECOUT)
+        x.write(np.array([-37.063736, 64.17277, -33.448692] + [0.5] * (N - 3), np.float32))
+        asc.truncate(z, x, asc.RoundMode.CAST_FLOOR, 512)
+        assert read_bits(z, 3) == bits_of([-38, 64, -34], "float32")
+
+
+@SETTINGS
+@given(data=st.data(), fmt=st.sampled_from(["float16", "float32", "bfloat16"]), mode=st.sampled_from(TRUNCATE_MODES),
+       count=st.integers(1, 300), saturate=st.booleans())
+def test_truncate_matches_the_cast_reference(data, fmt, mode, count, saturate):
+    values = data.draw(st.lists(special_bits(fmt), min_size=count, max_size=count))
+    dtype = getattr(asc, fmt)
+    with asc.Core("950") as core:
+        core.float_saturation = saturate
+        fill(core, 0, SPAN)
+        x, z = t(dtype, 0, 300), t(dtype, 0x1000, 300, VECOUT)
+        write_bits(x, values)
+        before = bytearray(core.ub_read(0, SPAN))
+        asc.truncate(z, x, mode, count)
+        after = core.ub_read(0, SPAN)
+    size = dtype.itemsize
+    sat = saturate and fmt in ("float16", "bfloat16")  # the 950's conversion saturation (docs/numerics.md, Cast)
+    for i in range(count):
+        ref.store(before, 0x1000 + i * size, size, cref.cast(fmt, fmt, values[i], int(mode), sat))
+    assert after == bytes(before)
+
+
+TRUNCATE_CONSTRAINTS = [
+    ("another product", "A2", lambda: asc.truncate(t(asc.float32, 0, 64, C), t(asc.float32, 256, 64),
+                                                   asc.RoundMode.CAST_RINT, 64),
+     UnsupportedError, "product"),
+    ("an integer type", "950", lambda: asc.truncate(t(asc.int32, 0, 64, C), t(asc.int32, 256, 64),
+                                                    asc.RoundMode.CAST_RINT, 64),
+     UnsupportedError, "dst dtype"),
+    ("src of another type", "950", lambda: asc.truncate(t(asc.float32, 0, 64, C), t(asc.float16, 256, 64),
+                                                        asc.RoundMode.CAST_RINT, 64),
+     UnsupportedError, "src dtype"),
+    ("CAST_ODD", "950", lambda: asc.truncate(t(asc.float32, 0, 64, C), t(asc.float32, 256, 64),
+                                             asc.RoundMode.CAST_ODD, 64),
+     UnsupportedError, "round_mode"),
+    ("CAST_NONE", "950", lambda: asc.truncate(t(asc.float32, 0, 64, C), t(asc.float32, 256, 64),
+                                              asc.RoundMode.CAST_NONE, 64),
+     UnsupportedError, "round_mode"),
+    ("no RoundMode", "950", lambda: asc.truncate(t(asc.float32, 0, 64, C), t(asc.float32, 256, 64), 99, 64),
+     ParameterRangeError, "round_mode"),
+    ("count 0", "950", lambda: asc.truncate(t(asc.float32, 0, 64, C), t(asc.float32, 256, 64),
+                                            asc.RoundMode.CAST_RINT, 0),
+     ParameterRangeError, "count"),
+    ("partial overlap", "950", lambda: asc.truncate(t(asc.float32, 0, 64, C), t(asc.float32, 32, 64),
+                                                    asc.RoundMode.CAST_RINT, 64),
+     OverlapError, "src / dst"),
+]
+
+
+@pytest.mark.parametrize(("chip", "call", "error", "operand"), [c[1:] for c in TRUNCATE_CONSTRAINTS],
+                         ids=[c[0] for c in TRUNCATE_CONSTRAINTS])
+def test_truncate_constraints(chip, call, error, operand):
+    with asc.Core(chip) as core:
+        fill(core, 0, SPAN)
+        assert_rejected(core, error, call, instruction="truncate", operand=operand)
+
+
+def test_truncate_in_place():
+    with asc.Core("950"):
+        x = t(asc.float16, 0, 64)
+        write_bits(x, bits_of([Fraction(5, 2), Fraction(-7, 2)] * 32, "float16"))
+        asc.truncate(x, x, asc.RoundMode.CAST_ROUND, 64)
+        assert read_bits(x) == bits_of([3, -4] * 32, "float16")

@@ -138,3 +138,9 @@ COMPOUND_CASTS: dict[str, dict[str, frozenset[tuple[str, str]]]] = {
 def compound_cast_pairs(name: str, chip: AscendChip) -> frozenset[tuple[str, str]] | None:
     """The (source, dst) dtype pairs of a compound cast on ``chip``, ``None`` where it does not exist."""
     return COMPOUND_CASTS[name].get(chip.name)
+
+
+# 类型转换/Truncate(ISASI).md: a float rounded to an integral value of its own type, the 950 only (数据类型), with the
+# RoundModes of its 参数说明 (表1)
+TRUNCATE_DTYPES = {"950": frozenset({"float16", "float32", "bfloat16"})}
+TRUNCATE_MODES = ("CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC")

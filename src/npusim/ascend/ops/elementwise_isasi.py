@@ -1,4 +1,4 @@
-"""The 950's own (ISASI) element-wise instructions: Neg, Prelu, AbsSub, Mull, Ands, Ors and MulsCast.
+"""The 950's own (ISASI) element-wise instructions: Neg, Prelu, AbsSub, Mull, Ands, Ors, MulsCast and Truncate.
 
 Every other product's row on these pages says "不支持": a call there raises the unsupported-product
 error.  They reuse the element-wise table's pieces (:mod:`.elementwise`: :class:`VectorOp`, its
@@ -15,6 +15,11 @@ compile, plan and binding; :mod:`.arith` for a lane) and the compound casts' pla
   uint32 lanes, its low 32 bits to dst0 and its high 32 bits ("溢出部分") to dst1::
 
       mull(dst0, dst1, src0, src1, count)
+
+* **truncate** — a float rounded to an integral value of its own type (类型转换/Truncate(ISASI).md;
+  C++ ``Truncate<T, roundMode>``), on Cast's plan::
+
+      truncate(dst, src, round_mode, count)
 
 * **ands, ors, muls_cast** — the *flexible scalar position* (逻辑计算/Ands.md, Ors.md,
   复合计算/MulsCast(ISASI).md): either source may be the scalar, a number or a LocalTensor whose
@@ -48,7 +53,7 @@ from ...validate import require_int
 from .. import pages
 from ..addressing import ActiveLanes, counter_mode_lanes, lanes_per_repeat
 from ..arith_dtypes import vector_support
-from ..cast_dtypes import compound_cast_pairs
+from ..cast_dtypes import TRUNCATE_DTYPES, TRUNCATE_MODES, compound_cast_pairs
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
@@ -68,7 +73,7 @@ from .common import (
 )
 from .elementwise import DST, INT32_MAX, VectorOp, _compile, _unary_params
 
-__all__ = ["abs_sub", "ands", "mull", "muls_cast", "neg", "ors", "prelu"]
+__all__ = ["abs_sub", "ands", "mull", "muls_cast", "neg", "ors", "prelu", "truncate"]
 
 NEG_PAGE = f"{pages.ARITHMETIC}/Neg(ISASI).md"
 PRELU_PAGE = f"{pages.ARITHMETIC}/Prelu(ISASI).md"
@@ -362,6 +367,48 @@ muls_cast = register(Instruction(
     doc=f"``{_MULS_CAST_SUMMARY}`` ({MULS_CAST_PAGE}).\n\nThe 950 only, float -> half, the count form only.  "
         "The product is rounded to float (RNE) and then to half with CAST_ROUND (ties away from zero): the page "
         "says multiply, then convert; whether the hardware's ``vmulscvt`` rounds once is not documented.",
+))
+
+
+# ------------------------------------------------------------ truncate: Cast's plan, one type
+TRUNCATE_PAGE = pages.CAST.replace("Cast.md", "Truncate(ISASI).md")
+TRUNCATE_FORMS = (Form("count", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), _COUNT)),)
+
+
+def _compile_truncate(core: Core, form: str, bound: dict):
+    """Truncate(ISASI).md: ``dst = src`` rounded to an integral value by ``round_mode``, in src's own type — the
+    conversion of Cast from a float type to itself (:mod:`.conversion`), with its saturation."""
+    name, page = "truncate", TRUNCATE_PAGE
+    dst = require_ub_tensor(name, "dst", bound["dst"], core)
+    src = require_ub_tensor(name, "src", bound["src"], core)
+    dtypes = TRUNCATE_DTYPES.get(core.chip.name)
+    if dtypes is None:
+        raise unsupported_on(core.chip, name, "Truncate", lambda c: c.name in TRUNCATE_DTYPES, f"{page} 产品支持情况")
+    require_dtype(name, "dst", dst.dtype, dtypes, f"{name} rounds floats only", f"{page} 数据类型")
+    if src.dtype != dst.dtype:
+        raise UnsupportedError(name, "src dtype", src.dtype.name, "src must have dst's dtype", dst.dtype.name,
+                               f"{page} 参数说明")
+    mode = cast.require_round_mode(name, bound["round_mode"])
+    if mode.name not in TRUNCATE_MODES:
+        raise UnsupportedError(name, "round_mode", mode.name, "not a rounding mode of Truncate",
+                               ", ".join(TRUNCATE_MODES), f"{page} 参数说明")
+    return cast._planned(name, core, form, bound, cast.MODE_NAMES[mode], dst, {"src": src}, page, None)
+
+
+_TRUNCATE_SUMMARY = "dst = src rounded to an integral value in its own float type by round_mode, per lane"
+truncate = register(Instruction(
+    "truncate", "ascend", "cast", "V", TRUNCATE_FORMS, _compile_truncate, f"{TRUNCATE_PAGE} 功能说明",
+    support=lambda chip: TRUNCATE_DTYPES.get(chip.name), exactness=IEEE_RNE, summary=_TRUNCATE_SUMMARY,
+    examples=("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 512)\n"
+              "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 512)\n"
+              "asc.truncate(z, x, asc.RoundMode.CAST_FLOOR, 500)",
+              "x = asc.LocalTensor(asc.bfloat16, asc.TPosition.VECIN, 0, 512)\n"
+              "z = asc.LocalTensor(asc.bfloat16, asc.TPosition.VECOUT, 4096, 512)\n"
+              "asc.truncate(z, x, asc.RoundMode.CAST_ROUND, 300)"),
+    fast_context=lambda core: (),
+    doc=f"``{_TRUNCATE_SUMMARY}`` ({TRUNCATE_PAGE}).\n\nThe 950 only, half/float/bfloat16, the count form only; "
+        "round_mode is CAST_RINT, CAST_ROUND (ties away), CAST_FLOOR, CAST_CEIL or CAST_TRUNC.  The exact integral "
+        "value (no rounding error); infinities and NaN follow Cast's float -> float rules (saturation included).",
 ))
 
 
