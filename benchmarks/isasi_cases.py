@@ -1,9 +1,9 @@
 """The 950's own element-wise instructions (issue 14), on an emulated 950, each beside numpy doing the same job.
 
 One representative per family they add to: ``ors`` (logic, a scalar operand, the mask form with the
-layouts of :mod:`ascend_cases`), ``prelu`` (arith) and ``abs_sub`` (compound), which have only the count
-form (contiguous, so no strided row).  Inputs are normal floats or any int16: numpy's results are the
-emulator's there (no NaN, no overflow).
+layouts of :mod:`ascend_cases`), ``prelu`` (arith), ``abs_sub`` (compound) and ``interleave`` (rearrange),
+which have only the count form (contiguous, so no strided row).  Inputs are normal floats or any
+integers: numpy's results are the emulator's there (no NaN, no overflow).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ub_image import place, read_back
 
 from npusim import ascend as asc
 
-__all__ = ["count_form_bench", "ors_bench"]
+__all__ = ["count_form_bench", "interleave_bench", "ors_bench"]
 
 ORS_SCALAR = 0x0F0F
 COUNT_FORM = {"prelu": lambda a, b: np.where(a >= 0, a, a * b), "abs_sub": lambda a, b: np.abs(a - b)}
@@ -69,5 +69,31 @@ def count_form_bench(name: str, repeats: int) -> Bench:
         numpy=lambda: numpy_fn(a, b),
         npusim_output=lambda: core.ub_read(base_dst, 4 * count),
         numpy_output=lambda: numpy_fn(a, b).tobytes(),
+        resources=stack,
+    )
+
+
+def interleave_bench(repeats: int) -> Bench:
+    """``asc.interleave(dst0, dst1, src0, src1, count)`` on ``repeats`` repeats' worth of halves vs numpy's
+    strided assignment into one array, then its two halves."""
+    rng = np.random.default_rng(23)
+    count = repeats * 128
+    a, b = (rng.integers(0, 1 << 16, count).astype(np.uint16) for _ in range(2))
+    stack, core = _core()
+    core.ub_write(0x00000, a.tobytes())
+    core.ub_write(0x0A000, b.tobytes())
+    src0, src1 = (asc.LocalTensor(asc.uint16, VECIN, base, count) for base in (0x00000, 0x0A000))
+    dst0, dst1 = (asc.LocalTensor(asc.uint16, VECOUT, base, count) for base in (0x14000, 0x1E000))
+
+    def numpy_job() -> np.ndarray:
+        z = np.empty(2 * count, np.uint16)
+        z[0::2], z[1::2] = a, b
+        return z
+
+    return Bench(
+        npusim=lambda: asc.interleave(dst0, dst1, src0, src1, count),
+        numpy=numpy_job,
+        npusim_output=lambda: core.ub_read(0x14000, 2 * count) + core.ub_read(0x1E000, 2 * count),
+        numpy_output=lambda: numpy_job().tobytes(),
         resources=stack,
     )

@@ -524,7 +524,7 @@ def _covered(ranges) -> np.ndarray:
     return mask
 
 
-RECORD_CASES = [(name, i) for name in (*NAMES, "shift_left", "shift_right")
+RECORD_CASES = [(name, i) for name in (*NAMES, "shift_left", "shift_right", "interleave", "de_interleave")
                 for i in range(len(by_name("ascend", name).examples))]
 
 

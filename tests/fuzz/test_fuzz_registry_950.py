@@ -18,7 +18,8 @@ from ..ascend import poisoned_core
 from . import test_fuzz_registry as registry_fuzz
 
 # tests/ascend/test_elementwise_isasi.py; the shifts' examples include their 950-only tensor form
-NAMES = ("neg", "prelu", "abs_sub", "mull", "ands", "ors", "muls_cast", "truncate", "shift_left", "shift_right")
+NAMES = ("neg", "prelu", "abs_sub", "mull", "ands", "ors", "muls_cast", "truncate", "shift_left", "shift_right",
+         "interleave", "de_interleave")
 
 
 def _new_950_core() -> asc.Core:

@@ -68,7 +68,8 @@ from .types import (
 INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", "control", "compare", "select",
                        "transpose", "data_copy", "sync",
                        "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
-                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api")
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api",
+                       "rearrange")
 
 
 def instructions() -> list[_registry.Instruction]:

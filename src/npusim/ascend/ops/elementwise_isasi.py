@@ -38,26 +38,26 @@ compile, plan and binding; :mod:`.arith` for a lane) and the compound casts' pla
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...dtypes import DType
 from ...engine.registry import BIT_EXACT, IEEE_RNE, Instruction, register
-from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
+from ...engine.trace import ByteRange, merge_ranges
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import require_int
 from .. import pages
-from ..addressing import ActiveLanes, counter_mode_lanes, lanes_per_repeat
+from ..addressing import counter_mode_lanes, lanes_per_repeat
 from ..arith_dtypes import vector_support
 from ..cast_dtypes import TRUNCATE_DTYPES, TRUNCATE_MODES, compound_cast_pairs
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
-from ..operands import OperandAccess, StridedOperand
 from ..tensor import LocalTensor
 from . import cast
 from .common import (
@@ -412,106 +412,154 @@ truncate = register(Instruction(
 ))
 
 
-# ------------------------------------------------------------ mull: two destinations
-MULL_FORMS = (Form("count", (Param("dst0", lambda _v: True), Param("dst1", is_tensor), Param("src0", is_tensor),
-                             Param("src1", is_tensor), _COUNT)),)
-MULL_OPERANDS = ("dst0", "dst1", "src0", "src1")
+# ------------------------------------------------------------ two destinations: mull (and the rearranges)
+TWO_DSTS = ("dst0", "dst1", "src0", "src1")
 
 
-def _compile_mull(core: Core, form: str, bound: dict) -> MullPlan:
-    """Mull(ISASI).md: four tensors of one type (int32 or uint32), the first ``count`` elements of each."""
-    name, page = "mull", MULL_PAGE
-    tensors = [require_ub_tensor(name, label, bound[label], core) for label in MULL_OPERANDS]
+def pair_form(*sources: str, count: str = "count", form: str = "count") -> Form:
+    """``(dst0, dst1, *sources, count)``: the call form of Mull, Interleave, DeInterleave."""
+    return Form(form, (Param("dst0", lambda _v: True), Param("dst1", is_tensor),
+                       *(Param(src, is_tensor) for src in sources), Param(count, is_int_arg)))
+
+
+@dataclass(frozen=True)
+class PairOp:
+    """An instruction writing two destinations from the first elements of one or two sources.
+
+    Attributes:
+        name, page: the instruction and its page.
+        operands: ``("dst0", "dst1", *sources)``.
+        count: the name of the count parameter.
+        sizes: each operand's element count, given the call's count.
+        compute: the two destinations' raw elements from the sources' (``dtype``, sources...).
+        separate: no destination may share a byte with a source (the rearranges); otherwise the
+            general overlap rule applies (in place, lane for lane, is allowed).
+        even: the count must be even ("count必须为偶数").
+    """
+
+    name: str
+    page: str
+    operands: tuple[str, ...]
+    count: str
+    sizes: Callable[[int], tuple[int, ...]]
+    compute: Callable[..., tuple[np.ndarray, np.ndarray]]
+    separate: bool = False
+    even: bool = False
+
+
+def compile_pair(op: PairOp, core: Core, bound: dict, support_of: Callable) -> PairPlan:
+    """Every rule of a two-destination call, in the order the pages give them: the tensors, one element
+    type, the product and its types, the count, each operand inside its tensor, then overlap."""
+    name, page = op.name, op.page
+    tensors = [require_ub_tensor(name, label, bound[label], core) for label in op.operands]
     dtype = tensors[0].dtype
-    for label, tensor in zip(MULL_OPERANDS[1:], tensors[1:], strict=True):
+    for label, tensor in zip(op.operands[1:], tensors[1:], strict=True):
         if tensor.dtype != dtype:
             raise UnsupportedError(name, f"{label} dtype", tensor.dtype.name, f"{label} must have dst0's dtype",
                                    dtype.name, f"{page} 参数说明")
-    support = vector_support(core.chip, name)
+    support = support_of(core.chip)  # the element types on this product, None where it has no such instruction
     if support is None:
-        raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, name) is not None,
-                             f"{page} 产品支持情况; {semantics('5.3')}")
-    require_dtype(name, "dst0", dtype, support.for_form(True), f"{name} does not support this data type on "
-                  f"{core.chip.product}", f"{page} 数据类型")
-    count = require_int(name, "count", bound["count"], 0, INT32_MAX, f"{page} 函数原型; {semantics('1.4')}",
-                        rule="count is an int32_t")
+        raise unsupported_on(core.chip, name, name, lambda c: support_of(c) is not None, f"{page} 产品支持情况")
+    require_dtype(name, "dst0", dtype, support, f"{name} does not support this data type on {core.chip.product}",
+                  f"{page} 数据类型")
+    count = require_int(name, op.count, bound[op.count], 0, INT32_MAX, f"{page} 函数原型; {semantics('1.4')}",
+                        rule=f"{op.count} is an int32_t")
+    if op.even and count % 2:
+        raise ParameterRangeError(name, op.count, count, f"{op.count} must be even", "an even number",
+                                  f"{page} 参数说明")
     if count == 0:
         if not core.chip.zero_repeat_nop:
-            raise ParameterRangeError(name, "count", 0, f"count = 0 is not guaranteed to be a NOP on "
+            raise ParameterRangeError(name, op.count, 0, f"{op.count} = 0 is not guaranteed to be a NOP on "
                                       f"{core.chip.product}", "at least 1", f"{page} 约束说明; {semantics('1.9')}")
-        return MullPlan(dtype, None, [])
-    for label, tensor in zip(MULL_OPERANDS, tensors, strict=True):
-        tensor.check_span(name, label, tensor.addr, tensor.addr + count * dtype.itemsize)
-    lanes = counter_mode_lanes(count, lanes_per_repeat(dtype.itemsize))
-    plan = MullPlan(dtype, lanes, [strided_footprint(label, 0, lanes, dtype.itemsize, 1, 8)
-                                   for label in MULL_OPERANDS])
+        return PairPlan(op, dtype, [])
+    footprints = []
+    for label, tensor, size in zip(op.operands, tensors, op.sizes(count), strict=True):
+        tensor.check_span(name, label, tensor.addr, tensor.addr + size * dtype.itemsize)
+        lanes = counter_mode_lanes(size, lanes_per_repeat(dtype.itemsize))
+        footprints.append(strided_footprint(label, 0, lanes, dtype.itemsize, 1, 8))
+    plan = PairPlan(op, dtype, footprints)
     plan.placed(tensors)
     return plan
 
 
-@dataclass(eq=False)
-class MullPlan:
-    """A checked Mull call, relative to its four tensors (a NOP when ``lanes`` is None)."""
+def _common_bytes(a: Footprint, b: Footprint) -> bool:
+    return a.lo < b.hi and b.lo < a.hi and bool(np.intersect1d(a.byte_addrs()[0], b.byte_addrs()[0]).size)
 
+
+@dataclass(eq=False)
+class PairPlan:
+    """A checked two-destination call, relative to its tensors (a NOP when it has no footprints)."""
+
+    op: PairOp
     dtype: DType
-    lanes: ActiveLanes | None
     footprints: list[Footprint]
-    operands: tuple[str, ...] = MULL_OPERANDS
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return self.op.operands
 
     def placed(self, tensors: list[LocalTensor]) -> list[Footprint]:
-        """The footprints at these addresses, inside their tensors; each destination clear of the other and
-        either in place on or clear of each source (docs/semantics.md §1.6)."""
+        """The footprints at these addresses, inside their tensors; the destinations clear of each other and
+        (Mull) in place on or clear of each source, (the rearranges) clear of every source."""
+        name = self.op.name
         footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=True)]
         for fp, tensor in zip(footprints, tensors, strict=True):
-            fp.check_in("mull", tensor)
+            fp.check_in(name, tensor)
         dst0, dst1, *sources = footprints
         for dst in (dst0, dst1):
             for src in sources:
-                check_overlap("mull", dst, src)
-        if dst0.lo < dst1.hi and dst1.lo < dst0.hi:
-            raise OverlapError("mull", "dst0 / dst1", f"[{max(dst0.lo, dst1.lo):#x}, {min(dst0.hi, dst1.hi):#x})",
-                               "the two destinations overlap (each lane writes both)", "no byte in common",
-                               f"{MULL_PAGE} 约束说明; {semantics('1.6')}")
+                if not self.op.separate:
+                    check_overlap(name, dst, src)
+                elif _common_bytes(dst, src):
+                    raise OverlapError(name, f"{src.name} / {dst.name}", f"[{max(dst.lo, src.lo):#x}, "
+                                       f"{min(dst.hi, src.hi):#x})", "a source and a destination overlap",
+                                       "no byte in common", f"{self.op.page} 约束说明")
+        if _common_bytes(dst0, dst1):
+            raise OverlapError(name, "dst0 / dst1", f"[{max(dst0.lo, dst1.lo):#x}, {min(dst0.hi, dst1.hi):#x})",
+                               "the two destinations overlap", "no byte in common",
+                               f"{self.op.page} 约束说明; {semantics('1.6')}")
         return footprints
 
-    def bind(self, core: Core, tensors: list[LocalTensor]) -> MullBinding:
+    def bind(self, core: Core, tensors: list[LocalTensor]) -> PairBinding:
         for label, tensor in zip(self.operands, tensors, strict=True):
-            require_ub_tensor("mull", label, tensor, core)
-        return MullBinding(self, core, self.placed(tensors) if self.lanes is not None else [])
+            require_ub_tensor(self.op.name, label, tensor, core)
+        return PairBinding(self, core, self.placed(tensors) if self.footprints else [])
 
 
-class MullBinding:
-    """A :class:`MullPlan` at one placement: the operands' accesses, and what it touches."""
+class PairBinding:
+    """A :class:`PairPlan` at one placement: each operand's contiguous byte span, and what it touches."""
 
     registers_read: tuple[str, ...] = ()
-    registers_written: tuple[str, ...] = ()  # a vector function on the 950: the mask registers stay
+    registers_written: tuple[str, ...] = ()  # vector functions on the 950: the mask registers stay
 
-    def __init__(self, plan: MullPlan, core: Core, footprints: list[Footprint]) -> None:
+    def __init__(self, plan: PairPlan, core: Core, footprints: list[Footprint]) -> None:
         self.plan, self.footprints = plan, footprints
-        self.accesses = [OperandAccess.build(core.ub, StridedOperand(fp.lo, fp, 1, 8), plan.dtype.raw, plan.lanes,
-                                             "flat") for fp in footprints]
+        self.spans = [(fp.lo, fp.hi) for fp in footprints]  # count forms: every operand is contiguous
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
-        return merge_ranges(r for fp in self.footprints[2:] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+        return merge_ranges(("UB", lo, hi) for lo, hi in self.spans[2:])
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
-        return merge_ranges(r for fp in self.footprints[:2] for r in ranges_of_addresses("UB", fp.byte_addrs()[0]))
+        return merge_ranges(("UB", lo, hi) for lo, hi in self.spans[:2])
 
     def run(self, core: Core, values: tuple) -> None:
-        """Read both sources, form every lane's 64-bit product, then write its low and high halves."""
-        if not self.accesses:
+        """Read the sources, compute both destinations, then write them."""
+        if not self.spans:
             return
-        ub, dtype = core.ub, self.plan.dtype
-        low_dst, high_dst, *sources = self.accesses
-        for access in sources:
-            if access.seen_written != ub.shadow_epoch:
-                access.check_initialized(ub, "mull")
-        a, b = (access.gather(ub, dtype.raw) for access in sources)
-        low, high = mull_halves(dtype, a, b)
-        low_dst.write(ub, low)
-        high_dst.write(ub, high)
+        ub, raw, name = core.ub, self.plan.dtype.raw, self.plan.op.name
+        sources = self.spans[2:]
+        for label, (lo, hi) in zip(self.plan.operands[2:], sources, strict=True):
+            ub.check_initialized_span(name, label, lo, hi)
+        results = self.plan.op.compute(self.plan.dtype, *(ub.data[lo:hi].view(raw) for lo, hi in sources))
+        self._commit(ub, results)
+
+    def _commit(self, ub, results: tuple[np.ndarray, np.ndarray]) -> None:
+        """Both destinations' bytes, computed before (nothing changed until here)."""
+        for (lo, hi), result in zip(self.spans[:2], results, strict=True):
+            ub.data[lo:hi] = result.view(np.uint8)
+            ub.mark_written(lo, hi)
 
 
 def mull_halves(dtype: DType, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -522,9 +570,17 @@ def mull_halves(dtype: DType, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray,
     return (bits & np.uint64(0xFFFFFFFF)).astype(dtype.raw), (bits >> np.uint64(32)).astype(dtype.raw)
 
 
+MULL = PairOp("mull", MULL_PAGE, TWO_DSTS, "count", lambda n: (n,) * 4, mull_halves)
+
+
+def _compile_mull(core: Core, form: str, bound: dict) -> PairPlan:
+    """Mull(ISASI).md: four tensors of one type (int32 or uint32), the first ``count`` elements of each."""
+    return compile_pair(MULL, core, bound, lambda chip: getattr(vector_support(chip, "mull"), "dtypes", None))
+
+
 _MULL_SUMMARY = "dst0 = low 32 bits, dst1 = high 32 bits of src0 * src1 per lane (the exact 64-bit product)"
 mull = register(Instruction(
-    "mull", "ascend", "arith", "V", MULL_FORMS, _compile_mull, f"{MULL_PAGE} 功能说明",
+    "mull", "ascend", "arith", "V", (pair_form("src0", "src1"),), _compile_mull, f"{MULL_PAGE} 功能说明",
     support=lambda chip: vector_support(chip, "mull"), exactness=BIT_EXACT, summary=_MULL_SUMMARY,
     examples=("a = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 256)\n"
               "b = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 1024, 256)\n"
