@@ -66,11 +66,13 @@ from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from . import arith
 from .common import (
+    DST,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
     is_scalar,
     is_tensor,
+    is_unary_params,
     mask_fast_context,
     mask_plan_context,
     mask_registers_left,
@@ -100,7 +102,6 @@ def _binary_params(v) -> bool:
     return isinstance(v, BinaryRepeatParams)
 
 
-DST = Param("dst", lambda _value: True)  # checked by the plan step, naming dst (as before forms bound it)
 
 
 def _binary_forms() -> tuple[Form, ...]:
@@ -113,8 +114,7 @@ def _binary_forms() -> tuple[Form, ...]:
     )
 
 
-def _unary_params(v) -> bool:
-    return isinstance(v, UnaryRepeatParams)
+_unary_params = is_unary_params  # (cast imports it under this name)
 
 
 SCALAR_FORMS = (

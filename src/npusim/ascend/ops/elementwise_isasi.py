@@ -61,17 +61,23 @@ from ..footprint import Footprint, check_overlap, strided_footprint
 from ..tensor import LocalTensor
 from . import cast
 from .common import (
-    is_bool_arg,
     is_int_arg,
-    is_mask_arg,
-    is_scalar,
     is_tensor,
     mask_fast_context,
     require_dtype,
     require_ub_tensor,
     scalar_bits,
 )
-from .elementwise import DST, INT32_MAX, VectorOp, _compile, _unary_params
+from .elementwise import DST, INT32_MAX, VectorOp, _compile
+from .flexible_scalar import (
+    FLEXIBLE_FORMS,
+    SCALAR_INDEX,
+    SRC0,
+    SRC1,
+    flexible_plan_context,
+    scalar_position,
+    with_element,
+)
 
 __all__ = ["abs_sub", "ands", "mull", "muls_cast", "neg", "ors", "prelu", "truncate"]
 
@@ -128,154 +134,6 @@ def _register_count_only(op: VectorOp):
     ))
 
 
-# ------------------------------------------------------------ the flexible scalar position
-def _is_operand(value) -> bool:
-    return is_tensor(value) or is_scalar(value)
-
-
-_SRC0, _SRC1 = Param("src0", _is_operand), Param("src1", _is_operand)
-_SCALAR_INDEX = Param("scalar_tensor_index", is_int_arg, 1)
-FLEXIBLE_FORMS = (
-    Form("mask", (DST, _SRC0, _SRC1, Param("mask", is_mask_arg), Param("repeat_times", is_int_arg),
-                  Param("repeat_params", _unary_params), Param("is_set_mask", is_bool_arg, True), _SCALAR_INDEX)),
-    Form("count", (DST, _SRC0, _SRC1, _COUNT, Param("is_set_mask", is_bool_arg, True), _SCALAR_INDEX)),
-)
-_IS_SET_MASK_AT = FLEXIBLE_FORMS[0].names.index("is_set_mask")
-
-
-def _flexible_plan_context(core: Core, form: str, values: tuple) -> tuple:
-    """As :func:`.common.mask_plan_context`, with ``is_set_mask`` before ``scalar_tensor_index``."""
-    if form == "count":
-        return ()
-    return (int(core.mask_mode), None if values[_IS_SET_MASK_AT] else core.mask_words)
-
-
-@dataclass(frozen=True)
-class ScalarPosition:
-    """Which source of a flexible-scalar call is the vector and which the scalar.
-
-    Attributes:
-        vector: ``"src0"`` or ``"src1"``, the tensor operand.
-        scalar: the other one.
-        element: the scalar is a tensor's first element (both sources are tensors).
-        at: the scalar parameter's index among the call's values.
-    """
-
-    vector: str
-    scalar: str
-    element: bool
-    at: int
-
-
-def scalar_position(name: str, bound: dict, page: str) -> ScalarPosition:
-    """The pages' rules: one source must be a tensor (约束说明 "必须有一个为矢量"); when both are,
-    ``scalar_tensor_index`` (0 = src0, 1 = src1; 模板参数说明 config) names the element."""
-    tensors = is_tensor(bound["src0"]), is_tensor(bound["src1"])
-    if not any(tensors):
-        raise UnsupportedError(name, "src0/src1", f"{bound['src0']!r}, {bound['src1']!r}",
-                               "both operands are scalars; one of them must be a vector", "a LocalTensor as src0 "
-                               "or src1", f"{page} 约束说明")
-    if all(tensors):
-        index = require_int(name, "scalar_tensor_index", bound["scalar_tensor_index"], 0, 1,
-                            f"{page} 参数说明 (表1 模板参数说明: config, BinaryConfig.scalarTensorIndex)",
-                            rule="the position of the scalar element: 0 = src0, 1 = src1")
-        scalar = ("src0", "src1")[index]
-    else:
-        scalar = "src1" if tensors[0] else "src0"
-    vector = "src0" if scalar == "src1" else "src1"
-    return ScalarPosition(vector, scalar, all(tensors), FLEXIBLE_FORMS[1].names.index(scalar))
-
-
-def check_scalar_element(name: str, label: str, tensor: LocalTensor, core: Core, dst: Footprint | None,
-                         page: str) -> None:
-    """A tensor element used as the scalar: usable, in UB, 32-byte aligned, inside its tensor, and
-    clear of every byte dst writes (约束说明)."""
-    require_ub_tensor(name, label, tensor, core)
-    size = tensor.dtype.itemsize
-    tensor.check_span(name, label, tensor.addr, tensor.addr + size)
-    if dst is None or dst.empty:
-        return
-    hit = (dst.addrs < tensor.addr + size) & (dst.addrs + dst.itemsize > tensor.addr)
-    if hit.any():
-        raise OverlapError(name, f"{label} / dst", f"element at {tensor.addr:#x}",
-                           f"{label}, a LocalTensor element used as the scalar, overlaps dst",
-                           "no byte in common with dst", f"{page} 约束说明")
-
-
-@dataclass(eq=False)
-class ElementScalarPlan:
-    """A flexible-scalar plan whose scalar is a tensor's first element: the plan of the call with a
-    number there (``inner``), plus that element, read when the call runs.
-
-    Attributes:
-        inner: the plan of dst and the vector source (its scalar slot is replaced per call).
-        name, page: the instruction and its page.
-        position: which source is the element.
-        dtype: the element's type (the vector's).
-        operands: the inner plan's operands, then the element's tensor.
-    """
-
-    inner: object
-    name: str
-    page: str
-    position: ScalarPosition
-    dtype: DType
-    operands: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        self.operands = (*self.inner.operands, self.position.scalar)
-
-    def bind(self, core: Core, tensors: list[LocalTensor]) -> ElementScalarBinding:
-        binding = self.inner.bind(core, tensors[:-1])
-        dst = binding.footprints[0] if binding.footprints else None
-        check_scalar_element(self.name, self.position.scalar, tensors[-1], core, dst, self.page)
-        return ElementScalarBinding(self, binding, tensors[-1].addr)
-
-
-class ElementScalarBinding:
-    """An :class:`ElementScalarPlan` at one placement: the inner binding, and the element's address."""
-
-    def __init__(self, plan: ElementScalarPlan, inner, addr: int) -> None:
-        self.plan, self.inner, self.addr = plan, inner, addr
-        self.registers_read = inner.registers_read
-        self.registers_written = inner.registers_written
-
-    @cached_attribute
-    def reads(self) -> tuple[ByteRange, ...]:
-        element = ByteRange("UB", self.addr, self.addr + self.plan.dtype.itemsize)
-        return merge_ranges([*self.inner.reads, element]) if self.inner.footprints else ()
-
-    @property
-    def writes(self) -> tuple[ByteRange, ...]:
-        return self.inner.writes
-
-    def run(self, core: Core, values: tuple) -> None:
-        """Read the element (a scalar read of UB), then run the inner binding with it as the scalar."""
-        if not self.inner.footprints:
-            return
-        plan, size = self.plan, self.plan.dtype.itemsize
-        core.ub.check_initialized_span(plan.name, plan.position.scalar, self.addr, self.addr + size)
-        scalar = core.ub.data[self.addr:self.addr + size].view(plan.dtype.np_dtype)[0].item()
-        at = plan.position.at
-        self.inner.run(core, values[:at] + (scalar,) + values[at + 1:])
-
-
-def _with_element(inner, name: str, page: str, position: ScalarPosition, bound: dict, dtype: DType, core: Core):
-    """``inner`` as it is for a number, or wrapped for an element of type ``dtype`` (checked at this call's
-    addresses, after every check of ``inner``)."""
-    if not position.element:
-        return inner
-    element = require_ub_tensor(name, position.scalar, bound[position.scalar], core)
-    if element.dtype != dtype:
-        raise UnsupportedError(name, f"{position.scalar} dtype", element.dtype.name,
-                               f"the scalar element must have {position.vector}'s dtype", dtype.name,
-                               f"{page} 参数说明")
-    dst = bound["dst"]
-    check_scalar_element(name, position.scalar, element, core,
-                         inner.footprints[0].moved(dst.addr) if inner.footprints else None, page)
-    return ElementScalarPlan(inner, name, page, position, dtype)
-
-
 # ------------------------------------------------------------ ands, ors
 def _logic_ops(name: str, page: str, operation: str, summary: str) -> dict[str, VectorOp]:
     """The instruction's two VectorOps: the vector as src0 (scalar src1), or as src1 (scalar src0)."""
@@ -301,7 +159,7 @@ def _compile_logic(name: str):
         op = ops[position.vector]
         values = dict(bound, **{position.scalar: 0}) if position.element else bound  # the element: read per call
         inner = _compile(op, core, form, values)
-        return _with_element(inner, name, op.doc, position, bound, bound["dst"].dtype, core)
+        return with_element(inner, name, op.doc, position, bound, bound["dst"].dtype, core)
 
     return compile
 
@@ -322,7 +180,7 @@ def _register_logic(name: str):
         name, "ascend", "logic", "V", FLEXIBLE_FORMS, _compile_logic(name), f"{op.doc} 功能说明",
         support=lambda chip: vector_support(chip, name), exactness=BIT_EXACT, summary=op.summary,
         examples=_logic_examples(name), per_call=frozenset({"src0", "src1"}),
-        plan_context=_flexible_plan_context, fast_context=mask_fast_context,
+        plan_context=flexible_plan_context, fast_context=mask_fast_context,
         doc=f"``{op.summary}`` ({op.doc}).\n\nThe 950 only; int64/uint64 in the count form only.  With two "
             "tensors, ``scalar_tensor_index`` (0 or 1) names the one whose first element is the scalar.",
     ))
@@ -349,10 +207,10 @@ def _compile_muls_cast(core: Core, form: str, bound: dict):
         scalar_bits(name, position.scalar, bound[position.scalar], src.dtype)
     plan = cast._planned(name, core, form, bound, "round", dst, {position.vector: src}, page, None, "mul")
     plan.geometry = dataclasses.replace(plan.geometry, scalar_at=position.at, scalar_name=position.scalar)
-    return _with_element(plan, name, page, position, bound, src.dtype, core)
+    return with_element(plan, name, page, position, bound, src.dtype, core)
 
 
-MULS_CAST_FORMS = (Form("count", (DST, _SRC0, _SRC1, _COUNT, _SCALAR_INDEX)),)
+MULS_CAST_FORMS = (Form("count", (DST, SRC0, SRC1, _COUNT, SCALAR_INDEX)),)
 _MULS_CAST_SUMMARY = "dst (half) = CAST_ROUND(src * scalar) per lane, the float product rounded first"
 _MULS_CAST_SETUP = ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
                     "s = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 2048, 8)\n"
