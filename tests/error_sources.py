@@ -129,6 +129,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     **{f"{_VECTOR}/基础算术/{page}.md": WITH_TYPES for page in ("Neg(ISASI)", "Prelu(ISASI)", "Mull(ISASI)")},
     **{f"{_VECTOR}/复合计算/{page}.md": WITH_TYPES for page in ("AbsSub(ISASI)", "MulsCast(ISASI)")},
     f"{_VECTOR}/类型转换/Truncate(ISASI).md": WITH_TYPES,
+    **{f"{_VECTOR}/基础算术/{page}（灵活标量位置）.md": WITH_TYPES
+       for page in ("Adds", "Subs", "Muls", "Divs", "Maxs", "Mins")},
     **{f"{_VECTOR}/数据重排（ISASI）/{page}.md": (page, *WITH_TYPES) for page in ("Interleave", "DeInterleave")},
     **{f"{_VECTOR}/逻辑计算/{page}.md": (page, *WITH_TYPES, "模板参数及接口参数说明", "scalarValue取值说明")
        for page in ("ShiftLeft", "ShiftRight")},

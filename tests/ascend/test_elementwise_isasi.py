@@ -524,7 +524,8 @@ def _covered(ranges) -> np.ndarray:
     return mask
 
 
-RECORD_CASES = [(name, i) for name in (*NAMES, "shift_left", "shift_right", "interleave", "de_interleave")
+RECORD_CASES = [(name, i) for name in (*NAMES, "shift_left", "shift_right", "interleave", "de_interleave", "adds",
+                                       "subs", "muls", "divs", "maxs", "mins")
                 for i in range(len(by_name("ascend", name).examples))]
 
 

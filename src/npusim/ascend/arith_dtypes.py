@@ -78,6 +78,9 @@ _TABLES: dict[str, dict[str, OpDtypes]] = {
     "abs_sub": {"950": OpDtypes(_HALF_FLOAT)},
     "ands": {"950": OpDtypes(_B16_INT, frozenset({"int64", "uint64"}))},
     "ors": {"950": OpDtypes(_B16_INT, frozenset({"int64", "uint64"}))},
+    # 基础算术/Subs（灵活标量位置）.md, Divs（灵活标量位置）.md (the 950 alone; the 950's integer Div is not modelled)
+    "subs": {"950": OpDtypes(_MAXS | {"bfloat16"}, frozenset({"int64", "uint64"}))},
+    "divs": {"950": OpDtypes(_HALF_FLOAT)},
     # 逻辑计算/ShiftLeft（左移位数为Tensor）.md, ShiftRight（右移位数为Tensor）.md: T any integer type (count form)
     "shift_left_by_tensor": {"950": OpDtypes(_B16_B32_INT | _B8_B64_INT)},
     "shift_right_by_tensor": {"950": OpDtypes(_B16_B32_INT | _B8_B64_INT)},

@@ -82,12 +82,13 @@ from .common import (
     scalar_bits,
     scalar_bits_cached,
 )
+from .flexible_scalar import flexible_forms, flexible_plan_context, scalar_position, with_element
 
 __all__ = [
     "VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "add_relu", "adds", "axpy",
-    "bitwise_and", "bitwise_not", "bitwise_or", "div", "duplicate", "exp", "fused_mul_add", "fused_mul_add_relu",
-    "leaky_relu", "ln", "max_", "maxs", "min_", "mins", "mul", "mul_add_dst", "muls", "reciprocal", "relu", "rsqrt",
-    "shift_left", "shift_right", "sqrt", "sub", "sub_relu",
+    "bitwise_and", "bitwise_not", "bitwise_or", "div", "divs", "duplicate", "exp", "fused_mul_add",
+    "fused_mul_add_relu", "leaky_relu", "ln", "max_", "maxs", "min_", "mins", "mul", "mul_add_dst", "muls",
+    "reciprocal", "relu", "rsqrt", "shift_left", "shift_right", "sqrt", "sub", "sub_relu", "subs",
 ]
 
 DOC_DIR = pages.ARITHMETIC
@@ -162,7 +163,8 @@ class VectorOp:
         family: ``"arith"``, ``"logic"``, ``"compound"`` or ``"fill"`` (the documents' chapters).
         reads_dst: dst is also an input (the multiply-adds), read before it is written.
         scalar_name: the parameter that holds the scalar (``"src0"`` or ``"src1"`` for the
-            flexible-scalar instructions of :mod:`.elementwise_isasi`).
+            flexible scalar position, :mod:`.flexible_scalar`).
+        scalar_first: the scalar is the left operand (``dst = scalar - src``).
     """
 
     name: str
@@ -177,6 +179,7 @@ class VectorOp:
     family: str = "arith"
     reads_dst: bool = False
     scalar_name: str = "scalar"
+    scalar_first: bool = False
 
     @property
     def shifts(self) -> bool:
@@ -536,7 +539,7 @@ class VectorBinding:
                         dst.check_initialized(ub, name)
                     operands.append(dst.gather(ub, dtype.raw))
                 if scalar is not None:
-                    operands.append(scalar)
+                    operands.insert(0 if plan.op.scalar_first else len(operands), scalar)
                 result = arith.compute(plan.op.operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
 
@@ -576,6 +579,52 @@ class VectorBinding:
                 operands = [work[at[start:stop]] for at in source_at] + ([scalar] if scalar is not None else [])
                 work[dst_at[start:stop]] = arith.compute(plan.op.operation, plan.dtype, operands, saturate)
         return work[dst_at]
+
+
+# ------------------------------------------------------------------ the flexible scalar position (the 950)
+FLEXIBLE_PAGES = {"adds": "Adds", "subs": "Subs", "muls": "Muls", "divs": "Divs", "maxs": "Maxs", "mins": "Mins"}
+FLEXIBLE_PRODUCTS = frozenset({"950"})  # the（灵活标量位置）pages: every other row "不支持"
+FLEX_PREFIX = "flexible_"  # adds/muls/maxs/mins keep their scalar-after forms under the plain names
+
+
+def flexible_ops(base: VectorOp, page: str) -> dict[str, VectorOp]:
+    """``base`` with its vector as src0 (the scalar src1, after it) or as src1 (the scalar src0, before it)."""
+    return {"src0": replace(base, doc=page, sources=("src0",), scalar_name="src1", forms=flexible_forms()),
+            "src1": replace(base, doc=page, sources=("src1",), scalar_name="src0", forms=flexible_forms(),
+                            scalar_first=True)}
+
+
+def compile_flexible(ops: dict[str, VectorOp], core: Core, form: str, bound: dict):
+    """A flexible-scalar call (:mod:`.flexible_scalar`): which source is the scalar, then the element-wise plan
+    of the vector and that scalar (a number per call, or the element, read when the call runs)."""
+    op = ops["src0"]
+    position = scalar_position(op.name, bound, op.doc)
+    op = ops[position.vector]
+    values = dict(bound, **{position.scalar: 0}) if position.element else bound  # the element: read per call
+    inner = _compile(op, core, form.removeprefix(FLEX_PREFIX), values)
+    return with_element(inner, op.name, op.doc, position, bound, bound["dst"].dtype, core)
+
+
+def _flexible_arith(name: str) -> dict[str, VectorOp]:
+    page = f"{DOC_DIR}/{FLEXIBLE_PAGES[name]}（灵活标量位置）.md"
+    operation = {"adds": "add", "subs": "sub", "muls": "mul", "divs": "div", "maxs": "max", "mins": "min"}[name]
+    exactness = BIT_EXACT if name in ("maxs", "mins") else IEEE_RNE
+    return flexible_ops(VectorOp(name, page, ("src",), operation, True, False, SCALAR_FORMS,
+                                 f"dst = src {operation} scalar", exactness), page)
+
+
+FLEXIBLE_ARITH = {name: _flexible_arith(name) for name in FLEXIBLE_PAGES}
+
+
+def _compile_with_flexible(op: VectorOp, core: Core, form: str, bound: dict):
+    """adds / muls / maxs / mins: their own forms, or (the 950) the flexible scalar position."""
+    if not form.startswith(FLEX_PREFIX):
+        return _compile(op, core, form, bound)
+    page = FLEXIBLE_ARITH[op.name]["src0"].doc
+    if core.chip.name not in FLEXIBLE_PRODUCTS:
+        raise unsupported_on(core.chip, op.name, f"{op.name} with the scalar first or a tensor element",
+                             lambda c: c.name in FLEXIBLE_PRODUCTS, f"{page} 产品支持情况")
+    return compile_flexible(FLEXIBLE_ARITH[op.name], core, form, bound)
 
 
 # ------------------------------------------------------------------ the API
@@ -631,13 +680,49 @@ def _examples(op: VectorOp) -> tuple[str, ...]:
 
 
 def _register(op: VectorOp):
+    flexible = op.name in FLEXIBLE_ARITH
+    forms = (*op.forms, *flexible_forms(FLEX_PREFIX)) if flexible else op.forms
+    doc = f"``{op.summary}`` ({op.doc}" + (f"; {arith.SHIFT_TENSOR_PAGES[op.name]}" if op.shifts else "") + ")."
+    if flexible:
+        doc += (f"\n\nThe 950 also takes the scalar first, or a tensor's first element on either side "
+                f"({FLEXIBLE_ARITH[op.name]['src0'].doc}; ``scalar_tensor_index`` when both are tensors).")
     return register(Instruction(
-        op.name, "ascend", op.family, "V", op.forms,
-        lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.doc}",
+        op.name, "ascend", op.family, "V", forms,
+        lambda core, form, values, op=op: _compile_with_flexible(op, core, form, values), f"{op.doc}",
         support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
-        summary=op.summary, examples=_examples(op), per_call=frozenset({"scalar"}),
-        plan_context=_shift_plan_context if op.shifts else mask_plan_context, fast_context=mask_fast_context,
-        doc=f"``{op.summary}`` ({op.doc}" + (f"; {arith.SHIFT_TENSOR_PAGES[op.name]}" if op.shifts else "") + ").",
+        summary=op.summary, examples=_examples(op) + (_flexible_examples(op.name) if flexible else ()),
+        per_call=frozenset({"scalar", "src0", "src1"} if flexible else {"scalar"}),
+        plan_context=_shift_plan_context if op.shifts else flexible_plan_context if flexible else mask_plan_context,
+        fast_context=mask_fast_context, doc=doc,
+    ))
+
+
+def _flexible_examples(name: str) -> tuple[str, ...]:
+    setup = ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+             "s = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024, 8)\n"
+             "s.write([2.5] * 8)\n"
+             "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 256)\n")
+    return (setup + f"asc.{name}(z, 3.0, x, 200)",
+            setup + f"asc.{name}(z, s, x, 64, 3, asc.UnaryRepeatParams(1, 1, 8, 8), scalar_tensor_index=0)",
+            setup + f"asc.{name}(z, x, s, [0xFFFF0000FFFF0000, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 16))")
+
+
+def _register_flexible_only(name: str):
+    """subs / divs: only the flexible forms (the 950's（灵活标量位置）pages; no other Subs/Divs page)."""
+    ops = FLEXIBLE_ARITH[name]
+    op = ops["src0"]
+    summary = f"dst = src {'-' if name == 'subs' else '/'} scalar or scalar {'-' if name == 'subs' else '/'} src " \
+              "per lane (the scalar a number or a tensor's first element, on either side)"
+    return register(Instruction(
+        name, "ascend", "arith", "V", flexible_forms(), lambda core, form, values: compile_flexible(ops, core, form,
+                                                                                                     values),
+        f"{op.doc} 功能说明", support=lambda chip: vector_support(chip, name), exactness=IEEE_RNE, summary=summary,
+        examples=_flexible_examples(name) + ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+                                             "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 2048, 512)\n"
+                                             f"asc.{name}(z, x, 1.5, 500)",),
+        per_call=frozenset({"src0", "src1"}), plan_context=flexible_plan_context, fast_context=mask_fast_context,
+        doc=f"``{summary}`` ({op.doc}).\n\nThe 950 only.  With two tensors, ``scalar_tensor_index`` (0 or 1) "
+            "names the one whose first element is the scalar.",
     ))
 
 
@@ -671,3 +756,5 @@ fused_mul_add = _register(VECTOR_OPS["fused_mul_add"])
 fused_mul_add_relu = _register(VECTOR_OPS["fused_mul_add_relu"])
 mul_add_dst = _register(VECTOR_OPS["mul_add_dst"])
 axpy = _register(VECTOR_OPS["axpy"])
+subs = _register_flexible_only("subs")
+divs = _register_flexible_only("divs")
