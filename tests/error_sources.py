@@ -127,7 +127,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         "Div", "Maxs", "Mins", "LeakyRelu", "Relu", "Sqrt", "Exp", "Ln", "Reciprocal", "Rsqrt")},
     **{f"{_VECTOR}/逻辑计算/{page}.md": (page, *WITH_TYPES) for page in ("And", "Or", "Not", "Ands", "Ors")},
     **{f"{_VECTOR}/基础算术/{page}.md": WITH_TYPES for page in ("Neg(ISASI)", "Prelu(ISASI)", "Mull(ISASI)")},
-    **{f"{_VECTOR}/复合计算/{page}.md": WITH_TYPES for page in ("AbsSub(ISASI)", "MulsCast(ISASI)")},
+    **{f"{_VECTOR}/复合计算/{page}.md": WITH_TYPES for page in ("AbsSub(ISASI)", "MulsCast(ISASI)", "ExpSub(ISASI)")},
     f"{_VECTOR}/类型转换/Truncate(ISASI).md": WITH_TYPES,
     **{f"{_VECTOR}/基础算术/{page}（灵活标量位置）.md": WITH_TYPES
        for page in ("Adds", "Subs", "Muls", "Divs", "Maxs", "Mins")},

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
-from npusim.engine.registry import BIT_EXACT, IEEE_RNE, by_name
+from npusim.engine.registry import ACCURACY_MODEL, BIT_EXACT, IEEE_RNE, by_name
 from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
 from . import cast_reference as cref
@@ -524,8 +524,8 @@ def _covered(ranges) -> np.ndarray:
     return mask
 
 
-RECORD_CASES = [(name, i) for name in (*NAMES, "shift_left", "shift_right", "interleave", "de_interleave", "adds",
-                                       "subs", "muls", "divs", "maxs", "mins")
+RECORD_CASES = [(name, i) for name in (*NAMES, "exp_sub", "shift_left", "shift_right", "interleave",
+                                       "de_interleave", "adds", "subs", "muls", "divs", "maxs", "mins")
                 for i in range(len(by_name("ascend", name).examples))]
 
 
@@ -783,3 +783,72 @@ def test_truncate_in_place():
         write_bits(x, bits_of([Fraction(5, 2), Fraction(-7, 2)] * 32, "float16"))
         asc.truncate(x, x, asc.RoundMode.CAST_ROUND, 64)
         assert read_bits(x) == bits_of([3, -4] * 32, "float16")
+
+
+# ------------------------------------------------------------------ exp_sub: an accuracy model
+def test_exp_sub_worked_example():
+    """ExpSub(ISASI).md: [1 2 4 ... 510] - [1 1 2 ... 510] -> [1 2.71828 7.38905 ... 1], printed to six digits
+    (truncated: e^2 = 7.389056...); the exact results 1 are bit-exact."""
+    with asc.Core("950"):
+        x, y, z = t(asc.float16, 0), t(asc.float16, 2048), t(asc.float32, 4096, position=VECOUT)
+        write_bits(x, bits_of([1, 2, 4] + [3] * (N - 4) + [510], "float16"))
+        write_bits(y, bits_of([1, 1, 2] + [3] * (N - 4) + [510], "float16"))
+        asc.exp_sub(z, x, y, 512)
+        out = z.read()
+        bits = read_bits(z)
+    assert bits[0] == bits[-1] == bits_of([1], "float32")[0]
+    assert abs(float(out[1]) - 2.71828) < 1e-5 and abs(float(out[2]) - 7.38905) < 1e-5
+
+
+@SETTINGS
+@given(data=st.data(), fmt=st.sampled_from(["float16", "float32"]), count=st.integers(1, 200))
+def test_exp_sub_is_within_one_ulp_of_the_correctly_rounded_value(data, fmt, count):
+    """The accuracy model's promise (docs/numerics.md): e^(float(a) - float(b)), the difference rounded to float,
+    within one float ulp of the correctly rounded exponential (60-digit reference); NaN and infinities exact."""
+    a, b = (data.draw(st.lists(special_bits(fmt), min_size=count, max_size=count)) for _ in range(2))
+    dtype = getattr(asc, fmt)
+    with asc.Core("950"):
+        x, y, z = t(dtype, 0, 256), t(dtype, 2048, 256), t(asc.float32, 4096, 256, VECOUT)
+        write_bits(x, a)
+        write_bits(y, b)
+        asc.exp_sub(z, x, y, count)
+        out = read_bits(z, count)
+    for i in range(count):
+        difference = ref.decode(ref.encode(ref._float_binary("sub", ref.decode(a[i], fmt), ref.decode(b[i], fmt)),
+                                           "float32"), "float32")
+        if isinstance(difference, Fraction) and abs(difference) > 110:  # e^110 overflows float, e^-110 is below
+            expected = ref.encode("+inf" if difference > 0 else ("zero", 0), "float32")  # half its least subnormal
+        else:
+            expected = ref.encode(eref._exact_unary("exp", difference), "float32")
+        assert eref.ulps_apart(out[i], expected, "float32") <= 1, (i, hex(a[i]), hex(b[i]), hex(out[i]), hex(expected))
+
+
+EXP_SUB_CONSTRAINTS = [
+    ("another product", "A2", lambda: asc.exp_sub(t(asc.float32, 0, 64, C), t(asc.float32, 256, 64),
+                                                  t(asc.float32, 512, 64), 64),
+     UnsupportedError, "product"),
+    ("a half dst", "950", lambda: asc.exp_sub(t(asc.float16, 0, 64, C), t(asc.float16, 256, 64),
+                                              t(asc.float16, 512, 64), 64),
+     UnsupportedError, "src0/dst dtypes"),
+    ("src1 of another type", "950", lambda: asc.exp_sub(t(asc.float32, 0, 64, C), t(asc.float16, 256, 64),
+                                                        t(asc.float32, 512, 64), 64),
+     UnsupportedError, "src1 dtype"),
+    ("count 0", "950", lambda: asc.exp_sub(t(asc.float32, 0, 64, C), t(asc.float32, 256, 64),
+                                           t(asc.float32, 512, 64), 0),
+     ParameterRangeError, "count"),
+    ("partial overlap", "950", lambda: asc.exp_sub(t(asc.float32, 0, 64, C), t(asc.float32, 32, 64),
+                                                   t(asc.float32, 512, 64), 64),
+     OverlapError, "src0 / dst"),
+]
+
+
+@pytest.mark.parametrize(("chip", "call", "error", "operand"), [c[1:] for c in EXP_SUB_CONSTRAINTS],
+                         ids=[c[0] for c in EXP_SUB_CONSTRAINTS])
+def test_exp_sub_constraints(chip, call, error, operand):
+    with asc.Core(chip) as core:
+        fill(core, 0, SPAN)
+        assert_rejected(core, error, call, instruction="exp_sub", operand=operand)
+
+
+def test_exp_sub_is_an_accuracy_model_in_the_registry():
+    assert by_name("ascend", "exp_sub").exactness == ACCURACY_MODEL

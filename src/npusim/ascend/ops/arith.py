@@ -32,7 +32,8 @@ reinterpreted by accident.  The rules, and where they come from:
   ``fused=True`` (the 950's Reg ``FusedMulDstAdd`` / ``MulAddDst``, documented as one fused
   instruction) rounds the exact ``x * y + z`` once.  Integers wrap.
 * **exp, ln, reciprocal, rsqrt** are an *accuracy model*, not the hardware's bits: the
-  float64 result of numpy's function, rounded once to T (docs/numerics.md).
+  float64 result of numpy's function, rounded once to T (docs/numerics.md); **exp_sub** (ExpSub) is
+  ``exp`` of the float difference ``a - b`` the same way.
 * **neg** (Neg(ISASI).md) is ``-x``: two's-complement negation for integers (wrapping, so
   ``-INT_MIN`` is ``INT_MIN``; the page is silent), the sign flipped for floats (a NaN gives the
   canonical NaN, as every float result here).
@@ -72,7 +73,7 @@ MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul
 OPERATIONS = frozenset({
     "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
     "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", "copy", *MULTIPLY_ADD,
-    "neg", "prelu", "abs_sub", *SHIFT_BY_LANE,
+    "neg", "prelu", "abs_sub", "exp_sub", *SHIFT_BY_LANE,
 })
 TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
                   "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
@@ -226,6 +227,8 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
         return np.where(a >= 0, a, a * b)
     if operation == "abs_sub":
         return np.abs(a - b)
+    if operation == "exp_sub":  # ExpSub(ISASI).md: e^(a - b), the difference in float (an accuracy model, as exp)
+        return np.exp((a - b).astype(np.float64))
     if operation in ("add_relu", "sub_relu"):
         return _relu(a + b if operation == "add_relu" else a - b)
     raise ValueError(f"unknown vector operation {operation!r}")

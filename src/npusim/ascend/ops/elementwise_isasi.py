@@ -16,6 +16,10 @@ compile, plan and binding; :mod:`.arith` for a lane) and the compound casts' pla
 
       mull(dst0, dst1, src0, src1, count)
 
+* **exp_sub** — ``e^(src0 - src1)`` in float (复合计算/ExpSub(ISASI).md), an accuracy model as ``exp``::
+
+      exp_sub(dst, src0, src1, count)   # half or float sources, a float dst
+
 * **truncate** — a float rounded to an integral value of its own type (类型转换/Truncate(ISASI).md;
   C++ ``Truncate<T, roundMode>``), on Cast's plan::
 
@@ -44,7 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DType
-from ...engine.registry import BIT_EXACT, IEEE_RNE, Instruction, register
+from ...engine.registry import ACCURACY_MODEL, BIT_EXACT, IEEE_RNE, Instruction, register
 from ...engine.trace import ByteRange, merge_ranges
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
@@ -79,7 +83,7 @@ from .flexible_scalar import (
     with_element,
 )
 
-__all__ = ["abs_sub", "ands", "mull", "muls_cast", "neg", "ors", "prelu", "truncate"]
+__all__ = ["abs_sub", "ands", "exp_sub", "mull", "muls_cast", "neg", "ors", "prelu", "truncate"]
 
 NEG_PAGE = f"{pages.ARITHMETIC}/Neg(ISASI).md"
 PRELU_PAGE = f"{pages.ARITHMETIC}/Prelu(ISASI).md"
@@ -225,6 +229,50 @@ muls_cast = register(Instruction(
     doc=f"``{_MULS_CAST_SUMMARY}`` ({MULS_CAST_PAGE}).\n\nThe 950 only, float -> half, the count form only.  "
         "The product is rounded to float (RNE) and then to half with CAST_ROUND (ties away from zero): the page "
         "says multiply, then convert; whether the hardware's ``vmulscvt`` rounds once is not documented.",
+))
+
+
+# ------------------------------------------------------------ exp_sub: the compound casts' plan, in dst's type
+EXP_SUB_PAGE = f"{pages.COMPOUND}/ExpSub(ISASI).md"
+# 数据类型 says T and U are half or float; the vendor's FusedExpSubImpl (dav_3510) takes only a float dst
+EXP_SUB_PAIRS = {"950": frozenset({("float16", "float32"), ("float32", "float32")})}
+
+
+def _compile_exp_sub(core: Core, form: str, bound: dict):
+    """ExpSub(ISASI).md: ``e^(src0 - src1)``, a half source converted to float first (功能说明), in float."""
+    name, page = "exp_sub", EXP_SUB_PAGE
+    dst = require_ub_tensor(name, "dst", bound["dst"], core)
+    src0 = require_ub_tensor(name, "src0", bound["src0"], core)
+    src1 = require_ub_tensor(name, "src1", bound["src1"], core)
+    if src1.dtype != src0.dtype:
+        raise UnsupportedError(name, "src1 dtype", src1.dtype.name, "src1 must have src0's dtype", src0.dtype.name,
+                               f"{page} 参数说明")
+    pairs = EXP_SUB_PAIRS.get(core.chip.name)
+    if pairs is None:
+        raise unsupported_on(core.chip, name, "ExpSub", lambda c: c.name in EXP_SUB_PAIRS, f"{page} 产品支持情况")
+    pair = (src0.dtype.name, dst.dtype.name)
+    if pair not in pairs:
+        raise UnsupportedError(name, "src0/dst dtypes", f"{pair[0]} -> {pair[1]}", "ExpSub does not take this pair "
+                               "(the vendor's implementation writes float only)",
+                               ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)), f"{page} 数据类型")
+    plan = cast._planned(name, core, form, bound, "rint", dst, {"src0": src0, "src1": src1}, page, None, "exp_sub")
+    if plan.geometry.lanes is not None:
+        plan.geometry = dataclasses.replace(plan.geometry, in_dst_type=True)
+    return plan
+
+
+_EXP_SUB_SUMMARY = "dst = e^(src0 - src1) per lane in float (accuracy model: float64 exp of the float difference)"
+exp_sub = register(Instruction(
+    "exp_sub", "ascend", "compound", "V", BINARY_COUNT_FORMS, _compile_exp_sub, f"{EXP_SUB_PAGE} 功能说明",
+    support=lambda chip: EXP_SUB_PAIRS.get(chip.name), exactness=ACCURACY_MODEL, summary=_EXP_SUB_SUMMARY,
+    examples=("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)\n"
+              "y = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1024, 256)\n"
+              "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 256)\n"
+              "asc.exp_sub(z, x, y, 200)",),
+    fast_context=lambda core: (),
+    doc=f"``{_EXP_SUB_SUMMARY}`` ({EXP_SUB_PAGE}).\n\nThe 950 only, the count form only, half or float sources "
+        "and a float dst.  Like ``exp`` an accuracy model, never bit-exact: the difference rounded to float, its "
+        "float64 exponential rounded once to float.",
 ))
 
 
