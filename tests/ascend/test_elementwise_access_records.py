@@ -28,6 +28,14 @@ def covered(ranges) -> np.ndarray:
 
 
 def run(snippet: str, image: bytes, chip: str = "A2"):
+    """UB just after the example (from ``image``), and the call's record."""
+    with asc.Core(chip, trace=True) as core:
+        core.ub_write(0, image)
+        exec(snippet, {"asc": asc, "core": core, "np": np})  # noqa: S102 - the registry's own examples
+        return np.frombuffer(core.ub_read(0, SPAN), np.uint8).copy(), core.trace[-1]
+
+
+def run_from_setup(snippet: str, image: bytes, chip: str = "A2"):
     """UB just before the example's call (its setup lines may write: the shifts' amounts), just after, and the
     call's record."""
     setup, call = snippet.rsplit("\n", 1)
@@ -59,7 +67,7 @@ def test_access_record_is_exact(name, index):
     rng = np.random.default_rng(index)
     image = rng.integers(0, 256, SPAN, dtype=np.uint8)
     chip = chip_of(snippet)
-    image, after, record = run(snippet, image.tobytes(), chip)
+    image, after, record = run_from_setup(snippet, image.tobytes(), chip)
     assert record.instruction == name
     writes, reads = covered(record.writes), covered(record.reads)
     changed = after != image
@@ -70,5 +78,5 @@ def test_access_record_is_exact(name, index):
     other = image.copy()
     outside = ~(reads | writes)
     other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
-    _, again, _ = run(snippet, other.tobytes(), chip)
+    _, again, _ = run_from_setup(snippet, other.tobytes(), chip)
     assert (again[writes] == after[writes]).all(), "the written bytes depend on bytes outside reads + writes"

@@ -1,4 +1,5 @@
-"""The flexible scalar position of Adds, Subs, Muls, Divs, Maxs, Mins (基础算术/*（灵活标量位置）.md, the 950):
+"""The flexible scalar position of Adds, Subs, Muls, Divs, Maxs, Mins (基础算术/*（灵活标量位置）.md, the 950),
+and of Ands, Ors (逻辑计算; their examples are in test_elementwise_isasi.py):
 the scalar on either side, a number or a tensor's first element.
 
 * the pages' worked examples, every one of their six calls (mask 128, mask {UINT64_MAX, UINT64_MAX} with
@@ -21,20 +22,22 @@ from npusim.errors import OverlapError, ParameterRangeError, UnsupportedError
 
 from . import elementwise_reference as eref
 from . import reference_model as ref
-from .conftest import assert_rejected, fill
-from .test_elementwise_isasi import bits_of, read_bits, special_bits, write_bits
+from .conftest import fill
+from .test_elementwise_isasi import bits_of, read_bits, rejected, special_bits, write_bits
 
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 N = 512
 SPAN = 0x10000
-NAMES = ("adds", "subs", "muls", "divs", "maxs", "mins")
-OPERATION = {"adds": "add", "subs": "sub", "muls": "mul", "divs": "div", "maxs": "max", "mins": "min"}
+NAMES = ("adds", "subs", "muls", "divs", "maxs", "mins", "ands", "ors")  # ands/ors: 逻辑计算/Ands.md, Ors.md
+OPERATION = {"adds": "add", "subs": "sub", "muls": "mul", "divs": "div", "maxs": "max", "mins": "min",
+             "ands": "and", "ors": "or"}
 DTYPES = {"adds": ["float16", "float32", "bfloat16", "int16", "int32", "int8", "uint8", "int64", "uint64"],
           "subs": ["float16", "float32", "bfloat16", "int16", "int32", "int64", "uint64"],
           "muls": ["float16", "float32", "bfloat16", "int16", "int32", "int64", "uint64"],
           "divs": ["float16", "float32"],
           "maxs": ["float16", "float32", "bfloat16", "int16", "int32", "int8", "uint8", "int64", "uint64"],
-          "mins": ["float16", "float32", "bfloat16", "int16", "int32", "int8", "uint8", "int64", "uint64"]}
+          "mins": ["float16", "float32", "bfloat16", "int16", "int32", "int8", "uint8", "int64", "uint64"],
+          "ands": ["int16", "uint16", "int64", "uint64"], "ors": ["int16", "uint16", "int64", "uint64"]}
 COUNT_ONLY = {"int8", "uint8", "int64", "uint64"}
 
 
@@ -199,9 +202,7 @@ CASES = [
 @pytest.mark.parametrize(("chip", "call", "error", "instruction", "operand"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_constraints(chip, call, error, instruction, operand):
-    with asc.Core(chip) as core:
-        fill(core, 0, SPAN)
-        assert_rejected(core, error, call, instruction=instruction, operand=operand)
+    rejected(call, error, chip, instruction=instruction, operand=operand)
 
 
 def test_the_scalar_after_forms_stay_on_every_product():

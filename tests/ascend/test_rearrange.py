@@ -17,8 +17,9 @@ from npusim import ascend as asc
 from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
 from . import reference_model as ref
-from .conftest import assert_rejected, fill
+from .conftest import fill
 from .interrupts import Machine, sweep
+from .test_elementwise_isasi import rejected
 
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 N = 512
@@ -137,9 +138,7 @@ CASES = [
 @pytest.mark.parametrize(("chip", "call", "error", "instruction", "operand"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_constraints(chip, call, error, instruction, operand):
-    with asc.Core(chip) as core:
-        fill(core, 0, SPAN)
-        assert_rejected(core, error, call, instruction=instruction, operand=operand)
+    rejected(call, error, chip, instruction=instruction, operand=operand)
 
 
 def test_one_source_de_interleave_writes_half_of_src_count_to_each_dst():
