@@ -22,7 +22,7 @@ from ascend_cases import (
     trans_tile_bench,
 )
 from cast_cases import cast_bench
-from isasi_cases import count_form_bench, interleave_bench, ors_bench
+from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from sophgo_cases import greater_select_bench
@@ -78,6 +78,7 @@ CASES: list[Case | Pending] = [
     *_count_rows("prelu float32, 950 (arith, count form)", partial(count_form_bench, "prelu")),
     *_count_rows("abs_sub float32, 950 (compound, count form)", partial(count_form_bench, "abs_sub")),
     *_count_rows("interleave half, 950 (rearrange)", interleave_bench),
+    *_count_rows("truncate float32 CAST_FLOOR, 950 (cast)", truncate_bench),
     *_repeat_rows("gather half count (gather/scatter)", gather_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),

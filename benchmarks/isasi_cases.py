@@ -1,8 +1,8 @@
 """The 950's own element-wise instructions (issue 14), on an emulated 950, each beside numpy doing the same job.
 
 One representative per family they add to: ``ors`` (logic, a scalar operand, the mask form with the
-layouts of :mod:`ascend_cases`), ``prelu`` (arith), ``abs_sub`` (compound) and ``interleave`` (rearrange),
-which have only the count form (contiguous, so no strided row).  Inputs are normal floats or any
+layouts of :mod:`ascend_cases`); ``prelu`` (arith), ``abs_sub`` (compound), ``interleave`` (rearrange) and
+``truncate`` (cast), which have only the count form (contiguous, so no strided row).  Inputs are normal floats or any
 integers: numpy's results are the emulator's there (no NaN, no overflow).
 """
 
@@ -17,7 +17,7 @@ from ub_image import place, read_back
 
 from npusim import ascend as asc
 
-__all__ = ["count_form_bench", "interleave_bench", "ors_bench"]
+__all__ = ["count_form_bench", "interleave_bench", "ors_bench", "truncate_bench"]
 
 ORS_SCALAR = 0x0F0F
 COUNT_FORM = {"prelu": lambda a, b: np.where(a >= 0, a, a * b), "abs_sub": lambda a, b: np.abs(a - b)}
@@ -95,5 +95,23 @@ def interleave_bench(repeats: int) -> Bench:
         numpy=numpy_job,
         npusim_output=lambda: core.ub_read(0x14000, 2 * count) + core.ub_read(0x1E000, 2 * count),
         numpy_output=lambda: numpy_job().tobytes(),
+        resources=stack,
+    )
+
+
+def truncate_bench(repeats: int) -> Bench:
+    """``asc.truncate(dst, src, CAST_FLOOR, count)`` on ``repeats`` float repeats vs ``np.floor``."""
+    rng = np.random.default_rng(24)
+    count = repeats * 64
+    a = (rng.standard_normal(count) * 1000).astype(np.float32)
+    stack, core = _core()
+    core.ub_write(0, a.tobytes())
+    src = asc.LocalTensor(asc.float32, VECIN, 0, count)
+    dst = asc.LocalTensor(asc.float32, VECOUT, 0x14000, count)
+    return Bench(
+        npusim=lambda: asc.truncate(dst, src, asc.RoundMode.CAST_FLOOR, count),
+        numpy=lambda: np.floor(a),
+        npusim_output=lambda: core.ub_read(0x14000, 4 * count),
+        numpy_output=lambda: np.floor(a).tobytes(),
         resources=stack,
     )
