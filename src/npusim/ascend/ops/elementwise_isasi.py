@@ -1,4 +1,4 @@
-"""The 950's own (ISASI) element-wise instructions: Neg, Prelu, AbsSub, Mull, Ands, Ors, MulsCast and Truncate.
+"""The 950's own (ISASI) element-wise instructions: Neg, Prelu, AbsSub, ExpSub, Mull, Ands, Ors, MulsCast, Truncate.
 
 Every other product's row on these pages says "不支持": a call there raises the unsupported-product
 error.  They reuse the element-wise table's pieces (:mod:`.elementwise`: :class:`VectorOp`, its
@@ -34,9 +34,9 @@ compile, plan and binding; :mod:`.arith` for a lane) and the compound casts' pla
       ands(dst, src0, src1, mask, repeat_times, repeat_params, is_set_mask=True, scalar_tensor_index=1)
       muls_cast(dst, src0, src1, count, scalar_tensor_index=1)   # half dst = CAST_ROUND(src * scalar)
 
-  A number is read per call (not part of the plan); a tensor element is read from UB when the call
-  runs, after every check.  The pages' constraints: one operand must be a vector (C013); the
-  element must not overlap dst ("源操作数为LocalTensor单点元素的场景，不支持源操作数和目的操作数地址重叠").
+  (:mod:`.flexible_scalar`; Adds ... Mins have the same forms, :mod:`.elementwise`).
+
+The two-destination plan of Mull (:class:`PairPlan`) is also Interleave's and DeInterleave's (:mod:`.rearrange`).
 """
 
 from __future__ import annotations
