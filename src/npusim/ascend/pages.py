@@ -61,6 +61,21 @@ SCATTER = f"{_VECTOR}/离散与聚合/Scatter(ISASI).md"
 GATHER_MASK = f"{_CMPSEL}/GatherMask.md"
 SET_SATURATION_FLAG = f"{_BASIC}/特殊寄存器访问/SetSaturationFlag(ISASI).md"
 
+# the 950's own (ISASI) element-wise instructions and rearranges
+NEG = f"{ARITHMETIC}/Neg(ISASI).md"
+PRELU = f"{ARITHMETIC}/Prelu(ISASI).md"
+MULL = f"{ARITHMETIC}/Mull(ISASI).md"
+ABS_SUB = f"{COMPOUND}/AbsSub(ISASI).md"
+EXP_SUB = f"{COMPOUND}/ExpSub(ISASI).md"
+MULS_CAST = f"{COMPOUND}/MulsCast(ISASI).md"
+ANDS = f"{LOGIC}/Ands.md"
+ORS = f"{LOGIC}/Ors.md"
+SHIFT_LEFT_TENSOR = f"{LOGIC}/ShiftLeft（左移位数为Tensor）.md"
+SHIFT_RIGHT_TENSOR = f"{LOGIC}/ShiftRight（右移位数为Tensor）.md"
+TRUNCATE = f"{_VECTOR}/类型转换/Truncate(ISASI).md"
+INTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/Interleave.md"
+DEINTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/DeInterleave.md"
+
 # runtime
 SET_GLOBAL_BUFFER = f"{_BASIC}/数据结构/GlobalTensor/SetGlobalBuffer.md"
 INIT_BUFFER = f"{_PIPE}/TPipe/InitBuffer.md"

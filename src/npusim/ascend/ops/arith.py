@@ -65,8 +65,7 @@ __all__ = ["OPERATIONS", "compute"]
 
 BITWISE = frozenset({"and", "or", "not"})
 SHIFT_BY_LANE = {"shift_left_by_lane": "shift_left", "shift_right_by_lane": "shift_right"}  # amounts from a tensor
-SHIFT_TENSOR_PAGES = {"shift_left": f"{pages.LOGIC}/ShiftLeft（左移位数为Tensor）.md",
-                      "shift_right": f"{pages.LOGIC}/ShiftRight（右移位数为Tensor）.md"}
+SHIFT_TENSOR_PAGES = {"shift_left": pages.SHIFT_LEFT_TENSOR, "shift_right": pages.SHIFT_RIGHT_TENSOR}
 # multiply-add operations: which operands (sources..., old dst, scalar) are the multiplicand, multiplier, addend
 MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul_add_relu": (0, 2, 1),
                 "axpy": (0, 2, 1)}

@@ -85,13 +85,13 @@ from .flexible_scalar import (
 
 __all__ = ["abs_sub", "ands", "exp_sub", "mull", "muls_cast", "neg", "ors", "prelu", "truncate"]
 
-NEG_PAGE = f"{pages.ARITHMETIC}/Neg(ISASI).md"
-PRELU_PAGE = f"{pages.ARITHMETIC}/Prelu(ISASI).md"
-MULL_PAGE = f"{pages.ARITHMETIC}/Mull(ISASI).md"
-ABS_SUB_PAGE = f"{pages.COMPOUND}/AbsSub(ISASI).md"
-ANDS_PAGE = f"{pages.LOGIC}/Ands.md"
-ORS_PAGE = f"{pages.LOGIC}/Ors.md"
-MULS_CAST_PAGE = f"{pages.COMPOUND}/MulsCast(ISASI).md"
+NEG_PAGE = pages.NEG
+PRELU_PAGE = pages.PRELU
+MULL_PAGE = pages.MULL
+ABS_SUB_PAGE = pages.ABS_SUB
+ANDS_PAGE = pages.ANDS
+ORS_PAGE = pages.ORS
+MULS_CAST_PAGE = pages.MULS_CAST
 
 _COUNT = Param("count", is_int_arg)
 UNARY_COUNT_FORMS = (Form("count", (DST, Param("src", is_tensor), _COUNT)),)
@@ -233,7 +233,7 @@ muls_cast = register(Instruction(
 
 
 # ------------------------------------------------------------ exp_sub: the compound casts' plan, in dst's type
-EXP_SUB_PAGE = f"{pages.COMPOUND}/ExpSub(ISASI).md"
+EXP_SUB_PAGE = pages.EXP_SUB
 # 数据类型 says T and U are half or float; the vendor's FusedExpSubImpl (dav_3510) takes only a float dst
 EXP_SUB_PAIRS = {"950": frozenset({("float16", "float32"), ("float32", "float32")})}
 
@@ -277,7 +277,7 @@ exp_sub = register(Instruction(
 
 
 # ------------------------------------------------------------ truncate: Cast's plan, one type
-TRUNCATE_PAGE = pages.CAST.replace("Cast.md", "Truncate(ISASI).md")
+TRUNCATE_PAGE = pages.TRUNCATE
 TRUNCATE_FORMS = (Form("count", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), _COUNT)),)
 
 

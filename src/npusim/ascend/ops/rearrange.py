@@ -27,9 +27,8 @@ from .elementwise_isasi import TWO_DSTS, PairOp, compile_pair, pair_form
 
 __all__ = ["de_interleave", "interleave"]
 
-PAGE_DIR = pages.CAST.replace("类型转换/Cast.md", "数据重排（ISASI）")
-INTERLEAVE_PAGE = f"{PAGE_DIR}/Interleave.md"
-DEINTERLEAVE_PAGE = f"{PAGE_DIR}/DeInterleave.md"
+INTERLEAVE_PAGE = pages.INTERLEAVE
+DEINTERLEAVE_PAGE = pages.DEINTERLEAVE
 # 数据类型 of both pages: the 950 only (every other row "不支持")
 REARRANGE_DTYPES = {"950": frozenset({"int8", "uint8", "int16", "uint16", "float16", "bfloat16", "int32", "uint32",
                                       "float32", "int64", "uint64"})}
