@@ -25,6 +25,7 @@ from cast_cases import cast_bench
 from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
+from softmax_cases import softmax_bench
 from sophgo_cases import greater_select_bench
 from startup_cases import import_bench
 
@@ -109,6 +110,8 @@ CASES: list[Case | Pending] = [
          partial(greater_select_bench, tpu.DT_FP32, shape=(2, 64, 56, 56), maximum=True), group="sophgo"),
     Case("sophgo greater_select BM1688 (2,32,56,56) fp32", None,
          partial(greater_select_bench, tpu.DT_FP32, chip="BM1688", shape=(2, 32, 56, 56)), group="sophgo"),
+    Case("asc.adv.softmax float32 8x1024 (high-level API: 61 vector instructions, 100 calls)", None, softmax_bench,
+         group="high-level APIs"),
     Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim"),
          group="start-up"),
     Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim.ascend"),

@@ -109,6 +109,11 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         "Vector逻辑架构", "Vector逻辑架构说明", "Unified Buffer介绍", "Unified Buffer的通用约束说明",
         "Unified Buffer的内存结构与bank冲突",
     ),
+    "SIMD-API/高阶API/激活函数/SoftMax接口/SoftMax.md": (
+        "SoftMax", "产品支持情况", "功能说明", "实现原理", "函数原型", "参数说明", "返回值说明", "约束说明",
+        "调用示例"),
+    "SIMD-API/高阶API/激活函数/SoftMax接口/SoftMax-SimpleSoftMax-Tiling.md": (
+        "SoftMax/SimpleSoftMax Tiling", "功能说明", "函数原型", "参数说明", "返回值说明", "约束说明"),
     f"{_VECTOR}/基础算术/Abs.md": WITH_TYPES,
     f"{_VECTOR}/基础算术/Add.md": WITH_TYPES,
     f"{_BASIC}/数据结构/precision_conversion.md": ("精度转换", "二进制精度舍入规则", "精度转换规则"),

@@ -220,6 +220,19 @@ def test_float32_arrays_narrow_by_the_rule(target):
     assert got == [expected_bits(float(v), target) for v in values]
 
 
+@pytest.mark.parametrize("target", ["float16", "bfloat16", "float8_e5m2", "float8_e4m3fn"])
+def test_float32_arrays_just_below_the_smallest_normal_round_to_subnormals(target):
+    """An array whose every value lies just below the target's smallest normal (none far below it):
+    the subnormal rounding must still be taken, also when nothing in the array is near zero."""
+    ebits = FORMATS[target][0]
+    smallest_normal = (127 + 2 - 2 ** (ebits - 1)) << 23  # float32 bits of 2**emin
+    for span in (40, 1 << 12, 1 << 16, 1 << 19, 1 << 22):
+        bits = np.arange(smallest_normal - span, smallest_normal, max(span // 40, 1), dtype=np.uint32)
+        values = bits.view(np.float32)
+        got = float_array_bits(values, by_name(target)).tolist()
+        assert got == [expected_bits(float(v), target) for v in values]
+
+
 @settings(derandomize=True, max_examples=200, deadline=None)
 @given(values=st.lists(st.floats(width=32), min_size=1, max_size=16),
        target=st.sampled_from(["float16", "bfloat16", "float8_e5m2", "float8_e4m3fn", "float64"]))

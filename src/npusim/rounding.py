@@ -377,17 +377,19 @@ def _round_singles(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     magnitude = single & u32(0x7FFFFFFF)
     rebiased = magnitude - u32((127 - fmt.bias) << 23)  # meaningless (wrapped) below the normal range
     bits = _shift_to_nearest_even(rebiased, u32(drop))
-    below = magnitude < u32((fmt.emin + 127) << 23)
-    if below.any():
+    smallest_normal = (fmt.emin + 127) << 23
+    # one reduction, not a comparison and an any(), decides whether the rarer paths run (every call does this)
+    if magnitude.size and int(magnitude.min()) < smallest_normal:
+        below = magnitude < u32(smallest_normal)
         small = magnitude[below]
         exponent = (small >> u32(23)).astype(np.int64)
         significand = (small & u32(0x7FFFFF)) | (np.minimum(exponent, 1).astype(np.uint32) << u32(23))
         shift = np.minimum(drop + fmt.emin + 127 - np.maximum(exponent, 1), 31).astype(np.uint32)
         bits[below] = _shift_to_nearest_even(significand, shift)
-    bits = np.where(bits > u32(fmt.max_finite), u32(fmt.overflow), bits)
-    nan = magnitude > u32(0x7F800000)
-    if nan.any():
-        bits = np.where(nan, u32(fmt.quiet_nan), bits)
+    # beyond the largest finite value: the overflow bits, which are max_finite + 1 (infinity) or max_finite
+    bits = np.minimum(bits, u32(fmt.overflow))
+    if magnitude.size and int(magnitude.max()) > 0x7F800000:  # a NaN
+        bits = np.where(magnitude > u32(0x7F800000), u32(fmt.quiet_nan), bits)
     return bits | ((single >> u32(31)) << u32(fmt.bits - 1))
 
 

@@ -195,6 +195,22 @@ def test_max_min_order_signed_zeros_and_propagate_nan():
     assert _one_lane("310P", "max", "float32", 0x7FC00001, 0x3F800000) == 0x7FC00000
 
 
+@pytest.mark.parametrize(("dtype", "sign"), [("float16", 0x8000), ("float32", 0x80000000)])
+@pytest.mark.parametrize(("a_negative", "b_negative"), [(False, False), (False, True), (True, False), (True, True)])
+def test_max_min_of_signed_zeros_in_either_order(dtype, sign, a_negative, b_negative):
+    """IEEE 754-2019 maximum/minimum with -0 < +0: the maximum is -0 only when both zeros are, the
+    minimum when either is -- whichever operand comes first."""
+    a, b = sign * a_negative, sign * b_negative
+    assert _one_lane("310P", "max", dtype, a, b) == (sign if a_negative and b_negative else 0)
+    assert _one_lane("310P", "min", dtype, a, b) == (sign if a_negative or b_negative else 0)
+
+
+def test_max_min_nan_in_either_operand_is_the_quiet_nan():
+    for a, b in ((0x7E01, 0x3C00), (0x3C00, 0xFE01), (0xFC00, 0x7D00)):
+        assert _one_lane("310P", "max", "float16", a, b) == 0x7E00
+        assert _one_lane("310P", "min", "float16", a, b) == 0x7E00
+
+
 def test_integer_arithmetic_wraps():
     assert _one_lane("A2", "add", "int16", 0x7FFF, 0x0001) == 0x8000
     assert _one_lane("A2", "mul", "int32", 0x10000, 0x10000) == 0

@@ -202,6 +202,13 @@ def test_div_and_sqrt_round_once_to_nearest_even():
     assert one_lane("310P", "sqrt", "float16", 0xBC00) == 0x7E00  # sqrt(-1) = NaN
 
 
+def test_abs_clears_the_sign_and_gives_the_quiet_nan():
+    assert one_lane("310P", "abs", "float16", 0xBC00) == 0x3C00
+    assert one_lane("310P", "abs", "float16", 0x8000) == 0x0000
+    assert one_lane("310P", "abs", "float16", 0xFE01) == 0x7E00  # a NaN's payload and sign are not kept
+    assert one_lane("A2", "abs", "float32", 0xFFC00001) == 0x7FC00000
+
+
 def test_relu_signed_zero_nan_and_integers():
     assert one_lane("310P", "relu", "float16", 0x8000) == 0x0000
     assert one_lane("310P", "relu", "float16", 0xFE01) == 0x7E00

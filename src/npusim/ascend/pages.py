@@ -91,3 +91,7 @@ SET_FLAG = f"{_BASIC}/同步控制/核内同步/SetFlag-WaitFlag(ISASI).md"
 GET_BLOCK_NUM = f"{_BASIC}/工具接口/系统资源与变量/GetBlockNum.md"
 GET_BLOCK_IDX = f"{_BASIC}/工具接口/系统资源与变量/GetBlockIdx.md"
 KERNEL_LAUNCH = "guide/编程指南/语言扩展层/SIMD-BuiltIn关键字.md"
+
+# high-level APIs (SIMD-API/高阶API)
+SOFTMAX = "SIMD-API/高阶API/激活函数/SoftMax接口/SoftMax.md"
+SOFTMAX_TILING = "SIMD-API/高阶API/激活函数/SoftMax接口/SoftMax-SimpleSoftMax-Tiling.md"

@@ -75,11 +75,11 @@ class _TensorFields:
 
 
 def _tensor_of_fields(core: Core, dtype: DType, position: TPosition, addr: int, tile_size: int,
-                      lease: Lease | None) -> LocalTensor:
+                      lease: Lease | None, shape_info: ShapeInfo | None = None) -> LocalTensor:
     """A LocalTensor over already-checked bytes, every field set (see :class:`_TensorFields`)."""
     tensor = object.__new__(_TensorFields)
     tensor.core, tensor.dtype, tensor.position, tensor.addr = core, dtype, position, addr
-    tensor.tile_size, tensor.lease = tile_size, lease
+    tensor.tile_size, tensor.lease, tensor.shape_info = tile_size, lease, shape_info
     tensor.geometry_key = (tile_size, dtype.name, int(position))
     tensor.__class__ = LocalTensor  # same slots: only the type changes
     return tensor
@@ -142,6 +142,8 @@ class LocalTensor(_TensorFields):
         set_field(self, "tile_size", tile_size)
         set_field(self, "lease", lease)
         set_field(self, "geometry_key", (tile_size, dtype.name, int(position)))
+        if not hasattr(self, "shape_info"):  # set_addr_with_offset re-initialises a tensor and keeps its shape
+            set_field(self, "shape_info", None)
 
     def __setattr__(self, name: str, value) -> None:
         ub_bytes = self.core.ub.size_bytes
@@ -250,10 +252,8 @@ class LocalTensor(_TensorFields):
         return self._derive(dtype, self.addr, self.nbytes // dtype.itemsize)
 
     def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
-        view = _tensor_of_fields(self.core, dtype, self.position, addr, tile_size, self.lease)
-        if hasattr(self, "shape_info"):  # a view keeps the shape info, as Ascend C's copies of a tensor do
-            object.__setattr__(view, "shape_info", self.shape_info)
-        return view
+        # a view keeps the shape info, as Ascend C's copies of a tensor do
+        return _tensor_of_fields(self.core, dtype, self.position, addr, tile_size, self.lease, self.shape_info)
 
     # --------------------------------------------------------- shape info
     def set_shape_info(self, shape_info: ShapeInfo) -> None:
@@ -262,7 +262,7 @@ class LocalTensor(_TensorFields):
 
     def get_shape_info(self) -> ShapeInfo:
         """The shape of :meth:`set_shape_info` (an empty ShapeInfo when none was set)."""
-        return getattr(self, "shape_info", None) or ShapeInfo()
+        return self.shape_info or ShapeInfo()
 
     # --------------------------------------------------------- validation
     def check_usable(self, instruction: str, operand: str, core: Core) -> None:

@@ -166,8 +166,15 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple, kwargs: dict)
             append((kind, operand.geometry(value)))
         elif kind in _PLAIN_TYPES or isinstance(value, enum.Enum):
             append((kind, value))
-        elif (kind is list or kind is tuple) and set(map(type, value)) == _ONLY_INT:
-            append((kind, *value))  # an address list (key_part's own first case)
+        elif (kind is list or kind is tuple) and value:
+            item_types = set(map(type, value))
+            if item_types == _ONLY_INT:
+                append((kind, *value))  # an address list (key_part's own first case)
+            elif len(item_types) == 1 and relative and (operand := kinds.get(type(value[0]))) is not None:
+                geometry = operand.geometry  # a list of one operand type (its part cannot be an address list's)
+                append((kind, type(value[0]), *[geometry(item) for item in value]))
+            else:
+                append(key_part(owner, value, relative))
         else:
             fields_key = getattr(value, "fields_key", None)
             append(fields_key() if fields_key is not None else key_part(owner, value, relative))
@@ -314,15 +321,23 @@ def _kind_of(owner: Vendor, value, address: bool = False) -> OperandKind | None:
 
 
 def _list_kind(item_kinds: tuple[OperandKind, ...]) -> OperandKind:
+    """The kind of a list of operands (TransDataTo5HD's 16 + 16 tensors): every item bound and checked.
+    Its functions run on every call, so they build lists, not generators, and each operand name's
+    item names (``src_list[3]``) once."""
+    item_names: dict[str, tuple[str, ...]] = {}
+
     def geometry(items):
-        return tuple(kind.geometry(item) for kind, item in zip(item_kinds, items, strict=True))
+        return tuple([kind.geometry(item) for kind, item in zip(item_kinds, items, strict=True)])
 
     def base(items):
-        return tuple(kind.base(item) for kind, item in zip(item_kinds, items, strict=True))
+        return tuple([kind.base(item) for kind, item in zip(item_kinds, items, strict=True)])
 
     def check(items, instruction, name, core):
-        for i, (kind, item) in enumerate(zip(item_kinds, items, strict=True)):
-            kind.check(item, instruction, f"{name}[{i}]", core)
+        names = item_names.get(name)
+        if names is None:
+            names = item_names[name] = tuple(f"{name}[{i}]" for i in range(len(item_kinds)))
+        for kind, item, item_name in zip(item_kinds, items, names, strict=True):
+            kind.check(item, instruction, item_name, core)
 
     return OperandKind(geometry, base, check)
 

@@ -2,9 +2,10 @@
 
 :func:`module_names` answers, for a module name of pyasc, the dictionary its module gets.
 The vector instructions, tensors and framework classes are npusim's own
-(:mod:`npusim.ascend`); the runtime conventions (``jit``, ``config``, ``lib.runtime``) are
-this package's; every other public pyasc name (:mod:`.names`) is an
-:class:`~.unmodelled.Unmodelled` stand-in that raises when used.
+(:mod:`npusim.ascend`), and so are the high-level APIs it models (:mod:`npusim.ascend.adv`);
+the runtime conventions (``jit``, ``config``, ``lib.runtime``) are this package's; every
+other public pyasc name (:mod:`.names`) is an :class:`~.unmodelled.Unmodelled` stand-in
+that raises when used.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import builtins
 
 from .. import ascend
-from ..ascend import printing, shape_info
+from ..ascend import adv, printing, shape_info
 from ..ascend.runtime import LocalTensorAuto, get_tpipe_ptr
 from ..ascend.types import CacheMode, CacheRwMode, DataFormat
 from ..dtypes import DTYPES, DType, by_name
@@ -116,7 +117,7 @@ def module_names(module: str) -> dict:
     if module == "asc.language.fwk":
         return _with_stand_ins(module, {k: v for k, v in vector.items() if k in names.FWK}, names.FWK)
     if module == "asc.language.adv":
-        return _with_stand_ins(module, {}, names.ADV)
+        return _with_stand_ins(module, {name: getattr(adv, name) for name in adv.__all__}, names.ADV)
     if module == "asc.language.core.dtype":
         return {**_dtypes(), "KnownTypes": KnownTypes, "bit": Unmodelled(f"{module}.bit")}
     if module == "asc.language.core.struct":

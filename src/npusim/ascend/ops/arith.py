@@ -178,16 +178,19 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
 def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool, fused: bool) -> np.ndarray:
     fmt = float_format(dtype)
     values = [op.view(dtype.np_dtype).astype(np.float32, copy=False) for op in operands]
-    with np.errstate(all="ignore"):
-        if operation in MULTIPLY_ADD:
-            wide = _multiply_add(operation, dtype, values, fused)
-        else:
-            wide = _float_lanes(operation, values)
-        nan = np.isnan(wide)
-    if wide.dtype == np.float32 and dtype.name == "float32":
-        bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
+    if operation in SELECTING:
+        bits, nan = _selected(operation, fmt, operands, values)
     else:
-        bits = float_array_bits(wide, dtype)  # rounds once
+        with np.errstate(all="ignore"):
+            if operation in MULTIPLY_ADD:
+                wide = _multiply_add(operation, dtype, values, fused)
+            else:
+                wide = _float_lanes(operation, values)
+            nan = np.isnan(wide)
+        if wide.dtype == np.float32 and dtype.name == "float32":
+            bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
+        else:
+            bits = float_array_bits(wide, dtype)  # rounds once
     raw = dtype.raw.type
     if saturate:
         sign = bits & raw(fmt.sign_bit)
@@ -198,19 +201,39 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
     return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False) if nan.any() else bits
 
 
+#: operations whose result is one operand's value, or that value with its sign bit changed: no rounding
+SELECTING = frozenset({"max", "min", "abs", "relu"})
+
+
+def _selected(operation: str, fmt, operands: list[np.ndarray], values: list[np.ndarray]):
+    """Raw result bits and NaN lanes of an operation in :data:`SELECTING`, taken from the operands'
+    own bits (their ``values`` are the same numbers widened to float32, compared exactly): the same
+    results as computing in float32 and rounding, which would give back the chosen operand's value
+    (module docstring: IEEE maximum/minimum, relu as maximum(x, +0), abs clears the sign)."""
+    a_bits, a = operands[0], values[0]
+    sign = a_bits.dtype.type(fmt.sign_bit)
+    if operation == "abs":
+        return a_bits & ~sign, np.isnan(a)
+    if operation == "relu":
+        return np.where(a > 0, a_bits, a_bits.dtype.type(0)), np.isnan(a)  # -0, negatives and NaN give +0 bits
+    b_bits, b = operands[1], values[1]
+    maximum = operation == "max"
+    bits = np.where(a > b if maximum else a < b, a_bits, b_bits)
+    both_zero = (a == 0) & (b == 0)
+    if both_zero.any():  # -0 < +0: the maximum is -0 only if both are, the minimum if either is
+        bits = np.where(both_zero, (a_bits & b_bits) if maximum else (a_bits | b_bits), bits)
+    return bits, np.isnan(a) | np.isnan(b)
+
+
 def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
     """The lanes' results before the final rounding: float32, or float64 for the accuracy model."""
     a = values[0]
     if operation in TRANSCENDENTAL:
         return TRANSCENDENTAL[operation](a.astype(np.float64))
-    if operation == "abs":
-        return np.abs(a)
     if operation == "neg":
         return -a
     if operation == "sqrt":
         return np.sqrt(a)
-    if operation == "relu":
-        return _relu(a)
     b = values[1]
     if operation == "add":
         return a + b
@@ -220,8 +243,6 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
         return a * b
     if operation == "div":
         return a / b
-    if operation in ("max", "min"):
-        return _ieee_extremum(a, b, operation == "max")
     if operation in ("leaky_relu", "prelu"):  # the slope is the scalar (leaky_relu) or src1's lane (prelu)
         return np.where(a >= 0, a, a * b)
     if operation == "abs_sub":
@@ -263,16 +284,3 @@ def _relu(x: np.ndarray) -> np.ndarray:
     """IEEE maximum(x, +0): ``np.maximum`` keeps a NaN, and adding +0 turns its -0 (for x = -0) into +0."""
     zero = x.dtype.type(0.0)
     return np.maximum(x, zero) + zero
-
-
-def _ieee_extremum(a: np.ndarray, b: np.ndarray, maximum: bool) -> np.ndarray:
-    """IEEE 754-2019 maximum/minimum: NaN if either is NaN, and -0 < +0."""
-    pick_a = a > b if maximum else a < b
-    result = np.where(pick_a, a, b)
-    both_zero = (a == 0) & (b == 0)
-    if maximum:
-        zero = np.where(np.signbit(a) & np.signbit(b), np.float32(-0.0), np.float32(0.0))
-    else:
-        zero = np.where(np.signbit(a) | np.signbit(b), np.float32(-0.0), np.float32(0.0))
-    result = np.where(both_zero, zero, result)
-    return np.where(np.isnan(a) | np.isnan(b), np.float32(np.nan), result)
