@@ -28,6 +28,8 @@ from . import isasi_reference as iref
 from . import reference_model as ref
 from .conftest import assert_rejected, fill
 from .interrupts import Machine, sweep
+from .test_elementwise_access_records import SPAN as RECORD_SPAN
+from .test_elementwise_access_records import covered, run_from_setup
 
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 N = 512
@@ -445,26 +447,6 @@ def test_a_bad_scalar_of_a_planned_call_is_rejected_per_call():
 
 
 # ------------------------------------------------------------------ access records, on the 950
-def _run(snippet: str, image: bytes):
-    """UB just before the example's call (its setup may write), just after, and the call's record."""
-    setup, call = snippet.rsplit("\n", 1)
-    namespace = {"asc": asc, "np": np}
-    with asc.Core("950", trace=True) as core:
-        core.ub_write(0, image)
-        exec(setup, namespace)  # noqa: S102 - the registry's own examples
-        before = np.frombuffer(core.ub_read(0, SPAN), np.uint8).copy()
-        exec(call, namespace)  # noqa: S102
-        return before, np.frombuffer(core.ub_read(0, SPAN), np.uint8).copy(), core.trace[-1]
-
-
-def _covered(ranges) -> np.ndarray:
-    mask = np.zeros(SPAN, bool)
-    for r in ranges:
-        assert r.space == "UB" and r.stop <= SPAN, r
-        mask[r.start:r.stop] = True
-    return mask
-
-
 RECORD_CASES = [(name, i) for name in (*NAMES, "exp_sub", "shift_left", "shift_right", "interleave",
                                        "de_interleave", "adds", "subs", "muls", "divs", "maxs", "mins")
                 for i in range(len(by_name("ascend", name).examples))]
@@ -472,18 +454,19 @@ RECORD_CASES = [(name, i) for name in (*NAMES, "exp_sub", "shift_left", "shift_r
 
 @pytest.mark.parametrize(("name", "index"), RECORD_CASES)
 def test_access_records_are_exact(name, index):
+    """As test_elementwise_access_records.py, on the 950 (the product of these examples)."""
     snippet = by_name("ascend", name).examples[index]
     rng = np.random.default_rng(index)
-    image = rng.integers(0, 256, SPAN, dtype=np.uint8)
-    before, after, record = _run(snippet, image.tobytes())
+    image = rng.integers(0, 256, RECORD_SPAN, dtype=np.uint8)
+    before, after, record = run_from_setup(snippet, image.tobytes(), "950")
     assert record.instruction == name
-    writes, reads = _covered(record.writes), _covered(record.reads)
+    writes, reads = covered(record.writes), covered(record.reads)
     changed = after != before
     assert writes.any() and not (changed & ~writes).any()
     other = before.copy()
     outside = ~(reads | writes)
     other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
-    _, again, _ = _run(snippet, other.tobytes())
+    _, again, _ = run_from_setup(snippet, other.tobytes(), "950")
     assert (again[writes] == after[writes]).all(), "the written bytes depend on bytes outside reads + writes"
 
 
