@@ -24,6 +24,7 @@ from ascend_cases import (
     trans_tile_bench,
 )
 from cast_cases import cast_bench
+from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
 from softmax_cases import softmax_bench
@@ -49,6 +50,14 @@ def _repeat_rows(label: str, build) -> list[Case]:
     ]
 
 
+def _count_rows(label: str, build) -> list[Case]:
+    """The rows of a count-form-only instruction: repeat 1 and 160 repeats' worth (contiguous, no strides)."""
+    return [
+        Case(f"{label} r1", PER_CALL, partial(build, 1), group="repeat 1"),
+        Case(f"{label} r160 dense", DENSE, partial(build, 160), group="repeat 160"),
+    ]
+
+
 CASES: list[Case | Pending] = [
     *_repeat_rows("select mode 0 (CMPMASK)", partial(select_bench, 0)),
     *_repeat_rows("select mode 1 (scalar)", partial(select_bench, 1)),
@@ -68,6 +77,11 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("whole_reduce_max half (reduce, per repeat)", partial(reduce_bench, "whole_reduce_max")),
     *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),
     *_repeat_rows("copy float32 (data movement)", partial(elementwise_bench, "copy")),
+    *_repeat_rows("ors int16 scalar, 950 (logic, flexible scalar)", ors_bench),
+    *_count_rows("prelu float32, 950 (arith, count form)", partial(count_form_bench, "prelu")),
+    *_count_rows("abs_sub float32, 950 (compound, count form)", partial(count_form_bench, "abs_sub")),
+    *_count_rows("interleave half, 950 (rearrange)", interleave_bench),
+    *_count_rows("truncate float32 CAST_FLOOR, 950 (cast)", truncate_bench),
     *_repeat_rows("gather half count (gather/scatter)", gather_bench),
     *_repeat_rows("bilinear_interpolation half (arith, gather + weight + sum)", bilinear_bench),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),

@@ -131,9 +131,17 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/基础算术/Sub.md": WITH_TYPES,
     **{f"{_VECTOR}/基础算术/{page}.md": WITH_TYPES for page in (
         "Div", "Maxs", "Mins", "LeakyRelu", "Relu", "Sqrt", "Exp", "Ln", "Reciprocal", "Rsqrt")},
-    **{f"{_VECTOR}/逻辑计算/{page}.md": (page, *WITH_TYPES) for page in ("And", "Or", "Not")},
+    **{f"{_VECTOR}/逻辑计算/{page}.md": (page, *WITH_TYPES) for page in ("And", "Or", "Not", "Ands", "Ors")},
+    **{f"{_VECTOR}/基础算术/{page}.md": WITH_TYPES for page in ("Neg(ISASI)", "Prelu(ISASI)", "Mull(ISASI)")},
+    **{f"{_VECTOR}/复合计算/{page}.md": WITH_TYPES for page in ("AbsSub(ISASI)", "MulsCast(ISASI)", "ExpSub(ISASI)")},
+    f"{_VECTOR}/类型转换/Truncate(ISASI).md": WITH_TYPES,
+    **{f"{_VECTOR}/基础算术/{page}（灵活标量位置）.md": WITH_TYPES
+       for page in ("Adds", "Subs", "Muls", "Divs", "Maxs", "Mins")},
+    **{f"{_VECTOR}/数据重排（ISASI）/{page}.md": (page, *WITH_TYPES) for page in ("Interleave", "DeInterleave")},
     **{f"{_VECTOR}/逻辑计算/{page}.md": (page, *WITH_TYPES, "模板参数及接口参数说明", "scalarValue取值说明")
        for page in ("ShiftLeft", "ShiftRight")},
+    **{f"{_VECTOR}/逻辑计算/{page}.md": WITH_TYPES
+       for page in ("ShiftLeft（左移位数为Tensor）", "ShiftRight（右移位数为Tensor）")},
     **{f"{_VECTOR}/复合计算/{page}.md": (page, *WITH_TYPES) for page in (
         "AddRelu", "SubRelu", "FusedMulAdd", "MulAddRelu", "MulAddDst", "Axpy")},
     **{f"{_VECTOR}/归约计算/{page}.md": (page, *WITH_TYPES, "关键特性说明")

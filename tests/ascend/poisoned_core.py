@@ -59,6 +59,6 @@ def mutated_operand(tape, label: str, value, core: asc.Core):
         lease.revoke()
         return tensor
     if how == "other core":
-        return asc.LocalTensor(value.dtype, value.position, value.addr, value.tile_size, core=asc.Core("A2"))
+        return asc.LocalTensor(value.dtype, value.position, value.addr, value.tile_size, core=asc.Core(core.chip.name))
     last = core.ub.size_bytes - 32
     return asc.LocalTensor(value.dtype, value.position, last)

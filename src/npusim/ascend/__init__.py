@@ -74,11 +74,11 @@ from .types import (
 )
 
 #: the modules under ``ops/`` that register instructions (one family each)
-INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
-                       "loop_mode", "nddma",
-                       "sync", "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
+INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", "control", "compare", "select",
+                       "transpose", "data_copy", "loop_mode", "nddma", "sync",
+                       "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
-                       "move_c_api", "bilinear")
+                       "move_c_api", "bilinear", "rearrange")
 
 
 def instructions() -> list[_registry.Instruction]:

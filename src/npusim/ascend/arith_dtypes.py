@@ -6,6 +6,8 @@ instructions below are transcribed from the 数据类型 / 产品支持情况 se
 npusim name.  A chip missing from a table does not have the instruction (the page says
 "不支持" or does not list the product).  :func:`vector_support` is the one lookup for both.
 
+The ISASI pages at the end (Neg, Prelu, Mull, AbsSub, Ands, Ors) are the 950's alone.
+
 Not modelled (left out of the tables, so a call is rejected as unsupported): the 950's
 integer and complex Div, its int64/uint64 Reciprocal, complex types, the mixed half-source /
 float-dst forms of Axpy and MulAddDst, and the 950-only ``*Config`` template arguments
@@ -68,6 +70,20 @@ _TABLES: dict[str, dict[str, OpDtypes]] = {
                             "950": OpDtypes(_HALF_FLOAT, frozenset({"int64", "uint64"}))}),
     "axpy": _rows(_CLASSIC, _HALF_FLOAT,
                   **{"950": OpDtypes(_HALF_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}))}),
+    # the 950-only (ISASI) pages: every other row says "不支持"; Neg, Prelu, Mull and AbsSub have only the
+    # count form, Ands/Ors take int64/uint64 only in it ("仅支持tensor前n个数据计算接口")
+    "neg": {"950": OpDtypes(frozenset({"int8", "int16", "float16", "int32", "float32", "int64"}))},
+    "prelu": {"950": OpDtypes(_HALF_FLOAT)},
+    "mull": {"950": OpDtypes(frozenset({"int32", "uint32"}))},
+    "abs_sub": {"950": OpDtypes(_HALF_FLOAT)},
+    "ands": {"950": OpDtypes(_B16_INT, frozenset({"int64", "uint64"}))},
+    "ors": {"950": OpDtypes(_B16_INT, frozenset({"int64", "uint64"}))},
+    # 基础算术/Subs（灵活标量位置）.md, Divs（灵活标量位置）.md (the 950 alone; the 950's integer Div is not modelled)
+    "subs": {"950": OpDtypes(_MAXS | {"bfloat16"}, frozenset({"int64", "uint64"}))},
+    "divs": {"950": OpDtypes(_HALF_FLOAT)},
+    # 逻辑计算/ShiftLeft（左移位数为Tensor）.md, ShiftRight（右移位数为Tensor）.md: T any integer type (count form)
+    "shift_left_by_tensor": {"950": OpDtypes(_B16_B32_INT | _B8_B64_INT)},
+    "shift_right_by_tensor": {"950": OpDtypes(_B16_B32_INT | _B8_B64_INT)},
 }
 
 # The 950 runs FusedMulAdd / MulAddRelu / MulAddDst as the Reg-level fused instructions (one rounding,

@@ -118,7 +118,8 @@ def conversion_saturates(chip: AscendChip, dst: str) -> bool:
 
 
 # 复合计算/AddReluCast.md, SubReluCast.md, MulCast.md (数据类型): (src0/src1, dst) per product; every conversion
-# rounds as CAST_NONE.  The 950 pairs with an int64_t source are count-form only (the pages' notes).
+# rounds as CAST_NONE (MulsCast: CAST_ROUND, its 功能说明).  The 950 pairs with an int64_t source are
+# count-form only (the pages' notes).
 _RELU_CAST = {("float16", "int8"), ("int16", "int8"), ("float32", "float16")}
 _MUL_CAST = {("float16", "int8"), ("float16", "uint8")}
 _INT64 = {("int64", "float32"), ("int64", "int32")}
@@ -130,9 +131,16 @@ COMPOUND_CASTS: dict[str, dict[str, frozenset[tuple[str, str]]]] = {
                            "310B": _RELU_CAST - {("int16", "int8")}, "310P": _RELU_CAST}),
         ("mul_cast", {"950": _MUL_CAST | _INT64, "A3": _MUL_CAST, "A2": _MUL_CAST, "310B": _MUL_CAST,
                       "310P": _MUL_CAST}),
+        ("muls_cast", {"950": {("float32", "float16")}}),  # 复合计算/MulsCast(ISASI).md 数据类型: 950 only
     )}
 
 
 def compound_cast_pairs(name: str, chip: AscendChip) -> frozenset[tuple[str, str]] | None:
     """The (source, dst) dtype pairs of a compound cast on ``chip``, ``None`` where it does not exist."""
     return COMPOUND_CASTS[name].get(chip.name)
+
+
+# 类型转换/Truncate(ISASI).md: a float rounded to an integral value of its own type, the 950 only (数据类型), with the
+# RoundModes of its 参数说明 (表1)
+TRUNCATE_DTYPES = {"950": frozenset({"float16", "float32", "bfloat16"})}
+TRUNCATE_MODES = ("CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC")

@@ -158,6 +158,12 @@ class OperandAccess:
         self.buffer_blocks[...] = self.blocks
         return self.buffer
 
+    def active_values(self, gathered: np.ndarray) -> np.ndarray:
+        """The active lanes of what :meth:`gather` returned, in issue order."""
+        if self.layout == "view" and self.active is not None:
+            return gathered[self.active]
+        return gathered
+
     def check_initialized(self, memory: Memory, instruction: str) -> None:
         """Report the first never-written byte among the active elements (see ``Memory``)."""
         if self.seen_written == memory.shadow_epoch or memory.uninit == "ignore" or self.index.size == 0:

@@ -74,6 +74,20 @@ SET_SATURATION_FLAG = f"{_BASIC}/特殊寄存器访问/SetSaturationFlag(ISASI).
 # the high-level (adv) APIs
 ASCEND_QUANT = "SIMD-API/高阶API/量化操作/AscendQuant.md"
 ASCEND_QUANT_TMP_SIZE = "SIMD-API/高阶API/量化操作/GetAscendQuantMaxMinTmpSize.md"
+# the 950's own (ISASI) element-wise instructions and rearranges
+NEG = f"{ARITHMETIC}/Neg(ISASI).md"
+PRELU = f"{ARITHMETIC}/Prelu(ISASI).md"
+MULL = f"{ARITHMETIC}/Mull(ISASI).md"
+ABS_SUB = f"{COMPOUND}/AbsSub(ISASI).md"
+EXP_SUB = f"{COMPOUND}/ExpSub(ISASI).md"
+MULS_CAST = f"{COMPOUND}/MulsCast(ISASI).md"
+ANDS = f"{LOGIC}/Ands.md"
+ORS = f"{LOGIC}/Ors.md"
+SHIFT_LEFT_TENSOR = f"{LOGIC}/ShiftLeft（左移位数为Tensor）.md"
+SHIFT_RIGHT_TENSOR = f"{LOGIC}/ShiftRight（右移位数为Tensor）.md"
+TRUNCATE = f"{_VECTOR}/类型转换/Truncate(ISASI).md"
+INTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/Interleave.md"
+DEINTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/DeInterleave.md"
 
 # runtime
 SET_GLOBAL_BUFFER = f"{_BASIC}/数据结构/GlobalTensor/SetGlobalBuffer.md"

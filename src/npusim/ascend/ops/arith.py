@@ -32,14 +32,24 @@ reinterpreted by accident.  The rules, and where they come from:
   ``fused=True`` (the 950's Reg ``FusedMulDstAdd`` / ``MulAddDst``, documented as one fused
   instruction) rounds the exact ``x * y + z`` once.  Integers wrap.
 * **exp, ln, reciprocal, rsqrt** are an *accuracy model*, not the hardware's bits: the
-  float64 result of numpy's function, rounded once to T (docs/numerics.md).
+  float64 result of numpy's function, rounded once to T (docs/numerics.md); **exp_sub** (ExpSub) is
+  ``exp`` of the float difference ``a - b`` the same way.
+* **neg** (Neg(ISASI).md) is ``-x``: two's-complement negation for integers (wrapping, so
+  ``-INT_MIN`` is ``INT_MIN``; the page is silent), the sign flipped for floats (a NaN gives the
+  canonical NaN, as every float result here).
+* **prelu** (Prelu(ISASI).md) is ``x`` where ``x >= 0`` (the page's formula; -0 stays -0), else
+  ``x * alpha`` with the tensor's lane as alpha, rounded once: leaky_relu with a per-lane slope.
+* **abs_sub** (AbsSub(ISASI).md) is ``|x - y|``: the difference rounded once, then its magnitude
+  (exact), so one rounding in all.
 * **copy** (Copy) is the source's bit pattern, unchanged.
 * **Logic** (and, or, not) works on the bit patterns (the 950 also complements half/float
   bits, Not.md).  **Shifts** (ShiftLeft.md / ShiftRight.md): unsigned types shift logically;
   signed types shift right arithmetically, and shift left keeping the sign bit
   (``sign | ((x << n) & (2^(w-1) - 1))``, the pages' int16 examples); a left shift by more
   than the width gives 0 (the 950 page; elsewhere it is out of range), a logical right shift
-  by the width or more 0, an arithmetic one the sign fill.
+  by the width or more 0, an arithmetic one the sign fill.  The 950's forms with the amounts in a
+  tensor（左/右移位数为Tensor）shift each lane by its own amount with the same rules (their
+  约束说明: past the width a logical shift gives 0, an arithmetic right shift -1 or 0).
 """
 
 from __future__ import annotations
@@ -47,17 +57,22 @@ from __future__ import annotations
 import numpy as np
 
 from ...dtypes import DType
+from ...errors import ParameterRangeError
 from ...rounding import float_array_bits, float_format
+from .. import pages
 
 __all__ = ["OPERATIONS", "compute"]
 
 BITWISE = frozenset({"and", "or", "not"})
+SHIFT_BY_LANE = {"shift_left_by_lane": "shift_left", "shift_right_by_lane": "shift_right"}  # amounts from a tensor
+SHIFT_TENSOR_PAGES = {"shift_left": pages.SHIFT_LEFT_TENSOR, "shift_right": pages.SHIFT_RIGHT_TENSOR}
 # multiply-add operations: which operands (sources..., old dst, scalar) are the multiplicand, multiplier, addend
 MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul_add_relu": (0, 2, 1),
                 "axpy": (0, 2, 1)}
 OPERATIONS = frozenset({
     "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
     "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", "copy", *MULTIPLY_ADD,
+    "neg", "prelu", "abs_sub", "exp_sub", *SHIFT_BY_LANE,
 })
 TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
                   "rsqrt": lambda x: np.reciprocal(np.sqrt(x))}
@@ -89,19 +104,33 @@ def _bitwise(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
     return (a & b) if operation == "and" else (a | b)
 
 
-def _shift(operation: str, dtype: DType, a: np.ndarray, amount: int) -> np.ndarray:
-    """ShiftLeft / ShiftRight of raw lanes by ``amount`` bits (module docstring)."""
+def _shift(operation: str, dtype: DType, a: np.ndarray, amount) -> np.ndarray:
+    """ShiftLeft / ShiftRight of raw lanes by ``amount`` bits, one amount or one per lane (module docstring)."""
     raw, width = dtype.raw, 8 * dtype.itemsize
     signed = dtype.kind == "int"
     if operation == "shift_right":
         if signed:
-            return (a.view(dtype.np_dtype) >> min(amount, width - 1)).view(raw)
-        return a >> raw.type(amount) if amount < width else np.zeros_like(a)
-    shifted = a << raw.type(amount) if amount < width else np.zeros_like(a)
-    if not signed or amount > width:  # the 950's "左移的位数大于src数据类型位宽 ... 全部元素被赋值为0"
+            return (a.view(dtype.np_dtype) >> np.minimum(amount, width - 1).astype(dtype.np_dtype)).view(raw)
+        return np.where(amount < width, a >> np.minimum(amount, width - 1).astype(raw), raw.type(0))
+    shifted = np.where(amount < width, a << np.minimum(amount, width - 1).astype(raw), raw.type(0))
+    if not signed:
         return shifted
     sign = raw.type(1 << (width - 1))
-    return (a & sign) | (shifted & raw.type(sign - 1))
+    kept = (a & sign) | (shifted & raw.type(sign - 1))
+    # the 950's "左移的位数大于src数据类型位宽 ... 全部元素被赋值为0"
+    return np.where(amount > width, raw.type(0), kept)
+
+
+def check_shift_amounts(instruction: str, dtype: DType, raw_amounts: np.ndarray) -> None:
+    """The active lanes' shift amounts of ShiftLeft/ShiftRight（左/右移位数为Tensor）, src1's lanes read as the
+    signed integer of T's size (the pages' U), are not negative ("不支持设置为负数")."""
+    amounts = raw_amounts.reshape(-1).view(np.dtype(f"<i{dtype.itemsize}"))
+    negative = np.flatnonzero(amounts < 0)
+    if negative.size:
+        lane = int(negative[0])
+        raise ParameterRangeError(instruction, "src1", int(amounts[lane]),
+                                  f"a shift amount (active lane {lane} of the call) must not be negative", "0 or more",
+                                  f"{SHIFT_TENSOR_PAGES[instruction]} 参数说明")
 
 
 def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.ndarray:
@@ -115,8 +144,13 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
             return np.where(signed < 0, (np.zeros_like(a) - a), a).astype(raw, copy=False)
         if operation == "relu":
             return np.where(a.view(dtype.np_dtype) > 0, a, 0).astype(raw, copy=False)
+        if operation == "neg":
+            return (np.zeros_like(a) - a).astype(raw, copy=False)
         if operation in ("shift_left", "shift_right"):
             return _shift(operation, dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
+        if operation in SHIFT_BY_LANE:  # src1's lanes; a negative one in an active lane rejected the call before
+            amounts = operands[1].view(np.dtype(f"<i{dtype.itemsize}")).astype(np.int64)
+            return _shift(SHIFT_BY_LANE[operation], dtype, a, np.maximum(amounts, 0))  # (inactive lanes: any bits)
         if operation in MULTIPLY_ADD:
             x, y, z = (operands[i].astype(raw, copy=False) for i in MULTIPLY_ADD[operation])
             total = x * y + z
@@ -196,6 +230,8 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
     a = values[0]
     if operation in TRANSCENDENTAL:
         return TRANSCENDENTAL[operation](a.astype(np.float64))
+    if operation == "neg":
+        return -a
     if operation == "sqrt":
         return np.sqrt(a)
     b = values[1]
@@ -207,8 +243,12 @@ def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:
         return a * b
     if operation == "div":
         return a / b
-    if operation == "leaky_relu":
+    if operation in ("leaky_relu", "prelu"):  # the slope is the scalar (leaky_relu) or src1's lane (prelu)
         return np.where(a >= 0, a, a * b)
+    if operation == "abs_sub":
+        return np.abs(a - b)
+    if operation == "exp_sub":  # ExpSub(ISASI).md: e^(a - b), the difference in float (an accuracy model, as exp)
+        return np.exp((a - b).astype(np.float64))
     if operation in ("add_relu", "sub_relu"):
         return _relu(a + b if operation == "add_relu" else a - b)
     raise ValueError(f"unknown vector operation {operation!r}")

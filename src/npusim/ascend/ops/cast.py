@@ -58,6 +58,7 @@ from .common import (
     record_pipe_barrier,
     require_repeat_params,
     require_ub_tensor,
+    scalar_bits_cached,
 )
 from .conversion import convert
 from .elementwise import (
@@ -153,6 +154,9 @@ class CastGeometry:
     sync: bool = False
     sources: tuple[str, ...] = ("src",)
     operation: str | None = None  # the compound casts: what the sources give before the conversion
+    scalar_at: int | None = None  # MulsCast: where its scalar operand sits among the call's values
+    scalar_name: str = "scalar"  # ... and the parameter's name
+    in_dst_type: bool = False  # ExpSub: the sources converted (exactly) to dst's type, the operation computed there
 
 
 def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
@@ -308,18 +312,32 @@ class CastBinding:
                 if src.seen_written != ub.shadow_epoch:
                     src.check_initialized(ub, geometry.name)
             lanes = [src.gather(ub, geometry.src_dtype.raw) for src in sources]
-            if geometry.operation is not None:  # the compound casts: the sources' result in their own type first
-                own = core.float_saturation and geometry.src_dtype.name in core.chip.float_saturation_dtypes
-                lanes = [arith.compute(geometry.operation, geometry.src_dtype, lanes, own)]
-            saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
-            result = convert(geometry.src_dtype, geometry.dst_dtype, lanes[0], geometry.mode, saturate)
-            dst.write(ub, result)
-            if geometry.mask_words_after is not None:
-                core.set_mask_words(*geometry.mask_words_after)
-            if geometry.mask_mode_after is not None:
-                core.set_mask_mode(geometry.mask_mode_after)
+            if geometry.scalar_at is not None:  # MulsCast: the scalar, in the sources' type, read per call
+                lanes.append(scalar_bits_cached(geometry.name, geometry.scalar_name, values[geometry.scalar_at],
+                                                geometry.src_dtype))
+            if geometry.in_dst_type:  # ExpSub: half -> float is exact; the operation rounds once, to dst's type
+                if geometry.src_dtype != geometry.dst_dtype:
+                    lanes = [convert(geometry.src_dtype, geometry.dst_dtype, lane, "rint", False) for lane in lanes]
+                own = core.float_saturation and geometry.dst_dtype.name in core.chip.float_saturation_dtypes
+                result = arith.compute(geometry.operation, geometry.dst_dtype, lanes, own)
+            else:
+                if geometry.operation is not None:  # the compound casts: the sources' result in their own type first
+                    own = core.float_saturation and geometry.src_dtype.name in core.chip.float_saturation_dtypes
+                    lanes = [arith.compute(geometry.operation, geometry.src_dtype, lanes, own)]
+                saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
+                result = convert(geometry.src_dtype, geometry.dst_dtype, lanes[0], geometry.mode, saturate)
+            self._commit(core, dst, result)
         if geometry.sync:
             record_pipe_barrier(core)
+
+    def _commit(self, core: Core, dst: OperandAccess, result: np.ndarray) -> None:
+        """The destination lanes, then the mask registers the lowering leaves behind."""
+        geometry = self.plan.geometry
+        dst.write(core.ub, result)
+        if geometry.mask_words_after is not None:
+            core.set_mask_words(*geometry.mask_words_after)
+        if geometry.mask_mode_after is not None:
+            core.set_mask_mode(geometry.mask_mode_after)
 
 
 # ------------------------------------------------------------------ the C API

@@ -11,6 +11,7 @@ import numpy as np
 from ...dtypes import DType
 from ...engine.caches import Cache
 from ...errors import UnsupportedError
+from ...overloads import Param
 from ...sources import semantics
 from ...validate import require_aligned, require_uint
 from .. import pages
@@ -18,7 +19,7 @@ from ..chips import unsupported_on
 from ..core import Core, SyncRecord
 from ..scalars import is_scalar, scalar_bits
 from ..tensor import LocalTensor
-from ..types import UB_POSITIONS, PipeID
+from ..types import UB_POSITIONS, PipeID, UnaryRepeatParams
 
 __all__ = [
     "RangesAfterRun",
@@ -166,6 +167,13 @@ def is_mask_arg(v) -> bool:
 
 def is_bool_arg(v) -> bool:
     return isinstance(v, (bool, np.bool_))
+
+
+def is_unary_params(v) -> bool:
+    return isinstance(v, UnaryRepeatParams)
+
+
+DST = Param("dst", lambda _value: True)  # checked by the plan step, naming dst (as before forms bound it)
 
 
 def mask_plan_context(core: Core, form: str, values: tuple) -> tuple:

@@ -25,6 +25,7 @@ Forms (pyasc ``basic/vec_binary.py``, ``vec_binary_scalar.py``, ``vec_unary.py``
     adds(dst, src, scalar, mask, repeat_times, repeat_params, is_set_mask=True) # UnaryRepeatParams
     abs(dst, src, count)
     abs(dst, src, mask, repeat_times, repeat_params, is_set_mask=True)
+    shift_left(dst, src0, src1, count)                                         # the 950: amounts in src1
     duplicate(dst, scalar, count)
     duplicate(dst, scalar, mask, repeat_times, dst_block_stride, dst_repeat_stride, is_set_mask=True)
 
@@ -41,7 +42,7 @@ it is the one place a loop runs per repeat, each step still vectorised over its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -65,11 +66,13 @@ from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from . import arith
 from .common import (
+    DST,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
     is_scalar,
     is_tensor,
+    is_unary_params,
     mask_fast_context,
     mask_plan_context,
     mask_registers_left,
@@ -79,12 +82,13 @@ from .common import (
     scalar_bits,
     scalar_bits_cached,
 )
+from .flexible_scalar import flexible_forms, flexible_plan_context, scalar_position, with_element
 
 __all__ = [
     "VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "add_relu", "adds", "axpy",
-    "bitwise_and", "bitwise_not", "bitwise_or", "div", "duplicate", "exp", "fused_mul_add", "fused_mul_add_relu",
-    "leaky_relu", "ln", "max_", "maxs", "min_", "mins", "mul", "mul_add_dst", "muls", "reciprocal", "relu", "rsqrt",
-    "shift_left", "shift_right", "sqrt", "sub", "sub_relu",
+    "bitwise_and", "bitwise_not", "bitwise_or", "div", "divs", "duplicate", "exp", "fused_mul_add",
+    "fused_mul_add_relu", "leaky_relu", "ln", "max_", "maxs", "min_", "mins", "mul", "mul_add_dst", "muls",
+    "reciprocal", "relu", "rsqrt", "shift_left", "shift_right", "sqrt", "sub", "sub_relu", "subs",
 ]
 
 DOC_DIR = pages.ARITHMETIC
@@ -99,7 +103,6 @@ def _binary_params(v) -> bool:
     return isinstance(v, BinaryRepeatParams)
 
 
-DST = Param("dst", lambda _value: True)  # checked by the plan step, naming dst (as before forms bound it)
 
 
 def _binary_forms() -> tuple[Form, ...]:
@@ -112,8 +115,7 @@ def _binary_forms() -> tuple[Form, ...]:
     )
 
 
-def _unary_params(v) -> bool:
-    return isinstance(v, UnaryRepeatParams)
+_unary_params = is_unary_params  # (cast imports it under this name)
 
 
 SCALAR_FORMS = (
@@ -139,6 +141,11 @@ DUPLICATE_FORMS = (
 )
 
 
+# ShiftLeft/ShiftRight（左/右移位数为Tensor）(the 950): the amounts are src1's lanes, signed integers of T's size
+SHIFT_TENSOR_FORM = Form("tensor", (DST, Param("src0", is_tensor), Param("src1", is_tensor),
+                                    Param("count", is_int_arg)))
+
+
 @dataclass(frozen=True)
 class VectorOp:
     """One element-wise instruction.
@@ -155,6 +162,9 @@ class VectorOp:
         exactness: its exactness class (docs/architecture.md, "Exactness").
         family: ``"arith"``, ``"logic"``, ``"compound"`` or ``"fill"`` (the documents' chapters).
         reads_dst: dst is also an input (the multiply-adds), read before it is written.
+        scalar_name: the parameter that holds the scalar (``"src0"`` or ``"src1"`` for the
+            flexible scalar position, :mod:`.flexible_scalar`).
+        scalar_first: the scalar is the left operand (``dst = scalar - src``).
     """
 
     name: str
@@ -168,6 +178,8 @@ class VectorOp:
     exactness: str = BIT_EXACT
     family: str = "arith"
     reads_dst: bool = False
+    scalar_name: str = "scalar"
+    scalar_first: bool = False
 
     @property
     def shifts(self) -> bool:
@@ -229,11 +241,14 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
     _binary("bitwise_and", f"{LOGIC_DIR}/And.md", "and", "dst = src0 & src1 per lane", BIT_EXACT, "logic"),
     _binary("bitwise_or", f"{LOGIC_DIR}/Or.md", "or", "dst = src0 | src1 per lane", BIT_EXACT, "logic"),
     _unary("bitwise_not", f"{LOGIC_DIR}/Not.md", "not", "dst = ~src per lane (the bit pattern)", BIT_EXACT, "logic"),
-    _with_scalar("shift_left", f"{LOGIC_DIR}/ShiftLeft.md", "shift_left",
-                 "dst = src << scalar per lane (signed types keep the sign bit)", BIT_EXACT, "logic"),
-    _with_scalar("shift_right", f"{LOGIC_DIR}/ShiftRight.md", "shift_right",
-                 "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned)", BIT_EXACT,
-                 "logic"),
+    replace(_with_scalar("shift_left", f"{LOGIC_DIR}/ShiftLeft.md", "shift_left",
+                         "dst = src << scalar per lane (signed types keep the sign bit); the 950 also takes "
+                         "per-lane amounts from a tensor src1", BIT_EXACT, "logic"),
+            forms=(*SCALAR_FORMS, SHIFT_TENSOR_FORM)),
+    replace(_with_scalar("shift_right", f"{LOGIC_DIR}/ShiftRight.md", "shift_right",
+                         "dst = src >> scalar per lane (arithmetic for signed types, logical for unsigned); the 950 "
+                         "also takes per-lane amounts from a tensor src1", BIT_EXACT, "logic"),
+            forms=(*SCALAR_FORMS, SHIFT_TENSOR_FORM)),
     _binary("add_relu", f"{COMPOUND_DIR}/AddRelu.md", "add_relu", "dst = max(src0 + src1, 0) per lane, the sum rounded "
             "first", family="compound", chain=True),
     _binary("sub_relu", f"{COMPOUND_DIR}/SubRelu.md", "sub_relu", "dst = max(src0 - src1, 0) per lane, the difference "
@@ -253,6 +268,35 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
 )}
 
 
+# the shifts' tensor form: the same lane rules with one amount per lane (arith.SHIFT_BY_LANE)
+SHIFT_BY_TENSOR = {name: VectorOp(name, arith.SHIFT_TENSOR_PAGES[name], ("src0", "src1"), f"{name}_by_lane", False,
+                                  False, (SHIFT_TENSOR_FORM,), f"dst = src0 {sign} src1 per lane", BIT_EXACT, "logic")
+                   for name, sign in (("shift_left", "<<"), ("shift_right", ">>"))}
+
+
+def _compile_shift_by_tensor(op: VectorOp, core: Core, bound: dict) -> VectorPlan:
+    """ShiftLeft/ShiftRight（左/右移位数为Tensor）: the 950 only (产品支持情况); T any integer type, the amounts
+    in src1 of type U, the signed integer of T's size (数据类型; the vendor's static_assert pairs); then the
+    element-wise plan of a two-source count form, src1 viewed as T (amounts are read as U when the call runs)."""
+    name, page = op.name, arith.SHIFT_TENSOR_PAGES[op.name]
+    support = vector_support(core.chip, f"{name}_by_tensor")
+    if support is None:
+        raise unsupported_on(core.chip, name, f"{name} with the amounts in a tensor",
+                             lambda c: vector_support(c, f"{name}_by_tensor") is not None, f"{page} 产品支持情况")
+    dst = require_ub_tensor(name, "dst", bound["dst"], core)
+    require_dtype(name, "dst", dst.dtype, support.for_form(True), f"{name} shifts integers only", f"{page} 数据类型")
+    amounts = require_ub_tensor(name, "src1", bound["src1"], core)
+    wanted = f"int{8 * dst.dtype.itemsize}"
+    if amounts.dtype.name != wanted:
+        raise UnsupportedError(name, "src1 dtype", amounts.dtype.name, f"the shift amounts of a {dst.dtype} dst "
+                               "are the signed integer of its size", wanted, f"{page} 数据类型")
+    return _compile(SHIFT_BY_TENSOR[name], core, "count", dict(bound, src1=amounts.reinterpret_cast(dst.dtype)))
+
+
+def _shift_plan_context(core: Core, form: str, values: tuple) -> tuple:
+    return () if form == "tensor" else mask_plan_context(core, form, values)
+
+
 # ----------------------------------------------------------------- planning
 def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     """Check every rule of one call, in the order the documents' checks come, and plan it.
@@ -261,6 +305,8 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     the addresses are made here for this call's tensors and again by :meth:`VectorPlan.bind`
     for every other placement.
     """
+    if form == "tensor":
+        return _compile_shift_by_tensor(op, core, bound)
     name = op.name
     dst = require_ub_tensor(name, "dst", bound["dst"], core)
     dtype = dst.dtype
@@ -279,7 +325,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
     if op.shifts:
         shift_bits(op, core, bound["scalar"], dtype)  # rejected now; the plan reads it per call
     elif op.scalar:
-        scalar_bits(name, "scalar", bound["scalar"], dtype)
+        scalar_bits(name, op.scalar_name, bound[op.scalar_name], dtype)
 
     itemsize = dtype.itemsize
     native = core.chip.vector_lowering == "native"
@@ -311,7 +357,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
         registers += ("CTRL",)  # the saturation switch, read per call
     relative = [strided_footprint(label, 0, lanes, itemsize, blk, rep)
                 for label, (blk, rep) in zip(operands, strides, strict=True)]
-    scalar_at = op.forms[0].names.index("scalar") if op.scalar else None  # the same place in both forms
+    scalar_at = op.forms[0].names.index(op.scalar_name) if op.scalar else None  # the same place in both forms
     fused = op.operation in ("fused_mul_add", "fused_mul_add_relu", "mul_add_dst") and \
         core.chip.name in FUSED_MULTIPLY_ADD
     plan = VectorPlan(op, dtype, lanes, tuple(strides), relative, words_after, mode_after, registers, operands,
@@ -471,7 +517,7 @@ class VectorBinding:
         elif plan.op.shifts:
             scalar = shift_bits(plan.op, core, values[plan.scalar_at], dtype)
         else:
-            scalar = scalar_bits_cached(name, "scalar", values[plan.scalar_at], dtype)
+            scalar = scalar_bits_cached(name, plan.op.scalar_name, values[plan.scalar_at], dtype)
         saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
         if self.chained:
             self._check_chained_sources(ub)
@@ -486,12 +532,14 @@ class VectorBinding:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
                 operands = [access.gather(ub, dtype.raw) for access in sources]
+                if plan.op.operation in arith.SHIFT_BY_LANE:  # a negative amount in an active lane rejects the call
+                    arith.check_shift_amounts(name, dtype, sources[-1].active_values(operands[-1]))
                 if plan.op.reads_dst:
                     if dst.seen_written != epoch:
                         dst.check_initialized(ub, name)
                     operands.append(dst.gather(ub, dtype.raw))
                 if scalar is not None:
-                    operands.append(scalar)
+                    operands.insert(0 if plan.op.scalar_first else len(operands), scalar)
                 result = arith.compute(plan.op.operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
 
@@ -531,6 +579,52 @@ class VectorBinding:
                 operands = [work[at[start:stop]] for at in source_at] + ([scalar] if scalar is not None else [])
                 work[dst_at[start:stop]] = arith.compute(plan.op.operation, plan.dtype, operands, saturate)
         return work[dst_at]
+
+
+# ------------------------------------------------------------------ the flexible scalar position (the 950)
+FLEXIBLE_PAGES = {"adds": "Adds", "subs": "Subs", "muls": "Muls", "divs": "Divs", "maxs": "Maxs", "mins": "Mins"}
+FLEXIBLE_PRODUCTS = frozenset({"950"})  # the（灵活标量位置）pages: every other row "不支持"
+FLEX_PREFIX = "flexible_"  # adds/muls/maxs/mins keep their scalar-after forms under the plain names
+
+
+def flexible_ops(base: VectorOp, page: str) -> dict[str, VectorOp]:
+    """``base`` with its vector as src0 (the scalar src1, after it) or as src1 (the scalar src0, before it)."""
+    return {"src0": replace(base, doc=page, sources=("src0",), scalar_name="src1", forms=flexible_forms()),
+            "src1": replace(base, doc=page, sources=("src1",), scalar_name="src0", forms=flexible_forms(),
+                            scalar_first=True)}
+
+
+def compile_flexible(ops: dict[str, VectorOp], core: Core, form: str, bound: dict):
+    """A flexible-scalar call (:mod:`.flexible_scalar`): which source is the scalar, then the element-wise plan
+    of the vector and that scalar (a number per call, or the element, read when the call runs)."""
+    op = ops["src0"]
+    position = scalar_position(op.name, bound, op.doc)
+    op = ops[position.vector]
+    values = dict(bound, **{position.scalar: 0}) if position.element else bound  # the element: read per call
+    inner = _compile(op, core, form.removeprefix(FLEX_PREFIX), values)
+    return with_element(inner, op.name, op.doc, position, bound, bound["dst"].dtype, core)
+
+
+def _flexible_arith(name: str) -> dict[str, VectorOp]:
+    page = f"{DOC_DIR}/{FLEXIBLE_PAGES[name]}（灵活标量位置）.md"
+    operation = {"adds": "add", "subs": "sub", "muls": "mul", "divs": "div", "maxs": "max", "mins": "min"}[name]
+    exactness = BIT_EXACT if name in ("maxs", "mins") else IEEE_RNE
+    return flexible_ops(VectorOp(name, page, ("src",), operation, True, False, SCALAR_FORMS,
+                                 f"dst = src {operation} scalar", exactness), page)
+
+
+FLEXIBLE_ARITH = {name: _flexible_arith(name) for name in FLEXIBLE_PAGES}
+
+
+def _compile_with_flexible(op: VectorOp, core: Core, form: str, bound: dict):
+    """adds / muls / maxs / mins: their own forms, or (the 950) the flexible scalar position."""
+    if not form.startswith(FLEX_PREFIX):
+        return _compile(op, core, form, bound)
+    page = FLEXIBLE_ARITH[op.name]["src0"].doc
+    if core.chip.name not in FLEXIBLE_PRODUCTS:
+        raise unsupported_on(core.chip, op.name, f"{op.name} with the scalar first or a tensor element",
+                             lambda c: c.name in FLEXIBLE_PRODUCTS, f"{page} 产品支持情况")
+    return compile_flexible(FLEXIBLE_ARITH[op.name], core, form, bound)
 
 
 # ------------------------------------------------------------------ the API
@@ -575,16 +669,60 @@ def _examples(op: VectorOp) -> tuple[str, ...]:
     elif op.operation in arith.BITWISE:
         kind += "_int"
     setup, calls = _SNIPPETS[kind]
-    return tuple(setup + call.format(name=op.name) for call in calls)
+    examples = tuple(setup + call.format(name=op.name) for call in calls)
+    if op.shifts:  # the 950's form with the amounts in a tensor
+        examples += ("x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 512)\n"
+                     "n = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 1024, 512)\n"
+                     "n.write([i % 19 for i in range(512)])\n"
+                     "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 2048, 512)\n"
+                     f"asc.{op.name}(z, x, n, 300)",)
+    return examples
 
 
 def _register(op: VectorOp):
+    flexible = op.name in FLEXIBLE_ARITH
+    forms = (*op.forms, *flexible_forms(FLEX_PREFIX)) if flexible else op.forms
+    doc = f"``{op.summary}`` ({op.doc}" + (f"; {arith.SHIFT_TENSOR_PAGES[op.name]}" if op.shifts else "") + ")."
+    if flexible:
+        doc += (f"\n\nThe 950 also takes the scalar first, or a tensor's first element on either side "
+                f"({FLEXIBLE_ARITH[op.name]['src0'].doc}; ``scalar_tensor_index`` when both are tensors).")
     return register(Instruction(
-        op.name, "ascend", op.family, "V", op.forms,
-        lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.doc}",
+        op.name, "ascend", op.family, "V", forms,
+        lambda core, form, values, op=op: _compile_with_flexible(op, core, form, values), f"{op.doc}",
         support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
-        summary=op.summary, examples=_examples(op), per_call=frozenset({"scalar"}),
-        plan_context=mask_plan_context, fast_context=mask_fast_context, doc=f"``{op.summary}`` ({op.doc}).",
+        summary=op.summary, examples=_examples(op) + (_flexible_examples(op.name) if flexible else ()),
+        per_call=frozenset({"scalar", "src0", "src1"} if flexible else {"scalar"}),
+        plan_context=_shift_plan_context if op.shifts else flexible_plan_context if flexible else mask_plan_context,
+        fast_context=mask_fast_context, doc=doc,
+    ))
+
+
+def _flexible_examples(name: str) -> tuple[str, ...]:
+    setup = ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+             "s = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024, 8)\n"
+             "s.write([2.5] * 8)\n"
+             "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 256)\n")
+    return (setup + f"asc.{name}(z, 3.0, x, 200)",
+            setup + f"asc.{name}(z, s, x, 64, 3, asc.UnaryRepeatParams(1, 1, 8, 8), scalar_tensor_index=0)",
+            setup + f"asc.{name}(z, x, s, [0xFFFF0000FFFF0000, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 16))")
+
+
+def _register_flexible_only(name: str):
+    """subs / divs: only the flexible forms (the 950's（灵活标量位置）pages; no other Subs/Divs page)."""
+    ops = FLEXIBLE_ARITH[name]
+    op = ops["src0"]
+    summary = f"dst = src {'-' if name == 'subs' else '/'} scalar or scalar {'-' if name == 'subs' else '/'} src " \
+              "per lane (the scalar a number or a tensor's first element, on either side)"
+    return register(Instruction(
+        name, "ascend", "arith", "V", flexible_forms(), lambda core, form, values: compile_flexible(ops, core, form,
+                                                                                                     values),
+        f"{op.doc} 功能说明", support=lambda chip: vector_support(chip, name), exactness=IEEE_RNE, summary=summary,
+        examples=_flexible_examples(name) + ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+                                             "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 2048, 512)\n"
+                                             f"asc.{name}(z, x, 1.5, 500)",),
+        per_call=frozenset({"src0", "src1"}), plan_context=flexible_plan_context, fast_context=mask_fast_context,
+        doc=f"``{summary}`` ({op.doc}).\n\nThe 950 only.  With two tensors, ``scalar_tensor_index`` (0 or 1) "
+            "names the one whose first element is the scalar.",
     ))
 
 
@@ -618,3 +756,5 @@ fused_mul_add = _register(VECTOR_OPS["fused_mul_add"])
 fused_mul_add_relu = _register(VECTOR_OPS["fused_mul_add_relu"])
 mul_add_dst = _register(VECTOR_OPS["mul_add_dst"])
 axpy = _register(VECTOR_OPS["axpy"])
+subs = _register_flexible_only("subs")
+divs = _register_flexible_only("divs")

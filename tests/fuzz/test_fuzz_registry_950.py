@@ -1,0 +1,42 @@
+"""The registry fuzz (``test_fuzz_registry.py``) of the instructions only the 950 has, on a 950 core.
+
+``tests/ascend/poisoned_core.py`` makes A2 cores (the examples' default product), where every call of
+these instructions is rejected as unsupported: here the same mutated examples run where they exist.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from npusim import ascend as asc
+from npusim.engine.registry import by_name
+
+from ..ascend import poisoned_core
+from . import test_fuzz_registry as registry_fuzz
+
+# tests/ascend/test_elementwise_isasi.py; the shifts' examples include their 950-only tensor form
+NAMES = ("neg", "prelu", "abs_sub", "exp_sub", "mull", "ands", "ors", "muls_cast", "truncate", "shift_left",
+         "shift_right", "interleave", "de_interleave", "adds", "subs", "muls", "divs", "maxs", "mins")
+
+
+def _new_950_core() -> asc.Core:
+    core = asc.Core("950", trace=True)
+    fill = np.random.default_rng(7).integers(0, 256, core.ub.size_bytes, dtype=np.uint8)
+    core.ub.data[:] = fill
+    core.ub.written[:] = 1
+    return core
+
+
+ON_950 = SimpleNamespace(**{name: getattr(poisoned_core, name) for name in
+                            ("VENDOR", "NAMESPACE", "memories", "registers", "state", "mutated_operand")},
+                         new_core=_new_950_core)
+CASES = [pytest.param(by_name("ascend", name), example, id=f"{name}[{number}]")
+         for name in NAMES for number, example in enumerate(by_name("ascend", name).examples)]
+
+
+@pytest.mark.parametrize(("entry", "example"), CASES)
+def test_a_mutated_example_runs_or_is_rejected_cleanly_on_the_950(entry, example):
+    registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly(helper=ON_950, entry=entry, example=example)
