@@ -34,7 +34,8 @@ def memories(core: asc.Core) -> dict[tuple[str, str | None], Memory]:
 
 def registers(core: asc.Core) -> dict[str, object]:
     return {"CMPMASK": bytes(core._cmpmask), "MASK": core.mask_words, "MASK_MODE": core.mask_mode,
-            "PAD": core.pad_value, "CTRL": core.float_saturation, "RSVD_CNT": core.rsvd_cnt}
+            "PAD": core.pad_value, "CTRL": core.float_saturation, "RSVD_CNT": core.rsvd_cnt,
+            "VMS4_SR": core.vms4_sr}
 
 
 def state(core: asc.Core) -> tuple:

@@ -53,6 +53,8 @@ from .types import (
     GatherMaskParams,
     HardEvent,
     MaskMode,
+    MrgSort4Info,
+    MrgSortSrcList,
     PipeID,
     ReduceOrder,
     RoundMode,
@@ -67,7 +69,8 @@ from .types import (
 #: the modules under ``ops/`` that register instructions (one family each)
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
                        "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
-                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api")
+                       "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api",
+                       "sort", "merge_sort")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -102,7 +105,8 @@ __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
     "CopyRepeatParams", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "DataCopyParams",
     "GatherMaskMode", "GatherMaskParams", "GlobalAddress", "GlobalTensor", "HardEvent", "JitFunction", "Launch",
-    "LocalTensor", "MaskMode", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "TBuf", "TBufPool", "TPipe",
+    "LocalTensor", "MaskMode", "MrgSort4Info", "MrgSortSrcList", "PipeID", "ReduceOrder", "RoundMode", "SelMode",
+    "TBuf", "TBufPool", "TPipe",
     "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt", "TransposeType",
     "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",

@@ -7,6 +7,7 @@ A :class:`Core` owns the state an instruction can change:
 * the vector mask register (two or four 64-bit words, bit j = lane j, docs/semantics.md §1.3)
   and the mask mode, normal or counter (docs/semantics.md §1.4);
 * ``pad_value``: the DataCopyPad padding register (``SetPadValue``; ``None`` until set);
+* ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR);
 * ``float_saturation``: CTRL[48], whether half/bfloat16 results saturate (``SetCtrlSpr(ISASI).md``).
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
@@ -97,6 +98,9 @@ class Core:
         self.mask_mode = MaskMode.NORMAL
         self.pad_value: int | float | None = None
         self.rsvd_cnt = 0  # RSVD_CNT: the elements the last GatherMask kept (get_gather_mask_remain_count)
+        #: VMS4_SR: the structures a suspending merge sort took from each queue (get_mrg_sort_result);
+        #: None while undefined (no merge yet, or the last merge did not suspend: GetMrgSortResult.md 约束说明)
+        self.vms4_sr: tuple[int, int, int, int] | None = None
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -189,7 +193,7 @@ class Core:
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""
         return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode, self.pad_value,
-                self.float_saturation, self.rsvd_cnt)
+                self.float_saturation, self.rsvd_cnt, self.vms4_sr)
 
     def require_counter_mode(self, instruction: str) -> None:
         if not self.chip.counter_mode:

@@ -76,3 +76,11 @@ SET_FLAG = f"{_BASIC}/同步控制/核内同步/SetFlag-WaitFlag(ISASI).md"
 GET_BLOCK_NUM = f"{_BASIC}/工具接口/系统资源与变量/GetBlockNum.md"
 GET_BLOCK_IDX = f"{_BASIC}/工具接口/系统资源与变量/GetBlockIdx.md"
 KERNEL_LAUNCH = "guide/编程指南/语言扩展层/SIMD-BuiltIn关键字.md"
+
+# sort (排序组合)
+_SORT = f"{_VECTOR}/排序组合（ISASI）"
+SORT32 = f"{_SORT}/Sort32.md"
+MRG_SORT = f"{_SORT}/MrgSort.md"
+MRG_SORT4 = f"{_SORT}/MrgSort4.md"
+GET_MRG_SORT_RESULT = f"{_SORT}/GetMrgSortResult.md"
+MRG_SORT_HIGH_LEVEL = "SIMD-API/高阶API/排序操作/MrgSort-93.md"
