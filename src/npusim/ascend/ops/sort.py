@@ -137,6 +137,7 @@ class Sort32Binding:
         self.plan, self.dst, self.src0, self.src1, self.n = plan, dst, src0, src1, n
         ub, itemsize = core.ub, plan.dtype.itemsize
         self.scores = ub.data[src0:src0 + n * itemsize].view(plan.dtype.raw)
+        self.score_rows = self.scores.reshape(plan.repeats, SORTED_PER_REPEAT)
         self.indices = ub.data[src1:src1 + n * 4].view(np.uint32)
         self.block_start = (np.arange(plan.repeats, dtype=np.int64) * SORTED_PER_REPEAT)[:, None]
         structures = ub.data[dst:dst + n * STRUCTURE_BYTES]
@@ -148,7 +149,7 @@ class Sort32Binding:
             self.out_scores = structures.view(np.uint16)[0::4]
             self.out_indices = structures.view(np.uint32)[1::2]
             self.marks = (marks[:, 0:2], marks[:, 4:8])
-        self.seen_written = NEVER
+        self.seen_written = self.marked = NEVER
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -168,16 +169,17 @@ class Sort32Binding:
             ub.check_initialized_span(plan.name, "src0", self.src0, self.src0 + self.n * plan.dtype.itemsize)
             ub.check_initialized_span(plan.name, "src1", self.src1, self.src1 + self.n * 4)
             self.seen_written = ub.shadow_epoch
-        scores = self.scores
-        order = stable_descending(rank(scores, plan.dtype).reshape(plan.repeats, SORTED_PER_REPEAT))
-        taken = (order + self.block_start).reshape(-1)
-        self._commit(scores[taken], self.indices[taken])  # every read before any write
+        order = stable_descending(rank(self.score_rows, plan.dtype))
+        taken = order[0] if plan.repeats == 1 else (order + self.block_start).reshape(-1)
+        self._commit(ub, self.scores[taken], self.indices[taken])  # every read before any write
 
-    def _commit(self, sorted_scores: np.ndarray, sorted_indices: np.ndarray) -> None:
+    def _commit(self, ub, sorted_scores: np.ndarray, sorted_indices: np.ndarray) -> None:
         self.out_scores[:] = sorted_scores
         self.out_indices[:] = sorted_indices
-        for marks in self.marks:
-            marks[...] = 1
+        if self.marked != ub.shadow_epoch:  # marked since, and nothing unmarked (that moves the epoch)
+            for marks in self.marks:
+                marks[...] = 1
+            self.marked = ub.shadow_epoch
 
 
 _SETUP = ("s = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)\n"

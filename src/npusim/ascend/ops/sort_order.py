@@ -20,9 +20,8 @@ from ...dtypes import DType
 
 __all__ = ["merge_order", "rank", "stable_descending"]
 
-#: per score width: the signed view of its bits, the least such integer, the magnitude mask, +inf's bits
-_FLOAT_BITS = {2: (np.int16, np.int16(-0x8000), np.int16(0x7FFF), 0x7C00),
-               4: (np.int32, np.int32(-0x80000000), np.int32(0x7FFFFFFF), 0x7F800000)}
+#: per score width: the signed view of its bits, the least such integer, +inf's bits
+_FLOAT_BITS = {2: (np.int16, np.int16(-0x8000), 0x7C00), 4: (np.int32, np.int32(-0x80000000), 0x7F800000)}
 _FEW_ROWS = 8  # up to this many rows a stable argsort is quicker than sorting composite keys
 
 
@@ -32,12 +31,11 @@ def rank(raw: np.ndarray, dtype: DType) -> np.ndarray:
     A sign-magnitude pattern ``s`` (the bits read as a signed integer) maps to ``s`` when positive and to
     ``INT_MIN - s`` (minus its magnitude) when negative, which sends -0.0 to 0; a NaN maps above +inf.
     """
-    signed, least, magnitude, inf = _FLOAT_BITS[dtype.itemsize]
+    signed, least, inf = _FLOAT_BITS[dtype.itemsize]
     bits = raw.view(signed)
     keys = np.where(bits < 0, least - bits, bits)
-    nan = (bits & magnitude) > inf
-    if nan.any():
-        keys[nan] = inf + 1
+    if np.abs(keys).max(initial=0) > inf:  # a NaN (|key| is the magnitude's bits)
+        keys[np.abs(keys) > inf] = inf + 1
     return keys
 
 
@@ -48,7 +46,7 @@ def stable_descending(keys: np.ndarray) -> np.ndarray:
     composite keys ``(~k << bits) | position``, for which every sort algorithm gives the one answer.
     """
     if keys.shape[0] <= _FEW_ROWS:
-        return np.argsort(~keys, axis=-1, kind="stable")
+        return (~keys).argsort(axis=-1, kind="stable")
     width = keys.shape[-1]
     bits = max(width - 1, 1).bit_length()
     composite = (~keys.astype(np.int64) << bits) | np.arange(width, dtype=np.int64)
