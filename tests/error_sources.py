@@ -84,6 +84,9 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/排序组合（ISASI）/GetMrgSortResult.md": ("GetMrgSortResult", "产品支持情况", "功能说明", "函数原型",
                                                          "参数说明", "约束说明", "调用示例"),
     f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/MrgSort-93.md": ("MrgSort", *WITHOUT_TYPES),
+    f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/Sort.md": ("Sort", *WITHOUT_TYPES),
+    **{f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/{page}.md": (page, *WITHOUT_TYPES[1:])
+       for page in ("GetSortLen", "GetSortOffset")},
     f"{_C_API}/vector_compute/asc_copy.md": ("asc_copy", *C_API),
     f"{_C_API}/vector_compute/asc_get_rsvd_count.md": ("asc_get_rsvd_count", *C_API),
     f"{_C_API}/vector_compute/asc_transpose.md": ("asc_transpose", *C_API),

@@ -165,3 +165,26 @@ def test_rejected_calls():
         # dst of repeat 0 is src0 of repeat 1: a later repeat reads what an earlier one wrote (§1.6)
         assert_rejected(core, OverlapError, lambda: asc.sort32(*tensors(s_addr=DST + 128), 2))
         assert_rejected(core, OverlapError, lambda: asc.sort32(*tensors(ix_addr=DST), 1))
+
+
+@pytest.mark.parametrize("chip, half, single", [("A2", 4, 2), ("A3", 4, 2), ("950", 4, 2), ("310B", 4, 2),
+                                                ("KirinX90", 4, 2), ("310P", 8, 8), ("910", 8, 8)])
+def test_sort_lengths_in_elements_of_t(chip, half, single):
+    """GetSortLen/GetSortOffset (kernel_operator_proposal_intf_impl.h): 8-byte structures, 4 half or 2 float
+    elements each; region proposals of 8 elements on the 910 and the 310P.  pyasc emits GetSortLen<float>
+    (OpProposal.td): float is the default.  The pages say bytes (erratum, docs/numerics.md)."""
+    with asc.Core(chip):
+        assert asc.get_sort_len(100) == 100 * single
+        assert asc.get_sort_len(100, asc.float16) == 100 * half
+        assert asc.get_sort_offset(7, asc.float32) == 7 * single
+        assert asc.get_sort_offset(2**32 - 1, asc.float16) == (2**32 - 1) * half
+
+
+def test_sort_length_rules():
+    with asc.Core("A2") as core:
+        assert_rejected(core, UnsupportedError, lambda: asc.get_sort_len(4, asc.int32), operand="T dtype")
+        assert_rejected(core, ParameterRangeError, lambda: asc.get_sort_len(-1), operand="elem_count", value=-1)
+        asc.get_sort_offset(3)
+        assert_rejected(core, ParameterRangeError, lambda: asc.get_sort_offset(2**32), operand="elem_offset")
+    with asc.Core("310P-VEC") as core:
+        assert_rejected(core, UnsupportedError, lambda: asc.get_sort_len(4), instruction="get_sort_len")

@@ -84,6 +84,7 @@ for _module in INSTRUCTION_MODULES:  # importing an instruction module registers
     _importlib.import_module(f"{__name__}.ops.{_module}")
 INSTRUCTION_NAMES = tuple(entry.name for entry in instructions())
 globals().update({entry.name: entry.function for entry in instructions()})
+from .ops.sort_api import sort  # noqa: E402 - a composition of the instructions above (Sort.md), not one itself
 
 int8 = _DTYPES["int8"]
 uint8 = _DTYPES["uint8"]
@@ -111,6 +112,6 @@ __all__ = [
     "UnaryRepeatParams",
     "bfloat16", "current_core", "double", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions", "int8", "int16", "int32",
-    "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",
+    "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32", "uint64", "using_chip",
     *INSTRUCTION_NAMES,
 ]

@@ -9,7 +9,9 @@ Repeat ``r`` reads the 32 scores ``src0[32r .. 32r + 32)`` (half or float) and t
 ``src1[32r .. 32r + 32)``, and writes 32 structures of 8 bytes at ``dst + 256 r``, in score order
 (:mod:`.sort_order`: largest first, ties in input order; NaN and signed zero: docs/semantics.md §5.9).
 Structure ``k``: the score in bytes 0-3 (float) or 0-1 (half), the index in bytes 4-7 (功能说明).
-Bytes 2-3 of a half structure are reserved (保留): npusim leaves them as they were.
+Bytes 2-3 of a half structure are reserved (保留): the device writes whole structures, and what it puts there
+is not documented; npusim leaves their content as it was and counts them written (in the call's writes and
+its written-shadow), so that moving whole structures later (MrgSort, DataCopy) reads no never-written byte.
 
 Strides: the parameter table says src0 advances 128 bytes per repeat; the C API page says 32
 elements, and the constraint section 128 B for float, 64 B for half.  32 half scores are 64 bytes,
@@ -30,14 +32,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...dtypes import DType
+from ...dtypes import DTYPES, DType
+from ...engine.plan import SelfBinding
 from ...engine.registry import BIT_EXACT, Instruction, register
 from ...engine.trace import ByteRange, merge_ranges
 from ...errors import ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
 from ...overloads import Form, Param
 from ...sources import semantics
-from ...validate import require_int
+from ...validate import require_int, require_uint
 from .. import pages
 from ..chips import unsupported_on
 from ..core import Core
@@ -50,8 +53,8 @@ from .move_c_api import Synced
 from .sort_order import rank, stable_descending
 from .vector_transpose import Nothing
 
-__all__ = ["SCORE_DTYPES", "SORTED_PER_REPEAT", "STRUCTURE_BYTES", "asc_bitsort", "asc_bitsort_sync", "sort32",
-           "sort32_plan"]
+__all__ = ["SCORE_DTYPES", "SORTED_PER_REPEAT", "STRUCTURE_BYTES", "asc_bitsort", "asc_bitsort_sync",
+           "get_sort_len", "get_sort_offset", "sort32", "sort32_plan", "sorted_elements"]
 
 NAME = "sort32"
 PAGE = pages.SORT32
@@ -59,6 +62,7 @@ SORTED_PER_REPEAT = 32
 STRUCTURE_BYTES = 8  # (score, index): 8 bytes for half and float alike (功能说明)
 SCORE_DTYPES = frozenset({"float16", "float32"})
 SORT32_CHIPS = frozenset({"A2", "A3", "310B", "950"})
+FLOAT32 = DTYPES["float32"]
 
 
 def _support(chip) -> frozenset[str] | None:
@@ -141,14 +145,13 @@ class Sort32Binding:
         self.indices = ub.data[src1:src1 + n * 4].view(np.uint32)
         self.block_start = (np.arange(plan.repeats, dtype=np.int64) * SORTED_PER_REPEAT)[:, None]
         structures = ub.data[dst:dst + n * STRUCTURE_BYTES]
-        marks = ub.written[dst:dst + n * STRUCTURE_BYTES].reshape(n, STRUCTURE_BYTES)
+        self.marks = ub.written[dst:dst + n * STRUCTURE_BYTES]  # every byte, the reserved ones too (module docstring)
         if itemsize == 4:
             words = structures.view(np.uint32)
-            self.out_scores, self.out_indices, self.marks = words[0::2], words[1::2], (marks,)
-        else:  # bytes 2-3 reserved: neither written nor marked
+            self.out_scores, self.out_indices = words[0::2], words[1::2]
+        else:  # bytes 2-3 reserved: their content stays
             self.out_scores = structures.view(np.uint16)[0::4]
             self.out_indices = structures.view(np.uint32)[1::2]
-            self.marks = (marks[:, 0:2], marks[:, 4:8])
         self.seen_written = self.marked = NEVER
 
     @cached_attribute
@@ -158,10 +161,7 @@ class Sort32Binding:
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
-        if self.plan.dtype.itemsize == 4:
-            return merge_ranges([("UB", self.dst, self.dst + self.n * STRUCTURE_BYTES)])
-        starts = self.dst + np.arange(self.n, dtype=np.int64) * STRUCTURE_BYTES
-        return merge_ranges(("UB", int(s) + lo, int(s) + hi) for s in starts for lo, hi in ((0, 2), (4, 8)))
+        return merge_ranges([("UB", self.dst, self.dst + self.n * STRUCTURE_BYTES)])
 
     def run(self, core: Core, values: tuple) -> None:
         plan, ub = self.plan, core.ub
@@ -177,8 +177,7 @@ class Sort32Binding:
         self.out_scores[:] = sorted_scores
         self.out_indices[:] = sorted_indices
         if self.marked != ub.shadow_epoch:  # marked since, and nothing unmarked (that moves the epoch)
-            for marks in self.marks:
-                marks[...] = 1
+            self.marks[...] = 1
             self.marked = ub.shadow_epoch
 
 
@@ -226,3 +225,71 @@ def _c_api_entry(name: str):
 
 asc_bitsort = _c_api_entry("asc_bitsort")
 asc_bitsort_sync = _c_api_entry("asc_bitsort_sync")
+
+
+# ----------------------------------------------------------------- GetSortLen / GetSortOffset
+#: ``__NPU_ARCH__`` of the products whose sorted data are (score, index) structures of 8 bytes, and of those
+#: whose sorted data are region proposals of 8 elements (``GetSortLen`` / ``GetSortOffset`` in
+#: ``impl/basic_api/kernel_operator_proposal_intf_impl.h``)
+STRUCTURE_ARCHS = frozenset({2201, 3002, 3102, 5102, 3003, 3113, 3510})
+PROPOSAL_ARCHS = frozenset({1001, 2002})
+SORT_LEN_PAGE = "SIMD-API/高阶API/排序操作/GetSortLen.md"
+SORT_OFFSET_PAGE = "SIMD-API/高阶API/排序操作/GetSortOffset.md"
+
+
+def sorted_elements(chip, dtype: DType) -> int:
+    """How many elements of ``dtype`` one sorted element takes on ``chip``: 8 bytes of half (4) or float (2),
+    or a region proposal of 8 elements (the Atlas training series, the Atlas inference AI Core)."""
+    return 8 if chip.npu_arch in PROPOSAL_ARCHS else STRUCTURE_BYTES // dtype.itemsize
+
+
+def _length_support(chip) -> frozenset[str] | None:
+    return SCORE_DTYPES if chip.npu_arch in STRUCTURE_ARCHS | PROPOSAL_ARCHS else None
+
+
+def _is_dtype(value) -> bool:
+    return isinstance(value, DType)
+
+
+@dataclass(eq=False)
+class SortLength(SelfBinding):
+    """``GetSortLen<T>`` / ``GetSortOffset<T>``: ``n`` sorted elements in elements of T (a scalar, no memory)."""
+
+    name: str
+    page: str
+    factor: int
+
+    def run(self, core: Core, values: tuple) -> int:
+        n = require_uint(self.name, self.label, values[0], 32, f"{self.page} 参数说明")
+        return n * self.factor
+
+    @property
+    def label(self) -> str:
+        return "elem_count" if self.name == "get_sort_len" else "elem_offset"
+
+
+def _length_entry(name: str, label: str, page: str, what: str):
+    def compile_(core: Core, form: str, bound: dict) -> SortLength:
+        if _length_support(core.chip) is None:
+            raise unsupported_on(core.chip, name, name, lambda c: _length_support(c) is not None,
+                                 f"{page} 功能说明; {semantics('5.9')}")
+        dtype = bound["dtype"]
+        require_dtype(name, "T", dtype, SCORE_DTYPES, "T is half or float", f"{page} 参数说明")
+        require_uint(name, label, bound[label], 32, f"{page} 参数说明")
+        return SortLength(name, page, sorted_elements(core.chip, dtype))
+
+    return register(Instruction(
+        name, "ascend", "sort", "S", (Form("", (Param(label, is_int_arg), Param("dtype", _is_dtype, FLOAT32))),),
+        compile_, f"{page} 功能说明, 返回值说明; impl/basic_api/kernel_operator_proposal_intf_impl.h",
+        support=_length_support, per_call=frozenset({label}), exactness=BIT_EXACT,
+        summary=f"{what} in elements of dtype (default float, as pyasc emits GetSortLen<float>): 2 per float, "
+                f"4 per half, 8 on the region-proposal products",
+        examples=(f"asc.{name}(100)", f"asc.{name}(128, asc.float16)"), fast_context=lambda core: (),
+        doc=f"``{name}({label}, dtype=float32)`` ({page}; the unit is elements of T, not bytes: "
+            f"docs/numerics.md errata).",
+    ))
+
+
+get_sort_len = _length_entry("get_sort_len", "elem_count", SORT_LEN_PAGE, "the size of elem_count sorted elements")
+get_sort_offset = _length_entry("get_sort_offset", "elem_offset", SORT_OFFSET_PAGE,
+                                "where sorted element elem_offset starts")
