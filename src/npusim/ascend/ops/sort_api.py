@@ -2,8 +2,9 @@
 repeat_time, is_full_sort=False)``, the C++ ``Sort<T, isFullSort>``.
 
 A composition of npusim's own instructions in the vendor's order
-(``impl/basic_api/kernel_operator_proposal_intf_impl.h`` ``Sort``, and ``DoFullSort`` / ``FullSortInnerLoop`` / ``FullSortInnerLoopTail`` of ``dav_c220`` and ``dav_3510``,
-``ComSortInnerLoopTail`` of ``kernel_operator_proposal_base_impl.h``), on the products whose sorted data are
+(``impl/basic_api/kernel_operator_proposal_intf_impl.h`` ``Sort``, and ``DoFullSort`` / ``FullSortInnerLoop`` /
+``FullSortInnerLoopTail`` of ``dav_c220`` and ``dav_3510``, ``ComSortInnerLoopTail`` of
+``kernel_operator_proposal_base_impl.h``), on the products whose sorted data are
 (score, index) structures (排布方式一: A2, A3, 950):
 
 1. ``Sort32(dst, concat, index, repeatTime)``: each run of 32 scores sorted (the whole call when not full sort);
