@@ -271,3 +271,19 @@ def test_sort(form, fresh_plans):
         core.ub.mark_undefined(np.arange(0x8004, 0x8100, 16))  # never-written index bytes: moved as they are
         call = sort_case(form)
     assert sweep(Machine(core), call, fresh_plans=fresh_plans)
+
+
+@pytest.mark.parametrize("form", ["proposal_concat", "rp_sort16 in place", "mrg_sort4 suspending"])
+def test_region_proposals(form):
+    core = core_with_data("310P")
+    with core:
+        src, work, dst = t(F16, 0x1000, 256), t(F16, 0x2000, 1024), t(F16, 0x4000, 1024, VECOUT)
+        asc.proposal_concat(work, src, 4, 4)
+        asc.rp_sort16(work, work, 4)
+        queues = asc.MrgSortSrcList(F16, work[0], work[128], work[256], work[384])
+        call = {
+            "proposal_concat": lambda: asc.proposal_concat(dst, src, 3, 2),
+            "rp_sort16 in place": lambda: asc.rp_sort16(t(F16, 0x1000, 256), t(F16, 0x1000, 256), 2),
+            "mrg_sort4 suspending": lambda: asc.mrg_sort4(dst, queues, asc.MrgSort4Info([16, 9, 16, 3], True)),
+        }[form]
+    assert sweep(Machine(core), call, fresh_plans=True)

@@ -55,7 +55,8 @@ def test_access_record_is_exact(name, index):
 
 def test_the_families_are_covered():
     assert {name for name, _ in CASES} == {"sort32", "asc_bitsort", "asc_bitsort_sync", "mrg_sort", "mrg_sort4",
-                                           "asc_mrgsort4", "asc_mrgsort4_sync"}
+                                           "asc_mrgsort4", "asc_mrgsort4_sync", "proposal_concat", "proposal_extract",
+                                           "rp_sort16"}
 
 
 def test_the_sort_lengths_touch_no_memory():

@@ -70,7 +70,7 @@ from .types import (
 INSTRUCTION_MODULES = ("elementwise", "cast", "registers", "control", "compare", "select", "transpose", "data_copy",
                        "sync", "reduce", "reduce_all",  # reduce and reduce_all: one family (per-repeat / whole-tensor)
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gather_mask", "move_c_api",
-                       "sort", "merge_sort")
+                       "sort", "merge_sort", "proposal")
 
 
 def instructions() -> list[_registry.Instruction]:
