@@ -81,7 +81,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/排序组合（ISASI）/MrgSort.md": ("MrgSort", *WITH_TYPES),
     f"{_VECTOR}/排序组合（ISASI）/MrgSort4.md": ("MrgSort4", "产品支持情况", "功能说明", "函数原型", "参数说明",
                                                  "约束说明", "调用示例"),
-    **{f"{_VECTOR}/排序组合（ISASI）/{page}.md": (page, *WITHOUT_TYPES) for page in ("ProposalConcat", "ProposalExtract")},
+    **{f"{_VECTOR}/排序组合（ISASI）/{page}.md": (page, *WITHOUT_TYPES)
+       for page in ("ProposalConcat", "ProposalExtract")},
     f"{_VECTOR}/排序组合（ISASI）/RpSort16.md": ("RpSort16", "产品支持情况", "功能说明", "函数原型", "参数说明",
                                                  "约束说明", "调用示例"),
     f"{_VECTOR}/排序组合（ISASI）/GetMrgSortResult.md": ("GetMrgSortResult", "产品支持情况", "功能说明", "函数原型",
