@@ -37,21 +37,16 @@ def run(chip, dtype, image: bytes, call):
 
 
 # ----------------------------------------------------------------- the printed examples
-def test_proposal_concat_page_example():
-    """ProposalConcat(dstLocal, srcLocal, 2, 4): 32 floats into the score field of 32 proposals (dst zero)."""
-    example = EXAMPLES["ProposalConcat"]
+@pytest.mark.parametrize("name, src_bytes", [("ProposalConcat", 128), ("ProposalExtract", 1024)])
+def test_field_move_page_examples(name, src_bytes):
+    """ProposalConcat(dstLocal, srcLocal, 2, 4): 32 floats into the score field of 32 proposals (dst zero);
+    ProposalExtract(dstLocal, srcLocal, 2, 4): back."""
+    example = EXAMPLES[name]
     image = bytearray(0x8000)
-    image[SRC:SRC + 128] = as_bytes(example["src"], asc.float32)
-    out = run("310P", asc.float32, bytes(image), lambda d, s: asc.proposal_concat(d, s, 2, 4))
-    assert out[DST:DST + 1024] == as_bytes(example["dst"], asc.float32)
-
-
-def test_proposal_extract_page_example():
-    example = EXAMPLES["ProposalExtract"]
-    image = bytearray(0x8000)
-    image[SRC:SRC + 1024] = as_bytes(example["src"], asc.float32)
-    out = run("310P", asc.float32, bytes(image), lambda d, s: asc.proposal_extract(d, s, 2, 4))
-    assert out[DST:DST + 128] == as_bytes(example["dst"], asc.float32)
+    image[SRC:SRC + src_bytes] = as_bytes(example["src"], asc.float32)
+    call = asc.proposal_concat if name == "ProposalConcat" else asc.proposal_extract
+    out = run("310P", asc.float32, bytes(image), lambda d, s: call(d, s, 2, 4))
+    assert out[DST:DST + 4 * len(example["dst"])] == as_bytes(example["dst"], asc.float32)
 
 
 @pytest.mark.parametrize("chip", ["310P", "910"])

@@ -21,18 +21,24 @@ WORK_LOCAL = [0] * 128  # the printed workLocal: the indices
 DST_LOCAL = [v for k in range(128, 0, -1) for v in (float(k), 0.0)]  # the printed dstLocal (256 values)
 
 
+def sorted_queues(sort32) -> tuple:
+    """The page's first step on the active core: ``sort32`` (or its C API) of srcList with the indices
+    workLocal into 4 queues of 32; returns them and the dst tensor."""
+    src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 128)
+    src.write(SRC_LIST)
+    index = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 512, 128)
+    index.write(WORK_LOCAL)
+    work = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 1024, 256)
+    sort32(work, src, index, 4)
+    return [work[0], work[32 * 1 * 2], work[32 * 2 * 2], work[32 * 3 * 2]], \
+        asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 256)
+
+
 def run(suspend: bool):
     with asc.Core("A2") as core:
         core.ub_write(0, bytes(16384))
-        src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 128)
-        src.write(SRC_LIST)
-        index = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 512, 128)
-        index.write(WORK_LOCAL)
-        work = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 1024, 256)
-        asc.sort32(work, src, index, 4)
-        dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 256)
-        src_list = asc.MrgSortSrcList(asc.float32, work[0], work[32 * 1 * 2], work[32 * 2 * 2], work[32 * 3 * 2])
-        asc.mrg_sort(dst, src_list, asc.MrgSort4Info([32, 32, 32, 32], suspend, 0b1111, 1))
+        queues, dst = sorted_queues(asc.sort32)
+        asc.mrg_sort(dst, asc.MrgSortSrcList(asc.float32, *queues), asc.MrgSort4Info([32, 32, 32, 32], suspend, 15, 1))
         result = asc.get_mrg_sort_result() if suspend else None
         return core.ub_read(4096, 1024), result
 
@@ -52,14 +58,8 @@ def test_without_suspension_the_printed_dst_comes_out():
 @pytest.mark.parametrize("name", ["asc_mrgsort4", "asc_mrgsort4_sync"])
 def test_the_c_api_gives_the_printed_dst(name):
     with asc.Core("A2") as core:
-        src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 128)
-        src.write(SRC_LIST)
-        index = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 512, 128)
-        index.write(WORK_LOCAL)
-        work = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 1024, 256)
-        asc.asc_bitsort(work, src, index, 4)
-        dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 256)
-        getattr(asc, name)(dst, [work[0], work[64], work[128], work[192]], 1, 32, 32, 32, 32, True, 15)
+        queues, dst = sorted_queues(asc.asc_bitsort)
+        getattr(asc, name)(dst, queues, 1, 32, 32, 32, 32, True, 15)
         got = [0] * 4
         asc.asc_get_vms4_sr(got)
         assert got == [0, 0, 0, 32]
