@@ -274,6 +274,9 @@ def _length_entry(name: str, label: str, page: str, what: str):
             raise unsupported_on(core.chip, name, name, lambda c: _length_support(c) is not None,
                                  f"{page} 功能说明; {semantics('5.9')}")
         dtype = bound["dtype"]
+        if not (isinstance(dtype.name, str) and DTYPES.get(dtype.name) is dtype):
+            raise TypeError(f"{name}: dtype must be one of npusim's element types (asc.float16, asc.float32), "
+                            f"got {dtype!r}")
         require_dtype(name, "T", dtype, SCORE_DTYPES, "T is half or float", f"{page} 参数说明")
         require_uint(name, label, bound[label], 32, f"{page} 参数说明")
         return SortLength(name, page, sorted_elements(core.chip, dtype))
