@@ -466,9 +466,6 @@ class DataCopyPadExtParams:
         return _padding_key(self)
 
 
-SORT_PAGES = "SIMD-API/基础API/Memory矢量计算/排序组合（ISASI）"
-
-
 @dataclass
 class MrgSort4Info(KeyedFields):
     """``MrgSort4Info`` (MrgSort.md 表3; ``kernel_struct_proposal.h``): the four queue lengths
@@ -483,7 +480,7 @@ class MrgSort4Info(KeyedFields):
     repeat_times: int = 1
 
     FIELD_BITS = {"valid_bit": 16, "repeat_times": 16}
-    SOURCE = f"{SORT_PAGES}/MrgSort.md 参数说明 (表3 MrgSort4Info结构体参数定义)"
+    SOURCE = f"{pages.MRG_SORT} 参数说明 (表3 MrgSort4Info结构体参数定义)"
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "element_lengths" and isinstance(value, (list, np.ndarray)):

@@ -398,9 +398,9 @@ mrg_sort = register(Instruction(
               _PAIR_SETUP + "asc.mrg_sort(z, q, asc.MrgSort4Info([32, 16, 8, 0], True, 7, 1))",
               _PAIR_SETUP + "asc.mrg_sort(z, q, [32, 32, 32, 32], [0, 0, 0, 0], 15, 1, True)"),
     fast_context=lambda core: (),
-    doc=f"``mrg_sort(dst, sort_list, MrgSort4Info(...))`` ({pages.MRG_SORT}) and ``mrg_sort(dst, sort_list, "
+    doc=f"``mrg_sort(dst, sort_list, MrgSort4Info(...))`` ({pages.MRG_SORT} 函数原型) and ``mrg_sort(dst, sort_list, "
         f"element_count_list, sorted_num, valid_bit, repeat_time, is_exhausted_suspension)`` "
-        f"({pages.MRG_SORT_HIGH_LEVEL}; sorted_num receives the counts of a suspending merge); order: "
+        f"({pages.MRG_SORT_HIGH_LEVEL} 函数原型; sorted_num receives the counts of a suspending merge); order: "
         f"{semantics('5.9')}.",
 ))
 
@@ -431,7 +431,7 @@ mrg_sort4 = register(Instruction(
               "asc.MrgSort4Info([4, 4, 4, 4], False, 15, 1))",),
     fast_context=lambda core: (),
     doc=f"``mrg_sort4(dst, src, MrgSort4Info(...))``: region proposals, the Atlas inference AI Core and the "
-        f"Atlas training series ({pages.MRG_SORT4}); order: {semantics('5.9')}.",
+        f"Atlas training series; order: {semantics('5.9')}; {pages.MRG_SORT4} 功能说明",
 ))
 
 
@@ -475,8 +475,8 @@ get_mrg_sort_result = register(Instruction(
     examples=(_PAIR_SETUP + "asc.mrg_sort(z, q, asc.MrgSort4Info([32, 32, 32, 32], True, 15, 1))\n"
               "asc.get_mrg_sort_result()",),
     fast_context=lambda core: (),
-    doc=f"``get_mrg_sort_result() -> (n1, n2, n3, n4)``: VMS4_SR after a suspending merge "
-        f"({pages.GET_MRG_SORT_RESULT}).",
+    doc=f"``get_mrg_sort_result() -> (n1, n2, n3, n4)``: VMS4_SR after a suspending merge; "
+        f"{pages.GET_MRG_SORT_RESULT} 功能说明",
 ))
 
 

@@ -207,6 +207,6 @@ rp_sort16 = register(Instruction(
     examples=(_SETUP + "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 256)\nasc.rp_sort16(z, x, 2)",
               _SETUP + "asc.rp_sort16(x, x, 2)"),
     fast_context=lambda core: (),
-    doc=f"``rp_sort16(dst, src, repeat_time)``: whole proposals moved, in place allowed ({pages.RP_SORT16}; "
+    doc=f"``rp_sort16(dst, src, repeat_time)``: whole proposals moved, in place allowed ({pages.RP_SORT16} 调用示例; "
         f"order: {semantics('5.9')}).",
 ))

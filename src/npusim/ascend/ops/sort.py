@@ -233,8 +233,6 @@ asc_bitsort_sync = _c_api_entry("asc_bitsort_sync")
 #: ``impl/basic_api/kernel_operator_proposal_intf_impl.h``)
 STRUCTURE_ARCHS = frozenset({2201, 3002, 3102, 5102, 3003, 3113, 3510})
 PROPOSAL_ARCHS = frozenset({1001, 2002})
-SORT_LEN_PAGE = "SIMD-API/高阶API/排序操作/GetSortLen.md"
-SORT_OFFSET_PAGE = "SIMD-API/高阶API/排序操作/GetSortOffset.md"
 
 
 def sorted_elements(chip, dtype: DType) -> int:
@@ -293,6 +291,6 @@ def _length_entry(name: str, label: str, page: str, what: str):
     ))
 
 
-get_sort_len = _length_entry("get_sort_len", "elem_count", SORT_LEN_PAGE, "the size of elem_count sorted elements")
-get_sort_offset = _length_entry("get_sort_offset", "elem_offset", SORT_OFFSET_PAGE,
+get_sort_len = _length_entry("get_sort_len", "elem_count", pages.GET_SORT_LEN, "the size of elem_count sorted elements")
+get_sort_offset = _length_entry("get_sort_offset", "elem_offset", pages.GET_SORT_OFFSET,
                                 "where sorted element elem_offset starts")

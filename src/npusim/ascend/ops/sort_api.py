@@ -42,7 +42,7 @@ from .sort import SCORE_DTYPES, SORTED_PER_REPEAT, STRUCTURE_BYTES, sort32
 __all__ = ["SORT_CHIPS", "merge_levels", "sort"]
 
 NAME = "sort"
-PAGE = "SIMD-API/高阶API/排序操作/Sort.md"
+PAGE = pages.SORT_HIGH_LEVEL
 SORT_CHIPS = frozenset({"A2", "A3", "950"})  # 排布方式一 on a product npusim has Sort32 for (产品支持情况)
 
 
