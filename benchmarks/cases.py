@@ -29,6 +29,7 @@ from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, p
 from registry import Case, Pending, Target
 from softmax_cases import softmax_bench
 from sophgo_cases import greater_select_bench
+from sort_cases import sort32_bench
 from startup_cases import import_bench
 
 from npusim import ascend as asc
@@ -84,6 +85,8 @@ CASES: list[Case | Pending] = [
     *_count_rows("truncate float32 CAST_FLOOR, 950 (cast)", truncate_bench),
     *_repeat_rows("gather half count (gather/scatter)", gather_bench),
     *_repeat_rows("bilinear_interpolation half (arith, gather + weight + sum)", bilinear_bench),
+    Case("sort32 float32 (sort) r1", PER_CALL, partial(sort32_bench, 1), group="repeat 1"),
+    Case("sort32 float32 (sort) r160 dense", DENSE, partial(sort32_bench, 160), group="repeat 160"),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
          moving_copy_bench, group="data_copy"),

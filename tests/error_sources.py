@@ -75,6 +75,22 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         "asc_datablock_reduce_sum", "asc_datablock_reduce_max", "asc_datablock_reduce_min", "asc_pair_reduce_sum",
         "asc_repeat_reduce_sum", "asc_repeat_reduce_max", "asc_repeat_reduce_min")},
     f"{_C_API}/vector_compute/asc_brcb.md": ("asc_brcb", *C_API),
+    **{f"{_C_API}/vector_compute/{page}.md": (page, *C_API) for page in (
+        "asc_bitsort", "asc_mrgsort4", "asc_get_vms4_sr")},
+    f"{_VECTOR}/排序组合（ISASI）/Sort32.md": ("Sort32", *WITH_TYPES),
+    f"{_VECTOR}/排序组合（ISASI）/MrgSort.md": ("MrgSort", *WITH_TYPES),
+    f"{_VECTOR}/排序组合（ISASI）/MrgSort4.md": ("MrgSort4", "产品支持情况", "功能说明", "函数原型", "参数说明",
+                                                 "约束说明", "调用示例"),
+    **{f"{_VECTOR}/排序组合（ISASI）/{page}.md": (page, *WITHOUT_TYPES)
+       for page in ("ProposalConcat", "ProposalExtract")},
+    f"{_VECTOR}/排序组合（ISASI）/RpSort16.md": ("RpSort16", "产品支持情况", "功能说明", "函数原型", "参数说明",
+                                                 "约束说明", "调用示例"),
+    f"{_VECTOR}/排序组合（ISASI）/GetMrgSortResult.md": ("GetMrgSortResult", "产品支持情况", "功能说明", "函数原型",
+                                                         "参数说明", "约束说明", "调用示例"),
+    f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/MrgSort-93.md": ("MrgSort", *WITHOUT_TYPES),
+    f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/Sort.md": ("Sort", *WITHOUT_TYPES),
+    **{f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/{page}.md": (page, *WITHOUT_TYPES[1:])
+       for page in ("GetSortLen", "GetSortOffset")},
     f"{_C_API}/vector_compute/asc_copy.md": ("asc_copy", *C_API),
     f"{_C_API}/vector_compute/asc_get_rsvd_count.md": ("asc_get_rsvd_count", *C_API),
     f"{_C_API}/vector_compute/asc_transpose.md": ("asc_transpose", *C_API),

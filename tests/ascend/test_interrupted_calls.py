@@ -243,3 +243,47 @@ def test_memory_error_too(form):
                                                                                dtype=F16),
         }[form]
     assert sweep(Machine(core), call, fresh_plans=form == "add chained", error=MemoryError)
+
+
+def sort_case(form: str):
+    scores, indices = t(F32, 0x1000, 1024), t(asc.uint32, 0x2000, 1024)
+    work, dst = t(F32, 0x8000, 2048), t(F32, 0xA000, 2048, VECOUT)
+    queues = asc.MrgSortSrcList(F32, work[0], work[64], work[128], work[192])
+    packed = asc.MrgSortSrcList(F32, work[0], work[32], work[64], work[96])  # 4 x 16 structures, back to back
+    return {
+        "sort32 float": lambda: asc.sort32(work, scores, indices, 8),
+        "sort32 half": lambda: asc.sort32(t(F16, 0x8000, 2048), t(F16, 0x1000, 1024), indices, 5),
+        "mrg_sort, suspending (dst, shadow, VMS4_SR)": lambda: asc.mrg_sort(dst, queues,
+                                                                            asc.MrgSort4Info([32, 20, 32, 9], True)),
+        "mrg_sort, two repeats": lambda: asc.mrg_sort(dst, packed, asc.MrgSort4Info([16] * 4, False, 15, 2)),
+        "asc_mrgsort4_sync (dst, barrier)": lambda: asc.asc_mrgsort4_sync(dst, [work[0], work[64], work[128],
+                                                                                 work[192]], 1, 8, 8, 8, 8, True, 15),
+    }[form]
+
+
+@pytest.mark.parametrize("fresh_plans", [False, True], ids=["cached plan", "planned"])
+@pytest.mark.parametrize("form", ["sort32 float", "sort32 half", "mrg_sort, suspending (dst, shadow, VMS4_SR)",
+                                  "mrg_sort, two repeats", "asc_mrgsort4_sync (dst, barrier)"])
+def test_sort(form, fresh_plans):
+    core = core_with_data("A2")
+    with core:
+        asc.sort32(t(F32, 0x8000, 2048), t(F32, 0x1000, 1024), t(asc.uint32, 0x2000, 1024), 8)  # sorted queues
+        core.ub.mark_undefined(np.arange(0x8004, 0x8100, 16))  # never-written index bytes: moved as they are
+        call = sort_case(form)
+    assert sweep(Machine(core), call, fresh_plans=fresh_plans)
+
+
+@pytest.mark.parametrize("form", ["proposal_concat", "rp_sort16 in place", "mrg_sort4 suspending"])
+def test_region_proposals(form):
+    core = core_with_data("310P")
+    with core:
+        src, work, dst = t(F16, 0x1000, 256), t(F16, 0x2000, 1024), t(F16, 0x4000, 1024, VECOUT)
+        asc.proposal_concat(work, src, 4, 4)
+        asc.rp_sort16(work, work, 4)
+        queues = asc.MrgSortSrcList(F16, work[0], work[128], work[256], work[384])
+        call = {
+            "proposal_concat": lambda: asc.proposal_concat(dst, src, 3, 2),
+            "rp_sort16 in place": lambda: asc.rp_sort16(t(F16, 0x1000, 256), t(F16, 0x1000, 256), 2),
+            "mrg_sort4 suspending": lambda: asc.mrg_sort4(dst, queues, asc.MrgSort4Info([16, 9, 16, 3], True)),
+        }[form]
+    assert sweep(Machine(core), call, fresh_plans=True)

@@ -61,6 +61,8 @@ from .types import (
     NdDmaLoopInfo,
     NdDmaParams,
     Nz2NdParamsFull,
+    MrgSort4Info,
+    MrgSortSrcList,
     PipeID,
     ReduceOrder,
     RoundMode,
@@ -78,7 +80,7 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "transpose", "data_copy", "loop_mode", "nddma", "sync",
                        "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
-                       "move_c_api", "bilinear", "rearrange")
+                       "move_c_api", "bilinear", "rearrange", "sort", "merge_sort", "proposal")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -93,6 +95,7 @@ for _module in INSTRUCTION_MODULES:  # importing an instruction module registers
 INSTRUCTION_NAMES = tuple(entry.name for entry in instructions())
 globals().update({entry.name: entry.function for entry in instructions()})
 from . import adv as adv  # noqa: E402 - the high-level APIs (asc.adv.softmax, .quant), compositions of the instructions above
+from .ops.sort_api import sort  # noqa: E402 - a composition of the instructions above (Sort.md), not one itself
 
 int8 = _DTYPES["int8"]
 uint8 = _DTYPES["uint8"]
@@ -114,11 +117,12 @@ __all__ = [
     "CHIPS", "CMPMODE", "SELMODE", "AscendChip", "BinaryRepeatParams", "BrcbRepeatParams", "ConstExpr", "Core",
     "CopyRepeatParams", "DataCopyExtParams", "DataCopyMVType", "DataCopyPadExtParams", "DataCopyPadParams",
     "DataCopyParams", "GatherMaskMode", "GatherMaskParams", "GatherRepeatParams", "GlobalAddress", "GlobalTensor",
-    "HardEvent", "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "Nd2NzParams", "NdDmaConfig",
+    "HardEvent", "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "MrgSort4Info", "MrgSortSrcList",
+    "Nd2NzParams", "NdDmaConfig",
     "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
     "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
     "TransposeType", "UnaryRepeatParams", "bfloat16", "current_core", "double", "float16", "float32", "float64",
     "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
-    "int8", "int16", "int32", "int64", "jit", "set_default_chip", "uint8", "uint16", "uint32", "uint64", "using_chip",
+    "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32", "uint64", "using_chip",
     *INSTRUCTION_NAMES,
 ]

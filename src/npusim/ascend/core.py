@@ -12,7 +12,8 @@ A :class:`Core` owns the state an instruction can change:
   (``LOOP_SIZE_OUTTOUB`` and its strides, ``..._UBTOOUT``; SetLoopModePara.md), :data:`NORMAL_LOOP`
   (one iteration) until ``set_loop_mode_para``;
 * ``acc``: the reduce-sum accumulator ``GetReduceRepeatSumSpr`` reads, ``(dtype name, raw bytes)`` of the
-  last count-form ``ReduceSum`` of half or float, ``None`` until one ran.
+  last count-form ``ReduceSum`` of half or float, ``None`` until one ran;
+* ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR).
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
 block; there is no hidden global core.
@@ -125,6 +126,9 @@ class Core:
         self.rsvd_cnt = 0  # RSVD_CNT: the elements the last GatherMask kept (get_gather_mask_remain_count)
         self.loop_gm_to_ub = self.loop_ub_to_gm = NORMAL_LOOP
         self.acc: tuple[str, bytes] | None = None  # ACC (GetReduceRepeatSumSpr)
+        #: VMS4_SR: the structures a suspending merge sort took from each queue (get_mrg_sort_result);
+        #: None while undefined (no merge yet, or the last merge did not suspend: GetMrgSortResult.md 约束说明)
+        self.vms4_sr: tuple[int, int, int, int] | None = None
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -217,7 +221,8 @@ class Core:
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""
         return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode, self.pad_value,
-                self.float_saturation, self.rsvd_cnt, self.loop_gm_to_ub, self.loop_ub_to_gm, self.acc)
+                self.float_saturation, self.rsvd_cnt, self.loop_gm_to_ub, self.loop_ub_to_gm, self.acc,
+                self.vms4_sr)
 
     def require_counter_mode(self, instruction: str) -> None:
         if not self.chip.counter_mode:

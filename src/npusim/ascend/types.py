@@ -45,6 +45,8 @@ __all__ = [
     "NdDmaParams",
     "Nd2NzParams",
     "Nz2NdParamsFull",
+    "MrgSort4Info",
+    "MrgSortSrcList",
     "PipeID",
     "RoundMode",
     "ReduceOrder",
@@ -636,3 +638,49 @@ class DataCopyPadExtParams:
 
     def fields_key(self) -> tuple:
         return _padding_key(self)
+
+
+@dataclass
+class MrgSort4Info(KeyedFields):
+    """``MrgSort4Info`` (MrgSort.md 表3; ``kernel_struct_proposal.h``): the four queue lengths
+    (``uint16_t``, in structures), whether the merge stops when a queue runs out, the valid
+    queues (``uint16_t`` validBit) and the repeats (``uint16_t``).  pyasc's defaults
+    (``core/types.py``).  ``element_lengths`` is kept as a tuple, so that a plan key made
+    from it cannot go stale behind an in-place list edit."""
+
+    element_lengths: tuple = (0, 0, 0, 0)
+    if_exhausted_suspension: bool = False
+    valid_bit: int = 15
+    repeat_times: int = 1
+
+    FIELD_BITS = {"valid_bit": 16, "repeat_times": 16}
+    SOURCE = f"{pages.MRG_SORT} 参数说明 (表3 MrgSort4Info结构体参数定义)"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "element_lengths" and isinstance(value, (list, np.ndarray)):
+            value = tuple(value.tolist() if isinstance(value, np.ndarray) else value)
+        super().__setattr__(name, value)
+
+    def astuple(self) -> tuple:
+        return self.element_lengths, self.if_exhausted_suspension, self.valid_bit, self.repeat_times
+
+
+class MrgSortSrcList:
+    """``MrgSortSrcList(dtype, src1, src2, src3=None, src4=None)`` (pyasc ``core/tensor.py``; MrgSort.md
+    表2): the (up to) four sorted source queues of a merge sort, LocalTensors of ``dtype``.
+
+    A merge binds it per call, like a tensor: its geometry is the queues' geometries, its base
+    their addresses (``npusim.ascend.vendor``).
+    """
+
+    __slots__ = ("dtype", "src1", "src2", "src3", "src4")
+
+    def __init__(self, dtype, src1, src2, src3=None, src4=None) -> None:
+        self.dtype, self.src1, self.src2, self.src3, self.src4 = dtype, src1, src2, src3, src4
+
+    @property
+    def sources(self) -> tuple:
+        return self.src1, self.src2, self.src3, self.src4
+
+    def __repr__(self) -> str:
+        return f"MrgSortSrcList({self.dtype}, {', '.join(map(repr, self.sources))})"

@@ -1,0 +1,49 @@
+"""Sort32 on an emulated Atlas A2, beside numpy doing the same job: a stable descending argsort of each
+block of 32 scores, then the (score, index) pairs interleaved.
+
+The scores are normal float32 values (no NaN, whose place numpy's argsort and Sort32 do not share);
+the indices 0 .. n-1.  src0 at 0x0, src1 at 0x8000, dst at 0x10000: at repeat 160, 20 KiB, 20 KiB, 40 KiB.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+import numpy as np
+from registry import Bench
+
+from npusim import ascend as asc
+
+__all__ = ["sort32_bench"]
+
+SRC0, SRC1, DST = 0x00000, 0x08000, 0x10000
+
+
+def sort32_bench(repeats: int, strided: bool = False) -> Bench:
+    """``asc.sort32(dst, scores, indices, repeats)`` vs ``np.argsort(-scores per 32, kind="stable")``."""
+    n = repeats * 32
+    scores = np.random.default_rng(31).standard_normal(n).astype(np.float32)
+    indices = np.arange(n, dtype=np.uint32)
+    stack = ExitStack()
+    core = stack.enter_context(asc.Core("A2"))
+    core.ub_write(SRC0, scores.tobytes())
+    core.ub_write(SRC1, indices.tobytes())
+    src0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, SRC0, n)
+    src1 = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, SRC1, n)
+    dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, DST, 2 * n)
+    out = np.empty(2 * n, np.uint32)
+
+    def numpy_sort32() -> np.ndarray:
+        blocks = scores.reshape(repeats, 32)
+        order = np.argsort(-blocks, axis=1, kind="stable")
+        out[0::2] = np.take_along_axis(blocks, order, axis=1).reshape(-1).view(np.uint32)
+        out[1::2] = (order + 32 * np.arange(repeats, dtype=np.int64)[:, None]).reshape(-1)
+        return out
+
+    return Bench(
+        npusim=lambda: asc.sort32(dst, src0, src1, repeats),
+        numpy=numpy_sort32,
+        npusim_output=lambda: core.ub_read(DST, 8 * n),
+        numpy_output=lambda: numpy_sort32().tobytes(),
+        resources=stack,
+    )
