@@ -94,8 +94,10 @@ for _module in INSTRUCTION_MODULES:  # importing an instruction module registers
     _importlib.import_module(f"{__name__}.ops.{_module}")
 INSTRUCTION_NAMES = tuple(entry.name for entry in instructions())
 globals().update({entry.name: entry.function for entry in instructions()})
-from . import adv as adv  # noqa: E402 - the high-level APIs (asc.adv.softmax, .quant), compositions of the instructions above
-from .ops.sort_api import sort  # noqa: E402 - a composition of the instructions above (Sort.md), not one itself
+# compositions of the instructions above, not instructions themselves: the high-level APIs
+# (asc.adv.softmax, .quant) and Sort.md's sort
+from . import adv as adv  # noqa: E402
+from .ops.sort_api import sort  # noqa: E402
 
 int8 = _DTYPES["int8"]
 uint8 = _DTYPES["uint8"]
