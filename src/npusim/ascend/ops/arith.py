@@ -116,7 +116,7 @@ def _shift(operation: str, dtype: DType, a: np.ndarray, amount) -> np.ndarray:
     if not signed:
         return shifted
     sign = raw.type(1 << (width - 1))
-    kept = (a & sign) | (shifted & raw.type(sign - 1))
+    kept = (a & sign) | (shifted & raw.type((1 << (width - 1)) - 1))  # Python ints: uint64 - 1 is a float on numpy 1.x
     # the 950's "左移的位数大于src数据类型位宽 ... 全部元素被赋值为0"
     return np.where(amount > width, raw.type(0), kept)
 
