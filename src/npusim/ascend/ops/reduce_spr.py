@@ -63,7 +63,7 @@ def _compile(core: Core, form: str, values: dict) -> AccRead:
                              f"{PAGE} 产品支持情况; {RULES}")
     dtype = values["dtype"]
     known = DTYPES.get(dtype.name) if isinstance(dtype, DType) and type(dtype.name) is str else None
-    if known is not dtype:  # identity: a mutated copy may hold arrays, whose == is elementwise
+    if known is None or known is not dtype:  # identity: a mutated copy may hold arrays (elementwise ==)
         raise TypeError(f"{NAME}: dtype must be an asc dtype (asc.float16, asc.float32), got {dtype!r}")
     if dtype.name not in ACC_DTYPES:
         raise UnsupportedError(NAME, "T", dtype.name, "GetReduceRepeatSumSpr reads half or float",
