@@ -137,10 +137,7 @@ class Machine:
         ub.data[:] = np.frombuffer(data, np.uint8)
         ub.written[:] = np.frombuffer(written, np.uint8)
         ub.shadow_epoch += 1  # the shadow was rewritten behind the plans' backs (memory.py contract)
-        core = self.core
-        core.load_cmpmask(registers[0])
-        (core.cmpmask_written, core.mask_words, core.mask_mode, core.pad_value, core.float_saturation,
-         core.rsvd_cnt, core.loop_gm_to_ub, core.loop_ub_to_gm, core.acc, core.vms4_sr) = registers[1:]
+        self.core.restore_register_state(registers)
         for array, raw in zip(self.gm, gm, strict=True):
             array.reshape(-1).view(np.uint8)[:] = np.frombuffer(raw, np.uint8)
         if fresh_plans:  # every cache (shared plans, this core's bindings, memos): the call plans anew

@@ -218,11 +218,19 @@ class Core:
         self.pad_value = value
 
     # --------------------------------------------------------------- state
+    #: the plain register attributes of :meth:`register_state`, in its order after CMPMASK's bytes
+    _STATE_FIELDS = ("cmpmask_written", "mask_words", "mask_mode", "pad_value", "float_saturation", "rsvd_cnt",
+                     "loop_gm_to_ub", "loop_ub_to_gm", "acc", "vms4_sr")
+
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""
-        return (bytes(self._cmpmask), self.cmpmask_written, self.mask_words, self.mask_mode, self.pad_value,
-                self.float_saturation, self.rsvd_cnt, self.loop_gm_to_ub, self.loop_ub_to_gm, self.acc,
-                self.vms4_sr)
+        return (bytes(self._cmpmask), *(getattr(self, name) for name in self._STATE_FIELDS))
+
+    def restore_register_state(self, state: tuple) -> None:
+        """Put back every register as :meth:`register_state` gave it (test harnesses that rewind a call)."""
+        self._cmpmask[:] = state[0]
+        for name, value in zip(self._STATE_FIELDS, state[1:], strict=True):
+            setattr(self, name, value)
 
     def require_counter_mode(self, instruction: str) -> None:
         if not self.chip.counter_mode:
