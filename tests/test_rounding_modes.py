@@ -73,3 +73,28 @@ def test_integral_values_of_float32_like_the_reference(bits, mode):
     expected = to_integral(Fraction(float(value[0])) if value[0] != 0 else float(value[0]), mode)
     result = integral_array(value, mode)[0]
     assert result == expected and np.signbit(result) == (struct.pack(">d", float(expected))[0] >= 0x80)
+
+
+# every float type npusim rounds to integral values in (Truncate, Cast float -> int): its bit width
+INTEGRAL_TYPES = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64, "float8_e5m2": 8, "float8_e4m3fn": 8}
+
+
+@settings(max_examples=600, deadline=None)
+@given(data=st.data(), name=st.sampled_from(sorted(INTEGRAL_TYPES)), mode=st.sampled_from(MODES))
+def test_integral_values_of_every_float_type_like_the_reference(data, name, mode):
+    """Arrays of every float type, special values included, against the exact reference, element by
+    element; the result keeps the array's own type (an integral value of a p-bit float is one)."""
+    dtype = by_name(name)
+    width = INTEGRAL_TYPES[name]
+    raw = data.draw(st.lists(st.integers(0, 2**width - 1), min_size=1, max_size=8))
+    values = np.array(raw, dtype=f"uint{width}").view(dtype.np_dtype)
+    result = integral_array(values, mode)
+    assert result.dtype == values.dtype
+    for value, got in zip(values.astype(np.float64), result.astype(np.float64), strict=True):
+        if np.isnan(value):
+            assert np.isnan(got)
+        elif np.isinf(value) or value == 0:
+            assert struct.pack("<d", got) == struct.pack("<d", value)
+        else:
+            expected = to_integral(Fraction(float(value)), mode)
+            assert got == expected and np.signbit(got) == np.signbit(value)

@@ -34,8 +34,8 @@ from .errors import OutOfBoundsError, ParameterRangeError, UninitializedReadErro
 from .sources import semantics
 from .validate import require_bool, require_bytes, require_int
 
-__all__ = ["ALL_WRITTEN", "Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "strict_reads",
-           "user_stacklevel"]
+__all__ = ["ALL_WRITTEN", "Memory", "UninitPolicy", "core_uninit_policy", "require_uninit_policy", "run_start",
+           "strict_reads", "user_stacklevel"]
 
 UninitPolicy = Literal["warn", "raise", "ignore"]
 
@@ -100,6 +100,14 @@ def strict_reads(strict: bool = True):
         yield
     finally:
         _STRICT_READS.reset(token)
+
+
+def run_start(elem_index: np.ndarray) -> int | None:
+    """The first index when ``elem_index`` is one ascending run of consecutive indices (a count form's
+    lanes), else ``None``: such lanes are read and written as slices (:meth:`Memory.store_run`)."""
+    if not elem_index.size or int(elem_index[-1]) - int(elem_index[0]) != elem_index.size - 1:
+        return None
+    return int(elem_index[0]) if (np.diff(elem_index) == 1).all() else None
 
 
 class Memory:
@@ -212,6 +220,13 @@ class Memory:
         dtype = values.dtype
         self.data.view(dtype)[elem_index] = values
         self.written.view(np.dtype(f"<u{dtype.itemsize}"))[elem_index] = ALL_WRITTEN[dtype.itemsize]
+
+    def store_run(self, elem_start: int, values: np.ndarray) -> None:
+        """Write a 1-D array of elements at consecutive element indices from ``elem_start`` and mark
+        their bytes written (:meth:`scatter` of one ascending run, as slices)."""
+        dtype = values.dtype
+        self.data.view(dtype)[elem_start : elem_start + values.size] = values
+        self.written[elem_start * dtype.itemsize : (elem_start + values.size) * dtype.itemsize] = 1
 
     def mark_written(self, start: int, stop: int) -> None:
         self.written[start:stop] = 1

@@ -414,22 +414,42 @@ def _shift_to_nearest_even(x: np.ndarray, shift) -> np.ndarray:
 
 # ------------------------------------------------------------------ integral values
 def integral_array(values: np.ndarray, mode: str = "rint") -> np.ndarray:
-    """Each element of a float array rounded to an integral value by ``mode``, as float64 (exact).
+    """Each element of a float array rounded to an integral value by ``mode``, exact, in the
+    array's own float type (float64 for an integer array).
 
     The same decision as every narrowing (:func:`round_increment`), with the last kept place
     the units: ``-1.5`` gives ``-2`` (rint, round, floor), ``-1`` (ceil, trunc, odd).  A zero
     result keeps the input's sign; NaN and infinities are returned as they are.  ``values``:
     any float dtype npusim knows (float16, bfloat16, float32, float64, float8).
+
+    Exact in the input's type: an integral value nearest a p-bit float is itself a p-bit float,
+    and numpy's ``rint``/``floor``/``ceil``/``trunc`` round without error.  ``round`` (ties away)
+    and ``odd`` decide from the fraction ``x - trunc(x)``, which is exact too.
     """
     values = np.asarray(values)
-    doubles, _ = _as_doubles(values.reshape(-1))
-    u64 = np.uint64
-    raw = doubles.view(np.uint64)
-    biased = ((raw >> u64(52)) & u64(0x7FF)).astype(np.int64)
-    significand = (raw & u64((1 << 52) - 1)) | (np.minimum(biased, 1).astype(np.uint64) << u64(52))
-    # value = significand * 2**(max(biased, 1) - 1075): drop the bits below the units
-    drop = np.clip(1075 - np.maximum(biased, 1), 0, 62).astype(np.uint64)
-    kept = _shift_rounded(significand << u64(1), drop + u64(1), mode, (raw >> u64(63)) != 0)
-    rounded = np.copysign(kept.astype(np.float64), doubles)
-    integral_already = biased >= 1075  # |x| >= 2**52, infinities and NaN included
-    return np.where(integral_already, doubles, rounded).reshape(values.shape)
+    if values.dtype in _NATIVE_FLOATS:
+        return _integral(values, mode)
+    known = from_numpy(values.dtype)
+    doubles = _as_doubles(values.reshape(-1))[0].reshape(values.shape)  # bfloat16, float8: widened exactly
+    integral = _integral(doubles, mode)
+    return integral.astype(values.dtype) if known is not None and known.is_float else integral
+
+
+def _integral(x: np.ndarray, mode: str) -> np.ndarray:
+    """:func:`integral_array` of a float16/32/64 array, in its type."""
+    with np.errstate(invalid="ignore"):
+        if mode in _NUMPY_ROUNDING:
+            return _NUMPY_ROUNDING[mode](x)
+        whole = np.trunc(x)
+        if mode == "round":  # away from zero when the fraction is at least a half
+            up = np.abs(x - whole) >= x.dtype.type(0.5)
+        elif mode == "odd":  # away from zero when something is lost and the integer is even
+            up = (x != whole) & np.isfinite(x) & (np.fmod(whole, 2) == 0)
+        else:
+            raise ValueError(f"unknown rounding mode {mode!r}")
+        step = np.where(up, x.dtype.type(1), x.dtype.type(0))
+        return np.copysign(np.abs(whole) + step, x)  # the sign of a zero result survives
+
+
+_NATIVE_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+_NUMPY_ROUNDING = {"rint": np.rint, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}

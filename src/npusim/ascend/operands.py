@@ -16,8 +16,10 @@ layouts exist, chosen once per plan:
   uninitialised-read check.
 * ``"flat"``: the active lanes gathered by element index, in issue order.  Used
   when a full view would reach past the end of UB (only active lanes are checked
-  to lie inside it) or when a destination writes some element twice (then the
-  last write in issue order wins).
+  to lie inside it), when a destination writes some element twice (then the
+  last write in issue order wins), and by instructions whose operands have
+  different element widths (Cast).  Lanes that are one ascending run of elements
+  (a count form) are read and written as slices.
 
 All operands of one plan share the layout, so instructions compute on arrays of
 one shape.
@@ -35,7 +37,7 @@ from typing import Literal
 
 import numpy as np
 
-from ..memory import Memory
+from ..memory import Memory, run_start
 from .addressing import BLOCK_BYTES, BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from .footprint import Footprint
 
@@ -100,6 +102,8 @@ class OperandAccess:
         buffer_blocks: ``buffer`` as ``(repeats, 8)`` 32-byte items (the partner of ``blocks``).
         last_index, last_pick: flat destination written twice: unique element indices and,
             for each, the position in issue order of its last write.
+        run_start: flat layout whose lanes are the consecutive elements ``index[0], index[0] + 1, ...``:
+            ``index[0]`` (read and written as slices); ``None`` otherwise.
         seen_written: the memory's ``shadow_epoch`` in which every active element was seen (or
             made) written, ``NEVER`` if not yet.
     """
@@ -116,6 +120,7 @@ class OperandAccess:
     buffer_blocks: np.ndarray | None = None
     last_index: np.ndarray | None = None
     last_pick: np.ndarray | None = None
+    run_start: int | None = None
     seen_written: int = NEVER
 
     @classmethod
@@ -126,6 +131,9 @@ class OperandAccess:
         index = footprint.elem_index
         if layout == "flat":
             access = cls(footprint.name, itemsize, layout, None, None, None, index)
+            access.run_start = run_start(index)
+            if access.run_start is not None:
+                return access
             unique, first = np.unique(index[::-1], return_index=True)
             if unique.size != index.size:
                 access.last_index, access.last_pick = unique, index.size - 1 - first
@@ -152,6 +160,8 @@ class OperandAccess:
         DataBlocks into :attr:`buffer`, which the next call overwrites.
         """
         if self.layout == "flat":
+            if self.run_start is not None:  # a copy, as the index gather gives
+                return memory.data.view(raw)[self.run_start : self.run_start + self.index.size].copy()
             return memory.data.view(raw)[self.index]
         if self.blocks is None:
             return self.values
@@ -212,6 +222,8 @@ class OperandAccess:
                     self.shadow[...] = ALL_WRITTEN[self.itemsize]
                 else:
                     np.copyto(self.shadow, ALL_WRITTEN[self.itemsize], where=self.active)
+        elif self.run_start is not None:
+            memory.store_run(self.run_start, result)
         elif self.last_index is None:
             memory.scatter(self.index, result)
         else:

@@ -40,13 +40,18 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
 
 
 def _to_float(src: DType, dst: DType, values: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
-    if src == dst:
-        values = integral_array(values, mode)  # float -> float: an integral value of the same type
-    bits = float_array_bits(values, dst, mode)
-    if not src.is_float:
-        return bits  # an integer fits every float target's range it is converted to
+    if src == dst:  # float -> float: an integral value of the same type (exact, in that type)
+        bits = integral_array(values, mode).view(dst.raw)
+    else:
+        bits = float_array_bits(values, dst, mode)
+        if not src.is_float:
+            return bits  # an integer fits every float target's range it is converted to
     fmt = float_format(dst)
     raw = dst.raw.type
+    if not fmt.finite_only:  # a NaN or infinite result has a magnitude at least infinity's: one reduction decides
+        magnitude = bits & raw(fmt.sign_bit - 1)
+        if not magnitude.size or int(magnitude.max()) < fmt.overflow:
+            return bits
     with np.errstate(invalid="ignore"):
         nan = np.isnan(values) if values.dtype.kind == "f" else np.isnan(values.astype(np.float32))
     if saturate:
@@ -63,7 +68,7 @@ def _to_integer(src: DType, dst: DType, values: np.ndarray, mode: str) -> np.nda
     if not src.is_float:
         wide = values.astype(np.int64)  # every integer source npusim converts fits int64 (uint64 is none)
         return np.clip(wide, info.min, info.max).astype(dst.np_dtype).view(dst.raw)
-    integral = integral_array(values, mode)
+    integral = integral_array(values, mode).astype(np.float64)  # compared with 2**31 etc. exactly
     above = integral >= float(info.max) + 1.0  # exact: 2**(bits-1) or 2**bits, never rounded
     below = integral < float(info.min)
     nan = np.isnan(integral)
