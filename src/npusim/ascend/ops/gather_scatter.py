@@ -31,6 +31,7 @@ from ...dtypes import DType
 from ...engine.registry import BIT_EXACT, Instruction, register
 from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...memory import run_start
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import require_int, require_uint
@@ -249,6 +250,10 @@ class IndexedBinding(RangesAfterRun):
         if dense is not None:  # the element indices and bytes a call always touches, computed once
             self.dense_index, self.offset_index = dense.elem_index, offsets.elem_index
             self.dense_bytes, self.offset_bytes = dense.byte_addrs()[0], offsets.byte_addrs()[0]
+            # a count form's dense lanes and offsets are runs of consecutive elements: sliced, not indexed
+            self.dense_run, self.offset_run = run_start(self.dense_index), run_start(self.offset_index)
+            self.dense_bounds = (int(self.dense_index.min()), int(self.dense_index.max())) if dense.elem_index.size \
+                else (0, -1)
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call
@@ -263,33 +268,48 @@ class IndexedBinding(RangesAfterRun):
         if self.offsets_seen != ub.shadow_epoch:
             ub.check_initialized(name, plan.kind.offsets, self.offset_index, 4)
             self.offsets_seen = ub.shadow_epoch
-        offsets = ub.data.view(np.uint32)[self.offset_index].astype(np.int64)
-        indexed = self._indexed_elements(offsets)
+        words = ub.data.view(np.uint32)
+        if self.offset_run is None:
+            offsets = words[self.offset_index]
+        else:
+            offsets = words[self.offset_run : self.offset_run + self.offset_index.size]
+        indexed, indexed_bounds = self._indexed_elements(offsets)
         dense = self.dense_index
         read, written = (indexed, dense) if plan.kind is GATHER else (dense, indexed)
+        read_bounds, written_bounds = (indexed_bounds, self.dense_bounds) if plan.kind is GATHER else \
+            (self.dense_bounds, indexed_bounds)
         # dst and src have one element size and aligned addresses: elements overlap exactly where bytes do
-        _require_disjoint(plan, written, read, "src", itemsize)
-        if plan.kind is SCATTER and self.offsets.lo < (int(written.max()) + 1) * itemsize and \
-                int(written.min()) * itemsize < self.offsets.hi:
+        if read_bounds[0] <= written_bounds[1] and written_bounds[0] <= read_bounds[1]:  # else disjoint
+            _require_disjoint(plan, written, read, "src", itemsize)
+        if plan.kind is SCATTER and self.offsets.lo < (written_bounds[1] + 1) * itemsize and \
+                written_bounds[0] * itemsize < self.offsets.hi:
             _require_disjoint(plan, element_bytes(written, itemsize), self.offset_bytes, "dst_offset", 1)
-        self._check_src(ub, read)
-        values_moved = ub.data.view(plan.dtype.raw)[read]
-        ub.scatter(written, values_moved)
+        self._check_src(ub, read, read_bounds)
+        elements = ub.data.view(plan.dtype.raw)
+        if plan.kind is SCATTER and self.dense_run is not None:
+            values_moved = elements[self.dense_run : self.dense_run + read.size]  # scatter copies it
+        else:
+            values_moved = elements[read]
+        if plan.kind is GATHER and self.dense_run is not None:
+            ub.store_run(self.dense_run, values_moved)
+        else:
+            ub.scatter(written, values_moved)
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)
         if plan.mask_mode_after is not None:
             core.set_mask_mode(plan.mask_mode_after)
         self.last = (read, written)
 
-    def _check_src(self, ub, read: np.ndarray) -> None:
+    def _check_src(self, ub, read: np.ndarray, bounds: tuple[int, int]) -> None:
         """Report a never-written source element; skipped while the whole src tensor is known written
-        (a Gather's reads move with its offsets, but stay inside src)."""
+        (a Gather's reads move with its offsets, but stay inside src).  ``bounds``: the lowest and
+        highest element of ``read``."""
         if self.src_seen == ub.shadow_epoch:
             return
         src = self.indexed if self.plan.kind is GATHER else None
         itemsize = self.plan.dtype.itemsize
-        inside = src is not None and read.size and src.addr <= int(read.min()) * itemsize and \
-            (int(read.max()) + 1) * itemsize <= src.end  # (the hardware policy lets reads run past src)
+        inside = src is not None and read.size and src.addr <= bounds[0] * itemsize and \
+            (bounds[1] + 1) * itemsize <= src.end  # (the hardware policy lets reads run past src)
         if inside and ub.written[src.addr:src.end].all():
             self.src_seen = ub.shadow_epoch
             return
@@ -297,22 +317,30 @@ class IndexedBinding(RangesAfterRun):
         if self.plan.kind is SCATTER:  # its reads are the dense lanes: the same every call
             self.src_seen = ub.shadow_epoch
 
-    def _indexed_elements(self, offsets: np.ndarray) -> np.ndarray:
-        """The element indices the offsets point at, after every documented check on them."""
+    def _indexed_elements(self, offsets: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+        """The element indices the offsets (uint32) point at, after every documented check on them, and
+        the lowest and highest of them.  Two reductions clear the usual call (the largest offset, and the
+        offsets' OR, whose low bits show a misaligned one); the failing offset is looked for only then."""
         plan, tensor = self.plan, self.indexed
         name, page, label, itemsize = plan.name, plan.kind.page, plan.kind.offsets, plan.dtype.itemsize
-        bad = np.flatnonzero((offsets % itemsize != 0) | (offsets > plan.limit))
-        if bad.size:
-            k = int(bad[0])
+        if not offsets.size:
+            return offsets.astype(np.int64), (0, -1)
+        low, high = int(offsets.min()), int(offsets.max())
+        if high > plan.limit or int(np.bitwise_or.reduce(offsets)) % itemsize:
+            k = int(np.flatnonzero((offsets % itemsize != 0) | (offsets > plan.limit))[0])
             raise ParameterRangeError(name, f"{label}[{k}]", int(offsets[k]), f"an offset must be a multiple of "
                                       f"sizeof(T) = {itemsize} and at most {plan.limit} on this product",
                                       f"multiples of {itemsize} in [0, {plan.limit}]", f"{page} 约束说明")
-        addrs = tensor.addr + plan.base + offsets
-        outside = np.flatnonzero(addrs + itemsize > tensor.end)
-        if outside.size:
-            k = int(outside[0])
+        start = tensor.addr + plan.base  # a multiple of sizeof(T), as every offset now is
+        if start + high + itemsize > tensor.end:
+            addrs = start + offsets.astype(np.int64)
+            k = int(np.flatnonzero(addrs + itemsize > tensor.end)[0])
             tensor.check_span(name, plan.kind.indexed, int(addrs[k]), int(addrs[k]) + itemsize)
-        elements = addrs // itemsize
+        first = start // itemsize
+        elements = offsets.astype(np.int64)
+        if itemsize > 1:
+            elements >>= itemsize.bit_length() - 1
+        elements += first
         if plan.kind is SCATTER:
             ordered = np.sort(elements)
             repeated = np.flatnonzero(ordered[1:] == ordered[:-1])
@@ -321,7 +349,7 @@ class IndexedBinding(RangesAfterRun):
                 raise ParameterRangeError(name, f"{label}[{k}]", int(offsets[k]), "the offsets must be distinct "
                                           "(a repeated one gives an unpredictable result)", "distinct offsets",
                                           f"{page} 约束说明")
-        return elements
+        return elements, (first + low // itemsize, first + high // itemsize)
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
         read, written = self.last
