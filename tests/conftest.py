@@ -16,10 +16,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from npusim.errors import ConstraintError
 
 from .error_sources import unopenable_sources
+
+# No property test is about time: hypothesis's default 200 ms deadline per example turns a busy machine
+# into failures (a CI run at load average 8 failed an addressing property at 741 ms).  Every test's
+# own @settings inherits this.
+settings.register_profile("npusim", deadline=None)
+settings.load_profile("npusim")
 
 
 @pytest.fixture(autouse=True)
