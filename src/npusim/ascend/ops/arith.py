@@ -178,6 +178,7 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
 def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool, fused: bool) -> np.ndarray:
     fmt = float_format(dtype)
     values = [op.view(dtype.np_dtype).astype(np.float32, copy=False) for op in operands]
+    nan = None
     if operation in SELECTING:
         bits, nan = _selected(operation, fmt, operands, values)
     else:
@@ -186,12 +187,16 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
                 wide = _multiply_add(operation, dtype, values, fused)
             else:
                 wide = _float_lanes(operation, values)
-            nan = np.isnan(wide)
         if wide.dtype == np.float32 and dtype.name == "float32":
             bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
         else:
             bits = float_array_bits(wide, dtype)  # rounds once
     raw = dtype.raw.type
+    if nan is None:  # computed: a NaN or infinite result has a magnitude at least infinity's, so one
+        # reduction clears the usual call (a selected result may hide the other operand's NaN: not there)
+        if bits.size == 0 or int((bits & raw(fmt.sign_bit - 1)).max()) < fmt.overflow:
+            return bits
+        nan = np.isnan(wide)
     if saturate:
         sign = bits & raw(fmt.sign_bit)
         inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite float32 results that overflow T

@@ -61,6 +61,7 @@ from ...engine.registry import BIT_EXACT, IEEE_RNE, Instruction, register
 from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
+from ...memory import run_start
 from ...overloads import Form, Param
 from ...rounding import float_format
 from ...sources import semantics
@@ -71,6 +72,7 @@ from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, checked_counter_lanes, lanes_from_mask_arg, lanes_from_register
+from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..types import ReduceOrder
 from . import arith
@@ -471,6 +473,10 @@ class ReduceBinding:
         self.src_fp = src_fp
         self.registers_read = plan.registers
         self.registers_written = ("MASK",) if plan.mask_words_after is not None else ()
+        if src_fp is not None:  # the source's element indices, and a dense source's first: computed once
+            self.src_index = src_fp.elem_index
+            self.src_run = run_start(self.src_index)
+        self.src_seen = NEVER  # the shadow epoch in which every source element was seen written
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -490,12 +496,18 @@ class ReduceBinding:
         if plan.lanes is None:
             return
         ub, lanes, src_dtype = core.ub, plan.lanes, plan.src_dtype
-        index = self.src_fp.elem_index
-        ub.check_initialized(plan.op.name, "src", index, src_dtype.itemsize)
-        grid = np.zeros((lanes.repeats, lanes.lanes), dtype=src_dtype.raw)  # inactive lanes: +0
+        index = self.src_index
+        if self.src_seen != ub.shadow_epoch:  # written bytes stay written until the epoch changes
+            ub.check_initialized(plan.op.name, "src", index, src_dtype.itemsize)
+            self.src_seen = ub.shadow_epoch
         if lanes.mask is None:
-            grid[:] = ub.gather(index, src_dtype.raw).reshape(grid.shape)
+            if self.src_run is not None:
+                grid = ub.data.view(src_dtype.raw)[self.src_run : self.src_run + index.size]
+            else:
+                grid = ub.gather(index, src_dtype.raw)
+            grid = grid.reshape(lanes.repeats, lanes.lanes)
         else:
+            grid = np.zeros((lanes.repeats, lanes.lanes), dtype=src_dtype.raw)  # inactive lanes: +0
             grid[lanes.mask] = ub.gather(index, src_dtype.raw)
         self._commit(core, reduce_groups(plan, core, grid))
 
@@ -547,31 +559,43 @@ def tree_sum(groups: np.ndarray, src: DType, dst: DType, saturate: bool) -> np.n
     return level[:, 0]
 
 
-def _order_keys(groups: np.ndarray, dtype: DType, maximum: bool) -> np.ndarray:
-    """int64 keys ordered as the values, for a first-occurrence argmax/argmin: -0 below +0, and
-    a NaN above everything for max (below for min), so that a NaN wins."""
+def _order_keys(groups: np.ndarray, dtype: DType, maximum: bool, active: np.ndarray | None) -> np.ndarray:
+    """Integer keys ordered as the values, for a first-occurrence argmax/argmin: -0 below +0, a NaN
+    above everything for max (below for min), so that a NaN wins, and an inactive lane (``active``
+    False) never chosen.
+
+    A float's bits read as a signed integer ``s`` order the non-negative values; flipping every bit
+    but the sign of a negative one (``s ^ 0x7F..F``) orders the negatives below them, -0 just under
+    +0.  The keys keep the element's width; only a NaN or an inactive lane, rare, widens them to
+    int64 for a key outside every value's.
+    """
     if not dtype.is_float:
-        return groups.view(dtype.np_dtype).astype(np.int64)
-    fmt = float_format(dtype)
-    bits = groups.astype(np.int64)
-    magnitude = bits & (fmt.sign_bit - 1)
-    keys = np.where(bits & fmt.sign_bit, -magnitude - 1, magnitude)
-    nan = magnitude > fmt.exponent_all_ones
-    return np.where(nan, np.int64(1 << 40) * (1 if maximum else -1), keys)
+        keys = groups.view(dtype.np_dtype)
+    else:
+        fmt = float_format(dtype)
+        signed = groups.view(np.dtype(f"<i{dtype.itemsize}"))
+        keys = signed ^ ((signed >> (8 * dtype.itemsize - 1)) & signed.dtype.type(fmt.sign_bit - 1))
+        magnitude = groups & groups.dtype.type(fmt.sign_bit - 1)
+        if int(magnitude.max(initial=0)) > fmt.exponent_all_ones:  # a NaN
+            keys = np.where(magnitude > fmt.exponent_all_ones, np.int64(1 << 40) * (1 if maximum else -1),
+                            keys.astype(np.int64))
+    if active is not None:
+        keys = np.where(active, keys.astype(np.int64), np.int64(1 << 41) * (-1 if maximum else 1))
+    return keys
 
 
 def extremum(groups: np.ndarray, active: np.ndarray | None, dtype: DType,
              maximum: bool) -> tuple[np.ndarray, np.ndarray]:
     """Each row's maximum (or minimum) over its active lanes and the lane of its first occurrence."""
-    keys = _order_keys(groups, dtype, maximum)
-    if active is not None:
-        keys = np.where(active, keys, np.int64(1 << 41) * (-1 if maximum else 1))
+    keys = _order_keys(groups, dtype, maximum, active)
     lane = keys.argmax(axis=1) if maximum else keys.argmin(axis=1)
     value = np.take_along_axis(groups, lane[:, None], axis=1)[:, 0]
     if dtype.is_float:
         fmt = float_format(dtype)
-        nan = (value.astype(np.int64) & (fmt.sign_bit - 1)) > fmt.exponent_all_ones
-        value = np.where(nan, dtype.raw.type(fmt.quiet_nan), value).astype(dtype.raw)
+        raw = dtype.raw.type
+        nan = (value & raw(fmt.sign_bit - 1)) > raw(fmt.exponent_all_ones)
+        if nan.any():
+            value = np.where(nan, raw(fmt.quiet_nan), value).astype(dtype.raw)
     return value, lane
 
 
