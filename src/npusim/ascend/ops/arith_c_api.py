@@ -40,6 +40,7 @@ from ...sources import semantics
 from ...validate import require_int, require_uint
 from ..arith_dtypes import vector_support
 from ..cast_dtypes import compound_cast_pairs
+from ..chips import unsupported_on
 from ..core import Core
 from ..masking import COUNTER_MAX
 from ..scalars import is_scalar
@@ -83,6 +84,9 @@ class CFunction:
         cast_base: the compound cast of those pairs (``add_relu_cast`` ...).
         value: the scalar parameter's name on the page (``value``, ``distance``, ``src``).
         negate: ``asc_sub_scalar``: the scalar is negated through float first.
+        operation: a lane operation other than the base's (``asc_shiftright_round``: ShiftRight with
+            ``roundEn``).
+        page_name: the page it is printed on, when not its own name's.
     """
 
     name: str
@@ -93,10 +97,12 @@ class CFunction:
     cast_base: str | None = None
     value: str = "value"
     negate: bool = False
+    operation: str | None = None
+    page_name: str | None = None
 
     @property
     def page(self) -> str:
-        return c_api_page(self.name)
+        return c_api_page(self.page_name or self.name)
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -128,6 +134,8 @@ C_FUNCTIONS: dict[str, CFunction] = {f.name: f for f in (
     CFunction("asc_leakyrelu", "leaky_relu", SCALAR, _F),
     CFunction("asc_shiftleft", "shift_left", SCALAR, _SHIFT, value="distance"),
     CFunction("asc_shiftright", "shift_right", SCALAR, _SHIFT),
+    CFunction("asc_shiftright_round", "shift_right", SCALAR, frozenset({"int16", "int32"}),
+              operation="shift_right_round", page_name="asc_shiftright"),
     CFunction("asc_add_relu", "add_relu", BINARY, _ADD_RELU, _RELU_CASTS, "add_relu_cast"),
     CFunction("asc_sub_relu", "sub_relu", BINARY, _ADD_RELU, _RELU_CASTS, "sub_relu_cast"),
     CFunction("asc_mul_add", "fused_mul_add", BINARY, _F),
@@ -179,11 +187,11 @@ def negated_scalar(name: str, value, dtype: DType):
     return int(negated)
 
 
-def _shift_amount(name: str, value, dtype: DType) -> int:
+def _shift_amount(function: CFunction, name: str, value, dtype: DType) -> int:
     """asc_shiftleft / asc_shiftright 约束说明: the amount is not negative and at most T's width."""
     width = 8 * dtype.itemsize
-    return require_int(name, "distance" if "left" in name else "value", value, 0, width,
-                       f"{c_api_page(name)} 约束说明; {semantics('5.16')}", rule=f"the shift amount of a {dtype} lane")
+    return require_int(name, function.value, value, 0, width, f"{function.page} 约束说明; {semantics('5.16')}",
+                       rule=f"the shift amount of a {dtype} lane")
 
 
 class ValueRewrite:
@@ -224,8 +232,10 @@ class ValueRewriteBinding:
 # ------------------------------------------------------------------ planning
 def _checked_tensors(name: str, function: CFunction, core: Core, bound: dict):
     """The product, then dst and the sources and their types against the page's prototypes."""
-    require_c_api(core, name)
     page = function.page
+    if not core.chip.c_api:
+        raise unsupported_on(core.chip, name, "the asc_* C API", lambda c: c.c_api,
+                             f"{page} 产品支持情况; {semantics('5.16')}")
     dst = require_ub_tensor(name, "dst", bound["dst"], core)
     sources = [require_ub_tensor(name, s, bound[s], core) for s in function.sources]
     src_type = sources[0].dtype.name if sources else dst.dtype.name
@@ -271,15 +281,17 @@ def _compile_c(function: CFunction, name: str, core: Core, form: str, bound: dic
 
 
 def _vector_plan(function: CFunction, name: str, core: Core, form: str, bound: dict, dst):
-    op = dataclasses.replace(VECTOR_OPS[function.base], name=name, doc=function.page, support_name=function.base,
-                             forms=_forms(function, False), scalar_name=function.value)
+    base = VECTOR_OPS[function.base]
+    op = dataclasses.replace(base, name=name, doc=function.page, support_name=function.base,
+                             forms=_forms(function, False), scalar_name=function.value,
+                             operation=function.operation or base.operation)
     values = {"dst": dst, **{s: bound[s] for s in function.sources}}
     if function.kind in (SCALAR, FILL):
         value = bound[function.value]
         if function.negate:
             value = negated_scalar(name, value, dst.dtype)
         elif op.shifts:
-            value = _shift_amount(name, value, dst.dtype)
+            value = _shift_amount(function, name, value, dst.dtype)
         values[function.value] = value
     if form == "count":
         count = _count(name, bound, function.page)
@@ -323,7 +335,7 @@ def _with_value_check(function: CFunction, name: str, plan, bound: dict, dtype: 
     if function.negate:
         return ValueRewrite(plan, at, lambda value: negated_scalar(name, value, dtype))
     if function.kind == SCALAR and VECTOR_OPS[function.base].shifts:
-        return ValueRewrite(plan, at, lambda value: _shift_amount(name, value, dtype))
+        return ValueRewrite(plan, at, lambda value: _shift_amount(function, name, value, dtype))
     return plan
 
 
@@ -393,6 +405,8 @@ def _support(function: CFunction):
 def _summary(function: CFunction) -> str:
     if function.negate:
         return "dst = src + (T)(0 - (float)value) per lane (vadds: Adds with the negated scalar)"
+    if function.operation == "shift_right_round":
+        return "dst = (src >> value) + the last bit shifted out, per lane (ShiftRight with roundEn; int16, int32)"
     base = VECTOR_OPS.get(function.base)
     summary = base.summary if base is not None else "dst = cast(src0 * src1) per lane (MulCast)"
     if function.casts and function.dtypes:

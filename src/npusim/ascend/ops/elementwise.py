@@ -187,7 +187,7 @@ class VectorOp:
     @property
     def shifts(self) -> bool:
         """Its scalar is a shift amount, not a value of T."""
-        return self.operation in ("shift_left", "shift_right")
+        return self.operation in ("shift_left", "shift_right", "shift_right_round")
 
 
 def _binary(name: str, doc: str, operation: str, summary: str, exactness: str = IEEE_RNE, family: str = "arith",
