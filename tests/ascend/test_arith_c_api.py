@@ -38,10 +38,11 @@ PYASC = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "max": "max", "
          "axpy": "axpy", "duplicate": "duplicate", "mul_cast": "mul_cast"}
 
 
-def image(seed: int = 5) -> bytes:
-    """Random UB bytes with floats kept finite and moderate (exponent bits cleared of their top)."""
+def image(seed: int = 5, signed: bool = True) -> bytes:
+    """Random UB bytes, half and float lanes finite and below 2 in magnitude (the top exponent bit of each
+    odd byte cleared), of both signs unless ``signed`` is False (asc_sqrt takes positive sources only)."""
     raw = np.random.default_rng(seed).integers(0, 256, UB_IMAGE, dtype=np.uint8)
-    raw[1::2] &= 0x3F  # half / float: small magnitudes, no NaN or inf; integers stay mixed
+    raw[1::2] &= 0xBF if signed else 0x3F
     return raw.tobytes()
 
 
@@ -52,9 +53,10 @@ def tensors(src_type: str, dst_type: str | None = None):
             asc.LocalTensor(s, asc.TPosition.VECIN, SRC1, 8192 // s.itemsize))
 
 
-def run(call, src_type: str, dst_type: str | None = None, chip: str = "A2", setup=None, ub: bytes | None = None):
+def run(call, src_type: str, dst_type: str | None = None, chip: str = "A2", setup=None, ub: bytes | None = None,
+        signed: bool = True):
     with asc.Core(chip) as core:
-        core.ub_write(0, ub if ub is not None else image())
+        core.ub_write(0, ub if ub is not None else image(signed=signed))
         if setup:
             setup()
         call(*tensors(src_type, dst_type))
@@ -109,13 +111,14 @@ def test_count_form_bytes_equal_the_pyasc_count_form(name, src, dst):
     """asc_f(dst, ..., count) writes what f(dst, ..., count) writes; the C form leaves the mask (count, 0)."""
     function = C_FUNCTIONS[name]
     c_api, pyasc = _pyasc_count(function, src, dst, 300)
-    got, want = run(c_api, src, dst), run(pyasc, src, dst)
+    signed = function.base != "sqrt"
+    got, want = run(c_api, src, dst, signed=signed), run(pyasc, src, dst, signed=signed)
     assert got[0] == want[0]
     assert got[1] == (300, 0) and want[1] == (FULL, FULL)
     assert got[2] == want[2] == asc.MaskMode.NORMAL
     sync = run(lambda z, x, y: getattr(asc, f"{name}_sync")(*_operands(
         function, z, x, y, 3 if function.base.startswith("shift") else _value(src) if function.kind in (
-            "scalar", "fill") else None), 300), src, dst)
+            "scalar", "fill") else None), 300), src, dst, signed=signed)
     assert sync[0] == got[0] and sync[3] == ["pipe_barrier"] and got[3] == []
 
 
@@ -149,7 +152,8 @@ def test_repeat_form_bytes_equal_the_pyasc_mask_form_without_setting_the_mask(na
             getattr(asc, PYASC[function.base])(*operands, 0, 3, *params, False)
         else:
             getattr(asc, _pyasc_name(function, src, dst))(*operands, 0, 3, params, False)
-    got, want = run(c_api, src, dst, setup=mask), run(pyasc, src, dst, setup=mask)
+    signed = function.base != "sqrt"
+    got, want = run(c_api, src, dst, setup=mask, signed=signed), run(pyasc, src, dst, setup=mask, signed=signed)
     assert got == want
     assert got[1] == (0xF0F0F0F0F0F0F0F1, 0x0F0F)  # neither form touches the register
 
@@ -182,7 +186,7 @@ REFERENCE = [("asc_add", "add", "float16", None, 2), ("asc_add", "add", "int16",
 
 @pytest.mark.parametrize("name, op, fmt, scalar, sources", REFERENCE)
 def test_count_form_matches_the_reference_model(name, op, fmt, scalar, sources):
-    ub = image(11)
+    ub = image(11, signed=op != "sqrt")
     got = run(lambda z, x, y: getattr(asc, name)(*(z, x, y)[:1 + sources], *([scalar] if scalar is not None else []),
                                                  333), fmt, ub=ub)[0]
     want = _reference(bytearray(ub), op, fmt, scalar, count=333, sources=sources)
@@ -392,6 +396,28 @@ def test_rejected_calls_change_nothing_and_name_the_c_function(chip, dtype, call
             call(*tensors(dtype))
         assert core.ub_read(0, UB_IMAGE) == image() and core.register_state() == state and not core.sync_log
     assert info.value.instruction == instruction and info.value.operand == operand and info.value.source
+
+
+def test_asc_sqrt_rejects_a_negative_source_lane_and_writes_nothing():
+    """asc_sqrt.md 约束说明 "src只支持设置为正数" (the Memory-level Sqrt page has no such rule: sqrt(-1) is NaN)."""
+    with asc.Core("A2") as core:
+        core.ub_write(0, image(signed=False))
+        z, x, _ = tensors("float32")
+        x[70:].write([-0.5])
+        asc.asc_sqrt(z, x, 70)  # lane 70 is not among the first 70
+        before, state = core.ub_read(0, UB_IMAGE), core.register_state()
+        with pytest.raises(ParameterRangeError) as info:
+            asc.asc_sqrt_sync(z, x, 71)
+        assert info.value.instruction == "asc_sqrt_sync" and info.value.operand == "src" and "lane 70" in str(
+            info.value)
+        assert core.ub_read(0, UB_IMAGE) == before and core.register_state() == state and not core.sync_log
+        asc.asc_set_vector_mask(0, 0xFF)  # lanes 0-7 of repeat 0: lane 70 inactive
+        asc.asc_sqrt(z, x, 1, 1, 1, 8, 8)
+        x.write([-0.0])
+        asc.asc_sqrt(z, x, 1, 1, 1, 8, 8)  # -0 is not negative: sqrt(-0) = -0
+        assert core.ub_read(DST, 4) == np.float32(-0.0).tobytes()
+        asc.sqrt(z, x, 71)  # the Memory-level Sqrt has no such rule: lane 70 is NaN
+        assert np.isnan(np.frombuffer(core.ub_read(DST + 280, 4), np.float32)[0])
 
 
 def test_unaligned_operands_are_rejected():

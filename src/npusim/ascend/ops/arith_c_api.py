@@ -229,6 +229,42 @@ class ValueRewriteBinding:
         return self.binding.run(core, values)
 
 
+class PositiveSource:
+    """asc_sqrt 约束说明 "src只支持设置为正数": a plan whose active source lanes are checked, when the call
+    runs and before anything is written, for negative values (-0, +0 and NaN pass, as IEEE sqrt defines
+    them)."""
+
+    def __init__(self, plan, name: str, page: str) -> None:
+        self.plan = plan
+        self.name = name
+        self.page = page
+        self.operands = plan.operands
+
+    def bind(self, core: Core, tensors) -> PositiveSourceBinding:
+        return PositiveSourceBinding(self.plan.bind(core, tensors), self.name, self.page)
+
+
+class PositiveSourceBinding(ValueRewriteBinding):
+    def __init__(self, binding, name: str, page: str) -> None:
+        super().__init__(binding, 0, None)
+        self.name = name
+        self.page = page
+
+    def run(self, core: Core, values: tuple):
+        plan = self.binding.plan
+        if plan.lanes is not None:
+            src = self.binding.accesses[1]
+            src.check_initialized(core.ub, self.name)
+            lanes = src.active_values(src.gather(core.ub, plan.dtype.raw)).reshape(-1).view(plan.dtype.np_dtype)
+            negative = np.flatnonzero(lanes < 0)
+            if negative.size:
+                lane = int(negative[0])
+                raise ParameterRangeError(self.name, "src", float(lanes[lane]), f"src takes positive values only "
+                                          f"(active lane {lane} of the call)", "src >= 0 (or NaN)",
+                                          f"{self.page} 约束说明; {semantics('5.16')}")
+        return self.binding.run(core, values)
+
+
 # ------------------------------------------------------------------ planning
 def _checked_tensors(name: str, function: CFunction, core: Core, bound: dict):
     """The product, then dst and the sources and their types against the page's prototypes."""
@@ -277,6 +313,8 @@ def _compile_c(function: CFunction, name: str, core: Core, form: str, bound: dic
         plan = _vector_plan(function, name, core, form, bound, dst)
     if function.kind in (SCALAR, FILL):
         plan = _with_value_check(function, name, plan, bound, dst.dtype)
+    if function.base == "sqrt":
+        plan = PositiveSource(plan, name, function.page)
     return Synced(plan) if name.endswith("_sync") else plan
 
 
