@@ -183,7 +183,8 @@ def negated_scalar(name: str, value, dtype: DType):
     if not info.min <= float(negated) <= info.max:
         raise ParameterRangeError(name, "value", int(value), f"0 - (float){int(value)} = {float(negated):.0f} "
                                   f"does not fit {dtype} (the conversion back to T overflows)",
-                                  f"[{-info.max}, {info.max}]", f"{c_api_page(name)} 功能说明; {semantics('5.16')}")
+                                  f"values whose float negation lies in [{info.min}, {info.max}]",
+                                  f"{c_api_page(name)} 功能说明; {semantics('5.16')}")
     return int(negated)
 
 
