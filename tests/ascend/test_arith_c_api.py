@@ -358,6 +358,9 @@ ERRORS = [
     ("A2", "float32", lambda z, x, y: asc.asc_and(z, x, y, 64), UnsupportedError, "asc_and", "dst dtype"),
     ("A2", "float16", lambda z, x, y: asc.asc_add(z, x, y, 1 << 32), ParameterRangeError, "asc_add", "count"),
     ("A2", "float16", lambda z, x, y: asc.asc_add(z, x, y, 5000), Exception, "asc_add", "dst byte range"),
+    ("A2", "float16", lambda z, x, y: asc.asc_add(z, x, y, 1 << 31), Exception, "asc_add", "dst byte address"),
+    ("A2", "float16>int8", lambda z, x, y: asc.asc_mul_cast_half2int8(z, x, y, 1 << 31), Exception,
+     "asc_mul_cast_half2int8", "dst byte address"),
     ("A2", "float16", lambda z, x, y: asc.asc_add(z, x, y, 256, 1, 1, 1, 8, 8, 8), ParameterRangeError, "asc_add",
      "repeat"),
     ("A2", "float16", lambda z, x, y: asc.asc_add(z, x, y, 1, 1, 1, 1, 256, 8, 8), ParameterRangeError, "asc_add",
@@ -393,7 +396,7 @@ def test_rejected_calls_change_nothing_and_name_the_c_function(chip, dtype, call
         core.ub_write(0, image())
         state = core.register_state()
         with pytest.raises(error) as info:
-            call(*tensors(dtype))
+            call(*tensors(*dtype.split(">")))  # "src>dst" for the casting functions
         assert core.ub_read(0, UB_IMAGE) == image() and core.register_state() == state and not core.sync_log
     assert info.value.instruction == instruction and info.value.operand == operand and info.value.source
 

@@ -290,9 +290,14 @@ def _checked_tensors(name: str, function: CFunction, core: Core, bound: dict):
                            ", ".join(allowed), f"{page} 函数原型")
 
 
-def _count(name: str, bound: dict, page: str) -> int:
-    return require_int(name, "count", bound["count"], 0, COUNTER_MAX, f"{page} 函数原型; {semantics('5.16')}",
-                       rule="count is a uint32_t")
+def _count(name: str, function: CFunction, bound: dict, tensors: list) -> int:
+    """``count`` (a ``uint32_t``), and the first ``count`` elements of every operand inside its tensor (checked
+    here, so that a count past the tensors is rejected as such, not by the Memory-level ``int32_t`` rule)."""
+    count = require_int(name, "count", bound["count"], 0, COUNTER_MAX,
+                        f"{function.page} 函数原型; {semantics('5.16')}", rule="count is a uint32_t")
+    for label, tensor in zip(("dst", *function.sources), tensors, strict=True):
+        tensor.check_span(name, label, tensor.addr, tensor.addr + count * tensor.dtype.itemsize)
+    return count
 
 
 def _repeat_strides(name: str, function: CFunction, bound: dict) -> tuple[int, list[tuple[int, int]]]:
@@ -333,7 +338,7 @@ def _vector_plan(function: CFunction, name: str, core: Core, form: str, bound: d
             value = _shift_amount(function, name, value, dst.dtype)
         values[function.value] = value
     if form == "count":
-        count = _count(name, bound, function.page)
+        count = _count(name, function, bound, [dst, *(bound[s] for s in function.sources)])
         plan = _compile(op, core, "count", {**values, "count": count})
         if plan.lanes is None:
             return plan
@@ -354,7 +359,7 @@ def _cast_plan(function: CFunction, name: str, core: Core, form: str, bound: dic
     operation = {"add_relu_cast": "add_relu", "sub_relu_cast": "sub_relu", "mul_cast": "mul"}[function.cast_base]
     tensors = dict(zip(function.sources, sources, strict=True))
     if form == "count":
-        count = _count(name, bound, function.page)
+        count = _count(name, function, bound, [dst, *sources])
         plan = cast_planned(name, core, "count", {"count": count}, "rint", dst, tensors, function.page, None,
                             operation)
         if plan.geometry.lanes is None:
