@@ -10,6 +10,8 @@ changed.
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -238,6 +240,32 @@ def test_asc_shiftright_round_matches_the_page_formula(fmt, n):
         asc.asc_set_vector_mask(0, (1 << 32) - 1)
         asc.asc_shiftright(z, x, 5, 1, 1, 1, 8, 8)
         assert np.frombuffer(core.ub_read(256, 32 * size), TYPES[fmt].np_dtype).tolist() == [0] * 32
+
+
+def _float32(value: float) -> float:
+    """The C conversion to float: round to nearest even (struct packs a double to binary32 so)."""
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(fmt=st.sampled_from(["int16", "int32"]), value=st.integers(-(1 << 31), (1 << 31) - 1), seed=st.integers(0, 3))
+def test_asc_sub_scalar_property(fmt, value, seed):
+    """For integers: dst = src + (T)(0 - (float)value) lane by lane, or a rejection when that does not fit T
+    (and when value itself does not fit T)."""
+    bits = 8 * ref.FORMATS[fmt][0]
+    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    value = low + value % (high - low + 1) if seed else value  # mostly in range; seed 0 tries any int32
+    ub = image(seed)
+    negated = 0.0 - _float32(float(value))
+    if not (low <= value <= high and low <= negated <= high):
+        with asc.Core("A2") as core:
+            core.ub_write(0, ub)
+            with pytest.raises(ParameterRangeError):
+                asc.asc_sub_scalar(*tensors(fmt)[:2], value, 100)
+            assert core.ub_read(0, UB_IMAGE) == ub
+        return
+    got = run(lambda z, x, y: asc.asc_sub_scalar(z, x, value, 100), fmt, ub=ub)[0]
+    assert got == bytes(_reference(bytearray(ub), "add", fmt, int(negated), count=100, sources=1))
 
 
 @settings(max_examples=40, deadline=None)
