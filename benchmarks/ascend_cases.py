@@ -26,8 +26,8 @@ from npusim import ascend as asc
 
 __all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
            "reduce_bench", "select_bench", "trans_tile_bench"]
-__all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "gather_bench", "moving_copy_bench",
-           "ne_scalar_bench", "select_bench", "slice_copy_bench", "trans_tile_bench"]
+__all__ = ["c_api_add_count_bench", "compare_bench", "compare_count_bench", "elementwise_bench", "gather_bench",
+           "moving_copy_bench", "ne_scalar_bench", "select_bench", "slice_copy_bench", "trans_tile_bench"]
 
 UB_USED = 0x2C000  # every layout below ends before this byte
 LANES = 128  # half lanes per repeat
@@ -409,5 +409,25 @@ def bilinear_bench(repeats: int, strided: bool) -> Bench:
         numpy=numpy_job,
         npusim_output=lambda: core.ub_read(0x02000, dst_bytes),
         numpy_output=numpy_job,
+        resources=stack,
+    )
+
+
+def c_api_add_count_bench(count: int) -> Bench:
+    """The C API's count form ``asc_add(dst, src0, src1, count)`` on float32 (counter mode, default strides)
+    vs numpy's ``a + b`` on the same ``count`` elements."""
+    rng = np.random.default_rng(22)
+    a, b = (rng.standard_normal(count).astype(np.float32) for _ in range(2))
+    dst_at, src0_at, src1_at = DENSE["dst"].base, DENSE["src0"].base, DENSE["src1"].base
+    stack, core = _fresh_core()
+    core.ub_write(src0_at, a.tobytes())
+    core.ub_write(src1_at, b.tobytes())
+    dst, src0, src1 = (_tensor(asc.float32, VECOUT if at == dst_at else VECIN, at, 4 * count)
+                       for at in (dst_at, src0_at, src1_at))
+    return Bench(
+        npusim=lambda: asc.asc_add(dst, src0, src1, count),
+        numpy=lambda: a + b,
+        npusim_output=lambda: core.ub_read(dst_at, 4 * count),
+        numpy_output=lambda: (a + b).tobytes(),
         resources=stack,
     )

@@ -12,6 +12,7 @@ from functools import partial
 import numpy as np
 from ascend_cases import (
     bilinear_bench,
+    c_api_add_count_bench,
     compare_bench,
     compare_count_bench,
     elementwise_bench,
@@ -74,6 +75,8 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("sqrt float32 (unary)", partial(elementwise_bench, "sqrt")),
     *_repeat_rows("bitwise_and int16 (logic)", partial(elementwise_bench, "bitwise_and")),
     *_repeat_rows("add_relu float32 (compound)", partial(elementwise_bench, "add_relu")),
+    Case("asc_add float32 count 10240 (C API count form)", DENSE, partial(c_api_add_count_bench, 10240),
+         group="float32 (C API)"),
     *_repeat_rows("cast float32 -> half RINT (cast)", cast_bench),
     *_repeat_rows("whole_reduce_max half (reduce, per repeat)", partial(reduce_bench, "whole_reduce_max")),
     *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),

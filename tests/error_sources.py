@@ -91,6 +91,13 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/Sort.md": ("Sort", *WITHOUT_TYPES),
     **{f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/{page}.md": (page, *WITHOUT_TYPES[1:])
        for page in ("GetSortLen", "GetSortOffset")},
+    **{f"{_C_API}/vector_compute/{page}.md": (page, *C_API) for page in (  # the element-wise C API
+        "asc_add", "asc_sub", "asc_mul", "asc_div", "asc_max", "asc_min", "asc_and", "asc_or", "asc_not",
+        "asc_add_scalar", "asc_sub_scalar", "asc_mul_scalar", "asc_max_scalar", "asc_min_scalar", "asc_abs",
+        "asc_exp", "asc_log", "asc_sqrt", "asc_rsqrt", "asc_rcp", "asc_relu", "asc_leakyrelu", "asc_shiftleft",
+        "asc_shiftright", "asc_add_relu", "asc_sub_relu", "asc_mul_add", "asc_mul_add_relu", "asc_fma",
+        "asc_axpy", "asc_duplicate", "asc_mul_cast_half2int8", "asc_mul_cast_half2uint8", "asc_set_mask_count",
+        "asc_set_mask_norm", "asc_set_vector_mask",)},
     f"{_C_API}/vector_compute/asc_copy.md": ("asc_copy", *C_API),
     f"{_C_API}/vector_compute/asc_get_rsvd_count.md": ("asc_get_rsvd_count", *C_API),
     f"{_C_API}/vector_compute/asc_transpose.md": ("asc_transpose", *C_API),

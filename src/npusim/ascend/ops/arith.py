@@ -50,6 +50,8 @@ reinterpreted by accident.  The rules, and where they come from:
   by the width or more 0, an arithmetic one the sign fill.  The 950's forms with the amounts in a
   tensor（左/右移位数为Tensor）shift each lane by its own amount with the same rules (their
   约束说明: past the width a logical shift gives 0, an arithmetic right shift -1 or 0).
+  **shift_right_round** is ShiftRight with ``roundEn`` (int16 / int32, A2/A3: the C API's
+  ``asc_shiftright_round``): the arithmetic shift plus the last bit shifted out.
 """
 
 from __future__ import annotations
@@ -71,7 +73,8 @@ MULTIPLY_ADD = {"mul_add_dst": (0, 1, 2), "fused_mul_add": (0, 2, 1), "fused_mul
                 "axpy": (0, 2, 1)}
 OPERATIONS = frozenset({
     "add", "sub", "mul", "max", "min", "abs", "div", "relu", "leaky_relu", "add_relu", "sub_relu", "sqrt",
-    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", "copy", *MULTIPLY_ADD,
+    "exp", "ln", "reciprocal", "rsqrt", "and", "or", "not", "shift_left", "shift_right", "shift_right_round", "copy",
+    *MULTIPLY_ADD,
     "neg", "prelu", "abs_sub", "exp_sub", *SHIFT_BY_LANE,
 })
 TRANSCENDENTAL = {"exp": np.exp, "ln": np.log, "reciprocal": np.reciprocal,
@@ -121,6 +124,17 @@ def _shift(operation: str, dtype: DType, a: np.ndarray, amount) -> np.ndarray:
     return np.where(amount > width, raw.type(0), kept)
 
 
+def _rounded_shift_right(dtype: DType, a: np.ndarray, amount: int) -> np.ndarray:
+    """ShiftRight with ``roundEn`` (ShiftRight.md 参数说明, int16 / int32): the arithmetic shift, plus 1 where
+    the last bit shifted out (bit ``amount - 1`` of the source) is 1; a shift by 0 shifts nothing out."""
+    shifted = _shift("shift_right", dtype, a, amount)
+    if amount == 0:
+        return shifted
+    signed = a.view(dtype.np_dtype)
+    carry = ((signed >> dtype.np_dtype.type(amount - 1)) & 1).astype(dtype.np_dtype)
+    return (shifted.view(dtype.np_dtype) + carry).view(dtype.raw)  # (x >> n) + 1 <= max: no overflow
+
+
 def check_shift_amounts(instruction: str, dtype: DType, raw_amounts: np.ndarray) -> None:
     """The active lanes' shift amounts of ShiftLeft/ShiftRight（左/右移位数为Tensor）, src1's lanes read as the
     signed integer of T's size (the pages' U), are not negative ("不支持设置为负数")."""
@@ -148,6 +162,8 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
             return (np.zeros_like(a) - a).astype(raw, copy=False)
         if operation in ("shift_left", "shift_right"):
             return _shift(operation, dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
+        if operation == "shift_right_round":
+            return _rounded_shift_right(dtype, a, int(operands[1].view(dtype.np_dtype)[0]))
         if operation in SHIFT_BY_LANE:  # src1's lanes; a negative one in an active lane rejected the call before
             amounts = operands[1].view(np.dtype(f"<i{dtype.itemsize}")).astype(np.int64)
             return _shift(SHIFT_BY_LANE[operation], dtype, a, np.maximum(amounts, 0))  # (inactive lanes: any bits)

@@ -165,6 +165,8 @@ class VectorOp:
         scalar_name: the parameter that holds the scalar (``"src0"`` or ``"src1"`` for the
             flexible scalar position, :mod:`.flexible_scalar`).
         scalar_first: the scalar is the left operand (``dst = scalar - src``).
+        support_name: the instruction whose dtype row it takes, when ``name`` is another one's C API
+            function (``asc_add`` takes ``add``'s); ``None``: its own.
     """
 
     name: str
@@ -180,11 +182,12 @@ class VectorOp:
     reads_dst: bool = False
     scalar_name: str = "scalar"
     scalar_first: bool = False
+    support_name: str | None = None
 
     @property
     def shifts(self) -> bool:
         """Its scalar is a shift amount, not a value of T."""
-        return self.operation in ("shift_left", "shift_right")
+        return self.operation in ("shift_left", "shift_right", "shift_right_round")
 
 
 def _binary(name: str, doc: str, operation: str, summary: str, exactness: str = IEEE_RNE, family: str = "arith",
@@ -298,12 +301,14 @@ def _shift_plan_context(core: Core, form: str, values: tuple) -> tuple:
 
 
 # ----------------------------------------------------------------- planning
-def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
+def _compile(op: VectorOp, core: Core, form: str, bound: dict,
+             strides: list[tuple[int, int]] | None = None) -> VectorPlan:
     """Check every rule of one call, in the order the documents' checks come, and plan it.
 
     The plan's footprints are relative to each tensor's address; the checks that depend on
     the addresses are made here for this call's tensors and again by :meth:`VectorPlan.bind`
-    for every other placement.
+    for every other placement.  ``strides``: a mask form's (block, repeat) strides already
+    checked by the caller (the C API passes them as separate arguments of its own widths).
     """
     if form == "tensor":
         return _compile_shift_by_tensor(op, core, bound)
@@ -315,15 +320,16 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
         if tensor.dtype != dtype:
             raise UnsupportedError(name, f"{src} dtype", tensor.dtype.name, f"{src} must have dst's dtype",
                                    dtype.name, f"{op.doc} 参数说明; {semantics('5.3')}")
-    support = vector_support(core.chip, name)
+    row = op.support_name or name
+    support = vector_support(core.chip, row)
     if support is None:
-        raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, name) is not None,
+        raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, row) is not None,
                              f"{op.doc} 产品支持情况; {semantics('5.3')}")
     require_dtype(name, "dst", dtype, support.for_form(form == "count"),
                   f"{name} does not support this data type in this form on {core.chip.product}",
                   f"{op.doc} 数据类型; {semantics('5.3')}")
     if op.shifts:
-        shift_bits(op, core, bound["scalar"], dtype)  # rejected now; the plan reads it per call
+        shift_bits(op, core, bound[op.scalar_name], dtype)  # rejected now; the plan reads it per call
     elif op.scalar:
         scalar_bits(name, op.scalar_name, bound[op.scalar_name], dtype)
 
@@ -345,7 +351,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict) -> VectorPlan:
         if native:
             words_after, mode_after = _count_form_registers(core, count, itemsize)
     else:
-        strides = _strides(op, bound)
+        strides = _strides(op, bound) if strides is None else list(strides)
         lanes, words_after, registers = mask_form_lanes(core, name, bound, itemsize, native)
         if lanes.repeats == 0:
             return _nop(op, core, "repeat_times", operands)
