@@ -80,7 +80,7 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "transpose", "data_copy", "loop_mode", "nddma", "sync",
                        "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
-                       "move_c_api", "bilinear", "rearrange", "sort", "merge_sort", "proposal")
+                       "move_c_api", "move_c_api_gm", "bilinear", "rearrange", "sort", "merge_sort", "proposal")
 
 
 def instructions() -> list[_registry.Instruction]:
