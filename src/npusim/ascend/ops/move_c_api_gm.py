@@ -476,7 +476,8 @@ _COPIES = {
 _ALIGNS = {
     "asc_copy_gm2ub_align": (GM_TO_UB, "MTE2", "GM -> UB unaligned (DataCopyPad): size bytes, or bursts of "
                              "len_burst bytes padded to 32 in UB",
-                             ("asc.{n}(ub, x_gm[3:], 70)", "asc.set_pad_value(-2.0)\nasc.{n}(ub, x_gm, 2, 20, 1, 2, 6, 1)")),
+                             ("asc.{n}(ub, x_gm[3:], 70)",
+                              "asc.set_pad_value(-2.0)\nasc.{n}(ub, x_gm, 2, 20, 1, 2, 6, 1)")),
     "asc_copy_ub2gm_align": (UB_TO_GM, "MTE3", "UB -> GM unaligned (DataCopyPad): size bytes, or bursts of "
                              "len_burst bytes from 32-byte padded UB rows",
                              ("asc.{n}(x_gm[5:], ub, 46)", "asc.{n}(x_gm, ub, 3, 22, 0, 0, 1, 4)")),
