@@ -65,6 +65,8 @@ from .move_c_api import Synced
 __all__ = ["ARCH_2201", "ARCH_3510", "c_api_move_page"]
 
 RULES = semantics("5.16")
+#: the pages: FOLDER/asc_<name>.md, or FOLDER/asc_<name>/asc_<name>_arch_<arch>.md
+FOLDER = "SIMD-API/C-API/vector_datamove"
 ARCH_2201, ARCH_3510 = 2201, 3510  # the npu_arch of Atlas A2/A3 and of the 950 (chips.py)
 #: the functions whose page is one per architecture (a directory with ``_arch_2201`` / ``_arch_3510``)
 PER_ARCH = frozenset({"asc_copy_gm2ub", "asc_copy_ub2gm", "asc_copy_gm2ub_align", "asc_copy_ub2gm_align"})
@@ -99,8 +101,8 @@ def c_api_move_page(name: str, arch: int | None = None) -> str:
     the four per-architecture functions the page of ``arch``."""
     base = name.removesuffix("_sync")
     if base in PER_ARCH:
-        return f"{pages.C_API_DATAMOVE}/{base}/{base}_arch_{arch or ARCH_2201}.md"
-    return f"{pages.C_API_DATAMOVE}/{base}.md"
+        return f"{FOLDER}/{base}/{base}_arch_{arch or ARCH_2201}.md"
+    return f"{FOLDER}/{base}.md"
 
 
 def _arch(core: Core, name: str) -> int:
@@ -545,6 +547,9 @@ for _name, (_path, _fields) in LOOP_SETTERS.items():
 for _full in ("asc_copy_ub2l1", "asc_copy_ub2l1_sync"):
     globals()[_full] = _entry(
         _full, "data_copy", "data_movement", "MTE3",
-        _copy_forms(UB_TO_UB, _full.endswith("_sync")), _compile_ub2l1, lambda chip: None,
-        "UB -> L1 (950): not modelled, L1 is a cube buffer npusim has no memory for (UnsupportedError)", ())
+        _copy_forms(UB_TO_UB, _full.endswith("_sync")), _compile_ub2l1, _arch_support("asc_copy_ub2l1"),
+        "UB -> L1 (950): not modelled, L1 is a cube buffer npusim has no memory for (UnsupportedError)",
+        ("ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 128)\n"
+         "l1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 128)\n"
+         f"asc.{_full}(l1, ub, 256)",))
     __all__.append(_full)
