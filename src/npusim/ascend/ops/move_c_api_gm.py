@@ -23,6 +23,10 @@ docs/semantics.md §5.16 has the rules; in short:
   ``..._loop1_stride`` / ``..._loop2_stride`` (and the ``ub2gm`` three) write — the registers
   ``set_loop_mode_para`` loads (``set_loop_size_outtoub`` ..., dav_3510), one field pair per function.
 * ``asc_set_copy_pad_val``: ``set_mov_pad_val``, the register ``set_pad_value`` loads.
+* ``asc_ndim_copy_gm2ub`` (950): DataCopy's NDDMA plan, its strides, loop 1-4 paddings and constant read
+  from the NDDMA registers ``asc_set_ndim_loop{0..4}_stride``, ``asc_set_ndim_pad_count`` and
+  ``asc_set_ndim_pad_value`` write (and every NDDMA DataCopy loads), its sizes and loop 0's padding from
+  the call.
 * ``asc_copy_ub2l1``: L1 is a cube buffer npusim does not model (an :class:`UnsupportedError`).
 
 ``*_sync`` adds ``pipe_barrier(PIPE_ALL)`` after the copy (``asc_sync_post_process``).
@@ -30,6 +34,7 @@ docs/semantics.md §5.16 has the rules; in short:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ...dtypes import DType, by_name
@@ -42,10 +47,10 @@ from ...validate import align_up, require_bool, require_int, require_uint
 from .. import pages
 from ..addressing import BLOCK_BYTES, BlockRuns
 from ..chips import unsupported_on
-from ..core import Core
+from ..core import Core, NddmaRegisters
 from ..runtime.gm import GlobalTensor
 from ..tensor import LocalTensor
-from ..types import DataCopyMVType
+from ..types import DataCopyMVType, NdDmaConfig, NdDmaLoopInfo, NdDmaParams
 from .common import is_bool_arg, is_int_arg, is_scalar, require_dtype
 from .data_copy import (
     DISJOINT,
@@ -61,6 +66,7 @@ from .data_copy import (
 )
 from .loop_mode import ATTRIBUTE, GM_STRIDE_LIMIT, REGISTER, SIZE_LIMIT, UB_STRIDE_LIMIT
 from .move_c_api import Synced
+from .nddma import nddma_plan
 
 __all__ = ["ARCH_2201", "ARCH_3510", "c_api_move_page"]
 
@@ -92,6 +98,10 @@ SUPPORTED_ARCHS = {
     "asc_copy_ub2gm_align": frozenset({ARCH_2201, ARCH_3510}),
     "asc_set_copy_pad_val": frozenset({ARCH_2201, ARCH_3510}),
     "asc_copy_ub2l1": frozenset({ARCH_3510}),
+    "asc_ndim_copy_gm2ub": frozenset({ARCH_3510}),
+    "asc_set_ndim_loop_stride": frozenset({ARCH_3510}),
+    "asc_set_ndim_pad_count": frozenset({ARCH_3510}),
+    "asc_set_ndim_pad_value": frozenset({ARCH_3510}),
 }
 UINT8 = by_name("uint8")  # the void* copies on the 950 run copy_*_align_v2 on uint8_t
 
@@ -99,15 +109,22 @@ UINT8 = by_name("uint8")  # the void* copies on the 950 run copy_*_align_v2 on u
 def c_api_move_page(name: str, arch: int | None = None) -> str:
     """The page of a C API data-movement function (``asc_copy_gm2ub_sync`` is on ``asc_copy_gm2ub``'s), for
     the four per-architecture functions the page of ``arch``."""
-    base = name.removesuffix("_sync")
+    base = _page_name(name)
     if base in PER_ARCH:
         return f"{FOLDER}/{base}/{base}_arch_{arch or ARCH_2201}.md"
     return f"{FOLDER}/{base}.md"
 
 
+def _page_name(name: str) -> str:
+    """The function a page is named after: ``_sync`` dropped, ``asc_set_ndim_loop3_stride`` ->
+    ``asc_set_ndim_loop_stride``."""
+    base = name.removesuffix("_sync")
+    return "asc_set_ndim_loop_stride" if base.startswith("asc_set_ndim_loop") else base
+
+
 def _arch(core: Core, name: str) -> int:
     """The architecture whose page a call follows; an :class:`UnsupportedError` where no page supports it."""
-    base = name.removesuffix("_sync")
+    base = _page_name(name)
     archs = SUPPORTED_ARCHS[base]
     if core.chip.npu_arch not in archs:
         raise unsupported_on(core.chip, name, base, lambda chip: chip.npu_arch in archs,
@@ -414,6 +431,122 @@ def _compile_ub2l1(name: str, core: Core, form: str, bound: dict):
                            f"{c_api_move_page(name)} 功能说明; {RULES}")
 
 
+# ------------------------------------------------------------------ NDDMA
+NDIM_DIMS = 5
+NDIM_SIZE_LIMIT = 1 << 20  # loopi_size ∈ [1, 2^20 - 1]; dst strides ∈ [0, 2^20 - 1]
+NDIM_SRC_STRIDE_LIMIT = 1 << 40
+#: the page's element types (fp4x2_e2m1_t, fp4x2_e1m2_t and fp8_e8m0_t are not modelled)
+NDIM_DTYPES = _B8_B16_B32 | {"float8_e5m2", "float8_e4m3fn"}
+STRUCT_PAD_COUNT = "SIMD-API/C-API/struct/asc_ndim_pad_count_config.md"
+PAD_COUNT_FIELDS = tuple(f"loop{d}_{side}_count" for d in range(1, NDIM_DIMS) for side in ("lp", "rp"))
+
+
+@dataclass
+class NdimPadCountConfig:
+    """``asc_ndim_pad_count_config`` (C-API/struct/asc_ndim_pad_count_config.md): the left / right padding
+    element counts of loops 1-4 (uint8_t, default 0)."""
+
+    loop1_lp_count: int = 0
+    loop1_rp_count: int = 0
+    loop2_lp_count: int = 0
+    loop2_rp_count: int = 0
+    loop3_lp_count: int = 0
+    loop3_rp_count: int = 0
+    loop4_lp_count: int = 0
+    loop4_rp_count: int = 0
+
+
+asc_ndim_pad_count_config = NdimPadCountConfig  # the C name
+
+
+@dataclass(eq=False)
+class NddmaWrite(SelfBinding):
+    """A checked NDDMA register setter: the registers after it (a pad value is read per call)."""
+
+    strides: tuple[int, tuple[int, int]] | None = None  # (loop, (dst, src))
+    pad_counts: tuple[tuple[int, int], ...] | None = None
+    registers_written: tuple[str, ...] = ("NDDMA",)
+    pipe: str = "S"
+
+    def run(self, core: Core, values: tuple) -> None:
+        regs = core.nddma
+        if self.strides is not None:
+            loop, pair = self.strides
+            regs = regs._replace(strides=tuple(pair if d == loop else v for d, v in enumerate(regs.strides)))
+        elif self.pad_counts is not None:
+            regs = regs._replace(pad_counts=self.pad_counts)
+        else:
+            regs = regs._replace(pad_value=values[0])
+        core.nddma = regs
+
+
+def _compile_ndim_stride(name: str, core: Core, form: str, bound: dict) -> NddmaWrite:
+    _arch(core, name)
+    source = f"{c_api_move_page(name)} 参数说明; {RULES}"
+    dst = require_int(name, "dst_stride", bound["dst_stride"], 0, NDIM_SIZE_LIMIT - 1, source)
+    src = require_int(name, "src_stride", bound["src_stride"], 0, NDIM_SRC_STRIDE_LIMIT - 1, source)
+    return NddmaWrite(strides=(int(name[len("asc_set_ndim_loop")]), (dst, src)))
+
+
+def _compile_ndim_pad_count(name: str, core: Core, form: str, bound: dict) -> NddmaWrite:
+    _arch(core, name)
+    config = bound["config"]
+    if not isinstance(config, NdimPadCountConfig):
+        raise TypeError(f"{name}: config must be an asc.asc_ndim_pad_count_config, got {type(config).__name__}")
+    source = f"{STRUCT_PAD_COUNT} 字段详解; {RULES}"
+    counts = [require_uint(name, f"config.{f}", getattr(config, f), 8, source) for f in PAD_COUNT_FIELDS]
+    return NddmaWrite(pad_counts=tuple(zip(counts[::2], counts[1::2], strict=True)))
+
+
+def _compile_ndim_pad_value(name: str, core: Core, form: str, bound: dict) -> NddmaWrite:
+    _arch(core, name)
+    if not is_scalar(bound["pad_value"]):
+        raise TypeError(f"{name}: pad_value must be a number, got {type(bound['pad_value']).__name__}")
+    return NddmaWrite()
+
+
+NDIM_PARAMS = (*(f"loop{d}_size" for d in range(NDIM_DIMS)), "loop0_lp_count", "loop0_rp_count")
+
+
+def _compile_ndim_copy(name: str, core: Core, form: str, bound: dict):
+    """asc_ndim_copy_gm2ub: DataCopy's NDDMA plan over five loops, the strides, loop 1-4 paddings and the
+    constant from the NDDMA registers (its page's 表1, 表2)."""
+    _arch(core, name)
+    dst, src = _operands(name, GM_TO_UB, core, bound)
+    source = f"{c_api_move_page(name)} 参数说明; {RULES}"
+    if src.dtype != dst.dtype:
+        raise UnsupportedError(name, "src dtype", src.dtype.name, "dst and src point to the same type T",
+                               dst.dtype.name, f"{c_api_move_page(name)} 函数原型; {RULES}")
+    require_dtype(name, "dst", dst.dtype, NDIM_DTYPES, "the page has no prototype for this type",
+                  f"{c_api_move_page(name)} 函数原型; {RULES}")
+    sizes = [require_int(name, f"loop{d}_size", bound[f"loop{d}_size"], 1, NDIM_SIZE_LIMIT - 1, source)
+             for d in range(NDIM_DIMS)]
+    lp0, rp0 = (require_uint(name, n, bound[n], 8, source) for n in ("loop0_lp_count", "loop0_rp_count"))
+    constant = require_bool(name, "padding_mode", bound["padding_mode"])
+    require_uint(name, "l2_cache_mode", bound["l2_cache_mode"], 8, source)
+    regs = core.nddma
+    lps, rps = [lp0, *(lp for lp, _ in regs.pad_counts)], [rp0, *(rp for _, rp in regs.pad_counts)]
+    padded = any(lps) or any(rps)
+    if constant and padded and regs.pad_value is None:
+        raise UnsupportedError(name, "NDDMA pad value register", "never written", "not modelled: constant "
+                               "padding before asc_set_ndim_pad_value (or an NDDMA data_copy) set the value",
+                               "asc_set_ndim_pad_value first", f"{c_api_move_page('asc_set_ndim_pad_value')} "
+                               f"功能说明; {RULES}")
+    info = NdDmaLoopInfo([s for _, s in regs.strides], [d for d, _ in regs.strides], sizes, lps, rps)
+    params = NdDmaParams(info, regs.pad_value if constant and padded else 0)
+    plan = nddma_plan(name, core, dst, src, params, NdDmaConfig(is_nearest_value_mode=not constant),
+                      loads_registers=False, registers_read=("NDDMA",))
+    plan.check(core, (dst, src))
+    return plan
+
+
+def _nddma_context(core: Core) -> tuple:
+    """An asc_ndim_copy_gm2ub plan depends on the NDDMA registers (-0.0 and 0.0 pad apart)."""
+    regs: NddmaRegisters = core.nddma
+    value = regs.pad_value
+    return regs, math.copysign(1.0, value) if isinstance(value, float) and value == value else 0.0
+
+
 # ------------------------------------------------------------------ forms and entries
 def _anything(_value) -> bool:
     return True  # checked by the plan step, naming the operand
@@ -486,16 +619,20 @@ _ALIGNS = {
 }
 
 
-def _entry(name: str, alias_of: str, family: str, pipe: str, forms, compile_, support, summary: str,
-           examples: tuple[str, ...], loop_context: bool = False, per_call: frozenset[str] = frozenset()):
+def _entry(name: str, alias_of: str | None, family: str, pipe: str, forms, compile_, support, summary: str,
+           examples: tuple[str, ...], loop_context: bool = False, per_call: frozenset[str] = frozenset(),
+           context=None):
+    """Register one function; ``context(core)``: the registers its plans depend on (``loop_context``: the
+    loop-mode registers)."""
     barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if name.endswith("_sync") else ""
     page = c_api_move_page(name)
+    context = _loop_context if loop_context else context
     return register(Instruction(
         name, "ascend", family, pipe, forms, lambda core, form, values: compile_(name, core, form, values),
         f"{page} 参数说明; {RULES}", support=support, exactness=BIT_EXACT, summary=summary, examples=examples,
         per_call=per_call,
-        plan_context=(lambda core, form, values: _loop_context(core)) if loop_context else None,
-        fast_context=_loop_context if loop_context else (lambda core: ()),
+        plan_context=(lambda core, form, values: context(core)) if context else None,
+        fast_context=context or (lambda core: ()),
         alias_of=alias_of, doc=f"``{name}``: {summary} ({page}; {RULES}).{barrier}",
     ))
 
@@ -553,3 +690,45 @@ for _full in ("asc_copy_ub2l1", "asc_copy_ub2l1_sync"):
          "l1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 128)\n"
          f"asc.{_full}(l1, ub, 256)",))
     __all__.append(_full)
+
+_NDIM_SETUP = ("x = asc.gm_alloc(asc.float16, 64)\n"
+               "x_gm = asc.GlobalTensor()\n"
+               "x_gm.set_global_buffer(x)\n"
+               "ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 64)\n"
+               "asc.data_copy(x_gm, ub, 64)\n"
+               "asc.asc_set_ndim_loop0_stride(1, 1)\n"
+               "asc.asc_set_ndim_loop1_stride(6, 3)\n"
+               "asc.asc_set_ndim_pad_value(88.0)\n")
+asc_ndim_copy_gm2ub = _entry(
+    "asc_ndim_copy_gm2ub", "data_copy", "data_movement", "MTE2",
+    (Form("", (*_PTRS, *_ints(*NDIM_PARAMS), Param("padding_mode", is_bool_arg), *_ints("l2_cache_mode"))),),
+    _compile_ndim_copy, _arch_support("asc_ndim_copy_gm2ub"),
+    "NDDMA GM -> UB over five loops with padding (950): sizes and loop 0's padding from the call, strides, "
+    "loop 1-4 paddings and the constant from the NDDMA registers",
+    ("core.ub_write(0, bytes(256))\n" + _NDIM_SETUP + "asc.asc_set_ndim_pad_count(asc.asc_ndim_pad_count_config("
+     "loop1_lp_count=2, loop1_rp_count=3))\n"
+     "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 256, 64)\n"
+     "asc.asc_ndim_copy_gm2ub(z, x_gm, 3, 4, 1, 1, 1, 2, 1, True, 0)",),
+    context=_nddma_context)
+__all__ += ["asc_ndim_copy_gm2ub", "asc_ndim_pad_count_config", "NdimPadCountConfig"]
+
+for _loop in range(NDIM_DIMS):
+    _name = f"asc_set_ndim_loop{_loop}_stride"
+    globals()[_name] = _entry(
+        _name, None, "register", "S", (Form("", _ints("dst_stride", "src_stride")),), _compile_ndim_stride,
+        _arch_support("asc_set_ndim_loop_stride"),
+        f"Load loop {_loop}'s NDDMA strides (dst, src elements) that asc_ndim_copy_gm2ub reads (950)",
+        (f"asc.{_name}(8, 8)",))
+    __all__.append(_name)
+
+asc_set_ndim_pad_count = _entry(
+    "asc_set_ndim_pad_count", None, "register", "S", (Form("", (Param("config", _anything),)),),
+    _compile_ndim_pad_count, _arch_support("asc_set_ndim_pad_count"),
+    "Load loops 1-4's NDDMA padding counts (asc_ndim_pad_count_config) that asc_ndim_copy_gm2ub reads (950)",
+    ("asc.asc_set_ndim_pad_count(asc.asc_ndim_pad_count_config())",))
+asc_set_ndim_pad_value = _entry(
+    "asc_set_ndim_pad_value", None, "register", "S", (Form("", (Param("pad_value", _anything),)),),
+    _compile_ndim_pad_value, _arch_support("asc_set_ndim_pad_value"),
+    "Load the NDDMA constant padding value asc_ndim_copy_gm2ub's constant mode pads with (950)",
+    ("asc.asc_set_ndim_pad_value(2.0)",), per_call=frozenset({"pad_value"}))
+__all__ += ["asc_set_ndim_pad_count", "asc_set_ndim_pad_value"]
