@@ -563,3 +563,125 @@ def test_wrong_types():
         r.rejects(UnsupportedError, lambda: asc.asc_copy_gm2ub_align(r.dst, other, 64), operand="src dtype")
     with Rig("A2", asc.float64) as r:
         r.rejects(UnsupportedError, lambda: asc.asc_copy_gm2ub_align(r.dst, r.g, 64), operand="dst dtype")
+
+
+# ------------------------------------------------------------------ NDDMA: asc_ndim_copy_gm2ub
+def ref_ndim(src: np.ndarray, sizes, lps, rps, src_strides, dst_strides, constant, pad) -> dict[int, object]:
+    """asc_ndim_copy_gm2ub.md 表1/表2 per destination element: position j_d over lp_d + size_d + rp_d, the
+    source element at sum (j_d - lp_d) * src_stride_d when inside every size_d, else the pad (constant, or the
+    nearest value: each index clamped into [0, size_d))."""
+    out: dict[int, object] = {}
+    extents = [lp + n + rp for lp, n, rp in zip(lps, sizes, rps, strict=True)]
+    for flat in range(int(np.prod(extents))):
+        j, rest = [], flat
+        for e in extents:
+            j.append(rest % e)
+            rest //= e
+        k = [jd - lp for jd, lp in zip(j, lps, strict=True)]
+        inside = all(0 <= kd < n for kd, n in zip(k, sizes, strict=True))
+        at = sum(jd * s for jd, s in zip(j, dst_strides, strict=True))
+        if inside or not constant:
+            clamped = [min(max(kd, 0), n - 1) for kd, n in zip(k, sizes, strict=True)]
+            out[at] = src[sum(kd * s for kd, s in zip(clamped, src_strides, strict=True))]
+        else:
+            out[at] = pad
+    return out
+
+
+def ndim_setup(strides, pad_counts, pad_value):
+    for d, (dst_stride, src_stride) in enumerate(strides):
+        getattr(asc, f"asc_set_ndim_loop{d}_stride")(dst_stride, src_stride)
+    config = asc.asc_ndim_pad_count_config()
+    for d, (lp, rp) in enumerate(pad_counts, start=1):
+        setattr(config, f"loop{d}_lp_count", lp)
+        setattr(config, f"loop{d}_rp_count", rp)
+    asc.asc_set_ndim_pad_count(config)
+    if pad_value is not None:
+        asc.asc_set_ndim_pad_value(pad_value)
+
+
+def run_ndim(x: np.ndarray, dtype, strides, pad_counts, pad_value, sizes, lp0, rp0, constant, nbytes):
+    with asc.Core("950", trace=True) as core:
+        core.ub_write(0, ub_image())
+        dst = asc.LocalTensor(dtype, asc.TPosition.VECOUT, DST_UB, 8192 // dtype.itemsize)
+        ndim_setup(strides, pad_counts, pad_value)
+        asc.asc_ndim_copy_gm2ub(dst, gm(x), *sizes, lp0, rp0, constant, 0)
+        return core.ub_read(DST_UB, nbytes), core.trace[-1], core.nddma
+
+
+def test_page_example_2d_constant_padding():
+    """asc_ndim_copy_gm2ub.md 调用示例: half [4, 3] -> [9, 6], loop0 lp 2 / rp 1, loop1 lp 2 / rp 3, pad 88.0."""
+    x = np.arange(1, 13, dtype=np.float16)
+    strides = [(1, 1), (6, 3), (0, 0), (0, 0), (0, 0)]
+    got, record, regs = run_ndim(x, asc.float16, strides, [(2, 3), (0, 0), (0, 0), (0, 0)], 88.0,
+                                 (3, 4, 1, 1, 1), 2, 1, True, 54 * 2)
+    expected = np.pad(x.reshape(4, 3), ((2, 3), (2, 1)), constant_values=88)
+    assert got == expected.tobytes()
+    assert record.registers_read == ("NDDMA",) and record.registers_written == () and record.pipe == "MTE2"
+    assert regs.pad_value == 88.0 and regs.strides[1] == (6, 3)
+
+
+@SETTINGS
+@given(data=st.data(), constant=st.booleans(),
+       dtype=st.sampled_from([asc.int8, asc.int16, asc.float16, asc.float32, asc.uint32]))
+def test_ndim_copy_against_the_model(data, constant, dtype):
+    """Dimensions 0 and 1 up to 3 elements and 2 + 2 pads, 2-4 up to 2 elements and a left pad (the
+    destination, dense, fits 8 KiB)."""
+    sizes = [data.draw(st.integers(1, 3 if d < 2 else 2)) for d in range(5)]
+    lps = [data.draw(st.integers(0, 2 if d < 2 else 1)) for d in range(5)]
+    rps = [data.draw(st.integers(0, 2 if d < 2 else 0)) for d in range(5)]
+    src_strides = [data.draw(st.integers(0, 4)) for _ in range(5)]
+    extents = [lp + n + rp for lp, n, rp in zip(lps, sizes, rps, strict=True)]
+    dst_strides, span = [], 1
+    for e in extents:  # dense row-major destination, dimension 0 innermost
+        dst_strides.append(span)
+        span *= e
+    x = (np.arange(256) % 97 + 1).astype(dtype.np_dtype)
+    got, _, _ = run_ndim(x, dtype, list(zip(dst_strides, src_strides, strict=True)),
+                         list(zip(lps[1:], rps[1:], strict=True)), 5, sizes, lps[0], rps[0], constant,
+                         span * dtype.itemsize)
+    model = ref_ndim(x, sizes, lps, rps, src_strides, dst_strides, constant, 5)
+    expected = np.zeros(span, dtype.np_dtype)
+    for at, value in model.items():
+        expected[at] = value
+    assert got == expected.tobytes()
+
+
+def test_data_copy_nddma_loads_the_registers_the_c_api_copy_reads():
+    """dav_3510 DataCopyWithNDDMAImpl sets every NDDMA register: a following asc_ndim_copy_gm2ub repeats it."""
+    x = np.arange(1, 17, dtype=np.float32)
+    info = asc.NdDmaLoopInfo([1, 8], [1, 16], [8, 2], [3, 1], [5, 1])
+    with asc.Core("950") as core:
+        core.ub_write(0, ub_image())
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0, 64)
+        b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 64)
+        asc.data_copy(a, gm(x), asc.NdDmaParams(info, 7.0))
+        asc.asc_ndim_copy_gm2ub(b, gm(x), 8, 2, 1, 1, 1, 3, 5, True, 0)
+        assert core.ub_read(0, 256) == core.ub_read(4096, 256)
+
+
+def test_ndim_rules():
+    with Rig("950", asc.float16) as r:
+        r.rejects(ParameterRangeError, lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 0, 1, 1, 1, 1, 0, 0, True, 0),
+                  instruction="asc_ndim_copy_gm2ub", operand="loop0_size", allowed="[1, 1048575]")
+        r.rejects(ParameterRangeError, lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 1, 1, 1, 1, 1 << 20, 0, 0, True, 0),
+                  operand="loop4_size")
+        r.rejects(ParameterRangeError, lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 1, 1, 1, 1, 1, 256, 0, True, 0),
+                  operand="loop0_lp_count")
+        r.rejects(UnsupportedError, lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 4, 1, 1, 1, 1, 1, 0, True, 0),
+                  "asc_set_ndim_pad_value", operand="NDDMA pad value register")
+        r.rejects(ParameterRangeError, lambda: asc.asc_set_ndim_loop2_stride(1 << 20, 0), operand="dst_stride")
+        r.rejects(ParameterRangeError, lambda: asc.asc_set_ndim_loop0_stride(0, 1 << 40), operand="src_stride")
+        r.rejects(ParameterRangeError,
+                  lambda: asc.asc_set_ndim_pad_count(asc.asc_ndim_pad_count_config(loop3_rp_count=256)),
+                  operand="config.loop3_rp_count")
+        asc.asc_set_ndim_loop0_stride(1, 1)
+        asc.asc_set_ndim_loop1_stride(4, 4)  # loop 1's rows overlap loop 0's 8 elements: written twice
+        r.rejects(OverlapError, lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 8, 2, 1, 1, 1, 0, 0, True, 0))
+        with pytest.raises(TypeError):
+            asc.asc_set_ndim_pad_count(((0, 0),) * 4)
+    with Rig("A2") as r:
+        for call in (lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 1, 1, 1, 1, 1, 0, 0, True, 0),
+                     lambda: asc.asc_set_ndim_loop3_stride(0, 0), lambda: asc.asc_set_ndim_pad_value(1),
+                     lambda: asc.asc_set_ndim_pad_count(asc.asc_ndim_pad_count_config())):
+            r.rejects(UnsupportedError, call, "950", operand="product")
