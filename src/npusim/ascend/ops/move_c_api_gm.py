@@ -200,7 +200,7 @@ def _block_bursts(name: str, arch: int, form: str, bound: dict) -> Bursts:
     return Bursts(count, length, length + src_gap * BLOCK_BYTES, length + dst_gap * BLOCK_BYTES)
 
 
-def _stride_pair(name: str, form: str, bound: dict, order: tuple[str, str]) -> dict:
+def _stride_pair(form: str, bound: dict, order: tuple[str, str]) -> dict:
     """The two 950 strides by name: a ``burst`` call gives them in the positions the 2201 gaps take, in
     the 950 page's order ``order``."""
     if form == "burst":
@@ -247,7 +247,7 @@ def _byte_copy(name: str, direction: str, core: Core, form: str, bound: dict, ds
     length = require_int(name, "len_burst", bound["len_burst"], 1, (1 << 16) - 1, source,
                          rule="len_burst is a uint16_t byte count ≥ 1 (the page's 2097151 does not fit it)")
     order = ("src_stride", "dst_stride") if direction == GM_TO_UB else ("dst_stride", "src_stride")
-    strides = {n: require_uint(name, n, v, 16, source) for n, v in _stride_pair(name, form, bound, order).items()}
+    strides = {n: require_uint(name, n, v, 16, source) for n, v in _stride_pair(form, bound, order).items()}
     bursts = Bursts(count, length, strides["src_stride"], strides["dst_stride"])
     return _pad_plan(name, direction, core, UINT8, bursts, (0, 0), False, dst, src)
 
@@ -267,7 +267,7 @@ def _compile_align(name: str, direction: str, core: Core, form: str, bound: dict
     """asc_copy_gm2ub_align / ub2gm_align: DataCopyPad's plan, the geometry of the product's page."""
     arch = _arch(core, name)
     if (form == "burst" and arch != ARCH_2201) or (form == "burst_stride" and arch != ARCH_3510):
-        raise _arch_form(name, core, arch, f"the {len(bound) - 2}-argument prototype")
+        raise _arch_form(name, core, arch, f"the {len(bound)}-argument prototype")
     dst, src = _operands(name, direction, core, bound)
     dtype = _typed(name, arch, dst, src)
     source = _source(name, arch)
