@@ -71,8 +71,7 @@ from .nddma import nddma_plan
 __all__ = ["ARCH_2201", "ARCH_3510", "c_api_move_page"]
 
 RULES = semantics("5.16")
-#: the pages: FOLDER/asc_<name>.md, or FOLDER/asc_<name>/asc_<name>_arch_<arch>.md
-FOLDER = "SIMD-API/C-API/vector_datamove"
+FOLDER = pages.C_API_DATAMOVE  # the pages: FOLDER/asc_<name>.md, or FOLDER/asc_<name>/asc_<name>_arch_<arch>.md
 ARCH_2201, ARCH_3510 = 2201, 3510  # the npu_arch of Atlas A2/A3 and of the 950 (chips.py)
 #: the functions whose page is one per architecture (a directory with ``_arch_2201`` / ``_arch_3510``)
 PER_ARCH = frozenset({"asc_copy_gm2ub", "asc_copy_ub2gm", "asc_copy_gm2ub_align", "asc_copy_ub2gm_align"})
@@ -437,7 +436,7 @@ NDIM_SIZE_LIMIT = 1 << 20  # loopi_size ∈ [1, 2^20 - 1]; dst strides ∈ [0, 2
 NDIM_SRC_STRIDE_LIMIT = 1 << 40
 #: the page's element types (fp4x2_e2m1_t, fp4x2_e1m2_t and fp8_e8m0_t are not modelled)
 NDIM_DTYPES = _B8_B16_B32 | {"float8_e5m2", "float8_e4m3fn"}
-STRUCT_PAD_COUNT = "SIMD-API/C-API/struct/asc_ndim_pad_count_config.md"
+STRUCT_PAD_COUNT = pages.C_API_NDIM_PAD_COUNT_CONFIG
 PAD_COUNT_FIELDS = tuple(f"loop{d}_{side}_count" for d in range(1, NDIM_DIMS) for side in ("lp", "rp"))
 
 
@@ -695,20 +694,17 @@ _NDIM_SETUP = ("x = asc.gm_alloc(asc.float16, 64)\n"
                "x_gm = asc.GlobalTensor()\n"
                "x_gm.set_global_buffer(x)\n"
                "ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 64)\n"
-               "asc.data_copy(x_gm, ub, 64)\n"
-               "asc.asc_set_ndim_loop0_stride(1, 1)\n"
-               "asc.asc_set_ndim_loop1_stride(6, 3)\n"
-               "asc.asc_set_ndim_pad_value(88.0)\n")
+               "asc.data_copy(x_gm, ub, 64)\n")
 asc_ndim_copy_gm2ub = _entry(
     "asc_ndim_copy_gm2ub", "data_copy", "data_movement", "MTE2",
     (Form("", (*_PTRS, *_ints(*NDIM_PARAMS), Param("padding_mode", is_bool_arg), *_ints("l2_cache_mode"))),),
     _compile_ndim_copy, _arch_support("asc_ndim_copy_gm2ub"),
     "NDDMA GM -> UB over five loops with padding (950): sizes and loop 0's padding from the call, strides, "
     "loop 1-4 paddings and the constant from the NDDMA registers",
-    ("core.ub_write(0, bytes(256))\n" + _NDIM_SETUP + "asc.asc_set_ndim_pad_count(asc.asc_ndim_pad_count_config("
-     "loop1_lp_count=2, loop1_rp_count=3))\n"
-     "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 256, 64)\n"
-     "asc.asc_ndim_copy_gm2ub(z, x_gm, 3, 4, 1, 1, 1, 2, 1, True, 0)",),
+    # (the examples run on every product's core, and the setters are the 950's: registers at their power-on
+    # zeros, one element moves; tests/ascend/test_move_c_api_gm.py runs the page's example)
+    (_NDIM_SETUP + "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 256, 64)\n"
+     "asc.asc_ndim_copy_gm2ub(z, x_gm, 1, 1, 1, 1, 1, 0, 0, True, 0)",),
     context=_nddma_context)
 __all__ += ["asc_ndim_copy_gm2ub", "asc_ndim_pad_count_config", "NdimPadCountConfig"]
 
