@@ -556,8 +556,10 @@ def test_wrong_types():
             asc.asc_copy_ub2gm(r.dst, r.src, 64)
         with pytest.raises(TypeError):
             asc.asc_copy_ub2ub(r.dst, r.src, 64.0)
-        with pytest.raises(TypeError):
-            asc.asc_set_copy_pad_val("1")
+        for _ in range(2):  # the value is read per call: the second call reuses the first's plan
+            asc.asc_set_copy_pad_val(1)
+            with pytest.raises(TypeError, match="asc_set_copy_pad_val: pad_value"):
+                asc.asc_set_copy_pad_val("1")
     with Rig("A2", asc.int16) as r:
         other = gm(np.zeros(64, np.float16))
         r.rejects(UnsupportedError, lambda: asc.asc_copy_gm2ub_align(r.dst, other, 64), operand="src dtype")
@@ -680,6 +682,11 @@ def test_ndim_rules():
         r.rejects(OverlapError, lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 8, 2, 1, 1, 1, 0, 0, True, 0))
         with pytest.raises(TypeError):
             asc.asc_set_ndim_pad_count(((0, 0),) * 4)
+        for _ in range(2):
+            asc.asc_set_ndim_pad_value(1.5)
+            with pytest.raises(TypeError, match="asc_set_ndim_pad_value: pad_value"):
+                asc.asc_set_ndim_pad_value(None)
+        assert r.core.nddma.pad_value == 1.5
     with Rig("A2") as r:
         for call in (lambda: asc.asc_ndim_copy_gm2ub(r.dst, r.g, 1, 1, 1, 1, 1, 0, 0, True, 0),
                      lambda: asc.asc_set_ndim_loop3_stride(0, 0), lambda: asc.asc_set_ndim_pad_value(1),

@@ -712,11 +712,13 @@ class PadValueWrite(SelfBinding):
 
     registers_written: tuple[str, ...] = ("PAD",)
     pipe: str = "S"
+    instruction: str = "set_pad_value"  # or its C API alias, asc_set_copy_pad_val
+    operand: str = "padding_value"
 
     def run(self, core: Core, values: tuple) -> None:
         value = values[0]
         if not is_scalar(value):
-            raise TypeError(f"set_pad_value: padding_value must be a number, got {type(value).__name__}")
+            raise TypeError(f"{self.instruction}: {self.operand} must be a number, got {type(value).__name__}")
         core.load_pad_value(value)
 
 

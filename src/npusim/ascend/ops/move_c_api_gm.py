@@ -370,7 +370,7 @@ def _compile_pad_val(name: str, core: Core, form: str, bound: dict) -> PadValueW
     _arch(core, name)
     if not is_scalar(bound["pad_value"]):
         raise TypeError(f"{name}: pad_value must be a number, got {type(bound['pad_value']).__name__}")
-    return PadValueWrite()
+    return PadValueWrite(instruction=name, operand="pad_value")
 
 
 @dataclass(eq=False)
@@ -474,7 +474,9 @@ class NddmaWrite(SelfBinding):
             regs = regs._replace(strides=tuple(pair if d == loop else v for d, v in enumerate(regs.strides)))
         elif self.pad_counts is not None:
             regs = regs._replace(pad_counts=self.pad_counts)
-        else:
+        else:  # the value is read per call: checked here, not only when the plan was made
+            if not is_scalar(values[0]):
+                raise TypeError(f"asc_set_ndim_pad_value: pad_value must be a number, got {type(values[0]).__name__}")
             regs = regs._replace(pad_value=values[0])
         core.nddma = regs
 
