@@ -206,10 +206,11 @@ def trans_tile_bench(dtype=asc.half) -> Bench:
     )
 
 
-def moving_copy_bench(dtype=asc.half, count: int = 256, tiles: int = 64) -> Bench:
+def moving_copy_bench(dtype=asc.half, count: int = 256, tiles: int = 64, c_api: bool = False) -> Bench:
     """``data_copy(ub, x_gm[offset:], count)`` GM -> UB, the GM offset moving to the next tile every
     call as in a kernel loop (the GlobalTensor view made per call, as a kernel makes it), vs numpy's
-    copy of the same tile into a UB-sized array."""
+    copy of the same tile into a UB-sized array.  ``c_api``: the C API's ``asc_copy_gm2ub(ub, x_gm[offset:],
+    count * sizeof(T))`` instead (A2: the same DataCopy plan)."""
     np_type = np.dtype(dtype.np_dtype)
     x = _half_data(np.random.default_rng(50), count * tiles).astype(np_type)
     stack, core = _fresh_core()
@@ -217,17 +218,23 @@ def moving_copy_bench(dtype=asc.half, count: int = 256, tiles: int = 64) -> Benc
     x_gm.set_global_buffer(x)
     ub = asc.LocalTensor(dtype, VECIN, 0x1000, count)
     ub_np = np.zeros(count, np_type)
+    nbytes = ub_np.nbytes
     moving = {"npusim": 0, "numpy": 0}
 
     def copy() -> None:
         offset = moving["npusim"] = (moving["npusim"] + count) % x.size
         asc.data_copy(ub, x_gm[offset:], count)
 
+    def copy_c_api() -> None:
+        offset = moving["npusim"] = (moving["npusim"] + count) % x.size
+        asc.asc_copy_gm2ub(ub, x_gm[offset:], nbytes)
+
     def copy_np() -> None:
         offset = moving["numpy"] = (moving["numpy"] + count) % x.size
         ub_np[...] = x[offset : offset + count]
 
-    return Bench(npusim=copy, numpy=copy_np, npusim_output=lambda: core.ub_read(0x1000, ub_np.nbytes),
+    return Bench(npusim=copy_c_api if c_api else copy, numpy=copy_np,
+                 npusim_output=lambda: core.ub_read(0x1000, ub_np.nbytes),
                  numpy_output=ub_np.tobytes, resources=stack)
 
 

@@ -95,6 +95,8 @@ CASES: list[Case | Pending] = [
          moving_copy_bench, group="data_copy"),
     Case("data_copy GM->UB 256 float32, GM offset moving every call (kernel loop)", Target("us", 3),
          partial(moving_copy_bench, asc.float32), group="data_copy"),
+    Case("asc_copy_gm2ub GM->UB 256 halves (C API, A2), GM offset moving every call (kernel loop)",
+         Target("us", 3), partial(moving_copy_bench, c_api=True), group="data_copy"),
     Case("data_copy SliceInfo GM->UB float32, 2 dims: 160 rows x 4 runs of 24 (the page's example scaled)",
          STRIDED, partial(slice_copy_bench, 160), group="data_copy"),
     Case("data_copy SliceInfo GM->UB float32, the page's example (2 rows x 2 runs of 24)", PER_CALL,

@@ -120,6 +120,15 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_C_API}/vector_compute/asc_select.md": ("asc_select", *C_API),
     f"{_C_API}/vector_compute/asc_set_cmp_mask.md": ("asc_set_cmp_mask", *C_API),
     f"{_C_API}/vector_compute/asc_transto5hd.md": ("asc_transto5hd", *C_API),
+    **{f"{_C_API}/vector_datamove/{page}/{page}_arch_{arch}.md": (page, *C_API)
+       for page in ("asc_copy_gm2ub", "asc_copy_ub2gm", "asc_copy_gm2ub_align", "asc_copy_ub2gm_align")
+       for arch in (2201, 3510)},
+    **{f"{_C_API}/vector_datamove/{page}.md": (page, *C_API) for page in (
+        "asc_copy_ub2ub", "asc_copy_ub2l1", "asc_set_copy_pad_val", "asc_set_gm2ub_loop_size",
+        "asc_set_gm2ub_loop1_stride", "asc_set_gm2ub_loop2_stride", "asc_set_ub2gm_loop_size",
+        "asc_set_ub2gm_loop1_stride", "asc_set_ub2gm_loop2_stride", "asc_ndim_copy_gm2ub",
+        "asc_set_ndim_loop_stride", "asc_set_ndim_pad_count", "asc_set_ndim_pad_value")},
+    f"{_C_API}/struct/asc_ndim_pad_count_config.md": ("asc_ndim_pad_count_config", "结构体具体定义", "字段详解"),
     f"{_C_API}/通用说明和约束.md": (
         "通用说明和约束", "通用地址对齐约束", "通用地址重叠约束", "如何使用高维切分计算API", "dataBlockStride",
         "repeatStride", "掩码操作", "以数组方式申请内存",

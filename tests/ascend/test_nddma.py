@@ -64,7 +64,9 @@ def test_the_record_names_exactly_the_bytes_read_and_written():
             results.append(core.ub_read(0, 256))
         assert [(r.space, r.start, r.stop) for r in record.reads] == [("GM", 0, 64)]
         assert [(r.space, r.start, r.stop) for r in record.writes] == [("UB", 0, 256)]
-        assert record.registers_read == record.registers_written == () and record.pipe == "MTE2"
+        # it loads the NDDMA registers (dav_3510 DataCopyWithNDDMAImpl), which asc_ndim_copy_gm2ub reads
+        assert record.registers_read == () and record.registers_written == ("NDDMA",) and record.pipe == "MTE2"
+        assert core.nddma == (((1, 1), (16, 8), (0, 0), (0, 0), (0, 0)), ((1, 1), (0, 0), (0, 0), (0, 0)), 0)
     assert results[0] == results[1]
 
 

@@ -36,6 +36,8 @@ def _traced_where_it_runs(example: str, chips: list[str]):
         try:
             return traced(lambda core, code=example: exec(code, {"asc": asc, "core": core, "np": np}), chip)
         except UnsupportedError as error:
+            if error.rule.startswith("not modelled: L1"):  # asc_copy_ub2l1: listed, no memory to move to
+                return []
             if error.operand != "product" or chip == chips[-1]:
                 raise
     raise AssertionError("no product")

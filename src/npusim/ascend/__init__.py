@@ -80,7 +80,8 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "transpose", "data_copy", "loop_mode", "nddma", "sync",
                        "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
-                       "move_c_api", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort", "proposal")
+                       "move_c_api", "move_c_api_gm", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort",
+                       "proposal")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -97,6 +98,7 @@ globals().update({entry.name: entry.function for entry in instructions()})
 # compositions of the instructions above, not instructions themselves: the high-level APIs
 # (asc.adv.softmax, .quant) and Sort.md's sort
 from . import adv as adv  # noqa: E402
+from .ops.move_c_api_gm import asc_ndim_pad_count_config  # noqa: E402  (the C API's struct)
 from .ops.sort_api import sort  # noqa: E402
 
 int8 = _DTYPES["int8"]
@@ -124,6 +126,7 @@ __all__ = [
     "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
     "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
     "TransposeType", "UnaryRepeatParams", "bfloat16", "current_core", "double", "float16", "float32", "float64",
+    "asc_ndim_pad_count_config",
     "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
     "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32", "uint64",
     "using_chip",

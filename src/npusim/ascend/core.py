@@ -11,6 +11,9 @@ A :class:`Core` owns the state an instruction can change:
 * ``loop_gm_to_ub`` / ``loop_ub_to_gm``: the loop-mode registers of the two GM <-> UB paths
   (``LOOP_SIZE_OUTTOUB`` and its strides, ``..._UBTOOUT``; SetLoopModePara.md), :data:`NORMAL_LOOP`
   (one iteration) until ``set_loop_mode_para``;
+* ``nddma``: the NDDMA registers (950): per loop 0-4 the strides, per loop 1-4 the padding counts, and
+  the padding value (``set_loop*_stride_nddma``, ``set_pad_cnt_nddma``, ``set_pad_val_nddma``), which every
+  NDDMA DataCopy loads and ``asc_ndim_copy_gm2ub`` reads (:data:`NDDMA_POWER_ON` until written);
 * ``acc``: the reduce-sum accumulator ``GetReduceRepeatSumSpr`` reads, ``(dtype name, raw bytes)`` of the
   last count-form ``ReduceSum`` of half or float, ``None`` until one ran;
 * ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR).
@@ -73,6 +76,21 @@ class LoopRegisters(NamedTuple):
 NORMAL_LOOP = LoopRegisters(1, 1, 0, 0, 0, 0)
 
 
+class NddmaRegisters(NamedTuple):
+    """The NDDMA registers (950): ``strides[d] = (dst, src)`` in elements for loops 0-4,
+    ``pad_counts[d - 1] = (left, right)`` elements for loops 1-4 (loop 0's travel with the copy), and the
+    constant padding value (a number, converted to the copy's T when used; ``None`` until written)."""
+
+    strides: tuple[tuple[int, int], ...]
+    pad_counts: tuple[tuple[int, int], ...]
+    pad_value: int | float | None
+
+
+#: the registers' defaults: strides and counts 0 (asc_set_ndim_loop_stride.md, asc_ndim_pad_count_config.md
+#: "默认值：0"), no padding value
+NDDMA_POWER_ON = NddmaRegisters(((0, 0),) * 5, ((0, 0),) * 4, None)
+
+
 class SyncRecord(NamedTuple):
     """One synchronisation call (``set_flag``, ``wait_flag``, ``pipe_barrier``), kept in order."""
 
@@ -125,6 +143,7 @@ class Core:
         self.pad_value: int | float | None = None
         self.rsvd_cnt = 0  # RSVD_CNT: the elements the last GatherMask kept (get_gather_mask_remain_count)
         self.loop_gm_to_ub = self.loop_ub_to_gm = NORMAL_LOOP
+        self.nddma = NDDMA_POWER_ON
         self.acc: tuple[str, bytes] | None = None  # ACC (GetReduceRepeatSumSpr)
         #: VMS4_SR: the structures a suspending merge sort took from each queue (get_mrg_sort_result);
         #: None while undefined (no merge yet, or the last merge did not suspend: GetMrgSortResult.md 约束说明)
@@ -220,7 +239,7 @@ class Core:
     # --------------------------------------------------------------- state
     #: the plain register attributes of :meth:`register_state`, in its order after CMPMASK's bytes
     _STATE_FIELDS = ("cmpmask_written", "mask_words", "mask_mode", "pad_value", "float_saturation", "rsvd_cnt",
-                     "loop_gm_to_ub", "loop_ub_to_gm", "acc", "vms4_sr")
+                     "loop_gm_to_ub", "loop_ub_to_gm", "nddma", "acc", "vms4_sr")
 
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""

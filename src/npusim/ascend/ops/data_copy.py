@@ -82,7 +82,8 @@ from .data_copy_slice import is_slice_list, slice_runs
 from .loop_mode import REGISTER, loop_registers, looped_runs, require_no_loop
 from .nddma import nddma_plan
 
-__all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "data_copy", "data_copy_pad", "set_pad_value"]
+__all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "copy_endpoint", "data_copy", "data_copy_pad",
+           "loop_mode_runs", "require_disjoint_dst", "set_pad_value"]
 
 COPY_DOC = pages.DATA_COPY
 PAD_DOC = pages.DATA_COPY_PAD
@@ -127,7 +128,7 @@ PAD_FORMS = (
 
 
 # ------------------------------------------------------------------- operands
-def _endpoint(instruction: str, name: str, operand, core: Core):
+def copy_endpoint(instruction: str, name: str, operand, core: Core):
     """A checked operand: a usable UB tensor or a bound GlobalTensor."""
     if isinstance(operand, LocalTensor):
         return require_ub_tensor(instruction, name, operand, core)
@@ -192,8 +193,8 @@ def _runs_ranges(runs: BlockRuns, operand) -> tuple[ByteRange, ...]:
 def _check_placement(instruction: str, core: Core, operands, src_runs: BlockRuns, dst_runs: BlockRuns) -> tuple:
     """A copy's operands checked where they are, in the order an uncached call checks them: usable,
     the runs inside each (source first), a GM destination writable.  Returns ``(dst, src)``."""
-    dst = _endpoint(instruction, "dst", operands[0], core)
-    src = _endpoint(instruction, "src", operands[1], core)
+    dst = copy_endpoint(instruction, "dst", operands[0], core)
+    src = copy_endpoint(instruction, "src", operands[1], core)
     if src_runs.blocks:
         _check_side(instruction, "src", src, src_runs)
         _check_side(instruction, "dst", dst, dst_runs)
@@ -222,8 +223,8 @@ def _read_runs(instruction: str, memory: Memory, runs: BlockRuns, start: int, bu
 def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
     """Every check of a call, in the order the documents' rules come; the plan of its block runs."""
     instruction = "data_copy"
-    dst = _endpoint(instruction, "dst", values["dst"], core)
-    src = _endpoint(instruction, "src", values["src"], core)
+    dst = copy_endpoint(instruction, "dst", values["dst"], core)
+    src = copy_endpoint(instruction, "src", values["src"], core)
     if isinstance(dst, GlobalTensor) and isinstance(src, GlobalTensor):
         raise TypeError(f"{instruction}: GM -> GM is not a data path; one of dst and src must be a LocalTensor")
     direction = _direction(dst, src)
@@ -237,7 +238,7 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
             require_no_loop(instruction, core, direction == GM_TO_UB, f"DataCopy with {form}")
             plan.registers_read = _loop_register(core, direction) if plan.src.blocks else ()
         plan.check(core, (dst, src))
-        _require_disjoint_dst(plan.dst, *DISJOINT[form])  # after the bounds: the runs lie in real memory
+        require_disjoint_dst(plan.dst, *DISJOINT[form])  # after the bounds: the runs lie in real memory
         return plan
     dtype = _common_dtype(instruction, dst, src, core.chip.data_copy_dtypes, core,
                           f"{COPY_DOC} 数据类型; {COPY_RULES}")
@@ -269,11 +270,11 @@ def _compile_copy(core: Core, form: str, values: dict) -> CopyPlan:
             nbytes = block_len * BLOCK_BYTES
             src_runs = BlockRuns(block_count, nbytes, nbytes + src_gap * BLOCK_BYTES)
             dst_runs = BlockRuns(block_count, nbytes, nbytes + dst_gap * BLOCK_BYTES)
-    src_runs, dst_runs, registers, looped = _loop_mode(instruction, core, direction, src_runs, dst_runs)
+    src_runs, dst_runs, registers, looped = loop_mode_runs(instruction, core, direction, src_runs, dst_runs)
     plan = CopyPlan(direction, src_runs, dst_runs, registers_read=registers, gm_aligned=looped)
     plan.check(core, (dst, src))
     if looped:
-        _require_disjoint_dst(plan.dst, *DISJOINT["loop"])
+        require_disjoint_dst(plan.dst, *DISJOINT["loop"])
     return plan
 
 
@@ -284,7 +285,7 @@ def _loop_register(core: Core, direction: str) -> tuple[str, ...]:
     return (REGISTER[DataCopyMVType.OUT_TO_UB if direction == GM_TO_UB else DataCopyMVType.UB_TO_OUT],)
 
 
-def _loop_mode(instruction: str, core: Core, direction: str, src_runs: BlockRuns, dst_runs: BlockRuns):
+def loop_mode_runs(instruction: str, core: Core, direction: str, src_runs: BlockRuns, dst_runs: BlockRuns):
     """``(src runs, dst runs, registers read, looped)``: a copy's runs under its path's loop-mode registers
     (950, SetLoopModePara.md; :mod:`.loop_mode`); unchanged with one iteration, or for a NOP."""
     registers = _loop_register(core, direction)
@@ -330,7 +331,7 @@ DISJOINT = {
 }
 
 
-def _require_disjoint_dst(runs, operand: str, source: str) -> None:
+def require_disjoint_dst(runs, operand: str, source: str, instruction: str = "data_copy") -> None:
     """No two destination runs of a grid copy (SliceInfo, ND <-> NZ, loop mode) share a byte: the result
     would depend on the order the runs are issued in, which the pages do not give (loop mode: forbidden)."""
     if not runs.blocks:
@@ -344,7 +345,7 @@ def _require_disjoint_dst(runs, operand: str, source: str) -> None:
         if not hits.size:
             return
         clash = f"runs at bytes {int(starts[hits[0]])} and {int(starts[hits[0] + 1])}"
-    raise OverlapError("data_copy", operand, clash, "destination runs overlap one another", "disjoint "
+    raise OverlapError(instruction, operand, clash, "destination runs overlap one another", "disjoint "
                        "destination runs", source)
 
 
@@ -379,12 +380,13 @@ class CopyPlan:
     operands: tuple[str, ...] = ("dst", "src")
     registers_read: tuple[str, ...] = ()  # the loop-mode registers of the path (950)
     gm_aligned: bool = False  # under loop mode: a GM operand must start 32-byte aligned
+    instruction: str = "data_copy"  # the name errors give: an alias (asc_copy_gm2ub) shares the plan
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
-        dst, src = _check_placement("data_copy", core, operands, self.src, self.dst)
+        dst, src = _check_placement(self.instruction, core, operands, self.src, self.dst)
         if self.src.blocks and self.direction == UB_TO_UB:
-            _check_ub_overlap("data_copy", dst, src, self.dst, self.src)
+            _check_ub_overlap(self.instruction, dst, src, self.dst, self.src)
 
     def bind(self, core: Core, operands) -> CopyBinding:
         self.check(core, operands)
@@ -438,7 +440,7 @@ class CopyBinding:
         bounds (the UB ones are the binding's), a GM destination's writability, never-written source bytes."""
         if self.blocks == 0:
             return
-        instruction, ub = "data_copy", core.ub
+        instruction, ub = self.plan.instruction, core.ub
         gm_target = None
         if self.dst_view is None:  # GM destination
             runs = self.plan.dst
@@ -552,8 +554,8 @@ def _compile_pad(core: Core, form: str, values: dict) -> PadPlan:
     if not core.chip.data_copy_pad_dtypes:
         raise unsupported_on(core.chip, instruction, "DataCopyPad", lambda c: bool(c.data_copy_pad_dtypes),
                              f"{PAD_DOC} 产品支持情况; {PAD_RULES}")
-    dst = _endpoint(instruction, "dst", values["dst"], core)
-    src = _endpoint(instruction, "src", values["src"], core)
+    dst = copy_endpoint(instruction, "dst", values["dst"], core)
+    src = copy_endpoint(instruction, "src", values["src"], core)
     inbound = isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor)
     if not inbound and not (isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor)):
         raise TypeError(f"{instruction}: the data paths are GM -> UB (dst LocalTensor, src GlobalTensor) and "
@@ -577,13 +579,13 @@ def _compile_pad(core: Core, form: str, values: dict) -> PadPlan:
         else:  # the UB side 32-byte padded, its gap in DataBlocks; the GM gap in bytes
             src_runs = BlockRuns(blocks, length, align_up(length, BLOCK_BYTES) + src_gap * BLOCK_BYTES)
             dst_runs = BlockRuns(blocks, length, length + dst_gap)
-    src_runs, dst_runs, registers, looped = _loop_mode(instruction, core, GM_TO_UB if inbound else UB_TO_GM,
+    src_runs, dst_runs, registers, looped = loop_mode_runs(instruction, core, GM_TO_UB if inbound else UB_TO_GM,
                                                        src_runs, dst_runs)
     plan = PadPlan(inbound, dtype, src_runs, dst_runs, left, right, is_pad, value, loop_registers_read=registers,
                    gm_aligned=looped)
     plan.check(core, (dst, src))
     if looped:
-        _require_disjoint_dst(plan.dst, *DISJOINT["loop"])
+        require_disjoint_dst(plan.dst, *DISJOINT["loop"])
     return plan
 
 
@@ -602,10 +604,14 @@ class PadPlan:
     operands: tuple[str, ...] = ("dst", "src")
     loop_registers_read: tuple[str, ...] = ()  # the loop-mode registers of the path (950)
     gm_aligned: bool = False  # under loop mode: the GM operand must start 32-byte aligned
+    instruction: str = "data_copy_pad"  # the name errors give: an alias (asc_copy_gm2ub_align) shares the plan
+    #: the pads repeat each block's first element instead of a padding value (the 950's copy_gm_to_ubuf_align_v2
+    #: with enable_constant_pad false, as asc_copy_gm2ub_align exposes it)
+    pads_from_first: bool = False
 
     def check(self, core: Core, operands) -> None:
         """The per-placement rules, in the order an uncached call makes them."""
-        _check_placement("data_copy_pad", core, operands, self.src, self.dst)
+        _check_placement(self.instruction, core, operands, self.src, self.dst)
 
     def bind(self, core: Core, operands) -> PadBinding:
         self.check(core, operands)
@@ -614,7 +620,7 @@ class PadPlan:
     @property
     def pads_from_register(self) -> bool:
         """The pads take the padding register (``set_pad_value`` or an earlier ``is_pad`` copy)."""
-        return self.inbound and not self.is_pad and bool(self.left or self.right)
+        return self.inbound and not self.is_pad and not self.pads_from_first and bool(self.left or self.right)
 
 
 class PadBinding:
@@ -639,7 +645,8 @@ class PadBinding:
             self._ub_to_gm(core, values[0], values[1])
 
     def _gm_to_ub(self, core: Core, dst: LocalTensor, src: GlobalTensor) -> None:
-        instruction, plan = "data_copy_pad", self.plan
+        plan = self.plan
+        instruction = plan.instruction
         dtype, left, right = plan.dtype, plan.left, plan.right
         length, row = plan.src.nbytes, plan.dst.nbytes
         start = src.check_bytes(instruction, "src", 0, plan.src.extent)
@@ -650,7 +657,11 @@ class PadBinding:
         rows = np.empty((plan.src.blocks, row), dtype=np.uint8)
         rows[:, left : left + length] = data
         fill = plan.value if plan.is_pad else core.pad_value
-        if left == 0 and right == 0:
+        if plan.pads_from_first:  # every byte around the data repeats the block's first element
+            pattern = np.tile(data[:, : dtype.itemsize], (1, row // dtype.itemsize))
+            pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
+            rows[:, pad_columns] = pattern[:, pad_columns]
+        elif left == 0 and right == 0:
             first = data[:, : dtype.itemsize]
             rows[:, length:] = np.tile(first, (1, (row - length) // dtype.itemsize))
         elif fill is not None:
@@ -659,7 +670,7 @@ class PadBinding:
             rows[:, pad_columns] = np.tile(bits, row // dtype.itemsize)[pad_columns]
 
         target = plan.dst.byte_index(dst.addr)
-        if (left or right) and fill is None:
+        if (left or right) and fill is None and not plan.pads_from_first:
             # padding register never set: the pads are "随机值"; only the data bytes become defined
             pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
             writes = (target[:, left : left + length].reshape(-1), data.reshape(-1), target[:, pad_columns].reshape(-1))
@@ -676,7 +687,8 @@ class PadBinding:
             core.load_pad_value(self.plan.value)
 
     def _ub_to_gm(self, core: Core, dst: GlobalTensor, src: LocalTensor) -> None:
-        instruction, plan = "data_copy_pad", self.plan
+        plan = self.plan
+        instruction = plan.instruction
         start = dst.check_bytes(instruction, "dst", 0, plan.dst.extent)
         if plan.gm_aligned:
             _require_gm_aligned(instruction, "dst", start)
@@ -700,11 +712,13 @@ class PadValueWrite(SelfBinding):
 
     registers_written: tuple[str, ...] = ("PAD",)
     pipe: str = "S"
+    instruction: str = "set_pad_value"  # or its C API alias, asc_set_copy_pad_val
+    operand: str = "padding_value"
 
     def run(self, core: Core, values: tuple) -> None:
         value = values[0]
         if not is_scalar(value):
-            raise TypeError(f"set_pad_value: padding_value must be a number, got {type(value).__name__}")
+            raise TypeError(f"{self.instruction}: {self.operand} must be a number, got {type(value).__name__}")
         core.load_pad_value(value)
 
 

@@ -97,6 +97,13 @@ class SyncedBinding:
         record_pipe_barrier(core)
         return result
 
+    def __getattr__(self, name: str):
+        """Everything else is the instruction's binding's: ``pipe``, and ``ranges`` of a copy whose GM
+        operand moves per call."""
+        if name == "binding":  # not set yet (a copy under construction): no delegation loop
+            raise AttributeError(name)
+        return getattr(self.binding, name)
+
 
 def _finished(name: str, plan):
     return Synced(plan) if name.endswith("_sync") else plan

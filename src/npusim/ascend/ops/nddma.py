@@ -19,6 +19,11 @@ the issue order.  Not given by the page, so rejected: a loop size of 0.
 ``NdDmaDci`` refreshes the NDDMA data cache so that other cores' GM writes are seen.  npusim has no
 such cache (every NDDMA copy reads GM as it is, as if ``NdDmaDci`` had just run): the call checks
 its product and changes nothing.  docs/semantics.md §5.12.
+
+Every NDDMA copy first loads the NDDMA registers (dav_3510 ``DataCopyWithNDDMAImpl``: ``set_loop0_stride_nddma``
+... ``set_loop4_stride_nddma``, ``set_pad_cnt_nddma``, ``set_pad_val_nddma``; the unused loops' strides and
+counts 0), which the C API's ``asc_ndim_copy_gm2ub`` reads instead (docs/semantics.md §5.17): the plan
+records the registers a copy leaves, :attr:`NdDmaPlan.registers_after`.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from ...sources import semantics
 from ...validate import require_bool, require_int
 from .. import pages
 from ..chips import unsupported_on
-from ..core import Core
+from ..core import Core, NddmaRegisters
 from ..runtime.gm import GlobalTensor
 from ..tensor import LocalTensor
 from ..types import NdDmaConfig, NdDmaLoopInfo, NdDmaParams
@@ -126,8 +131,11 @@ def _written_once(instruction: str, dst: np.ndarray, dst_strides, extents) -> No
                            "destination elements", f"{DOC} 约束说明; {RULES}")
 
 
-def nddma_plan(instruction: str, core: Core, dst, src, params, config) -> NdDmaPlan:
-    """Every check of an NDDMA copy, in the page's order; its plan."""
+def nddma_plan(instruction: str, core: Core, dst, src, params, config, loads_registers: bool = True,
+               registers_read: tuple[str, ...] = ()) -> NdDmaPlan:
+    """Every check of an NDDMA copy, in the page's order; its plan.  ``loads_registers``: the copy loads the
+    NDDMA registers from its parameters (DataCopy); without it they are the parameters' source
+    (``asc_ndim_copy_gm2ub``, which names them in ``registers_read``)."""
     source = f"{DOC} 产品支持情况; {RULES}"
     if not core.chip.loop_mode_api:
         raise unsupported_on(core.chip, instruction, "DataCopy with NdDmaParams (NDDMA)", lambda c: c.loop_mode_api,
@@ -153,7 +161,18 @@ def nddma_plan(instruction: str, core: Core, dst, src, params, config) -> NdDmaP
     dst_index, src_index = _grid(sizes, lps, rps, loops["loop_src_stride"], loops["loop_dst_stride"], nearest)
     _written_once(instruction, dst_index, loops["loop_dst_stride"],
                   [lp + n + rp for lp, n, rp in zip(lps, sizes, rps, strict=True)])
-    return NdDmaPlan(dtype, dst_index, src_index, bytes(constant))
+    after = _registers_after(loops, lps, rps, params.constant_value) if loads_registers else None
+    return NdDmaPlan(dtype, dst_index, src_index, bytes(constant), registers_read=registers_read,
+                     registers_written=("NDDMA",) if after else (), instruction=instruction, registers_after=after)
+
+
+def _registers_after(loops: dict, lps: tuple[int, ...], rps: tuple[int, ...], constant) -> NddmaRegisters:
+    """The NDDMA registers a DataCopy leaves: its loops' strides and loops 1-4's paddings, 0 past ``dim``."""
+    dim = len(lps)
+    strides = tuple((loops["loop_dst_stride"][d], loops["loop_src_stride"][d]) if d < dim else (0, 0)
+                    for d in range(MAX_DIM))
+    counts = tuple((lps[d], rps[d]) if d < dim else (0, 0) for d in range(1, MAX_DIM))
+    return NddmaRegisters(strides, counts, constant)
 
 
 @dataclass(eq=False)
@@ -167,6 +186,8 @@ class NdDmaPlan:
     operands: tuple[str, ...] = ("dst", "src")
     registers_read: tuple[str, ...] = ()
     registers_written: tuple[str, ...] = ()
+    instruction: str = "data_copy"  # the name errors give (asc_ndim_copy_gm2ub shares the plan)
+    registers_after: NddmaRegisters | None = None  # the NDDMA registers the copy loads (None: it reads them)
 
     @cached_attribute
     def read_elems(self) -> np.ndarray:
@@ -181,15 +202,16 @@ class NdDmaPlan:
         return (int(self.read_elems.max()) + 1) * self.dtype.itemsize if self.read_elems.size else 0
 
     def check(self, core: Core, operands) -> LocalTensor:
-        dst = require_ub_tensor("data_copy", "dst", operands[0], core, self.dtype.itemsize,
+        instruction = self.instruction
+        dst = require_ub_tensor(instruction, "dst", operands[0], core, self.dtype.itemsize,
                                 f"{DOC} 参数说明; {RULES}")
         src = operands[1]
         _ = src.address  # raises RuntimeMisuseError if the tensor was never bound
         if src.dtype != self.dtype:
-            raise UnsupportedError("data_copy", "src dtype", src.dtype.name, "source and destination must have "
+            raise UnsupportedError(instruction, "src dtype", src.dtype.name, "source and destination must have "
                                    "the same element type T", self.dtype.name, f"{DOC} 数据类型; {RULES}")
-        src.check_bytes("data_copy", "src", 0, self.src_extent)
-        dst.check_span("data_copy", "dst", dst.addr, dst.addr + self.dst_extent)
+        src.check_bytes(instruction, "src", 0, self.src_extent)
+        dst.check_span(instruction, "dst", dst.addr, dst.addr + self.dst_extent)
         return dst
 
     def bind(self, core: Core, operands) -> NdDmaBinding:
@@ -205,11 +227,10 @@ class NdDmaBinding:
     """An :class:`NdDmaPlan` at one UB address; the GM offset is read on every call."""
 
     pipe = "MTE2"
-    registers_read: tuple[str, ...] = ()
-    registers_written: tuple[str, ...] = ()
 
     def __init__(self, plan: NdDmaPlan, dst_addr: int) -> None:
         self.plan, self.dst_addr = plan, dst_addr
+        self.registers_read, self.registers_written = plan.registers_read, plan.registers_written
         size = plan.dtype.itemsize
         self.dst_bytes = _bytes_of(plan.dst_elems, size) + dst_addr
         self.src_bytes = _bytes_of(plan.read_elems, size)
@@ -223,17 +244,19 @@ class NdDmaBinding:
 
     def run(self, core: Core, values: tuple) -> None:
         plan, size = self.plan, self.plan.dtype.itemsize
-        buffer, start = values[1].locate("data_copy", "src", plan.src_extent)
+        buffer, start = values[1].locate(plan.instruction, "src", plan.src_extent)
         memory = buffer.memory
         out = np.empty((plan.dst_elems.size, size), np.uint8)
         if self.src_bytes.size:
             at = self.src_bytes + start
-            memory.check_initialized("data_copy", "src", at, 1)
+            memory.check_initialized(plan.instruction, "src", at, 1)
             buffer.sync_from_host(start, start + plan.src_extent)
             out[...] = memory.data[self.gather + start].reshape(-1, size)
         if self.padded.any():
             out[self.padded] = np.frombuffer(plan.constant, np.uint8)
         core.ub.scatter(self.dst_bytes, out.reshape(-1))
+        if plan.registers_after is not None:
+            core.nddma = plan.registers_after
 
 
 # ------------------------------------------------------------------ NdDmaDci
