@@ -119,10 +119,10 @@ def index_values(lowering: Lowering, dtype: DType, first_bits: np.ndarray, repea
     first = first_bits.view(dtype.np_dtype)[0]
     if not dtype.is_float:
         return _integer_values(lowering, dtype, int(first), repeats, lanes, int64_exact)
-    first_repeat = _float_first_repeat(lowering, dtype, first, lanes, saturate)
-    if _all_exact(dtype, float(first), repeats * lanes):
+    if _all_exact(dtype, float(first), repeats * lanes):  # integers T holds: no rounding anywhere
         exact = float(first) + np.arange(repeats * lanes, dtype=np.float64)
-        return float_array_bits(exact, dtype).reshape(repeats, lanes)
+        return exact.astype(dtype.np_dtype).view(dtype.raw).reshape(repeats, lanes)
+    first_repeat = _float_first_repeat(lowering, dtype, first, lanes, saturate)
     return _chained(dtype, first_repeat, repeats, lanes, saturate)
 
 
@@ -313,6 +313,7 @@ class CreateVecIndexBinding:
         self.footprint = footprint
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
+        self.last: tuple[bytes, bool, np.ndarray] | None = None  # (first_value bits, saturate, values): a loop
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -331,8 +332,11 @@ class CreateVecIndexBinding:
             return
         first = _first_value_bits(core, plan.dtype, values[plan.first_value_at])
         saturate = core.float_saturation and plan.dtype.name in core.chip.float_saturation_dtypes
-        grid = index_values(plan.lowering, plan.dtype, first, plan.lanes.repeats, saturate, plan.int64_exact)
-        self._commit(core, plan.lanes.select(grid))
+        key = (first.tobytes(), saturate)
+        if self.last is None or self.last[:2] != key:  # the values depend on first_value and CTRL[48] only
+            grid = index_values(plan.lowering, plan.dtype, first, plan.lanes.repeats, saturate, plan.int64_exact)
+            self.last = (*key, plan.lanes.select(grid))
+        self._commit(core, self.last[2])
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
         core.ub.scatter(self.footprint.elem_index, result)
