@@ -25,7 +25,8 @@ How a value is rounded follows each product's lowering (docs/semantics.md §5.17
 Where every partial sum is an integer that T holds exactly (integral ``first`` and ``|first| + count``
 below 2^11 for half, 2^24 for float) all lowerings give the page's ``np.arange``.
 
-Rules: dst 32-byte aligned in UB; T per product (数据类型; the 310P's from its ``dav_m200`` check, the page
+Rules: dst 32-byte aligned in UB; on the 310P an integer ``first_value`` whose float sums ``first + j``
+leave T (the conversion back is undefined); T per product (数据类型; the 310P's from its ``dav_m200`` check, the page
 lists none); ``first_value`` inside T's range (约束说明); count / repeat_time 0 a NOP on the A2/A3 and the
 310P, rejected on the 950 ("不保证 ... NOP"); a dst block stride of 0 is rejected, and repeats may overlap
 only when they coincide (dst_rep_stride 0: the last repeat wins), since the scalar-block lowering builds each
@@ -191,7 +192,9 @@ def _compile(core: Core, form: str, bound: dict) -> CreateVecIndexPlan:
     dtype = dst.dtype
     require_dtype(NAME, "dst", dtype, table[core.chip.name], f"CreateVecIndex does not support this data type in "
                   f"this form on {core.chip.product}", f"{PAGE} 数据类型; {RULES}")
-    _first_value_bits(core, dtype, bound["first_value"])  # checked now; the plan reads it per call
+    first_bits = _first_value_bits(core, dtype, bound["first_value"])  # checked now; the plan reads it per call
+    if lowering.scalar_in_float and not dtype.is_float:
+        _check_float_scalar_sums(dtype, int(first_bits.view(dtype.np_dtype)[0]))
     lanes_per = lanes_per_repeat(dtype.itemsize)
     block = 32 // dtype.itemsize
     if form == "count":
@@ -236,6 +239,18 @@ def _compile(core: Core, form: str, bound: dict) -> CreateVecIndexPlan:
                               int64_exact=dtype.name == "int64")
     plan.placed(dst)
     return plan
+
+
+def _check_float_scalar_sums(dtype: DType, first: int) -> None:
+    """dav_m200 adds ``float(first) + float(j)`` and converts the float back to T: outside T that conversion is
+    undefined in C++, so such a first_value is rejected."""
+    info = np.iinfo(dtype.np_dtype)
+    sums = (np.float32(first) + np.arange(32 // dtype.itemsize, dtype=np.float32)).astype(np.float64)
+    if sums.max() > info.max or sums.min() < info.min:
+        raise ParameterRangeError(NAME, "first_value", first, "the 310P's scalar unit computes first + j in float "
+                                  f"and converting it back to {dtype} overflows (undefined)",
+                                  f"values whose float sums stay in [{info.min}, {info.max}]",
+                                  f"{PAGE} 约束说明; {RULES}")
 
 
 def _count_registers(lowering: Lowering, count: int, block: int) -> tuple[MaskWords | None, MaskMode | None]:
