@@ -62,3 +62,32 @@ def max_min_spr_bench() -> Bench:
         return values[where].tobytes() + np.array([where], np.uint32).tobytes()
 
     return Bench(npusim=read, numpy=numpy_read, npusim_output=read, numpy_output=numpy_read, resources=stack)
+
+
+def vector_padding_bench(repeats: int, strided: bool) -> Bench:
+    """``asc.vector_padding(dst, src, 1, False, 128, repeats, params)`` (half, 310P, full repeats: each DataBlock
+    reversed) vs numpy's reversal of each 16-element row; strided: the destination every other DataBlock."""
+    rng = np.random.default_rng(32)
+    count = repeats * 128
+    values = rng.integers(0, 1 << 16, count).astype(np.uint16)
+    blk, rep = (2, 16) if strided else (1, 8)
+    stack = ExitStack()
+    core = stack.enter_context(asc.Core("310P"))
+    core.ub_write(0, values.tobytes())
+    src = asc.LocalTensor(asc.float16, VECIN, 0, count)
+    dst = asc.LocalTensor(asc.float16, VECOUT, 0x14000, count * blk)
+    out = np.zeros(count * blk, dtype=np.uint16)
+    core.ub_write(0x14000, out.tobytes())
+    params = asc.UnaryRepeatParams(blk, 1, rep, 8)
+
+    def numpy_pad():
+        out.reshape(-1, blk, 16)[:, 0, :] = values.reshape(-1, 16)[:, ::-1]
+        return out
+
+    return Bench(
+        npusim=lambda: asc.vector_padding(dst, src, 1, False, 128, repeats, params),
+        numpy=numpy_pad,
+        npusim_output=lambda: core.ub_read(0x14000, 2 * count * blk),
+        numpy_output=lambda: numpy_pad().tobytes(),
+        resources=stack,
+    )

@@ -171,6 +171,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/掩码操作/SetVectorMask.md": ("SetVectorMask", *WITHOUT_TYPES),
     f"{_VECTOR}/数据填充/Duplicate.md": ("Duplicate", *WITH_TYPES),
     f"{_VECTOR}/数据填充/CreateVecIndex.md": ("CreateVecIndex", *WITH_TYPES),
+    f"{_VECTOR}/数据填充/VectorPadding(ISASI).md": ("VectorPadding(ISASI)", "产品支持情况", "功能说明", "函数原型",
+                                                  "参数说明", "返回值说明", "约束说明", "调用示例"),
     f"{_VECTOR}/归约计算/寄存器辅助接口/GetReduceRepeatMaxMinSpr(ISASI).md": ("GetReduceRepeatMaxMinSpr(ISASI)",
                                                                            *WITH_TYPES),
     f"{_VECTOR}/数据填充/Brcb.md": ("Brcb", *WITH_TYPES, "关键特性说明", "目的操作数连续", "目的操作数非连续"),

@@ -198,6 +198,8 @@ def test_rules_reject_and_change_nothing():
                         "dst_rep_stride")
         assert_rejected(core, UnsupportedError, lambda: asc.create_vec_index(dst, 0, 15, 2, 1, 8),
                         "below one DataBlock")
+        assert_rejected(core, UnsupportedError, lambda: asc.create_vec_index(dst, 0, 129, 2, 1, 8),
+                        "above one repeat")
         assert_rejected(core, OverlapError, lambda: asc.create_vec_index(dst, 0, 128, 2, 1, 4), "overlap")
         assert_rejected(core, OutOfBoundsError, lambda: asc.create_vec_index(_dst(asc.int16, n=64), 0, 128),
                         "dst")

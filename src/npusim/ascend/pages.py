@@ -61,6 +61,7 @@ SET_PAD_VALUE = f"{_COPY}/GM与UB数据搬运/寄存器配置说明/SetPadValue(
 DUPLICATE = f"{_VECTOR}/数据填充/Duplicate.md"
 BRCB = f"{_VECTOR}/数据填充/Brcb.md"
 CREATE_VEC_INDEX = f"{_VECTOR}/数据填充/CreateVecIndex.md"
+VECTOR_PADDING = f"{_VECTOR}/数据填充/VectorPadding(ISASI).md"
 COPY = f"{_COPY}/UB与UB数据搬运/UBToUB掩码式高维数据搬运(Copy).md"
 COPY_COUNT = f"{_COPY}/UB与UB数据搬运/UBToUB连续数据搬运(Copy).md"
 TRANSPOSE = f"{_VECTOR}/数据排布转换/Transpose.md"

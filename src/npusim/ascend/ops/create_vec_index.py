@@ -31,7 +31,8 @@ lists none); ``first_value`` inside T's range (约束说明); count / repeat_tim
 310P, rejected on the 950 ("不保证 ... NOP"); a dst block stride of 0 is rejected, and repeats may overlap
 only when they coincide (dst_rep_stride 0: the last repeat wins), since the scalar-block lowering builds each
 repeat from the previous one in memory.  Rejected as not modelled: the mask forms in counter mode, and on the
-scalar-block products a contiguous mask below ``B`` (dav_c220 then adds the DataBlock *before* dst into dst).
+scalar-block products a contiguous mask below ``B`` (dav_c220 then adds the DataBlock *before* dst into dst) or
+above ``E`` (dav_c220 takes it as a count of DataBlocks, where the mask APIs clamp it to E).
 
 Registers left behind (the lowering's own mask settings): on the scalar-block products a count form (or a
 contiguous mask) longer than one DataBlock issues count-form ``Adds`` (normal mode, the mask all ones
@@ -223,10 +224,11 @@ def _compile(core: Core, form: str, bound: dict) -> CreateVecIndexPlan:
             raise ParameterRangeError(NAME, "dst_blk_stride", 0, "a destination block stride of 0 is undefined "
                                       "behaviour", "at least 1", f"{pages.HIGH_DIM} 地址间隔配置; {semantics('1.2')}")
         bitwise = isinstance(bound["mask"], (list, tuple))
-        if lowering.kind == SCALAR_BLOCKS and not bitwise and int(bound["mask"]) < block:
-            raise UnsupportedError(NAME, "mask", int(bound["mask"]), f"a contiguous mask below one DataBlock ({block} "
-                                   f"elements) is not modelled on {core.chip.product}: its lowering (dav_c220 "
-                                   "CreateVecIndexCalc) then adds the DataBlock before dst into dst",
+        if lowering.kind == SCALAR_BLOCKS and not bitwise and not block <= int(bound["mask"]) <= lanes_per:
+            raise UnsupportedError(NAME, "mask", int(bound["mask"]), f"a contiguous mask below one DataBlock "
+                                   f"({block} elements) or above one repeat is not modelled on {core.chip.product}: "
+                                   "its lowering (dav_c220 CreateVecIndexCalc) takes the raw mask as a count, and "
+                                   "below one DataBlock adds the DataBlock before dst into dst",
                                    f"[{block}, {lanes_per}]", f"{PAGE} 函数原型; {RULES}")
         words_after, mode_after = _mask_registers(lowering, bitwise, int(bound["mask"]) if not bitwise else 0,
                                                   words, repeats, dtype.itemsize)
