@@ -56,11 +56,11 @@ from ...rounding import float_array_bits
 from ...sources import semantics
 from ...validate import require_int, require_uint
 from .. import pages
-from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
+from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, lanes_per_repeat
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, strided_footprint
-from ..masking import MAX_REPEAT, MaskWords, lanes_from_mask_arg
+from ..masking import MAX_REPEAT, MaskWords, checked_counter_lanes, lanes_from_mask_arg
 from ..scalars import scalar_bits
 from ..tensor import LocalTensor
 from ..types import MaskMode
@@ -202,11 +202,8 @@ def _compile(core: Core, form: str, bound: dict) -> CreateVecIndexPlan:
         count = require_uint(NAME, "count", bound["count"], 32, f"{PAGE} 函数原型; {semantics('1.4')}")
         if count == 0:
             return _nop(core, "count")
-        if count > MAX_REPEAT * lanes_per * 257:
-            raise ParameterRangeError(NAME, "count", count, "npusim models at most 65535 repeats", "smaller",
-                                      f"{RULES}")
         dst.check_span(NAME, "dst", dst.addr, dst.addr + count * dtype.itemsize)
-        lanes, blk, rep = counter_mode_lanes(count, lanes_per), 1, 8
+        lanes, blk, rep = checked_counter_lanes(NAME, count, lanes_per, "count"), 1, 8
         words_after, mode_after = _count_registers(lowering, count, block)
         registers: tuple[str, ...] = ()
     else:
