@@ -14,7 +14,7 @@ from npusim import ascend as asc
 from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
 from .conftest import assert_rejected, fill
-from .create_vec_index_reference import expected_ub, lane_value
+from .create_vec_index_reference import active, expected_ub, lane_value
 
 BASE = 0x2000
 SPAN = 0x10000
@@ -128,22 +128,21 @@ def test_matches_the_reference(chip, name, form, data):
                 words = [data.draw(st.integers(1, 2**64 - 1)), data.draw(st.integers(0, 2**64 - 1))]
                 mask = words if size == 2 else [words[0], 0]
             asc.create_vec_index(_dst(dtype), first, mask, repeats, blk, rep)
-            reps = 1 if rep == 0 else repeats  # rep stride 0: every repeat at one place, the last one wins
-            expected = expected_ub(chip, np_dtype, before, BASE, first, mask=mask, repeats=repeats, blk=blk, rep=rep)
-            if rep == 0:
+            if rep == 0:  # every repeat at one place: the last one wins
                 expected = _last_repeat_wins(chip, np_dtype, before, first, mask, repeats, blk)
-            del reps
+            else:
+                expected = expected_ub(chip, np_dtype, before, BASE, first, mask=mask, repeats=repeats, blk=blk,
+                                       rep=rep)
         assert core.ub_read(0, BASE + SPAN) == expected
 
 
 def _last_repeat_wins(chip, np_dtype, before, first, mask, repeats, blk):
     """dst_rep_stride 0: the repeats overwrite each other in issue order."""
     out = before
+    size = np.dtype(np_dtype).itemsize
+    block, lanes = 32 // size, 256 // size
     for r in range(repeats):
-        size = np.dtype(np_dtype).itemsize
         one = bytearray(out)
-        block, lanes = 32 // size, 256 // size
-        from .create_vec_index_reference import active
         for lane in range(lanes):
             if active(mask, lane, size):
                 addr = BASE + (lane // block) * blk * 32 + (lane % block) * size

@@ -36,7 +36,7 @@ def _reference_block(block: list, mode: int, right: bool) -> list:
 
 def _expected(before: bytes, dtype, mode, right, repeats, active, d_blk, s_blk, d_rep, s_rep) -> bytes:
     size = dtype.itemsize
-    block, lanes = 32 // size, 256 // size
+    block = 32 // size
     ub = np.frombuffer(before, dtype=np.uint8).copy()
     raw = f"<u{size}"
     for r in range(repeats):
@@ -48,7 +48,6 @@ def _expected(before: bytes, dtype, mode, right, repeats, active, d_blk, s_blk, 
                 if active(r, b * block + k):
                     out = DST + (r * d_rep + b * d_blk) * 32 + k * size
                     ub[out: out + size] = np.array([padded[k]], dtype=raw).view(np.uint8)
-    del lanes
     return ub.tobytes()
 
 
