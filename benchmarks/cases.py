@@ -25,6 +25,7 @@ from ascend_cases import (
     trans_tile_bench,
 )
 from cast_cases import cast_bench
+from fill_cases import create_vec_index_bench, max_min_spr_bench, vector_padding_bench
 from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
 from registry import Case, Pending, Target
@@ -81,6 +82,9 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("whole_reduce_max half (reduce, per repeat)", partial(reduce_bench, "whole_reduce_max")),
     *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),
     *_repeat_rows("copy float32 (data movement)", partial(elementwise_bench, "copy")),
+    *_repeat_rows("create_vec_index float32 (fill)", create_vec_index_bench),
+    Case("get_reduce_repeat_max_min_spr float32 (register read)", PER_CALL, max_min_spr_bench, group="repeat 1"),
+    *_repeat_rows("vector_padding half mode 1, 310P (fill)", vector_padding_bench),
     *_repeat_rows("ors int16 scalar, 950 (logic, flexible scalar)", ors_bench),
     *_count_rows("prelu float32, 950 (arith, count form)", partial(count_form_bench, "prelu")),
     *_count_rows("abs_sub float32, 950 (compound, count form)", partial(count_form_bench, "abs_sub")),

@@ -76,7 +76,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         "asc_repeat_reduce_sum", "asc_repeat_reduce_max", "asc_repeat_reduce_min")},
     f"{_C_API}/vector_compute/asc_brcb.md": ("asc_brcb", *C_API),
     **{f"{_C_API}/vector_compute/{page}.md": (page, *C_API) for page in (
-        "asc_bitsort", "asc_mrgsort4", "asc_get_vms4_sr")},
+        "asc_bitsort", "asc_mrgsort4", "asc_get_vms4_sr", "asc_get_reduce_max_cnt", "asc_get_reduce_min_cnt")},
     f"{_VECTOR}/排序组合（ISASI）/Sort32.md": ("Sort32", *WITH_TYPES),
     f"{_VECTOR}/排序组合（ISASI）/MrgSort.md": ("MrgSort", *WITH_TYPES),
     f"{_VECTOR}/排序组合（ISASI）/MrgSort4.md": ("MrgSort4", "产品支持情况", "功能说明", "函数原型", "参数说明",
@@ -186,6 +186,11 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/掩码操作/SetMaskNorm.md": ("SetMaskNorm", *WITHOUT_TYPES),
     f"{_VECTOR}/掩码操作/SetVectorMask.md": ("SetVectorMask", *WITHOUT_TYPES),
     f"{_VECTOR}/数据填充/Duplicate.md": ("Duplicate", *WITH_TYPES),
+    f"{_VECTOR}/数据填充/CreateVecIndex.md": ("CreateVecIndex", *WITH_TYPES),
+    f"{_VECTOR}/数据填充/VectorPadding(ISASI).md": ("VectorPadding(ISASI)", "产品支持情况", "功能说明", "函数原型",
+                                                  "参数说明", "返回值说明", "约束说明", "调用示例"),
+    f"{_VECTOR}/归约计算/寄存器辅助接口/GetReduceRepeatMaxMinSpr(ISASI).md": ("GetReduceRepeatMaxMinSpr(ISASI)",
+                                                                           *WITH_TYPES),
     f"{_VECTOR}/数据填充/Brcb.md": ("Brcb", *WITH_TYPES, "关键特性说明", "目的操作数连续", "目的操作数非连续"),
     f"{_VECTOR}/数据搬运/UB与UB数据搬运/UBToUB掩码式高维数据搬运(Copy).md":
         ("UBToUB掩码式高维数据搬运(Copy)", *WITH_TYPES),

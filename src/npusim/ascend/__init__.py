@@ -79,6 +79,7 @@ from .types import (
 INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", "control", "compare", "select",
                        "transpose", "data_copy", "loop_mode", "nddma", "sync",
                        "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
+                       "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
                        "move_c_api", "move_c_api_gm", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort",
                        "proposal")

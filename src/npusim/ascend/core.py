@@ -16,6 +16,8 @@ A :class:`Core` owns the state an instruction can change:
   NDDMA DataCopy loads and ``asc_ndim_copy_gm2ub`` reads (:data:`NDDMA_POWER_ON` until written);
 * ``acc``: the reduce-sum accumulator ``GetReduceRepeatSumSpr`` reads, ``(dtype name, raw bytes)`` of the
   last count-form ``ReduceSum`` of half or float, ``None`` until one ran;
+* ``max_min_cnt``: MAX_MIN_CNT, the extremum and index the last ReduceRepeat<MAX/MIN> or ReduceMax/ReduceMin of
+  half/float left (``GetReduceRepeatMaxMinSpr``; a :class:`~.ops.reduce_max_min_spr.MaxMinCnt`), ``None`` until one ran;
 * ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR).
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
@@ -145,6 +147,7 @@ class Core:
         self.loop_gm_to_ub = self.loop_ub_to_gm = NORMAL_LOOP
         self.nddma = NDDMA_POWER_ON
         self.acc: tuple[str, bytes] | None = None  # ACC (GetReduceRepeatSumSpr)
+        self.max_min_cnt: tuple | None = None  # MAX_MIN_CNT (GetReduceRepeatMaxMinSpr): a MaxMinCnt
         #: VMS4_SR: the structures a suspending merge sort took from each queue (get_mrg_sort_result);
         #: None while undefined (no merge yet, or the last merge did not suspend: GetMrgSortResult.md 约束说明)
         self.vms4_sr: tuple[int, int, int, int] | None = None
@@ -239,7 +242,7 @@ class Core:
     # --------------------------------------------------------------- state
     #: the plain register attributes of :meth:`register_state`, in its order after CMPMASK's bytes
     _STATE_FIELDS = ("cmpmask_written", "mask_words", "mask_mode", "pad_value", "float_saturation", "rsvd_cnt",
-                     "loop_gm_to_ub", "loop_ub_to_gm", "nddma", "acc", "vms4_sr")
+                     "loop_gm_to_ub", "loop_ub_to_gm", "nddma", "acc", "vms4_sr", "max_min_cnt")
 
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""

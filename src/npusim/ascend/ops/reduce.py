@@ -46,8 +46,9 @@ alignment only (表3; block: 16 B half / 32 B float; pair and repeat_reduce_sum 
 Overlap: the general rule (ReduceRepeat.md 约束说明, 通用地址重叠约束): within one repeat dst and src
 share no byte, and no repeat reads what an earlier one wrote.  The legacy pages' looser "in place
 with care" is not followed.  Not modelled: the 950's 8 KB UB scratch of the high-dimensional forms
-(C008; where it lies is not documented), and the reduce special registers read by
-GetReduceRepeatMaxMinSpr.
+(C008; where it lies is not documented).  WholeReduceMax/Min (and their C API forms) also leave the
+extremum over all repeats and its first index in MAX_MIN_CNT where the product has it
+(:mod:`.reduce_max_min_spr`, docs/semantics.md §5.18).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, checked_counter_lanes, lanes_from_mask_arg, lanes_from_register
 from ..operands import NEVER
 from ..tensor import LocalTensor
-from ..types import ReduceOrder
+from ..types import MaskMode, ReduceOrder
 from . import arith
 from .common import (
     c_api_page,
@@ -87,6 +88,8 @@ from .common import (
     require_dtype,
     require_ub_tensor,
 )
+from .reduce_max_min_spr import REGISTER as MAX_MIN_CNT
+from .reduce_max_min_spr import MaxMinCntWrite, max_min_cnt_write
 
 __all__ = [
     "REDUCE_OPS", "ReduceBinding", "ReduceOp", "ReducePlan", "block_reduce_max", "block_reduce_min",
@@ -350,8 +353,14 @@ def _compile(op: ReduceOp, core: Core, form: str, bound: dict) -> ReducePlan:
     layout = _layout(op, dst.dtype, src.dtype, order, strides["dst_rep_stride"])
     src_fp = strided_footprint("src", 0, lanes, itemsize, strides["src_blk_stride"], strides["src_rep_stride"])
     written = _written_groups(op, core, lanes, layout)
+    spr = None
+    if op.operation != SUM and op.kind == REPEAT:
+        contiguous = strides["src_blk_stride"] == 1 and strides["src_rep_stride"] == 8
+        counter = "count" in bound or core.mask_mode == MaskMode.COUNTER
+        spr = max_min_cnt_write(core, op.operation, src.dtype, lanes, contiguous=contiguous, counter=counter,
+                                exact_index=True)
     plan = ReducePlan(op, dst.dtype, src.dtype, lanes, layout, written, src_fp, _dst_footprint(layout, written),
-                      words_after, registers, core.chip.name in WRITES_EMPTY_GROUPS)
+                      words_after, registers, core.chip.name in WRITES_EMPTY_GROUPS, spr)
     plan.placed([dst, src])
     return plan
 
@@ -418,6 +427,7 @@ class ReducePlan:
         mask_words_after: what the lowering leaves in the mask register (native, ``is_set_mask``).
         registers: the registers a call reads.
         fills_empty: a group with no active lane is written with a default (310B, 950).
+        max_min_cnt: how the call writes MAX_MIN_CNT (WholeReduceMax/Min where the product has it), or None.
     """
 
     op: ReduceOp
@@ -431,6 +441,7 @@ class ReducePlan:
     mask_words_after: MaskWords | None
     registers: tuple[str, ...]
     fills_empty: bool
+    max_min_cnt: MaxMinCntWrite | None = None
     operands: tuple[str, ...] = ("dst", "src")
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> ReduceBinding:
@@ -472,7 +483,8 @@ class ReduceBinding:
         self.dst_fp = dst_fp
         self.src_fp = src_fp
         self.registers_read = plan.registers
-        self.registers_written = ("MASK",) if plan.mask_words_after is not None else ()
+        self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + \
+            ((MAX_MIN_CNT,) if plan.max_min_cnt is not None else ())
         if src_fp is not None:  # the source's element indices, and a dense source's first: computed once
             self.src_index = src_fp.elem_index
             self.src_run = run_start(self.src_index)
@@ -509,11 +521,18 @@ class ReduceBinding:
         else:
             grid = np.zeros((lanes.repeats, lanes.lanes), dtype=src_dtype.raw)  # inactive lanes: +0
             grid[lanes.mask] = ub.gather(index, src_dtype.raw)
-        self._commit(core, reduce_groups(plan, core, grid))
+        spr_state = None
+        if plan.max_min_cnt is not None:  # over every repeat at once: the first extremum of all active lanes
+            active = None if lanes.mask is None else lanes.mask.reshape(1, -1)
+            value, index = extremum(grid.reshape(1, -1), active, src_dtype, plan.op.operation == MAX)
+            spr_state = plan.max_min_cnt.state(value[0], index[0])
+        self._commit(core, reduce_groups(plan, core, grid), spr_state)
 
-    def _commit(self, core: Core, result: np.ndarray) -> None:
-        """Store the results' bytes, then the mask the lowering leaves behind."""
+    def _commit(self, core: Core, result: np.ndarray, spr_state=None) -> None:
+        """Store the results' bytes, then MAX_MIN_CNT, then the mask the lowering leaves behind."""
         core.ub.scatter(self.dst_fp.addrs, result)
+        if spr_state is not None:
+            core.max_min_cnt = spr_state
         if self.plan.mask_words_after is not None:
             core.set_mask_words(*self.plan.mask_words_after)
         if self.plan.op.sync:

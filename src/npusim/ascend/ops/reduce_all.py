@@ -29,8 +29,9 @@ adjacent-pair tree (:func:`.reduce.tree_sum`), then
 (关键特性说明) where it is used (not on the 950, not by the A2/A3 ReduceSum count form).  What the
 vendor's rounds leave in it is not documented, so npusim marks those elements undefined (a later read
 warns as an uninitialised read) instead of guessing their values.  It may overlap src and dst
-(约束说明, 关键特性说明).  Not modelled: the mask registers the lowering leaves (untouched here), the
-ACC register GetReduceRepeatSumSpr reads, the mask register with ``isSetMask`` (not in pyasc).
+(约束说明, 关键特性说明).  ReduceMax/ReduceMin leave their extremum in MAX_MIN_CNT where the product has it,
+without an accurate index (:mod:`.reduce_max_min_spr`, docs/semantics.md §5.18).  Not modelled: the mask
+registers the lowering leaves (untouched here), the mask register with ``isSetMask`` (not in pyasc).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ from ..tensor import LocalTensor
 from . import arith
 from .common import is_bool_arg, is_int_arg, is_mask_arg, require_dtype, require_ub_tensor
 from .reduce import extremum, tree_sum
+from .reduce_max_min_spr import REGISTER as MAX_MIN_CNT
+from .reduce_max_min_spr import MaxMinCntWrite, max_min_cnt_write
 
 __all__ = ["REDUCE_ALL_OPS", "ReduceAllPlan", "reduce_max", "reduce_min", "reduce_sum"]
 
@@ -195,7 +198,10 @@ def _compile(op: ReduceAllOp, core: Core, form: str, bound: dict) -> ReduceAllPl
                          bytes_footprint("shared_tmp_buffer", 0, work_used * dtype.itemsize, 1),
                          ("CTRL",) if op.operation == "sum" and dtype.name in core.chip.float_saturation_dtypes else (),
                          writes_acc=op.operation == "sum" and form == "count" and core.chip.reduce_sum_spr
-                         and dtype.name in ACC_DTYPES)
+                         and dtype.name in ACC_DTYPES,
+                         max_min_cnt=None if op.operation == "sum" else max_min_cnt_write(
+                             core, op.operation, dtype, lanes, contiguous=rep_stride == 8, counter=False,
+                             exact_index=False, cal_index=cal_index))
     plan.placed([dst, src, work])
     return plan
 
@@ -233,6 +239,7 @@ class ReduceAllPlan:
     registers: tuple[str, ...]
     operands: tuple[str, ...] = ("dst", "src", "shared_tmp_buffer")
     writes_acc: bool = False  # a count-form half/float ReduceSum leaves its result in ACC (GetReduceRepeatSumSpr)
+    max_min_cnt: MaxMinCntWrite | None = None  # ReduceMax/Min: the extremum into MAX_MIN_CNT (A2/A3, 310P)
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> ReduceAllBinding:
         dst, src, work = tensors
@@ -261,7 +268,8 @@ class ReduceAllBinding:
         self.plan = plan
         self.footprints = footprints
         self.registers_read = plan.registers
-        self.registers_written = ("ACC",) if plan.writes_acc else ()
+        self.registers_written = (("ACC",) if plan.writes_acc else ()) + \
+            ((MAX_MIN_CNT,) if plan.max_min_cnt is not None else ())
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -288,6 +296,7 @@ class ReduceAllBinding:
             grid[:] = core.ub.gather(src.elem_index, dtype.raw).reshape(grid.shape)
         else:
             grid[lanes.mask] = core.ub.gather(src.elem_index, dtype.raw)
+        spr_state = None
         if plan.op.operation == "sum":
             saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
             parts = [np.array([whole_sum(grid, lanes, dtype, plan.method, saturate)], dtype=dtype.raw)]
@@ -295,18 +304,22 @@ class ReduceAllBinding:
             active = None if lanes.mask is None else lanes.mask.reshape(1, -1)
             value, index = extremum(grid.reshape(1, -1), active, dtype, plan.op.operation == "max")
             parts = [value.astype(dtype.raw)]
+            if plan.max_min_cnt is not None:
+                spr_state = plan.max_min_cnt.state(value[0], index[0])
             if plan.cal_index:
                 parts.append(index.astype(np.dtype(f"<u{dtype.itemsize}")))
-        self._commit(core, np.concatenate([p.view(np.uint8) for p in parts]))
+        self._commit(core, np.concatenate([p.view(np.uint8) for p in parts]), spr_state)
 
-    def _commit(self, core: Core, result: np.ndarray) -> None:
-        """The result bytes; the work buffer's elements are left undefined (module docstring)."""
+    def _commit(self, core: Core, result: np.ndarray, spr_state=None) -> None:
+        """The result bytes; the work buffer's elements are left undefined (module docstring); the registers."""
         dst, _src, work = self.footprints
         core.ub.scatter(dst.addrs, result)
         if work.addrs.size:
             core.ub.mark_undefined(work.addrs)
         if self.plan.writes_acc:  # dav_c220 ReduceSum count form: vcadd into ACC; dav_3510: accValHalf/Float
             core.acc = (self.plan.dtype.name, result[: self.plan.dtype.itemsize].tobytes())
+        if self.plan.max_min_cnt is not None:
+            core.max_min_cnt = spr_state
 
 
 def whole_sum(grid: np.ndarray, lanes: ActiveLanes, dtype: DType, method: int, saturate: bool):
