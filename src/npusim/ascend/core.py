@@ -13,7 +13,9 @@ A :class:`Core` owns the state an instruction can change:
   (one iteration) until ``set_loop_mode_para``;
 * ``acc``: the reduce-sum accumulator ``GetReduceRepeatSumSpr`` reads, ``(dtype name, raw bytes)`` of the
   last count-form ``ReduceSum`` of half or float, ``None`` until one ran;
-* ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR).
+* ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR);
+* ``deqscale``: the dequantisation parameters ``SetDeqScale`` leaves (DEQSCALE, :class:`DeqScale`; ``None``
+  until the first ``SetDeqScale``, docs/semantics.md §5.16).
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
 block; there is no hidden global core.
@@ -43,7 +45,7 @@ from .sync_check import sync_checker
 from .tolerance import TolerancePolicy, require_tolerance_policy
 from .types import MaskMode
 
-__all__ = ["Core", "SyncRecord", "active_core", "current_core"]
+__all__ = ["Core", "DeqScale", "SyncRecord", "active_core", "current_core"]
 
 FULL_WORD = (1 << 64) - 1
 CMPMASK_BYTES = 16
@@ -71,6 +73,21 @@ class LoopRegisters(NamedTuple):
 
 #: sizes 1 x 1 ("硬件约定置1为normal", dav_3510 ResetUBLoopModeParaImpl); assumed at power-on as well
 NORMAL_LOOP = LoopRegisters(1, 1, 0, 0, 0, 0)
+
+
+class DeqScale(NamedTuple):
+    """What the dequantising instructions read, as ``SetDeqScale`` left it (SetDeqScale.md 表1; DEQSCALE).
+
+    ``half``: the 16 bits of the half scale of the int32 -> half conversions (DEQSCALE bits 0-15), ``None``
+    when the last write was another prototype on a product where the prototypes share one register.
+    ``word``: the 64-bit word of the int16 -> b8 conversions: scale, offset and sign mode packed
+    (``vector`` False), or the vdeq table's address in the product's encoding (``vector`` True); ``None``
+    when the half prototype wrote last on such a product.
+    """
+
+    half: int | None
+    word: int | None
+    vector: bool = False
 
 
 class SyncRecord(NamedTuple):
@@ -129,6 +146,7 @@ class Core:
         #: VMS4_SR: the structures a suspending merge sort took from each queue (get_mrg_sort_result);
         #: None while undefined (no merge yet, or the last merge did not suspend: GetMrgSortResult.md 约束说明)
         self.vms4_sr: tuple[int, int, int, int] | None = None
+        self.deqscale: DeqScale | None = None  # DEQSCALE (SetDeqScale): undefined until set
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -220,7 +238,7 @@ class Core:
     # --------------------------------------------------------------- state
     #: the plain register attributes of :meth:`register_state`, in its order after CMPMASK's bytes
     _STATE_FIELDS = ("cmpmask_written", "mask_words", "mask_mode", "pad_value", "float_saturation", "rsvd_cnt",
-                     "loop_gm_to_ub", "loop_ub_to_gm", "acc", "vms4_sr")
+                     "loop_gm_to_ub", "loop_ub_to_gm", "acc", "vms4_sr", "deqscale")
 
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""

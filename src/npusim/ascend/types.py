@@ -58,6 +58,7 @@ __all__ = [
     "TransposeParamsExt",
     "TransposeType",
     "UnaryRepeatParams",
+    "VdeqInfo",
 ]
 
 
@@ -470,6 +471,24 @@ class LoopModeParams(KeyedFields):
     FIELD_BITS = {"loop1_size": 32, "loop2_size": 32, "loop1_src_stride": 64, "loop1_dst_stride": 64,
                   "loop2_src_stride": 64, "loop2_dst_stride": 64}
     SOURCE = f"{pages.SET_LOOP_MODE_PARA} 参数说明 (表2 LoopModeParams); {semantics('5.11')}"
+
+
+@dataclass
+class VdeqInfo(KeyedFields):
+    """The 16 per-lane parameter sets of the vector dequantisation (``VdeqInfo``; SetDeqScale.md 表4).
+
+    ``scale`` (float), ``offset`` (int16_t, low 9 bits used) and ``sign_mode`` (bool): 16 entries each;
+    ``set_deq_scale(vdeq, info)`` packs entry ``j`` into ``vdeq[j]`` (docs/semantics.md §5.16).
+    """
+
+    scale: list
+    offset: list
+    sign_mode: list
+
+    SOURCE = f"{pages.SET_DEQ_SCALE} 参数说明 (表4 VdeqInfo); {semantics('5.16')}"
+
+    def astuple(self) -> tuple:
+        return tuple(_tupled(getattr(self, f.name)) for f in dataclasses.fields(self))
 
 
 def _tupled(values) -> tuple:
