@@ -146,7 +146,7 @@ class DeqTableWrite:
     words: np.ndarray  # 16 uint64
     address_shift: int
     shared: bool
-    operands: tuple[str, ...] = ("vdeq",)
+    operands: tuple[str, ...] = ("vdeq",)  # the C API calls it tmp
     pipe: str = "S"
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> DeqTableBinding:
@@ -218,7 +218,8 @@ def _set_plan(name: str, core: Core, form: str, values: dict, page: str):
         words = _table_words(name, values["scale_arr"], values["offset_arr"], values["sign_mode_arr"])
         vdeq = values["tmp"]
     _checked_table(name, core, vdeq)
-    return DeqTableWrite(name, words, support.vdeq_address_shift, support.shared_register)
+    operand = "vdeq" if form == "vector" else "tmp"
+    return DeqTableWrite(name, words, support.vdeq_address_shift, support.shared_register, (operand,))
 
 
 SET_FORMS = (
@@ -468,14 +469,14 @@ def _fast_context(core: Core) -> tuple:
 
 
 _B8_SETUP = ("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 256)\n"
-             "z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 1024, 512)\n")
+             "z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 1024, 1024)\n")
 CAST_DEQ_EXAMPLES = (
     "asc.set_deq_scale(0.5, 3, True)\n" + _B8_SETUP.format(dst="int8") + "asc.cast_deq(z, x, 200, False, True)",
     _TABLE_SETUP + "asc.set_deq_scale(t, asc.VdeqInfo([0.25 * j for j in range(16)], [-j for j in range(16)], "
     "[False] * 16))\n" + _B8_SETUP.format(dst="uint8")
     + "asc.cast_deq(z, x, 128, 2, asc.UnaryRepeatParams(1, 1, 8, 8), is_vec_deq=True, half_block=False)",
     "asc.set_deq_scale(2.0, 0, False)\n" + _B8_SETUP.format(dst="uint8")
-    + "asc.cast_deq(z, x, [0xFFFF0000FFFF, 0xFF], 2, asc.UnaryRepeatParams(1, 2, 8, 8), is_vec_deq=False)",
+    + "asc.cast_deq(z, x, [0xFFFF0000FFFF, 0xFF], 2, asc.UnaryRepeatParams(2, 1, 16, 8), is_vec_deq=False)",
     "asc.set_deq_scale(0.125)\nx = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 256)\n"
     "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 2048, 256)\nasc.cast_deq(z, x, 200)",
 )
