@@ -141,8 +141,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/复合计算/AddReluCast.md": WITH_TYPES,
     f"{_VECTOR}/复合计算/CastDequant.md": ("产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明",
                                         "约束说明", "关键特性", "溢出保护", "调用示例"),
-    f"{_VECTOR}/类型转换/寄存器配置说明/SetDeqScale.md": ("产品支持情况", "功能说明", "函数原型", "参数说明", "约束说明",
-                                                 "调用示例"),
+    f"{_VECTOR}/类型转换/寄存器配置说明/SetDeqScale.md": (
+        "产品支持情况", "功能说明", "函数原型", "参数说明", "约束说明", "调用示例"),
     f"{_VECTOR}/复合计算/SubReluCast.md": WITH_TYPES,
     f"{_VECTOR}/复合计算/MulCast.md": WITH_TYPES,
     f"{_VECTOR}/类型转换/Cast.md": ("Cast", "产品支持情况", "功能说明", "函数原型", "参数说明", "RoundMode取值说明",

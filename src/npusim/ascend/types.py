@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import struct
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -488,7 +489,9 @@ class VdeqInfo(KeyedFields):
     SOURCE = f"{pages.SET_DEQ_SCALE} 参数说明 (表4 VdeqInfo); {semantics('5.16')}"
 
     def astuple(self) -> tuple:
-        return tuple(_tupled(getattr(self, f.name)) for f in dataclasses.fields(self))
+        """The three arrays as tuples; a float scale by its bits, so that -0.0 and 0.0 key different plans."""
+        scale = tuple(struct.pack("<d", v) if type(v) is float else v for v in _tupled(self.scale))
+        return scale, _tupled(self.offset), _tupled(self.sign_mode)
 
 
 def _tupled(values) -> tuple:
