@@ -293,6 +293,7 @@ class B8Binding:
     def __init__(self, plan: B8Plan, footprints: list[Footprint]) -> None:
         self.plan = plan
         self.dst, self.src = footprints
+        self.src_index = self.src.elem_index
         geometry = plan.geometry
         self.registers_read = geometry.registers
         self.registers_written = (("MASK",) if geometry.words_after is not None else ()) + (
@@ -331,7 +332,7 @@ class B8Binding:
     def run(self, core: Core, values: tuple) -> None:
         geometry = self.plan.geometry
         ub = core.ub
-        index = self.src.elem_index
+        index = self.src_index
         ub.check_initialized(geometry.name, "src", index, 2)
         scale, offset, sign = self._parameters(core)
         result = int16_to_b8(ub.gather(index, np.dtype(np.int16)), scale, offset, sign)
