@@ -490,3 +490,18 @@ def test_every_int32_to_half_lane_matches_the_reference(data):
             lane = ref.half_lane(values[i], stored, saturate)
             before[2048 + 2 * i:2048 + 2 * i + 2] = lane.to_bytes(2, "little")
         assert core.ub_read(0, 8192) == bytes(before)
+
+
+def test_pyasc_keyword_forms():
+    """pyasc's spelling (basic/utils.py set_deq_scale_docstring): keywords count, is_vec_deq, half_block;
+    VdeqInfo(scale, offset, sign_mode)."""
+    with asc.Core("A2") as core:
+        x = asc.LocalTensor(asc.int16, V, 0, 128)
+        z = asc.LocalTensor(asc.uint8, O, 1024, 256)
+        x.write(list(range(128)))
+        z.write([0] * 256)
+        vdeq = asc.LocalTensor(dtype=asc.uint64, pos=V, addr=4096, tile_size=16)
+        asc.set_deq_scale(vdeq, asc.VdeqInfo(scale=[1.0] * 16, offset=[0] * 16, sign_mode=[False] * 16))
+        asc.cast_deq(z, x, count=128, is_vec_deq=True, half_block=False)
+        out = np.frombuffer(core.ub_read(1024, 256), np.uint8).reshape(8, 32)
+        assert out[:, :16].tobytes() == bytes(range(128)) and not out[:, 16:].any()

@@ -438,7 +438,9 @@ cast = register(Instruction(
     plan_context=mask_plan_context, fast_context=mask_fast_context,
     doc=f"``{_SUMMARY}`` ({CAST_PAGE}).\n\nInteger results are bit-exact; float results are the exact value "
         "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "
-        "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.",
+        "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.  int32 -> half on "
+        "the A2/A3, 310P and 950 dequantises with set_deq_scale's half scale (roundMode ignored), an accuracy "
+        "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.16).",
 ))
 
 
