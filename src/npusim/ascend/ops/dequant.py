@@ -165,8 +165,11 @@ class DeqTableBinding:
 
     def run(self, core: Core, values: tuple) -> None:
         plan = self.plan
-        state = _next_state(core.deqscale, plan.shared, None, self.addr >> plan.address_shift, True)
-        core.ub.write_bytes(self.addr, plan.words.view(np.uint8), who=plan.instruction)
+        self._commit(core, _next_state(core.deqscale, plan.shared, None, self.addr >> plan.address_shift, True))
+
+    def _commit(self, core: Core, state: DeqScale) -> None:
+        """The table's 16 words, then the register (nothing is computed here)."""
+        core.ub.write_bytes(self.addr, self.plan.words.view(np.uint8), who=self.plan.instruction)
         core.deqscale = state
 
 
