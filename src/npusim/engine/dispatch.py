@@ -35,7 +35,6 @@ Equal raw keys therefore mean the same form with the same values, hence the same
 from __future__ import annotations
 
 import enum
-import struct
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -165,8 +164,6 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple, kwargs: dict)
         operand = kinds.get(kind)
         if operand is not None and relative:
             append((kind, operand.geometry(value)))
-        elif kind is float:
-            append(float_part(value))
         elif kind in _PLAIN_TYPES or isinstance(value, enum.Enum):
             append((kind, value))
         elif (kind is list or kind is tuple) and value:
@@ -188,13 +185,7 @@ def _raw_key(entry: Instruction, owner: Vendor, core, args: tuple, kwargs: dict)
 
 
 #: argument types whose key part is ``(type, value)`` (the type keeps ``True`` apart from ``1``, 1.0 from 1)
-_PLAIN_TYPES = frozenset({bool, str, type(None)})
-
-
-def float_part(value: float) -> tuple:
-    """A float's key part by its bits: ``-0.0`` is not ``0.0`` to a plan (its sign is data, set_deq_scale(-0.0)
-    stores 0x8000), and a NaN equals itself (so its calls are cached too)."""
-    return (float, struct.pack("<d", value))
+_PLAIN_TYPES = frozenset({float, bool, str, type(None)})
 
 
 def _compile(entry: Instruction, core, form: Form, values: tuple, key: tuple):
@@ -368,8 +359,6 @@ def key_part(owner: Vendor, value, relative: bool = True):
         return (kind, *[key_part(owner, item, relative) for item in value])
     if kind is np.ndarray:
         return (kind, value.dtype.str, value.shape, value.tobytes())
-    if kind is float:
-        return float_part(value)
     fields_key = getattr(value, "fields_key", None)
     if fields_key is not None:
         return fields_key()

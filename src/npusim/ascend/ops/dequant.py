@@ -104,20 +104,24 @@ def _word(instruction: str, label: str, scale, offset, sign_mode) -> int:
     """One parameter set packed as SetDeqScale stores it (offset: an int16_t, of which the low 9 bits count)."""
     if not is_scalar(scale):
         raise TypeError(f"{instruction}: {label}scale must be a number, got {type(scale).__name__}")
+    return pack_word(float_bits(scale, _FLOAT32), *_offset_sign(instruction, label, offset, sign_mode))
+
+
+def _offset_sign(instruction: str, label: str, offset, sign_mode) -> tuple[int, bool]:
     if not is_int_arg(offset):
         raise TypeError(f"{instruction}: {label}offset must be an int, got {type(offset).__name__}")
     offset = require_int(instruction, f"{label}offset", offset, -(1 << 15), (1 << 15) - 1,
                          f"{SET_PAGE} 参数说明 (int16_t); {RULES}", rule="offset is an int16_t")
-    sign = require_bool(instruction, f"{label}sign_mode", sign_mode)
-    return pack_word(float_bits(scale, _FLOAT32), offset, sign)
+    return offset, require_bool(instruction, f"{label}sign_mode", sign_mode)
 
 
 @dataclass(eq=False)
 class DeqScaleWrite(SelfBinding):
-    """A checked scalar SetDeqScale: the half scale or the int16 -> b8 word it leaves in DEQSCALE."""
+    """A checked scalar SetDeqScale: the half scale (``fields`` None) or the int16 -> b8 word it leaves in
+    DEQSCALE.  The scale is read per call (a float's sign is never part of a plan key), offset and sign mode
+    are the plan's."""
 
-    half: int | None
-    word: int | None
+    fields: tuple[int, bool] | None  # (offset, sign_mode) of the word prototype
     shared: bool  # the prototypes share one register (DequantSupport.shared_register)
     registers_written: tuple[str, ...] = ("DEQSCALE",)
     pipe: str = "S"
@@ -126,7 +130,13 @@ class DeqScaleWrite(SelfBinding):
         self.registers_read = () if self.shared else ("DEQSCALE",)  # the 950 keeps the other prototype's part
 
     def run(self, core: Core, values: tuple) -> None:
-        core.deqscale = _next_state(core.deqscale, self.shared, self.half, self.word, False)
+        scale = values[0]  # "scale" comes first in both scalar forms
+        if self.fields is None:
+            state = _next_state(core.deqscale, self.shared, _half_bits("set_deq_scale", scale), None, False)
+        else:
+            state = _next_state(core.deqscale, self.shared, None, pack_word(float_bits(scale, _FLOAT32),
+                                                                            *self.fields), False)
+        core.deqscale = state
 
 
 def _next_state(old: DeqScale | None, shared: bool, half: int | None, word: int | None, vector: bool) -> DeqScale:
@@ -209,10 +219,11 @@ def _compile_set(core: Core, form: str, values: dict):
 def _set_plan(name: str, core: Core, form: str, values: dict, page: str):
     support = require_dequant(core, name, page)
     if form == "half":
-        return DeqScaleWrite(_half_bits(name, values["scale"]), None, support.shared_register)
+        _half_bits(name, values["scale"])  # the type check; the value is read per call
+        return DeqScaleWrite(None, support.shared_register)
     if form == "word":
-        return DeqScaleWrite(None, _word(name, "", values["scale"], values["offset"], values["sign_mode"]),
-                             support.shared_register)
+        _word(name, "", values["scale"], values["offset"], values["sign_mode"])
+        return DeqScaleWrite(_offset_sign(name, "", values["offset"], values["sign_mode"]), support.shared_register)
     if form == "vector":
         info = values["vdeq_info"]
         words = _table_words(name, info.scale, info.offset, info.sign_mode)
@@ -239,7 +250,7 @@ set_deq_scale = register(Instruction(
             "(int16 -> b8), or 16 such sets packed into a uint64 UB tensor (SetDeqScale)",
     examples=("asc.set_deq_scale(0.5)", "asc.set_deq_scale(0.25, -3, True)",
               _TABLE_SETUP + "asc.set_deq_scale(t, asc.VdeqInfo([0.5] * 16, list(range(16)), [True] * 16))"),
-    fast_context=lambda core: (core.deqscale,),
+    per_call=frozenset({"scale"}), fast_context=lambda core: (),
     doc="``asc.set_deq_scale(scale)`` (half), ``asc.set_deq_scale(scale, offset, sign_mode)`` (float, int16, "
         "bool) or ``asc.set_deq_scale(vdeq, vdeq_info)`` (C++ ``SetDeqScale``; A2/A3, 310P AI Core, 950).  "
         "The word packs the float's bits 0-31, ``offset & 0x1ff`` at bit 37 and the sign mode at bit 46; the "
@@ -523,7 +534,7 @@ asc_set_deq_scale = register(Instruction(
     summary="set_deq_scale of the C API: a 16-set table at tmp, a float scale/offset/sign, or a half scale",
     examples=("asc.asc_set_deq_scale(2.0)", "asc.asc_set_deq_scale(1.0, 2, False)",
               _TABLE_SETUP + "asc.asc_set_deq_scale(t, [1.0] * 16, [0] * 16, [True] * 16)"),
-    fast_context=lambda core: (core.deqscale,), alias_of="set_deq_scale",
+    per_call=frozenset({"scale"}), fast_context=lambda core: (), alias_of="set_deq_scale",
     doc="``asc_set_deq_scale(tmp, scale_arr, offset_arr, sign_mode_arr)``, ``(scale, offset, sign_mode)`` or "
         "``(scale)`` (A2/A3): ``set_deq_scale``'s plans (pipe V, as the page says).",
 ))
