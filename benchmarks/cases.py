@@ -25,6 +25,7 @@ from ascend_cases import (
     trans_tile_bench,
 )
 from cast_cases import cast_bench
+from dequant_cases import cast_deq_bench
 from fill_cases import create_vec_index_bench, max_min_spr_bench, vector_padding_bench
 from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
@@ -79,6 +80,8 @@ CASES: list[Case | Pending] = [
     Case("asc_add float32 count 10240 (C API count form)", DENSE, partial(c_api_add_count_bench, 10240),
          group="float32 (C API)"),
     *_repeat_rows("cast float32 -> half RINT (cast)", cast_bench),
+    Case("cast_deq int16 -> int8 per tensor (dequant) r160 dense", DENSE, partial(cast_deq_bench, 160),
+         group="repeat 160"),
     *_repeat_rows("whole_reduce_max half (reduce, per repeat)", partial(reduce_bench, "whole_reduce_max")),
     *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),
     *_repeat_rows("copy float32 (data movement)", partial(elementwise_bench, "copy")),

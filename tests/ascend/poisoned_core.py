@@ -36,7 +36,7 @@ def registers(core: asc.Core) -> dict[str, object]:
     return {"CMPMASK": bytes(core._cmpmask), "MASK": core.mask_words, "MASK_MODE": core.mask_mode,
             "PAD": core.pad_value, "CTRL": core.float_saturation, "RSVD_CNT": core.rsvd_cnt,
             "LOOP_OUTTOUB": core.loop_gm_to_ub, "LOOP_UBTOOUT": core.loop_ub_to_gm, "ACC": core.acc,
-            "VMS4_SR": core.vms4_sr, "MAX_MIN_CNT": core.max_min_cnt}
+            "VMS4_SR": core.vms4_sr, "MAX_MIN_CNT": core.max_min_cnt, "DEQSCALE": core.deqscale}
 
 
 def state(core: asc.Core) -> tuple:

@@ -287,3 +287,31 @@ def test_region_proposals(form):
             "mrg_sort4 suspending": lambda: asc.mrg_sort4(dst, queues, asc.MrgSort4Info([16, 9, 16, 3], True)),
         }[form]
     assert sweep(Machine(core), call, fresh_plans=True)
+
+
+@pytest.mark.parametrize("fresh_plans", [False, True], ids=["cached plan", "planned"])
+@pytest.mark.parametrize("form", ["set_deq_scale table", "cast_deq b8 count", "cast_deq vdeq mask",
+                                  "cast int32 -> half deq", "asc_deq_int162b8_l count"])
+def test_dequantisation(form, fresh_plans):
+    """The DEQSCALE writers and readers (ops/dequant.py): UB and DEQSCALE, dst and the mask registers."""
+    core = core_with_data("A2")
+    with core:
+        table = t(U64, 0x8000, 16, VECOUT)
+        src16, dst8 = t(asc.int16, 0x2000, 256), t(asc.int8, 0x3000, 512, VECOUT)
+        src32, dst16 = t(asc.int32, 0x4000, 256), t(F16, 0x5000, 256, VECOUT)
+        if form == "set_deq_scale table":
+            asc.set_deq_scale(0.5)
+        elif form == "cast_deq vdeq mask":
+            asc.set_deq_scale(table, asc.VdeqInfo([0.5] * 16, list(range(16)), [True] * 16))
+        elif form == "cast int32 -> half deq":
+            asc.set_deq_scale(0.25)
+        else:
+            asc.set_deq_scale(2.0, -5, True)
+        call = {
+            "set_deq_scale table": lambda: asc.set_deq_scale(table, asc.VdeqInfo([1.5] * 16, [3] * 16, [False] * 16)),
+            "cast_deq b8 count": lambda: asc.cast_deq(dst8, src16, 200, False, True),
+            "cast_deq vdeq mask": lambda: asc.cast_deq(dst8, src16, [0xF0F0, 0xFF], 2, U, True, True, False),
+            "cast int32 -> half deq": lambda: asc.cast(dst16, src32, asc.RoundMode.CAST_NONE, 100),
+            "asc_deq_int162b8_l count": lambda: asc.asc_deq_int162b8_l(dst8, src16, 150),
+        }[form]
+    assert sweep(Machine(core), call, fresh_plans=fresh_plans)

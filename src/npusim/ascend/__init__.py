@@ -73,6 +73,7 @@ from .types import (
     TransposeParamsExt,
     TransposeType,
     UnaryRepeatParams,
+    VdeqInfo,
 )
 
 #: the modules under ``ops/`` that register instructions (one family each)
@@ -82,7 +83,7 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
                        "move_c_api", "move_c_api_gm", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort",
-                       "proposal")
+                       "proposal", "dequant")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -126,8 +127,8 @@ __all__ = [
     "Nd2NzParams", "NdDmaConfig",
     "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
     "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
-    "TransposeType", "UnaryRepeatParams", "bfloat16", "current_core", "double", "float16", "float32", "float64",
-    "asc_ndim_pad_count_config",
+    "TransposeType", "UnaryRepeatParams", "VdeqInfo", "bfloat16", "current_core", "double", "float16", "float32",
+    "float64", "asc_ndim_pad_count_config",
     "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
     "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32", "uint64",
     "using_chip",

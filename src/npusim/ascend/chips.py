@@ -38,6 +38,7 @@ __all__ = [
     "AscendChip",
     "CHIPS",
     "CompareSupport",
+    "DequantSupport",
     "IEEE_COMPARE_SOURCE",
     "OpDtypes",
     "SelectSupport",
@@ -174,6 +175,44 @@ class OpDtypes:
 
 
 @dataclass(frozen=True, kw_only=True)
+class DequantSupport:
+    """SetDeqScale, CastDequant and Cast's int32 -> half dequantisation on one product (docs/semantics.md §5.21).
+
+    Attributes:
+        shared_register: the half scale and the int16 -> b8 word are one hardware register, DEQSCALE, so
+            each prototype of SetDeqScale replaces what the other left (dav_c220, dav_m200 ``set_deqscale``);
+            on the 950 the API keeps them in two variables (dav_3510 ``g_deqValue``, ``g_deqScale``).
+        vdeq_address_shift: the vector prototype stores the table's UB address shifted right by this
+            (5: in 32-byte units, dav_c220 / dav_m200; 0: the address itself, dav_3510).
+        cast_dequant_pairs: the (src, dst) dtype pairs of CastDequant (CastDequant.md 数据类型).
+        b8_unmodelled: why npusim does not model int16 -> b8 here (``""``: it does).
+        mask_forms_unmodelled: why npusim does not model CastDequant's mask forms here (``""``: it does).
+        half_saturates: the float -> half step of int32 -> half follows the CTRL[48] saturation switch, as
+            Cast does; ``False``: it never saturates (dav_3510 ``f322F16CastTrait`` is ``NO_SAT``).
+    """
+
+    shared_register: bool
+    vdeq_address_shift: int
+    cast_dequant_pairs: frozenset[tuple[str, str]]
+    b8_unmodelled: str = ""
+    mask_forms_unmodelled: str = ""
+    half_saturates: bool = True
+
+
+_DEQ_B8 = frozenset({("int16", "int8"), ("int16", "uint8")})
+_NATIVE_DEQUANT = DequantSupport(shared_register=True, vdeq_address_shift=5,
+                                 cast_dequant_pairs=_DEQ_B8 | {("int32", "float16")})
+_950_DEQUANT = DequantSupport(
+    shared_register=False, vdeq_address_shift=0, cast_dequant_pairs=_DEQ_B8 | {("int32", "float16")},
+    b8_unmodelled="the 950 emulates int16 -> b8 with vector functions that store whole 256-byte repeats "
+                  "(the other half-blocks and the lanes past count included, dav_3510 CastDeqImplVF), which "
+                  "npusim does not model",
+    mask_forms_unmodelled="on the 950 the mask forms use 8 KB of UB as scratch (CastDequant.md 约束说明), "
+                          "which npusim does not model",
+    half_saturates=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class AscendChip:
     """One Ascend product.
 
@@ -227,6 +266,8 @@ class AscendChip:
             loop-mode registers (950 only).
         data_copy_zero_nop: ``block_count = 0`` or ``block_len = 0`` is a NOP (A2/A3, 950); on the
             other products the documents do not say, and npusim rejects it.
+        dequant: SetDeqScale / CastDequant support (:class:`DequantSupport`), ``None`` where SetDeqScale.md
+            says 不支持 (310B, the 310P Vector Core, the 910, Kirin).
         source: where this row's numbers come from.
     """
 
@@ -261,6 +302,7 @@ class AscendChip:
     pad_value_api: bool = False
     loop_mode_api: bool = False
     data_copy_zero_nop: bool = False
+    dequant: DequantSupport | None = None
     source: str = ""
 
 
@@ -348,6 +390,7 @@ _A2 = AscendChip(
                                          "cuts rows into 16-element pieces, the page into 32 bytes"},
     pad_value_api=True,
     data_copy_zero_nop=True,
+    dequant=_NATIVE_DEQUANT,
     source=semantics("1.7", "2.4", "3.4", "4.4"),
 )
 
@@ -432,6 +475,7 @@ _ROWS = (
                             for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2")},
         pad_value_api=True,
         data_copy_zero_nop=True,
+        dequant=_950_DEQUANT,
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
     ),
     replace(
@@ -503,6 +547,7 @@ _ROWS = (
         nz2nd_dtypes=_B16_B32 - {"bfloat16"},
         nz_copy_unmodelled={"nd2nz:*": "(dav_m200 DataCopyGM2UBSingleImpl) takes srcDValue in DataBlocks, the "
                                        "page in elements"},
+        dequant=replace(_NATIVE_DEQUANT, cast_dequant_pairs=_DEQ_B8),
         source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(

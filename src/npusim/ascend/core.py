@@ -18,7 +18,9 @@ A :class:`Core` owns the state an instruction can change:
   last count-form ``ReduceSum`` of half or float, ``None`` until one ran;
 * ``max_min_cnt``: MAX_MIN_CNT, the extremum and index the last ReduceRepeat<MAX/MIN> or ReduceMax/ReduceMin of
   half/float left (``GetReduceRepeatMaxMinSpr``; a :class:`~.ops.reduce_max_min_spr.MaxMinCnt`), ``None`` until one ran;
-* ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR).
+* ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR);
+* ``deqscale``: the dequantisation parameters ``SetDeqScale`` leaves (DEQSCALE, :class:`DeqScale`; ``None``
+  until the first ``SetDeqScale``, docs/semantics.md §5.21).
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
 block; there is no hidden global core.
@@ -48,7 +50,7 @@ from .sync_check import sync_checker
 from .tolerance import TolerancePolicy, require_tolerance_policy
 from .types import MaskMode
 
-__all__ = ["Core", "SyncRecord", "active_core", "current_core"]
+__all__ = ["Core", "DeqScale", "SyncRecord", "active_core", "current_core"]
 
 FULL_WORD = (1 << 64) - 1
 CMPMASK_BYTES = 16
@@ -91,6 +93,19 @@ class NddmaRegisters(NamedTuple):
 #: the registers' defaults: strides and counts 0 (asc_set_ndim_loop_stride.md, asc_ndim_pad_count_config.md
 #: "默认值：0"), no padding value
 NDDMA_POWER_ON = NddmaRegisters(((0, 0),) * 5, ((0, 0),) * 4, None)
+class DeqScale(NamedTuple):
+    """What the dequantising instructions read, as ``SetDeqScale`` left it (SetDeqScale.md 表1; DEQSCALE).
+
+    ``half``: the 16 bits of the half scale of the int32 -> half conversions (DEQSCALE bits 0-15), ``None``
+    when the last write was another prototype on a product where the prototypes share one register.
+    ``word``: the 64-bit word of the int16 -> b8 conversions: scale, offset and sign mode packed
+    (``vector`` False), or the vdeq table's address in the product's encoding (``vector`` True); ``None``
+    when the half prototype wrote last on such a product.
+    """
+
+    half: int | None
+    word: int | None
+    vector: bool = False
 
 
 class SyncRecord(NamedTuple):
@@ -151,6 +166,7 @@ class Core:
         #: VMS4_SR: the structures a suspending merge sort took from each queue (get_mrg_sort_result);
         #: None while undefined (no merge yet, or the last merge did not suspend: GetMrgSortResult.md 约束说明)
         self.vms4_sr: tuple[int, int, int, int] | None = None
+        self.deqscale: DeqScale | None = None  # DEQSCALE (SetDeqScale): undefined until set
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -242,7 +258,7 @@ class Core:
     # --------------------------------------------------------------- state
     #: the plain register attributes of :meth:`register_state`, in its order after CMPMASK's bytes
     _STATE_FIELDS = ("cmpmask_written", "mask_words", "mask_mode", "pad_value", "float_saturation", "rsvd_cnt",
-                     "loop_gm_to_ub", "loop_ub_to_gm", "nddma", "acc", "vms4_sr", "max_min_cnt")
+                     "loop_gm_to_ub", "loop_ub_to_gm", "nddma", "acc", "vms4_sr", "max_min_cnt", "deqscale")
 
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""

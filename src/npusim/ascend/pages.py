@@ -91,6 +91,8 @@ ORS = f"{LOGIC}/Ors.md"
 SHIFT_LEFT_TENSOR = f"{LOGIC}/ShiftLeft（左移位数为Tensor）.md"
 SHIFT_RIGHT_TENSOR = f"{LOGIC}/ShiftRight（右移位数为Tensor）.md"
 TRUNCATE = f"{_VECTOR}/类型转换/Truncate(ISASI).md"
+SET_DEQ_SCALE = f"{_VECTOR}/类型转换/寄存器配置说明/SetDeqScale.md"
+CAST_DEQUANT = f"{COMPOUND}/CastDequant.md"
 INTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/Interleave.md"
 DEINTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/DeInterleave.md"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import struct
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -58,6 +59,7 @@ __all__ = [
     "TransposeParamsExt",
     "TransposeType",
     "UnaryRepeatParams",
+    "VdeqInfo",
 ]
 
 
@@ -470,6 +472,26 @@ class LoopModeParams(KeyedFields):
     FIELD_BITS = {"loop1_size": 32, "loop2_size": 32, "loop1_src_stride": 64, "loop1_dst_stride": 64,
                   "loop2_src_stride": 64, "loop2_dst_stride": 64}
     SOURCE = f"{pages.SET_LOOP_MODE_PARA} 参数说明 (表2 LoopModeParams); {semantics('5.11')}"
+
+
+@dataclass
+class VdeqInfo(KeyedFields):
+    """The 16 per-lane parameter sets of the vector dequantisation (``VdeqInfo``; SetDeqScale.md 表4).
+
+    ``scale`` (float), ``offset`` (int16_t, low 9 bits used) and ``sign_mode`` (bool): 16 entries each;
+    ``set_deq_scale(vdeq, info)`` packs entry ``j`` into ``vdeq[j]`` (docs/semantics.md §5.21).
+    """
+
+    scale: list
+    offset: list
+    sign_mode: list
+
+    SOURCE = f"{pages.SET_DEQ_SCALE} 参数说明 (表4 VdeqInfo); {semantics('5.21')}"
+
+    def astuple(self) -> tuple:
+        """The three arrays as tuples; a float scale by its bits, so that -0.0 and 0.0 key different plans."""
+        scale = tuple(struct.pack("<d", v) if type(v) is float else v for v in _tupled(self.scale))
+        return scale, _tupled(self.offset), _tupled(self.sign_mode)
 
 
 def _tupled(values) -> tuple:

@@ -61,6 +61,7 @@ from .common import (
     scalar_bits_cached,
 )
 from .conversion import convert
+from .deq_conversion import DEQ, deq_int32_lanes
 from .elementwise import (
     DST,
     DST_STRIDE_SOURCE,
@@ -122,10 +123,7 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
                                f"Cast does not convert this pair on {core.chip.product}",
                                ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)), source)
     if modes == DEQ_SCALE:
-        raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
-                               f"on {core.chip.product} int32 -> half is a dequantisation with the scale of "
-                               "SetDeqScale (roundMode ignored), which npusim does not model yet",
-                               "the other pairs of the table", source)
+        return DEQ  # int32 -> half through SetDeqScale's half scale, roundMode ignored (Cast.md 数据类型; §5.21)
     if not count_form and core.chip.name == "950" and COUNT_ONLY_950 & set(pair):
         raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
                                "double converts only in the count form on the 950", "the count form",
@@ -198,7 +196,7 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
     if operation is not None and src.dtype.name in core.chip.float_saturation_dtypes:
         registers += ("CTRL",)
     geometry = CastGeometry(name, dst.dtype, src.dtype, mode, lanes, strides, words_after, mode_after,
-                            tuple(dict.fromkeys(registers + _ctrl(core, dst.dtype))), sources=labels,
+                            tuple(dict.fromkeys(registers + _ctrl(core, dst.dtype) + _deq(mode))), sources=labels,
                             operation=operation)
     return CastPlan.checked(geometry, dst, *sources.values())
 
@@ -213,6 +211,10 @@ def _contiguous(lanes: ActiveLanes, dst: DType, src: DType, sources: int = 1) ->
     """Block stride 1 and a repeat stride of one repeat's lanes, per operand (the count forms' {1, 1, 8, 4})."""
     source = (1, lanes.lanes * src.itemsize // BLOCK_BYTES)
     return ((1, lanes.lanes * dst.itemsize // BLOCK_BYTES),) + (source,) * sources
+
+
+def _deq(mode: str) -> tuple[str, ...]:
+    return ("DEQSCALE",) if mode == DEQ else ()  # int32 -> half reads the half scale per call
 
 
 def _ctrl(core: Core, dst: DType) -> tuple[str, ...]:
@@ -324,8 +326,11 @@ class CastBinding:
                 if geometry.operation is not None:  # the compound casts: the sources' result in their own type first
                     own = core.float_saturation and geometry.src_dtype.name in core.chip.float_saturation_dtypes
                     lanes = [arith.compute(geometry.operation, geometry.src_dtype, lanes, own)]
-                saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
-                result = convert(geometry.src_dtype, geometry.dst_dtype, lanes[0], geometry.mode, saturate)
+                if geometry.mode == DEQ:  # int32 -> half: through DEQSCALE's half scale (deq_conversion)
+                    result = deq_int32_lanes(core, geometry.name, lanes[0])
+                else:
+                    saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
+                    result = convert(geometry.src_dtype, geometry.dst_dtype, lanes[0], geometry.mode, saturate)
             self._commit(core, dst, result)
         if geometry.sync:
             record_pipe_barrier(core)
@@ -366,8 +371,8 @@ def _c_types(page: str) -> tuple[str, str]:
     return _C_TYPES[src], _C_TYPES[body[len(src) + 1:]]
 
 
-def _compile_c_api(name: str, page: str, mode: RoundMode):
-    src_type, dst_type = _c_types(page)
+def _compile_c_api(name: str, page: str, mode: RoundMode, types: tuple[str, str] | None = None):
+    src_type, dst_type = types or _c_types(page)
 
     def compile(core: Core, form: str, bound: dict) -> CastPlan:
         """``asc_<src>2<dst>*``: the bare ``vconv`` (repeat form, under the vector mask register), or the
@@ -394,7 +399,7 @@ def _compile_c_api(name: str, page: str, mode: RoundMode):
             lanes = counter_mode_lanes(count, lanes_per_repeat(wide))
             geometry = CastGeometry(name, dst.dtype, src.dtype, rounding, lanes,
                                     _contiguous(lanes, dst.dtype, src.dtype), (count, 0, 0, 0), MaskMode.NORMAL,
-                                    ("MASK_MODE",) + _ctrl(core, dst.dtype), sync)
+                                    ("MASK_MODE",) + _ctrl(core, dst.dtype) + _deq(rounding), sync)
             return CastPlan.checked(geometry, dst, src)
         d_blk, s_blk, d_rep, s_rep = (require_uint(name, n, bound[n], 16, source) for n in _C_STRIDES)
         repeat = require_uint(name, "repeat", bound["repeat"], 8, source)
@@ -402,7 +407,7 @@ def _compile_c_api(name: str, page: str, mode: RoundMode):
         if lanes.repeats == 0:
             return _nop(name, core, "repeat", dst, src)
         geometry = CastGeometry(name, dst.dtype, src.dtype, rounding, lanes, ((d_blk, d_rep), (s_blk, s_rep)),
-                                None, None, ("MASK", "MASK_MODE") + _ctrl(core, dst.dtype), sync)
+                                None, None, ("MASK", "MASK_MODE") + _ctrl(core, dst.dtype) + _deq(rounding), sync)
         return CastPlan.checked(geometry, dst, src)
 
     return compile
@@ -433,7 +438,9 @@ cast = register(Instruction(
     plan_context=mask_plan_context, fast_context=mask_fast_context,
     doc=f"``{_SUMMARY}`` ({CAST_PAGE}).\n\nInteger results are bit-exact; float results are the exact value "
         "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "
-        "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.",
+        "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.  int32 -> half on "
+        "the A2/A3, 310P and 950 dequantises with set_deq_scale's half scale (roundMode ignored), an accuracy "
+        "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.21).",
 ))
 
 
