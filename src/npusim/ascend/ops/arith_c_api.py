@@ -48,7 +48,7 @@ from ..types import BinaryRepeatParams, MaskMode
 from .cast import _planned as cast_planned
 from .common import c_api_page, is_int_arg, is_tensor, require_c_api, require_ub_tensor, scalar_bits
 from .elementwise import VECTOR_OPS, _compile
-from .move_c_api import Synced
+from .move_c_api import DelegatingBinding, Synced
 from .registers import RegisterWrite
 
 __all__ = ["C_FUNCTIONS", "CFunction", "negated_scalar"]
@@ -209,21 +209,13 @@ class ValueRewrite:
         return ValueRewriteBinding(self.plan.bind(core, tensors), self.at, self.rewrite)
 
 
-class ValueRewriteBinding:
+class ValueRewriteBinding(DelegatingBinding):
+    """The instruction's binding, run with the scalar checked (and rewritten) first."""
+
     def __init__(self, binding, at: int, rewrite) -> None:
-        self.binding = binding
+        super().__init__(binding)
         self.at = at
         self.rewrite = rewrite
-        self.registers_read = binding.registers_read
-        self.registers_written = binding.registers_written
-
-    @property
-    def reads(self):
-        return self.binding.reads
-
-    @property
-    def writes(self):
-        return self.binding.writes
 
     def run(self, core: Core, values: tuple):
         values = (*values[:self.at], self.rewrite(values[self.at]), *values[self.at + 1:])

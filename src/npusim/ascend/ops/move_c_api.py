@@ -78,7 +78,11 @@ class Synced:
         return SyncedBinding(self.plan.bind(core, tensors))
 
 
-class SyncedBinding:
+class DelegatingBinding:
+    """A binding wrapped around an instruction's own: its accesses and registers, and (by ``__getattr__``)
+    everything else (``pipe``, and ``ranges`` of a copy whose GM operand moves per call) are the wrapped one's;
+    a subclass changes what ``run`` does around it."""
+
     def __init__(self, binding) -> None:
         self.binding = binding
         self.registers_read = binding.registers_read
@@ -93,16 +97,21 @@ class SyncedBinding:
         return self.binding.writes
 
     def run(self, core: Core, values: tuple):
-        result = self.binding.run(core, values)
-        record_pipe_barrier(core)
-        return result
+        return self.binding.run(core, values)
 
     def __getattr__(self, name: str):
-        """Everything else is the instruction's binding's: ``pipe``, and ``ranges`` of a copy whose GM
-        operand moves per call."""
         if name == "binding":  # not set yet (a copy under construction): no delegation loop
             raise AttributeError(name)
         return getattr(self.binding, name)
+
+
+class SyncedBinding(DelegatingBinding):
+    """The instruction's binding, then ``pipe_barrier(PIPE_ALL)`` recorded."""
+
+    def run(self, core: Core, values: tuple):
+        result = self.binding.run(core, values)
+        record_pipe_barrier(core)
+        return result
 
 
 def _finished(name: str, plan):
