@@ -53,7 +53,11 @@ def _exact_unary(op: str, a):
             return "+inf"
         if a == "-inf":
             return ("zero", 0)
-        return Fraction(1) if _is_zero(a) else _exact(_CONTEXT.exp, a)
+        if _is_zero(a):
+            return Fraction(1)
+        if abs(a) > 1000:  # e^1000 lies far above every format's range, e^-1000 far below half its least
+            return "+inf" if a > 0 else ("zero", 0)  # subnormal (and decimal's exp overflows past ~2e6)
+        return _exact(_CONTEXT.exp, a)
     if op == "ln":
         if _is_zero(a):
             return "-inf"
