@@ -57,7 +57,7 @@ from .lazy import cached_attribute
 
 __all__ = [
     "FLOAT_FORMATS", "MODES", "FloatFormat", "float_array_bits", "float_bits", "float_format", "integral_array",
-    "round_increment",
+    "may_hold_special", "round_increment", "special_results",
 ]
 
 #: the rounding modes (precision_conversion.md 表1: CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD)
@@ -410,6 +410,29 @@ def _shift_to_nearest_even(x: np.ndarray, shift) -> np.ndarray:
     add just under half a unit, plus the bit that becomes the last one, and shift."""
     one = x.dtype.type(1)
     return (x + ((one << (shift - one)) - one) + ((x >> shift) & one)) >> shift
+
+
+# ------------------------------------------------------------------ NaN and infinite results
+def may_hold_special(bits: np.ndarray, fmt: FloatFormat) -> bool:
+    """Whether raw ``fmt`` bits may hold a NaN or an infinity: a NaN or infinite result has a magnitude at
+    least infinity's, so one reduction clears the usual array (a format without infinity always may)."""
+    if fmt.finite_only:
+        return True
+    return bool(bits.size) and int((bits & bits.dtype.type(fmt.sign_bit - 1)).max()) >= fmt.overflow
+
+
+def special_results(bits: np.ndarray, nan: np.ndarray, fmt: FloatFormat, saturate: bool) -> np.ndarray:
+    """Raw result bits with the products' NaN and infinity rules applied (docs/numerics.md): the lanes
+    ``nan`` become the canonical quiet NaN, or +0 under saturation (CTRL[48]: "inf输出会被饱和为±MAX，
+    NaN输出会被饱和为0"), where an infinite result also becomes ±MAX."""
+    raw = bits.dtype.type
+    if saturate:
+        sign = bits & raw(fmt.sign_bit)
+        inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite results that overflowed to infinity
+        if inf.any():
+            bits = np.where(inf, sign | raw(fmt.max_finite), bits)
+        return np.where(nan, raw(0), bits).astype(bits.dtype, copy=False) if nan.any() else bits
+    return np.where(nan, raw(fmt.quiet_nan), bits).astype(bits.dtype, copy=False) if nan.any() else bits
 
 
 # ------------------------------------------------------------------ integral values

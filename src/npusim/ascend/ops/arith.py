@@ -60,7 +60,7 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError
-from ...rounding import float_array_bits, float_format
+from ...rounding import float_array_bits, float_format, may_hold_special, special_results
 from .. import pages
 
 __all__ = ["OPERATIONS", "compute"]
@@ -207,19 +207,11 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
             bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
         else:
             bits = float_array_bits(wide, dtype)  # rounds once
-    raw = dtype.raw.type
-    if nan is None:  # computed: a NaN or infinite result has a magnitude at least infinity's, so one
-        # reduction clears the usual call (a selected result may hide the other operand's NaN: not there)
-        if bits.size == 0 or int((bits & raw(fmt.sign_bit - 1)).max()) < fmt.overflow:
+    if nan is None:  # computed (a selected result may hide the other operand's NaN: _selected says where)
+        if not may_hold_special(bits, fmt):
             return bits
         nan = np.isnan(wide)
-    if saturate:
-        sign = bits & raw(fmt.sign_bit)
-        inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite float32 results that overflow T
-        if inf.any():
-            bits = np.where(inf, sign | raw(fmt.max_finite), bits)
-        return np.where(nan, raw(0), bits).astype(dtype.raw, copy=False) if nan.any() else bits
-    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dtype.raw, copy=False) if nan.any() else bits
+    return special_results(bits, nan, fmt, saturate)
 
 
 #: operations whose result is one operand's value, or that value with its sign bit changed: no rounding

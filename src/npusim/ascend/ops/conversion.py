@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...dtypes import DType
-from ...rounding import float_array_bits, float_format, integral_array
+from ...rounding import float_array_bits, float_format, integral_array, may_hold_special, special_results
 
 __all__ = ["convert"]
 
@@ -47,20 +47,11 @@ def _to_float(src: DType, dst: DType, values: np.ndarray, mode: str, saturate: b
         if not src.is_float:
             return bits  # an integer fits every float target's range it is converted to
     fmt = float_format(dst)
-    raw = dst.raw.type
-    if not fmt.finite_only:  # a NaN or infinite result has a magnitude at least infinity's: one reduction decides
-        magnitude = bits & raw(fmt.sign_bit - 1)
-        if not magnitude.size or int(magnitude.max()) < fmt.overflow:
-            return bits
+    if not may_hold_special(bits, fmt):
+        return bits
     with np.errstate(invalid="ignore"):
         nan = np.isnan(values) if values.dtype.kind == "f" else np.isnan(values.astype(np.float32))
-    if saturate:
-        sign = bits & raw(fmt.sign_bit)
-        inf = (bits ^ sign) == raw(fmt.overflow)
-        if inf.any():
-            bits = np.where(inf, sign | raw(fmt.max_finite), bits)
-        return np.where(nan, raw(0), bits).astype(dst.raw, copy=False) if nan.any() else bits
-    return np.where(nan, raw(fmt.quiet_nan), bits).astype(dst.raw, copy=False) if nan.any() else bits
+    return special_results(bits, nan, fmt, saturate)
 
 
 def _to_integer(src: DType, dst: DType, values: np.ndarray, mode: str) -> np.ndarray:
