@@ -46,7 +46,15 @@ from ..masking import COUNTER_MAX
 from ..scalars import is_scalar
 from ..types import BinaryRepeatParams, MaskMode
 from .cast import _planned as cast_planned
-from .common import c_api_page, is_int_arg, is_tensor, require_c_api, require_ub_tensor, scalar_bits
+from .common import (
+    c_api_page,
+    is_int_arg,
+    is_tensor,
+    mask_fast_context,
+    require_c_api,
+    require_ub_tensor,
+    scalar_bits,
+)
 from .elementwise import VECTOR_OPS, _compile
 from .move_c_api import DelegatingBinding, Synced
 from .registers import RegisterWrite
@@ -237,9 +245,11 @@ class PositiveSource:
         return PositiveSourceBinding(self.plan.bind(core, tensors), self.name, self.page)
 
 
-class PositiveSourceBinding(ValueRewriteBinding):
+class PositiveSourceBinding(DelegatingBinding):
+    """asc_sqrt's binding: its active source lanes checked not negative (its page only) before it runs."""
+
     def __init__(self, binding, name: str, page: str) -> None:
-        super().__init__(binding, 0, None)
+        super().__init__(binding)
         self.name = name
         self.page = page
 
@@ -380,10 +390,6 @@ def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
     return () if form == "count" else (int(core.mask_mode), core.mask_words)
 
 
-def _fast_context(core: Core) -> tuple:
-    return (int(core.mask_mode), core.mask_words)
-
-
 # ------------------------------------------------------------------ registration
 _SETUPS = {
     "float32": ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
@@ -464,7 +470,7 @@ def _register(function: CFunction, sync: bool):
         f"{function.page} 功能说明; {semantics('5.16')}", support=_support(function), exactness=exactness,
         summary=_summary(function), examples=_examples(function, name),
         per_call=frozenset({function.value}) if function.kind in (SCALAR, FILL) else frozenset(),
-        plan_context=_c_api_context, fast_context=_fast_context, alias_of=function.base,
+        plan_context=_c_api_context, fast_context=mask_fast_context, alias_of=function.base,
         doc=f"``{function.base}`` as the C API's ``{name}`` ({function.page}): ``count`` elements (counter "
             "mode, then normal mode with the mask register holding count), or ``repeat`` repeats under the "
             f"vector mask register with the page's strides.{barrier}",

@@ -72,7 +72,6 @@ __all__ = ["COUNT_DTYPES", "LOWERINGS", "MASK_DTYPES", "create_vec_index", "inde
 NAME = "create_vec_index"
 PAGE = pages.CREATE_VEC_INDEX
 RULES = semantics("5.19")
-INT32_MAX = (1 << 31) - 1
 _CLASSIC = frozenset({"int16", "float16", "int32", "float32"})
 #: T per product and form (数据类型: the 950's int8/int64 only in the count form); products missing do not
 #: have CreateVecIndex (产品支持情况: the 910 and the 310P Vector Core do not; Kirin is not listed)

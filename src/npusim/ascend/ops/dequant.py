@@ -369,8 +369,8 @@ def _b8_footprints(lanes: ActiveLanes, strides, upper_half: bool) -> tuple[list[
     lane = np.arange(SRC_LANES, dtype=np.int64)
     in_block = lane % 16
     src_offsets = lane_offsets(lanes.repeats, 2, s_blk, s_rep)
-    dst_offsets = (lane_offsets(lanes.repeats, 2, d_blk, d_rep) - 2 * in_block + in_block
-                   + HALF_BLOCK_BYTES * upper_half)
+    # a lane's output byte sits in its dst block at its position in the block (one byte per int16 lane)
+    dst_offsets = lane_offsets(lanes.repeats, 2, d_blk, d_rep) - in_block + HALF_BLOCK_BYTES * upper_half
     repeat = np.broadcast_to(np.arange(lanes.repeats, dtype=np.int64)[:, None], (lanes.repeats, SRC_LANES))
     repeats = lanes.select(repeat)
     entry = lanes.select(np.broadcast_to(in_block, (lanes.repeats, SRC_LANES)))
@@ -539,7 +539,7 @@ asc_set_deq_scale = register(Instruction(
         "``(scale)`` (A2/A3): ``set_deq_scale``'s plans (pipe V, as the page says).",
 ))
 
-_C_STRIDES = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
+_C_STRIDES = cast_module._C_STRIDES  # the C API casts' stride arguments, in their order
 
 
 def _c_api_b8(name: str, vector: bool, upper_half: bool):

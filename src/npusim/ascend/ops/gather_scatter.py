@@ -252,8 +252,8 @@ class IndexedBinding(RangesAfterRun):
             self.dense_bytes, self.offset_bytes = dense.byte_addrs()[0], offsets.byte_addrs()[0]
             # a count form's dense lanes and offsets are runs of consecutive elements: sliced, not indexed
             self.dense_run, self.offset_run = run_start(self.dense_index), run_start(self.offset_index)
-            self.dense_bounds = (int(self.dense_index.min()), int(self.dense_index.max())) if dense.elem_index.size \
-                else (0, -1)
+            self.dense_bounds = (int(self.dense_index.min()), int(self.dense_index.max())) \
+                if self.dense_index.size else (0, -1)
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call

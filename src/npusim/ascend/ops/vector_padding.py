@@ -60,13 +60,13 @@ from .common import (
     require_pair,
     require_repeat_params,
 )
+from .elementwise import INT32_MAX
 
 __all__ = ["PAD_DTYPES", "pad_source_lanes", "vector_padding"]
 
 NAME = "vector_padding"
 PAGE = pages.VECTOR_PADDING
 RULES = semantics("5.20")
-INT32_MAX = (1 << 31) - 1
 #: T per product (表1); the only product with VectorPadding is the Atlas inference AI Core (产品支持情况)
 PAD_DTYPES: dict[str, frozenset[str]] = {
     "310P": frozenset({"int16", "uint16", "float16", "int32", "uint32", "float32"}),
@@ -222,10 +222,6 @@ def _support(chip) -> frozenset[str] | None:
     return PAD_DTYPES.get(chip.name)
 
 
-def _plan_context(core: Core, form: str, values: tuple) -> tuple:
-    return mask_plan_context(core, form, values)
-
-
 vector_padding = register(Instruction(
     NAME, "ascend", "fill", "V", FORMS, _compile, f"{PAGE} 功能说明, 约束说明; {RULES}", support=_support,
     exactness=BIT_EXACT,
@@ -240,7 +236,7 @@ vector_padding = register(Instruction(
         "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 512)\n"
         "asc.vector_padding(z, x, 2, True, [0xFF00FF00FF00FF0F, 0], 2, asc.UnaryRepeatParams(2, 1, 16, 8))",
     ),
-    plan_context=_plan_context, fast_context=mask_fast_context,
+    plan_context=mask_plan_context, fast_context=mask_fast_context,
     doc=f"``vector_padding(dst, src, pad_mode, pad_side, count)`` / ``(..., mask, repeat_times, repeat_params, "
         f"is_set_mask=True)`` ({PAGE}): DataBlock-wise padding, Atlas inference AI Core only.",
 ))
