@@ -45,6 +45,7 @@ __all__ = [
     "HardwareToleranceWarning",
     "GmPastEndWarning",
     "MaskHighWordWarning",
+    "PadRegisterUnusedWarning",
     "TmpBufferSizeWarning",
     "UbPastTensorEndWarning",
     "UnsupportedError",
@@ -195,6 +196,15 @@ class TmpBufferSizeWarning(HardwareToleranceWarning):
 
     The API's lowering writes the bytes it needs from the buffer's start (past the tensor's end, if it
     is shorter, which is then a :class:`UbPastTensorEndWarning` too; docs/semantics.md §10.7).
+    """
+
+
+class PadRegisterUnusedWarning(HardwareToleranceWarning):
+    """A 950 ``data_copy_pad`` with ``is_pad`` false and padding: the pads repeat each block's first element.
+
+    The DataCopyPad and SetPadValue pages say the pads take the ``SetPadValue`` register; the 950's
+    lowering turns the constant padding off instead, which fills them with the block's first element
+    (docs/semantics.md §5.2).  Set ``is_pad`` with the padding value to get the value on every product.
     """
 
 

@@ -17,6 +17,7 @@ from npusim.errors import (
     DataCopyRoundDownWarning,
     OutOfBoundsError,
     OverlapError,
+    PadRegisterUnusedWarning,
     ParameterRangeError,
     RuntimeMisuseError,
     UninitializedReadWarning,
@@ -283,3 +284,39 @@ def test_count_not_a_multiple_of_32_bytes_rounds_down_under_the_hardware_policy(
             asc.data_copy(ub, gm_tensor(src), count)
         got = core.ub_read(0, 40000)
     assert got[:moved] == src.tobytes()[:moved] and got[moved:] == bytes(40000 - moved)
+
+
+# The 950 lowers DataCopyPad with isPad as copy_gm_to_ubuf_align_v2's enable_constant_pad, whose "false" is
+# "填充值为输入数据的第一个值" (asc_copy_gm2ub_align_arch_3510.md): the pads are not the SetPadValue register
+# the DataCopyPad page names (docs/semantics.md §5.2).
+def test_950_pad_without_is_pad_is_rejected_under_strict_with_the_lowering_named():
+    data = np.arange(1, 6, dtype=np.float32)
+    with pytest.raises(UnsupportedError) as info:
+        _pad_in("950", data, 1, 5, 1, 2, is_pad=False, set_value=7.0)
+    message = str(info.value)
+    assert "data_copy_pad" in message and "pad_params.is_pad" in message and "first element" in message
+    assert "asc_copy_gm2ub_align_arch_3510.md" in message and "§5.2" in message
+
+
+def test_950_pad_without_is_pad_repeats_each_blocks_first_element_under_hardware_policy():
+    data = np.arange(1, 11, dtype=np.int16)  # two blocks of 5
+    item = 2
+    with asc.Core("950", tolerance="hardware") as core:
+        core.ub_write(0, b"\xee" * 64)
+        dst = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 32)
+        asc.set_pad_value(7)
+        with pytest.warns(PadRegisterUnusedWarning, match="first element"):
+            asc.data_copy_pad(dst, gm_tensor(data), asc.DataCopyExtParams(2, 5 * item, 0, 0),
+                              asc.DataCopyPadExtParams(asc.int16, False, 2, 1, 0))
+        rows = np.frombuffer(core.ub_read(0, 64), np.int16).reshape(2, 16)
+    # [2 left][5 data][1 right][8 dummy] = 16 int16 = 32 bytes; every byte but the data repeats the block's first
+    assert rows[0].tolist() == [1, 1, 1, 2, 3, 4, 5] + [1] * 9
+    assert rows[1].tolist() == [6, 6, 6, 7, 8, 9, 10] + [6] * 9
+
+
+def test_950_pad_with_is_pad_and_a2_without_is_pad_keep_the_pages_padding():
+    data = np.arange(1, 6, dtype=np.float32)
+    got, _ = _pad_in("950", data, 1, 5, 1, 1, is_pad=True, value=-1.0)
+    assert np.frombuffer(got, np.float32).tolist() == [-1, 1, 2, 3, 4, 5, -1, -1]
+    got, _ = _pad_in("A2", data, 1, 5, 1, 1, is_pad=False, set_value=7.0)
+    assert np.frombuffer(got, np.float32).tolist() == [7, 1, 2, 3, 4, 5, 7, 7]

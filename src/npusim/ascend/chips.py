@@ -262,6 +262,11 @@ class AscendChip:
             ``GetReduceRepeatSumSpr`` reads it (A2/A3: the ACC register; 950: a block-local copy).
         gatherb_dtypes: dtypes of ``Gatherb`` (Gatherb(ISASI).md 数据类型); empty where not supported.
         pad_value_api: ``SetPadValue`` exists.
+        copy_pad_fills_first: ``DataCopyPad`` GM -> UB with ``isPad`` false and left/right padding fills the
+            pads with each block's first element, not the padding register its page names (the 950: dav_3510
+            ``DataCopyPadGm2UBImpl`` passes ``isPad`` as ``copy_gm_to_ubuf_align_v2``'s ``enable_constant_pad``,
+            whose false is "填充值为输入数据的第一个值", asc_copy_gm2ub_align_arch_3510.md 参数说明); npusim does
+            so under the hardware policy and rejects the call under strict (docs/semantics.md §5.2).
         loop_mode_api: ``SetLoopModePara`` / ``ResetLoopModePara`` exist, and GM <-> UB copies follow the
             loop-mode registers (950 only).
         data_copy_zero_nop: ``block_count = 0`` or ``block_len = 0`` is a NOP (A2/A3, 950); on the
@@ -300,6 +305,7 @@ class AscendChip:
     gatherb_dtypes: frozenset[str] = frozenset()
     reduce_sum_spr: bool = False
     pad_value_api: bool = False
+    copy_pad_fills_first: bool = False
     loop_mode_api: bool = False
     data_copy_zero_nop: bool = False
     dequant: DequantSupport | None = None
@@ -474,6 +480,7 @@ _ROWS = (
                                              "apart, the page 16 elements"
                             for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2")},
         pad_value_api=True,
+        copy_pad_fills_first=True,
         data_copy_zero_nop=True,
         dequant=_950_DEQUANT,
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),

@@ -27,7 +27,9 @@ What the padding bytes hold (GMToUB非对齐数据搬运(DataCopyPad).md, "参�
   ``is_pad`` (which also loads it into the padding register), else the register as
   ``set_pad_value`` or an earlier ``is_pad`` copy left it.  With the register never set
   the documents call the bytes "随机值" (random): npusim leaves them undefined, so reading
-  them later is reported as an uninitialised read.
+  them later is reported as an uninitialised read.  On the 950 an ``is_pad``-false copy with
+  padding fills the pads with each block's first element instead (its lowering turns constant
+  padding off): a ``PadRegisterUnusedWarning`` under the hardware policy, an error under strict.
 
 All checks (types, dtypes, field ranges, alignment, bounds in UB and GM, overlap of a
 UB -> UB copy) run before any byte moves.
@@ -50,7 +52,14 @@ from ...dtypes import DType
 from ...engine.plan import SelfBinding
 from ...engine.registry import Instruction, register
 from ...engine.trace import ByteRange
-from ...errors import AlignmentError, DataCopyRoundDownWarning, OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import (
+    AlignmentError,
+    DataCopyRoundDownWarning,
+    OverlapError,
+    PadRegisterUnusedWarning,
+    ParameterRangeError,
+    UnsupportedError,
+)
 from ...memory import Memory
 from ...overloads import Form, Param
 from ...sources import semantics
@@ -89,6 +98,8 @@ COPY_DOC = pages.DATA_COPY
 PAD_DOC = pages.DATA_COPY_PAD
 COPY_RULES = semantics("5.1")
 PAD_RULES = semantics("5.2")
+#: what the 950's DataCopyPad lowering passes its isPad to (dav_3510 DataCopyPadGm2UBImpl)
+PAD_950_LOWERING = f"{pages.C_API_DATAMOVE}/asc_copy_gm2ub_align/asc_copy_gm2ub_align_arch_3510.md 参数说明"
 MAX_BLOCK_COUNT = 4095  # blockCount ∈ [0, 4095]
 MAX_PAD_BLOCK_LEN = 2097151  # DataCopyExtParams.blockLen ∈ [0, 2097151] bytes
 GM_TO_UB, UB_TO_GM, UB_TO_UB = "GM -> UB", "UB -> GM", "UB -> UB"
@@ -568,6 +579,14 @@ def _compile_pad(core: Core, form: str, values: dict) -> PadPlan:
     if not inbound and pad is not None:
         raise TypeError(f"{instruction}: UB -> GM takes no pad_params")
     is_pad, left, right, value = _pad_fields(instruction, pad, dtype)
+    pads_from_first = inbound and not is_pad and bool(left or right) and core.chip.copy_pad_fills_first
+    if pads_from_first:
+        error = UnsupportedError(
+            instruction, "pad_params.is_pad", is_pad,
+            f"on {core.chip.product} the pads of an is_pad-false copy repeat each block's first element, not the "
+            "SetPadValue register the page names (the lowering turns constant padding off)",
+            "True, with the padding value", f"{PAD_DOC} 参数说明 (isPad); {PAD_950_LOWERING}; {PAD_RULES}")
+        tolerate(core.tolerance, error, PadRegisterUnusedWarning, "pads with each block's first element")
     geometry = _pad_runs(instruction, values["data_copy_params"], core, dtype)
     src_runs = dst_runs = NO_RUNS
     if geometry is not None:
@@ -582,7 +601,7 @@ def _compile_pad(core: Core, form: str, values: dict) -> PadPlan:
     src_runs, dst_runs, registers, looped = loop_mode_runs(instruction, core, GM_TO_UB if inbound else UB_TO_GM,
                                                        src_runs, dst_runs)
     plan = PadPlan(inbound, dtype, src_runs, dst_runs, left, right, is_pad, value, loop_registers_read=registers,
-                   gm_aligned=looped)
+                   gm_aligned=looped, pads_from_first=pads_from_first)
     plan.check(core, (dst, src))
     if looped:
         require_disjoint_dst(plan.dst, *DISJOINT["loop"])
