@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -636,6 +637,12 @@ class PadPlan:
         self.check(core, operands)
         return PadBinding(self)
 
+    @cached_property
+    def pad_columns(self) -> np.ndarray:
+        """The byte columns of a UB row that are not data: the left pad, then the right pad and the dummy."""
+        start = self.left + self.src.nbytes
+        return np.r_[np.arange(self.left), np.arange(start, self.dst.nbytes)]
+
     @property
     def pads_from_register(self) -> bool:
         """The pads take the padding register (``set_pad_value`` or an earlier ``is_pad`` copy)."""
@@ -678,21 +685,21 @@ class PadBinding:
         fill = plan.value if plan.is_pad else core.pad_value
         if plan.pads_from_first:  # every byte around the data repeats the block's first element
             pattern = np.tile(data[:, : dtype.itemsize], (1, row // dtype.itemsize))
-            pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
+            pad_columns = plan.pad_columns
             rows[:, pad_columns] = pattern[:, pad_columns]
         elif left == 0 and right == 0:
             first = data[:, : dtype.itemsize]
             rows[:, length:] = np.tile(first, (1, (row - length) // dtype.itemsize))
         elif fill is not None:
             bits = scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
-            pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
+            pad_columns = plan.pad_columns
             rows[:, pad_columns] = np.tile(bits, row // dtype.itemsize)[pad_columns]
 
         target = plan.dst.byte_index(dst.addr)
         if (left or right) and fill is None and not plan.pads_from_first:
             # padding register never set: the pads are "随机值"; only the data bytes become defined
-            pad_columns = np.r_[np.arange(left), np.arange(left + length, row)]
-            writes = (target[:, left : left + length].reshape(-1), data.reshape(-1), target[:, pad_columns].reshape(-1))
+            writes = (target[:, left : left + length].reshape(-1), data.reshape(-1),
+                      target[:, plan.pad_columns].reshape(-1))
         else:
             writes = (target.reshape(-1), rows.reshape(-1), None)
         self._commit_pad(core, *writes)
