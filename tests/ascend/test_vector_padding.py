@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
-from npusim.errors import OverlapError, ParameterRangeError, UnsupportedError
+from npusim.errors import OverlapError, ParameterRangeError, UninitializedReadWarning, UnsupportedError
 
 from .conftest import assert_rejected, fill
 
@@ -132,3 +132,18 @@ def test_rules_reject_and_change_nothing():
         before = core.ub.snapshot()
         asc.vector_padding(z, x, 0, False, 0)  # count 0: nothing
         assert core.ub.snapshot() == before
+
+
+@pytest.mark.parametrize("form", ["count", "mask"])
+def test_a_never_written_source_element_is_reported_even_outside_the_mask(form):
+    # the source is read whole, whatever the mask (module docstring of npusim.ascend.ops.vector_padding)
+    with asc.Core("310P") as core:
+        core.ub_write(SRC, bytes(254))  # every byte of the repeat's 128 halves but the last element's
+        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 128)
+        dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 128)
+        expected = f"vector_padding: src reads never-written UB byte {SRC + 254:#x}"
+        with pytest.warns(UninitializedReadWarning, match=expected):
+            if form == "count":
+                asc.vector_padding(dst, src, 1, False, 128)
+            else:
+                asc.vector_padding(dst, src, 1, False, 16, 1, asc.UnaryRepeatParams(1, 1, 8, 8))

@@ -46,6 +46,7 @@ from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, mask_form_lanes
+from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import MaskMode, UnaryRepeatParams
 from .common import (
@@ -97,6 +98,27 @@ def pad_source_lanes(mode: int, right: bool, block: int) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ planning
+@dataclass(frozen=True)
+class BlockRecipe:
+    """A padding pattern as slices of the last axis of ``(repeats, 8, B)`` blocks: ``out[..., into] =
+    src[..., take]`` (a broadcast for mode 0), then ``out[..., zero] = 0`` where mode 2 has its zero."""
+
+    into: slice
+    take: slice
+    zero: int | None
+
+
+def block_recipe(mode: int, right: bool, block: int) -> BlockRecipe:
+    """:func:`pad_source_lanes` as slices (module docstring's table)."""
+    if mode == 0:
+        return BlockRecipe(slice(None), slice(block - 1, block) if right else slice(0, 1), None)
+    if mode == 1:
+        return BlockRecipe(slice(None), slice(None, None, -1), None)
+    if right:
+        return BlockRecipe(slice(0, block - 1), slice(block - 2, None, -1), block - 1)
+    return BlockRecipe(slice(1, None), slice(block - 1, 0, -1), 0)
+
+
 def _compile(core: Core, form: str, bound: dict) -> PaddingPlan:
     dst, src = require_pair(NAME, core, bound["dst"], bound["src"], f"{PAGE} 参数说明")
     allowed = PAD_DTYPES.get(core.chip.name)
@@ -131,7 +153,8 @@ def _compile(core: Core, form: str, bound: dict) -> PaddingPlan:
     dst_fp = strided_footprint("dst", 0, lanes, itemsize, d_blk, d_rep)
     src_fp = strided_footprint("src", 0, every_lane, itemsize, s_blk, s_rep)
     plan = PaddingPlan(dst.dtype, lanes, dst_fp, src_fp, _lane_sources(mode, right, itemsize, lanes),
-                       words_after, mode_after, registers)
+                       words_after, mode_after, registers, ((d_blk, d_rep), (s_blk, s_rep)),
+                       block_recipe(mode, right, 32 // itemsize), every_lane)
     plan.placed([dst, src])
     return plan
 
@@ -162,11 +185,28 @@ class PaddingPlan:
     mask_words_after: MaskWords | None
     mask_mode_after: MaskMode | None
     registers: tuple[str, ...]
+    strides: tuple[tuple[int, int], tuple[int, int]] | None = None  # (block, repeat) of dst and src
+    recipe: BlockRecipe | None = None
+    every_lane: ActiveLanes | None = None  # the src lanes: every lane of each repeat (reads ignore the mask)
     operands: tuple[str, ...] = ("dst", "src")
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> PaddingBinding:
         dst, src = require_pair(NAME, core, *tensors, f"{PAGE} 参数说明")
-        return PaddingBinding(self, None if self.lanes is None else self.placed([dst, src]))
+        if self.lanes is None:
+            return PaddingBinding(self, None, None)
+        return PaddingBinding(self, self.placed([dst, src]), self._accesses(core, dst, src))
+
+    def _accesses(self, core: Core, dst: LocalTensor, src: LocalTensor) -> list[OperandAccess] | None:
+        """Both operands as ``(repeats, 8, B)`` views over UB, or ``None`` where the view layout does not fit
+        (a view past UB's end, a dst writing an element twice): then the lanes are moved one by one."""
+        dst_fp, src_fp = self.dst_fp.moved(dst.addr), self.src_fp.moved(src.addr)
+        (d_blk, d_rep), (s_blk, s_rep) = self.strides
+        operands = [StridedOperand(dst.addr, dst_fp, d_blk, d_rep), StridedOperand(src.addr, src_fp, s_blk, s_rep)]
+        if choose_layout(core.ub, operands, self.lanes, operands[0]) != "view":
+            return None
+        raw = self.dtype.raw
+        return [OperandAccess.build(core.ub, operands[0], raw, self.lanes, "view"),
+                OperandAccess.build(core.ub, operands[1], raw, self.every_lane, "view")]
 
     def placed(self, tensors: list[LocalTensor]) -> tuple[Footprint, Footprint]:
         """Bounds and overlap at these tensors' addresses (docs/semantics.md §1.6)."""
@@ -179,9 +219,12 @@ class PaddingPlan:
 
 
 class PaddingBinding:
-    def __init__(self, plan: PaddingPlan, footprints: tuple[Footprint, Footprint] | None) -> None:
+    def __init__(self, plan: PaddingPlan, footprints: tuple[Footprint, Footprint] | None,
+                 accesses: list[OperandAccess] | None) -> None:
         self.plan = plan
         self.footprints = footprints
+        self.accesses = accesses
+        self.result = None if accesses is None else np.empty(accesses[1].values.shape, plan.dtype.raw)
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
 
@@ -203,6 +246,10 @@ class PaddingBinding:
         if self.footprints is None:
             self._commit_registers(core)
             return
+        if self.accesses is not None:
+            self._run_blocks(core)
+            self._commit_registers(core)
+            return
         dst_fp, src_fp = self.footprints
         raw = plan.dtype.raw
         core.ub.check_initialized(NAME, "src", src_fp.elem_index, plan.dtype.itemsize)
@@ -210,6 +257,17 @@ class PaddingBinding:
         result = source[plan.sources]
         core.ub.scatter(dst_fp.elem_index, result)
         self._commit_registers(core)
+
+    def _run_blocks(self, core: Core) -> None:
+        """The view layout: every source block read first, each padded by the plan's slices, then written."""
+        ub, recipe, result = core.ub, self.plan.recipe, self.result
+        dst, src = self.accesses
+        if src.seen_written != ub.shadow_epoch:
+            src.check_initialized(ub, NAME)
+        result[..., recipe.into] = src.gather(ub, self.plan.dtype.raw)[..., recipe.take]
+        if recipe.zero is not None:
+            result[..., recipe.zero] = 0
+        dst.write(ub, result)
 
     def _commit_registers(self, core: Core) -> None:
         if self.plan.mask_words_after is not None:
