@@ -87,7 +87,9 @@ def test_matches_the_reference(dtype, mode, right, form, data):
         else:
             repeats = data.draw(st.integers(1, 3))
             d_blk, s_blk = data.draw(st.integers(1, 2)), data.draw(st.integers(0, 2))
-            d_rep, s_rep = 8 * d_blk + data.draw(st.integers(0, 2)), data.draw(st.sampled_from([0, 8, 16]))
+            # a dst repeat stride of 0 writes elements twice (the last repeat's win): the element-by-element path
+            d_rep = data.draw(st.sampled_from([0, 8 * d_blk, 8 * d_blk + 1, 8 * d_blk + 2]))
+            s_rep = data.draw(st.sampled_from([0, 8, 16]))
             if form == "mask":
                 mask = data.draw(st.integers(1, lanes))
                 def active(r, lane):
