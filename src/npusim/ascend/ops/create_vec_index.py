@@ -61,11 +61,19 @@ from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, strided_footprint
 from ..masking import MAX_REPEAT, MaskWords, checked_counter_lanes, lanes_from_mask_arg
-from ..scalars import scalar_bits
+from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import MaskMode
 from . import arith
-from .common import is_int_arg, is_mask_arg, is_scalar, mask_registers_left, require_dtype, require_ub_tensor
+from .common import (
+    is_int_arg,
+    is_mask_arg,
+    is_scalar,
+    mask_registers_left,
+    require_dtype,
+    require_ub_tensor,
+    scalar_bits_cached,
+)
 
 __all__ = ["COUNT_DTYPES", "LOWERINGS", "MASK_DTYPES", "create_vec_index", "index_values"]
 
@@ -175,7 +183,7 @@ def _chained(dtype: DType, first_repeat: np.ndarray, repeats: int, lanes: int, s
 # ---------------------------------------------------------------- planning
 def _first_value_bits(core: Core, dtype: DType, value) -> np.ndarray:
     """``first_value`` as T's bits; it must lie inside T's range (约束说明)."""
-    bits = scalar_bits(NAME, "first_value", value, dtype)
+    bits = scalar_bits_cached(NAME, "first_value", value, dtype)
     if dtype.is_float and not np.isfinite(bits.view(dtype.np_dtype)[0]):
         raise ParameterRangeError(NAME, "first_value", value, f"firstValue must lie inside the range of {dtype}",
                                   f"finite {dtype} values", f"{PAGE} 约束说明; {RULES}")
@@ -234,7 +242,7 @@ def _compile(core: Core, form: str, bound: dict) -> CreateVecIndexPlan:
     footprint = strided_footprint("dst", 0, lanes, dtype.itemsize, blk, rep)
     _check_repeats_disjoint(footprint, rep)
     plan = CreateVecIndexPlan(dtype, lanes, footprint, lowering, words_after, mode_after, registers,
-                              int64_exact=dtype.name == "int64")
+                              int64_exact=dtype.name == "int64", strides=(blk, rep))
     plan.placed(dst)
     return plan
 
@@ -306,13 +314,20 @@ class CreateVecIndexPlan:
     mask_mode_after: MaskMode | None
     registers: tuple[str, ...]
     int64_exact: bool = False
+    strides: tuple[int, int] = (1, 8)  # dst block and repeat stride
     operands: tuple[str, ...] = ("dst",)
     first_value_at: int = 1
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> CreateVecIndexBinding:
         (dst,) = tensors
         require_ub_tensor(NAME, "dst", dst, core)
-        return CreateVecIndexBinding(self, None if self.lanes is None else self.placed(dst))
+        if self.lanes is None:
+            return CreateVecIndexBinding(self, None, None)
+        footprint = self.placed(dst)
+        operand = StridedOperand(dst.addr, footprint, *self.strides)
+        layout = choose_layout(core.ub, [operand], self.lanes, operand)
+        return CreateVecIndexBinding(self, footprint,
+                                     OperandAccess.build(core.ub, operand, self.dtype.raw, self.lanes, layout))
 
     def placed(self, dst: LocalTensor) -> Footprint:
         footprint = self.footprint.moved(dst.addr)
@@ -321,9 +336,10 @@ class CreateVecIndexPlan:
 
 
 class CreateVecIndexBinding:
-    def __init__(self, plan: CreateVecIndexPlan, footprint: Footprint | None) -> None:
+    def __init__(self, plan: CreateVecIndexPlan, footprint: Footprint | None, dst: OperandAccess | None) -> None:
         self.plan = plan
         self.footprint = footprint
+        self.dst = dst
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         self.last: tuple[bytes, bool, np.ndarray] | None = None  # (first_value bits, saturate, values): a loop
@@ -348,11 +364,12 @@ class CreateVecIndexBinding:
         key = (first.tobytes(), saturate)
         if self.last is None or self.last[:2] != key:  # the values depend on first_value and CTRL[48] only
             grid = index_values(plan.lowering, plan.dtype, first, plan.lanes.repeats, saturate, plan.int64_exact)
-            self.last = (*key, plan.lanes.select(grid))
+            in_layout = grid.reshape(self.dst.values.shape) if self.dst.layout == "view" else plan.lanes.select(grid)
+            self.last = (*key, in_layout)
         self._commit(core, self.last[2])
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
-        core.ub.scatter(self.footprint.elem_index, result)
+        self.dst.write(core.ub, result)
         if self.plan.mask_words_after is not None:
             core.set_mask_words(*self.plan.mask_words_after)
         if self.plan.mask_mode_after is not None:
