@@ -341,3 +341,69 @@ def test_ascend_quant_per_tensor_page_example():
         quant(dst, src, 0.02, 0.9, 1024, tmp)
         out = dst.read()
     assert out[:3].tolist() == [-9, -9, -9] and out[1021] == 11
+
+
+# ------------------------------------------------------------------ 比较与选择/Compare.md: the misprinted outputs
+COMPARE_SRC0 = [v for v in (2, 3, 5, 7, 11, 13, 17, 19) for _ in range(8)]
+COMPARE_SRC1 = [v for v in (2, 4, 6, 8, 10, 12, 14, 16) for _ in range(8)]
+
+
+def _compare(chip, mode, *how) -> bytes:
+    with asc.Core(chip) as core:
+        src0 = asc.LocalTensor(asc.float32, VECIN, 0, 64)
+        src1 = asc.LocalTensor(asc.float32, VECIN, 0x100, 64)
+        dst = asc.LocalTensor(asc.uint8, VECOUT, 0x200, 32)
+        src0.write(np.array(COMPARE_SRC0, np.float32))
+        src1.write(np.array(COMPARE_SRC1, np.float32))
+        dst.write(np.zeros(32, np.uint8))
+        asc.compare(dst, src0, src1, asc.CMPMODE[mode], *how)
+        return core.ub_read(0x200, 8)
+
+
+def test_compare_first_n_lt_example_by_its_inputs():
+    """tensor前n个数据计算, LT: the page prints [0 127 127 127 0 0 0 0]; elements 8-31 (3<4, 5<6, 7<8) are all
+    less, so bytes 1-3 are 0b11111111 = 255 (erratum E3: 127 has bit 7 clear, element 15 / 23 / 31 is 7 < 8)."""
+    assert _compare("A2", "LT", 64) == bytes([0, 255, 255, 255, 0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("chip", ["950", "310B", "A2"])
+def test_compare_mask_28_le_example_by_its_inputs(chip):
+    """Tensor高维切分计算, mask连续模式, LE, mask 28, repeat 1 {1, 1, 1, 1, 8, 8}: the page prints
+    [127 127 127 16 0 0 0 0].  Elements 0-31 are LE, 32-63 not: with lanes 0-27 active the bytes are
+    255 255 255 15 on the products that write masked-off bits as 0 (950, 310B; the rule the page's bit-wise
+    example shows), and 255 255 255 255 on the A2, where the mask is reserved (docs/semantics.md; erratum E4:
+    127 and 16 are neither)."""
+    expected = [255, 255, 255, 255] if chip == "A2" else [255, 255, 255, 15]
+    assert _compare(chip, "LE", 28, 1, asc.BinaryRepeatParams(1, 1, 1, 1, 8, 8)) == bytes(expected + [0] * 4)
+
+
+# ------------------------------------------------------------------ 类型转换/Cast.md: the mask forms
+CAST_SIX = [1.4, 1.5, 1.6, 2.4, 2.5, 2.6]
+CAST_PRINTED = {"CAST_CEIL": [2, 2, 2, 3, 3, 3], "CAST_RINT": [1, 2, 2, 2, 2, 3], "CAST_FLOOR": [1, 1, 1, 2, 2, 2],
+                "CAST_ROUND": [1, 2, 2, 2, 3, 3], "CAST_TRUNC": [1, 1, 1, 2, 2, 2]}
+
+
+@pytest.mark.parametrize("mode", sorted(CAST_PRINTED))
+def test_cast_page_examples_in_the_mask_forms(mode):
+    """half [1.4, 1.5, 1.6, 2.4, 2.5, 2.6, ... 2.6] -> int32 as printed per RoundMode, in the page's mask form
+    (mask 64, 8 repeats, {1, 1, 8, 4}; the count form: tests/ascend/test_cast.py).  The page's bit-wise snippet
+    passes {0, UINT64_MAX}: for 32-bit data the high word must be 0 (掩码/通用说明.md), so npusim rejects it
+    (erratum E5) and runs {UINT64_MAX, 0}, the mask that selects the 64 lanes."""
+    values = np.array((CAST_SIX * 86)[:511] + [2.6], np.float16)
+    printed = CAST_PRINTED[mode]
+    expected = bits((printed * 86)[:511] + printed[-1:], asc.int32)
+    for mask in (64, [ALL_ONES, 0], [0, ALL_ONES]):
+        with asc.Core("A2") as core:
+            src = asc.LocalTensor(asc.half, VECIN, 0, 512)
+            dst = asc.LocalTensor(asc.int32, VECOUT, 1024, 512)
+            src.write(values)
+            dst.write(np.zeros(512, np.int32))
+            args = (dst, src, asc.RoundMode[mode], mask, 8, asc.UnaryRepeatParams(1, 1, 8, 4))
+            if mask == [0, ALL_ONES]:
+                before = core.ub_read(0, 3072)
+                with pytest.raises(ParameterRangeError):
+                    asc.cast(*args)
+                assert core.ub_read(0, 3072) == before
+            else:
+                asc.cast(*args)
+                assert core.ub_read(1024, 2048) == expected
