@@ -218,7 +218,8 @@ def test_asc_datablock_reduce_page_examples(name, source, printed):
 
 def test_asc_pair_reduce_sum_page_example():
     """asc_pair_reduce_sum.md: [1 2 3 ... 256] -> [3 7 ... 511] (repeat 2, strides 1, 1, 8; mask register
-    all ones, the core's state at start).  The page declares dst[16]: the 128 sums need 128 (erratum A24)."""
+    all ones, the core's state at start).  The page declares dst[16]: the 128 sums need 128 (erratum E10,
+    docs/worked-examples.md)."""
     def call(z, x):
         asc.asc_set_vector_mask(ALL_ONES, ALL_ONES)
         asc.asc_pair_reduce_sum(z, x, 2, 1, 1, 8)
