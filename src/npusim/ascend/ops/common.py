@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from ...dtypes import DType
+from ...dtypes import DTYPES, DType
 from ...engine.caches import Cache
 from ...errors import UnsupportedError
 from ...overloads import Param
@@ -22,6 +22,7 @@ from ..tensor import LocalTensor
 from ..types import UB_POSITIONS, PipeID, UnaryRepeatParams
 
 __all__ = [
+    "require_register_dtype",
     "RangesAfterRun",
     "UB_ALIGN",
     "c_api_page",
@@ -194,3 +195,14 @@ def mask_registers_left(words_after, mode_after) -> tuple[str, ...]:
     """The register names a call whose lowering leaves ``words_after`` / ``mode_after`` (``None``: that
     register untouched) writes: ``"MASK"``, ``"MASK_MODE"`` (docs/semantics.md §1.4)."""
     return ("MASK",) * (words_after is not None) + ("MASK_MODE",) * (mode_after is not None)
+
+
+def require_register_dtype(instruction: str, dtype, allowed: frozenset[str], rule: str, source: str) -> DType:
+    """The ``T`` a special-register read takes (``GetReduceRepeatSumSpr<T>``, ``GetReduceRepeatMaxMinSpr<T>``):
+    one of npusim's dtype objects (``TypeError`` otherwise) whose name is in ``allowed``."""
+    known = DTYPES.get(dtype.name) if isinstance(dtype, DType) and type(dtype.name) is str else None
+    if known is None or known is not dtype:  # identity: a mutated copy may hold arrays (elementwise ==)
+        raise TypeError(f"{instruction}: dtype must be an asc dtype (asc.float16, asc.float32), got {dtype!r}")
+    if dtype.name not in allowed:
+        raise UnsupportedError(instruction, "T", dtype.name, rule, ", ".join(sorted(allowed)), source)
+    return dtype

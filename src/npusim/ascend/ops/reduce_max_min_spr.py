@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...dtypes import DTYPES, DType
+from ...dtypes import DType
 from ...engine.plan import SelfBinding
 from ...engine.registry import BIT_EXACT, Instruction, register
 from ...errors import RuntimeMisuseError, UnsupportedError
@@ -52,7 +52,7 @@ from .. import pages
 from ..addressing import ActiveLanes
 from ..chips import unsupported_on
 from ..core import Core
-from .common import c_api_page, require_c_api
+from .common import c_api_page, require_c_api, require_register_dtype
 
 __all__ = ["MaxMinCnt", "MaxMinCntWrite", "asc_get_reduce_max_cnt", "asc_get_reduce_min_cnt",
            "get_reduce_repeat_max_min_spr", "max_min_cnt_write"]
@@ -169,13 +169,8 @@ class MaxMinRead(SelfBinding):
 
 
 def _dtype(name: str, dtype, page: str) -> DType:
-    known = DTYPES.get(dtype.name) if isinstance(dtype, DType) and type(dtype.name) is str else None
-    if known is None or known is not dtype:  # identity: a mutated copy may hold arrays (elementwise ==)
-        raise TypeError(f"{name}: dtype must be an asc dtype (asc.float16, asc.float32), got {dtype!r}")
-    if dtype.name not in SPR_DTYPES:
-        raise UnsupportedError(name, "T", dtype.name, "the register is read as half or float", "float16, float32",
-                               f"{page} 数据类型; {RULES}")
-    return dtype
+    return require_register_dtype(name, dtype, SPR_DTYPES, "the register is read as half or float",
+                                  f"{page} 数据类型; {RULES}")
 
 
 def _compile(core: Core, form: str, values: dict) -> MaxMinRead:

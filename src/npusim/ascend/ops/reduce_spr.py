@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...dtypes import DTYPES, DType
+from ...dtypes import DType
 from ...engine.plan import SelfBinding
 from ...engine.registry import Instruction, register
 from ...errors import RuntimeMisuseError, UnsupportedError
@@ -27,6 +27,7 @@ from ...sources import semantics
 from .. import pages
 from ..chips import unsupported_on
 from ..core import Core
+from .common import require_register_dtype
 from .reduce_all import ACC_DTYPES
 
 __all__ = ["get_reduce_repeat_sum_spr"]
@@ -61,13 +62,8 @@ def _compile(core: Core, form: str, values: dict) -> AccRead:
     if not core.chip.reduce_sum_spr:
         raise unsupported_on(core.chip, NAME, "GetReduceRepeatSumSpr", lambda c: c.reduce_sum_spr,
                              f"{PAGE} 产品支持情况; {RULES}")
-    dtype = values["dtype"]
-    known = DTYPES.get(dtype.name) if isinstance(dtype, DType) and type(dtype.name) is str else None
-    if known is None or known is not dtype:  # identity: a mutated copy may hold arrays (elementwise ==)
-        raise TypeError(f"{NAME}: dtype must be an asc dtype (asc.float16, asc.float32), got {dtype!r}")
-    if dtype.name not in ACC_DTYPES:
-        raise UnsupportedError(NAME, "T", dtype.name, "GetReduceRepeatSumSpr reads half or float",
-                               "float16, float32", f"{PAGE} 数据类型; {RULES}")
+    dtype = require_register_dtype(NAME, values["dtype"], ACC_DTYPES, "GetReduceRepeatSumSpr reads half or float",
+                                   f"{PAGE} 数据类型; {RULES}")
     return AccRead(dtype)
 
 
