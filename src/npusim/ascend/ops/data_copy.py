@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
@@ -61,6 +60,7 @@ from ...errors import (
     ParameterRangeError,
     UnsupportedError,
 )
+from ...lazy import cached_attribute
 from ...memory import Memory
 from ...overloads import Form, Param
 from ...sources import semantics
@@ -637,7 +637,7 @@ class PadPlan:
         self.check(core, operands)
         return PadBinding(self)
 
-    @cached_property
+    @cached_attribute
     def pad_columns(self) -> np.ndarray:
         """The byte columns of a UB row that are not data: the left pad, then the right pad and the dummy."""
         start = self.left + self.src.nbytes
