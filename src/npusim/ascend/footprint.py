@@ -219,16 +219,38 @@ def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, to
         in_clash = np.isin(dst.repeats, clash)
         if same_array(dst.addrs[in_clash], src.addrs[in_clash]):
             return
+    elif dst.itemsize != src.itemsize and _nested_from_one_start(d_bytes, d_rep, s_bytes, s_rep, shared // span):
+        return
     repeat, byte = int(shared[0] // span), int(shared[0] % span)
     error = OverlapError(
         instruction, f"{src.name} / {dst.name}", f"byte {byte:#x} in repeat {repeat}",
         f"{src.name} and {dst.name} partially overlap within one repeat",
-        "either exactly the same addresses lane for lane (in place) or no common byte", OVERLAP_SOURCE,
+        "exactly the same addresses lane for lane (in place), for operands of different widths one "
+        "inside the other from the same first byte, or no common byte", OVERLAP_SOURCE,
     )
     if tolerated_outside is None or _inside_both(shared % span, tolerated_outside).any():
         raise error
     tolerate("hardware", error, UbPastTensorEndWarning, "the common bytes lie past one operand's tensor; "
              "npusim reads every source before it writes (the documents leave the order open)")
+
+
+def _nested_from_one_start(d_bytes, d_rep, s_bytes, s_rep, repeats: np.ndarray) -> bool:
+    """Whether, in every repeat where they meet, the narrower operand's bytes start where the wider one's
+    do and lie inside them: a conversion in place, such as a float -> half ``Cast`` onto its own source.
+
+    Operands of different widths cannot share addresses lane for lane; the overlap rule's "100% 完全重叠"
+    (docs/semantics.md §1.6) then reads as one repeat's region inside the other's from the same first
+    byte.  The vendor's own AscendQuant relies on it: it casts a float scale tensor to half in place
+    (``impl/adv_api/detail/quantization/quant/ascend_quant_pre_impl.h``, "source vector of scale is
+    reused").  npusim reads every source before it writes, so the result is the conversion's.
+    """
+    for repeat in np.unique(repeats):
+        dst_bytes = np.unique(d_bytes[d_rep == repeat])
+        src_bytes = np.unique(s_bytes[s_rep == repeat])
+        inner, outer = (dst_bytes, src_bytes) if dst_bytes.size <= src_bytes.size else (src_bytes, dst_bytes)
+        if inner[0] != outer[0] or not np.isin(inner, outer, assume_unique=True).all():
+            return False
+    return True
 
 
 def _inside_both(byte: np.ndarray, extents: tuple[tuple[int, int], tuple[int, int]]) -> np.ndarray:
