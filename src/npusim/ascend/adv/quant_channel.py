@@ -32,6 +32,7 @@ from ..core import Core
 from ..ops.cast import cast
 from ..ops.common import require_ub_tensor
 from ..ops.elementwise import add, adds, mul
+from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from ..types import RoundMode
 from .quant_common import HALF, NAME, PAGE, QuantConfig, check_overlap, chunk_length
@@ -105,8 +106,7 @@ def _parameter_tensor(core: Core, label: str, tensor, src: LocalTensor) -> Local
 
 def _half_offset(offset, src: LocalTensor) -> np.float16:
     """The scalar offset, a ``T`` parameter, as ``static_cast<half>``: float -> half for a float T."""
-    if isinstance(offset, bool) or not isinstance(offset, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{NAME}: offset must be a number or a LocalTensor, got {type(offset).__name__}")
+    require_scalar(NAME, "offset", offset, " or a LocalTensor")
     with np.errstate(over="ignore"):
         return np.float16(np.float32(offset)) if src.dtype.name == "float32" else np.float16(offset)
 

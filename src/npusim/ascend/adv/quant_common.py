@@ -15,6 +15,7 @@ from ...errors import OverlapError, ParameterRangeError, UnsupportedError
 from ...validate import require_uint
 from .. import pages
 from ..ops.common import require_ub_tensor
+from ..scalars import require_scalar
 from ..tensor import LocalTensor
 
 __all__ = ["HALF", "MIN_TMP_BYTES", "NAME", "PAGE", "QUANT_PRODUCTS", "QuantConfig", "check_overlap",
@@ -88,8 +89,7 @@ def half_scalars(scale, offset) -> tuple[np.float16, np.float16]:
     """scale and offset as the C float parameters, then ``static_cast<half>``; scale within half's range
     (约束说明: 当Scale为float类型时，其取值范围仍为half类型的取值范围)."""
     for label, value in (("scale", scale), ("offset", offset)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{NAME}: {label} must be a number, got {type(value).__name__}")
+        require_scalar(NAME, label, value)
     with np.errstate(over="ignore"):
         as_float = np.float32(scale), np.float32(offset)
     if not np.isfinite(as_float[0]) or abs(float(as_float[0])) > HALF_MAX:
