@@ -265,10 +265,11 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
              "compound", reads_dst=True),
     VectorOp("mul_add_dst", f"{COMPOUND_DIR}/MulAddDst.md", ("src0", "src1"), "mul_add_dst", False, False,
              _binary_forms(), "dst = src0 * src1 + dst per lane (the product rounded to T first, by analogy with "
-             "fused_mul_add; one fused rounding on the 950)", IEEE_RNE, "compound", reads_dst=True),
+             "fused_mul_add; one fused rounding on the 950; half sources with a float dst: rounded once)", IEEE_RNE,
+             "compound", reads_dst=True),
     VectorOp("axpy", f"{COMPOUND_DIR}/Axpy.md", ("src",), "axpy", True, False, AXPY_FORMS,
-             "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add)",
-             IEEE_RNE, "compound", reads_dst=True),
+             "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add; "
+             "a half src and scalar with a float dst: rounded once)", IEEE_RNE, "compound", reads_dst=True),
 )}
 
 
@@ -702,7 +703,25 @@ def _examples(op: VectorOp) -> tuple[str, ...]:
                      "n.write([i % 19 for i in range(512)])\n"
                      "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 2048, 512)\n"
                      f"asc.{op.name}(z, x, n, 300)",)
+    if op.name in MIXED_SOURCES:
+        examples += _mixed_examples(op)
     return examples
+
+
+def _mixed_examples(op: VectorOp) -> tuple[str, ...]:
+    """Half sources with a float dst (docs/semantics.md §5.26): count, contiguous mask (the sources' repeat
+    stride 4: 64 halves), bit-wise mask with a source block stride of 2."""
+    setup = ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+             "y = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1024, 512)\n"
+             "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 256)\n"
+             "z.write([0.25] * 256)\n")
+    if op.scalar:
+        calls = ("asc.{name}(z, x, 1.5, 200)", "asc.{name}(z, x, -2.0, 64, 4, asc.UnaryRepeatParams(1, 1, 8, 4))",
+                 "asc.{name}(z, x, 0.5, [0x00FF00FF00FF00FF, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 8))")
+    else:
+        calls = ("asc.{name}(z, x, y, 200)", "asc.{name}(z, x, y, 48, 4, asc.BinaryRepeatParams(1, 1, 1, 8, 4, 4))",
+                 "asc.{name}(z, x, y, [0xFFFF0000FFFF0000, 0], 2, asc.BinaryRepeatParams(1, 2, 1, 8, 8, 4))")
+    return tuple(setup + call.format(name=op.name) for call in calls)
 
 
 def _register(op: VectorOp):
