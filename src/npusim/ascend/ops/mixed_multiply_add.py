@@ -33,13 +33,12 @@ from ..footprint import Footprint, first_common
 from ..tensor import LocalTensor
 from ..types import MaskMode
 from .common import is_bool_arg, is_int_arg
-from .conversion import convert
 
 __all__ = ["LANES", "SOURCE_REPEAT_STRIDE", "check_disjoint", "check_mask", "mixed_source", "page_of", "widened"]
 
 LANES = 64  # dst's lanes: a float repeat
 SOURCE_REPEAT_STRIDE = 4  # the count forms: 64 halves, 4 DataBlocks, a repeat
-PAGES = {"axpy": f"{pages.COMPOUND}/Axpy.md", "mul_add_dst": f"{pages.COMPOUND}/MulAddDst.md"}
+PAGES = {"axpy": pages.AXPY, "mul_add_dst": pages.MUL_ADD_DST}
 
 
 def page_of(row: str) -> str:
@@ -103,5 +102,7 @@ def check_disjoint(name: str, row: str, dst: Footprint, sources: list[Footprint]
 
 
 def widened(raw: np.ndarray, source: DType, dst: DType) -> np.ndarray:
-    """Half lanes as float bits: exact (every half is a float), so the lane's one rounding is the sum's."""
-    return convert(source, dst, raw, "rint", False)
+    """Half lanes as float bits.  Exact, every half being a float (NaN stays NaN; the result's NaN is made
+    canonical by the arithmetic), so numpy's widening cast is the conversion and the lane's one rounding
+    is the sum's; as :func:`.arith.compute` widens its own half operands."""
+    return raw.view(source.np_dtype).astype(dst.np_dtype).view(dst.raw)
