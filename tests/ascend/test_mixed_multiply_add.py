@@ -283,3 +283,23 @@ def test_counts_and_repeats():
     with pytest.raises(OutOfBoundsError, match="src0"), asc.Core("A2"):
         asc.mul_add_dst(asc.LocalTensor(F32, CALC, 1024, 100), asc.LocalTensor(F16, CALC, 0, 99),
                         asc.LocalTensor(F16, CALC, 512, 100), 100)
+
+
+@pytest.mark.parametrize("chip", ["A2", "950"])
+def test_in_counter_mode_a_mask_argument_is_taken_as_a_float_forms(chip):
+    """The 64-lane rule is a normal-mode rule: in counter mode a mask above 64 does what it does for a float
+    source (the 950: a count of 100; the A2: SetMask<float>(100)'s bit pattern, no count, rejected)."""
+    outcomes = []
+    for src_type, rep in ((F32, 8), (F16, 4)):
+        with asc.Core(chip):
+            s = asc.LocalTensor(src_type, CALC, 0, 512)
+            d = asc.LocalTensor(F32, CALC, 4096, 512)
+            s.write(np.ones(512)), d.write(np.zeros(512))
+            asc.set_mask_count()
+            try:
+                asc.axpy(d, s, 1.0, 100, 1, asc.UnaryRepeatParams(1, 1, 8, rep))
+                outcomes.append(d.read().tolist())
+            except ParameterRangeError as error:
+                outcomes.append(error.operand)
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0] == ([1.0] * 100 + [0.0] * 412 if chip == "950" else "mask (counter-mode count)")

@@ -72,8 +72,8 @@ def mixed_source(name: str, row: str, doc: str, labels: tuple[str, ...], chip: A
 
 def check_mask(name: str, row: str, core: Core, bound: dict) -> None:
     """A mask argument in normal mode selects at most dst's 64 lanes: a contiguous mask at most 64, a
-    bit-wise mask's high word 0 (约束说明).  In counter mode the mask is a count; with ``is_set_mask``
-    false the register supplies the lanes and only its low 64 bits select any."""
+    bit-wise mask's high word 0 (约束说明).  In counter mode it is taken as any float form's (§1.4); with
+    ``is_set_mask`` false the register supplies the lanes and only its low 64 bits select any."""
     setting = bound["is_set_mask"]
     if core.mask_mode == MaskMode.COUNTER or not (is_bool_arg(setting) and setting):
         return
