@@ -93,6 +93,7 @@ SHIFT_RIGHT_TENSOR = f"{LOGIC}/ShiftRight（右移位数为Tensor）.md"
 TRUNCATE = f"{_VECTOR}/类型转换/Truncate(ISASI).md"
 SET_DEQ_SCALE = f"{_VECTOR}/类型转换/寄存器配置说明/SetDeqScale.md"
 CAST_DEQUANT = f"{COMPOUND}/CastDequant.md"
+ADD_DEQ_RELU = f"{COMPOUND}/AddDeqRelu.md"
 INTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/Interleave.md"
 DEINTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/DeInterleave.md"
 
