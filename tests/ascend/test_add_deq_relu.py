@@ -289,3 +289,47 @@ def test_general_placement_rules(staged_core):
     assert_rejected(staged_core, OverlapError, lambda: asc.add_deq_relu(overlapping, src0, src1, 128))
     with pytest.raises(TypeError):
         asc.add_deq_relu(dst, src0, src1, 64.0)
+
+
+# ---------------------------------------------------------------------- access records
+def _run_example(snippet: str, chip: str, image: np.ndarray):
+    """UB before and after the registered example's call (its setup sets the scale), and the call's record."""
+    setup, call = snippet.rsplit("\n", 1)
+    namespace = {"asc": asc, "np": np}
+    with asc.Core(chip, trace=True) as core:
+        core.ub_write(0, image.tobytes())
+        exec(setup, namespace)  # noqa: S102 - the registry's own examples
+        before = np.frombuffer(core.ub_read(0, image.size), np.uint8).copy()
+        exec(call, namespace)  # noqa: S102
+        return before, np.frombuffer(core.ub_read(0, image.size), np.uint8).copy(), core.trace[-1]
+
+
+def _covered(ranges, size: int) -> np.ndarray:
+    mask = np.zeros(size, bool)
+    for r in ranges:
+        assert r.space == "UB"
+        mask[r.start:r.stop] = True
+    return mask
+
+
+@pytest.mark.parametrize("chip", ["A2", "310P", "950"])
+@pytest.mark.parametrize("index", range(3))
+def test_access_records_are_exact_over_the_whole_ub(chip, index):
+    """Every byte a registered example changes, the A2/A3 scratch's included, lies in the record's writes, and
+    the written bytes depend on nothing outside reads + writes (as tests/ascend/test_cast_access_records.py,
+    over all of UB: the scratch lies above the span that test covers)."""
+    snippet = asc.add_deq_relu.instruction.examples[index]
+    size = asc.Core(chip).chip.ub_bytes
+    rng = np.random.default_rng(index)
+    image = rng.integers(0, 256, size, dtype=np.uint8)
+    before, after, record = _run_example(snippet, chip, image)
+    assert record.instruction == "add_deq_relu" and "DEQSCALE" in record.registers_read
+    writes, reads = _covered(record.writes, size), _covered(record.reads, size)
+    changed = after != before
+    assert not (changed & ~writes).any(), f"changed outside the writes: {np.flatnonzero(changed & ~writes)[:8]}"
+    assert writes[SCRATCH:SCRATCH + 8192].any() == (chip == "A2")
+    other = image.copy()
+    outside = ~(reads | writes)
+    other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
+    _, again, _ = _run_example(snippet, chip, other)
+    assert (again[writes] == after[writes]).all(), "the written bytes depend on bytes outside reads + writes"
