@@ -69,15 +69,17 @@ def word_fields(words: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 # ------------------------------------------------------------------ the lanes
 def staged_product(src: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
-    """The float32 bits (uint32) of ``float(src) * 2**-17 * scale * 2**17``, each product a float multiply
-    rounded once with the arithmetic's NaN and saturation rules (``saturate``: float32's CTRL[48] state): the
-    staged int32 -> half of AddDeqRelu on the A2/A3 (dav_c220 ``AddDeqReluCompute``, docs/semantics.md §5.22),
-    which leaves these bits in src0.  The powers of two are exact, so the value is ``int32_to_half``'s product."""
-    float32 = _FLOAT32
-    bits = src.view(np.int32).astype(np.float32).view(np.uint32)  # vconv_s322f32: to nearest even
-    for factor in (2.0 ** -17, float(np.uint16(half_bits).view(np.float16)), 2.0 ** 17):
-        bits = arith.compute("mul", float32, [bits, np.array([factor], np.float32).view(np.uint32)], saturate)
-    return bits
+    """The float32 bits (uint32) of ``float(src) * 2**-17 * scale * 2**17`` with the arithmetic's NaN and saturation
+    rules (``saturate``: float32's CTRL[48] state): the staged int32 -> half of AddDeqRelu on the A2/A3 (dav_c220
+    ``AddDeqReluCompute``, docs/semantics.md §5.22), which leaves these bits in src0.  Computed as one multiply
+    ``float(src) * scale``: the powers of two are exact (``|src| * 2**-17 * scale`` neither overflows nor leaves the
+    normal range of float32), so each of the API's three rounded products gives these bits, saturation included
+    (an infinity stays one, saturated or not, through the exact factors; a NaN becomes 0 the first time)."""
+    source = src.view(np.int32).astype(np.float32)  # vconv_s322f32: to nearest even
+    scale = np.float32(np.uint16(half_bits).view(np.float16))
+    if np.isfinite(scale):  # finite times finite: numpy's IEEE product, no NaN and (see above) no overflow
+        return (source * scale).view(np.uint32)
+    return arith.compute("mul", _FLOAT32, [source.view(np.uint32), np.array([scale]).view(np.uint32)], saturate)
 
 
 def half_saturates(core: Core) -> bool:
