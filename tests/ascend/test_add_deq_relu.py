@@ -333,3 +333,43 @@ def test_access_records_are_exact_over_the_whole_ub(chip, index):
     other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
     _, again, _ = _run_example(snippet, chip, other)
     assert (again[writes] == after[writes]).all(), "the written bytes depend on bytes outside reads + writes"
+
+
+@pytest.mark.parametrize("chip, nan, inf", [("A2", 0x0000, 0x7BFF), ("310P", 0x7E00, 0x7C00), ("950", 0x7E00, 0x7C00)])
+def test_signed_zero_nan_and_overflow(chip, nan, inf):
+    """relu gives +0 for negative sums and -0 results; a NaN scale gives NaN (0 where CTRL[48] saturates half,
+    A2/A3); a sum past 65504 / scale gives infinity (65504 saturated); the int32 sum wraps."""
+    core = _page_core(chip)
+    with core:
+        dst, src0, src1 = _tensors()
+        a = np.array([-5, 0, 2**31 - 1, 1, 1000000, -1, 3, 0], np.int32)
+        b = np.array([2, 0, 1, -2, 0, 0, 4, -1], np.int32)
+        def call(scale):  # the sources afresh: the A2/A3 leave intermediates in them
+            core.ub_write(SRC0, a.tobytes())
+            core.ub_write(SRC1, b.tobytes())
+            asc.set_deq_scale(scale)
+            asc.add_deq_relu(dst, src0, src1, 8)
+
+        call(0.1)
+        out = np.frombuffer(core.ub_read(DST, 16), np.uint16).tolist()
+        # -3, 0, INT32_MIN (wrapped), -1, 100000 -> past 65504, -1, 7 * 0.1, -1
+        assert out[:5] == [0, 0, 0, 0, inf] and out[5] == 0 and out[7] == 0
+        assert out[6] == ref.lane(3, 4, _half_bits(0.1), chip == "A2")
+        call(float("nan"))
+        assert np.frombuffer(core.ub_read(DST, 16), np.uint16).tolist() == [nan] * 8
+        call(-0.0)  # every product is a zero, relu's +0
+        assert np.frombuffer(core.ub_read(DST, 16), np.uint16).tolist() == [0] * 8
+
+
+def test_pyasc_keywords():
+    """pyasc's spelling (basic/vec_binary.py): count=, mask=, repeat_times=, repeat_params=, is_set_mask=.  (On the
+    310P: on the A2/A3 the first call leaves floats and halves in the sources, which the second would add.)"""
+    core = _page_core("310P")
+    with core:
+        dst, src0, src1 = _tensors()
+        asc.set_deq_scale(0.1)
+        asc.add_deq_relu(dst, src0, src1, count=512)
+        first = core.ub_read(DST, 1024)
+        asc.add_deq_relu(dst, src0, src1, mask=64, repeat_times=8,
+                         repeat_params=asc.BinaryRepeatParams(1, 1, 1, 4, 8, 8), is_set_mask=True)
+        assert core.ub_read(DST, 1024) == first
