@@ -255,8 +255,8 @@ def test_the_a2_forms_npusim_does_not_model(staged_core):
     assert_rejected(staged_core, UnsupportedError, lambda: asc.add_deq_relu(dst, src0, src1, 65, 2, params),
                     operand="mask", value="65")
     asc.set_mask_count()
-    assert_rejected(staged_core, UnsupportedError, lambda: asc.add_deq_relu(dst, src0, src1, 64, 2, params),
-                    operand="mask mode")
+    assert_rejected(staged_core, UnsupportedError, lambda: asc.add_deq_relu(dst, src0, src1, [128, 0], 2, params),
+                    operand="mask mode")  # (words a count the general counter-mode rules accept, §1.4)
     with asc.Core("310P") as core:  # vadddeqrelu takes them
         fill(core, 0, 144 * 1024)
         asc.set_deq_scale(0.1)

@@ -38,7 +38,7 @@ from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode
 from . import arith
 from .cast import CastBinding, CastPlan, _planned
-from .common import mask_fast_context, mask_plan_context, require_ub_tensor
+from .common import is_int_arg, mask_fast_context, mask_plan_context, require_ub_tensor
 from .conversion import convert
 from .deq_conversion import DEQ, half_saturates, require_half_scale, staged_product
 from .elementwise import _binary_forms
@@ -74,13 +74,13 @@ def _compile(core: Core, form: str, bound: dict) -> CastPlan:
     if types != (TYPES[0], TYPES[0], TYPES[1]):
         raise UnsupportedError(NAME, "src0/src1/dst dtypes", " / ".join(types), "AddDeqRelu adds int32 sources "
                                "into a half destination", "int32 / int32 / float16", f"{PAGE} 数据类型")
-    if lowering == "staged" and form == "mask":
-        _require_staged_mask_form(core, bound)
     dst, src0, src1 = tensors.values()
     plan = _planned(NAME, core, form, bound, DEQ, dst, {"src0": src0, "src1": src1}, PAGE, BinaryRepeatParams,
                     operation="add", post="relu")
     if lowering != "staged" or plan.geometry.lanes is None:
         return plan
+    if form == "mask":  # after the general checks: the arguments are valid
+        _require_staged_mask_form(core, bound)
     return StagedPlan.staged(plan, form == "count", [dst, src0, src1], core.chip.vec_local_bytes)
 
 
@@ -96,7 +96,7 @@ def _require_staged_mask_form(core: Core, bound: dict) -> None:
                "leaves, over 128 half lanes of which 64 were never computed")
     elif core.mask_mode == MaskMode.COUNTER:
         why = ("mask mode", "counter", "the API's Duplicate step ends counter mode in the middle of the call")
-    elif isinstance(bound["mask"], (int, np.integer)) and not isinstance(bound["mask"], bool) and bound["mask"] > 64:
+    elif is_int_arg(bound["mask"]) and int(bound["mask"]) > 64:
         why = ("mask", str(int(bound["mask"])), "a contiguous mask above 64 enables as many half lanes in the "
                "relu step, past the 64 computed per repeat")
     if why is not None:
