@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
-from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
+from npusim.errors import (
+    AlignmentError,
+    ConstraintError,
+    OutOfBoundsError,
+    OverlapError,
+    ParameterRangeError,
+    RuntimeMisuseError,
+    UnsupportedError,
+)
 
 from . import add_deq_relu_reference as ref
 from .conftest import assert_rejected, fill
@@ -287,6 +295,13 @@ def test_general_placement_rules(staged_core):
     dst, src0, src1 = _tensors()
     overlapping = asc.LocalTensor(asc.float16, O, SRC0 + 64, 512)
     assert_rejected(staged_core, OverlapError, lambda: asc.add_deq_relu(overlapping, src0, src1, 128))
+    misaligned = asc.LocalTensor(asc.int32, V, SRC1 + 16, 512)
+    assert_rejected(staged_core, AlignmentError, lambda: asc.add_deq_relu(dst, src0, misaligned, 128),
+                    operand="src1 address")
+    elsewhere = asc.LocalTensor(asc.int32, asc.TPosition.A1, SRC1, 512)  # 参数说明: VECIN/VECCALC/VECOUT
+    with pytest.raises(ConstraintError) as caught:
+        asc.add_deq_relu(dst, src0, elsewhere, 128)
+    assert caught.value.operand == "src1 position"
     with pytest.raises(TypeError):
         asc.add_deq_relu(dst, src0, src1, 64.0)
 

@@ -116,6 +116,7 @@ class StagedPlan(CastPlan):
         scratch_at: the API scratch's UB offset (``TMP_UB_OFFSET``, §1.7).
         scratch_bytes: the scratch bytes the call writes, relative to ``scratch_at``, ascending.
         scratch_source: for each, the byte of the sums (as bytes, issue order) it ends holding, or -1: zero.
+        count_form: the count form, whose passes write only bytes they read themselves (contiguous data).
     """
 
     products: Footprint | None = None
@@ -123,6 +124,7 @@ class StagedPlan(CastPlan):
     scratch_at: int = 0
     scratch_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     scratch_source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    count_form: bool = False
 
     @classmethod
     def staged(cls, plan: CastPlan, count_form: bool, tensors: list[LocalTensor], scratch_at: int) -> StagedPlan:
@@ -147,7 +149,8 @@ class StagedPlan(CastPlan):
             owner[(4 * position[picked])[:, None] + byte] = 4 * picked[:, None] + byte
             owner[: 2 * (picked.size if count_form else zeroed)] = -1
         written = np.flatnonzero(owner != -2)
-        staged = cls(geometry, plan.footprints, plan.operands, products, halves, scratch_at, written, owner[written])
+        staged = cls(geometry, plan.footprints, plan.operands, products, halves, scratch_at, written, owner[written],
+                     count_form)
         staged.placed(tensors)
         return staged
 
@@ -165,7 +168,7 @@ class StagedPlan(CastPlan):
             _require_apart(first, second)
         check_clear_of_scratch(NAME, self.scratch_at, SCRATCH_BYTES, [dst, src0, src1, products, halves],
                                "API scratch", "that this call overwrites (TMP_UB_OFFSET)", f"{PAGE} 约束说明; {RULES}")
-        for written in (products, halves):
+        for written in () if self.count_form else (products, halves):
             for read in (src0, src1):
                 _require_no_later_read(written, read)
         return footprints + [products, halves]
