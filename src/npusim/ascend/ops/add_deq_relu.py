@@ -216,6 +216,7 @@ class StagedBinding(CastBinding):
     def __init__(self, plan: StagedPlan, core: Core, footprints: list[Footprint]) -> None:
         super().__init__(plan, core, footprints[:3])
         self.products, self.halves = footprints[3:]
+        self.product_index, self.half_index = self.products.elem_index, self.halves.elem_index
         self.scratch = plan.scratch_at + plan.scratch_bytes
         self.scratch_source = plan.scratch_source
 
@@ -245,8 +246,8 @@ class StagedBinding(CastBinding):
     def _commit_staged(self, core: Core, dst, result, products, halves, scratch) -> None:
         ub = core.ub
         dst.write(ub, result)
-        ub.scatter(self.products.elem_index, products)
-        ub.scatter(self.halves.elem_index, halves)
+        ub.scatter(self.product_index, products)
+        ub.scatter(self.half_index, halves)
         ub.scatter(self.scratch, scratch)
         geometry = self.plan.geometry
         if geometry.mask_words_after is not None:
