@@ -25,7 +25,7 @@ from ascend_cases import (
     trans_tile_bench,
 )
 from cast_cases import cast_bench
-from dequant_cases import cast_deq_bench
+from dequant_cases import add_deq_relu_bench, cast_deq_bench
 from fill_cases import create_vec_index_bench, max_min_spr_bench, vector_padding_bench
 from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
@@ -82,6 +82,10 @@ CASES: list[Case | Pending] = [
          group="float32 (C API)"),
     *_repeat_rows("cast float32 -> half RINT (cast)", cast_bench),
     Case("cast_deq int16 -> int8 per tensor (dequant) r160 dense", DENSE, partial(cast_deq_bench, 160),
+         group="repeat 160"),
+    Case("add_deq_relu int32 -> half (dequant, compound) r1", PER_CALL, partial(add_deq_relu_bench, 1),
+         group="repeat 1"),
+    Case("add_deq_relu int32 -> half (dequant, compound) r160 dense", DENSE, partial(add_deq_relu_bench, 160),
          group="repeat 160"),
     *_repeat_rows("whole_reduce_max half (reduce, per repeat)", partial(reduce_bench, "whole_reduce_max")),
     *_repeat_rows("block_reduce_sum half (reduce, per DataBlock)", partial(reduce_bench, "block_reduce_sum")),

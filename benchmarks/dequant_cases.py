@@ -1,8 +1,14 @@
-"""CastDequant benchmark on an emulated Atlas A2: int16 -> int8 per tensor (``cast_deq``), beside numpy.
+"""Dequantisation benchmarks on an emulated Atlas A2, beside numpy: CastDequant int16 -> int8 per tensor
+(``cast_deq``), and AddDeqRelu (``add_deq_relu``).
 
 A repeat converts 128 int16 lanes (256 bytes) into the upper halves of eight 32-byte dst blocks
 (``half_block=True``, strides ``{1, 1, 8, 8}``): the scale 0.5 (already (1,8,10)), rint, the 9-bit clamp,
 offset 3 and int8 saturation.  numpy computes the same steps on a flat array.
+
+AddDeqRelu: a repeat adds 64 int32 lanes, dequantises with the half scale 0.1 and writes 64 halves (strides
+``{1, 1, 1, 4, 8, 8}``); on the A2 the call also leaves its intermediates in src0, src1 and the API scratch
+(docs/semantics.md §5.22), which numpy does not compute.  The sums stay below 65504 / 0.1, where the A2's
+saturation and numpy's overflow to infinity would differ.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from registry import Bench
 
 from npusim import ascend as asc
 
-__all__ = ["cast_deq_bench"]
+__all__ = ["add_deq_relu_bench", "cast_deq_bench"]
 
 SRC_AT, DST_AT = 0x00000, 0x10000
 SCALE, OFFSET = np.float32(0.5), 3
@@ -46,5 +52,48 @@ def cast_deq_bench(repeats: int) -> Bench:
         numpy=lambda: _numpy(values),
         npusim_output=npusim_output,
         numpy_output=lambda: _numpy(values).tobytes(),
+        resources=stack,
+    )
+
+
+DEQ_SCALE = np.float32(np.float16(0.1))
+SRC1_AT, HALF_AT = 0x0A000, 0x14000
+
+
+def _add_deq_relu_numpy(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    halves = ((a + b).astype(np.float32) * DEQ_SCALE).astype(np.float16)
+    return np.where(halves > 0, halves, np.float16(0))
+
+
+def add_deq_relu_bench(repeats: int) -> Bench:
+    """``asc.add_deq_relu(dst, src0, src1, 64, repeats, {1, 1, 1, 4, 8, 8})`` vs the numpy steps."""
+    rng = np.random.default_rng(29)
+    a, b = (rng.integers(-(1 << 18), 1 << 18, repeats * 64).astype(np.int32) for _ in range(2))
+    stack = ExitStack()
+    core = stack.enter_context(asc.Core("A2"))
+    core.ub_write(0, bytes(0x20000))
+    core.ub_write(SRC_AT, a.tobytes())
+    core.ub_write(SRC1_AT, b.tobytes())
+    src0 = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, SRC_AT, repeats * 64)
+    src1 = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, SRC1_AT, repeats * 64)
+    dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, HALF_AT, repeats * 64)
+    asc.set_deq_scale(float(DEQ_SCALE))
+    params = asc.BinaryRepeatParams(1, 1, 1, 4, 8, 8)
+    sources = (SRC_AT, a.tobytes()), (SRC1_AT, b.tobytes())
+
+    def npusim_output() -> bytes:
+        output = core.ub_read(HALF_AT, repeats * 128)
+        for at, payload in sources:  # the A2 leaves intermediates there: the next timed call reads the data again
+            core.ub_write(at, payload)
+        return output
+
+    def run() -> None:
+        asc.add_deq_relu(dst, src0, src1, 64, repeats, params)
+
+    return Bench(
+        npusim=run,
+        numpy=lambda: _add_deq_relu_numpy(a, b),
+        npusim_output=npusim_output,
+        numpy_output=lambda: _add_deq_relu_numpy(a, b).tobytes(),
         resources=stack,
     )

@@ -155,6 +155,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/基础算术/Add.md": WITH_TYPES,
     f"{_BASIC}/数据结构/precision_conversion.md": ("精度转换", "二进制精度舍入规则", "精度转换规则"),
     f"{_VECTOR}/复合计算/AddReluCast.md": WITH_TYPES,
+    f"{_VECTOR}/复合计算/AddDeqRelu.md": (*WITH_TYPES, "关键特性", "溢出保护"),
     f"{_VECTOR}/复合计算/CastDequant.md": ("产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明",
                                         "约束说明", "关键特性", "溢出保护", "调用示例"),
     f"{_VECTOR}/类型转换/寄存器配置说明/SetDeqScale.md": (

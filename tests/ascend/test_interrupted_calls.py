@@ -333,3 +333,21 @@ def test_dequantisation(form, fresh_plans):
             "asc_deq_int162b8_l count": lambda: asc.asc_deq_int162b8_l(dst8, src16, 150),
         }[form]
     assert sweep(Machine(core), call, fresh_plans=fresh_plans)
+
+
+@pytest.mark.parametrize("fresh_plans", [False, True], ids=["cached plan", "planned"])
+@pytest.mark.parametrize("chip, form", [("A2", "count"), ("A2", "mask"), ("A3", "bitwise"), ("310P", "mask"),
+                                        ("950", "count")])
+def test_add_deq_relu(chip, form, fresh_plans):
+    """AddDeqRelu (ops/add_deq_relu.py): dst and the mask registers; on the A2/A3 also the intermediates the API
+    leaves in src0, src1 and the scratch."""
+    core = core_with_data(chip)
+    with core:
+        asc.set_deq_scale(0.125)
+        src0, src1, dst = t(asc.int32, 0x4000, 1024), t(asc.int32, 0x7000, 1024), t(F16, 0xA000, 1024, VECOUT)
+        call = {
+            "count": lambda: asc.add_deq_relu(dst, src0, src1, 300),
+            "mask": lambda: asc.add_deq_relu(dst, src0, src1, 40, 3, asc.BinaryRepeatParams(1, 1, 2, 4, 8, 16)),
+            "bitwise": lambda: asc.add_deq_relu(dst, src0, src1, [0xF0F0_0000_FFFF, 0], 2, B),
+        }[form]
+    assert sweep(Machine(core), call, fresh_plans=fresh_plans)

@@ -83,7 +83,7 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
                        "move_c_api", "move_c_api_gm", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort",
-                       "proposal", "dequant")
+                       "proposal", "dequant", "add_deq_relu")
 
 
 def instructions() -> list[_registry.Instruction]:

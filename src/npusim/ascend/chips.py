@@ -189,6 +189,10 @@ class DequantSupport:
         mask_forms_unmodelled: why npusim does not model CastDequant's mask forms here (``""``: it does).
         half_saturates: the float -> half step of int32 -> half follows the CTRL[48] saturation switch, as
             Cast does; ``False``: it never saturates (dav_3510 ``f322F16CastTrait`` is ``NO_SAT``).
+        add_deq_relu: how AddDeqRelu runs (AddDeqRelu.md 产品支持情况, docs/semantics.md §5.22): ``"staged"``, the
+            A2/A3 API's instruction sequence, which leaves intermediates in src0, src1 and the API scratch
+            (dav_c220 ``AddDeqReluCompute``); ``"native"``, one ``vadddeqrelu`` (dav_m200); ``"vf"``, a vector
+            function (dav_3510); ``None``: not supported.
     """
 
     shared_register: bool
@@ -197,11 +201,12 @@ class DequantSupport:
     b8_unmodelled: str = ""
     mask_forms_unmodelled: str = ""
     half_saturates: bool = True
+    add_deq_relu: Literal["staged", "native", "vf"] | None = None
 
 
 _DEQ_B8 = frozenset({("int16", "int8"), ("int16", "uint8")})
 _NATIVE_DEQUANT = DequantSupport(shared_register=True, vdeq_address_shift=5,
-                                 cast_dequant_pairs=_DEQ_B8 | {("int32", "float16")})
+                                 cast_dequant_pairs=_DEQ_B8 | {("int32", "float16")}, add_deq_relu="staged")
 _950_DEQUANT = DequantSupport(
     shared_register=False, vdeq_address_shift=0, cast_dequant_pairs=_DEQ_B8 | {("int32", "float16")},
     b8_unmodelled="the 950 emulates int16 -> b8 with vector functions that store whole 256-byte repeats "
@@ -209,7 +214,7 @@ _950_DEQUANT = DequantSupport(
                   "npusim does not model",
     mask_forms_unmodelled="on the 950 the mask forms use 8 KB of UB as scratch (CastDequant.md 约束说明), "
                           "which npusim does not model",
-    half_saturates=False)
+    half_saturates=False, add_deq_relu="vf")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -554,7 +559,7 @@ _ROWS = (
         nz2nd_dtypes=_B16_B32 - {"bfloat16"},
         nz_copy_unmodelled={"nd2nz:*": "(dav_m200 DataCopyGM2UBSingleImpl) takes srcDValue in DataBlocks, the "
                                        "page in elements"},
-        dequant=replace(_NATIVE_DEQUANT, cast_dequant_pairs=_DEQ_B8),
+        dequant=replace(_NATIVE_DEQUANT, cast_dequant_pairs=_DEQ_B8, add_deq_relu="native"),
         source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(

@@ -155,6 +155,7 @@ class CastGeometry:
     scalar_at: int | None = None  # MulsCast: where its scalar operand sits among the call's values
     scalar_name: str = "scalar"  # ... and the parameter's name
     in_dst_type: bool = False  # ExpSub: the sources converted (exactly) to dst's type, the operation computed there
+    post: str | None = None  # AddDeqRelu: an operation on the converted lanes, in dst's type ("relu")
 
 
 def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
@@ -167,7 +168,8 @@ def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
 
 
 def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: LocalTensor,
-             sources: dict[str, LocalTensor], page: str, params_class, operation: str | None = None) -> CastPlan:
+             sources: dict[str, LocalTensor], page: str, params_class, operation: str | None = None,
+             post: str | None = None) -> CastPlan:
     """The lanes (per the wider type), strides and register effects of a count or mask form, then the plan."""
     src = next(iter(sources.values()))
     labels = tuple(sources)
@@ -197,7 +199,7 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
         registers += ("CTRL",)
     geometry = CastGeometry(name, dst.dtype, src.dtype, mode, lanes, strides, words_after, mode_after,
                             tuple(dict.fromkeys(registers + _ctrl(core, dst.dtype) + _deq(mode))), sources=labels,
-                            operation=operation)
+                            operation=operation, post=post)
     return CastPlan.checked(geometry, dst, *sources.values())
 
 
@@ -327,14 +329,20 @@ class CastBinding:
                 if geometry.operation is not None:  # the compound casts: the sources' result in their own type first
                     own = core.float_saturation and geometry.src_dtype.name in core.chip.float_saturation_dtypes
                     lanes = [arith.compute(geometry.operation, geometry.src_dtype, lanes, own)]
-                if geometry.mode == DEQ:  # int32 -> half: through DEQSCALE's half scale (deq_conversion)
-                    result = deq_int32_lanes(core, geometry.name, lanes[0])
-                else:
-                    saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
-                    result = convert(geometry.src_dtype, geometry.dst_dtype, lanes[0], geometry.mode, saturate)
+                result = self.converted(core, lanes[0])
             self._commit(core, dst, result)
         if geometry.sync:
             record_pipe_barrier(core)
+
+    def converted(self, core: Core, lanes: np.ndarray) -> np.ndarray:
+        """The source lanes (the compound casts': the operation's result) in dst's type, then ``post``."""
+        geometry = self.plan.geometry
+        if geometry.mode == DEQ:  # int32 -> half: through DEQSCALE's half scale (deq_conversion)
+            result = deq_int32_lanes(core, geometry.name, lanes)
+        else:
+            saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
+            result = convert(geometry.src_dtype, geometry.dst_dtype, lanes, geometry.mode, saturate)
+        return result if geometry.post is None else arith.compute(geometry.post, geometry.dst_dtype, [result])
 
     def _commit(self, core: Core, dst: OperandAccess, result: np.ndarray) -> None:
         """The destination lanes, then the mask registers the lowering leaves behind."""

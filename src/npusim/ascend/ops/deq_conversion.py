@@ -35,10 +35,11 @@ from ...sources import semantics
 from .. import pages
 from ..cast_dtypes import conversion_saturates
 from ..core import Core, DeqScale
+from . import arith
 from .conversion import convert
 
-__all__ = ["DEQ", "deq_int32_lanes", "int16_to_b8", "int32_to_half", "pack_word", "require_half_scale",
-           "require_word", "word_fields"]
+__all__ = ["DEQ", "deq_int32_lanes", "half_saturates", "int16_to_b8", "int32_to_half", "pack_word",
+           "require_half_scale", "require_word", "staged_product", "word_fields"]
 
 DEQ = "deq"  # the CastGeometry.mode of int32 -> half through DEQSCALE
 RULES = semantics("5.21")
@@ -67,6 +68,28 @@ def word_fields(words: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 # ------------------------------------------------------------------ the lanes
+def staged_product(src: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
+    """The float32 bits (uint32) of ``float(src) * 2**-17 * scale * 2**17`` with the arithmetic's NaN and saturation
+    rules (``saturate``: float32's CTRL[48] state): the staged int32 -> half of AddDeqRelu on the A2/A3 (dav_c220
+    ``AddDeqReluCompute``, docs/semantics.md §5.22), which leaves these bits in src0.  Computed as one multiply
+    ``float(src) * scale``: the powers of two are exact (``|src| * 2**-17 * scale`` neither overflows nor leaves the
+    normal range of float32), so each of the API's three rounded products gives these bits, saturation included
+    (an infinity stays one, saturated or not, through the exact factors; a NaN becomes 0 the first time)."""
+    source = src.view(np.int32).astype(np.float32)  # vconv_s322f32: to nearest even
+    scale = np.float32(np.uint16(half_bits).view(np.float16))
+    if np.isfinite(scale):  # finite times finite: numpy's IEEE product, no NaN and (see above) no overflow
+        return (source * scale).view(np.uint32)
+    return arith.compute("mul", _FLOAT32, [source.view(np.uint32), np.array([scale]).view(np.uint32)], saturate)
+
+
+def half_saturates(core: Core) -> bool:
+    """The float -> half step of int32 -> half saturates on this core: the product's rule (``half_saturates``)
+    and Cast's CTRL[48] state."""
+    support = core.chip.dequant
+    return (support is not None and support.half_saturates and core.float_saturation
+            and conversion_saturates(core.chip, "float16"))
+
+
 def int32_to_half(src: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
     """The half bits (uint16) of int32 lanes ``src`` dequantised with the half scale ``half_bits``."""
     scale = np.float32(np.uint16(half_bits).view(np.float16))
@@ -121,8 +144,4 @@ def require_word(core: Core, instruction: str, vector: bool) -> int:
 
 def deq_int32_lanes(core: Core, instruction: str, src: np.ndarray) -> np.ndarray:
     """Cast's int32 -> half on a product where it is a dequantisation: the lanes through the half scale."""
-    half = require_half_scale(core, instruction)
-    support = core.chip.dequant
-    saturate = (support is not None and support.half_saturates and core.float_saturation
-                and conversion_saturates(core.chip, "float16"))
-    return int32_to_half(src, half, saturate)
+    return int32_to_half(src, require_half_scale(core, instruction), half_saturates(core))
