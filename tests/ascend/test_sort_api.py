@@ -131,7 +131,7 @@ def test_rejected_calls_change_nothing():
         asc.sort(*operands(tmp_size=100), 4, False)  # tmp is not used without full sort
 
 
-@pytest.mark.parametrize("chip", ["310B", "910", "KirinX90"])
+@pytest.mark.parametrize("chip", ["310B", "310P-VEC", "910", "KirinX90"])
 def test_products_npusim_does_not_sort_on(chip):
     with asc.Core(chip) as core:
         assert_rejected(core, UnsupportedError, lambda: asc.sort(*operands(asc.float16), 4, True), instruction="sort")
