@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim import errors
 from npusim.ascend.ops.sort_api_steps import proposal_levels
-from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
+from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
 from . import sort_reference as ref
 from .conftest import assert_rejected
@@ -195,6 +195,26 @@ def test_the_vendors_sequence_of_instructions():
     assert copies == [640, 64, 640, 640, 320, 640]
 
 
+def test_the_float_sequence():
+    """float, 5 repeats: the index bits ProposalConcat to label, RpSort16, then the same merges; the lone tail
+    copies take 2 floats per proposal (elementCountTail * 2)."""
+    rng = np.random.default_rng(6)
+    values = rng.standard_normal(80).astype(np.float32)
+    with asc.Core("310P", trace=True) as core:
+        core.ub_write(0, np.random.default_rng(1).integers(0, 256, END, dtype=np.uint8).tobytes())
+        core.ub_write(CONCAT, proposals_of(values, rng))
+        concat = asc.LocalTensor(asc.float32, VECIN, CONCAT, 640)
+        index = asc.LocalTensor(asc.uint32, VECIN, INDEX, 80)
+        dst = asc.LocalTensor(asc.float32, VECOUT, DST, 640)
+        tmp = asc.LocalTensor(asc.float32, VECCALC, TMP, 640)
+        asc.sort(dst, concat, index, tmp, 5, True)
+        calls = [(r.instruction, r.params) for r in core.trace if r.instruction != "pipe_barrier"]
+    assert [name for name, _ in calls] == ["proposal_concat", "rp_sort16", "data_copy", "mrg_sort4", "data_copy",
+                                           "data_copy", "mrg_sort4", "data_copy", "data_copy", "data_copy"]
+    assert calls[0][1]["mode_number"] == 5
+    assert [p["count"] for name, p in calls if name == "data_copy"] == [640, 32, 640, 640, 160, 640]
+
+
 def test_sort_len_and_offset_in_a_kernel():
     """GetSortLen / GetSortOffset on the 310P count 8 elements per proposal: a kernel that reads the second
     sorted block of a non-full sort through them finds RpSort16's second 16 proposals."""
@@ -262,6 +282,9 @@ def test_rejected_calls_change_nothing():
         assert_rejected(core, ParameterRangeError, lambda: asc.sort(*operands(concat_size=68), 0, True),
                         operand="repeat_time")
         assert_rejected(core, TypeError, lambda: asc.sort(*operands(), 4, "yes"))
+        for misaligned in ({"concat_addr": CONCAT + 16}, {"index_addr": INDEX + 16}):  # 32-byte starts (参数说明)
+            assert_rejected(core, AlignmentError, lambda kw=misaligned: asc.sort(*operands(**kw), 4))
+            assert_rejected(core, AlignmentError, lambda kw=misaligned: asc.sort(*operands(asc.float32, **kw), 4))
         asc.sort(*operands(concat_size=69632), 4)  # without full sort concat's size counts no levels
         asc.sort(*operands(concat_size=67), 0, True)  # one level, which issues nothing
         asc.sort(*operands(index_addr=end - 256, index_size=16), 1)
