@@ -33,7 +33,7 @@ from mixed_cases import mixed_mul_add_dst_bench
 from registry import Case, Pending, Target
 from softmax_cases import softmax_bench
 from sophgo_cases import greater_select_bench
-from sort_cases import sort32_bench
+from sort_cases import sort32_bench, sort_proposals_bench
 from startup_cases import import_bench
 
 from npusim import ascend as asc
@@ -140,6 +140,8 @@ CASES: list[Case | Pending] = [
          partial(greater_select_bench, tpu.DT_FP32, chip="BM1688", shape=(2, 32, 56, 56)), group="sophgo"),
     Case("asc.adv.softmax float32 8x1024 (high-level API: 61 vector instructions, 100 calls)", None, softmax_bench,
          group="high-level APIs"),
+    Case("asc.sort 310P half, full sort of 64 x 16 proposals (high-level API: 17 instructions, 38 calls)", None,
+         sort_proposals_bench, group="high-level APIs"),
     Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim"),
          group="start-up"),
     Case("import npusim.ascend (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim.ascend"),

@@ -14,7 +14,7 @@ from registry import Bench
 
 from npusim import ascend as asc
 
-__all__ = ["sort32_bench"]
+__all__ = ["sort_proposals_bench", "sort32_bench"]
 
 SRC0, SRC1, DST = 0x00000, 0x08000, 0x10000
 
@@ -45,5 +45,38 @@ def sort32_bench(repeats: int, strided: bool = False) -> Bench:
         numpy=numpy_sort32,
         npusim_output=lambda: core.ub_read(DST, 8 * n),
         numpy_output=lambda: numpy_sort32().tobytes(),
+        resources=stack,
+    )
+
+
+def sort_proposals_bench(repeats: int = 64) -> Bench:
+    """The high-level ``asc.sort(dst, concat, index, tmp, repeats, True)`` on the 310P (half region proposals:
+    the indices into y1 / label, RpSort16, the MrgSort4 levels) vs numpy: the index halves written into the
+    proposals' columns 1 and 5, then the rows in ``np.argsort(-scores, kind="stable")`` order."""
+    n = repeats * 16
+    rng = np.random.default_rng(17)
+    proposals = rng.integers(0, 2**16, (n, 8), dtype=np.uint16)
+    proposals[:, 4] = rng.standard_normal(n).astype(np.float16).view(np.uint16)
+    indices = rng.permutation(n).astype(np.uint32)
+    stack = ExitStack()
+    core = stack.enter_context(asc.Core("310P"))
+    core.ub_write(SRC0, proposals.tobytes())
+    core.ub_write(0x18000, indices.tobytes())
+    concat = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC0, 8 * n)
+    index = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 0x18000, n)
+    dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0x20000, 8 * n)
+    tmp = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 0x30000, 8 * n)
+
+    def numpy_sort() -> np.ndarray:
+        rows = proposals.copy()
+        rows[:, 1] = indices & 0xFFFF
+        rows[:, 5] = indices >> 16
+        return rows[np.argsort(-rows[:, 4].view(np.float16), kind="stable")]
+
+    return Bench(
+        npusim=lambda: asc.sort(dst, concat, index, tmp, repeats, True),
+        numpy=numpy_sort,
+        npusim_output=lambda: core.ub_read(0x20000, 16 * n),
+        numpy_output=lambda: numpy_sort().tobytes(),
         resources=stack,
     )

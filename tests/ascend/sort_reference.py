@@ -64,3 +64,33 @@ def merge(ub: bytearray, dst: int, queues: list[int], lengths: list[int], record
     for k, structure in enumerate(out):
         ub[dst + k * record: dst + (k + 1) * record] = structure
     return taken
+
+
+# ----------------------------------------------------------------- the 310P's high-level Sort (region proposals)
+def proposal_fields(concat: bytes, indices: bytes | None, count: int, itemsize: int) -> list[bytearray]:
+    """The first ``count`` proposals of 8 elements of concat, after Sort writes the indices into them
+    (Sort.md 排布方式二, ProposalConcat.md: element k of proposal i at element 8i + k): half: the index's low
+    16 bits in y1 (element 1, bytes 2-3) and its high 16 bits in label (element 5, bytes 10-11); float: the
+    index's 4 bytes in label (element 5, bytes 20-23).  ``indices`` None: concat as it is."""
+    record = 8 * itemsize
+    proposals = [bytearray(concat[i * record:(i + 1) * record]) for i in range(count)]
+    if indices is not None:
+        for i, proposal in enumerate(proposals):
+            index = indices[4 * i:4 * i + 4]
+            if itemsize == 2:
+                proposal[2:4] = index[0:2]
+                proposal[10:12] = index[2:4]
+            else:
+                proposal[20:24] = index
+    return proposals
+
+
+def proposal_sort(proposals: list[bytearray], itemsize: int, full: bool) -> bytes:
+    """RpSort16 and the full sort: whole proposals, largest score (element 4) first, equal scores in input
+    order; per 16 without full sort, over all with it."""
+    def key(i: int) -> tuple:
+        return sort_key(score(bytes(proposals[i][4 * itemsize:5 * itemsize]), itemsize))
+
+    n = len(proposals)
+    blocks = [range(n)] if full else [range(s, s + 16) for s in range(0, n, 16)]
+    return b"".join(bytes(proposals[i]) for block in blocks for i in sorted(block, key=key, reverse=True))

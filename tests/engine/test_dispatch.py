@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from npusim.engine import caches
-from npusim.engine.dispatch import PLANS, new_core_caches
+from npusim.engine.dispatch import PLANS, check_call, new_core_caches
 from npusim.engine.registry import Instruction, OperandKind, Vendor, instructions, register, register_vendor
 from npusim.engine.trace import ByteRange
 from npusim.errors import ConstraintError, NoActiveCoreError, ParameterRangeError
@@ -174,6 +174,21 @@ def test_per_call_operand_checks_run_on_every_call(core):
     with pytest.raises(ConstraintError, match="freed"):
         fill(buf, 2)
     assert core.memory[:8] == bytes([1] * 8)
+
+
+def test_check_call_makes_every_check_and_runs_nothing(core):
+    """check_call: the plan and binding rules; nothing written or recorded, and the call that follows binds
+    nothing anew."""
+    core.trace = []
+    for bad, match in ((Buf(0, 32), "too large"), (Buf(2, 8), "aligned")):
+        with pytest.raises(ConstraintError, match=match):
+            check_call(fill, bad, 1)
+    check_call(fill, Buf(8, 8), 1)  # binds (8, 8)
+    assert core.memory == bytearray(64) and core.trace == []
+    binds = len(BINDS)
+    fill(Buf(8, 8), 5)
+    assert len(BINDS) == binds + (0 if caches.enabled() else 1)  # the binding check_call made, if kept
+    assert core.memory[8:16] == bytes([5] * 8) and len(core.trace) == 1
 
 
 def test_disabled_caches_compile_every_call_with_the_same_result(core):

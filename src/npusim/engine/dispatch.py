@@ -49,8 +49,8 @@ from .caches import Cache
 from .registry import Instruction, OperandKind, Vendor, install_dispatcher, vendor
 from .trace import AccessRecord, caller_source, json_params
 
-__all__ = ["MAX_BINDINGS", "MAX_INVOCATIONS", "PER_CALL", "PLANS", "Invocation", "dispatch", "key_part",
-           "new_core_caches"]
+__all__ = ["MAX_BINDINGS", "MAX_INVOCATIONS", "PER_CALL", "PLANS", "Invocation", "check_call", "dispatch",
+           "key_part", "new_core_caches"]
 
 PLANS = Cache("plans", 4096)  # (chip name, tolerance, geometry key) -> Plan
 TEMPLATES = Cache("invocation templates", 4096)  # (chip name, tolerance, raw key) -> Invocation, no core's state
@@ -130,6 +130,18 @@ def dispatch(entry: Instruction, args: tuple, kwargs: dict):
         core.invocations.put(raw_key, invocation)
         TEMPLATES.put((core.chip.name, getattr(core, "tolerance", "strict"), raw_key), invocation.template())
     return _run(entry, core, invocation, values)
+
+
+def check_call(function, *args, **kwargs) -> None:
+    """Steps 1-4 of a call of the registered instruction ``function`` — every rule it checks, at these
+    operands' addresses — without running it: nothing is read, written or recorded.  A composition (a
+    high-level API) checks each of its steps so before the first one runs, so that a rejected call changes
+    nothing.  The plan and the binding are kept as a call's would be (the call then binds nothing anew)."""
+    entry = function.instruction
+    owner = _OWNERS.get(entry.vendor) or _OWNERS.setdefault(entry.vendor, vendor(entry.vendor))
+    core = owner.current_core(entry.name)
+    form, values = bind_values(entry.name, entry.forms, args, kwargs)
+    _binding(entry, core, _invocation(entry, owner, core, form, values, len(args), kwargs), values)
 
 
 def _from_template(core, raw_key: tuple) -> Invocation | None:
@@ -235,6 +247,15 @@ def _invocation(entry: Instruction, owner: Vendor, core, form: Form, values: tup
 
 
 def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
+    binding = _binding(entry, core, invocation, values)
+    trace, observer = core.trace, getattr(core, "observer", None)
+    if trace is None and observer is None:
+        return binding.run(core, values)
+    return _run_observed(entry, core, invocation, binding, values, trace, observer)
+
+
+def _binding(entry: Instruction, core, invocation: Invocation, values: tuple):
+    """The call's binding: this core's for the plan at these bases, or a new one (checked and kept)."""
     plan = invocation.plan
     bound = invocation.bound
     # plain loops: this runs on every call, and a comprehension costs a frame of its own
@@ -257,10 +278,7 @@ def _run(entry: Instruction, core, invocation: Invocation, values: tuple):
         for i, kind, operand in bound:
             kind.check(values[i], name, operand, core)
     invocation.last_bases, invocation.last_binding = bases, binding
-    trace, observer = core.trace, getattr(core, "observer", None)
-    if trace is None and observer is None:
-        return binding.run(core, values)
-    return _run_observed(entry, core, invocation, binding, values, trace, observer)
+    return binding
 
 
 def _run_observed(entry: Instruction, core, invocation: Invocation, binding, values: tuple, trace, observer):
