@@ -65,8 +65,9 @@ def _modes(*values):
 
 
 #: (src, dst, input, {RoundMode: printed output}, chip that has the pair).  The page's 61 examples,
-#: less the 14 whose types npusim does not model (int4b_t x6, fp4x2 x4, hifloat8_t x3) and int32 ->
-#: half (the SetDeqScale formula, no value); errata A11/A12 give the formula's value (docs/errata.md).
+#: less the 14 whose types this table does not hold (int4b_t x6: the A2's two are in test_cast_int4.py, the
+#: 950's not modelled; fp4x2 x4, hifloat8_t x3) and int32 -> half (the SetDeqScale formula, no value);
+#: errata A11/A12 give the formula's value (docs/errata.md).
 PRECISION_CONVERSION = [
     ("int8", "float16", -1, {R.CAST_NONE: -1}, "A2"),
     ("int8", "int16", 127, {R.CAST_NONE: 127}, "950"),
