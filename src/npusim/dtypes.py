@@ -184,17 +184,22 @@ class PackedDType(DType):
 
     def pack(self, values: np.ndarray) -> np.ndarray:
         """Element values (a multiple of :attr:`per_byte` of them, each in range) as packed bytes."""
-        codes = (np.asarray(values).astype(np.int64) & ((1 << self.bits) - 1)).reshape(-1, self.per_byte)
-        shifts = np.arange(self.per_byte, dtype=np.int64) * self.bits
-        return (codes << shifts).sum(axis=1).astype(np.uint8)
+        codes = np.asarray(values).reshape(-1).astype(np.uint8) & ((1 << self.bits) - 1)  # two's complement wraps
+        packed = codes[0 :: self.per_byte].copy()
+        for k in range(1, self.per_byte):
+            packed |= codes[k :: self.per_byte] << (k * self.bits)
+        return packed
 
     def unpack(self, raw: np.ndarray) -> np.ndarray:
         """Packed bytes as element values (``per_byte`` per byte, low bits first), :attr:`value_dtype`."""
-        shifts = np.arange(self.per_byte, dtype=np.uint8) * self.bits
-        codes = ((np.asarray(raw, dtype=np.uint8)[:, None] >> shifts) & ((1 << self.bits) - 1)).reshape(-1)
+        raw = np.asarray(raw, dtype=np.uint8).reshape(-1)
+        codes = np.empty(raw.size * self.per_byte, np.uint8)
+        for k in range(self.per_byte):
+            np.bitwise_and(raw >> (k * self.bits), (1 << self.bits) - 1, out=codes[k :: self.per_byte])
         if self.kind == "int":  # sign-extend: the top code bit counts -2**(bits-1)
-            return (codes.astype(np.int8) ^ (1 << (self.bits - 1))) - np.int8(1 << (self.bits - 1))
-        return codes.astype(self.value_dtype)
+            top = 1 << (self.bits - 1)
+            return ((codes ^ top).view(np.int8) - np.int8(top)).astype(np.int8, copy=False)
+        return codes
 
 
 def uint_of_bits(bits: int) -> np.dtype:

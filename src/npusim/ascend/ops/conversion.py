@@ -45,7 +45,10 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
     packed bytes (:func:`lane_raw`), in and out.
     """
     if isinstance(src, PackedDType):
-        src, raw = _VALUES, src.unpack(raw).view(_VALUES.raw)
+        values = src.unpack(raw)
+        if dst.is_float:  # |value| <= 8: exact in every float type, so numpy's conversion is the rounding
+            return values.astype(dst.np_dtype).view(dst.raw)
+        src, raw = _VALUES, values.view(_VALUES.raw)
     if isinstance(dst, PackedDType):
         low, high = dst.value_range
         values = _to_integer(src, _VALUES, raw.view(src.np_dtype), mode).view(_VALUES.np_dtype)
