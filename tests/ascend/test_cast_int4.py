@@ -366,3 +366,21 @@ def test_local_tensor_host_access():
                                   (lambda: t.get_value(0), UnsupportedError, "scalar access"),
                                   (lambda: t.set_value(0, 1), UnsupportedError, "scalar access")):
             assert_rejected(core, error, call, part)
+
+
+def test_queues_and_buffers_hand_out_int4_tensors():
+    """TQue.alloc_tensor / TBuf.get(asc.int4b_t): two elements a byte of the buffer; a kernel round trip."""
+    with fresh_core("A2") as core:
+        pipe = asc.TPipe()
+        que, buf = asc.TQue(asc.TPosition.VECOUT, 1), asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(que, 1, 128)
+        pipe.init_buffer(buf, 512)
+        packed = que.alloc_tensor(I4)
+        half = buf.get(F16)
+        assert (packed.get_size(), packed.nbytes, half.get_size()) == (256, 128, 256)
+        assert buf.get_with_offset(64, 256, I4).get_size() == 64
+        half.write(np.arange(256) % 16 - 8.0)
+        asc.cast(packed, half, R.CAST_NONE, 256)
+        asc.cast(half, packed, R.CAST_NONE, 256)
+        assert half.read().tolist() == (np.arange(256) % 16 - 8.0).tolist()
+        assert core.ub_read(packed.addr, 4) == nib.packed([-8, -7, -6, -5, -4, -3, -2, -1])
