@@ -38,18 +38,18 @@ def half_bits(values) -> list[int]:
 
 def fresh_core(chip: str, image: bytes | None = None) -> asc.Core:
     core = asc.Core(chip)
-    core.ub_write(0, image if image is not None else bytes(0x8000))
+    core.ub_write(0, image if image is not None else bytes(core.ub.size_bytes))
     return core
 
 
-def half_to_int4(chip: str, bits: list[int], mode: R) -> bytes:
+def half_to_int4(chip: str, bits: list[int], mode: R, dst: int = DST) -> bytes:
     """``cast`` count form of the half lanes ``bits``: the packed result bytes."""
     with fresh_core(chip) as core:
         x = asc.LocalTensor(F16, VECIN, SRC, len(bits))
-        z = asc.LocalTensor(I4, VECOUT, DST, len(bits))
+        z = asc.LocalTensor(I4, VECOUT, dst, len(bits))
         core.ub_write(SRC, np.array(bits, dtype="<u2").tobytes())
         asc.cast(z, x, mode, len(bits))
-        return core.ub_read(DST, len(bits) // 2)
+        return core.ub_read(dst, len(bits) // 2)
 
 
 def expected_int4(bits: list[int], mode: R) -> bytes:
@@ -100,6 +100,13 @@ def test_every_half_special_value_to_int4(mode):
     [-9.5, 9]: rounded by the mode, saturated to [-8, 7], NaN -> 0 (docs/numerics.md)."""
     bits = HALF_SPECIALS + HALF_SPECIALS[:1] * (len(HALF_SPECIALS) % 2)
     assert half_to_int4("A2", bits, mode) == expected_int4(bits, mode)
+
+
+@pytest.mark.parametrize("mode", A2_MODES, ids=lambda m: m.name)
+def test_every_half_value_to_int4(mode):
+    """All 65536 half bit patterns, one count-form call (512 repeats' worth): each byte as the reference says."""
+    bits = list(range(1 << 16))
+    assert half_to_int4("A2", bits, mode, dst=0x20000) == expected_int4(bits, mode)  # after 128 KiB of half
 
 
 def test_saturation_and_nan_in_words():
@@ -325,7 +332,7 @@ def test_products(chip, pairs):
 def test_the_access_record_of_a_packed_call():
     """half -> int4b_t, 300 lanes: 600 bytes read, 150 written; int4b_t -> half strided: the bytes of each block."""
     with asc.Core("A2", trace=True) as core:
-        core.ub_write(0, bytes(0x8000))
+        core.ub_write(0, bytes(core.ub.size_bytes))
         x, z, y = _operands(core)
         asc.cast(z, x, R.CAST_RINT, 300)
         assert core.trace[-1].reads == (ByteRange("UB", SRC, SRC + 600),)
@@ -384,3 +391,10 @@ def test_queues_and_buffers_hand_out_int4_tensors():
         asc.cast(half, packed, R.CAST_NONE, 256)
         assert half.read().tolist() == (np.arange(256) % 16 - 8.0).tolist()
         assert core.ub_read(packed.addr, 4) == nib.packed([-8, -7, -6, -5, -4, -3, -2, -1])
+
+
+def test_gm_takes_no_packed_type():
+    """GM arrays hold whole-byte elements: gm_alloc(asc.int4b_t, n) is rejected, naming §5.23."""
+    with fresh_core("A2") as core:
+        assert_rejected(core, UnsupportedError, lambda: asc.gm_alloc(I4, 64), "whole-byte", "§5.23",
+                        instruction="gm_alloc", operand="dtype")
