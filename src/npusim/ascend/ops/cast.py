@@ -14,7 +14,9 @@ as 256 bytes of the **wider** type hold (half -> int32: 64), the mask selects am
 each operand addresses its lanes with its own element size and strides (the narrower one
 covers fewer DataBlocks per repeat: contiguous half -> int32 needs ``dstRepStride = 8,
 srcRepStride = 4``, which the count form uses).  Overlap follows the general rule: in place
-only where both types have the same size, lane for lane.
+only where both types have the same size, lane for lane.  An int4b_t operand (docs/semantics.md
+§5.23) is accessed a byte (two lanes) at a time, :mod:`.packed_lanes`: the call's active lanes
+must be whole bytes, and ``convert`` takes and gives its lanes packed.
 
 The plan is relative to its tensors (docs/architecture.md): compile checks every rule,
 bind checks the placement, run reads the source, converts, then commits the destination and
@@ -178,7 +180,7 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
     """The lanes (per the wider type), strides and register effects of a count or mask form, then the plan."""
     src = next(iter(sources.values()))
     labels = tuple(sources)
-    wide = wide_bytes(dst.dtype, src.dtype)
+    wide = _wide_bytes(dst.dtype, src.dtype)
     packed = packed_side(dst.dtype, src.dtype)
     native = core.chip.vector_lowering == "native"
     words_after: MaskWords | None = None
@@ -213,7 +215,7 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
     return CastPlan.checked(geometry, dst, *sources.values())
 
 
-def wide_bytes(dst: DType, src: DType) -> int:
+def _wide_bytes(dst: DType, src: DType) -> int:
     """The bytes of the wider type, whose lanes a repeat has (Cast.md 约束说明; an int4b_t side is never it)."""
     return max(dst.bits, src.bits) // 8
 
@@ -411,7 +413,7 @@ def _compile_c_api(name: str, page: str, mode: RoundMode, types: tuple[str, str]
                 raise UnsupportedError(name, f"{label} dtype", tensor.dtype.name, f"{name} takes a {wanted} {label}",
                                        wanted, f"{c_api_page(page)} 函数原型")
         rounding = require_conversion(name, core, dst, src, mode, form == "count", c_api_page(page))
-        wide = wide_bytes(dst.dtype, src.dtype)
+        wide = _wide_bytes(dst.dtype, src.dtype)
         packed = packed_side(dst.dtype, src.dtype)
         sync = name.endswith("_sync")
         if form == "count":
@@ -470,7 +472,9 @@ cast = register(Instruction(
         "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "
         "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.  int32 -> half on "
         "the A2/A3, 310P and 950 dequantises with set_deq_scale's half scale (roundMode ignored), an accuracy "
-        "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.21).",
+        "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.21).  int4b_t <-> half "
+        "(A2/A3; half -> int4b_t on the 310P) packs two lanes a byte; counts and masks cover whole bytes "
+        "(docs/semantics.md §5.23).",
 ))
 
 
@@ -556,7 +560,7 @@ def _c_api_examples(page: str, function: str) -> tuple[str, ...]:
              f"z = asc.LocalTensor(asc.{_asc_name(dst)}, asc.TPosition.VECOUT, 2048, 256)\n")
     examples = (setup + f"asc.{function}(z, x, 200)",)
     if not function.endswith("_sync"):
-        lanes = lanes_per_repeat(wide_bytes(dst, src))
+        lanes = lanes_per_repeat(_wide_bytes(dst, src))
         reps = (lanes * dst.bits // (8 * BLOCK_BYTES), lanes * src.bits // (8 * BLOCK_BYTES))
         examples += (setup + f"asc.{function}(z, x, 2, 1, 1, {reps[0]}, {reps[1]})",)
     return examples
