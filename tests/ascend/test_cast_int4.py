@@ -398,3 +398,24 @@ def test_gm_takes_no_packed_type():
     with fresh_core("A2") as core:
         assert_rejected(core, UnsupportedError, lambda: asc.gm_alloc(I4, 64), "whole-byte", "§5.23",
                         instruction="gm_alloc", operand="dtype")
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.integers(-8, 7), min_size=0, max_size=64).map(lambda v: v[: len(v) // 2 * 2]),
+       offset=st.integers(0, 16).map(lambda k: 2 * k))
+def test_host_writes_round_trip_and_pack_as_the_reference(values, offset):
+    with fresh_core("A2", bytes(range(256)) * 4) as core:
+        t = asc.LocalTensor(I4, VECIN, 0x100, 128)[offset:]
+        t.write(values)
+        assert t.read(len(values)).tolist() == values
+        at = 0x100 + offset // 2
+        assert core.ub_read(at, len(values) // 2) == nib.packed(values)
+        assert core.ub_read(0x100, offset // 2) == bytes(range(256))[: offset // 2]  # the bytes before: unchanged
+
+
+@pytest.mark.parametrize("bad", [8, -9, 0.5, float("nan"), float("inf"), -float("inf"), 2**70, 1e9])
+def test_host_writes_reject_what_is_not_an_int4_value(bad):
+    with fresh_core("A2") as core:
+        t = asc.LocalTensor(I4, VECIN, 0x100, 16)
+        assert_rejected(core, ParameterRangeError, lambda: t.write([0, bad]), "integers in [-8, 7]", "§5.23",
+                        operand="values")

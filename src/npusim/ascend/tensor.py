@@ -333,18 +333,20 @@ class LocalTensor(_TensorFields):
                 "LocalTensor.write", "values length", array.size,
                 "more elements than the tensor holds", f"at most {self.tile_size}", TENSOR_SOURCE,
             )
-        raw = self.dtype.pack(array) if isinstance(self.dtype, PackedDType) else array.view(np.uint8)
+        raw = self.dtype.pack(array.astype(np.int8)) if isinstance(self.dtype, PackedDType) else array.view(np.uint8)
         self.core.ub.write_bytes(self.addr, raw, who="LocalTensor.write")
 
     def _packed_values(self, values) -> np.ndarray:
         """``values`` for a packed tensor: integers in the type's range, whole bytes of them (§5.23)."""
         dtype = self.dtype
         low, high = dtype.value_range
-        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.int64), PACKED_SOURCE).reshape(-1)
-        if array.size and (array.min() < low or array.max() > high):
-            bad = int(array[(array < low) | (array > high)][0])
-            raise ParameterRangeError("LocalTensor.write", "values", bad, f"{dtype} values lie in [{low}, {high}]",
-                                      f"integers in [{low}, {high}]", PACKED_SOURCE)
+        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), PACKED_SOURCE)
+        wrong = ~((array >= low) & (array <= high) & (array == np.round(array)))  # NaN is wrong too
+        if wrong.any():
+            bad = float(array[wrong][0])
+            raise ParameterRangeError("LocalTensor.write", "values", int(bad) if bad.is_integer() else bad,
+                                      f"{dtype} values are integers in [{low}, {high}]", f"integers in [{low}, {high}]",
+                                      PACKED_SOURCE)
         if array.size % dtype.per_byte:
             raise ParameterRangeError("LocalTensor.write", "values length", array.size,
                                       f"{dtype} values are written a byte ({dtype.per_byte} elements) at a time",
