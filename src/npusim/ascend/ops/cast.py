@@ -566,6 +566,10 @@ def _c_api_examples(page: str, function: str) -> tuple[str, ...]:
     return examples
 
 
+def _sections(*dtypes: str) -> str:
+    return semantics("5.8", "5.23") if "int4" in dtypes else semantics("5.8")  # int4b_t: its own section too
+
+
 def _register_c_api(page: str, suffix: str, sync: bool):
     function = page + suffix + ("_sync" if sync else "")
     mode = C_API_SUFFIXES[suffix]
@@ -573,7 +577,7 @@ def _register_c_api(page: str, suffix: str, sync: bool):
     barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""
     return register(Instruction(
         function, "ascend", "cast", "V", C_API_SYNC_FORMS if sync else C_API_FORMS,
-        _compile_c_api(function, page, mode), f"{c_api_page(page)}; {semantics('5.8')}", support=_c_api_support,
+        _compile_c_api(function, page, mode), f"{c_api_page(page)}; {_sections(src, dst)}", support=_c_api_support,
         exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}", examples=_c_api_examples(
             page, function), plan_context=_c_api_context, fast_context=mask_fast_context, alias_of="cast",
         doc=f"``cast`` from {src} to {dst} with ``{mode.name}`` ({page}.md): a count, or ``repeat`` repeats "
