@@ -8,6 +8,8 @@ Expected values come from precision_conversion.md, or from ``cast_reference`` (o
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -419,3 +421,35 @@ def test_host_writes_reject_what_is_not_an_int4_value(bad):
         t = asc.LocalTensor(I4, VECIN, 0x100, 16)
         assert_rejected(core, ParameterRangeError, lambda: t.write([0, bad]), "integers in [-8, 7]", "§5.23",
                         operand="values")
+
+
+@asc.jit
+def half_to_int4_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, length: asc.ConstExpr[int]):
+    """The flow of asc-devkit's Cast sample (examples/.../01_memory_vector_compute/cast, scenario 0): half in
+    GM, an int8 UB tensor reinterpreted as int4b_t, Cast mask 128 x 4 repeats {1, 1, 2, 8} CAST_CEIL, the
+    int8 bytes copied out."""
+    x_gm, y_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x, length)
+    y_gm.set_global_buffer(y, length // 2)
+    x_local = asc.LocalTensor(asc.float16, VECIN, 0, length)
+    y_local = asc.LocalTensor(asc.int8, VECOUT, 2 * length, length // 2)
+    asc.data_copy(x_local, x_gm, length)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.cast(y_local.reinterpret_cast(asc.int4b_t), x_local, R.CAST_CEIL, 128, 4, asc.UnaryRepeatParams(1, 1, 2, 8))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(y_gm, y_local, length // 2)
+
+
+def test_the_vendor_cast_sample_kernel():
+    """The sample's golden rule: ceil, saturate to [-8, 7], element 2i in the low nibble of byte i and 2i+1 in
+    the high one; its inputs are uniform in [-9, 8)."""
+    x = np.random.default_rng(9).uniform(-9, 8, 512).astype(np.float16)
+    y = np.zeros(256, np.int8)
+    half_to_int4_kernel.launch(1, (x, y, 512), chip="A2")
+    expected = []
+    for i in range(256):
+        low, high = (max(-8, min(7, math.ceil(float(x[2 * i + k])))) for k in (0, 1))
+        expected.append((low & 0xF) | (high & 0xF) << 4)
+    assert y.view(np.uint8).tolist() == expected
