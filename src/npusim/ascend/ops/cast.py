@@ -205,6 +205,8 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
         if lanes.repeats == 0:
             return _nop(name, core, "repeat_times", dst, src, page, labels)
         by_argument = bound["is_set_mask"]
+        if by_argument and is_int_arg(bound["mask"]):
+            require_even_count(name, int(bound["mask"]), packed, f"{page} 约束说明", "mask", "a contiguous mask")
         require_whole_bytes(name, "mask" if by_argument else "vector mask register",
                             bound["mask"] if by_argument else core.mask_words, lanes, packed, f"{page} 约束说明")
     if operation is not None and src.dtype.name in core.chip.float_saturation_dtypes:

@@ -43,11 +43,14 @@ def packed_side(*dtypes: DType) -> PackedDType | None:
     return next((d for d in dtypes if isinstance(d, PackedDType)), None)
 
 
-def require_even_count(name: str, count: int, packed: PackedDType | None, source: str) -> None:
-    """A count form with a packed operand converts whole bytes: ``count`` a multiple of the elements a byte."""
+def require_even_count(name: str, count: int, packed: PackedDType | None, source: str, operand: str = "count",
+                       what: str = "the count") -> None:
+    """A count (or a contiguous mask) with a packed operand counts whole bytes: a multiple of the elements a
+    byte (Cast.md 约束说明), even where a longer mask would be clamped to the repeat's lanes."""
     if packed is not None and count % packed.per_byte:
-        raise ParameterRangeError(name, "count", count, f"with {packed} the count must be even: "
-                                  f"{packed.per_byte} elements share a byte", "even counts", f"{source}; {PACKED}")
+        raise ParameterRangeError(name, operand, count, f"with {packed} {what} must be even: "
+                                  f"{packed.per_byte} elements share a byte", f"even values of {operand}",
+                                  f"{source}; {PACKED}")
 
 
 def require_whole_bytes(name: str, operand: str, value, lanes: ActiveLanes, packed: PackedDType | None,
