@@ -17,10 +17,12 @@ from typing import Literal
 
 import numpy as np
 
+from .errors import UnsupportedError
 from .lazy import cached_attribute
+from .sources import semantics
 
-__all__ = ["DType", "DTYPES", "Predicate", "as_little_endian", "by_name", "from_numpy", "is_little_endian",
-           "uint_of_bits"]
+__all__ = ["DType", "DTYPES", "PackedDType", "Predicate", "as_little_endian", "by_name", "from_numpy",
+           "is_little_endian", "uint_of_bits"]
 
 Kind = Literal["int", "uint", "float"]
 
@@ -50,7 +52,7 @@ class DType:
         bits: width in bits.
         kind: ``"int"`` (two's complement), ``"uint"`` or ``"float"``.
         storage: how to find the numpy storage type: a numpy type code (``"<f2"``), or
-            ``"ml_dtypes.<name>"``.
+            ``"ml_dtypes.<name>"``, or ``"packed"`` (a :class:`PackedDType`: none).
         np_dtype: numpy storage dtype, little-endian (made on first use).
     """
 
@@ -112,11 +114,92 @@ class DType:
         """Width in bytes (pyasc spelling: ``dtype.sizeof()``)."""
         return self.itemsize
 
+    def nbytes(self, count: int) -> int:
+        """Bytes that ``count`` elements occupy."""
+        return count * self.itemsize
+
+    def count_in(self, nbytes: int) -> int:
+        """Whole elements in ``nbytes`` bytes."""
+        return nbytes // self.itemsize
+
     def __repr__(self) -> str:
         return self.name
 
     def __str__(self) -> str:
         return self.name
+
+
+class PackedDType(DType):
+    """An element narrower than a byte: ``8 // bits`` elements share one byte, element ``2i`` in the
+    low nibble of byte ``i``, element ``2i + 1`` in the high one (docs/semantics.md §5.23).
+
+    Such an element has no size in bytes, no numpy storage type and no unsigned type of its width:
+    ``itemsize``, ``sizeof()``, ``np_dtype`` and ``raw`` raise, so code written for whole-byte
+    elements fails where it meets one instead of miscounting.  Code that handles packed elements
+    asks :meth:`nbytes`, :meth:`pack` and :meth:`unpack`; their values, one per element, are
+    :attr:`value_dtype` (``int8``, sign-extended).
+    """
+
+    def _no_byte_size(self, what: str):
+        raise UnsupportedError(self.name, what, f"{self.bits} bits",
+                               f"{8 // self.bits} elements share a byte: the element has no {what}",
+                               "code that handles packed elements (nbytes, pack, unpack)", semantics("5.23"))
+
+    @property
+    def itemsize(self) -> int:  # type: ignore[override]
+        self._no_byte_size("size in bytes")
+
+    @property
+    def np_dtype(self) -> np.dtype:  # type: ignore[override]
+        self._no_byte_size("numpy storage type")
+
+    @property
+    def raw(self) -> np.dtype:  # type: ignore[override]
+        self._no_byte_size("raw storage type")
+
+    @cached_attribute
+    def per_byte(self) -> int:
+        """Elements in one byte."""
+        return 8 // self.bits
+
+    @cached_attribute
+    def value_dtype(self) -> np.dtype:
+        """The numpy type of unpacked element values (one per element)."""
+        return np.dtype(np.int8 if self.kind == "int" else np.uint8)
+
+    @cached_attribute
+    def value_range(self) -> tuple[int, int]:
+        """The smallest and largest element value."""
+        if self.kind == "int":
+            return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+        return 0, (1 << self.bits) - 1
+
+    def nbytes(self, count: int) -> int:
+        """Bytes that ``count`` elements occupy (a partly used last byte counts)."""
+        return -(-count // self.per_byte)
+
+    def count_in(self, nbytes: int) -> int:
+        """Elements in ``nbytes`` bytes."""
+        return nbytes * self.per_byte
+
+    def pack(self, values: np.ndarray) -> np.ndarray:
+        """Element values (a multiple of :attr:`per_byte` of them, each in range) as packed bytes."""
+        codes = np.asarray(values).reshape(-1).astype(np.uint8) & ((1 << self.bits) - 1)  # two's complement wraps
+        packed = codes[0 :: self.per_byte].copy()
+        for k in range(1, self.per_byte):
+            packed |= codes[k :: self.per_byte] << (k * self.bits)
+        return packed
+
+    def unpack(self, raw: np.ndarray) -> np.ndarray:
+        """Packed bytes as element values (``per_byte`` per byte, low bits first), :attr:`value_dtype`."""
+        raw = np.asarray(raw, dtype=np.uint8).reshape(-1)
+        codes = np.empty(raw.size * self.per_byte, np.uint8)
+        for k in range(self.per_byte):
+            np.bitwise_and(raw >> (k * self.bits), (1 << self.bits) - 1, out=codes[k :: self.per_byte])
+        if self.kind == "int":  # sign-extend: the top code bit counts -2**(bits-1)
+            top = 1 << (self.bits - 1)
+            return ((codes ^ top).view(np.int8) - np.int8(top)).astype(np.int8, copy=False)
+        return codes
 
 
 def uint_of_bits(bits: int) -> np.dtype:
@@ -141,10 +224,11 @@ DTYPES: dict[str, DType] = {
         DType("float64", 64, "float", "<f8"),
         DType("float8_e4m3fn", 8, "float", "ml_dtypes.float8_e4m3fn"),
         DType("float8_e5m2", 8, "float", "ml_dtypes.float8_e5m2"),
+        PackedDType("int4", 4, "int", "packed"),
     )
 }
 
-_BY_NUMPY = {d.np_dtype: d for d in DTYPES.values() if not d.storage.startswith("ml_dtypes.")}
+_BY_NUMPY = {d.np_dtype: d for d in DTYPES.values() if d.storage.startswith("<")}
 
 
 def _by_numpy(dt: np.dtype) -> DType | None:

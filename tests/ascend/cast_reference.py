@@ -5,7 +5,8 @@ part; "溢出默认按照饱和模式处理"), SetCtrlSpr(ISASI).md (CTRL[48]: i
 and docs/numerics.md ("Ascend: Cast"), the plain way: decode the source bits to a Fraction,
 pick one of the two representable neighbours by the mode, encode it field by field.  It
 shares no code with npusim (it builds on ``tests/float_reference.py``) and uses no numpy or
-ml_dtypes conversion.
+ml_dtypes conversion.  int4b_t is the 4-bit two's complement integer of Cast.md (one lane's bits
+here; where two lanes lie in a byte is ``tests/ascend/int4_reference.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from fractions import Fraction
 
 from ..float_reference import FORMATS, encode_exact, expected_bits, largest_finite, nan_bits, neighbour
 
-INTEGERS = {"int8": (8, True), "uint8": (8, False), "int16": (16, True), "uint16": (16, False),
+INTEGERS = {"int4": (4, True), "int8": (8, True), "uint8": (8, False), "int16": (16, True), "uint16": (16, False),
             "int32": (32, True), "uint32": (32, False), "int64": (64, True)}
 MODES = {0: "rint", 1: "rint", 2: "floor", 3: "ceil", 4: "round", 5: "trunc", 6: "odd"}  # RoundMode -> rule
 

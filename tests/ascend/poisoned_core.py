@@ -17,7 +17,7 @@ from npusim.memory import Memory
 VENDOR = "ascend"
 NAMESPACE = {"asc": asc}  # the module name the examples use
 _UB_FILL = np.random.default_rng(7).integers(0, 256, 1 << 20, dtype=np.uint8)
-_OTHER_TYPES = (asc.int8, asc.uint8, asc.int16, asc.float16, asc.int32, asc.float32, asc.uint32)
+_OTHER_TYPES = (asc.int8, asc.uint8, asc.int16, asc.float16, asc.int32, asc.float32, asc.uint32, asc.int4b_t)
 
 
 def new_core() -> asc.Core:

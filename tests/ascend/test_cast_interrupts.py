@@ -30,3 +30,23 @@ def test_cast(form):
     with core:
         dst, half, single = t(asc.int32, 0x1000, 1024, VECOUT), t(asc.float16, 0x3000, 512), t(asc.float32, 0x4000, 256)
     assert sweep(Machine(core), lambda: CASES[form](dst, half, single), fresh_plans=True)
+
+
+INT4_CASES = {
+    "half -> int4b_t, count (packed dst, mask registers)": lambda q, h: asc.cast(q, h, R.CAST_RINT, 300),
+    "int4b_t -> half, mask, strided": lambda q, h: asc.cast(h, q, R.CAST_NONE, 64, 3,
+                                                            asc.UnaryRepeatParams(2, 1, 16, 2)),
+    "half -> int4b_t, bitwise mask": lambda q, h: asc.cast(q, h, R.CAST_FLOOR, [0x0F0F, 0x3], 2,
+                                                           asc.UnaryRepeatParams(1, 1, 2, 8)),
+    "asc_half2int4_rna_sync": lambda q, h: asc.asc_half2int4_rna_sync(q, h, 200),
+    "asc_int42half, repeat": lambda q, h: asc.asc_int42half(h, q, 2, 1, 1, 8, 2),
+}
+
+
+@pytest.mark.parametrize("form", sorted(INT4_CASES))
+def test_cast_int4(form):
+    core = core_with_data("A2")
+    with core:
+        core.set_mask_words((1 << 64) - 1, (1 << 64) - 1)  # asc_int42half's repeat form reads the register
+        packed, half = t(asc.int4b_t, 0x1000, 1024, VECOUT), t(asc.float16, 0x3000, 1024)
+    assert sweep(Machine(core), lambda: INT4_CASES[form](packed, half), fresh_plans=True)

@@ -115,6 +115,7 @@ float16 = _DTYPES["float16"]
 bfloat16 = _DTYPES["bfloat16"]
 float32 = _DTYPES["float32"]
 float64 = _DTYPES["float64"]
+int4b_t = _DTYPES["int4"]  # two elements a byte (docs/semantics.md §5.23)
 half = float16
 float_ = float32
 double = float64
@@ -130,7 +131,8 @@ __all__ = [
     "TransposeType", "UnaryRepeatParams", "VdeqInfo", "bfloat16", "current_core", "double", "float16", "float32",
     "float64", "asc_ndim_pad_count_config",
     "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
-    "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32", "uint64",
+    "int4b_t", "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32",
+    "uint64",
     "using_chip",
     *INSTRUCTION_NAMES,
 ]

@@ -14,9 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import DType
+from ..dtypes import DType, PackedDType
 from ..engine.trace import ByteRange
-from ..errors import OutOfBoundsError, RuntimeMisuseError, UbPastTensorEndWarning, WrongCoreError
+from ..errors import (
+    OutOfBoundsError,
+    ParameterRangeError,
+    RuntimeMisuseError,
+    UbPastTensorEndWarning,
+    UnsupportedError,
+    WrongCoreError,
+)
 from ..sources import semantics
 from ..validate import require_int, to_elements
 from .core import Core, current_core
@@ -26,6 +33,7 @@ from .types import TPosition
 
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
+PACKED_SOURCE = semantics("5.23")
 
 __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
 
@@ -116,7 +124,7 @@ class LocalTensor(_TensorFields):
         core = core if core is not None else current_core("LocalTensor")
         ub_bytes = core.ub.size_bytes
         addr = require_int("LocalTensor", "addr", addr, 0, ub_bytes - 1, TENSOR_SOURCE)
-        max_elems = (ub_bytes - addr) // dtype.itemsize
+        max_elems = dtype.count_in(ub_bytes - addr)
         tile = require_int("LocalTensor", "tile_size", tile_size, 0, max(max_elems, 0), TENSOR_SOURCE)
         self._init(core, dtype, pos, addr, tile if tile else max_elems, lease)
 
@@ -150,7 +158,7 @@ class LocalTensor(_TensorFields):
         if name == "addr":
             value = require_int("LocalTensor.addr", "addr", value, 0, ub_bytes - 1, TENSOR_SOURCE)
         elif name == "tile_size":
-            value = require_int("LocalTensor.tile_size", "tile_size", value, 0, ub_bytes // self.dtype.itemsize,
+            value = require_int("LocalTensor.tile_size", "tile_size", value, 0, self.dtype.count_in(ub_bytes),
                                 TENSOR_SOURCE)
         elif name in _TensorFields.__slots__:
             raise AttributeError(f"LocalTensor.{name} is read-only: a tensor's type, position and core are fixed "
@@ -161,7 +169,7 @@ class LocalTensor(_TensorFields):
     # ------------------------------------------------------------ identity
     @property
     def nbytes(self) -> int:
-        return self.tile_size * self.dtype.itemsize
+        return self.dtype.nbytes(self.tile_size)
 
     @property
     def end(self) -> int:
@@ -175,7 +183,7 @@ class LocalTensor(_TensorFields):
     def get_phy_addr(self, offset: int = 0) -> int:
         """Byte address of element ``offset`` (pyasc ``get_phy_addr``)."""
         offset = require_int("get_phy_addr", "offset", offset, 0, self.tile_size, TENSOR_SOURCE)
-        return PhyAddress(self.addr + offset * self.dtype.itemsize, self.dtype)
+        return PhyAddress(self.addr + self._byte_offset("get_phy_addr", offset), self.dtype)
 
     def get_length(self) -> int:
         """Length in bytes (pyasc ``get_length``)."""
@@ -199,8 +207,8 @@ class LocalTensor(_TensorFields):
         Like ``SetBufferLen`` it may exceed the buffer the tensor came from (pyasc's test_vadd_sw
         sets a longer length and then ``set_size``); every instruction still checks the bytes it touches.
         """
-        self.tile_size = require_int("set_buffer_len", "data_len", data_len, 0, self.core.ub.size_bytes - self.addr,
-                                     TENSOR_SOURCE) // self.dtype.itemsize
+        self.tile_size = self.dtype.count_in(require_int("set_buffer_len", "data_len", data_len, 0,
+                                                         self.core.ub.size_bytes - self.addr, TENSOR_SOURCE))
 
     def set_user_tag(self, tag: int = 0) -> None:
         """A user number kept with this tensor object (pyasc ``set_user_tag``; int32)."""
@@ -221,9 +229,9 @@ class LocalTensor(_TensorFields):
             raise WrongCoreError("set_addr_with_offset", "src", repr(src), "the tensor belongs to another core",
                                  "tensors created on the running core", TENSOR_SOURCE)
         offset = require_int("set_addr_with_offset", "offset", offset, 0, src.tile_size, TENSOR_SOURCE)
-        addr = src.addr + offset * src.dtype.itemsize
+        addr = src.addr + src._byte_offset("set_addr_with_offset", offset)
         tile = require_int("set_addr_with_offset", "tile_size", self.tile_size, 0,
-                           (self.core.ub.size_bytes - addr) // self.dtype.itemsize, TENSOR_SOURCE)
+                           self.dtype.count_in(self.core.ub.size_bytes - addr), TENSOR_SOURCE)
         self._init(self.core, self.dtype, self.position, addr, tile, src.lease)
 
     # -------------------------------------------------------------- views
@@ -232,7 +240,7 @@ class LocalTensor(_TensorFields):
         kind = type(index)
         if kind is slice and type(index.start) is int and index.stop is None and index.step is None:
             offset = index.start  # the usual call: t[k:] with an int (checked as below, without the calls)
-            if 0 <= offset <= self.tile_size:
+            if 0 <= offset <= self.tile_size and self.dtype.bits >= 8:
                 return self._derive(self.dtype, self.addr + offset * self.dtype.itemsize, self.tile_size - offset)
         if kind is slice:
             if index.stop is not None or index.step is not None:
@@ -241,7 +249,7 @@ class LocalTensor(_TensorFields):
         else:
             offset = index
         offset = require_int("LocalTensor[]", "offset", offset, 0, self.tile_size, TENSOR_SOURCE)
-        return self._derive(self.dtype, self.addr + offset * self.dtype.itemsize, self.tile_size - offset)
+        return self._derive(self.dtype, self.addr + self._byte_offset("LocalTensor[]", offset), self.tile_size - offset)
 
     __call__ = __getitem__  # pyasc's element form t(i): the tensor at element i, as GlobalTensor's
 
@@ -249,7 +257,16 @@ class LocalTensor(_TensorFields):
         """The same bytes viewed as ``dtype``."""
         if not isinstance(dtype, DType):
             raise TypeError(f"reinterpret_cast: dtype must be an npusim dtype, got {dtype!r}")
-        return self._derive(dtype, self.addr, self.nbytes // dtype.itemsize)
+        return self._derive(dtype, self.addr, dtype.count_in(self.nbytes))
+
+    def _byte_offset(self, what: str, offset: int) -> int:
+        """The bytes ``offset`` elements take: a packed type's offset must start a byte (§5.23)."""
+        dtype = self.dtype
+        if isinstance(dtype, PackedDType) and offset % dtype.per_byte:
+            raise ParameterRangeError(what, "offset", offset, f"{dtype} tensors start at a byte boundary: "
+                                      f"{dtype.per_byte} elements share a byte", f"multiples of {dtype.per_byte}",
+                                      PACKED_SOURCE)
+        return dtype.nbytes(offset)
 
     def _derive(self, dtype: DType, addr: int, tile_size: int) -> LocalTensor:
         # a view keeps the shape info, as Ascend C's copies of a tensor do
@@ -301,28 +318,56 @@ class LocalTensor(_TensorFields):
 
     # -------------------------------------------------------- host access
     def write(self, values) -> None:
-        """Copy ``values`` (converted to this dtype) into the first elements of the tensor."""
+        """Copy ``values`` (converted to this dtype) into the first elements of the tensor.
+
+        A packed tensor (``int4b_t``) takes integers in its range, an even number of them (§5.23).
+        """
         self._check_host("write")
-        array = np.ascontiguousarray(
-            to_elements("LocalTensor.write", "values", values, self.dtype.np_dtype, TENSOR_SOURCE))
+        if isinstance(self.dtype, PackedDType):
+            array = self._packed_values(values)
+        else:
+            array = np.ascontiguousarray(
+                to_elements("LocalTensor.write", "values", values, self.dtype.np_dtype, TENSOR_SOURCE))
         if array.size > self.tile_size:
             raise OutOfBoundsError(
                 "LocalTensor.write", "values length", array.size,
                 "more elements than the tensor holds", f"at most {self.tile_size}", TENSOR_SOURCE,
             )
-        self.core.ub.write_bytes(self.addr, array.view(np.uint8), who="LocalTensor.write")
+        raw = self.dtype.pack(array.astype(np.int8)) if isinstance(self.dtype, PackedDType) else array.view(np.uint8)
+        self.core.ub.write_bytes(self.addr, raw, who="LocalTensor.write")
+
+    def _packed_values(self, values) -> np.ndarray:
+        """``values`` for a packed tensor: integers in the type's range, whole bytes of them (§5.23)."""
+        dtype = self.dtype
+        low, high = dtype.value_range
+        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), PACKED_SOURCE)
+        wrong = ~((array >= low) & (array <= high) & (array == np.round(array)))  # NaN is wrong too
+        if wrong.any():
+            bad = float(array[wrong][0])
+            raise ParameterRangeError("LocalTensor.write", "values", int(bad) if bad.is_integer() else bad,
+                                      f"{dtype} values are integers in [{low}, {high}]", f"integers in [{low}, {high}]",
+                                      PACKED_SOURCE)
+        if array.size % dtype.per_byte:
+            raise ParameterRangeError("LocalTensor.write", "values length", array.size,
+                                      f"{dtype} values are written a byte ({dtype.per_byte} elements) at a time",
+                                      f"multiples of {dtype.per_byte}", PACKED_SOURCE)
+        return array
 
     def read(self, count: int | None = None) -> np.ndarray:
-        """A copy of the first ``count`` elements (default: all) as a numpy array."""
+        """A copy of the first ``count`` elements (default: all) as a numpy array (a packed tensor's as
+        ``int8`` values, one per element; its bytes are those of a ``uint8`` view, §5.23)."""
         self._check_host("read")
         count = self.tile_size if count is None else require_int("LocalTensor.read", "count", count, 0,
                                                                   self.tile_size, TENSOR_SOURCE)
-        raw = self.core.ub.data[self.addr : self.addr + count * self.dtype.itemsize]
+        raw = self.core.ub.data[self.addr : self.addr + self.dtype.nbytes(count)]
+        if isinstance(self.dtype, PackedDType):  # element values, one per element (§5.23)
+            return self.dtype.unpack(raw)[:count]
         return raw.view(self.dtype.np_dtype).copy()
 
     def get_value(self, index: int):
         """Element ``index`` as a numpy scalar (a scalar read of UB)."""
         self._check_host("get_value", scalar=True)
+        self._no_scalar_access("get_value")
         index = require_int("get_value", "index", index, 0, self.tile_size - 1, TENSOR_SOURCE)
         start = self.addr + index * self.dtype.itemsize
         self._scalar_access("get_value", start, False)
@@ -332,6 +377,7 @@ class LocalTensor(_TensorFields):
     def set_value(self, index: int, value) -> None:
         """Write element ``index`` (converted to this dtype)."""
         self._check_host("set_value", scalar=True)
+        self._no_scalar_access("set_value")
         index = require_int("set_value", "index", index, 0, self.tile_size - 1, TENSOR_SOURCE)
         item = to_elements("set_value", "value", value, self.dtype.np_dtype, TENSOR_SOURCE)
         if item.size != 1:
@@ -352,8 +398,16 @@ class LocalTensor(_TensorFields):
         if not isinstance(file_name, str):
             raise TypeError(f"LocalTensor.to_file: file_name must be a str, got {type(file_name).__name__}")
         self._check_host("to_file")
+        packed = isinstance(self.dtype, PackedDType)  # a packed tensor's bytes as they lie in UB
+        data = self.core.ub.data[self.addr : self.end].tobytes() if packed else self.read().tobytes()
         with open(file_name, "wb") as file:
-            file.write(self.read().tobytes())
+            file.write(data)
+
+    def _no_scalar_access(self, what: str) -> None:
+        if isinstance(self.dtype, PackedDType):
+            raise UnsupportedError(what, "tensor dtype", self.dtype.name, f"a scalar access reads or writes whole "
+                                   f"bytes, {self.dtype} elements are {self.dtype.bits} bits",
+                                   "write / read, or a uint8 view (reinterpret_cast)", PACKED_SOURCE)
 
     def _check_host(self, what: str, scalar: bool = False) -> None:
         """The tensor is still allocated; the host (not ``scalar``, the S pipe's get/set_value) sees every

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..dtypes import DType, by_name
+from ..dtypes import DType, PackedDType, by_name
 from ..rounding import float_array_bits, float_bits
 from . import CaseError
 
@@ -42,9 +42,13 @@ def number(path: str, value):
 
 def dtype_named(path: str, name) -> DType:
     try:
-        return by_name(name)
+        dtype = by_name(name)
     except (KeyError, TypeError) as err:
         raise CaseError(f"{path}: {err}") from None
+    if isinstance(dtype, PackedDType):  # dumps hold whole-byte elements (docs/golden.md)
+        raise CaseError(f"{path}: {name!r} packs {dtype.per_byte} elements a byte; golden cases and their dumps "
+                        "take whole-byte types only (docs/semantics.md §5.23)")
+    return dtype
 
 
 def initial_values(path: str, init: dict, dtype: DType, size: int) -> np.ndarray:

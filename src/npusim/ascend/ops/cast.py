@@ -14,7 +14,9 @@ as 256 bytes of the **wider** type hold (half -> int32: 64), the mask selects am
 each operand addresses its lanes with its own element size and strides (the narrower one
 covers fewer DataBlocks per repeat: contiguous half -> int32 needs ``dstRepStride = 8,
 srcRepStride = 4``, which the count form uses).  Overlap follows the general rule: in place
-only where both types have the same size, lane for lane.
+only where both types have the same size, lane for lane.  An int4b_t operand (docs/semantics.md
+§5.23) is accessed a byte (two lanes) at a time, :mod:`.packed_lanes`: the call's active lanes
+must be whole bytes, and ``convert`` takes and gives its lanes packed.
 
 The plan is relative to its tensors (docs/architecture.md): compile checks every rule,
 bind checks the placement, run reads the source, converts, then commits the destination and
@@ -37,7 +39,7 @@ from ...sources import semantics
 from ...validate import require_int, require_uint
 from .. import pages
 from ..addressing import BLOCK_BYTES, ActiveLanes, counter_mode_lanes, lanes_per_repeat
-from ..cast_dtypes import DEQ_SCALE, cast_modes, cast_pairs, compound_cast_pairs, conversion_saturates
+from ..cast_dtypes import DEQ_SCALE, NOT_MODELLED, cast_modes, cast_pairs, compound_cast_pairs, conversion_saturates
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
@@ -60,7 +62,7 @@ from .common import (
     require_ub_tensor,
     scalar_bits_cached,
 )
-from .conversion import convert
+from .conversion import convert, lane_raw
 from .deq_conversion import DEQ, deq_int32_lanes
 from .elementwise import (
     DST,
@@ -70,6 +72,7 @@ from .elementwise import (
     _count_form_registers,
     _unary_params,
 )
+from .packed_lanes import lane_bytes, operand_lanes, packed_side, require_even_count, require_whole_bytes
 
 __all__ = ["C_API_CASTS", "CastBinding", "CastPlan", "add_relu_cast", "cast", "mul_cast", "sub_relu_cast"]
 
@@ -118,6 +121,12 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
                              f"{page} 产品支持情况; {semantics('5.8')}")
     pair = (src.dtype.name, dst.dtype.name)
     modes = cast_modes(core.chip, *pair)
+    if modes is None and pair in NOT_MODELLED.get(core.chip.name, ()):
+        raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
+                               f"Cast.md lists this pair on {core.chip.product}, but npusim does not model it (the "
+                               "vector functions' int4 (un)packing)",
+                               ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)),
+                               f"{CAST_PAGE} 数据类型; {semantics('5.23')}")
     if modes is None:
         raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
                                f"Cast does not convert this pair on {core.chip.product}",
@@ -161,8 +170,8 @@ class CastGeometry:
 def _compile_cast(core: Core, form: str, bound: dict) -> CastPlan:
     """``cast``: every rule of Cast.md, in the order the documents' checks come."""
     name = "cast"
-    dst = require_ub_tensor(name, "dst", bound["dst"], core)
-    src = require_ub_tensor(name, "src", bound["src"], core)
+    dst = require_ub_tensor(name, "dst", bound["dst"], core, packed=True)
+    src = require_ub_tensor(name, "src", bound["src"], core, packed=True)
     mode = require_conversion(name, core, dst, src, require_round_mode(name, bound["round_mode"]), form == "count")
     return _planned(name, core, form, bound, mode, dst, {"src": src}, CAST_PAGE, UnaryRepeatParams)
 
@@ -173,7 +182,8 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
     """The lanes (per the wider type), strides and register effects of a count or mask form, then the plan."""
     src = next(iter(sources.values()))
     labels = tuple(sources)
-    wide = max(dst.dtype.itemsize, src.dtype.itemsize)
+    wide = _wide_bytes(dst.dtype, src.dtype)
+    packed = packed_side(dst.dtype, src.dtype)
     native = core.chip.vector_lowering == "native"
     words_after: MaskWords | None = None
     mode_after: MaskMode | None = None
@@ -183,6 +193,7 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
                             rule="count is an int32_t")
         if count == 0:
             return _nop(name, core, "count", dst, src, page, labels)
+        require_even_count(name, count, packed, f"{page} 约束说明")
         _check_spans(name, count, {"dst": dst, **sources})
         lanes = counter_mode_lanes(count, lanes_per_repeat(wide))
         strides = _contiguous(lanes, dst.dtype, src.dtype, len(sources))
@@ -195,6 +206,11 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
         lanes, words_after, registers = mask_form_lanes(core, name, bound, wide, native)
         if lanes.repeats == 0:
             return _nop(name, core, "repeat_times", dst, src, page, labels)
+        by_argument = bound["is_set_mask"]
+        if by_argument and is_int_arg(bound["mask"]):
+            require_even_count(name, int(bound["mask"]), packed, f"{page} 约束说明", "mask", "a contiguous mask")
+        require_whole_bytes(name, "mask" if by_argument else "vector mask register",
+                            bound["mask"] if by_argument else core.mask_words, lanes, packed, f"{page} 约束说明")
     if operation is not None and src.dtype.name in core.chip.float_saturation_dtypes:
         registers += ("CTRL",)
     geometry = CastGeometry(name, dst.dtype, src.dtype, mode, lanes, strides, words_after, mode_after,
@@ -203,16 +219,22 @@ def _planned(name: str, core: Core, form: str, bound: dict, mode: str, dst: Loca
     return CastPlan.checked(geometry, dst, *sources.values())
 
 
+def _wide_bytes(dst: DType, src: DType) -> int:
+    """The bytes of the wider type, whose lanes a repeat has (Cast.md 约束说明; an int4b_t side is never it)."""
+    return max(dst.bits, src.bits) // 8
+
+
 def _check_spans(name: str, count: int, tensors: dict[str, LocalTensor]) -> None:
     """The first ``count`` elements of every tensor lie inside it (before any lane is planned)."""
     for label, tensor in tensors.items():
-        tensor.check_span(name, label, tensor.addr, tensor.addr + count * tensor.dtype.itemsize)
+        tensor.check_span(name, label, tensor.addr, tensor.addr + tensor.dtype.nbytes(count))
 
 
 def _contiguous(lanes: ActiveLanes, dst: DType, src: DType, sources: int = 1) -> tuple[tuple[int, int], ...]:
-    """Block stride 1 and a repeat stride of one repeat's lanes, per operand (the count forms' {1, 1, 8, 4})."""
-    source = (1, lanes.lanes * src.itemsize // BLOCK_BYTES)
-    return ((1, lanes.lanes * dst.itemsize // BLOCK_BYTES),) + (source,) * sources
+    """Block stride 1 and a repeat stride of one repeat's lanes, per operand (the count forms' {1, 1, 8, 4};
+    half <-> int4b_t: {1, 1, 2, 8} and {1, 1, 8, 2})."""
+    source = (1, lanes.lanes * src.bits // (8 * BLOCK_BYTES))
+    return ((1, lanes.lanes * dst.bits // (8 * BLOCK_BYTES)),) + (source,) * sources
 
 
 def _deq(mode: str) -> tuple[str, ...]:
@@ -258,7 +280,7 @@ class CastPlan:
                                       "undefined behaviour", "at least 1", DST_STRIDE_SOURCE)
         labels = ("dst", *geometry.sources)
         dtypes = (geometry.dst_dtype,) + (geometry.src_dtype,) * len(geometry.sources)
-        footprints = [strided_footprint(label, 0, geometry.lanes, dtype.itemsize, blk, rep)
+        footprints = [strided_footprint(label, 0, operand_lanes(dtype, geometry.lanes), lane_bytes(dtype), blk, rep)
                       for label, dtype, (blk, rep) in zip(labels, dtypes, geometry.strides, strict=True)]
         plan = cls(geometry, footprints, labels)
         plan.placed([dst, *sources])
@@ -278,7 +300,7 @@ class CastPlan:
     def bind(self, core: Core, tensors: list[LocalTensor]) -> CastBinding:
         """The per-placement checks, in the plan step's order, then the operands' accesses."""
         for label, tensor in zip(self.operands, tensors, strict=True):
-            require_ub_tensor(self.geometry.name, label, tensor, core)
+            require_ub_tensor(self.geometry.name, label, tensor, core, packed=True)  # compile checked the types
         if self.geometry.lanes is None:
             return CastBinding(self, core, [])
         return CastBinding(self, core, self.placed(tensors))
@@ -294,8 +316,8 @@ class CastBinding:
         self.registers_read = geometry.registers
         self.registers_written = mask_registers_left(geometry.mask_words_after, geometry.mask_mode_after)
         dtypes = (geometry.dst_dtype,) + (geometry.src_dtype,) * len(geometry.sources)
-        self.accesses = [OperandAccess.build(core.ub, StridedOperand(fp.lo, fp, blk, rep), dtype.raw,
-                                             geometry.lanes, "flat")
+        self.accesses = [OperandAccess.build(core.ub, StridedOperand(fp.lo, fp, blk, rep), lane_raw(dtype),
+                                             operand_lanes(dtype, geometry.lanes), "flat")
                          for fp, dtype, (blk, rep) in zip(footprints, dtypes, geometry.strides, strict=True)
                          ] if footprints else []
 
@@ -316,7 +338,7 @@ class CastBinding:
             for src in sources:
                 if src.seen_written != ub.shadow_epoch:
                     src.check_initialized(ub, geometry.name)
-            lanes = [src.gather(ub, geometry.src_dtype.raw) for src in sources]
+            lanes = [src.gather(ub, lane_raw(geometry.src_dtype)) for src in sources]
             if geometry.scalar_at is not None:  # MulsCast: the scalar, in the sources' type, read per call
                 lanes.append(scalar_bits_cached(geometry.name, geometry.scalar_name, values[geometry.scalar_at],
                                                 geometry.src_dtype))
@@ -359,18 +381,22 @@ C_API_SUFFIXES = {"": RoundMode.CAST_NONE, "_rn": RoundMode.CAST_RINT, "_rna": R
                   "_rd": RoundMode.CAST_FLOOR, "_ru": RoundMode.CAST_CEIL, "_rz": RoundMode.CAST_TRUNC,
                   "_ro": RoundMode.CAST_ODD}  # asc_float2half.md 函数原型
 _C_TYPES = {"half": "float16", "float": "float32", "bfloat16": "bfloat16", "int8": "int8", "uint8": "uint8",
-            "int16": "int16", "int32": "int32", "int64": "int64"}
-# vector_compute/asc_<src>2<dst>.md: the suffixes each page has (the int4, deq and mul_cast pages are not here)
+            "int16": "int16", "int32": "int32", "int64": "int64", "int4": "int4"}
+# vector_compute/asc_<src>2<dst>.md: the suffixes each page has (the deq and mul_cast pages are not here)
 _ALL = ("_rd", "_rn", "_rna", "_ru", "_rz")
 C_API_CASTS = {
     "asc_bfloat162float": ("",), "asc_bfloat162int32": _ALL, "asc_float2bfloat16": _ALL, "asc_float2float": _ALL,
     "asc_float2half": ("", "_rd", "_rn", "_rna", "_ro", "_ru", "_rz"), "asc_float2int16": _ALL,
     "asc_float2int32": _ALL, "asc_float2int64": _ALL, "asc_half2float": ("",), "asc_half2int16": _ALL,
-    "asc_half2int32": _ALL, "asc_half2int8": ("", *_ALL), "asc_half2uint8": ("", *_ALL), "asc_int162float": ("",),
+    "asc_half2int32": _ALL, "asc_half2int4": ("", *_ALL), "asc_half2int8": ("", *_ALL),
+    "asc_half2uint8": ("", *_ALL), "asc_int162float": ("",),
     "asc_int162half": ("", *_ALL), "asc_int322float": ("", *_ALL), "asc_int322int16": ("",),
-    "asc_int322int64": ("",), "asc_int642float": _ALL, "asc_int642int32": ("",), "asc_int82half": ("",),
+    "asc_int322int64": ("",), "asc_int42half": ("",), "asc_int642float": _ALL, "asc_int642int32": ("",),
+    "asc_int82half": ("",),
     "asc_uint82half": ("",),
 }
+# 函数原型: the repeat strides' C type where a page does not give uint16_t (asc_int42half: uint8_t)
+C_API_REPEAT_STRIDE_BITS = {"asc_int42half": 8}
 
 
 def _c_types(page: str) -> tuple[str, str]:
@@ -391,30 +417,36 @@ def _compile_c_api(name: str, page: str, mode: RoundMode, types: tuple[str, str]
             raise unsupported_on(core.chip, name, "the asc_* C API", lambda c: c.c_api,
                                  f"{c_api_page(page)} 产品支持情况; {semantics('5.8')}")
         source = f"{c_api_page(page)} 参数说明; {semantics('5.8')}"
-        dst = require_ub_tensor(name, "dst", bound["dst"], core)
-        src = require_ub_tensor(name, "src", bound["src"], core)
+        dst = require_ub_tensor(name, "dst", bound["dst"], core, packed=True)
+        src = require_ub_tensor(name, "src", bound["src"], core, packed=True)
         for label, tensor, wanted in (("dst", dst, dst_type), ("src", src, src_type)):
             if tensor.dtype.name != wanted:
                 raise UnsupportedError(name, f"{label} dtype", tensor.dtype.name, f"{name} takes a {wanted} {label}",
                                        wanted, f"{c_api_page(page)} 函数原型")
         rounding = require_conversion(name, core, dst, src, mode, form == "count", c_api_page(page))
-        wide = max(dst.dtype.itemsize, src.dtype.itemsize)
+        wide = _wide_bytes(dst.dtype, src.dtype)
+        packed = packed_side(dst.dtype, src.dtype)
         sync = name.endswith("_sync")
         if form == "count":
             count = require_uint(name, "count", bound["count"], 32, source)
             if count == 0:
                 return _nop(name, core, "count", dst, src)
+            require_even_count(name, count, packed, f"{c_api_page(page)} 约束说明")
             _check_spans(name, count, {"dst": dst, "src": src})
             lanes = counter_mode_lanes(count, lanes_per_repeat(wide))
             geometry = CastGeometry(name, dst.dtype, src.dtype, rounding, lanes,
                                     _contiguous(lanes, dst.dtype, src.dtype), (count, 0, 0, 0), MaskMode.NORMAL,
                                     ("MASK_MODE",) + _ctrl(core, dst.dtype) + _deq(rounding), sync)
             return CastPlan.checked(geometry, dst, src)
-        d_blk, s_blk, d_rep, s_rep = (require_uint(name, n, bound[n], 16, source) for n in _C_STRIDES)
+        widths = (16, 16) + (C_API_REPEAT_STRIDE_BITS.get(page, 16),) * 2
+        d_blk, s_blk, d_rep, s_rep = (require_uint(name, n, bound[n], bits, source)
+                                      for n, bits in zip(_C_STRIDES, widths, strict=True))
         repeat = require_uint(name, "repeat", bound["repeat"], 8, source)
         lanes = lanes_from_register(core, name, repeat, wide)
         if lanes.repeats == 0:
             return _nop(name, core, "repeat", dst, src)
+        require_whole_bytes(name, "vector mask register", core.mask_words, lanes, packed,
+                            f"{CAST_PAGE} 约束说明")
         geometry = CastGeometry(name, dst.dtype, src.dtype, rounding, lanes, ((d_blk, d_rep), (s_blk, s_rep)),
                                 None, None, ("MASK", "MASK_MODE") + _ctrl(core, dst.dtype) + _deq(rounding), sync)
         return CastPlan.checked(geometry, dst, src)
@@ -437,6 +469,8 @@ CAST_EXAMPLES = (
     _SETUP + "asc.cast(z, x, asc.RoundMode.CAST_RINT, 300)",
     _SETUP + "asc.cast(z, x, asc.RoundMode.CAST_CEIL, 64, 8, asc.UnaryRepeatParams(1, 1, 8, 4))",
     _SETUP + "asc.cast(z, x, asc.RoundMode.CAST_FLOOR, [0x00FF00FF00FF00FF, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 8))",
+    _SETUP.replace("asc.int32", "asc.int4b_t") + "asc.cast(z, x, asc.RoundMode.CAST_CEIL, 128, 2, "
+                                                 "asc.UnaryRepeatParams(1, 1, 2, 8))",  # Cast.md's int4b_t example
 )
 _SUMMARY = ("dst = src converted to dst's type per lane, rounded by round_mode (integers saturate; "
             "floats saturate inf/NaN where the product's CTRL[48] says)")
@@ -449,7 +483,9 @@ cast = register(Instruction(
         "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "
         "repeat has 256 bytes' worth of lanes of the wider type; ``mask`` counts those lanes.  int32 -> half on "
         "the A2/A3, 310P and 950 dequantises with set_deq_scale's half scale (roundMode ignored), an accuracy "
-        "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.21).",
+        "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.21).  int4b_t <-> half "
+        "(A2/A3; half -> int4b_t on the 310P) packs two lanes a byte; counts and masks cover whole bytes "
+        "(docs/semantics.md §5.23).",
 ))
 
 
@@ -525,16 +561,24 @@ sub_relu_cast = _register_compound("sub_relu_cast")
 mul_cast = _register_compound("mul_cast")
 
 
+def _asc_name(dtype: DType) -> str:
+    return "int4b_t" if dtype.name == "int4" else dtype.name  # npusim.ascend's name of the packed type
+
+
 def _c_api_examples(page: str, function: str) -> tuple[str, ...]:
     src, dst = (DTYPES[t] for t in _c_types(page))
-    setup = (f"x = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 0, 256)\n"
-             f"z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 2048, 256)\n")
+    setup = (f"x = asc.LocalTensor(asc.{_asc_name(src)}, asc.TPosition.VECIN, 0, 256)\n"
+             f"z = asc.LocalTensor(asc.{_asc_name(dst)}, asc.TPosition.VECOUT, 2048, 256)\n")
     examples = (setup + f"asc.{function}(z, x, 200)",)
     if not function.endswith("_sync"):
-        lanes = lanes_per_repeat(max(src.itemsize, dst.itemsize))
-        reps = (lanes * dst.itemsize // BLOCK_BYTES, lanes * src.itemsize // BLOCK_BYTES)
+        lanes = lanes_per_repeat(_wide_bytes(dst, src))
+        reps = (lanes * dst.bits // (8 * BLOCK_BYTES), lanes * src.bits // (8 * BLOCK_BYTES))
         examples += (setup + f"asc.{function}(z, x, 2, 1, 1, {reps[0]}, {reps[1]})",)
     return examples
+
+
+def _sections(*dtypes: str) -> str:
+    return semantics("5.8", "5.23") if "int4" in dtypes else semantics("5.8")  # int4b_t: its own section too
 
 
 def _register_c_api(page: str, suffix: str, sync: bool):
@@ -544,7 +588,7 @@ def _register_c_api(page: str, suffix: str, sync: bool):
     barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""
     return register(Instruction(
         function, "ascend", "cast", "V", C_API_SYNC_FORMS if sync else C_API_FORMS,
-        _compile_c_api(function, page, mode), f"{c_api_page(page)}; {semantics('5.8')}", support=_c_api_support,
+        _compile_c_api(function, page, mode), f"{c_api_page(page)}; {_sections(src, dst)}", support=_c_api_support,
         exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}", examples=_c_api_examples(
             page, function), plan_context=_c_api_context, fast_context=mask_fast_context, alias_of="cast",
         doc=f"``cast`` from {src} to {dst} with ``{mode.name}`` ({page}.md): a count, or ``repeat`` repeats "

@@ -40,6 +40,7 @@ __all__ = [
 
 UB_ALIGN = 32  # UB operand start addresses are 32-byte aligned (docs/semantics.md §1.5)
 ALIGN_SOURCE = f"{pages.GENERAL} 通用地址对齐约束; {semantics('1.5')}"
+PACKED_SOURCE = semantics("5.23")
 POSITION_SOURCE = f"{pages.GENERAL} 逻辑位置和物理存储的映射关系; {semantics('1.8')}"
 
 
@@ -49,12 +50,17 @@ def is_tensor(value) -> bool:
 
 def require_ub_tensor(
     instruction: str, name: str, tensor: LocalTensor, core: Core, alignment: int = UB_ALIGN,
-    align_source: str = ALIGN_SOURCE,
+    align_source: str = ALIGN_SOURCE, packed: bool = False,
 ) -> LocalTensor:
-    """A tensor usable by ``instruction`` on ``core``: alive, same core, in UB, aligned."""
+    """A tensor usable by ``instruction`` on ``core``: alive, same core, in UB, aligned; of a packed
+    element type (``int4b_t``) only where the caller handles one (``packed``, docs/semantics.md §5.23)."""
     if not isinstance(tensor, LocalTensor):
         raise TypeError(f"{instruction}: {name} must be a LocalTensor, got {type(tensor).__name__}")
     tensor.check_usable(instruction, name, core)
+    if tensor.dtype.bits < 8 and not packed:
+        raise UnsupportedError(instruction, f"{name} dtype", tensor.dtype.name, f"{instruction} does not take "
+                               f"{tensor.dtype.bits}-bit elements", "Cast's int4b_t pairs and asc_half2int4 / "
+                               "asc_int42half", PACKED_SOURCE)
     if tensor.position not in UB_POSITIONS:
         raise UnsupportedError(
             instruction, f"{name} position", tensor.position.name,

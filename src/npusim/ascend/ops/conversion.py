@@ -15,24 +15,44 @@ The rules (数据结构/precision_conversion.md, "精度转换规则"; docs/nume
   float -> int16 of 2**22 + 0.5 is 32767).  A negative value to an unsigned type, which the page
   calls abnormal ("按异常处理"), saturates to 0, as int16 -> uint32 is documented to; NaN
   gives 0 and ±infinity the range's ends (not documented; the saturation rule above).
+* **Packed types** (``int4b_t``, docs/semantics.md §5.23): the lanes come and go as packed bytes,
+  two elements a byte.  int4b_t -> half is exact; half -> int4b_t rounds by the mode and saturates
+  to [-8, 7], as every integer target saturates to its range.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...dtypes import DType
+from ...dtypes import DTYPES, DType, PackedDType
 from ...rounding import float_array_bits, float_format, integral_array, may_hold_special, special_results
 
-__all__ = ["convert"]
+__all__ = ["convert", "lane_raw"]
+
+_VALUES = DTYPES["int8"]  # the type a packed element's value is computed in (every int4 value is an int8)
+
+
+def lane_raw(dtype: DType) -> np.dtype:
+    """The raw type a conversion's lanes of ``dtype`` move in: a packed type's lanes are bytes of elements."""
+    return np.dtype(np.uint8) if isinstance(dtype, PackedDType) else dtype.raw
 
 
 def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
     """The raw bits (dtype ``dst.raw``) of the lanes ``raw`` (bits of ``src``) converted to ``dst``.
 
     ``mode``: a rounding mode of :data:`npusim.rounding.MODES`; ``saturate``: the float target
-    saturates (the product's CTRL[48] state for this target type).
+    saturates (the product's CTRL[48] state for this target type).  A packed type's lanes are
+    packed bytes (:func:`lane_raw`), in and out.
     """
+    if isinstance(src, PackedDType):
+        values = src.unpack(raw)
+        if dst.is_float:  # |value| <= 8: exact in every float type, so numpy's conversion is the rounding
+            return values.astype(dst.np_dtype).view(dst.raw)
+        src, raw = _VALUES, values.view(_VALUES.raw)
+    if isinstance(dst, PackedDType):
+        low, high = dst.value_range
+        values = _to_integer(src, _VALUES, raw.view(src.np_dtype), mode).view(_VALUES.np_dtype)
+        return dst.pack(np.clip(values, low, high))  # the int8 result saturated further to the packed range
     values = raw.view(src.np_dtype)
     if dst.is_float:
         return _to_float(src, dst, values, mode, saturate)

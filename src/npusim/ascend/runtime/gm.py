@@ -279,6 +279,9 @@ def gm_alloc(dtype: DType, count: int, name: str = "GM workspace", uninit: Unini
     """
     if not isinstance(dtype, DType):
         raise TypeError(f"gm_alloc: dtype must be an npusim dtype such as asc.float32, got {dtype!r}")
+    if dtype.bits < 8:
+        raise UnsupportedError("gm_alloc", "dtype", dtype.name, "npusim's GM holds whole-byte elements",
+                               "int8 ... float64 (a packed int4b_t's bytes as uint8)", semantics("5.23"))
     count = require_int("gm_alloc", "count", count, 0, GM_ALLOC_MAX_BYTES // dtype.itemsize, HOST_SOURCE,
                         rule="npusim holds GM in host memory, at most 4 GiB per allocation")
     uninit = require_uninit_policy("gm_alloc", uninit)

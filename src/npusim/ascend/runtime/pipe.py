@@ -215,7 +215,7 @@ class TQueBind:
 
     def _tensor(self, core: Core, dtype: DType, slot: _Slot) -> LocalTensor:
         # The slot's bytes were checked against the pipe's UB pool by init_buffer.
-        return LocalTensor.over_checked_bytes(core, dtype, self.position, slot.addr, slot.nbytes // dtype.itemsize,
+        return LocalTensor.over_checked_bytes(core, dtype, self.position, slot.addr, dtype.count_in(slot.nbytes),
                                               slot.lease)
 
     # --------------------------------------------------------------- API
@@ -396,7 +396,7 @@ class TBuf:
         """The buffer (or its first ``len`` elements) as a ``dtype`` tensor (pyasc ``TBuf.get``)."""
         if not isinstance(dtype, DType):
             raise TypeError(f"TBuf.get: dtype must be an npusim dtype such as asc.float16, got {dtype!r}")
-        return self.get_with_offset(self._nbytes // dtype.itemsize if len is None else len, 0, dtype,
+        return self.get_with_offset(dtype.count_in(self._nbytes) if len is None else len, 0, dtype,
                                     instruction="TBuf.get")
 
     def get_with_offset(self, size: int, buf_offset: int, dtype: DType, *,
@@ -410,7 +410,7 @@ class TBuf:
         if buf_offset % BUFFER_ALIGN:
             raise AlignmentError(instruction, "buf_offset", buf_offset, "the offset must be 32-byte aligned",
                                  "multiples of 32", source)
-        capacity = (self._nbytes - buf_offset) // dtype.itemsize
+        capacity = dtype.count_in(self._nbytes - buf_offset)
         size = require_int(instruction, "size", size, 1, capacity, source,  # 0 elements would mean "to UB end"
                            rule=f"no elements, or more elements than the {self._nbytes}-byte buffer holds after "
                            "the offset")
@@ -438,7 +438,7 @@ class TBuf:
     def _whole(self, instruction: str, dtype_or_tensor) -> LocalTensor | None:
         in_place = _in_place_target(instruction, dtype_or_tensor)
         dtype = in_place.dtype if in_place is not None else dtype_or_tensor
-        tensor = self.get_with_offset(self._nbytes // dtype.itemsize, 0, dtype, instruction=instruction)
+        tensor = self.get_with_offset(dtype.count_in(self._nbytes), 0, dtype, instruction=instruction)
         if in_place is None:
             return tensor
         in_place._init(tensor.core, dtype, tensor.position, tensor.addr, tensor.tile_size, tensor.lease)
