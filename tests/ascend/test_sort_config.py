@@ -232,7 +232,8 @@ def rule_core() -> asc.Core:
 H, U32 = "float16", "uint32"
 M_DOWN = asc.SortConfig(MERGE, True)
 REJECTED = [
-    ("another product", "A2", UnsupportedError, lambda: asc.sort_with_config(t(H, 0x1000, 64, VECOUT), t(H, 0, 64), 64)),
+    ("another product", "A2", UnsupportedError,
+     lambda: asc.sort_with_config(t(H, 0x1000, 64, VECOUT), t(H, 0, 64), 64)),
     ("merge of int16", "950", UnsupportedError,
      lambda: asc.sort_with_config(t("int16", 0x1000, 256, VECOUT), t("int16", 0, 256), 64, config=M_DOWN)),
     ("radix of float64", "950", UnsupportedError,
@@ -315,10 +316,12 @@ def test_the_tmp_sizes_follow_get_sort_max_min_tmp_size():
                 if form == "src_index":
                     tensors.append(t("uint32", 0x6000, 128))
                 tensors.append(t("uint8", 0x8000, size, VECCALC))
-                call = lambda: asc.sort_with_config(*tensors, 100, is_reuse_source=reuse)  # noqa: E731
                 if ok:
-                    call()
+                    asc.sort_with_config(*tensors, 100, is_reuse_source=reuse)
                 else:
+                    def call(ts=tuple(tensors), r=reuse):
+                        asc.sort_with_config(*ts, 100, is_reuse_source=r)
+
                     assert_rejected(core, ParameterRangeError, call, operand="shared_tmp_buffer bytes")
 
 
