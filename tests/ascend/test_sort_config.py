@@ -1,6 +1,6 @@
 """Sort with SortConfig (高阶API/排序操作/Sort.md, the 950): the page's printed example, the reference model of
 ``sort_config_reference.py`` across types, both algorithms, both orders, special values and every form, the
-page's rules (rejected calls change nothing), access records and interrupted calls.
+page's rules (rejected calls change nothing) and interrupted calls.
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from npusim.errors import AlignmentError, OverlapError, ParameterRangeError, Uns
 from . import sort_config_reference as ref
 from .conftest import assert_rejected, fill
 from .interrupts import Machine, sweep
-from .test_elementwise_access_records import SPAN as RECORD_SPAN
-from .test_elementwise_access_records import covered, run_from_setup
 
 VECIN, VECOUT, VECCALC = asc.TPosition.VECIN, asc.TPosition.VECOUT, asc.TPosition.VECCALC
 RADIX, MERGE = asc.SortType.RADIX_SORT, asc.SortType.MERGE_SORT
@@ -325,26 +323,8 @@ def test_the_tmp_sizes_follow_get_sort_max_min_tmp_size():
                     assert_rejected(core, ParameterRangeError, call, operand="shared_tmp_buffer bytes")
 
 
-# ------------------------------------------------------------------ access records and interruptions
-ENTRY = by_name("ascend", "sort_with_config")
-
-
-@pytest.mark.parametrize("index", range(len(ENTRY.examples)))
-def test_access_records_are_exact(index):
-    snippet = ENTRY.examples[index]
-    rng = np.random.default_rng(index)
-    image = rng.integers(0, 256, RECORD_SPAN, dtype=np.uint8)
-    before, after, record = run_from_setup(snippet, image.tobytes(), "950")
-    assert record.instruction == "sort_with_config"
-    writes, reads = covered(record.writes), covered(record.reads)
-    assert not ((after != before) & ~writes).any()
-    other = before.copy()
-    outside = ~(reads | writes)
-    other[outside] = rng.integers(0, 256, int(outside.sum()), dtype=np.uint8)
-    _, again, _ = run_from_setup(snippet, other.tobytes(), "950")
-    assert (again[writes] == after[writes]).all()
-
-
+# ------------------------------------------------------------------ interruptions (the access records of the
+# registered examples: tests/ascend/test_sort_access_records.py, the sort family)
 INTERRUPTED = {
     "radix, src and dst index (dst, dst_index)": lambda: asc.sort_with_config(
         t("int32", 0x1000, 64, VECOUT), t("uint32", 0x2000, 64, VECOUT), t("int32", 0, 64), t("uint32", 0x3000, 64),
