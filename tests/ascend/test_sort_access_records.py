@@ -1,6 +1,6 @@
 """Access records of the sort family (sort32, mrg_sort, their C API, sort_with_config) are exact, on their
-registered examples: every byte the call changes lies in the writes, the written bytes depend on no byte outside reads + writes,
-and a merge records VMS4_SR among the registers it writes."""
+registered examples: every byte the call changes lies in the writes, the written bytes depend on no byte outside
+reads + writes, and a merge records VMS4_SR among the registers it writes."""
 
 from __future__ import annotations
 
