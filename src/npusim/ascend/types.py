@@ -718,7 +718,7 @@ class SortType(IntEnum):
     MERGE_SORT = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SortConfig:
     """``SortConfig`` (高阶API Sort.md 表3; pyasc has none, so the C++ fields in snake_case): the algorithm and
     whether the result is descending.  Frozen, as the C++ ``constexpr`` template argument it stands for;
@@ -731,6 +731,10 @@ class SortConfig:
 
     def fields_key(self) -> tuple:
         return SortConfig, self.type, self.is_descend, type(self.type), type(self.is_descend)
+
+    def __repr__(self) -> str:
+        kind = f"SortType.{self.type.name}" if isinstance(self.type, SortType) else repr(self.type)
+        return f"SortConfig({kind}, is_descend={self.is_descend!r})"
 
 
 #: ``DEFAULT_SORT_CONFIG = {SortType::RADIX_SORT, false}``: radix sort, ascending (Sort.md 表3)
