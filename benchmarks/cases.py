@@ -33,7 +33,7 @@ from mixed_cases import mixed_mul_add_dst_bench
 from registry import Case, Pending, Target
 from softmax_cases import softmax_bench
 from sophgo_cases import greater_select_bench
-from sort_cases import sort32_bench, sort_proposals_bench
+from sort_cases import radix_sort_bench, sort32_bench, sort_proposals_bench
 from startup_cases import import_bench
 
 from npusim import ascend as asc
@@ -104,6 +104,8 @@ CASES: list[Case | Pending] = [
     *_repeat_rows("bilinear_interpolation half (arith, gather + weight + sum)", bilinear_bench),
     Case("sort32 float32 (sort) r1", PER_CALL, partial(sort32_bench, 1), group="repeat 1"),
     Case("sort32 float32 (sort) r160 dense", DENSE, partial(sort32_bench, 160), group="repeat 160"),
+    Case("sort_with_config RADIX_SORT 1024 halves + indices, 950 (sort)", Target("ratio", 2), radix_sort_bench,
+         group="sort"),
     Case("trans_data_to_5hd 16x32x32 half tile", Target("ratio", 2), trans_tile_bench, group="TransDataTo5HD"),
     Case("data_copy GM->UB 256 halves, GM offset moving every call (kernel loop)", Target("us", 3),
          moving_copy_bench, group="data_copy"),

@@ -96,7 +96,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/MrgSort-93.md": ("MrgSort", *WITHOUT_TYPES),
     f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/Sort.md": ("Sort", *WITHOUT_TYPES),
     **{f"{_BASIC.removesuffix('基础API')}高阶API/排序操作/{page}.md": (page, *WITHOUT_TYPES[1:])
-       for page in ("GetSortLen", "GetSortOffset")},
+       for page in ("GetSortLen", "GetSortOffset", "GetSortMaxMinTmpSize")},
     **{f"{_C_API}/vector_compute/{page}.md": (page, *C_API) for page in (  # the element-wise C API
         "asc_add", "asc_sub", "asc_mul", "asc_div", "asc_max", "asc_min", "asc_and", "asc_or", "asc_not",
         "asc_add_scalar", "asc_sub_scalar", "asc_mul_scalar", "asc_max_scalar", "asc_min_scalar", "asc_abs",

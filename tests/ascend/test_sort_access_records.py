@@ -1,6 +1,6 @@
-"""Access records of the sort family (sort32, mrg_sort, their C API) are exact, on their registered examples:
-every byte the call changes lies in the writes, the written bytes depend on no byte outside reads + writes,
-and a merge records VMS4_SR among the registers it writes."""
+"""Access records of the sort family (sort32, mrg_sort, their C API, sort_with_config) are exact, on their
+registered examples: every byte the call changes lies in the writes, the written bytes depend on no byte outside
+reads + writes, and a merge records VMS4_SR among the registers it writes."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_access_record_is_exact(name, index):
 def test_the_families_are_covered():
     assert {name for name, _ in CASES} == {"sort32", "asc_bitsort", "asc_bitsort_sync", "mrg_sort", "mrg_sort4",
                                            "asc_mrgsort4", "asc_mrgsort4_sync", "proposal_concat", "proposal_extract",
-                                           "rp_sort16"}
+                                           "rp_sort16", "sort_with_config"}
 
 
 def test_the_sort_lengths_touch_no_memory():

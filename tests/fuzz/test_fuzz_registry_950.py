@@ -19,7 +19,8 @@ from . import test_fuzz_registry as registry_fuzz
 
 # tests/ascend/test_elementwise_isasi.py; the shifts' examples include their 950-only tensor form
 NAMES = ("neg", "prelu", "abs_sub", "exp_sub", "mull", "ands", "ors", "muls_cast", "truncate", "shift_left",
-         "shift_right", "interleave", "de_interleave", "adds", "subs", "muls", "divs", "maxs", "mins")
+         "shift_right", "interleave", "de_interleave", "adds", "subs", "muls", "divs", "maxs", "mins",
+         "sort_with_config")
 
 
 def _new_950_core() -> asc.Core:

@@ -41,6 +41,7 @@ from .runtime import (
 from .tensor import LocalTensor
 from .types import (
     CMPMODE,
+    DEFAULT_SORT_CONFIG,
     SELMODE,
     BinaryRepeatParams,
     BrcbRepeatParams,
@@ -68,6 +69,8 @@ from .types import (
     RoundMode,
     SelMode,
     SliceInfo,
+    SortConfig,
+    SortType,
     TPosition,
     TransDataTo5HDParams,
     TransposeParamsExt,
@@ -83,7 +86,7 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
                        "move_c_api", "move_c_api_gm", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort",
-                       "proposal", "dequant", "add_deq_relu")
+                       "proposal", "dequant", "add_deq_relu", "sort_config")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -127,6 +130,7 @@ __all__ = [
     "HardEvent", "JitFunction", "Launch", "LocalTensor", "LoopModeParams", "MaskMode", "MrgSort4Info", "MrgSortSrcList",
     "Nd2NzParams", "NdDmaConfig",
     "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
+    "SortConfig", "SortType", "DEFAULT_SORT_CONFIG",
     "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
     "TransposeType", "UnaryRepeatParams", "VdeqInfo", "bfloat16", "current_core", "double", "float16", "float32",
     "float64", "asc_ndim_pad_count_config",

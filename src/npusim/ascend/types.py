@@ -54,6 +54,9 @@ __all__ = [
     "SELMODE",
     "SelMode",
     "SliceInfo",
+    "SortConfig",
+    "SortType",
+    "DEFAULT_SORT_CONFIG",
     "TPosition",
     "TransDataTo5HDParams",
     "TransposeParamsExt",
@@ -706,3 +709,33 @@ class MrgSortSrcList:
 
     def __repr__(self) -> str:
         return f"MrgSortSrcList({self.dtype}, {', '.join(map(repr, self.sources))})"
+
+
+class SortType(IntEnum):
+    """``SortType`` (高阶API Sort.md 表3): the algorithm of the SortConfig forms of Sort, in the C++ order."""
+
+    RADIX_SORT = 0
+    MERGE_SORT = 1
+
+
+@dataclass(frozen=True, repr=False)
+class SortConfig:
+    """``SortConfig`` (高阶API Sort.md 表3; pyasc has none, so the C++ fields in snake_case): the algorithm and
+    whether the result is descending.  Frozen, as the C++ ``constexpr`` template argument it stands for;
+    ``fields_key()`` keys plans by it (the types keep ``True`` apart from ``1``)."""
+
+    type: SortType = SortType.RADIX_SORT
+    is_descend: bool = False
+
+    SOURCE = f"{pages.SORT_HIGH_LEVEL} 参数说明 (表3)"
+
+    def fields_key(self) -> tuple:
+        return SortConfig, self.type, self.is_descend, type(self.type), type(self.is_descend)
+
+    def __repr__(self) -> str:
+        kind = f"SortType.{self.type.name}" if isinstance(self.type, SortType) else repr(self.type)
+        return f"SortConfig({kind}, is_descend={self.is_descend!r})"
+
+
+#: ``DEFAULT_SORT_CONFIG = {SortType::RADIX_SORT, false}``: radix sort, ascending (Sort.md 表3)
+DEFAULT_SORT_CONFIG = SortConfig()

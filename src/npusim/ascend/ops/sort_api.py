@@ -23,7 +23,8 @@ is planned and bound, :func:`npusim.engine.dispatch.check_call`), are checked be
 runs, so a rejected call changes nothing (docs/semantics.md §5.15); under a raising never-written policy
 the caller's bytes the region-proposal steps read are checked up front too.
 
-Not modelled: the Kirin products and the forms with SortConfig (950 only).
+Not modelled: the Kirin products.  The forms with SortConfig (950 only) are :mod:`.sort_config`'s
+``sort_with_config``: same-shaped calls cannot share this name (docs/semantics.md §5.28).
 """
 
 from __future__ import annotations
