@@ -73,6 +73,7 @@ from .types import (
     TransposeParamsExt,
     TransposeType,
     UnaryRepeatParams,
+    VaReg,
     VdeqInfo,
 )
 
@@ -82,8 +83,8 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
                        "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
-                       "move_c_api", "move_c_api_gm", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort",
-                       "proposal", "dequant")
+                       "move_c_api", "move_c_api_gm", "va_registers", "arith_c_api", "bilinear", "rearrange", "sort",
+                       "merge_sort", "proposal", "dequant")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -117,6 +118,7 @@ float32 = _DTYPES["float32"]
 float64 = _DTYPES["float64"]
 half = float16
 float_ = float32
+VA0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 = VaReg  # the C API spells the VA registers without a prefix
 double = float64
 
 __all__ = [
@@ -127,7 +129,8 @@ __all__ = [
     "Nd2NzParams", "NdDmaConfig",
     "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
     "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
-    "TransposeType", "UnaryRepeatParams", "VdeqInfo", "bfloat16", "current_core", "double", "float16", "float32",
+    "TransposeType", "UnaryRepeatParams", "VA0", "VA1", "VA2", "VA3", "VA4",
+    "VA5", "VA6", "VA7", "VaReg", "VdeqInfo", "bfloat16", "current_core", "double", "float16", "float32",
     "float64", "asc_ndim_pad_count_config",
     "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
     "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32", "uint64",

@@ -251,7 +251,7 @@ class MaskedGatherBinding(RangesAfterRun):
         if self.pattern_bytes is not None:
             shared = first_common(element_bytes(written, itemsize), self.pattern_bytes)
             if shared is not None:
-                raise OverlapError(name, "dst byte address", shared, "dst must not overlap src1_pattern",
+                raise OverlapError(name, "dst byte address", shared, f"dst must not overlap {self.plan.operands[2]}",
                                    "disjoint byte ranges", f"{PAGE} 约束说明")
         write_repeat = self.plan.repeat_of[chosen]  # the repeat that writes written[k]
         where = np.searchsorted(written, self.src_index)
