@@ -29,13 +29,13 @@ from ..chips import unsupported_on
 from ..core import VA_REG_ADDRESSES, VA_REGISTERS, Core
 from ..tensor import LocalTensor
 from ..types import VaReg
-from .common import UB_ALIGN
+from .common import UB_ALIGN, c_api_page
 
 __all__ = ["VA_REG_DTYPES", "asc_set_va_reg", "is_va_register", "va_pair_addresses"]
 
 NAME = "asc_set_va_reg"
-PAGE = f"{pages.C_API}/asc_set_va_reg.md"
-TRANSTO5HD_PAGE = f"{pages.C_API}/asc_transto5hd.md"
+PAGE = c_api_page(NAME)
+TRANSTO5HD_PAGE = c_api_page("asc_transto5hd")
 RULES = semantics("5.25")
 #: per npu_arch of the products the page supports (A2/A3: 2201, the 950: 3510), the pointer types of its
 #: prototypes (函数原型)
