@@ -18,7 +18,7 @@ from npusim.errors import (
     AlignmentError,
     OutOfBoundsError,
     ParameterRangeError,
-    UninitializedReadError,
+    RuntimeMisuseError,
     UnsupportedError,
 )
 
@@ -87,6 +87,8 @@ def _set(addr=asc.VA0, entries=None):
 
 
 @pytest.mark.parametrize(("call", "error", "operand", "part"), [
+    (_set(addr=8), ParameterRangeError, "addr", "VA0 .. VA7"),
+    (_set(addr=-1), ParameterRangeError, "addr", "参数说明"),
     (_set(entries=[32 * i for i in range(7)]), ParameterRangeError, "src_array length", "参数说明"),
     (_set(entries=[0x20, 0x44] + [0] * 6), AlignmentError, "src_array[1] address", "约束说明"),
     (_set(entries=[0x100000] + [0] * 7), OutOfBoundsError, "src_array[0] address", "§5.25"),
@@ -102,7 +104,7 @@ def test_set_va_reg_rules_name_the_rule_and_change_nothing(call, error, operand,
 
 def test_set_va_reg_type_errors():
     with asc.Core("A2"):
-        for call in (_set(addr=0), _set(addr="VA0"), _set(entries=0x1000), _set(entries=[1.0] * 8),
+        for call in (_set(addr=1.0), _set(addr="VA0"), _set(entries=0x1000), _set(entries=[1.0] * 8),
                      _set(entries=[asc.LocalTensor(asc.half, VECIN, 0, 16), asc.LocalTensor(asc.float32, VECIN, 32, 8)]
                           + [0] * 6)):
             with pytest.raises(TypeError):
@@ -182,19 +184,25 @@ def test_register_form_rules():
         core.ub_write(0, image())
         load_pair(0, [0x8000 + 32 * i for i in range(16)])
         load_pair(2, [32 * i for i in range(16)])
-        assert_rejected(core, UninitializedReadError, lambda: asc.asc_transto5hd_b16(asc.VA0, asc.VA4, 1, 0, 0),
+        assert_rejected(core, RuntimeMisuseError, lambda: asc.asc_transto5hd_b16(asc.VA0, asc.VA4, 1, 0, 0),
                         "asc_set_va_reg", instruction="asc_transto5hd_b16", operand="src (VA4)")
         asc.asc_set_va_reg(asc.VA4, [0] * 8)
-        assert_rejected(core, UninitializedReadError, lambda: asc.asc_transto5hd_b16(asc.VA4, asc.VA2, 1, 0, 0),
+        assert_rejected(core, RuntimeMisuseError, lambda: asc.asc_transto5hd_b16(asc.VA4, asc.VA2, 1, 0, 0),
                         "never set", instruction="asc_transto5hd_b16", operand="dst (VA5)")
         assert_rejected(core, ParameterRangeError, lambda: asc.asc_transto5hd_b32(asc.VA7, asc.VA2, 1, 0, 0),
                         "VA0 .. VA6", instruction="asc_transto5hd_b32", operand="dst")
         held = core.va_regs
         assert_rejected(core, AlignmentError, lambda: load_pair(0, [0x8000 + 32 * i for i in range(15)] + [0x9001]),
                         "约束说明", instruction="asc_set_va_reg", operand="src_array[7] address")
-        assert core.va_regs[1] == held[1]  # VA0 took its 8 (a call of its own), VA1 kept its addresses
+        assert core.va_regs == held  # VA0 got the 8 it held already (a call of its own); VA1 kept its own
         with pytest.raises(TypeError):
-            asc.asc_transto5hd_b16(0, asc.VA2, 1, 0, 0)
+            asc.asc_transto5hd_b16(0.0, asc.VA2, 1, 0, 0)
+        assert_rejected(core, ParameterRangeError, lambda: asc.asc_transto5hd_b16(0, 9, 1, 0, 0), "VA0 .. VA6",
+                        instruction="asc_transto5hd_b16", operand="src")
+        before = core.ub_read(0, UB_IMAGE)
+        asc.asc_transto5hd_b16(0, 2, 1, 0, 0)  # the registers' numbers stand for them
+        assert core.ub_read(0, UB_IMAGE) == ref.trans_data_to_5hd(before, 2, [0x8000 + 32 * i for i in range(16)],
+                                                                  [32 * i for i in range(16)], 1, 0, 0, False, False)
     with asc.Core("950") as core:
         assert_rejected(core, UnsupportedError, lambda: asc.asc_transto5hd_b16(asc.VA0, asc.VA2, 1, 0, 0),
                         "产品支持情况", instruction="asc_transto5hd_b16", operand="product")

@@ -374,11 +374,11 @@ _REDUCE_SETUP = ("x = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 0, 256)\n
                  "p.write([0x99999999] * 16)\n"
                  "z = asc.LocalTensor(asc.uint32, asc.TPosition.VECOUT, 2048, 256)\n")
 
-_SQUEEZE_SETUP = ("x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 256)\n"
-                  "x.write(list(range(256)))\n"
-                  "p = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 1024, 32)\n"
-                  "p.write([0x9999, 0x0F0F] * 16)\n"
-                  "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 2048, 256)\n")
+_SQUEEZE_SETUP = ("x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 4096)\n"
+                  "x.write(list(range(4096)))\n"
+                  "p = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 8192, 1024)\n"
+                  "p.write([0x9999, 0x0F0F] * 512)\n"
+                  "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 16384, 4096)\n")
 
 
 def _gather_entry(name: str):

@@ -4,14 +4,15 @@ From asc_set_va_reg.md and asc_transto5hd.md (C API, vector_compute) and their 2
 (``set_va_reg_sb`` of the 8 pointers as ``uint64_t``); docs/semantics.md §5.25 has the rules:
 
 * ``asc_set_va_reg(addr, src_array)``: ``addr`` is ``VA0`` .. ``VA7`` (:class:`~npusim.ascend.types.VaReg`,
-  the C ``ub_addr8_t``); ``src_array`` holds the register's 8 UB addresses — LocalTensors (one element type of
-  the 8 the prototypes list) or integer byte addresses, in any mix.  A longer sequence is read from its start,
-  as the C function reads ``src_array[0..7]`` (the pages' examples pass the 16-entry list to ``VA0`` and the
-  list from entry 8 to ``VA1``); a shorter one is an error.  Every address 32-byte aligned inside UB.  The
-  register keeps the 8 addresses, written at once after every check (commit last).
+  the C ``ub_addr8_t``, or its number); ``src_array`` holds the register's 8 UB addresses — LocalTensors (one
+  element type of the 8 the prototypes list) or integer byte addresses, in any mix.  A longer sequence is read
+  from its start, as the C function reads ``src_array[0..7]`` (the pages' examples pass the 16-entry list to
+  ``VA0`` and the list from entry 8 to ``VA1``); a shorter one is an error.  Every address 32-byte aligned
+  inside UB.  The register keeps the 8 addresses, written at once after every check (commit last).
 * ``asc_transto5hd_b<bits>(VAn, VAm, ...)``: the 16 destination addresses are those of ``VAn`` then
   ``VA(n+1)``, the 16 sources those of ``VAm`` then ``VA(m+1)`` (the pages' examples: ``VA0``/``VA1`` and
-  ``VA2``/``VA3``), so ``n, m`` lie in [0, 6]; both registers of a pair must have been set.
+  ``VA2``/``VA3``), so ``n, m`` lie in [0, 6]; both registers of a pair must have been set (a
+  :class:`~npusim.errors.RuntimeMisuseError` otherwise: they have no documented power-on value).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from ...engine.plan import SelfBinding
 from ...engine.registry import BIT_EXACT, Instruction, register
-from ...errors import OutOfBoundsError, ParameterRangeError, UninitializedReadError, UnsupportedError
+from ...errors import OutOfBoundsError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import describe_type, is_integer, is_list_like, require_aligned
@@ -48,16 +49,17 @@ def _support(chip) -> frozenset[str] | None:
 
 
 def is_va_register(value) -> bool:
-    """A VA register argument (``asc.VA0`` ..): the C API's ``ub_addr8_t``."""
-    return isinstance(value, VaReg)
+    """A VA register argument: ``asc.VA0`` .. (the C API's ``ub_addr8_t``), or its number as an integer."""
+    return is_integer(value)
 
 
 def _register_index(name: str, operand: str, value, top: int, source: str) -> int:
-    if not isinstance(value, VaReg):
+    if not is_integer(value):
         raise TypeError(f"{name}: {operand} must be a VA register (asc.VA0 .. asc.VA7), got {describe_type(value)}")
     if not 0 <= int(value) <= top:
-        raise ParameterRangeError(name, operand, value.name, "the register and the next one hold the 16 addresses "
-                                  "(VAn, VAn+1)" if top < VA_REGISTERS - 1 else "ub_addr8_t",
+        shown = value.name if isinstance(value, VaReg) else int(value)
+        raise ParameterRangeError(name, operand, shown, "the register and the next one hold the 16 addresses "
+                                  "(VAn, VAn+1)" if top < VA_REGISTERS - 1 else "ub_addr8_t names VA0 .. VA7",
                                   f"VA0 .. VA{top}", source)
     return int(value)
 
@@ -152,9 +154,9 @@ def va_pair_addresses(name: str, core: Core, operand: str, value) -> list[int]:
     for index in (first, first + 1):
         held = core.va_regs[index]
         if held is None:
-            raise UninitializedReadError(name, f"{operand} (VA{index})", "never set", "the VA register is read "
-                                         "before asc_set_va_reg loaded it", f"asc_set_va_reg(asc.VA{index}, ...) "
-                                         "first", source)
+            raise RuntimeMisuseError(name, f"{operand} (VA{index})", "never set", "the VA register is read before "
+                                     "asc_set_va_reg loaded it (it has no documented power-on value)",
+                                     f"asc_set_va_reg(asc.VA{index}, ...) first", source)
         addresses.extend(held)
     return addresses
 
