@@ -30,6 +30,7 @@ from dequant_cases import cast_deq_bench
 from fill_cases import create_vec_index_bench, max_min_spr_bench, vector_padding_bench
 from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
+from mixed_cases import mixed_mul_add_dst_bench
 from registry import Case, Pending, Target
 from softmax_cases import softmax_bench
 from sophgo_cases import greater_select_bench
@@ -90,6 +91,7 @@ CASES: list[Case | Pending] = [
     Case("get_reduce_repeat_max_min_spr float32 (register read)", PER_CALL, max_min_spr_bench, group="repeat 1"),
     *_repeat_rows("vector_padding half mode 1, 310P (fill)", vector_padding_bench),
     *_repeat_rows("ors int16 scalar, 950 (logic, flexible scalar)", ors_bench),
+    *_repeat_rows("mul_add_dst half -> float32 (compound, mixed precision)", mixed_mul_add_dst_bench),
     *_count_rows("prelu float32, 950 (arith, count form)", partial(count_form_bench, "prelu")),
     *_count_rows("abs_sub float32, 950 (compound, count form)", partial(count_form_bench, "abs_sub")),
     *_count_rows("interleave half, 950 (rearrange)", interleave_bench),

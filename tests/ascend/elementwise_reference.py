@@ -229,3 +229,30 @@ def elementwise(ub: bytearray, op: str, fmt: str, dst: int, srcs: list[int], sca
             else:
                 bits = lane_bits(op, fmt, operands[0], operands[1] if len(operands) > 1 else None, saturate)
             ref.store(ub, ref.lane_address(dst, r, j, size, *strides[0]), size, bits)
+
+
+# ------------------------------------------------------------------ half sources, a float dst (Axpy, MulAddDst)
+MIXED_LANES = 64  # a float dst's repeat (docs/semantics.md §5.26)
+
+
+def mixed_multiply_add_bits(op: str, operands: list[int]) -> int:
+    """One lane of the half-source float-dst form: ``operands`` are the half sources' bits, the float old
+    dst's, then (Axpy) the half scalar's; the exact product plus the old dst, rounded once to float."""
+    x, y, z = (operands[i] for i in MULTIPLY_ADD[op])
+    product = ref._float_binary("mul", ref.decode(x, "float16"), ref.decode(y, "float16"))
+    return ref.encode(ref._float_binary("add", product, ref.decode(z, "float32")), "float32")
+
+
+def mixed_multiply_add(ub: bytearray, op: str, dst: int, srcs: list[int], scalar_bits: int | None, repeats: int,
+                       active, strides: list[tuple[int, int]]) -> None:
+    """The mixed form on a UB model, lane by lane: lane j of repeat r is dst's float at the address formula with
+    4-byte elements and each source's half with 2-byte elements (its first four DataBlocks)."""
+    for r in range(repeats):
+        for j in active(r):
+            operands = [ref.load(ub, ref.lane_address(base, r, j, 2, *stride), 2)
+                        for base, stride in zip(srcs, strides[1:], strict=True)]
+            at = ref.lane_address(dst, r, j, 4, *strides[0])
+            operands.append(ref.load(ub, at, 4))
+            if scalar_bits is not None:
+                operands.append(scalar_bits)
+            ref.store(ub, at, 4, mixed_multiply_add_bits(op, operands))

@@ -18,31 +18,13 @@ from npusim.ascend.adv import QuantConfig, quant
 from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
 from .elementwise_reference import float_bits
-from .reference_model import decode, encode
+from .quant_reference import to_half_bits, to_int8
 
 SRC, DST, TMP = 0, 16384, 24576
 
 
 def half_bits(value) -> int:
     return int(np.array(value, np.float16).view(np.uint16))
-
-
-def to_half_bits(bits32: int) -> int:
-    """float -> half, round to nearest even, as exact rationals (the reference model's encoder)."""
-    return encode(decode(bits32, "float32"), "float16")
-
-
-def to_int8(bits16: int) -> int:
-    """half -> int8, round to nearest even, saturating (Cast.md: CAST_NONE is RINT when lossy; overflow
-    saturates, precision_conversion.md); NaN -> 0 as the vendor's saturation mode does."""
-    value = decode(bits16, "float16")
-    if value == "nan":
-        return 0
-    if value in ("+inf", "-inf"):
-        return 127 if value == "+inf" else -128
-    if isinstance(value, tuple):  # ("zero", sign)
-        return 0
-    return max(-128, min(127, round(value)))  # Python's round: to nearest, ties to even
 
 
 def model(src_bits: list[int], src_type: str, scale: float, offset: float) -> list[int]:

@@ -87,11 +87,12 @@ def _pyasc_value(function, value, dtype):
 
 
 CASES = [(f.name, src, dst) for f in C_FUNCTIONS.values() if f.operation is None  # (no pyasc roundEn)
-         for src, dst in [(t, t) for t in sorted(f.dtypes)] + sorted(f.casts)]
+         for src, dst in [(t, t) for t in sorted(f.dtypes)] + sorted(f.casts) + sorted(f.mixed)]
 
 
 def _pyasc_name(function, src, dst) -> str:
-    return function.cast_base if src != dst else PYASC[function.base]
+    """The compound cast for a mixed-type row, the instruction itself for its half-source float-dst rows."""
+    return function.cast_base if (src, dst) in function.casts else PYASC[function.base]
 
 
 def _pyasc_count(function, src, dst, count):

@@ -24,6 +24,7 @@ from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, R
 
 from . import cast_reference as ref
 from .conftest import assert_rejected
+from .reference_model import decode, encode
 
 R = asc.RoundMode
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
@@ -66,7 +67,8 @@ def _modes(*values):
 
 #: (src, dst, input, {RoundMode: printed output}, chip that has the pair).  The page's 61 examples,
 #: less the 14 whose types npusim does not model (int4b_t x6, fp4x2 x4, hifloat8_t x3) and int32 ->
-#: half (the SetDeqScale formula, no value); errata A11/A12 give the formula's value (docs/errata.md).
+#: half (the SetDeqScale formula, no value); errata A11/A12 give the formula's value
+#: (docs/numerics.md, "Errata in the Cast pages"; docs/worked-examples.md, Errata).
 PRECISION_CONVERSION = [
     ("int8", "float16", -1, {R.CAST_NONE: -1}, "A2"),
     ("int8", "int16", 127, {R.CAST_NONE: 127}, "950"),
@@ -253,10 +255,28 @@ def test_in_place_same_size_is_allowed_and_different_sizes_overlapping_are_rejec
         x.write(np.full(64, 2.5, np.float32))
         asc.cast(y, x, R.CAST_RINT, 64)
         assert y.read().tolist() == [2] * 64
-        h = asc.LocalTensor(asc.float16, VECOUT, 0, 64)
+        h = asc.LocalTensor(asc.float16, VECOUT, 64, 64)  # half dst 64 bytes into the float source
         x.write(np.full(64, 2.5, np.float32))
         assert_rejected(core, OverlapError, lambda: asc.cast(h, x, R.CAST_RINT, 64), "partially overlap",
                         instruction="cast")
+
+
+def test_a_narrowing_cast_onto_its_own_source_start_converts_in_place():
+    """docs/semantics.md §1.6: a half dst from the float src's first byte lies inside each repeat's source
+    bytes (the vendor's AscendQuant casts its float scale tensor this way); the result is the conversion's.
+    Widening in place stays rejected: repeat 1 would read what repeat 0 wrote."""
+    values = np.arange(-128, 128, dtype=np.float32) / 7
+    with asc.Core("A2") as core:
+        x = asc.LocalTensor(asc.float32, VECIN, 0, 256)
+        x.write(values)
+        asc.cast(x.reinterpret_cast(asc.float16), x, R.CAST_NONE, 256)
+        got = x.reinterpret_cast(asc.float16).read(256)
+        expected = [encode(decode(int(b), "float32"), "float16") for b in values.view(np.uint32)]
+        assert got.view(np.uint16).tolist() == expected
+        h = asc.LocalTensor(asc.float16, VECIN, 4096, 256)
+        h.write(np.ones(256, np.float16))
+        assert_rejected(core, OverlapError, lambda: asc.cast(h.reinterpret_cast(asc.float32), h, R.CAST_NONE, 128),
+                        "repeat 1 reads", instruction="cast")
 
 
 # ------------------------------------------------------------------ saturation and special values

@@ -227,3 +227,41 @@ def test_axpy_page_example():
                 mask = 128 if form == "mask" else [(1 << 64) - 1, (1 << 64) - 1]
                 asc.axpy(dst, src, 2.0, mask, 4, asc.UnaryRepeatParams(1, 1, 8, 8))
             assert dst.read().tolist() == progression(2.0, 2.0)
+    # and its half-source float-dst call: mask 64 x 8, {1, 1, 8, 4} ("每次迭代选取源操作数前4个datablock")
+    with asc.Core("A2"):
+        src = asc.LocalTensor(asc.half, asc.TPosition.VECIN, 0, N)
+        dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, N)
+        src.write(np.array(progression(1.0))), dst.write(np.zeros(N))
+        asc.axpy(dst, src, 2.0, 64, 8, asc.UnaryRepeatParams(1, 1, 8, 4))
+        assert dst.read().tolist() == progression(2.0, 2.0)
+
+
+MIXED_DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "mul_add_dst_mixed_example.json")
+                        .read_text(encoding="utf-8"))
+
+
+def test_mul_add_dst_half_sources_float_dst_page_example():
+    """复合计算/MulAddDst.md: half src0, src1 and a float dst, 256 lanes, every one printed.  The printed tokens
+    are numpy's shortest representations (half: up to 4 digits; float: 8 or 9 significant digits), so each
+    pins one value; all 256 results come out bit for bit from each of the page's three calls (mask 64 and
+    bit-wise {UINT64_MAX, 0}, repeat 4, {1, 1, 1, 8, 4, 4}; count 256), on the A2 and the 950."""
+    src0, src1 = (np.array([np.float16(float(v)) for v in MIXED_DATA[k]]) for k in ("src0", "src1"))
+    old = np.array([np.float32(float(v)) for v in MIXED_DATA["dst"]])
+    printed = np.array([np.float32(float(v)) for v in MIXED_DATA["out"]]).view(np.uint32)
+    for chip in ("A2", "950"):
+        for form in ("mask", "bits", "count"):
+            with asc.Core(chip):
+                a, b = (asc.LocalTensor(asc.half, asc.TPosition.VECIN, k * 512, 256) for k in range(2))
+                d = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 1024, 256)
+                a.write(src0), b.write(src1), d.write(old)
+                if form == "count":
+                    asc.mul_add_dst(d, a, b, 256)
+                else:
+                    mask = 64 if form == "mask" else [(1 << 64) - 1, 0]
+                    asc.mul_add_dst(d, a, b, mask, 4, asc.BinaryRepeatParams(1, 1, 1, 8, 4, 4))
+                assert d.read().view(np.uint32).tolist() == printed.tolist(), (chip, form)
+    # the independent reference agrees; rounding the product to half first would miss every lane
+    bits = [[int(v) for v in x.view(np.uint16 if x.dtype == np.float16 else np.uint32)] for x in (src0, src1, old)]
+    assert [eref.mixed_multiply_add_bits("mul_add_dst", list(t)) for t in zip(*bits, strict=True)] == printed.tolist()
+    product_in_half = (src0 * src1).astype(np.float32) + old
+    assert int((product_in_half.view(np.uint32) != printed).sum()) == 256

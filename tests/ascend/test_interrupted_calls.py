@@ -207,6 +207,24 @@ def test_elementwise(chip, form):
     assert sweep(Machine(core), lambda: ELEMENTWISE[form](dst, src0, src1), fresh_plans=True)
 
 
+MIXED = {  # half sources, a float dst (docs/semantics.md §5.26): the sources widened into private lanes first
+    "axpy, count (mask mode and register)": lambda d, a, b: asc.axpy(d, a, 1.5, 200),
+    "axpy, contiguous mask": lambda d, a, b: asc.axpy(d, a, -2.0, 48, 3, asc.UnaryRepeatParams(1, 1, 8, 4)),
+    "mul_add_dst, bit-wise mask, strided": lambda d, a, b: asc.mul_add_dst(d, a, b, [0xFFFF0000FFFF, 0], 2,
+                                                                          asc.BinaryRepeatParams(2, 2, 1, 16, 8, 4)),
+    "mul_add_dst, count": lambda d, a, b: asc.mul_add_dst(d, a, b, 100),
+}
+
+
+@pytest.mark.parametrize("chip", ["A2", "950"])
+@pytest.mark.parametrize("form", sorted(MIXED))
+def test_mixed_precision_multiply_add(chip, form):
+    core = core_with_data(chip)
+    with core:
+        dst, src0, src1 = t(F32, 0x1000, 256, VECOUT), t(F16, 0x2000, 512), t(F16, 0x3000, 512)
+    assert sweep(Machine(core), lambda: MIXED[form](dst, src0, src1), fresh_plans=True)
+
+
 REDUCE = {
     "whole_reduce_max, bitwise (dst and mask register)": lambda d, a: asc.whole_reduce_max(d, a, [0xFFFF, 0xF], 4, 1, 1,
                                                                                            8),

@@ -8,17 +8,19 @@ npusim name.  A chip missing from a table does not have the instruction (the pag
 
 The ISASI pages at the end (Neg, Prelu, Mull, AbsSub, Ands, Ors) are the 950's alone.
 
+The half-source, float-dst rows of Axpy and MulAddDst (``half | half | float | PAR 64``) are
+:data:`MIXED_SOURCES`, looked up by :func:`mixed_pairs` (docs/semantics.md §5.26).
+
 Not modelled (left out of the tables, so a call is rejected as unsupported): the 950's
-integer and complex Div, its int64/uint64 Reciprocal, complex types, the mixed half-source /
-float-dst forms of Axpy and MulAddDst, and the 950-only ``*Config`` template arguments
-(npusim follows the default, ``INTRINSIC``).
+integer and complex Div, its int64/uint64 Reciprocal, complex types, and the 950-only ``*Config``
+template arguments (npusim follows the default, ``INTRINSIC``).
 """
 
 from __future__ import annotations
 
 from .chips import AscendChip, OpDtypes
 
-__all__ = ["FUSED_MULTIPLY_ADD", "SHIFT_BEYOND_WIDTH", "vector_support"]
+__all__ = ["FUSED_MULTIPLY_ADD", "MIXED_SOURCES", "SHIFT_BEYOND_WIDTH", "mixed_pairs", "vector_support"]
 
 _HALF_FLOAT = frozenset({"float16", "float32"})
 _B16_INT = frozenset({"int16", "uint16"})
@@ -86,6 +88,14 @@ _TABLES: dict[str, dict[str, OpDtypes]] = {
     "shift_right_by_tensor": {"950": OpDtypes(_B16_B32_INT | _B8_B64_INT)},
 }
 
+# (source type, dst type) of the mixed-precision rows: Axpy.md and MulAddDst.md 数据类型, "half | half | float |
+# PAR 64" (src0/src, src1/scalarValue, dst); MulAddDst's 310B table has no such row, and the 910 no MulAddDst
+_HALF_TO_FLOAT = frozenset({("float16", "float32")})
+MIXED_SOURCES: dict[str, dict[str, frozenset[tuple[str, str]]]] = {
+    "axpy": dict.fromkeys(_CLASSIC + ("950",), _HALF_TO_FLOAT),
+    "mul_add_dst": dict.fromkeys(("A2", "A3", "310P", "KirinX90", "Kirin9030", "950"), _HALF_TO_FLOAT),
+}
+
 # The 950 runs FusedMulAdd / MulAddRelu / MulAddDst as the Reg-level fused instructions (one rounding,
 # Reg矢量计算/复合计算/MulDstAdd.md and MulAddDst.md); the other products' vmadd/vmla round the product first.
 FUSED_MULTIPLY_ADD = frozenset({"950"})
@@ -101,3 +111,8 @@ def vector_support(chip: AscendChip, name: str) -> OpDtypes | None:
     if row is not None:
         return row
     return _TABLES.get(name, {}).get(chip.name)
+
+
+def mixed_pairs(chip: AscendChip, name: str) -> frozenset[tuple[str, str]]:
+    """The (source, dst) type pairs of ``name``'s mixed-precision rows on ``chip`` (empty: none)."""
+    return MIXED_SOURCES.get(name, {}).get(chip.name, frozenset())

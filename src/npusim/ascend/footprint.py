@@ -139,11 +139,14 @@ def bytes_footprint(name: str, start: int, nbytes_per_repeat: int, repeats: int)
 
 
 def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_repeat_allowed: bool = False,
-                  tolerated_outside: tuple[tuple[int, int], tuple[int, int]] | None = None) -> bool:
+                  tolerated_outside: tuple[tuple[int, int], tuple[int, int]] | None = None,
+                  converts_in_place: bool = False) -> bool:
     """Apply the overlap rules of docs/semantics.md §1.6 between a written and a read operand.
 
     * Within one repeat, ``dst`` and ``src`` must touch disjoint bytes, or be exactly in
-      place: the same addresses lane for lane with the same element size.
+      place: the same addresses lane for lane with the same element size, or, with
+      ``converts_in_place`` (a converting Cast), operands of different sizes nested from the
+      same first byte.
     * No repeat may read a byte that an earlier repeat wrote (a cross-repeat dependency,
       which the pipelined hardware does not honour), unless ``cross_repeat_allowed``: the
       documented exception of Add/Sub/Mul/Max/Min for dst and src1 (docs/semantics.md §1.6).
@@ -185,7 +188,7 @@ def check_overlap(instruction: str, dst: Footprint, src: Footprint, *, cross_rep
         tolerate("hardware", error, UbPastTensorEndWarning, "the bytes lie past one operand's tensor; npusim "
                  "reads every source before it writes (the documents leave the order open)")
         dependent = False
-    _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside)
+    _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside, converts_in_place)
     return dependent
 
 
@@ -202,7 +205,8 @@ def written_earlier(dst: Footprint, src: Footprint) -> np.ndarray:
     return per_byte.reshape(-1, src.itemsize).any(axis=1)
 
 
-def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside=None) -> None:
+def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, tolerated_outside=None,
+                       converts_in_place=False) -> None:
     span = max(dst.hi, src.hi)
     d_keys = d_rep * span + d_bytes
     s_keys = s_rep * span + s_bytes
@@ -219,16 +223,40 @@ def _check_same_repeat(instruction, dst, src, d_bytes, d_rep, s_bytes, s_rep, to
         in_clash = np.isin(dst.repeats, clash)
         if same_array(dst.addrs[in_clash], src.addrs[in_clash]):
             return
+    elif converts_in_place and dst.itemsize != src.itemsize and _nested_from_one_start(
+            d_bytes, d_rep, s_bytes, s_rep, shared // span):
+        return
     repeat, byte = int(shared[0] // span), int(shared[0] % span)
     error = OverlapError(
         instruction, f"{src.name} / {dst.name}", f"byte {byte:#x} in repeat {repeat}",
         f"{src.name} and {dst.name} partially overlap within one repeat",
-        "either exactly the same addresses lane for lane (in place) or no common byte", OVERLAP_SOURCE,
+        "exactly the same addresses lane for lane (in place)"
+        f"{', for a conversion one inside the other from the same first byte' if converts_in_place else ''}, "
+        "or no common byte", OVERLAP_SOURCE,
     )
     if tolerated_outside is None or _inside_both(shared % span, tolerated_outside).any():
         raise error
     tolerate("hardware", error, UbPastTensorEndWarning, "the common bytes lie past one operand's tensor; "
              "npusim reads every source before it writes (the documents leave the order open)")
+
+
+def _nested_from_one_start(d_bytes, d_rep, s_bytes, s_rep, repeats: np.ndarray) -> bool:
+    """Whether, in every repeat where they meet, the narrower operand's bytes start where the wider one's
+    do and lie inside them: a conversion in place, such as a float -> half ``Cast`` onto its own source.
+
+    Operands of different widths cannot share addresses lane for lane; the overlap rule's "100% 完全重叠"
+    (docs/semantics.md §1.6) then reads as one repeat's region inside the other's from the same first
+    byte.  The vendor's own AscendQuant relies on it: it casts a float scale tensor to half in place
+    (``impl/adv_api/detail/quantization/quant/ascend_quant_pre_impl.h``, "source vector of scale is
+    reused").  npusim reads every source before it writes, so the result is the conversion's.
+    """
+    for repeat in np.unique(repeats):
+        dst_bytes = np.unique(d_bytes[d_rep == repeat])
+        src_bytes = np.unique(s_bytes[s_rep == repeat])
+        inner, outer = (dst_bytes, src_bytes) if dst_bytes.size <= src_bytes.size else (src_bytes, dst_bytes)
+        if inner[0] != outer[0] or not np.isin(inner, outer, assume_unique=True).all():
+            return False
+    return True
 
 
 def _inside_both(byte: np.ndarray, extents: tuple[tuple[int, int], tuple[int, int]]) -> np.ndarray:

@@ -93,6 +93,9 @@ SHIFT_RIGHT_TENSOR = f"{LOGIC}/ShiftRight（右移位数为Tensor）.md"
 TRUNCATE = f"{_VECTOR}/类型转换/Truncate(ISASI).md"
 SET_DEQ_SCALE = f"{_VECTOR}/类型转换/寄存器配置说明/SetDeqScale.md"
 CAST_DEQUANT = f"{COMPOUND}/CastDequant.md"
+# the multiply-adds whose 数据类型 tables list half sources with a float dst (docs/semantics.md §5.26)
+AXPY = f"{COMPOUND}/Axpy.md"
+MUL_ADD_DST = f"{COMPOUND}/MulAddDst.md"
 INTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/Interleave.md"
 DEINTERLEAVE = f"{_VECTOR}/数据重排（ISASI）/DeInterleave.md"
 

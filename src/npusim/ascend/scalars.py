@@ -15,7 +15,7 @@ from ..errors import ParameterRangeError
 from ..rounding import float_bits
 from ..sources import semantics
 
-__all__ = ["SCALAR_SOURCE", "is_scalar", "scalar_bits"]
+__all__ = ["SCALAR_SOURCE", "is_scalar", "require_scalar", "scalar_bits"]
 
 SCALAR_SOURCE = semantics("1.10")
 
@@ -25,6 +25,14 @@ def is_scalar(value) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return False
     return isinstance(value, (numbers.Real, np.integer, np.floating))
+
+
+def require_scalar(instruction: str, name: str, value, also: str = ""):
+    """``value`` unchanged if :func:`is_scalar`, else the TypeError every scalar parameter gives
+    (``also``: what else the parameter may be, as "or a LocalTensor")."""
+    if not is_scalar(value):
+        raise TypeError(f"{instruction}: {name} must be a number{also}, got {type(value).__name__}")
+    return value
 
 
 def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:

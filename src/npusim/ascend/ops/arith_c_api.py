@@ -71,6 +71,7 @@ _ADD_RELU = frozenset({"int16", "float16", "float32"})
 _DUPLICATE = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
 _HALF_TO_INT8 = frozenset({("float16", "int8")})
 _HALF_TO_UINT8 = frozenset({("float16", "uint8")})
+_HALF_TO_FLOAT = frozenset({("float16", "float32")})
 _RELU_CASTS = frozenset({("float32", "float16"), ("float16", "int8"), ("int16", "int8")})  # (src, dst)
 
 BINARY, UNARY, SCALAR, FILL = "binary", "unary", "scalar", "fill"
@@ -95,6 +96,8 @@ class CFunction:
         operation: a lane operation other than the base's (``asc_shiftright_round``: ShiftRight with
             ``roundEn``).
         page_name: the page it is printed on, when not its own name's.
+        mixed: (source, dst) pairs of its mixed-precision prototypes that the base's own plan takes
+            (``asc_axpy``, ``asc_fma``: half sources, a float dst; docs/semantics.md §5.26).
     """
 
     name: str
@@ -107,6 +110,7 @@ class CFunction:
     negate: bool = False
     operation: str | None = None
     page_name: str | None = None
+    mixed: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def page(self) -> str:
@@ -148,8 +152,8 @@ C_FUNCTIONS: dict[str, CFunction] = {f.name: f for f in (
     CFunction("asc_sub_relu", "sub_relu", BINARY, _ADD_RELU, _RELU_CASTS, "sub_relu_cast"),
     CFunction("asc_mul_add", "fused_mul_add", BINARY, _F),
     CFunction("asc_mul_add_relu", "fused_mul_add_relu", BINARY, _F),
-    CFunction("asc_fma", "mul_add_dst", BINARY, _F),
-    CFunction("asc_axpy", "axpy", SCALAR, _F),
+    CFunction("asc_fma", "mul_add_dst", BINARY, _F, mixed=_HALF_TO_FLOAT),
+    CFunction("asc_axpy", "axpy", SCALAR, _F, mixed=_HALF_TO_FLOAT),
     CFunction("asc_duplicate", "duplicate", FILL, _DUPLICATE, value="src"),
     CFunction("asc_mul_cast_half2int8", "mul_cast", BINARY, frozenset(), _HALF_TO_INT8, "mul_cast"),
     CFunction("asc_mul_cast_half2uint8", "mul_cast", BINARY, frozenset(), _HALF_TO_UINT8, "mul_cast"),
@@ -282,11 +286,11 @@ def _checked_tensors(name: str, function: CFunction, core: Core, bound: dict):
         if tensor.dtype.name != src_type:
             raise UnsupportedError(name, f"{label} dtype", tensor.dtype.name, f"{label} has {function.sources[0]}'s "
                                    "type", src_type, f"{page} 函数原型")
-    if src_type == dst.dtype.name and dst.dtype.name in function.dtypes:
+    if src_type == dst.dtype.name and dst.dtype.name in function.dtypes or (src_type, dst.dtype.name) in function.mixed:
         return dst, sources, False
     if (src_type, dst.dtype.name) in function.casts:
         return dst, sources, True
-    allowed = sorted(function.dtypes) + [f"{s} -> {d}" for s, d in sorted(function.casts)]
+    allowed = sorted(function.dtypes) + [f"{s} -> {d}" for s, d in sorted(function.casts | function.mixed)]
     raise UnsupportedError(name, "dst dtype", dst.dtype.name if src_type == dst.dtype.name else
                            f"{src_type} -> {dst.dtype.name}", f"{name} has no prototype for these types",
                            ", ".join(allowed), f"{page} 函数原型")
@@ -432,7 +436,17 @@ def _examples(function: CFunction, name: str) -> tuple[str, ...]:
             strides = "1, 1, 1, 4, 8, 8"  # half -> int8: the wider type's 128 lanes, 4 blocks of int8 a repeat
         half_lanes = 128 // {"float32": 4, "int32": 4, "int16": 2, "float16": 2}[dtype]
         calls.append(f"asc.set_vector_mask(0, {(1 << half_lanes) - 1})\nasc.{name}({args}, 2, {strides})")
-    return tuple(setup + call for call in calls)
+    examples = tuple(setup + call for call in calls)
+    if function.mixed:  # half sources, a float dst: 64 lanes a repeat, a source's repeat 4 DataBlocks
+        setup = (_SETUPS["float16"].replace("asc.int8", "asc.float32")
+                 + "z.write([0.5] * 512)\n")
+        args = {BINARY: "z, x, y", SCALAR: "z, x, 1.5"}[function.kind]
+        strides = {BINARY: "1, 1, 1, 8, 4, 4", SCALAR: "1, 1, 8, 4"}[function.kind]
+        mixed = [f"asc.{name}({args}, 200)"]
+        if not name.endswith("_sync"):
+            mixed.append(f"asc.set_vector_mask(0, {(1 << 48) - 1})\nasc.{name}({args}, 3, {strides})")
+        examples += tuple(setup + call for call in mixed)
+    return examples
 
 
 def _support(function: CFunction):

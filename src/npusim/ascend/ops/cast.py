@@ -268,8 +268,9 @@ class CastPlan:
         footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=True)]
         for fp, tensor in zip(footprints, tensors, strict=True):
             fp.check_in(name, tensor)
+        converting = len(footprints) == 2  # Cast itself, not the compound casts (AddReluCast ...)
         for source in footprints[1:]:
-            check_overlap(name, footprints[0], source)
+            check_overlap(name, footprints[0], source, converts_in_place=converting)
         return footprints
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> CastBinding:

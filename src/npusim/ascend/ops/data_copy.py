@@ -73,6 +73,7 @@ from ..core import Core
 from ..footprint import same_array
 from ..operands import NEVER
 from ..runtime.gm import GlobalTensor, GmBuffer
+from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from ..tolerance import tolerate
 from ..types import (
@@ -87,7 +88,7 @@ from ..types import (
     Nz2NdParamsFull,
     TPosition,
 )
-from .common import is_scalar, require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
+from .common import require_dtype, require_repeat_params, require_ub_tensor, scalar_bits
 from .data_copy_nz import nd2nz_runs, nz2nd_runs
 from .data_copy_slice import is_slice_list, slice_runs
 from .loop_mode import REGISTER, loop_registers, looped_runs, require_no_loop
@@ -760,9 +761,7 @@ class PadValueWrite(SelfBinding):
 
     def run(self, core: Core, values: tuple) -> None:
         value = values[0]
-        if not is_scalar(value):
-            raise TypeError(f"{self.instruction}: {self.operand} must be a number, got {type(value).__name__}")
-        core.load_pad_value(value)
+        core.load_pad_value(require_scalar(self.instruction, self.operand, value))
 
 
 def _compile_set_pad_value(core: Core, form: str, values: dict) -> PadValueWrite:
@@ -771,8 +770,7 @@ def _compile_set_pad_value(core: Core, form: str, values: dict) -> PadValueWrite
         raise unsupported_on(core.chip, instruction, "SetPadValue", lambda c: c.pad_value_api,
                              f"{pages.SET_PAD_VALUE} 产品支持情况; {PAD_RULES}")
     padding_value, pos = values["padding_value"], values["pos"]
-    if not is_scalar(padding_value):
-        raise TypeError(f"{instruction}: padding_value must be a number, got {type(padding_value).__name__}")
+    require_scalar(instruction, "padding_value", padding_value)
     if not isinstance(pos, TPosition):
         raise TypeError(f"{instruction}: pos must be an asc.TPosition, got {type(pos).__name__}")
     if pos not in PAD_VALUE_POSITIONS:

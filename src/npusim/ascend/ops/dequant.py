@@ -50,7 +50,7 @@ from ..chips import unsupported_on
 from ..core import Core, DeqScale
 from ..footprint import Footprint, check_overlap
 from ..masking import lanes_from_register, mask_form_lanes
-from ..scalars import is_scalar
+from ..scalars import is_scalar, require_scalar
 from ..tensor import LocalTensor
 from ..types import MaskMode, RoundMode, UnaryRepeatParams, VdeqInfo
 from . import cast as cast_module
@@ -95,16 +95,14 @@ def require_dequant(core: Core, instruction: str, page: str):
 
 # ==================================================================== SetDeqScale
 def _half_bits(instruction: str, scale) -> int:
-    if not is_scalar(scale):
-        raise TypeError(f"{instruction}: scale must be a number, got {type(scale).__name__}")
-    return float_bits(scale, _FLOAT16)  # the C++ half parameter: rounded once, to nearest even
+    # the C++ half parameter: rounded once, to nearest even
+    return float_bits(require_scalar(instruction, "scale", scale), _FLOAT16)
 
 
 def _word(instruction: str, label: str, scale, offset, sign_mode) -> int:
     """One parameter set packed as SetDeqScale stores it (offset: an int16_t, of which the low 9 bits count)."""
-    if not is_scalar(scale):
-        raise TypeError(f"{instruction}: {label}scale must be a number, got {type(scale).__name__}")
-    return pack_word(float_bits(scale, _FLOAT32), *_offset_sign(instruction, label, offset, sign_mode))
+    scale_bits = float_bits(require_scalar(instruction, f"{label}scale", scale), _FLOAT32)
+    return pack_word(scale_bits, *_offset_sign(instruction, label, offset, sign_mode))
 
 
 def _offset_sign(instruction: str, label: str, offset, sign_mode) -> tuple[int, bool]:

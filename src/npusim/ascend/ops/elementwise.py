@@ -56,7 +56,7 @@ from ...sources import semantics
 from ...validate import require_int, require_uint
 from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
-from ..arith_dtypes import FUSED_MULTIPLY_ADD, SHIFT_BEYOND_WIDTH, vector_support
+from ..arith_dtypes import FUSED_MULTIPLY_ADD, MIXED_SOURCES, SHIFT_BEYOND_WIDTH, vector_support
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
@@ -65,6 +65,7 @@ from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
 from . import arith
+from . import mixed_multiply_add as mixed
 from .common import (
     DST,
     is_bool_arg,
@@ -97,8 +98,6 @@ COMPOUND_DIR = pages.COMPOUND
 CHAIN_DTYPES = frozenset({"float16", "int32", "float32"})  # the dst/src1 exception's types (docs/semantics.md §1.6)
 DST_STRIDE_SOURCE = f"{pages.HIGH_DIM} 地址间隔配置; {semantics('1.2')}"
 INT32_MAX = (1 << 31) - 1  # count is an int32_t
-#: the pages whose 数据类型 tables list half sources with a float dst (Axpy.md, MulAddDst.md), not modelled
-MIXED_PRECISION_LISTED = frozenset({"axpy", "mul_add_dst"})
 
 
 def _binary_params(v) -> bool:
@@ -266,10 +265,11 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
              "compound", reads_dst=True),
     VectorOp("mul_add_dst", f"{COMPOUND_DIR}/MulAddDst.md", ("src0", "src1"), "mul_add_dst", False, False,
              _binary_forms(), "dst = src0 * src1 + dst per lane (the product rounded to T first, by analogy with "
-             "fused_mul_add; one fused rounding on the 950)", IEEE_RNE, "compound", reads_dst=True),
+             "fused_mul_add; one fused rounding on the 950; half sources with a float dst: rounded once)", IEEE_RNE,
+             "compound", reads_dst=True),
     VectorOp("axpy", f"{COMPOUND_DIR}/Axpy.md", ("src",), "axpy", True, False, AXPY_FORMS,
-             "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add)",
-             IEEE_RNE, "compound", reads_dst=True),
+             "dst = src * scalar + dst per lane (the product rounded to T first, by analogy with fused_mul_add; "
+             "a half src and scalar with a float dst: rounded once)", IEEE_RNE, "compound", reads_dst=True),
 )}
 
 
@@ -318,16 +318,14 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
     dst = require_ub_tensor(name, "dst", bound["dst"], core)
     dtype = dst.dtype
     tensors = [require_ub_tensor(name, src, bound[src], core) for src in op.sources]
+    row = op.support_name or name
+    source_dtype = None
+    if row in MIXED_SOURCES:  # Axpy, MulAddDst: half sources with a float dst (docs/semantics.md §5.26)
+        source_dtype = mixed.mixed_source(name, row, op.doc, op.sources, core.chip, dst, tensors)
     for src, tensor in zip(op.sources, tensors, strict=True):
-        if tensor.dtype != dtype and name in MIXED_PRECISION_LISTED and (tensor.dtype.name, dtype.name) == (
-                "float16", "float32"):
-            raise UnsupportedError(name, f"{src} dtype", tensor.dtype.name, "the page lists half sources with a "
-                                   "float dst (PAR 64), a form npusim does not model", "sources of dst's dtype",
-                                   f"{op.doc} 数据类型; {semantics('5.3')}")
-        if tensor.dtype != dtype:
+        if tensor.dtype != dtype and source_dtype is None:
             raise UnsupportedError(name, f"{src} dtype", tensor.dtype.name, f"{src} must have dst's dtype",
                                    dtype.name, f"{op.doc} 数据类型; {semantics('5.3')}")
-    row = op.support_name or name
     support = vector_support(core.chip, row)
     if support is None:
         raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, row) is not None,
@@ -338,7 +336,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
     if op.shifts:
         shift_bits(op, core, bound[op.scalar_name], dtype)  # rejected now; the plan reads it per call
     elif op.scalar:
-        scalar_bits(name, op.scalar_name, bound[op.scalar_name], dtype)
+        scalar_bits(name, op.scalar_name, bound[op.scalar_name], source_dtype or dtype)  # Axpy: U, the sources' type
 
     itemsize = dtype.itemsize
     native = core.chip.vector_lowering == "native"
@@ -352,13 +350,15 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
         if count == 0:
             return _nop(op, core, "count", operands)
         for tensor, label in ((dst, "dst"), *zip(tensors, op.sources, strict=True)):
-            tensor.check_span(name, label, tensor.addr, tensor.addr + count * itemsize)
+            tensor.check_span(name, label, tensor.addr, tensor.addr + count * tensor.dtype.itemsize)
         lanes = counter_mode_lanes(count, lanes_per_repeat(itemsize))
-        strides = _default_strides(op)
+        strides = _default_strides(op, source_dtype is not None)
         if native:
             words_after, mode_after = _count_form_registers(core, count, itemsize)
     else:
         strides = _strides(op, bound) if strides is None else list(strides)
+        if source_dtype is not None and "mask" in bound:  # (the C API's repeat form takes the register's)
+            mixed.check_mask(name, row, core, bound)
         lanes, words_after, registers = mask_form_lanes(core, name, bound, itemsize, native)
         if lanes.repeats == 0:
             return _nop(op, core, "repeat_times", operands)
@@ -368,13 +368,14 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
                                   "behaviour", "at least 1", DST_STRIDE_SOURCE)
     if dtype.is_float and dtype.name in core.chip.float_saturation_dtypes:
         registers += ("CTRL",)  # the saturation switch, read per call
-    relative = [strided_footprint(label, 0, lanes, itemsize, blk, rep)
-                for label, (blk, rep) in zip(operands, strides, strict=True)]
+    sizes = (itemsize, *((source_dtype or dtype).itemsize for _ in op.sources))
+    relative = [strided_footprint(label, 0, lanes, size, blk, rep)
+                for label, size, (blk, rep) in zip(operands, sizes, strides, strict=True)]
     scalar_at = op.forms[0].names.index(op.scalar_name) if op.scalar else None  # the same place in both forms
     fused = op.operation in ("fused_mul_add", "fused_mul_add_relu", "mul_add_dst") and \
         core.chip.name in FUSED_MULTIPLY_ADD
     plan = VectorPlan(op, dtype, lanes, tuple(strides), relative, words_after, mode_after, registers, operands,
-                      scalar_at, fused)
+                      scalar_at, fused, source_dtype)
     plan.placed(name, [dst, *tensors])  # bounds and overlap at this call's addresses
     return plan
 
@@ -397,9 +398,11 @@ def _nop(op: VectorOp, core: Core, operand: str, operands: tuple[str, ...]) -> V
     return VectorPlan(op, None, None, (), [], None, None, (), operands, None)
 
 
-def _default_strides(op: VectorOp) -> list[tuple[int, int]]:
-    """(block stride, repeat stride) of dst and each source for the count forms: contiguous."""
-    return [(1, 8)] * (1 + len(op.sources))
+def _default_strides(op: VectorOp, mixed_precision: bool = False) -> list[tuple[int, int]]:
+    """(block stride, repeat stride) of dst and each source for the count forms: contiguous (a half source
+    of a float dst moves 4 DataBlocks a repeat, docs/semantics.md §5.26)."""
+    source = (1, mixed.SOURCE_REPEAT_STRIDE if mixed_precision else 8)
+    return [(1, 8)] + [source] * len(op.sources)
 
 
 def _strides(op: VectorOp, bound: dict) -> list[tuple[int, int]]:
@@ -446,6 +449,8 @@ class VectorPlan:
         operands: ``("dst", *sources)``, the tensors that bind per call, in checking order.
         scalar_at: where the scalar operand sits in the call's values (read per call).
         fused: a multiply-add rounds once (:func:`.arith.compute`).
+        source_dtype: the sources' (and Axpy's scalar's) type where it is not dst's (half with a float dst,
+            :mod:`.mixed_multiply_add`); ``None``: dst's.
     """
 
     op: VectorOp
@@ -459,6 +464,7 @@ class VectorPlan:
     operands: tuple[str, ...]
     scalar_at: int | None
     fused: bool = False
+    source_dtype: DType | None = None
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> VectorBinding:
         """The per-placement checks, in the plan step's order, then the operands' views over UB."""
@@ -477,6 +483,8 @@ class VectorPlan:
         for fp, tensor in zip(footprints, tensors, strict=True):
             fp.check_in(name, tensor)
         dst, *sources = footprints
+        if self.source_dtype is not None:  # the mixed form's own rule, stricter than the general one
+            mixed.check_disjoint(name, self.op.support_name or self.op.name, dst, sources)
         dst_rep = self.strides[0][1]
         chained = False
         hardware = tensors[0].core.tolerance == "hardware"
@@ -505,8 +513,11 @@ class VectorBinding:
             ub, lanes = core.ub, plan.lanes
             operands = [StridedOperand(base, fp, blk, rep)
                         for base, fp, (blk, rep) in zip(bases, footprints, plan.strides, strict=True)]
-            layout = choose_layout(ub, operands, lanes, operands[0])
-            self.accesses = [OperandAccess.build(ub, operand, plan.dtype.raw, lanes, layout) for operand in operands]
+            raws = [plan.dtype.raw] + [(plan.source_dtype or plan.dtype).raw] * (len(operands) - 1)
+            # operands of two sizes have views of two shapes: gathered by index instead, as Cast's
+            layout = choose_layout(ub, operands, lanes, operands[0]) if plan.source_dtype is None else "flat"
+            self.accesses = [OperandAccess.build(ub, operand, raw, lanes, layout)
+                             for operand, raw in zip(operands, raws, strict=True)]
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -530,7 +541,7 @@ class VectorBinding:
         elif plan.op.shifts:
             scalar = shift_bits(plan.op, core, values[plan.scalar_at], dtype)
         else:
-            scalar = scalar_bits_cached(name, plan.op.scalar_name, values[plan.scalar_at], dtype)
+            scalar = scalar_bits_cached(name, plan.op.scalar_name, values[plan.scalar_at], plan.source_dtype or dtype)
         saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
         if self.chained:
             self._check_chained_sources(ub)
@@ -544,7 +555,10 @@ class VectorBinding:
             if plan.op.operation is None:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
-                operands = [access.gather(ub, dtype.raw) for access in sources]
+                operands = [access.gather(ub, (plan.source_dtype or dtype).raw) for access in sources]
+                if plan.source_dtype is not None:  # half sources (and scalar) of a float dst, widened exactly
+                    operands = [mixed.widened(o, plan.source_dtype, dtype) for o in operands]
+                    scalar = None if scalar is None else mixed.widened(scalar, plan.source_dtype, dtype)
                 if plan.op.operation in arith.SHIFT_BY_LANE:  # a negative amount in an active lane rejects the call
                     arith.check_shift_amounts(name, dtype, sources[-1].active_values(operands[-1]))
                 if plan.op.reads_dst:
@@ -689,7 +703,25 @@ def _examples(op: VectorOp) -> tuple[str, ...]:
                      "n.write([i % 19 for i in range(512)])\n"
                      "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 2048, 512)\n"
                      f"asc.{op.name}(z, x, n, 300)",)
+    if op.name in MIXED_SOURCES:
+        examples += _mixed_examples(op)
     return examples
+
+
+def _mixed_examples(op: VectorOp) -> tuple[str, ...]:
+    """Half sources with a float dst (docs/semantics.md §5.26): count, contiguous mask (the sources' repeat
+    stride 4: 64 halves), bit-wise mask with a source block stride of 2."""
+    setup = ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
+             "y = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1024, 512)\n"
+             "z = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 256)\n"
+             "z.write([0.25] * 256)\n")
+    if op.scalar:
+        calls = ("asc.{name}(z, x, 1.5, 200)", "asc.{name}(z, x, -2.0, 64, 4, asc.UnaryRepeatParams(1, 1, 8, 4))",
+                 "asc.{name}(z, x, 0.5, [0x00FF00FF00FF00FF, 0], 2, asc.UnaryRepeatParams(1, 2, 8, 8))")
+    else:
+        calls = ("asc.{name}(z, x, y, 200)", "asc.{name}(z, x, y, 48, 4, asc.BinaryRepeatParams(1, 1, 1, 8, 4, 4))",
+                 "asc.{name}(z, x, y, [0xFFFF0000FFFF0000, 0], 2, asc.BinaryRepeatParams(1, 2, 1, 8, 8, 4))")
+    return tuple(setup + call.format(name=op.name) for call in calls)
 
 
 def _register(op: VectorOp):

@@ -54,9 +54,10 @@ from ..addressing import BLOCK_BYTES, BlockRuns
 from ..chips import unsupported_on
 from ..core import Core, NddmaRegisters
 from ..runtime.gm import GlobalTensor
+from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from ..types import DataCopyMVType, NdDmaConfig, NdDmaLoopInfo, NdDmaParams
-from .common import is_bool_arg, is_int_arg, is_scalar, require_dtype
+from .common import is_bool_arg, is_int_arg, require_dtype
 from .data_copy import (
     DISJOINT,
     GM_TO_UB,
@@ -377,8 +378,7 @@ def _compile_pad_val(name: str, core: Core, form: str, bound: dict) -> PadValueW
     """asc_set_copy_pad_val: set_mov_pad_val, the padding register set_pad_value loads (the C overload is
     the copy's T: npusim keeps the number and converts it when a copy uses it, as for set_pad_value)."""
     _arch(core, name)
-    if not is_scalar(bound["pad_value"]):
-        raise TypeError(f"{name}: pad_value must be a number, got {type(bound['pad_value']).__name__}")
+    require_scalar(name, "pad_value", bound["pad_value"])
     return PadValueWrite(instruction=name, operand="pad_value")
 
 
@@ -505,9 +505,7 @@ class NddmaWrite(SelfBinding):
         elif self.pad_counts is not None:
             regs = regs._replace(pad_counts=self.pad_counts)
         else:  # the value is read per call: checked here, not only when the plan was made
-            if not is_scalar(values[0]):
-                raise TypeError(f"asc_set_ndim_pad_value: pad_value must be a number, got {type(values[0]).__name__}")
-            regs = regs._replace(pad_value=values[0])
+            regs = regs._replace(pad_value=require_scalar("asc_set_ndim_pad_value", "pad_value", values[0]))
         core.nddma = regs
 
 
@@ -531,8 +529,7 @@ def _compile_ndim_pad_count(name: str, core: Core, form: str, bound: dict) -> Nd
 
 def _compile_ndim_pad_value(name: str, core: Core, form: str, bound: dict) -> NddmaWrite:
     _arch(core, name)
-    if not is_scalar(bound["pad_value"]):
-        raise TypeError(f"{name}: pad_value must be a number, got {type(bound['pad_value']).__name__}")
+    require_scalar(name, "pad_value", bound["pad_value"])
     return NddmaWrite()
 
 

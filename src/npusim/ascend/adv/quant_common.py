@@ -1,0 +1,115 @@
+"""What AscendQuant's int8 forms share (高阶API/量化操作/AscendQuant.md, ``ascend_quant_pre_impl.h``):
+the products npusim follows, ``QuantConfig``, the operand and tmp-buffer checks, the chunking of the tmp
+buffer and the overlap rules.  :mod:`.quant` (the entry point, per tensor) and :mod:`.quant_channel`
+(per channel) build on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ...dtypes import DTYPES
+from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...validate import require_uint
+from .. import pages
+from ..ops.common import require_ub_tensor
+from ..scalars import require_scalar
+from ..tensor import LocalTensor
+
+__all__ = ["HALF", "MIN_TMP_BYTES", "NAME", "PAGE", "QUANT_PRODUCTS", "QuantConfig", "check_overlap",
+           "chunk_length", "half_scalars", "quant_operands"]
+
+NAME = "quant"
+PAGE = pages.ASCEND_QUANT
+#: the products whose implementation npusim follows (ascend_quant_pre_impl.h, __NPU_ARCH__ 2201 and 2002)
+QUANT_PRODUCTS = frozenset({"A2", "A3", "310P"})
+#: src types of the per-tensor int8 form (参数说明 表1: T is half or float)
+SRC_DTYPES = frozenset({"float16", "float32"})
+MIN_TMP_BYTES = 2 * 256  # GetAscendQuantMaxMinTmpSize's minValue (impl/adv_api/tiling/.../ascend_quant_tiling_impl.cpp)
+HALF_MAX = 65504.0
+HALF = DTYPES["float16"]
+
+
+@dataclass(frozen=True)
+class QuantConfig:
+    """``AscendQuantConfig`` (AscendQuant.md 参数说明): all 0 by default (``ASCEND_QUANT_DEFAULT_CFG``).
+
+    With ``calc_count`` and ``work_local_size`` both non-zero the per-tensor form processes ``calc_count``
+    elements in chunks of ``work_local_size`` bytes of the tmp buffer; the offset and scale counts
+    belong to the per-channel forms.
+    """
+
+    calc_count: int = 0
+    offset_count: int = 0
+    scale_count: int = 0
+    work_local_size: int = 0
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            require_uint("QuantConfig", field.name, getattr(self, field.name), 32, f"{PAGE} 参数说明")
+
+
+def quant_operands(core, dst, src, temp_buffer) -> tuple[LocalTensor, LocalTensor, LocalTensor]:
+    """dst, src and the temp buffer, after the product, tensor and type checks every form shares."""
+    chip = core.chip
+    if chip.name not in QUANT_PRODUCTS:
+        raise UnsupportedError(NAME, "product", chip.product, "npusim follows AscendQuant's implementation for "
+                               "__NPU_ARCH__ 2201 and 2002 only", "Atlas A2, Atlas A3, Atlas inference AI Core",
+                               f"{PAGE} 产品支持情况")
+    dst = require_ub_tensor(NAME, "dst", dst, core)
+    src = require_ub_tensor(NAME, "src", src, core)
+    if temp_buffer is None:
+        raise UnsupportedError(NAME, "temp_buffer", None, "npusim does not model the framework-allocated temporary "
+                               "space; pass temp_buffer", "a LocalTensor<uint8_t>", f"{PAGE} 函数原型")
+    tmp = require_ub_tensor(NAME, "temp_buffer", temp_buffer, core)
+    for label, tensor, allowed in (("dst", dst, {"int8"}), ("src", src, SRC_DTYPES), ("temp_buffer", tmp, {"uint8"})):
+        if tensor.dtype.name not in allowed:
+            raise UnsupportedError(NAME, f"{label} dtype", tensor.dtype.name, f"AscendQuant's int8 prototypes take "
+                                   f"{label} as {' or '.join(sorted(allowed))}", ", ".join(sorted(allowed)),
+                                   f"{PAGE} 函数原型, 参数说明")
+    if tmp.nbytes < MIN_TMP_BYTES:
+        raise ParameterRangeError(NAME, "temp_buffer size", tmp.nbytes, "the temporary space must not be smaller "
+                                  "than GetAscendQuantMaxMinTmpSize's minimum", f"at least {MIN_TMP_BYTES} bytes",
+                                  f"{pages.ASCEND_QUANT_TMP_SIZE} 参数说明")
+    return dst, src, tmp
+
+
+def chunk_length(chunk_bytes: int, operand: str, value: int) -> int:
+    """Halves per chunk of the tmp buffer: ``splitSize = bytes / sizeof(half) / 32 * 32``, not 0."""
+    split = chunk_bytes // HALF.itemsize // 32 * 32
+    if split == 0:  # ASCENDC_ASSERT(splitSize != 0)
+        raise ParameterRangeError(NAME, operand, value, "the chunk holds no 32 halves", "at least 64 bytes",
+                                  f"{PAGE} 参数说明")
+    return split
+
+
+def half_scalars(scale, offset) -> tuple[np.float16, np.float16]:
+    """scale and offset as the C float parameters, then ``static_cast<half>``; scale within half's range
+    (约束说明: 当Scale为float类型时，其取值范围仍为half类型的取值范围)."""
+    for label, value in (("scale", scale), ("offset", offset)):
+        require_scalar(NAME, label, value)
+    with np.errstate(over="ignore"):
+        as_float = np.float32(scale), np.float32(offset)
+    if not np.isfinite(as_float[0]) or abs(float(as_float[0])) > HALF_MAX:
+        raise ParameterRangeError(NAME, "scale", scale, "the scale stays inside half's range even when passed as "
+                                  "float", f"[-{HALF_MAX}, {HALF_MAX}]", f"{PAGE} 约束说明")
+    with np.errstate(over="ignore"):
+        return np.float16(as_float[0]), np.float16(as_float[1])
+
+
+def check_overlap(src: LocalTensor, dst: LocalTensor, tmp: LocalTensor, total: int, used_tmp: int) -> None:
+    """The tmp bytes the chunks use lie clear of src and dst; dst and src are disjoint or start together
+    (约束说明: 源操作数与目的操作数可以复用), so no chunk overwrites a later chunk's source."""
+    spans = {"src": (src.addr, src.addr + total * src.dtype.itemsize), "dst": (dst.addr, dst.addr + total)}
+    for label, (lo, hi) in spans.items():
+        if total and lo < tmp.addr + used_tmp and tmp.addr < hi:
+            raise OverlapError(NAME, f"{label} byte range", f"[{lo:#x}, {hi:#x})", f"{label} must not overlap the "
+                               f"temp buffer bytes [{tmp.addr:#x}, {tmp.addr + used_tmp:#x}) the chunks use",
+                               "disjoint byte ranges", f"{PAGE} 约束说明")
+    (s_lo, s_hi), (d_lo, d_hi) = spans["src"], spans["dst"]
+    if total and d_lo < s_hi and s_lo < d_hi and d_lo != s_lo:
+        raise OverlapError(NAME, "dst byte range", f"[{d_lo:#x}, {d_hi:#x})", "dst may reuse src only from the "
+                           "same address (a shifted dst would overwrite elements a later chunk reads)",
+                           f"disjoint from [{s_lo:#x}, {s_hi:#x}) or starting at {s_lo:#x}", f"{PAGE} 约束说明")
