@@ -260,8 +260,8 @@ def _c_api_addresses(instruction: str, core: Core, operand: str, value) -> list:
     if is_va_register(value):
         return va_pair_addresses(instruction, core, operand, value)
     if not is_list_like(value):
-        raise TypeError(f"{instruction}: {operand} is a VA register (asc.VA0 .. asc.VA6) or a list of 16 UB "
-                        f"addresses or LocalTensors, got {describe_type(value)}")
+        raise TypeError(f"{instruction}: {operand} is a VA register (asc.VA0 .. asc.VA6) or an address list (16 UB "
+                        f"addresses or LocalTensors), got {describe_type(value)}")
     return _as_addresses(instruction, value)
 
 
