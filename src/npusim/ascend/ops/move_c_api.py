@@ -455,10 +455,10 @@ def _compile_rsvd(core: Core, form: str, values: dict):
 asc_get_rsvd_count = register(Instruction(
     "asc_get_rsvd_count", "ascend", "register", "S", (Form("", ()),), _compile_rsvd,
     f"{c_api_page('asc_get_rsvd_count')} 返回值说明", support=_c_api_support(lambda chip: True),
-    summary="RSVD_CNT: the elements the last asc_reduce / gather_mask kept",
+    summary="RSVD_CNT: the elements the last asc_reduce / asc_squeeze / gather_mask kept",
     examples=("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 128)\nx.write(list(range(128)))\n"
               "asc.gather_mask(x, x, 1, False, 0, asc.GatherMaskParams(1, 1, 8, 0))\n"
               "asc.asc_get_rsvd_count()",),
     fast_context=lambda core: (), alias_of="get_gather_mask_remain_count",
-    doc="``asc_get_rsvd_count()``: RSVD_CNT, the count the last gather_mask (asc_reduce) kept.",
+    doc="``asc_get_rsvd_count()``: RSVD_CNT, the count the last gather_mask (asc_reduce, asc_squeeze) kept.",
 ))
