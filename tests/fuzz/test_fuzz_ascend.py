@@ -186,6 +186,41 @@ def test_fuzz_registers_and_c_api(tape: Tape):
             run_contract("ascend.registers+c_api", lambda: ascend_state(core), call, tape)
 
 
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_squeeze_and_va_registers(tape: Tape):
+    """asc_squeeze (§5.24) under either mask mode, and asc_set_va_reg (§5.25) with addresses, tensors or both."""
+    which = tape.pick("which", ("asc_squeeze", "asc_squeeze counter", "asc_set_va_reg"))
+    chip = ascend_chip(tape, lambda c: c.c_api)
+    dtype = tape.pick("dtype", (asc.uint16, asc.uint32))
+    specs = [tensor_spec(tape, f"t{i}", home, dtype) for i, home in enumerate((0x8000, 0x1000, 0x4000))]
+    repeat = tape.hostile("repeat", tape.pick("repeat", (0, 1, 2, 5, 255)))
+    strides = [tape.hostile_int(f"stride{i}", 0, 255) if tape.chance(f"stride{i} varies", 4) else default
+               for i, default in enumerate((1, 1, 1, 8, 8, 1))]
+    register = tape.hostile("register", tape.pick("register", (*asc.VaReg, 0, 7, 8)))
+    entries = [tape.pick(f"entry{i}", (0x1000 + 32 * i, 0x1000 + 32 * i, 0x1001, 0x40000, 1.5))
+               for i in range(tape.pick("entries", (8, 8, 16, 7)))]
+    as_tensor = [tape.chance(f"entry{i} a tensor", 4) for i in range(len(entries))]
+    count = tape.pick("count", (1, 100, 128, 300))
+    other = other_core()
+    with ascend_core(chip) as core:
+        if which == "asc_squeeze counter" and core.chip.counter_mode:
+            asc.set_mask_count()
+            asc.set_vector_mask(0, count)
+
+        def call():
+            tensors = [spec.make(other) for spec in specs]
+            if which == "asc_set_va_reg":
+                asc.asc_set_va_reg(register, [tensors[1] if t else e for t, e in zip(as_tensor, entries, strict=True)])
+            else:
+                asc.asc_squeeze(*tensors, repeat, *strides)
+
+        run_contract("ascend.squeeze+va_reg", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs = replayed(tape, specs)
+            run_contract("ascend.squeeze+va_reg", lambda: ascend_state(core), call, tape)
+
+
 # -------------------------------------------------------------------- compare
 @FUZZ_SETTINGS
 @given(tape=TAPES)
