@@ -438,3 +438,37 @@ def c_api_add_count_bench(count: int) -> Bench:
         numpy_output=lambda: (a + b).tobytes(),
         resources=stack,
     )
+
+
+def squeeze_bench(repeats: int, strided: bool) -> Bench:
+    """``asc.asc_squeeze`` (C API; GatherMask by src1's bits, read and checked every call) on uint16 vs numpy
+    selecting the same elements by the unpacked bits.  Dense: src0 contiguous (block stride 1, repeat stride
+    8); ``strided``: block stride 2, repeat stride 16 (every other DataBlock).  Each repeat's 128 bits lie 32
+    bytes after the last one's (src1 repeat stride 1)."""
+    rng = np.random.default_rng(29)
+    blk, rep = (2, 16) if strided else (1, 8)
+    span = repeats * rep * 32
+    raw = rng.integers(0, 2**16, span // 2, dtype=np.uint16)
+    bits = rng.integers(0, 256, repeats * 32, dtype=np.uint8)
+    r, i = np.divmod(np.arange(repeats * LANES), LANES)
+    elements = (r * rep * 32 + (i // 16) * blk * 32 + (i % 16) * 2) // 2
+    keep = np.unpackbits(bits.reshape(repeats, 32)[:, :16], axis=1, bitorder="little").reshape(-1).astype(bool)
+    stack, core = _fresh_core()
+    core.ub_write(0x00000, raw.tobytes())
+    core.ub_write(0x14000, bits.tobytes())
+    src0 = _tensor(asc.uint16, VECIN, 0x00000, span)
+    src1 = _tensor(asc.uint16, VECIN, 0x14000, bits.size)
+    dst = _tensor(asc.uint16, VECOUT, 0x16000, repeats * LANES * 2)
+    kept = int(keep.sum())
+
+    def numpy_side():  # the bits unpacked on every call, as npusim reads the pattern on every call
+        chosen = np.unpackbits(bits.reshape(repeats, 32)[:, :16], axis=1, bitorder="little").reshape(-1)
+        return raw[elements[chosen.astype(bool)]]
+
+    return Bench(
+        npusim=lambda: asc.asc_squeeze(dst, src0, src1, repeats, 1, blk, 1, 8, rep, 1),
+        numpy=numpy_side,
+        npusim_output=lambda: core.ub_read(0x16000, kept * 2),
+        numpy_output=lambda: raw[elements[keep]].tobytes(),
+        resources=stack,
+    )

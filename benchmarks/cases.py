@@ -22,6 +22,7 @@ from ascend_cases import (
     reduce_bench,
     select_bench,
     slice_copy_bench,
+    squeeze_bench,
     trans_tile_bench,
 )
 from cast_cases import cast_bench, int4_bench
@@ -101,6 +102,7 @@ CASES: list[Case | Pending] = [
     *_count_rows("interleave half, 950 (rearrange)", interleave_bench),
     *_count_rows("truncate float32 CAST_FLOOR, 950 (cast)", truncate_bench),
     *_repeat_rows("gather half count (gather/scatter)", gather_bench),
+    *_repeat_rows("asc_squeeze uint16 (C API, GatherMask by src1's bits)", squeeze_bench),
     *_repeat_rows("bilinear_interpolation half (arith, gather + weight + sum)", bilinear_bench),
     Case("sort32 float32 (sort) r1", PER_CALL, partial(sort32_bench, 1), group="repeat 1"),
     Case("sort32 float32 (sort) r160 dense", DENSE, partial(sort32_bench, 160), group="repeat 160"),

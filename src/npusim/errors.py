@@ -33,6 +33,7 @@ __all__ = [
     "AlignmentError",
     "ConstraintError",
     "DataCopyRoundDownWarning",
+    "DeprecatedApiWarning",
     "NoActiveCoreError",
     "OutOfBoundsError",
     "OverlapError",
@@ -155,6 +156,15 @@ class UninitializedReadWarning(UserWarning):
     The message names the instruction, the operand and the first such address.
     Use ``Core(..., strict=True)`` to turn this into :class:`UninitializedReadError`, or
     ``warnings.filterwarnings("ignore", category=UninitializedReadWarning)`` to silence it.
+    """
+
+
+class DeprecatedApiWarning(FutureWarning):
+    """A call of an API its page marks deprecated (废弃); the message names the replacement.
+
+    npusim runs the call as the page describes it (``asc_set_gm2ub_pad``: docs/semantics.md §5.25).  A
+    ``FutureWarning``, so Python shows it by default; silence it with
+    ``warnings.filterwarnings("ignore", category=DeprecatedApiWarning)``.
     """
 
 

@@ -243,18 +243,21 @@ class Memory:
 
     def check_initialized(
         self, instruction: str, operand: str, elem_index: np.ndarray, itemsize: int
-    ) -> None:
+    ) -> bool:
         """Report the first never-written element among ``elem_index`` (indices in itemsize units).
 
         Depending on :attr:`uninit`, warns (:class:`UninitializedReadWarning`), raises
-        (:class:`UninitializedReadError`) or does nothing.
+        (:class:`UninitializedReadError`) or does nothing.  Returns whether every byte was found written
+        (``False`` under ``"ignore"``, which does not look), which stays true until :attr:`shadow_epoch` changes.
         """
-        if self.fully_written or self.uninit == "ignore" or np.size(elem_index) == 0:
-            return
+        if self.uninit == "ignore":
+            return False
+        if self.fully_written or np.size(elem_index) == 0:
+            return True
         shadow = self.written.view(np.dtype(f"<u{itemsize}"))[elem_index]
         full = ALL_WRITTEN[itemsize]
         if bool(np.all(shadow == full)):
-            return
+            return True
         flat_idx = np.asarray(elem_index).reshape(-1)
         flat_shadow = shadow.reshape(-1)
         bad = flat_idx[flat_shadow != full]
@@ -263,6 +266,7 @@ class Memory:
             np.argmin(self.written[first_elem * itemsize : (first_elem + 1) * itemsize])
         )
         self.report_uninitialized(instruction, operand, first_byte)
+        return False
 
     def check_initialized_span(self, instruction: str, operand: str, start: int, stop: int) -> None:
         """Like :meth:`check_initialized`, for the contiguous byte range ``[start, stop)``."""

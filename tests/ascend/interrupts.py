@@ -39,7 +39,7 @@ from npusim.memory import Memory
 def _commit_codes() -> frozenset:
     codes = {f.__code__ for f in (Memory.write_bytes, Memory.scatter, Memory.mark_written, Memory.mark_undefined,
                                   asc.Core.load_cmpmask, asc.Core.set_mask_words, asc.Core.set_mask_mode,
-                                  asc.Core.load_pad_value, OperandAccess.write,
+                                  asc.Core.load_pad_value, asc.Core.load_va_reg, OperandAccess.write,
                                   ByteSpan.write)}
     for info in pkgutil.walk_packages(npusim.__path__, "npusim."):
         if not info.name.startswith("npusim.ascend"):

@@ -10,10 +10,13 @@ the uninterrupted call leaves them — and a rerun still gives the uninterrupted
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 from npusim import ascend as asc
+from npusim.errors import DeprecatedApiWarning
 
 from .interrupts import Machine, sweep
 
@@ -125,6 +128,40 @@ def test_c_api(form):
     assert sweep(Machine(core), call, fresh_plans=False)
     if form == "asc_select count":
         assert sweep(Machine(core), call, fresh_plans=True)
+
+
+@pytest.mark.parametrize("fresh_plans", [False, True], ids=["cached plan", "planned"])
+@pytest.mark.parametrize("form", ["asc_squeeze", "asc_squeeze counter mode", "asc_set_va_reg",
+                                  "asc_transto5hd_b16 VA registers"])
+def test_c_api_squeeze_and_va_registers(form, fresh_plans):
+    """asc_squeeze (dst, RSVD_CNT), asc_set_va_reg (one VA register whole), the register form of
+    asc_transto5hd (addresses from the VA registers): docs/semantics.md §5.24, §5.25."""
+    core = core_with_data("A2")
+    with core:
+        u16 = asc.uint16
+        for n, base in ((0, 0x8000), (2, 0x2000)):  # the pages' pairing: VA0/VA1 dst, VA2/VA3 src
+            asc.asc_set_va_reg(asc.VaReg(n), [base + 64 * k for k in range(8)])
+            asc.asc_set_va_reg(asc.VaReg(n + 1), [base + 64 * k for k in range(8, 16)])
+        if form == "asc_squeeze counter mode":
+            asc.set_mask_count()
+            asc.set_vector_mask(0, 200)
+        call = {
+            "asc_squeeze": lambda: asc.asc_squeeze(t(u16, 0x9000, 512, VECOUT), t(u16, 0x1000, 1024),
+                                                   t(u16, 0x5000, 64), 3, 1, 2, 1, 8, 16, 1),
+            "asc_squeeze counter mode": lambda: asc.asc_squeeze(t(u16, 0x9000, 512, VECOUT), t(u16, 0x1000, 1024),
+                                                                t(u16, 0x5000, 64), 2, 1, 1, 1, 8, 13, 1),
+            "asc_set_va_reg": lambda: asc.asc_set_va_reg(asc.VA1, [t(F16, 0x3000 + 32 * k, 16) for k in range(8)]),
+            "asc_transto5hd_b16 VA registers": lambda: asc.asc_transto5hd_b16(asc.VA0, asc.VA2, 2, 16, 1),
+        }[form]
+    assert sweep(Machine(core), call, fresh_plans=fresh_plans)
+
+
+def test_asc_set_gm2ub_pad():
+    """The deprecated setter: its warning comes before the register is written."""
+    core = core_with_data("950")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecatedApiWarning)
+        assert sweep(Machine(core), lambda: asc.asc_set_gm2ub_pad(0x1234), fresh_plans=False)
 
 
 @pytest.mark.parametrize("fresh_plans", [False, True], ids=["cached plan", "planned"])

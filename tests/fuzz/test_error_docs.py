@@ -112,7 +112,14 @@ EXAMPLES = {
     "sync_wait": lambda: raised(sync_wait),
     "type_error": lambda: raised(on_a2(lambda: asc.add(5, tensor(0, 128), tensor(0x100, 128), 128))),
     "mask_high_word_warning": lambda: mask_high_word_warning(),
+    "deprecated_api_warning": lambda: deprecated_api_warning(),
 }
+
+
+def deprecated_api_warning() -> str:
+    with asc.Core("950"), pytest.warns(errors.DeprecatedApiWarning) as caught:
+        asc.asc_set_gm2ub_pad(0)
+    return str(caught[0].message)
 
 
 def mask_high_word_warning() -> str:

@@ -7,6 +7,7 @@ itself be rejected) and runs under ``harness.run_contract``.
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ from npusim import ascend as asc
 from npusim.ascend.arith_dtypes import vector_support
 from npusim.ascend.ops.elementwise import VECTOR_OPS
 from npusim.dtypes import by_name
+from npusim.errors import ConstraintError
 
 from .harness import FUZZ_SETTINGS, run_contract
 from .state import ascend_core, ascend_state
@@ -184,6 +186,41 @@ def test_fuzz_registers_and_c_api(tape: Tape):
             run_contract("ascend.registers+c_api", lambda: ascend_state(core), call, tape)
 
 
+@FUZZ_SETTINGS
+@given(tape=TAPES)
+def test_fuzz_squeeze_and_va_registers(tape: Tape):
+    """asc_squeeze (§5.24) under either mask mode, and asc_set_va_reg (§5.25) with addresses, tensors or both."""
+    which = tape.pick("which", ("asc_squeeze", "asc_squeeze counter", "asc_set_va_reg"))
+    chip = ascend_chip(tape, lambda c: c.c_api)
+    dtype = tape.pick("dtype", (asc.uint16, asc.uint32))
+    specs = [tensor_spec(tape, f"t{i}", home, dtype) for i, home in enumerate((0x8000, 0x1000, 0x4000))]
+    repeat = tape.hostile("repeat", tape.pick("repeat", (0, 1, 2, 5, 255)))
+    strides = [tape.hostile_int(f"stride{i}", 0, 255) if tape.chance(f"stride{i} varies", 4) else default
+               for i, default in enumerate((1, 1, 1, 8, 8, 1))]
+    register = tape.hostile("register", tape.pick("register", (*asc.VaReg, 0, 7, 8)))
+    entries = [tape.pick(f"entry{i}", (0x1000 + 32 * i, 0x1000 + 32 * i, 0x1001, 0x40000, 1.5))
+               for i in range(tape.pick("entries", (8, 8, 16, 7)))]
+    as_tensor = [tape.chance(f"entry{i} a tensor", 4) for i in range(len(entries))]
+    count = tape.pick("count", (1, 100, 128, 300))
+    other = other_core()
+    with ascend_core(chip) as core:
+        if which == "asc_squeeze counter" and core.chip.counter_mode:
+            asc.set_mask_count()
+            asc.set_vector_mask(0, count)
+
+        def call():
+            tensors = [spec.make(other) for spec in specs]
+            if which == "asc_set_va_reg":
+                asc.asc_set_va_reg(register, [tensors[1] if t else e for t, e in zip(as_tensor, entries, strict=True)])
+            else:
+                asc.asc_squeeze(*tensors, repeat, *strides)
+
+        run_contract("ascend.squeeze+va_reg", lambda: ascend_state(core), call, tape)
+        if tape.chance("replay", 2):
+            specs = replayed(tape, specs)
+            run_contract("ascend.squeeze+va_reg", lambda: ascend_state(core), call, tape)
+
+
 # -------------------------------------------------------------------- compare
 @FUZZ_SETTINGS
 @given(tape=TAPES)
@@ -242,8 +279,8 @@ def test_fuzz_compare(tape: Tape):
 @FUZZ_SETTINGS
 @given(tape=TAPES)
 def test_fuzz_trans_data_to_5hd(tape: Tape):
-    form = tape.pick("form", ("tensor_list", "addr_list", "addr_tensor", "c_api"))
-    chip = ascend_chip(tape, lambda c: "float16" in c.transdata_dtypes and (c.c_api or form != "c_api"))
+    form = tape.pick("form", ("tensor_list", "addr_list", "addr_tensor", "c_api", "c_api VA registers"))
+    chip = ascend_chip(tape, lambda c: "float16" in c.transdata_dtypes and (c.c_api or not form.startswith("c_api")))
     dtype = tape.pick("dtype", (asc.float16, asc.int8, asc.float32, asc.uint16) if not tape.calm else (asc.float16,))
     block = 32 // dtype.itemsize
     shift = tape.pick("shift", (0, 0, 0, 32, 64) if tape.calm else (0, 0, 1, 32, 4096, -0x10020, 0x30000))
@@ -286,10 +323,16 @@ def test_fuzz_trans_data_to_5hd(tape: Tape):
                 holder_s = asc.LocalTensor(asc.uint64, asc.TPosition.VECIN, 0x2100, 16)
                 asc.trans_data_to_5hd(holder_d, holder_s, params, dtype=explicit)
             else:
+                registers = form.endswith("VA registers")
                 getattr(asc, f"asc_transto5hd_b{8 * dtype.itemsize}{sync}")(
-                    dst_addrs[:length], src_addrs[:length], params.repeat_times, params.dst_rep_stride,
-                    params.src_rep_stride, *halves)
+                    asc.VA0 if registers else dst_addrs[:length], asc.VA2 if registers else src_addrs[:length],
+                    params.repeat_times, params.dst_rep_stride, params.src_rep_stride, *halves)
 
+        if form == "c_api VA registers":  # asc_set_va_reg before the call; a rejected load leaves a register unset
+            for first, addrs in ((0, dst_addrs[:length]), (2, src_addrs[:length])):
+                for register, part in ((first, addrs), (first + 1, addrs[8:])):
+                    with contextlib.suppress(ConstraintError, TypeError):
+                        asc.asc_set_va_reg(register, part)
         if form == "addr_tensor":  # the address tables are host writes made before the call
             for table, addrs in ((0x2000, dst_addrs), (0x2100, src_addrs)):
                 words = [a % 2**64 if isinstance(a, int) else 0 for a in addrs]

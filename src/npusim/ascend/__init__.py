@@ -76,6 +76,7 @@ from .types import (
     TransposeParamsExt,
     TransposeType,
     UnaryRepeatParams,
+    VaReg,
     VdeqInfo,
 )
 
@@ -85,8 +86,8 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "reduce", "reduce_all", "reduce_spr",  # one family: per repeat, whole tensor, ACC
                        "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
-                       "move_c_api", "move_c_api_gm", "arith_c_api", "bilinear", "rearrange", "sort", "merge_sort",
-                       "proposal", "dequant", "add_deq_relu", "sort_config")
+                       "move_c_api", "move_c_api_gm", "va_registers", "arith_c_api", "bilinear", "rearrange", "sort",
+                       "merge_sort", "proposal", "dequant", "add_deq_relu", "sort_config")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -121,6 +122,7 @@ float64 = _DTYPES["float64"]
 int4b_t = _DTYPES["int4"]  # two elements a byte (docs/semantics.md §5.23)
 half = float16
 float_ = float32
+VA0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 = VaReg  # the C API spells the VA registers without a prefix
 double = float64
 
 __all__ = [
@@ -132,7 +134,8 @@ __all__ = [
     "NdDmaLoopInfo", "NdDmaParams", "Nz2NdParamsFull", "PipeID", "ReduceOrder", "RoundMode", "SelMode", "SliceInfo",
     "SortConfig", "SortType", "DEFAULT_SORT_CONFIG",
     "TBuf", "TBufPool", "TPipe", "TPosition", "TQue", "TQueBind", "TransDataTo5HDParams", "TransposeParamsExt",
-    "TransposeType", "UnaryRepeatParams", "VdeqInfo", "bfloat16", "current_core", "double", "float16", "float32",
+    "TransposeType", "UnaryRepeatParams", "VA0", "VA1", "VA2", "VA3", "VA4",
+    "VA5", "VA6", "VA7", "VaReg", "VdeqInfo", "bfloat16", "current_core", "double", "float16", "float32",
     "float64", "asc_ndim_pad_count_config",
     "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "instructions",
     "int4b_t", "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32",

@@ -20,7 +20,9 @@ A :class:`Core` owns the state an instruction can change:
   half/float left (``GetReduceRepeatMaxMinSpr``; a :class:`~.ops.reduce_max_min_spr.MaxMinCnt`), ``None`` until one ran;
 * ``rsvd_cnt``, ``vms4_sr``: the counts GatherMask and a suspending merge sort leave (RSVD_CNT, VMS4_SR);
 * ``deqscale``: the dequantisation parameters ``SetDeqScale`` leaves (DEQSCALE, :class:`DeqScale`; ``None``
-  until the first ``SetDeqScale``, docs/semantics.md §5.21).
+  until the first ``SetDeqScale``, docs/semantics.md §5.21);
+* ``va_regs``: the eight VA address registers ``asc_set_va_reg`` loads and the register form of
+  ``asc_transto5hd_*`` reads: per register its 8 UB byte addresses, ``None`` until set (docs/semantics.md §5.25).
 
 Instructions act on the core of the innermost enclosing ``with Core(...)``
 block; there is no hidden global core.
@@ -54,6 +56,8 @@ __all__ = ["Core", "DeqScale", "SyncRecord", "active_core", "current_core"]
 
 FULL_WORD = (1 << 64) - 1
 CMPMASK_BYTES = 16
+VA_REGISTERS = 8  # VA0 .. VA7 (ub_addr8_t)
+VA_REG_ADDRESSES = 8  # addresses per VA register (asc_set_va_reg.md 参数说明)
 MAX_BLOCK_NUM = 65535  # blockDim is a uint16 launch parameter
 
 _ACTIVE: ActiveCores[Core] = ActiveCores("npusim_ascend_cores")
@@ -167,6 +171,7 @@ class Core:
         #: None while undefined (no merge yet, or the last merge did not suspend: GetMrgSortResult.md 约束说明)
         self.vms4_sr: tuple[int, int, int, int] | None = None
         self.deqscale: DeqScale | None = None  # DEQSCALE (SetDeqScale): undefined until set
+        self.va_regs: tuple[tuple[int, ...] | None, ...] = (None,) * VA_REGISTERS  # VA0-VA7: undefined until set
         self.tolerance: TolerancePolicy = require_tolerance_policy("Core", tolerance)
         self.float_saturation = True  # CTRL[48] = 0 (saturate) at power-on; applies to chip.float_saturation_dtypes
         self.block_num = require_int("Core", "block_num", block_num, 1, MAX_BLOCK_NUM,
@@ -255,10 +260,15 @@ class Core:
         """Instruction-side write of the DataCopyPad padding register."""
         self.pad_value = value
 
+    def load_va_reg(self, index: int, addresses: tuple[int, ...]) -> None:
+        """Instruction-side write of VA register ``index`` (``asc_set_va_reg``): its 8 addresses at once."""
+        self.va_regs = (*self.va_regs[:index], addresses, *self.va_regs[index + 1:])
+
     # --------------------------------------------------------------- state
     #: the plain register attributes of :meth:`register_state`, in its order after CMPMASK's bytes
     _STATE_FIELDS = ("cmpmask_written", "mask_words", "mask_mode", "pad_value", "float_saturation", "rsvd_cnt",
-                     "loop_gm_to_ub", "loop_ub_to_gm", "nddma", "acc", "vms4_sr", "max_min_cnt", "deqscale")
+                     "loop_gm_to_ub", "loop_ub_to_gm", "nddma", "acc", "vms4_sr", "max_min_cnt", "deqscale",
+                     "va_regs")
 
     def register_state(self) -> tuple:
         """Every register's value, for comparing state before and after a call."""

@@ -62,6 +62,7 @@ __all__ = [
     "TransposeParamsExt",
     "TransposeType",
     "UnaryRepeatParams",
+    "VaReg",
     "VdeqInfo",
 ]
 
@@ -166,6 +167,20 @@ class MaskMode(IntEnum):
 
     NORMAL = 0
     COUNTER = 1
+
+
+class VaReg(IntEnum):
+    """The C API's ``ub_addr8_t``: the eight VA (address) registers, each holding 8 UB addresses
+    (asc_set_va_reg.md 参数说明; docs/semantics.md §5.25)."""
+
+    VA0 = 0
+    VA1 = 1
+    VA2 = 2
+    VA3 = 3
+    VA4 = 4
+    VA5 = 5
+    VA6 = 6
+    VA7 = 7
 
 
 class PipeID(IntEnum):

@@ -306,6 +306,8 @@ def _record(entry: Instruction, core, invocation: Invocation, binding, values: t
     ranges = getattr(binding, "ranges", None)  # a binding whose ranges move with a per-call value
     reads, writes = ranges(values) if ranges is not None else (binding.reads, binding.writes)
     params = json_params(invocation.form.names, values) if trace is not None or entry.family == "sync" else {}
+    if params and (stood_for := getattr(binding, "record_params", None)):  # a register argument's values
+        params.update(stood_for)
     return AccessRecord(
         len(trace) if trace is not None else 0, entry.name, entry.vendor, getattr(binding, "pipe", entry.pipe),
         reads, writes, binding.registers_read, binding.registers_written, caller_source(), params,

@@ -97,7 +97,8 @@ class AccessRecord:
         registers_read, registers_written: register names (``"CMPMASK"``, ``"MASK"``, ...).
         source: ``"file.py:line"`` of the caller's call (the first frame outside npusim; a bundled
             example kernel counts as outside).
-        params: the call's arguments by parameter name, JSON-serialisable.
+        params: the call's arguments by parameter name, JSON-serialisable; a register argument as what it
+            stood for when the binding says so (``record_params``: a VA register pair as its 16 addresses).
         block: the block index of the core that ran it.
     """
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -93,7 +94,7 @@ from .data_copy_slice import is_slice_list, slice_runs
 from .loop_mode import REGISTER, loop_registers, looped_runs, require_no_loop
 from .nddma import nddma_plan
 
-__all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadPlan", "copy_endpoint", "data_copy", "data_copy_pad",
+__all__ = ["CopyBinding", "CopyPlan", "PadBinding", "PadBits", "PadPlan", "copy_endpoint", "data_copy", "data_copy_pad",
            "loop_mode_runs", "require_disjoint_dst", "set_pad_value"]
 
 COPY_DOC = pages.DATA_COPY
@@ -692,7 +693,7 @@ class PadBinding:
             first = data[:, : dtype.itemsize]
             rows[:, length:] = np.tile(first, (1, (row - length) // dtype.itemsize))
         elif fill is not None:
-            bits = scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
+            bits = pad_fill_bits(instruction, fill, dtype)
             pad_columns = plan.pad_columns
             rows[:, pad_columns] = np.tile(bits, row // dtype.itemsize)[pad_columns]
 
@@ -729,6 +730,22 @@ class PadBinding:
 
 
 # ---------------------------------------------------------------- SetPadValue
+class PadBits(NamedTuple):
+    """The padding register as a raw bit pattern (``asc_set_gm2ub_pad``'s ``uint32_t``, docs/semantics.md
+    §5.25): a copy of T pads with its low ``8 * sizeof(T)`` bits, the way ``asc_set_copy_pad_val`` passes each
+    T's bits zero-extended."""
+
+    bits: int
+
+
+def pad_fill_bits(instruction: str, fill, dtype: DType) -> np.ndarray:
+    """The bytes of one padding element of ``dtype``: the register's number converted, or its raw low bits."""
+    if isinstance(fill, PadBits):
+        low = fill.bits & ((1 << (8 * dtype.itemsize)) - 1)
+        return np.frombuffer(low.to_bytes(dtype.itemsize, "little"), dtype=np.uint8)
+    return scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
+
+
 PAD_VALUE_POSITIONS = frozenset({TPosition.MAX, TPosition.VECIN, TPosition.VECOUT})
 SET_PAD_VALUE_FORMS = (Form("", (Param("padding_value", _anything), Param("pos", _anything, TPosition.MAX))),)
 

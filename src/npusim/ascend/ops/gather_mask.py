@@ -50,6 +50,7 @@ from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import element_bytes, first_common
 from ..masking import COUNTER_MAX, MAX_REPEAT
+from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..types import GatherMaskMode, GatherMaskParams, MaskMode
 from .common import (
@@ -174,8 +175,11 @@ def masked_gather(name: str, core: Core, dst: LocalTensor, src0: LocalTensor, pa
         keep = None
     else:
         bits, keep = None, BUILT_IN[pattern_id](i)
+    rows = (full, per // 8, src1_rep * BLOCK_BYTES) if pattern is not None and total and not tail and per % 8 == 0 \
+        else None
     plan = MaskedGather(dst.dtype, src0_offsets, repeat_of, bits, keep, words_after,
-                        ("dst", "src0", pattern_label) if pattern is not None else ("dst", "src0"), name, mode_after)
+                        ("dst", "src0", pattern_label) if pattern is not None else ("dst", "src0"), name, mode_after,
+                        rows)
     plan.bind(core, [dst, src0] + ([pattern] if pattern is not None else []))  # the checks at this call's addresses
     return plan
 
@@ -188,6 +192,22 @@ def _src0_end(repeat: int, n: int, itemsize: int, blk: int, rep: int) -> int:
     per_block = elems_per_block(itemsize)
     last_block = repeat * rep + ((n - 1) // per_block) * blk
     return last_block * BLOCK_BYTES + ((n - 1) % per_block + 1) * itemsize
+
+
+def _rows(ub, pattern: LocalTensor | None, rows: tuple[int, int, int] | None) -> np.ndarray | None:
+    """The pattern bytes as a ``(repeats, bytes per repeat)`` view of UB, or None (no such layout)."""
+    if pattern is None or rows is None or ub is None:
+        return None
+    count, width, stride = rows
+    try:
+        return np.ndarray((count, width), np.uint8, ub.data, pattern.addr, (stride, 1))
+    except ValueError:  # not representable over the buffer: the bytes are gathered by index instead
+        return None
+
+
+def _span(starts: np.ndarray, size: int) -> tuple[int, int]:
+    """``[first byte, one past the last)`` of elements of ``size`` bytes at ``starts``; ``(0, 0)`` for none."""
+    return (int(starts.min()), int(starts.max()) + size) if starts.size else (0, 0)
 
 
 @dataclass(eq=False)
@@ -203,6 +223,8 @@ class MaskedGather:
         operands: the tensors that bind per call.
         name: the API called, for messages.
         mask_mode_after: the mask mode the call leaves (None: untouched).
+        rows: user pattern with every repeat looking at the same whole number of bytes of bits: ``(repeats,
+            bytes per repeat, byte stride between repeats)``, read as a 2-D view of UB; else None.
     """
 
     dtype: DType
@@ -214,11 +236,12 @@ class MaskedGather:
     operands: tuple[str, ...]
     name: str = NAME
     mask_mode_after: MaskMode | None = MaskMode.NORMAL
+    rows: tuple[int, int, int] | None = None
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> MaskedGatherBinding:
         for label, tensor in zip(self.operands, tensors, strict=True):
             require_ub_tensor(self.name, label, tensor, core)
-        binding = MaskedGatherBinding(self, *tensors)
+        binding = MaskedGatherBinding(self, *tensors, ub=core.ub)
         if self.keep is not None:
             binding.check_writes(self.keep)  # known now: checked before any call runs
         return binding
@@ -229,11 +252,21 @@ class MaskedGatherBinding(RangesAfterRun):
 
 
     def __init__(self, plan: MaskedGather, dst: LocalTensor, src0: LocalTensor,
-                 pattern: LocalTensor | None = None) -> None:
+                 pattern: LocalTensor | None = None, *, ub=None) -> None:
         self.plan, self.dst, self.pattern = plan, dst, pattern
         itemsize = plan.dtype.itemsize
         self.src_index = (src0.addr + plan.src0_offsets) // itemsize
-        self.pattern_bytes = None if pattern is None else pattern.addr + plan.bits // 8
+        # the bytes each operand spans, for a quick test that dst cannot overlap it (the usual case)
+        self.src_span = _span(self.src_index * itemsize, itemsize)
+        self.pattern_bytes = self.pattern_read = self.bit_shifts = None
+        self.pattern_span = (0, 0)
+        if pattern is not None:
+            self.pattern_bytes = pattern.addr + plan.bits // 8
+            self.pattern_read = np.unique(self.pattern_bytes)  # the bytes read, each once
+            self.bit_shifts = (plan.bits % 8).astype(np.uint8)
+            self.pattern_span = _span(self.pattern_read, 1)
+        self.pattern_rows = _rows(ub, pattern, plan.rows)
+        self.seen_written = NEVER  # the shadow epoch at which every byte this binding reads was found written
         self.registers_read = ()
         self.registers_written = (("MASK",) if plan.mask_words_after else ()) + (
             ("MASK_MODE",) if plan.mask_mode_after is not None else ()) + ("RSVD_CNT",)
@@ -243,15 +276,20 @@ class MaskedGatherBinding(RangesAfterRun):
         """dst holds the ``selected`` elements; it overlaps neither the pattern nor a src0 element that a
         later repeat reads than the one writing over it."""
         itemsize, dst, name = self.plan.dtype.itemsize, self.dst, self.plan.name
-        chosen = np.flatnonzero(selected)
-        dst.check_span(name, "dst", dst.addr, dst.addr + chosen.size * itemsize)
-        if not chosen.size:
+        count = int(np.count_nonzero(selected))
+        lo, hi = dst.addr, dst.addr + count * itemsize
+        dst.check_span(name, "dst", lo, hi)
+        if not count:
             return
-        written = dst.addr // itemsize + np.arange(chosen.size, dtype=np.int64)
-        if self.pattern_bytes is not None:
-            shared = first_common(element_bytes(written, itemsize), self.pattern_bytes)
+        touches_pattern = self.pattern_span[0] < hi and lo < self.pattern_span[1]
+        if not touches_pattern and not (self.src_span[0] < hi and lo < self.src_span[1]):
+            return  # dst lies clear of both byte spans: nothing to compare
+        chosen = np.flatnonzero(selected)
+        written = dst.addr // itemsize + np.arange(count, dtype=np.int64)
+        if touches_pattern:
+            shared = first_common(element_bytes(written, itemsize), self.pattern_read)
             if shared is not None:
-                raise OverlapError(name, "dst byte address", shared, "dst must not overlap src1_pattern",
+                raise OverlapError(name, "dst byte address", shared, f"dst must not overlap {self.plan.operands[2]}",
                                    "disjoint byte ranges", f"{PAGE} 约束说明")
         write_repeat = self.plan.repeat_of[chosen]  # the repeat that writes written[k]
         where = np.searchsorted(written, self.src_index)
@@ -267,22 +305,32 @@ class MaskedGatherBinding(RangesAfterRun):
     def run(self, core: Core, values: tuple) -> int:
         plan, ub = self.plan, core.ub
         itemsize = plan.dtype.itemsize
-        ub.check_initialized(plan.name, "src0", self.src_index, itemsize)
+        if self.seen_written != ub.shadow_epoch:  # written bytes stay written until the epoch changes
+            clean = ub.check_initialized(plan.name, "src0", self.src_index, itemsize)
+            if self.pattern_read is not None:
+                clean = ub.check_initialized(plan.name, plan.operands[2], self.pattern_read, 1) and clean
+            if clean:
+                self.seen_written = ub.shadow_epoch
         if plan.keep is not None:
             selected = plan.keep
         else:
-            ub.check_initialized(plan.name, "src1_pattern", np.unique(self.pattern_bytes), 1)
-            selected = ((ub.data[self.pattern_bytes] >> (plan.bits % 8).astype(np.uint8)) & 1).astype(bool)
+            if self.pattern_rows is not None:  # each repeat's bits are whole bytes: unpacked as rows
+                selected = np.unpackbits(self.pattern_rows, axis=1, bitorder="little").reshape(-1).view(bool)
+            else:
+                selected = ((ub.data[self.pattern_bytes] >> self.bit_shifts) & 1).astype(bool)
             self.check_writes(selected)
-        kept = self.src_index[selected]
-        values_kept = ub.data.view(plan.dtype.raw)[kept]
-        ub.scatter(self.dst.addr // itemsize + np.arange(kept.size, dtype=np.int64), values_kept)
+        self._commit(core, ub.data.view(plan.dtype.raw)[self.src_index[selected]])
+        return self.last
+
+    def _commit(self, core: Core, kept: np.ndarray) -> None:
+        """The kept elements packed from dst's start, then the registers the lowering leaves."""
+        plan = self.plan
+        core.ub.store_run(self.dst.addr // plan.dtype.itemsize, kept)
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)
         if plan.mask_mode_after is not None:
             core.set_mask_mode(plan.mask_mode_after)
         core.rsvd_cnt = self.last = int(kept.size)
-        return self.last
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
         itemsize = self.plan.dtype.itemsize

@@ -21,6 +21,11 @@ Memory API it lowers like:
   count per repeat); ``(dst, src0, src1, count)``: counter mode, one repeat of ``count`` elements by
   ``src1``'s bits, then normal mode with the mask ``(count, 0)``.  Both leave RSVD_CNT.
 * ``asc_get_rsvd_count()``: RSVD_CNT, as ``get_gather_mask_remain_count``.
+* ``asc_squeeze(dst, src0, src1, repeat, dst_block_stride, src0_block_stride, src1_block_stride,
+  dst_repeat_stride, src0_repeat_stride, src1_repeat_stride)``: the bare ``vreduce`` (GatherMask's
+  instruction on the 310P) by ``src1``'s bits, under the mask mode as it is, as ``asc_reduce``'s repeat form;
+  the strides that place the packed result (``dst_*``) and ``src1_block_stride`` are modelled at the values
+  GatherMask's own ``vreduce`` lowering passes (1, 8, 1: docs/semantics.md §5.24).  Leaves RSVD_CNT.
 * ``asc_gather_datablock(dst, src, src_offset, dst_repeat_stride, dst_block_stride, repeat)``: the bare
   ``vgatherb`` (Gatherb without its ``ResetMask``: the registers stay), uint16 / uint32.
 
@@ -34,6 +39,7 @@ import dataclasses
 from ...engine.registry import BIT_EXACT, Instruction, register
 from ...errors import ParameterRangeError, UnsupportedError
 from ...overloads import Form, Param
+from ...sources import semantics
 from ...validate import is_integer, require_int, require_uint
 from .. import pages
 from ..addressing import lanes_per_repeat
@@ -42,6 +48,7 @@ from ..masking import COUNTER_MAX, checked_counter_lanes, lanes_from_register
 from ..types import MaskMode
 from .brcb import brcb_move
 from .common import (
+    ALIGN_SOURCE,
     c_api_page,
     is_tensor,
     record_pipe_barrier,
@@ -58,7 +65,7 @@ from .vector_transpose import block_transpose
 
 __all__ = ["asc_brcb", "asc_brcb_sync", "asc_copy", "asc_copy_sync", "asc_gather", "asc_gather_datablock",
            "asc_gather_datablock_sync", "asc_gather_sync",
-           "asc_get_rsvd_count", "asc_reduce", "asc_reduce_sync", "asc_transpose", "asc_transpose_sync"]
+           "asc_get_rsvd_count", "asc_reduce", "asc_reduce_sync", "asc_squeeze", "asc_transpose", "asc_transpose_sync"]
 
 _B16_B32_INT = frozenset({"int16", "uint16", "int32", "uint32"})
 _U16_U32 = frozenset({"uint16", "uint32"})
@@ -277,6 +284,39 @@ def _compile_reduce(name: str, core: Core, form: str, bound: dict):
                                          (blk, repeat, src0_rep, src1_rep), None, None, "src1"))
 
 
+SQUEEZE_FORMS = (Form("", (Param("dst", is_tensor), Param("src0", is_tensor), Param("src1", is_tensor),
+                           *(Param(n, _uint) for n in ("repeat", "dst_block_stride", "src0_block_stride",
+                                                        "src1_block_stride", "dst_repeat_stride",
+                                                        "src0_repeat_stride", "src1_repeat_stride")))),)
+#: the strides npusim models at one value (docs/semantics.md §5.24): GatherMask's vreduce lowering passes these
+SQUEEZE_FIXED = {"dst_block_stride": 1, "src1_block_stride": 1, "dst_repeat_stride": 8}
+
+
+def _compile_squeeze(name: str, core: Core, form: str, bound: dict):
+    require_c_api(core, name)
+    page = c_api_page(name)
+    align = f"{page} 约束说明; {ALIGN_SOURCE}"
+    dst, src0, src1 = (require_ub_tensor(name, n, bound[n], core, align_source=align) for n in ("dst", "src0", "src1"))
+    require_dtype(name, "dst", dst.dtype, _U16_U32, f"{name} has no overload for this type", f"{page} 函数原型")
+    for label, tensor in (("src0", src0), ("src1", src1)):
+        if tensor.dtype != dst.dtype:
+            raise UnsupportedError(name, f"{label} dtype", tensor.dtype.name, f"{label} has dst's type",
+                                   dst.dtype.name, f"{page} 函数原型")
+    source = f"{page} 参数说明"
+    repeat, blk, src0_rep, src1_rep = (require_uint(name, n, bound[n], 8, source) for n in (
+        "repeat", "src0_block_stride", "src0_repeat_stride", "src1_repeat_stride"))
+    for label, fixed in SQUEEZE_FIXED.items():
+        value = require_uint(name, label, bound[label], 8, source)
+        if value != fixed:
+            raise UnsupportedError(name, label, value, "not modelled: the page does not say how this stride "
+                                   "places the packed elements or the mask bits", str(fixed),
+                                   f"{source}; {semantics('5.24')}")
+    counter = core.mask_mode == MaskMode.COUNTER
+    mask = _counter_count(name, core) if counter else 0
+    return masked_gather(name, core, dst, src0, src1, 0, counter, mask, (blk, repeat, src0_rep, src1_rep), None, None,
+                         "src1")
+
+
 # ------------------------------------------------------------------ register
 def _c_api_support(base):
     return lambda chip: base(chip) if chip.c_api else None
@@ -334,6 +374,12 @@ _REDUCE_SETUP = ("x = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, 0, 256)\n
                  "p.write([0x99999999] * 16)\n"
                  "z = asc.LocalTensor(asc.uint32, asc.TPosition.VECOUT, 2048, 256)\n")
 
+_SQUEEZE_SETUP = ("x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 4096)\n"
+                  "x.write(list(range(4096)))\n"
+                  "p = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 8192, 1024)\n"
+                  "p.write([0x9999, 0x0F0F] * 512)\n"
+                  "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 16384, 4096)\n")
+
 
 def _gather_entry(name: str):
     return _register(name, "gather", GATHER_FORMS, _compile_gather, _c_api_support(lambda chip: _GATHER_T),
@@ -358,6 +404,12 @@ asc_brcb = _brcb_entry("asc_brcb")
 asc_brcb_sync = _brcb_entry("asc_brcb_sync")
 asc_gather = _gather_entry("asc_gather")
 asc_gather_sync = _gather_entry("asc_gather_sync")
+asc_squeeze = _register("asc_squeeze", "gather_mask", SQUEEZE_FORMS, _compile_squeeze,
+                        _c_api_support(lambda chip: _U16_U32),
+                        "vreduce: pack the src0 elements src1's bits select to the start of dst (GatherMask by a "
+                        "bit tensor)",
+                        (_SQUEEZE_SETUP + "asc.asc_squeeze(z, x, p, 2, 1, 1, 1, 8, 8, 1)",),
+                        _copy_context)
 asc_reduce = _reduce_entry("asc_reduce")
 asc_reduce_sync = _reduce_entry("asc_reduce_sync")
 
@@ -403,10 +455,10 @@ def _compile_rsvd(core: Core, form: str, values: dict):
 asc_get_rsvd_count = register(Instruction(
     "asc_get_rsvd_count", "ascend", "register", "S", (Form("", ()),), _compile_rsvd,
     f"{c_api_page('asc_get_rsvd_count')} 返回值说明", support=_c_api_support(lambda chip: True),
-    summary="RSVD_CNT: the elements the last asc_reduce / gather_mask kept",
+    summary="RSVD_CNT: the elements the last asc_reduce / asc_squeeze / gather_mask kept",
     examples=("x = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 0, 128)\nx.write(list(range(128)))\n"
               "asc.gather_mask(x, x, 1, False, 0, asc.GatherMaskParams(1, 1, 8, 0))\n"
               "asc.asc_get_rsvd_count()",),
     fast_context=lambda core: (), alias_of="get_gather_mask_remain_count",
-    doc="``asc_get_rsvd_count()``: RSVD_CNT, the count the last gather_mask (asc_reduce) kept.",
+    doc="``asc_get_rsvd_count()``: RSVD_CNT, the count the last gather_mask (asc_reduce, asc_squeeze) kept.",
 ))

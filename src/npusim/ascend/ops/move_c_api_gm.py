@@ -23,6 +23,9 @@ docs/semantics.md §5.17 has the rules; in short:
   ``..._loop1_stride`` / ``..._loop2_stride`` (and the ``ub2gm`` three) write — the registers
   ``set_loop_mode_para`` loads (``set_loop_size_outtoub`` ..., dav_3510), one field pair per function.
 * ``asc_set_copy_pad_val``: ``set_mov_pad_val``, the register ``set_pad_value`` loads.
+* ``asc_set_gm2ub_pad(pad_val)`` (950, deprecated: its page names ``asc_set_copy_pad_val``): the same register
+  loaded with the ``uint32_t`` bit pattern, of which a copy of T pads with the low ``8 * sizeof(T)`` bits
+  (docs/semantics.md §5.25); every call warns with a :class:`~npusim.errors.DeprecatedApiWarning`.
 * ``asc_ndim_copy_gm2ub`` (950): DataCopy's NDDMA plan, its strides, loop 1-4 paddings and constant read
   from the NDDMA registers ``asc_set_ndim_loop{0..4}_stride``, ``asc_set_ndim_pad_count`` and
   ``asc_set_ndim_pad_value`` write (and every NDDMA DataCopy loads), its sizes and loop 0's padding from
@@ -35,12 +38,14 @@ docs/semantics.md §5.17 has the rules; in short:
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 from ...dtypes import DType, by_name
 from ...engine.plan import SelfBinding
 from ...engine.registry import BIT_EXACT, Instruction, register
-from ...errors import AlignmentError, ParameterRangeError, UnsupportedError
+from ...errors import AlignmentError, DeprecatedApiWarning, ParameterRangeError, UnsupportedError
+from ...memory import user_stacklevel
 from ...overloads import Form, Param
 from ...sources import semantics
 from ...validate import align_up, require_bool, require_int, require_uint
@@ -59,6 +64,7 @@ from .data_copy import (
     UB_TO_GM,
     UB_TO_UB,
     CopyPlan,
+    PadBits,
     PadPlan,
     PadValueWrite,
     copy_endpoint,
@@ -97,12 +103,15 @@ SUPPORTED_ARCHS = {
     "asc_copy_gm2ub_align": frozenset({ARCH_2201, ARCH_3510}),
     "asc_copy_ub2gm_align": frozenset({ARCH_2201, ARCH_3510}),
     "asc_set_copy_pad_val": frozenset({ARCH_2201, ARCH_3510}),
+    "asc_set_gm2ub_pad": frozenset({ARCH_3510}),
     "asc_copy_ub2l1": frozenset({ARCH_3510}),
     "asc_ndim_copy_gm2ub": frozenset({ARCH_3510}),
     "asc_set_ndim_loop_stride": frozenset({ARCH_3510}),
     "asc_set_ndim_pad_count": frozenset({ARCH_3510}),
     "asc_set_ndim_pad_value": frozenset({ARCH_3510}),
 }
+#: the deprecated functions (a page ``<name>_deprecated.md``) and the function their page names instead
+DEPRECATED = {"asc_set_gm2ub_pad": "asc_set_copy_pad_val"}
 UINT8 = by_name("uint8")  # the void* copies on the 950 run copy_*_align_v2 on uint8_t
 
 
@@ -112,7 +121,7 @@ def c_api_move_page(name: str, arch: int | None = None) -> str:
     base = _page_name(name)
     if base in PER_ARCH:
         return f"{FOLDER}/{base}/{base}_arch_{arch or ARCH_2201}.md"
-    return f"{FOLDER}/{base}.md"
+    return f"{FOLDER}/{base}{'_deprecated' if base in DEPRECATED else ''}.md"
 
 
 def _page_name(name: str) -> str:
@@ -371,6 +380,27 @@ def _compile_pad_val(name: str, core: Core, form: str, bound: dict) -> PadValueW
     _arch(core, name)
     require_scalar(name, "pad_value", bound["pad_value"])
     return PadValueWrite(instruction=name, operand="pad_value")
+
+
+@dataclass(eq=False)
+class DeprecatedPadWrite(PadValueWrite):
+    """A checked ``asc_set_gm2ub_pad``: warn that the page deprecates it, then load the register with the bits."""
+
+    bits: int = 0
+
+    def run(self, core: Core, values: tuple) -> None:
+        replacement = DEPRECATED[self.instruction]
+        warnings.warn(DeprecatedApiWarning(
+            f"{self.instruction}: deprecated (废弃); use {replacement} to set the padding value "
+            f"[{c_api_move_page(self.instruction)} 功能说明]"), stacklevel=user_stacklevel())
+        core.load_pad_value(PadBits(self.bits))
+
+
+def _compile_gm2ub_pad(name: str, core: Core, form: str, bound: dict) -> DeprecatedPadWrite:
+    """asc_set_gm2ub_pad: set_pad_val_outtoub of the uint32_t, the register asc_set_copy_pad_val loads."""
+    _arch(core, name)
+    bits = require_uint(name, "pad_val", bound["pad_val"], 32, f"{c_api_move_page(name)} 函数原型; {semantics('5.25')}")
+    return DeprecatedPadWrite(instruction=name, operand="pad_val", bits=bits)
 
 
 @dataclass(eq=False)
@@ -669,6 +699,12 @@ asc_set_copy_pad_val = _entry(
     "Load the padding register the _align copies pad with (set_mov_pad_val, as set_pad_value)",
     ("asc.asc_set_copy_pad_val(0)", "asc.asc_set_copy_pad_val(-1.5)"), per_call=frozenset({"pad_value"}))
 __all__.append("asc_set_copy_pad_val")
+asc_set_gm2ub_pad = _entry(
+    "asc_set_gm2ub_pad", "set_pad_value", "register", "S", (Form("", _ints("pad_val")),), _compile_gm2ub_pad,
+    _arch_support("asc_set_gm2ub_pad"),
+    "Deprecated (use asc_set_copy_pad_val): load the padding register with a uint32_t bit pattern (950); warns "
+    "DeprecatedApiWarning", ("asc.asc_set_gm2ub_pad(0)", "asc.asc_set_gm2ub_pad(0x3C00)"))
+__all__.append("asc_set_gm2ub_pad")
 
 for _name, (_path, _fields) in LOOP_SETTERS.items():
     globals()[_name] = _entry(

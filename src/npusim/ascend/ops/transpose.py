@@ -74,6 +74,7 @@ from ..operands import ALL_WRITTEN, NEVER
 from ..tensor import LocalTensor
 from ..types import PipeID, TransDataTo5HDParams
 from .common import ALIGN_SOURCE, UB_ALIGN, require_dtype, require_ub_tensor
+from .va_registers import is_va_register, va_context, va_pair_addresses
 
 __all__ = ["TRANS_DATA_TO_5HD_FORMS", "asc_transto5hd_b8", "asc_transto5hd_b8_sync", "asc_transto5hd_b16",
            "asc_transto5hd_b16_sync", "asc_transto5hd_b32", "asc_transto5hd_b32_sync", "trans_data_to_5hd"]
@@ -181,8 +182,8 @@ def _compile_c_api(name: str, bits: int, sync: bool, core: Core, bound: dict) ->
                              f"{pages.C_API}/asc_transto5hd.md 产品支持情况; {semantics('2.6', '3.6')}")
     _require_product(name, core)
     ub_bytes = core.ub.size_bytes
-    dst_list = _address_list(name, "dst", _as_addresses(name, bound["dst"]), ub_bytes)
-    src_list = _address_list(name, "src", _as_addresses(name, bound["src"]), ub_bytes)
+    dst_list, src_list = (_address_list(name, operand, _c_api_addresses(name, core, operand, bound[operand]), ub_bytes)
+                          for operand in ("dst", "src"))
     repeat_times = require_uint(name, "repeat", bound["repeat"], 8, C_API_SOURCE)
     dst_stride = require_uint(name, "dst_stride", bound["dst_stride"], 16, C_API_SOURCE)
     src_stride = require_uint(name, "src_stride", bound["src_stride"], 16, C_API_SOURCE)
@@ -190,14 +191,18 @@ def _compile_c_api(name: str, bits: int, sync: bool, core: Core, bound: dict) ->
     src_high = require_bool(name, "src_high_half", bound.get("src_high_half", False))
     tensors = []  # (argument, entry) of every LocalTensor standing for its address: checked on every call
     for at, operand in enumerate(("dst", "src")):
-        for i, item in enumerate(bound[operand]):
+        for i, item in enumerate(() if is_va_register(bound[operand]) else bound[operand]):
             if isinstance(item, LocalTensor):
                 item.check_usable(name, f"{operand}[{i}]", core)
                 tensors.append((at, i))
     _require_transdata_dtype(name, core, DTYPES[f"uint{bits}"])
     geometry = Vnchwconv(bits // 8, repeat_times, dst_stride, src_stride, dst_high, src_high)
     layout, anchor = place(name, core, geometry, dst_list, src_list)
-    return ListPlan(name, layout, anchor, tuple(tensors), sync)
+    registers = tuple((operand, (dst_list, src_list)[at]) for at, operand in enumerate(("dst", "src"))
+                      if is_va_register(bound[operand]))
+    return ListPlan(name, layout, anchor, tuple(tensors), sync, resolved=tuple(
+        (operand, tuple(int(a) for a in addresses)) for operand, addresses in registers),
+        registers=tuple(f"VA{int(bound[operand]) + i}" for operand, _ in registers for i in (0, 1)))
 
 
 # ------------------------------------------------------------ parameter rules
@@ -247,6 +252,17 @@ def _as_addresses(instruction: str, listed) -> list:
         raise TypeError(f"{instruction}: an address list is 16 UB addresses or LocalTensors, "
                         f"got {describe_type(listed)}")
     return [item.addr if isinstance(item, LocalTensor) else item for item in listed]
+
+
+def _c_api_addresses(instruction: str, core: Core, operand: str, value) -> list:
+    """The C API's ``dst`` / ``src``: a VA register (its pair's 16 addresses, docs/semantics.md §5.25), or the
+    16 addresses (or LocalTensors) such a pair would hold."""
+    if is_va_register(value):
+        return va_pair_addresses(instruction, core, operand, value)
+    if not is_list_like(value):
+        raise TypeError(f"{instruction}: {operand} is a VA register (asc.VA0 .. asc.VA6) or an address list (16 UB "
+                        f"addresses or LocalTensors), got {describe_type(value)}")
+    return _as_addresses(instruction, value)
 
 
 def _address_list(instruction: str, name: str, values, ub_bytes: int) -> np.ndarray:
@@ -472,6 +488,9 @@ class ListPlan:
         tensors: for the C API, ``(argument, entry)`` of each LocalTensor in its lists, checked
             (still allocated, on this core) on every call.
         sync: the ``_sync`` C-API variant: ``pipe_barrier(PIPE_ALL)`` follows.
+        resolved: for the C API's VA register arguments, ``(argument, the 16 addresses its pair held)``: the
+            access record shows the addresses (a record's parameters replan the call).
+        registers: the VA registers it read.
     """
 
     instruction: str
@@ -480,9 +499,15 @@ class ListPlan:
     tensors: tuple[tuple[int, int], ...] = ()
     sync: bool = False
     operands: tuple[str, ...] = ()
+    resolved: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    registers: tuple[str, ...] = ()
 
     def bind(self, core: Core, operands) -> Transposition:
-        return Transposition(self.instruction, self.layout, self.anchor, core, self.tensors, self.sync)
+        binding = Transposition(self.instruction, self.layout, self.anchor, core, self.tensors, self.sync)
+        if self.registers:
+            binding.registers_read = self.registers
+            binding.record_params = {name: list(addresses) for name, addresses in self.resolved}
+        return binding
 
 
 @dataclass(eq=False)
@@ -771,9 +796,14 @@ def _register_c_api(bits: int, sync: bool):
     halves = ", True, False" if bits == 8 else ""
     example = (f"asc.{name}([0x4000 + 32 * i for i in range(16)], [0x200 * i for i in range(16)], 2, 16, 1"
                f"{halves})")
-    doc = (f"``scatter_vnchwconv_b{bits}`` (asc_transto5hd.md).  ``dst`` / ``src`` stand for the VA "
-           "register pairs (VA0/VA1, VA2/VA3) that ``asc_set_va_reg`` fills: pass the 16 UB byte "
-           "addresses (or 16 LocalTensors) they hold.  Strides are in DataBlocks; with ``repeat == 1`` "
+    registers = ("for n, base in ((0, 0x4000), (2, 0)):\n"
+                 "    asc.asc_set_va_reg(asc.VaReg(n), [base + 0x200 * i for i in range(8)])\n"
+                 "    asc.asc_set_va_reg(asc.VaReg(n + 1), [base + 0x200 * i for i in range(8, 16)])\n"
+                 f"asc.{name}(asc.VA0, asc.VA2, 1, 0, 0{halves})")
+    doc = (f"``scatter_vnchwconv_b{bits}`` (asc_transto5hd.md).  ``dst`` / ``src`` are VA registers "
+           "(``asc.VA0`` .. ``asc.VA6``: ``VAn`` and ``VA(n+1)`` hold the 16 addresses, as ``asc_set_va_reg`` "
+           "loaded them, docs/semantics.md §5.25), or the 16 UB byte addresses (or 16 LocalTensors) such a "
+           "pair would hold.  Strides are in DataBlocks; with ``repeat == 1`` "
            "the start is already offset by one stride (docs/semantics.md §4.3)."
            + ("  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""))
     return register(Instruction(
@@ -781,8 +811,10 @@ def _register_c_api(bits: int, sync: bool):
         lambda core, form, values: _compile_c_api(name, bits, sync, core, values), C_API_SOURCE,
         support=lambda chip: (frozenset(d for d in chip.transdata_dtypes if DTYPES[d].bits == bits) or None)
         if chip.c_api else None,
-        exactness=BIT_EXACT, summary=f"TransDataTo5HD of {bits}-bit data from two address lists (C API)",
-        examples=(example,), relative=False, fast_context=lambda core: (), alias_of=NAME, doc=doc,
+        exactness=BIT_EXACT,
+        summary=f"TransDataTo5HD of {bits}-bit data from two VA register pairs or address lists (C API)",
+        examples=(example, registers), relative=False, plan_context=lambda core, form, values: va_context(core),
+        fast_context=va_context, alias_of=NAME, doc=doc,
     ))
 
 
