@@ -1,4 +1,4 @@
-"""A plain reference of SoftMax (ND, float, Atlas A2/A3), one row at a time, sharing no code with npusim.
+"""A plain reference of SoftMax (ND; Atlas A2/A3 and the 310P AI Core), one row at a time, sharing no code with npusim.
 
 Written from the vendor's dav_c220 implementation (asc-devkit @0da921b9,
 ``impl/adv_api/detail/activation/softmax/``), in the order it combines the elements of a row:
@@ -18,6 +18,14 @@ Half data (softmax_generic_nd_impl.h L55-121) is computed in float: widened exac
 results (dst; sum and max when they are half) narrowed to half with ties away from zero
 (CAST_ROUND, ``FLOAT2HALF_ROUND_MODE`` of membase/v220/softmax_common_impl.h): numpy's RNE
 conversion, moved to the neighbour of larger magnitude on an exact tie.
+The 310P (dav_m200, ``membase/v200/softmax_common_impl.h``; ``product="310P"``) differs in three places:
+
+* rows of 64 to 127 elements start from chunk 0 plus +0 (FirstBlockCopyImpl is an Adds of 0), and in
+  a split of more than one row a row of at least 64 elements gets its max and sum plus +0 on the
+  way to their block (the Adds of BasicBlockReduce*Impl): a -0 becomes +0 there, nothing else changes;
+* ``y * (1 / sum)``, both roundings IEEE (TransDivToMulImpl: Duplicate 1, Div, Mul);
+* half results narrowed to nearest, ties to even (``FLOAT2HALF_ROUND_MODE`` is CAST_NONE there).
+
 ``exp`` is npusim's stated accuracy model, rebuilt here: Python's ``math.exp`` in float64, rounded
 once to float32.  Rows past the original rows are not computed (the caller leaves them as they were).
 """
@@ -56,8 +64,8 @@ def _max(x, y):
     return x if x >= y else y
 
 
-def row_reduce(row: np.ndarray, k: int, kind: str) -> np.float32:
-    """Sum or max of ``row[:k]`` in the vendor's order."""
+def row_reduce(row: np.ndarray, k: int, kind: str, product: str = "A2", several_rows: bool = True) -> np.float32:
+    """Sum or max of ``row[:k]`` in the vendor's order (``several_rows``: the row's split has more than one)."""
     op = _add if kind == "sum" else _max
     finish = tree if kind == "sum" else (lambda lanes: F32(max(lanes)))
     values = row[:k].astype(F32)
@@ -70,13 +78,16 @@ def row_reduce(row: np.ndarray, k: int, kind: str) -> np.float32:
         first = 8
     elif k >= 128:
         lanes, first = _combine(op, values[0:64], values[64:128]), 2
+    elif product == "310P":
+        lanes, first = np.array([F32(v + F32(0)) for v in values[0:64]], dtype=F32), 1
     else:
         lanes, first = values[0:64].copy(), 1
     for chunk in range(first, chunks):
         lanes = _combine(op, lanes, values[64 * chunk: 64 * chunk + 64])
     if tail:
         lanes[:tail] = _combine(op, lanes[:tail], values[64 * chunks: 64 * chunks + tail])
-    return finish(list(lanes))
+    result = finish(list(lanes))
+    return F32(result + F32(0)) if product == "310P" and several_rows else result
 
 
 def half_round_away(value: np.float32) -> np.float16:
@@ -91,31 +102,42 @@ def half_round_away(value: np.float32) -> np.float16:
     return nearest
 
 
-def _narrow(values: np.ndarray) -> np.ndarray:
+def _narrow(values: np.ndarray, product: str) -> np.ndarray:
+    if product == "310P":  # to nearest, ties to even: numpy's own conversion
+        return values.astype(F32).astype(np.float16)
     return np.array([half_round_away(F32(v)) for v in values.ravel()], dtype=np.float16).reshape(values.shape)
 
 
-def softmax_rows(x: np.ndarray, k: int, exp=exp_model, half_data: bool = False, half_stats: bool = False):
+def softmax_rows(x: np.ndarray, k: int, exp=exp_model, half_data: bool = False, half_stats: bool = False,
+                 product: str = "A2", split_rows: list[int] | None = None):
     """(dst, max, sum) of the rows ``x`` (each row its full stride), reducing the first ``k`` elements.
 
     ``x`` holds float32 values (half values when ``half_data``); dst comes back as half when
     ``half_data``, max and sum as half when ``half_stats``, each as one 32-byte block per row
-    (8 floats or 16 halves of the same value), as the API stores them.
+    (8 floats or 16 halves of the same value), as the API stores them.  ``split_rows``: the rows
+    of each split in order (default: one split); it matters on the 310P only, for a -0 max.
     """
-    dst, maxima, sums = _float_rows(x.astype(F32), k, exp)
+    split_rows = split_rows or [len(x)]
+    several = [count > 1 for count in split_rows for _ in range(count)]
+    dst, maxima, sums = _float_rows(x.astype(F32), k, exp, product, several)
     if half_stats:
-        maxima, sums = _narrow(np.repeat(maxima[:, :1], 16, 1)), _narrow(np.repeat(sums[:, :1], 16, 1))
-    return (_narrow(dst) if half_data else dst), maxima, sums
+        maxima = _narrow(np.repeat(maxima[:, :1], 16, 1), product)
+        sums = _narrow(np.repeat(sums[:, :1], 16, 1), product)
+    return (_narrow(dst, product) if half_data else dst), maxima, sums
 
 
-def _float_rows(x: np.ndarray, k: int, exp) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _float_rows(x: np.ndarray, k: int, exp, product: str, several: list[bool]):
     rows, stride = x.shape
     dst = np.empty_like(x, dtype=F32)
     maxima, sums = np.empty((rows, 8), F32), np.empty((rows, 8), F32)
     for r in range(rows):
-        peak = row_reduce(x[r], k, "max")
+        peak = row_reduce(x[r], k, "max", product, several[r])
         shifted = np.array([exp(F32(F32(v) - peak)) for v in x[r]], dtype=F32)
-        total = row_reduce(shifted, k, "sum")
-        dst[r] = np.array([F32(v / total) for v in shifted], dtype=F32)
+        total = row_reduce(shifted, k, "sum", product, several[r])
+        if product == "310P":
+            inverse = F32(F32(1) / total)
+            dst[r] = np.array([F32(v * inverse) for v in shifted], dtype=F32)
+        else:
+            dst[r] = np.array([F32(v / total) for v in shifted], dtype=F32)
         maxima[r], sums[r] = peak, total
     return dst, maxima, sums

@@ -71,7 +71,7 @@ from ...errors import (
 from .. import pages
 from ..core import current_core
 from ..ops.cast import cast
-from ..ops.elementwise import div, exp, sub
+from ..ops.elementwise import exp, sub
 from ..ops.registers import reset_mask, set_mask_norm
 from ..ops.sync import pipe_barrier
 from ..tensor import LocalTensor
@@ -89,15 +89,16 @@ LIMITS_NOTE = "docs/softmax.md §1.6"
 FLOAT = 4
 BLOCK = 32
 LANES, PER_BLOCK, MAX_REPEAT, BIG_ROW = steps.LANES, steps.PER_BLOCK, steps.MAX_REPEAT, steps.BIG_ROW
-KFC_MESSAGE = 64  # the last 64 B of UB on 2201, reserved for the KFC message (kernel_pop_stack_buffer.h)
-MODELLED_ARCH = 2201
+#: kernel_pop_stack_buffer.h GetEndAddress: the last 64 B of UB hold the KFC message on 2201 only
+KFC_MESSAGE = {2201: 64, 2002: 0}
+#: the modelled implementations by __NPU_ARCH__ (membase/v220, membase/v200)
+ARCHES = {steps.V220.npu_arch: steps.V220, steps.V200.npu_arch: steps.V200}
 #: SoftMax.md 产品支持情况: the products that have the API ("Atlas 推理系列产品 Vector Core" and
 #: "Atlas 训练系列产品" do not)
 DOCUMENTED_PRODUCTS = frozenset({"950", "A3", "A2", "310B", "310P", "KirinX90", "Kirin9030"})
 #: SoftMax.md 函数原型: (src/dst type, sum/max type) of the forms with sum and max
 TYPE_FORMS = frozenset({("float32", "float32"), ("float16", "float16"), ("float16", "float32")})
 _FLOAT32 = DTYPES["float32"]
-FLOAT2HALF_ROUND_MODE = RoundMode.CAST_ROUND  # membase/v220/softmax_common_impl.h L31
 
 
 @dataclass(kw_only=True)
@@ -191,15 +192,16 @@ def _require_tensor(operand: str, value) -> LocalTensor:
     return value
 
 
-def _require_supported(core) -> None:
+def _require_supported(core) -> steps.Arch:
     chip = core.chip
     if chip.name not in DOCUMENTED_PRODUCTS:
         raise UnsupportedError(NAME, "product", chip.product, "SoftMax is not available on this product",
                                ", ".join(sorted(DOCUMENTED_PRODUCTS)), f"{pages.SOFTMAX} 产品支持情况")
-    if chip.npu_arch != MODELLED_ARCH:
-        raise UnsupportedError(NAME, "product", chip.product, "npusim models the dav_c220 implementation of "
-                               "SoftMax (Atlas A2/A3) only; this product's differs (310P: reciprocal and multiply, "
-                               "950/310B/Kirin: register-based)", "A2, A3", PRODUCTS_NOTE)
+    if chip.npu_arch not in ARCHES:
+        raise UnsupportedError(NAME, "product", chip.product, "npusim models the dav_c220 (Atlas A2/A3) and dav_m200 "
+                               "(310P AI Core) implementations of SoftMax only; this product's is register-based "
+                               "(950/310B/Kirin)", "A2, A3, 310P", PRODUCTS_NOTE)
+    return ARCHES[chip.npu_arch]
 
 
 def _check_dtypes(dst, sum_, max_t, src) -> None:
@@ -308,7 +310,7 @@ def _work_buffer(core, temp_buffer, shape: _Shape) -> tuple[LocalTensor, int]:
     """The float view of the temporary buffer and its size in floats (``softmax_base_impl.h`` L144-168)."""
     if temp_buffer is None:
         start = core.chip.vec_local_bytes
-        floats = (core.chip.ub_bytes - KFC_MESSAGE - start) // FLOAT
+        floats = (core.chip.ub_bytes - KFC_MESSAGE[core.chip.npu_arch] - start) // FLOAT
         return LocalTensor(_FLOAT32, TPosition.VECCALC, start, floats), floats
     buffer = _require_tensor("temp_buffer", temp_buffer)
     buffer.check_usable(NAME, "temp_buffer", core)
@@ -362,31 +364,37 @@ def _checked_tiling(tiling: SoftmaxTiling, shape: _Shape, work_floats: int, temp
     return tiling
 
 
-def _check_repeat_limits(shape: _Shape) -> None:
-    """BigBlockReduce passes the chunks after the first 512 elements as an 8-bit repeat (docs/softmax.md §1.6)."""
+def _check_repeat_limits(shape: _Shape, arch: steps.Arch) -> None:
+    """BigBlockReduce passes the chunks after the first 512 elements as an 8-bit repeat; the 310P's first-block
+    Adds passes srcK / 8 as an 8-bit repeat stride (docs/softmax.md §1.6)."""
     if shape.original_k >= BIG_ROW and shape.original_k // LANES - PER_BLOCK > MAX_REPEAT:
         raise ParameterRangeError(NAME, "src last axis", shape.original_k, "BigBlockReduce passes the chunks past "
                                   "the first 512 elements as an 8-bit repeat count",
                                   f"< {(MAX_REPEAT + PER_BLOCK + 1) * LANES}", LIMITS_NOTE)
+    if (arch.first_block_adds and LANES <= shape.original_k < steps.TWO_CHUNKS
+            and shape.row_stride // PER_BLOCK > MAX_REPEAT):
+        raise ParameterRangeError(NAME, "src last axis", shape.row_stride, "for rows of 64 to 127 elements the "
+                                  "310P's FirstBlockCopyImpl passes srcK / 8 as an 8-bit repeat stride",
+                                  f"<= {MAX_REPEAT * PER_BLOCK}", LIMITS_NOTE)
 
 
 # ------------------------------------------------------------------------------- one split
-def _split_float(dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: int) -> None:
+def _split_float(arch, dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: int) -> None:
     """SoftMaxGenericNDImpl, float (softmax_generic_nd_impl.h L27-53): ``work`` = 64 lanes, then the partials."""
     stride, k = shape.row_stride, shape.original_k
     part = work[split_m * LANES]
-    steps.row_reduce(steps.MAX, max_t, src, work, part, rows, stride, k, PER_BLOCK)
+    steps.row_reduce(steps.MAX, max_t, src, work, part, rows, stride, k, PER_BLOCK, arch)
     pipe_barrier(PipeID.PIPE_V)
     steps.broadcast_op(sub, dst, src, max_t, rows, stride, PER_BLOCK)
     pipe_barrier(PipeID.PIPE_V)
     exp(dst, dst, rows * stride)
     pipe_barrier(PipeID.PIPE_V)
-    steps.row_reduce(steps.SUM, sum_, dst, work, part, rows, stride, k, PER_BLOCK)
+    steps.row_reduce(steps.SUM, sum_, dst, work, part, rows, stride, k, PER_BLOCK, arch)
     pipe_barrier(PipeID.PIPE_V)
-    steps.broadcast_op(div, dst, dst, sum_, rows, stride, PER_BLOCK)
+    steps.divide(arch, dst, sum_, work, rows, stride, PER_BLOCK)
 
 
-def _split_half(dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: int) -> None:
+def _split_half(arch, dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: int) -> None:
     """SoftMaxGenericNDImpl, half data (softmax_generic_nd_impl.h L55-121), in float in ``work``.
 
     half sum/max (L55-90): the float row in ``work``, the 16-float reduced block after it, then the
@@ -411,22 +419,23 @@ def _split_half(dst, sum_, max_t, src, work, rows: int, shape: _Shape, split_m: 
         part = lanes[split_m * LANES]
         maximum, total = max_t, sum_
 
-    def reduce_then_apply(kind, reduced, output, op) -> None:
-        """The row reduction (cast out to a half sum/max), then row_f = row_f op the reduced block."""
-        steps.row_reduce(kind, reduced, row_f, lanes, part, rows, stride, k, stat_k)
+    def reduce(kind, reduced, output) -> None:
+        """The row reduction, cast out to a half sum/max."""
+        steps.row_reduce(kind, reduced, row_f, lanes, part, rows, stride, k, stat_k, arch)
         pipe_barrier(PipeID.PIPE_V)
         if half_stats:
-            cast(output, block, FLOAT2HALF_ROUND_MODE, rows * stat_k)
+            cast(output, block, arch.half_round, rows * stat_k)
             pipe_barrier(PipeID.PIPE_V)
-        steps.broadcast_op(op, row_f, row_f, reduced, rows, stride, stat_k)
 
-    reduce_then_apply(steps.MAX, maximum, max_t, sub)
+    reduce(steps.MAX, maximum, max_t)
+    steps.broadcast_op(sub, row_f, row_f, maximum, rows, stride, stat_k)
     pipe_barrier(PipeID.PIPE_V)
     exp(row_f, row_f, size)
     pipe_barrier(PipeID.PIPE_V)
-    reduce_then_apply(steps.SUM, total, sum_, div)
+    reduce(steps.SUM, total, sum_)
+    steps.divide(arch, row_f, total, lanes, rows, stride, stat_k)
     pipe_barrier(PipeID.PIPE_V)
-    cast(dst, row_f, FLOAT2HALF_ROUND_MODE, size)
+    cast(dst, row_f, arch.half_round, size)
 
 
 # --------------------------------------------------------------------------------- the API
@@ -450,7 +459,7 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{NAME}: {flag} must be a bool, got {value!r}")
     core = current_core(NAME)
-    _require_supported(core)
+    arch = _require_supported(core)
     if basic_block:
         raise UnsupportedError(NAME, "basic_block", True, "npusim does not model the basic-block implementation "
                                "(SoftMaxBasicBlock)", "False", f"{pages.SOFTMAX} 参数说明 (isBasicBlock)")
@@ -463,15 +472,16 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
     _check_sizes(dst, sum, max, src, shape)
     work, work_floats = _work_buffer(core, temp_buffer, shape)
     chosen = _checked_tiling(tiling, shape, work_floats, temp_buffer is not None)
-    _check_repeat_limits(shape)
+    _check_repeat_limits(shape, arch)
     spans = _spans(dst, sum, max, src, work, shape, work_floats)
     _check_overlaps(spans, dst, src)
     with _restored_on_failure(core, [spans[name] for name in ("dst", "sum", "max", "temporary buffer")]):
-        _run(dst, sum, max, src, work, shape, chosen)
+        _run(arch, dst, sum, max, src, work, shape, chosen)
 
 
-def _run(dst, sum_, max_t, src, work, shape: _Shape, tiling: SoftmaxTiling) -> None:
-    """SoftMaxNDImpl + SoftMaxNDExtImpl (membase/v220/softmax_impl.h L34-112, softmax_generic_nd_impl.h L123-182)."""
+def _run(arch, dst, sum_, max_t, src, work, shape: _Shape, tiling: SoftmaxTiling) -> None:
+    """SoftMaxNDImpl + SoftMaxNDExtImpl (membase/v220/softmax_impl.h L34-112, membase/v200/softmax_impl.h L34-67,
+    softmax_generic_nd_impl.h L123-182)."""
     set_mask_norm()
     reset_mask()
     pipe_barrier(PipeID.PIPE_V)
@@ -483,7 +493,7 @@ def _run(dst, sum_, max_t, src, work, shape: _Shape, tiling: SoftmaxTiling) -> N
     for number, (first_row, rows) in enumerate(splits):
         if number:
             pipe_barrier(PipeID.PIPE_V)
-        one_split(dst[first_row * stride], sum_[first_row * stat_k], max_t[first_row * stat_k],
+        one_split(arch, dst[first_row * stride], sum_[first_row * stat_k], max_t[first_row * stat_k],
                   src[first_row * stride], work, rows, shape, tiling.split_m)
 
 

@@ -1,0 +1,202 @@
+"""asc.adv.softmax on the Atlas inference AI Core (310P, dav_m200): bytes against the reference's 310P order,
+the instruction sequence of membase/v200, the reciprocal, the rounding, the scratch and the limit of its own.
+
+The layouts and the whole-UB comparison are test_softmax.py's; the reference is softmax_reference.py with
+``product="310P"`` (docs/softmax.md §1.7).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from npusim import ascend as asc
+from npusim.errors import ParameterRangeError
+
+from . import softmax_reference as ref
+from .conftest import assert_rejected, state
+from .test_softmax import FORMS, HALF_SHAPES, SHAPES, TIE_ROWS, Layout, assert_ub_matches, softmax_module
+
+CHIP = "310P"
+
+
+@pytest.mark.parametrize("rows, stride", SHAPES)
+@pytest.mark.parametrize("in_place", [True, False])
+def test_float_bytes_match_the_reference(rows, stride, in_place):
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, rows, stride, in_place=in_place, seed=rows * stride)
+        layout.call()
+        assert_ub_matches(layout)
+
+
+@pytest.mark.parametrize("rows, stride", HALF_SHAPES)
+@pytest.mark.parametrize("form", ["half", "half data, float sum/max"])
+def test_half_forms_match_the_reference(rows, stride, form):
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, rows, stride, in_place=rows % 2 == 0, seed=rows + stride, form=form)
+        layout.call()
+        assert_ub_matches(layout)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(form=st.sampled_from(sorted(FORMS)), rows=st.integers(1, 12), blocks=st.integers(1, 70), data=st.data(),
+       in_place=st.booleans(), scale=st.sampled_from([1.0, 5.0, 60.0]))
+def test_property_every_type_form_matches_the_reference(form, rows, blocks, data, in_place, scale):
+    stride = 16 * blocks
+    original_k = data.draw(st.integers(1, stride))
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, rows, stride, original=(rows, original_k), in_place=in_place, seed=blocks,
+                        scale=scale, form=form)
+        layout.call()
+        assert_ub_matches(layout)
+
+
+def test_the_division_is_a_multiply_by_one_over_the_sum():
+    """TransDivToMulImpl: dst = dst * RN(1 / sum), not RN(dst / sum) — the two differ in some elements here."""
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, 4, 256, seed=11)
+        layout.call()
+        assert_ub_matches(layout)
+        got = layout.dst.read().reshape(4, 256)
+    divided, _, _ = ref.softmax_rows(layout.x, 256)
+    multiplied, _, _ = ref.softmax_rows(layout.x, 256, product=CHIP)
+    assert (got.view(np.uint32) == multiplied.view(np.uint32)).all()
+    assert (got.view(np.uint32) != divided.view(np.uint32)).sum() > 10
+
+
+def test_half_results_round_to_nearest_even():
+    """FLOAT2HALF_ROUND_MODE is CAST_NONE on 2002 (v200 softmax_common_impl.h L29): A2's ties away go to even."""
+    rows = np.array([bits for bits, _ in TIE_ROWS], dtype=np.uint16).view(np.float16)
+    away, _, _ = ref.softmax_rows(rows.astype(np.float32), 16, half_data=True)
+    even, _, _ = ref.softmax_rows(rows.astype(np.float32), 16, half_data=True, product=CHIP)
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, len(TIE_ROWS), 16, form="half")
+        layout.x = rows.astype(np.float32)
+        layout.src.write(rows.ravel())
+        layout.before = bytes(core.ub.data)
+        layout.call()
+        assert_ub_matches(layout)
+        got = layout.dst.read().reshape(len(TIE_ROWS), 16)
+    assert (got.view(np.uint16) == even.view(np.uint16)).all()
+    assert (got.view(np.uint16) != away.view(np.uint16)).any()
+
+
+@pytest.mark.parametrize("rows, several", [(2, True), (1, False)])
+def test_a_negative_zero_max_becomes_positive_in_a_split_of_several_rows(rows, several):
+    """BasicBlockReduceMaxImpl: several rows reach their block through Adds of 0 (-0 + 0 = +0); one row through a
+    scalar read and Duplicate (-0 stays)."""
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, rows, 128, seed=3)
+        layout.x = np.where(np.arange(128) % 2 == 0, np.float32(-0.0), np.float32(-1.0)).astype(np.float32)
+        layout.x = np.tile(layout.x, (rows, 1))
+        layout.src.write(layout.x.ravel())
+        layout.before = bytes(core.ub.data)
+        layout.call()
+        assert_ub_matches(layout)
+        sign = np.signbit(layout.max.read()[0])
+    assert sign == (not several)
+
+
+def test_the_instruction_sequence_is_the_vendors():
+    """membase/v200 for float, 2 rows of 64 (FirstBlockCopyImpl's Adds, BasicBlockReduce*Impl of several rows,
+    BroadCastNDImpl) and 1 row of 40 (Reduce*LastNDSplitImpl, BroadCastLastImpl), written out from the vendor
+    code, every call in order."""
+    counter_norm = ["set_mask_count", "set_vector_mask"]
+    end = ["set_mask_norm", "reset_mask"]
+    barrier = ["pipe_barrier"]
+
+    def wide(kind: str) -> list[str]:  # NewReduce{Max,Sum}LastNDImpl, oriSrcK = 64, 2 rows
+        return (["reset_mask"] + counter_norm + ["adds"] + end + barrier  # FirstBlockCopyImpl
+                + counter_norm + [f"block_reduce_{kind}"] + barrier + ["set_vector_mask", f"block_reduce_{kind}"]
+                + end + barrier + ["muls"] + barrier + ["trans_data_to_5hd"] + barrier  # BroadCastNDImpl
+                + counter_norm + ["adds"] + end)
+
+    def columns(op: str, blocks: int) -> list[str]:  # GenericSubNDImpl / GenericMulNDImpl, srcK < 192
+        return counter_norm + [op] * blocks + end
+
+    def reciprocal(blocks: int) -> list[str]:  # TransDivToMulImpl
+        return ["duplicate"] + barrier + ["div"] + barrier + columns("mul", blocks)
+
+    start = ["set_mask_norm", "reset_mask", "pipe_barrier"]  # SoftMaxNDImpl
+    two_rows = (start + wide("max") + barrier + columns("sub", 8) + barrier + ["exp"] + barrier + wide("sum")
+                + barrier + reciprocal(8))
+    flags = ["set_flag", "wait_flag"]
+
+    def short(kind: str) -> list[str]:  # oriSrcK = 40, 1 row: WholeReduce, V_S, GetValue, (S_V), Duplicate
+        return ["reset_mask", f"whole_reduce_{kind}"] + barrier + flags + flags + ["duplicate"]
+
+    one_row = (start + short("max") + barrier + columns("sub", 5) + barrier + ["exp"] + barrier + short("sum")
+               + barrier + reciprocal(5))
+    for (rows, stride), expected in (((2, 64), two_rows), ((1, 40), one_row)):
+        with asc.Core(CHIP, trace=True) as core:
+            layout = Layout(core, rows, stride, seed=1)
+            layout.call()
+            assert [record.instruction for record in core.trace] == expected, (rows, stride)
+            events = [(record.params["event"]) for record in core.trace if record.instruction == "set_flag"]
+        if rows == 1:
+            assert events == ["V_S", "S_V", "V_S", "S_V"]
+
+
+@pytest.mark.parametrize("rows, stride, form", [(20, 40, "float"), (3, 256, "half"), (12, 72, "float"),
+                                                (40, 64, "half data, float sum/max")])
+def test_sync_checker_finds_no_race(rows, stride, form):
+    """The scalar reads are ordered V_S before and S_V after (docs/softmax.md §1.7); 20 rows take 3 batches of 8."""
+    if form != "float":
+        stride = -(-stride // 16) * 16
+    with asc.Core(CHIP, sync="raise") as core:
+        layout = Layout(core, rows, stride, seed=2, form=form)
+        layout.call()
+        assert_ub_matches(layout)
+
+
+def test_the_api_scratch_is_the_last_8_kib_and_a_temp_buffer_of_the_minimum_runs():
+    """PopStackBuffer on 2002 ends at TOTAL_UB_SIZE (no KFC message): 2048 floats from TMP_UB_OFFSET (248 KiB)."""
+    tiling = softmax_module.tiling_for(2048, 40, 64, 40)
+    assert (tiling.split_m, tiling.range_m, tiling.tail_m) == (24, 1, 16)
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, 2, 2064, form="half", seed=12)
+        assert_rejected(core, ParameterRangeError, layout.call, "pass a temp_buffer",
+                        operand="temporary buffer floats", value=2048)
+    with asc.Core(CHIP) as core:
+        tmp = softmax_module.min_tmp_bytes(512)
+        layout = Layout(core, 20, 512, tmp_bytes=tmp, in_place=False, seed=3)
+        tiling = softmax_module.tiling_for(tmp // 4, 20, 512, 20)
+        assert tiling.tail_m or tiling.range_m > 1
+        layout.call(tiling)
+        assert_ub_matches(layout)
+
+
+def test_the_first_block_repeat_stride_is_8_bits():
+    """FirstBlockCopyImpl passes srcK / 8 as a uint8 repeat stride: rows of 64 to 127 elements with srcK > 2040
+    would wrap on the 310P; the A2 copies with a 16-bit stride (docs/softmax.md §1.6)."""
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, 2, 2048, original=(2, 100), seed=4)
+        assert_rejected(core, ParameterRangeError, layout.call, "8-bit repeat stride", operand="src last axis",
+                        value=2048)
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, 2, 2040, original=(2, 100), seed=4)
+        layout.call()
+        assert_ub_matches(layout)
+    with asc.Core("A2") as core:
+        layout = Layout(core, 2, 2048, original=(2, 100), seed=4)
+        layout.call()
+        assert_ub_matches(layout)
+
+
+def test_an_interrupted_call_leaves_memory_and_registers_unchanged(monkeypatch):
+    real_duplicate = softmax_module.steps.duplicate
+
+    def duplicate_then_interrupt(*args):
+        real_duplicate(*args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(softmax_module.steps, "duplicate", duplicate_then_interrupt)
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, 4, 136, seed=9)
+        asc.set_mask_count()
+        before = state(core)
+        with pytest.raises(KeyboardInterrupt):
+            layout.call()
+        assert state(core) == before
