@@ -200,3 +200,19 @@ def test_an_interrupted_call_leaves_memory_and_registers_unchanged(monkeypatch):
         with pytest.raises(KeyboardInterrupt):
             layout.call()
         assert state(core) == before
+
+
+def test_a_split_of_more_than_255_rows_of_128_to_511_elements_is_refused():
+    """The 310P's UB holds 256 rows of 128 floats and their temporary buffer, A2/A3's does not: the vendor's
+    (uint8_t)splitM of the chunk-0-op-chunk-1 Max/Add would wrap (docs/softmax.md §1.6)."""
+    rows, stride = 256, 128
+    tmp = (8 + 64) * rows * 4
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, rows, stride, tmp_bytes=tmp, seed=5)
+        assert_rejected(core, ParameterRangeError, layout.call, "8-bit repeat count", operand="tiling.split_m",
+                        value=256)
+        tiling = softmax_module.tiling_for(tmp // 4, rows, stride, rows)
+        assert tiling.split_m == 256
+        layout.tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, layout.tmp.addr, tmp - 72 * 4)
+        layout.call()  # a buffer one row smaller: splits of 248 rows (a multiple of 8) and a tail of 8
+        assert_ub_matches(layout)

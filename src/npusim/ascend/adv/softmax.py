@@ -364,13 +364,18 @@ def _checked_tiling(tiling: SoftmaxTiling, shape: _Shape, work_floats: int, temp
     return tiling
 
 
-def _check_repeat_limits(shape: _Shape, arch: steps.Arch) -> None:
-    """BigBlockReduce passes the chunks after the first 512 elements as an 8-bit repeat; the 310P's first-block
-    Adds passes srcK / 8 as an 8-bit repeat stride (docs/softmax.md §1.6)."""
+def _check_repeat_limits(shape: _Shape, arch: steps.Arch, split_m: int) -> None:
+    """The 8-bit counts of the vendor code (docs/softmax.md §1.6): BigBlockReduce's repeat (the chunks after the
+    first 512 elements), the split's rows of the chunk-0-op-chunk-1 step, and on the 310P the first-block Adds'
+    repeat stride (srcK / 8)."""
     if shape.original_k >= BIG_ROW and shape.original_k // LANES - PER_BLOCK > MAX_REPEAT:
         raise ParameterRangeError(NAME, "src last axis", shape.original_k, "BigBlockReduce passes the chunks past "
                                   "the first 512 elements as an 8-bit repeat count",
                                   f"< {(MAX_REPEAT + PER_BLOCK + 1) * LANES}", LIMITS_NOTE)
+    if steps.TWO_CHUNKS <= shape.original_k < BIG_ROW and split_m > MAX_REPEAT:
+        raise ParameterRangeError(NAME, "tiling.split_m", split_m, "for rows of 128 to 511 elements the row "
+                                  "reductions pass the split's rows as an 8-bit repeat count (uint8_t splitM)",
+                                  f"<= {MAX_REPEAT}", LIMITS_NOTE)
     if (arch.first_block_adds and LANES <= shape.original_k < steps.TWO_CHUNKS
             and shape.row_stride // PER_BLOCK > MAX_REPEAT):
         raise ParameterRangeError(NAME, "src last axis", shape.row_stride, "for rows of 64 to 127 elements the "
@@ -472,7 +477,7 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
     _check_sizes(dst, sum, max, src, shape)
     work, work_floats = _work_buffer(core, temp_buffer, shape)
     chosen = _checked_tiling(tiling, shape, work_floats, temp_buffer is not None)
-    _check_repeat_limits(shape, arch)
+    _check_repeat_limits(shape, arch, chosen.split_m)
     spans = _spans(dst, sum, max, src, work, shape, work_floats)
     _check_overlaps(spans, dst, src)
     with _restored_on_failure(core, [spans[name] for name in ("dst", "sum", "max", "temporary buffer")]):
