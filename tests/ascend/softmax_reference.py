@@ -103,8 +103,9 @@ def half_round_away(value: np.float32) -> np.float16:
 
 
 def _narrow(values: np.ndarray, product: str) -> np.ndarray:
-    if product == "310P":  # to nearest, ties to even: numpy's own conversion
-        return values.astype(F32).astype(np.float16)
+    if product == "310P":  # to nearest, ties to even: numpy's own conversion (beyond the half range: inf)
+        with np.errstate(over="ignore"):
+            return values.astype(F32).astype(np.float16)
     return np.array([half_round_away(F32(v)) for v in values.ravel()], dtype=np.float16).reshape(values.shape)
 
 

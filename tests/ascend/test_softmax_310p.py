@@ -17,7 +17,20 @@ from npusim.errors import ParameterRangeError
 
 from . import softmax_reference as ref
 from .conftest import assert_rejected, state
-from .test_softmax import FORMS, HALF_SHAPES, SHAPES, TIE_ROWS, Layout, assert_ub_matches, softmax_module
+from .test_softmax import (
+    EXAMPLE_DST,
+    EXAMPLE_MAX,
+    EXAMPLE_SRC,
+    EXAMPLE_SUM,
+    FORMS,
+    HALF_SHAPES,
+    SHAPES,
+    TIE_ROWS,
+    Layout,
+    _printed_matches,
+    assert_ub_matches,
+    softmax_module,
+)
 
 CHIP = "310P"
 
@@ -215,4 +228,40 @@ def test_a_split_of_more_than_255_rows_of_128_to_511_elements_is_refused():
         assert tiling.split_m == 256
         layout.tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, layout.tmp.addr, tmp - 72 * 4)
         layout.call()  # a buffer one row smaller: splits of 248 rows (a multiple of 8) and a tail of 8
+        assert_ub_matches(layout)
+
+
+def test_the_pages_worked_example_on_the_310p():
+    """SoftMax.md 调用示例 (its product is not named): sum and max agree with every printed digit on the 310P too,
+    dst (times 1 / sum) within the 3 ulps past the print rounding that test_softmax.py allows the A2."""
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, 8, 8, seed=1)
+        layout.x = np.array(EXAMPLE_SRC, dtype=np.float32)
+        layout.src.write(layout.x.ravel())
+        layout.before = bytes(core.ub.data)
+        layout.call()
+        assert_ub_matches(layout)
+        sums, maxima = layout.sum.read().reshape(8, 8), layout.max.read().reshape(8, 8)
+        dst = layout.dst.read().reshape(8, 8)
+    for row in range(8):
+        assert all(_printed_matches(float(v), EXAMPLE_SUM[row]) for v in sums[row]), (row, sums[row])
+        assert all(_printed_matches(float(v), EXAMPLE_MAX[row]) for v in maxima[row]), (row, maxima[row])
+        printed = [p + "0" * (8 - len(p.split(".")[1])) for p in EXAMPLE_DST[row].split()]
+        assert all(_printed_matches(float(v), p, ulps=3) for v, p in zip(dst[row], printed, strict=True)), \
+            (row, dst[row])
+
+
+@pytest.mark.parametrize("rows, stride, form", [(3, 40, "float"), (1, 48, "half"), (4, 136, "float")])
+def test_the_mask_is_left_full_and_in_normal_mode(rows, stride, form):
+    """BroadCastLastCompute's Duplicates set the mask to 8 or 16 lanes; the later steps put it back to full."""
+    with asc.Core(CHIP) as reference_core:
+        asc.set_mask_norm()
+        asc.reset_mask()
+        full = reference_core.mask_words
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, rows, stride, seed=5, form=form)
+        asc.set_mask_count()
+        asc.set_vector_mask(0, 100, asc.float32, asc.MaskMode.COUNTER)
+        layout.call()
+        assert core.mask_mode == asc.MaskMode.NORMAL and core.mask_words == full
         assert_ub_matches(layout)
