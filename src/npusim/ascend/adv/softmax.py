@@ -1,4 +1,4 @@
-"""SoftMax (ND format) as the vendor computes it on Atlas A2/A3: a sequence of npusim's own instructions.
+"""SoftMax (ND format) as the vendor computes it on Atlas A2/A3 and the 310P AI Core: npusim's own instructions.
 
 ``softmax(dst, sum, max, src, tiling, temp_buffer=None)`` is pyasc's ``asc.adv.softmax`` and
 Ascend C's ``SoftMax<T>(dst, sumTensor, maxTensor, src[, sharedTmpBuffer], tiling)`` (SoftMax.md),
@@ -6,16 +6,19 @@ in its three type forms: all float, all half, and half ``src``/``dst`` with floa
 Per row of the ``[m, k]`` view of ``src`` (the product of the leading axes of its ShapeInfo times
 the last axis) it writes ``max`` and ``sum`` as one 32-byte block each (the value repeated) and
 ``dst = exp(src - max) / sum``.  Half data is computed in float: cast in exactly, cast out with
-CAST_ROUND (``FLOAT2HALF_ROUND_MODE``, ``membase/v220/softmax_common_impl.h`` L31).
+``FLOAT2HALF_ROUND_MODE`` (CAST_ROUND on 2201, ``membase/v220/softmax_common_impl.h`` L31; CAST_NONE,
+ties to even, on 2002, ``membase/v200/softmax_common_impl.h`` L29).
 
 **Exactness: accuracy model.**  Every step is a registered npusim instruction and rounds as that
 instruction does (the adds, the subtraction and the division IEEE round-to-nearest-even in
-float32, max exact, the casts as Cast.md); ``exp`` is an accuracy-model instruction (float64
+float32, max exact, the casts as Cast.md; on the 310P also Adds of 0, Muls by 1, a move, Duplicate,
+and ``1 / sum`` by an IEEE Div, not the accuracy-model Reciprocal); ``exp`` is an accuracy-model instruction (float64
 ``exp`` rounded to float32, within one ulp of the correctly rounded value, docs/numerics.md), so
 SoftMax inherits that model: given npusim's ``exp``, the result is fixed to the bit; against
 hardware it is as close as ``exp`` (docs/softmax.md §1.4).
 
-The algorithm is the dav_c220 (``__NPU_ARCH__ == 2201``) one, files under
+The algorithm is the dav_c220 (``__NPU_ARCH__ == 2201``) one, with the dav_m200 (2002, 310P AI Core)
+one's differences as :class:`.softmax_steps.Arch` data and branches (docs/softmax.md §1.7); files under
 ``impl/adv_api/detail/activation/softmax/`` of asc-devkit @0da921b9:
 
 * ``softmax_base_impl.h`` L98-155: the shape comes from ``src``'s ShapeInfo (pyasc passes no
@@ -24,13 +27,13 @@ The algorithm is the dav_c220 (``__NPU_ARCH__ == 2201``) one, files under
   ``SoftMaxTilingFunc`` (``softmax_common/softmax_tiling_func.h`` L29-70, ``CalculateNDSplitM`` in
   ``softmax_common_shape_process.h`` L59-83) from the size of its temporary buffer; the framework's
   buffer is ``PopStackBuffer`` (``impl/basic_api/kernel_pop_stack_buffer.h``: up to
-  ``TOTAL_UB_SIZE - 64`` on 2201).  npusim uses the part of it every kernel has, the API scratch
-  from ``TMP_UB_OFFSET`` (``chip.vec_local_bytes``) to the end of UB less 64 bytes, so it never
+  ``TOTAL_UB_SIZE - 64`` on 2201, ``TOTAL_UB_SIZE`` on 2002).  npusim uses the part of it every kernel
+  has, the API scratch from ``TMP_UB_OFFSET`` (``chip.vec_local_bytes``) to that end, so it never
   writes a buffer of the caller.  The split only decides how many rows go through each pass and
   which temporary bytes are used; no row's value depends on it.
 * ``membase/common/softmax_impl/softmax_generic_nd_impl.h`` L27-121 and L123-182: per split of
-  rows, row max, ``dst = src - max``, ``exp``, row sum, ``dst = dst / sum`` (A2; 310P, arch 2002,
-  multiplies by ``1 / sum`` instead, L46-48 — not modelled).  The steps are in
+  rows, row max, ``dst = src - max``, ``exp``, row sum, ``dst = dst / sum`` (A2; the 310P multiplies
+  by ``1 / sum`` instead, ``TransDivToMulImpl``, L46-48).  The steps are in
   :mod:`.softmax_steps`.
 * ``membase/v220/softmax_common_impl/softmax_common_nd_reduce.h`` L183-336, the row reductions,
   in the vendor's order: the 64-lane chunks of a row are combined lane by lane (``k >= 512``:
@@ -43,12 +46,16 @@ The algorithm is the dav_c220 (``__NPU_ARCH__ == 2201``) one, files under
   Brcb and Copy (``softmax_common_broadcast.h`` L110-136).
 * ``softmax_common/softmax_common_arithmetic.h`` L218-276: the subtraction and the division,
   with the max / sum block as a broadcast operand.
+* 310P: ``membase/v200/softmax_common_impl.h`` L31-415, the same chunk steps, then a scalar
+  ``GetValue`` and Duplicate (one row; rows shorter than 64) or Muls, TransDataTo5HD and Adds
+  (several rows) for the broadcast; the division is ``TransDivToMulImpl``
+  (``softmax_common_arithmetic.h`` L311-321: Duplicate 1.0, Div, Mul).
 
 Two of the vendor's instruction calls are split here, because npusim's overlap rule
 (docs/semantics.md §1.6: no repeat may read what an earlier repeat of the same call wrote, and a
 source meets the destination exactly or not at all) refuses them: the accumulating ``Add``/``Max``
 with a destination repeat stride of 0 becomes one call per chunk over the rows, and the in-place
-``BlockReduce`` (``BasicBlockReduce*Impl`` L161-181, L275-294) writes its 8 partials per row to
+``BlockReduce`` (``BasicBlockReduce*Impl`` L161-181, L275-294; v200 L281, L356) writes its 8 partials per row to
 room the tiling leaves in the temporary buffer instead (docs/softmax.md §1.5).  Each lane sees
 the same operations in the same order.
 """
