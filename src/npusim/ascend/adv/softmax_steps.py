@@ -59,18 +59,18 @@ class Arch:
     """The vendor's SoftMax code of one ``__NPU_ARCH__``: the points where dav_c220 and dav_m200 differ.
 
     ``max_order``: the WholeReduceMax order (ONLY_VALUE on 2201; 2002 has only value-index pairs,
-    WholeReduceMax.md); ``scalar_broadcast``: a reduced value reaches its block by a scalar read and a
-    Duplicate (v200 ``BroadCastLastImpl``, ``BasicBlockReduce*Impl`` with one row) or by Brcb and Copy
-    (v220); ``transpose_broadcast``: several rows' values by Muls, TransDataTo5HD and Adds (v200
-    ``BroadCastNDImpl``); ``first_block_adds``: rows of 64 to 127 elements start from Adds of 0
-    (v200 ``FirstBlockCopyImpl``) instead of Copy; ``reciprocal``: the division is a multiply by
-    ``1 / sum`` (``TransDivToMulImpl``, softmax_generic_nd_impl.h L46-48); ``half_round``:
+    WholeReduceMax.md); ``v200_broadcasts``: a reduced value reaches its block as on 2002 — by a
+    scalar read and a Duplicate (``BroadCastLastImpl``; ``BasicBlockReduce*Impl`` with one row), or
+    for several rows by Muls, TransDataTo5HD and Adds (``BroadCastNDImpl``) — not by Brcb and Copy
+    (v220); ``first_block_adds``: rows of 64 to 127 elements start from Adds of 0 (v200
+    ``FirstBlockCopyImpl``) instead of Copy; ``reciprocal``: the division is a multiply by ``1 / sum``
+    (``TransDivToMulImpl``, softmax_generic_nd_impl.h L46-48); ``half_round``:
     ``FLOAT2HALF_ROUND_MODE`` (v220/v200 ``softmax_common_impl.h`` L31 / L29).
     """
 
     npu_arch: int
     max_order: ReduceOrder
-    scalar_broadcast: bool
+    v200_broadcasts: bool
     first_block_adds: bool
     reciprocal: bool
     half_round: RoundMode
@@ -169,25 +169,25 @@ def row_reduce(kind: Reduction, out, x, tmp, part, rows: int, stride: int, origi
     ``tmp`` holds 64 floats a row; ``part`` 8 floats a row, apart from ``tmp`` and ``out`` (the
     vendor reduces ``tmp`` in place there, §1.5).
     """
-    if arch.scalar_broadcast:
+    if arch.v200_broadcasts:  # v200 begins with ResetMask (L308, L383)
         reset_mask()
     if original_k < LANES:  # Reduce*LastNDSplitImpl: one WholeReduce per row, the first original_k lanes
         # v220 packs the rows' values for Brcb; v200 writes each row's value at the start of its block
-        step, dst_rep = (dst_k, dst_k // kind.result_elements(arch)) if arch.scalar_broadcast else (1, 1)
+        step, dst_rep = (dst_k, dst_k // kind.result_elements(arch)) if arch.v200_broadcasts else (1, 1)
         for first, count in _row_groups(rows):
             kind.whole(arch, out[first * step], x[first * stride], original_k, count, dst_rep, 1, stride // PER_BLOCK)
-        if not arch.scalar_broadcast:
+        if not arch.v200_broadcasts:
             reset_mask()
         pipe_barrier(V)
-        if arch.scalar_broadcast:
+        if arch.v200_broadcasts:
             _scalar_broadcast(out, rows, dst_k)
         else:
             _broadcast(out, tmp, rows, dst_k)
         return
     _lanes(arch, kind, x, tmp, rows, stride, original_k)
     pipe_barrier(V)
-    if arch.scalar_broadcast:
-        _basic_block_reduce_v200(kind, out, tmp, part, rows, dst_k)
+    if arch.v200_broadcasts:
+        _basic_block_reduce_v200(arch, kind, out, tmp, part, rows, dst_k)
         return
     if rows == 1:  # BasicBlockReduce*Impl: 8 repeats of the same 64 lanes -> 8 copies
         kind.whole(arch, out, tmp, FULL, PER_BLOCK, 1, 1, 0, False)
@@ -213,10 +213,10 @@ def _two_block_reductions(kind: Reduction, out, tmp, part, rows: int) -> None:
     reset_mask()
 
 
-def _basic_block_reduce_v200(kind: Reduction, out, tmp, part, rows: int, dst_k: int) -> None:
+def _basic_block_reduce_v200(arch: Arch, kind: Reduction, out, tmp, part, rows: int, dst_k: int) -> None:
     """BasicBlockReduce{Max,Add}Impl of v200 (softmax_common_impl.h L267-303, L341-378)."""
     if rows == 1:  # one WholeReduce of the 64 lanes, then its value read by the scalar unit and duplicated
-        kind.whole(V200, out, tmp, FULL, 1, 1, 1, PER_BLOCK, False)
+        kind.whole(arch, out, tmp, FULL, 1, 1, 1, PER_BLOCK, False)
         if kind is SUM:
             pipe_barrier(V)
         set_flag(HardEvent.V_S, 0)
