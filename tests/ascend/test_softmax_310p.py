@@ -219,3 +219,26 @@ def test_the_mask_is_left_full_and_in_normal_mode(rows, stride, form):
         layout.call()
         assert core.mask_mode == asc.MaskMode.NORMAL and core.mask_words == full
         assert_ub_matches(layout)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(1, 40), blocks=st.integers(1, 70), data=st.data(), scale=st.sampled_from([1.0, 60.0]))
+def test_property_signed_rows_and_negative_zeros(rows, blocks, data, scale):
+    """Rows of either sign, the negative ones with some -0 among their first k elements (their max is then -0):
+    the sign of that max follows the rows of its split (the splits from tiling_for, checked against
+    SoftMaxTilingFunc in test_softmax.py)."""
+    stride = 8 * blocks
+    original_k = data.draw(st.integers(1, stride))
+    rng = np.random.default_rng(rows * 1000 + blocks)
+    x = (rng.random((rows, stride), dtype=np.float32) * np.float32(scale)).astype(np.float32)
+    negative = rng.random(rows) < 0.5
+    x[negative] = -x[negative]
+    for row in np.flatnonzero(negative):
+        x[row, rng.integers(0, original_k, 3)] = np.float32(-0.0)
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, rows, stride, original=(rows, original_k), seed=blocks)
+        layout.load(x)
+        tiling = softmax_module.tiling_for(2048, rows, stride, rows)
+        layout.split_rows = [tiling.split_m] * tiling.range_m + ([tiling.tail_m] if tiling.tail_m else [])
+        layout.call()
+        assert_ub_matches(layout)
