@@ -501,10 +501,12 @@ def test_softmax_tiling_members():
         tiling.srcM = 3
 
 
+@pytest.mark.parametrize("chip", ["A2", "310P"])
 @pytest.mark.parametrize("rows, stride", [(3, 64), (1, 40), (11, 136)])
-def test_a_fresh_ub_raises_no_never_written_read(rows, stride):
-    """Brcb's whole groups of 8 read sum/max bytes past the split's rows, which the call overwrites (§1.3)."""
-    with asc.Core("A2", uninit="raise"):
+def test_a_fresh_ub_raises_no_never_written_read(rows, stride, chip):
+    """Brcb's (the 310P: Muls') whole groups of 8 read sum/max bytes past the split's rows, which the call
+    overwrites (§1.3, §1.7)."""
+    with asc.Core(chip, uninit="raise"):
         src = asc.LocalTensor(F32, VECIN, 0, rows * stride)
         row_sum = asc.LocalTensor(F32, VECOUT, 0x10000, rows * 8)
         row_max = asc.LocalTensor(F32, VECOUT, 0x12000, rows * 8)
@@ -512,6 +514,6 @@ def test_a_fresh_ub_raises_no_never_written_read(rows, stride):
         src.write(x.ravel())
         src.set_shape_info(ShapeInfo((rows, stride)))
         adv.softmax(src, row_sum, row_max, src, adv.SoftmaxTiling())
-        dst, maxima, sums = ref.softmax_rows(x, stride)
+        dst, maxima, sums = ref.softmax_rows(x, stride, product=chip)
         assert src.read().tobytes() == dst.tobytes()
         assert row_sum.read().tobytes() == sums.tobytes() and row_max.read().tobytes() == maxima.tobytes()
