@@ -11,9 +11,10 @@ ties to even, on 2002, ``membase/v200/softmax_common_impl.h`` L29).
 
 **Exactness: accuracy model.**  Every step is a registered npusim instruction and rounds as that
 instruction does (the adds, the subtraction and the division IEEE round-to-nearest-even in
-float32, max exact, the casts as Cast.md; on the 310P also Adds of 0, Muls by 1, a move, Duplicate,
-and ``1 / sum`` by an IEEE Div, not the accuracy-model Reciprocal); ``exp`` is an accuracy-model instruction (float64
-``exp`` rounded to float32, within one ulp of the correctly rounded value, docs/numerics.md), so
+float32, max exact, the casts as Cast.md; on the 310P also Adds of 0, Muls by 1, a move,
+Duplicate, and ``1 / sum`` by an IEEE Div, not the accuracy-model Reciprocal); ``exp`` is an
+accuracy-model instruction (float64 ``exp`` rounded to float32, within one ulp of the correctly
+rounded value, docs/numerics.md), so
 SoftMax inherits that model: given npusim's ``exp``, the result is fixed to the bit; against
 hardware it is as close as ``exp`` (docs/softmax.md §1.4).
 
@@ -55,8 +56,8 @@ Two of the vendor's instruction calls are split here, because npusim's overlap r
 (docs/semantics.md §1.6: no repeat may read what an earlier repeat of the same call wrote, and a
 source meets the destination exactly or not at all) refuses them: the accumulating ``Add``/``Max``
 with a destination repeat stride of 0 becomes one call per chunk over the rows, and the in-place
-``BlockReduce`` (``BasicBlockReduce*Impl`` L161-181, L275-294; v200 L281, L356) writes its 8 partials per row to
-room the tiling leaves in the temporary buffer instead (docs/softmax.md §1.5).  Each lane sees
+``BlockReduce`` (``BasicBlockReduce*Impl`` L161-181, L275-294; v200 L281, L356) writes its 8
+partials per row to room the tiling leaves in the temporary buffer instead (docs/softmax.md §1.5).  Each lane sees
 the same operations in the same order.
 """
 
