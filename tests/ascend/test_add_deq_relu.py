@@ -100,7 +100,7 @@ def _lanes(kind: str, count: int, repeats: int, word: int) -> list[tuple[int, in
     return [(r, k) for r in range(repeats) for k in range(64) if word >> k & 1]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(data=st.data())
 def test_every_lane_and_intermediate_matches_the_reference(data):
     chip = data.draw(st.sampled_from(["A2", "A3", "310P", "950"]), "chip")
