@@ -282,6 +282,8 @@ def float_array_bits(values: np.ndarray, dtype: DType, mode: str = "rint") -> np
         return flat.view(dtype.raw).reshape(shape).copy()
     if values.dtype == object:
         return _one_by_one(flat, dtype, mode).reshape(shape)
+    if values.dtype == np.float32 and mode == "rint" and dtype.np_dtype == _HALF:
+        return _singles_to_half(flat, fmt).reshape(shape)  # half arithmetic results, Cast float32 -> half
     if values.dtype == np.float32 and fmt.mantissa_bits < 23 and fmt.emin >= -126 and mode == "rint":
         return _round_singles(flat.view(np.uint32), fmt).astype(dtype.raw).reshape(shape)  # arithmetic results
     doubles, inexact = _as_doubles(flat)
@@ -363,6 +365,22 @@ def _round_doubles(doubles: np.ndarray, fmt: FloatFormat, mode: str = "rint") ->
     return bits | ((raw >> u64(63)) * u64(fmt.sign_bit))
 
 
+_HALF = np.dtype(np.float16)
+
+
+def _singles_to_half(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Bits (uint16) of each float32 of a 1-D array rounded to nearest even half: numpy's own conversion,
+    which is IEEE 754's (normal and subnormal results, ties to even, overflow to infinity; checked
+    against :func:`_round_singles` for every one of the 2**32 float32 bit patterns), with every NaN
+    made the canonical quiet NaN of its sign, as :func:`_round_singles` gives it."""
+    with np.errstate(all="ignore"):  # the cast's underflow and overflow flags: the result is the rounding
+        bits = single.astype(_HALF).view(np.uint16)
+    if bits.size and int(np.maximum.reduce(bits & np.uint16(0x7FFF))) > fmt.overflow:  # a NaN
+        bits = np.where((bits & np.uint16(0x7FFF)) > fmt.overflow,
+                        (bits & np.uint16(fmt.sign_bit)) | np.uint16(fmt.quiet_nan), bits)
+    return bits
+
+
 def _round_singles(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """Bits (uint32) of each float32 (as uint32 bits, 1-D) rounded to a narrower ``fmt``.
 
@@ -418,7 +436,9 @@ def may_hold_special(bits: np.ndarray, fmt: FloatFormat) -> bool:
     least infinity's, so one reduction clears the usual array (a format without infinity always may)."""
     if fmt.finite_only:
         return True
-    return bool(bits.size) and int((bits & bits.dtype.type(fmt.sign_bit - 1)).max()) >= fmt.overflow
+    # the ufunc's own reduce: ndarray.max() adds a Python-level wrapper to every call
+    return bool(bits.size) and int(np.maximum.reduce(bits & bits.dtype.type(fmt.sign_bit - 1), axis=None)) \
+        >= fmt.overflow
 
 
 def special_results(bits: np.ndarray, nan: np.ndarray, fmt: FloatFormat, saturate: bool) -> np.ndarray:
@@ -426,13 +446,15 @@ def special_results(bits: np.ndarray, nan: np.ndarray, fmt: FloatFormat, saturat
     ``nan`` become the canonical quiet NaN, or +0 under saturation (CTRL[48]: "inf输出会被饱和为±MAX，
     NaN输出会被饱和为0"), where an infinite result also becomes ±MAX."""
     raw = bits.dtype.type
+    any_nan = bool(np.logical_or.reduce(nan, axis=None))  # the ufunc's reduce: ndarray.any() wraps it in Python
     if saturate:
-        sign = bits & raw(fmt.sign_bit)
-        inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite results that overflowed to infinity
-        if inf.any():
-            bits = np.where(inf, sign | raw(fmt.max_finite), bits)
-        return np.where(nan, raw(0), bits).astype(bits.dtype, copy=False) if nan.any() else bits
-    return np.where(nan, raw(fmt.quiet_nan), bits).astype(bits.dtype, copy=False) if nan.any() else bits
+        if may_hold_special(bits, fmt):  # one reduction clears the usual array of infinities
+            sign = bits & raw(fmt.sign_bit)
+            inf = (bits ^ sign) == raw(fmt.overflow)  # includes finite results that overflowed to infinity
+            if inf.any():
+                bits = np.where(inf, sign | raw(fmt.max_finite), bits)
+        return np.where(nan, raw(0), bits).astype(bits.dtype, copy=False) if any_nan else bits
+    return np.where(nan, raw(fmt.quiet_nan), bits).astype(bits.dtype, copy=False) if any_nan else bits
 
 
 # ------------------------------------------------------------------ integral values

@@ -193,7 +193,11 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
 
 def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool, fused: bool) -> np.ndarray:
     fmt = float_format(dtype)
-    values = [op.view(dtype.np_dtype).astype(np.float32, copy=False) for op in operands]
+    np_dtype = dtype.np_dtype
+    if np_dtype == _FLOAT32:  # the operands' own views (every lane operation returns a new array)
+        values = [op.view(_FLOAT32) for op in operands]
+    else:
+        values = [op.view(np_dtype).astype(_FLOAT32) for op in operands]
     nan = None
     if operation in SELECTING:
         bits, nan = _selected(operation, fmt, operands, values)
@@ -203,13 +207,16 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
                 wide = _multiply_add(operation, dtype, values, fused)
             else:
                 wide = _float_lanes(operation, values)
-        if wide.dtype == np.float32 and dtype.name == "float32":
+        if wide.dtype == _FLOAT32 and dtype.name == "float32":
             bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
+            # may_hold_special(bits) asked of the floats: an infinite or NaN lane is the one that is not finite
+            special = not np.logical_and.reduce(np.isfinite(wide), axis=None)
         else:
             bits = float_array_bits(wide, dtype)  # rounds once
-    if nan is None:  # computed (a selected result may hide the other operand's NaN: _selected says where)
-        if not may_hold_special(bits, fmt):
+            special = may_hold_special(bits, fmt)
+        if not special:
             return bits
+    if nan is None:  # computed (a selected result may hide the other operand's NaN: _selected says where)
         nan = np.isnan(wide)
     return special_results(bits, nan, fmt, saturate)
 
@@ -231,11 +238,32 @@ def _selected(operation: str, fmt, operands: list[np.ndarray], values: list[np.n
         return np.where(a > 0, a_bits, a_bits.dtype.type(0)), np.isnan(a)  # -0, negatives and NaN give +0 bits
     b_bits, b = operands[1], values[1]
     maximum = operation == "max"
-    bits = np.where(a > b if maximum else a < b, a_bits, b_bits)
-    both_zero = (a == 0) & (b == 0)
-    if both_zero.any():  # -0 < +0: the maximum is -0 only if both are, the minimum if either is
+    # a scalar operand (shape (1,)) is compared as a numpy scalar: the same lanes, without broadcasting
+    a_lanes, b_lanes = (a[0] if a.shape == (1,) else a), (b[0] if b.shape == (1,) else b)
+    bits = np.where(a_lanes > b_lanes if maximum else a_lanes < b_lanes, a_bits, b_bits)
+    if _any_both_zero(a, b):  # -0 < +0: the maximum is -0 only if both are, the minimum if either is
+        both_zero = (a == 0) & (b == 0)
         bits = np.where(both_zero, (a_bits & b_bits) if maximum else (a_bits | b_bits), bits)
-    return bits, np.isnan(a) | np.isnan(b)
+    return bits, _either_nan(a, b)
+
+
+_FLOAT32 = np.dtype(np.float32)
+
+
+def _any_both_zero(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether some lane of ``a`` and ``b`` (either may be a scalar operand, shape ``(1,)``) has both zero."""
+    for x, y in ((a, b), (b, a)):
+        if x.shape == (1,):
+            return bool(x[0] == 0) and bool(np.logical_or.reduce(y == 0, axis=None))
+    return bool(np.logical_or.reduce((a == 0) & (b == 0), axis=None))
+
+
+def _either_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.isnan(a) | np.isnan(b)``; a scalar operand (shape ``(1,)``) that is no NaN adds no lane."""
+    for x, y in ((a, b), (b, a)):
+        if x.shape == (1,) and not np.isnan(x[0]):
+            return np.isnan(y)
+    return np.isnan(a) | np.isnan(b)
 
 
 def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:

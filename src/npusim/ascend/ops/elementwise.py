@@ -535,39 +535,42 @@ class VectorBinding:
         plan = self.plan
         if plan.lanes is None:
             return
-        name, dtype, ub = plan.op.name, plan.dtype, core.ub
+        op, dtype, ub, source_dtype = plan.op, plan.dtype, core.ub, plan.source_dtype
+        name, operation = op.name, op.operation
         if plan.scalar_at is None:
             scalar = None
-        elif plan.op.shifts:
-            scalar = shift_bits(plan.op, core, values[plan.scalar_at], dtype)
+        elif op.shifts:
+            scalar = shift_bits(op, core, values[plan.scalar_at], dtype)
         else:
-            scalar = scalar_bits_cached(name, plan.op.scalar_name, values[plan.scalar_at], plan.source_dtype or dtype)
+            scalar = scalar_bits_cached(name, op.scalar_name, values[plan.scalar_at], source_dtype or dtype)
         saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
         if self.chained:
             self._check_chained_sources(ub)
             result = self._chained_results(ub, scalar, saturate)
         else:
-            dst, *sources = self.accesses
+            accesses = self.accesses
+            dst, sources = accesses[0], accesses[1:]
             epoch = ub.shadow_epoch
             for access in sources:
                 if access.seen_written != epoch:
                     access.check_initialized(ub, name)
-            if plan.op.operation is None:
+            if operation is None:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
-                operands = [access.gather(ub, (plan.source_dtype or dtype).raw) for access in sources]
-                if plan.source_dtype is not None:  # half sources (and scalar) of a float dst, widened exactly
-                    operands = [mixed.widened(o, plan.source_dtype, dtype) for o in operands]
-                    scalar = None if scalar is None else mixed.widened(scalar, plan.source_dtype, dtype)
-                if plan.op.operation in arith.SHIFT_BY_LANE:  # a negative amount in an active lane rejects the call
+                raw = (source_dtype or dtype).raw
+                operands = [access.gather(ub, raw) for access in sources]
+                if source_dtype is not None:  # half sources (and scalar) of a float dst, widened exactly
+                    operands = [mixed.widened(o, source_dtype, dtype) for o in operands]
+                    scalar = None if scalar is None else mixed.widened(scalar, source_dtype, dtype)
+                if operation in arith.SHIFT_BY_LANE:  # a negative amount in an active lane rejects the call
                     arith.check_shift_amounts(name, dtype, sources[-1].active_values(operands[-1]))
-                if plan.op.reads_dst:
+                if op.reads_dst:
                     if dst.seen_written != epoch:
                         dst.check_initialized(ub, name)
                     operands.append(dst.gather(ub, dtype.raw))
                 if scalar is not None:
-                    operands.insert(0 if plan.op.scalar_first else len(operands), scalar)
-                result = arith.compute(plan.op.operation, dtype, operands, saturate, plan.fused)
+                    operands.insert(0 if op.scalar_first else len(operands), scalar)
+                result = arith.compute(operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
