@@ -32,6 +32,7 @@ once to float32.  Rows past the original rows are not computed (the caller leave
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -61,13 +62,16 @@ def _add(x, y):
 
 
 def _max(x, y):
+    """The larger, with -0 below +0 (docs/numerics.md: max orders -0 below +0)."""
+    if x == y == 0:
+        return y if np.signbit(x) else x
     return x if x >= y else y
 
 
 def row_reduce(row: np.ndarray, k: int, kind: str, product: str = "A2", several_rows: bool = True) -> np.float32:
     """Sum or max of ``row[:k]`` in the vendor's order (``several_rows``: the row's split has more than one)."""
     op = _add if kind == "sum" else _max
-    finish = tree if kind == "sum" else (lambda lanes: F32(max(lanes)))
+    finish = tree if kind == "sum" else (lambda lanes: F32(functools.reduce(_max, lanes)))
     values = row[:k].astype(F32)
     chunks, tail = divmod(k, 64)
     if k < 64:

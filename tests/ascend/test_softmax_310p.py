@@ -242,3 +242,17 @@ def test_property_signed_rows_and_negative_zeros(rows, blocks, data, scale):
         layout.split_rows = [tiling.split_m] * tiling.range_m + ([tiling.tail_m] if tiling.tail_m else [])
         layout.call()
         assert_ub_matches(layout)
+
+
+def test_a_max_over_lanes_of_both_zeros_is_plus_zero():
+    """A negative row of 87 with -0 at 7 and 26 (lanes made +0 by the first chunk's Adds of 0) and at 64 (the
+    tail's Max keeps lane 0 at -0): WholeReduceMax orders -0 below +0, so the max is +0 (the case hypothesis
+    found against a reference whose max kept the first of two equal zeros)."""
+    x = -(np.random.default_rng(27).random((1, 216), dtype=np.float32) + np.float32(0.5))
+    x[0, [7, 26, 64]] = np.float32(-0.0)
+    with asc.Core(CHIP) as core:
+        layout = Layout(core, 1, 216, original=(1, 87), seed=27)
+        layout.load(x)
+        layout.call()
+        assert_ub_matches(layout)
+        assert core.ub_read(layout.max.addr, 4) == bytes(4)  # +0
