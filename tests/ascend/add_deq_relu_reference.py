@@ -71,13 +71,13 @@ def staged_layout(lanes: list[tuple[int, int]], count_form: bool, repeats: int, 
         passes.setdefault(r // 32, []).append(index)
         p = (r % 32) * 64 + k
         places.append(((r // 32) * 32 * 32 * src0_rep + 4 * p, (r // 32) * 32 * 32 * src1_rep + 2 * p))
-    for number in sorted(passes):
-        for index in passes[number]:
+    for number in range(-(-repeats // 32)):  # every pass runs, with or without active lanes
+        for index in passes.get(number, []):
             r, k = lanes[index]
             p = (r % 32) * 64 + k
             for byte in range(4):
                 scratch[4 * p + byte] = ("sum", index, byte)
-        zeroed = len(passes[number]) if count_form else min(64 * repeats, 2048)
+        zeroed = len(passes.get(number, [])) if count_form else min(64 * repeats, 2048)
         for offset in range(2 * zeroed):
             scratch[offset] = ("zero",)
     return places, scratch

@@ -388,3 +388,21 @@ def test_pyasc_keywords():
         asc.add_deq_relu(dst, src0, src1, mask=64, repeat_times=8,
                          repeat_params=asc.BinaryRepeatParams(1, 1, 1, 4, 8, 8), is_set_mask=True)
         assert core.ub_read(DST, 1024) == first
+
+
+@pytest.mark.parametrize("chip", ["A2", "950"])
+def test_a_mask_of_no_lane(chip):
+    """A contiguous mask of 0, which these products accept (a bit-wise mask of no bit is rejected, §1.3; the
+    registry fuzz found an IndexError here): dst and the sources stay as they were; on the A2 each pass's
+    Duplicate still zeroes the scratch's first calcSize halves (4 repeats: 256)."""
+    mask = 0
+    core = _page_core(chip)
+    with core:
+        dst, src0, src1 = _tensors()
+        asc.set_deq_scale(0.1)
+        before = bytearray(core.ub_read(0, core.chip.ub_bytes))
+        asc.add_deq_relu(dst, src0, src1, mask, 4, asc.BinaryRepeatParams(1, 1, 1, 4, 8, 8))
+        after = core.ub_read(0, core.chip.ub_bytes)
+    if chip in STAGED:
+        before[SCRATCH:SCRATCH + 2 * 256] = bytes(2 * 256)
+    assert after == bytes(before)

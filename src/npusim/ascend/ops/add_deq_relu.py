@@ -144,7 +144,7 @@ class StagedPlan(CastPlan):
         owner = np.full(SCRATCH_BYTES, -2, dtype=np.int64)
         byte = np.arange(4, dtype=np.int64)
         zeroed = min(lanes.repeats * lanes.lanes, CHUNK_LANES)  # the mask forms' calcSize, kept for their tail pass
-        for index in range(int(chunk[-1]) + 1):
+        for index in range(-(-lanes.repeats // CHUNK_REPEATS)):  # every pass runs, with or without active lanes
             picked = np.flatnonzero(chunk == index)
             owner[(4 * position[picked])[:, None] + byte] = 4 * picked[:, None] + byte
             owner[: 2 * (picked.size if count_form else zeroed)] = -1
@@ -192,8 +192,8 @@ def _require_no_later_read(written: Footprint, read: Footprint) -> None:
     """No byte an earlier pass writes is read by a later pass (passes are 32 repeats)."""
     w_bytes, w_repeat = written.byte_addrs()
     r_bytes, r_repeat = read.byte_addrs()
-    if int(w_repeat[-1]) < CHUNK_REPEATS:
-        return  # one pass
+    if w_repeat.size == 0 or int(w_repeat[-1]) < CHUNK_REPEATS:
+        return  # nothing written, or one pass
     order = np.argsort(w_bytes, kind="stable")
     w_sorted = w_bytes[order]
     spot = np.searchsorted(w_sorted, r_bytes)
@@ -240,7 +240,11 @@ class StagedBinding(CastBinding):
         halves = convert(_FLOAT32, _HALF, products, "rint", half_saturates(core))
         result = arith.compute("relu", _HALF, [halves])  # vmax(0, half): IEEE maximum with +0
         sum_bytes = sums.view(np.uint8)
-        scratch = np.where(self.scratch_source >= 0, sum_bytes[np.maximum(self.scratch_source, 0)], 0).astype(np.uint8)
+        if sum_bytes.size:
+            scratch = np.where(self.scratch_source >= 0, sum_bytes[np.maximum(self.scratch_source, 0)], 0)
+            scratch = scratch.astype(np.uint8)
+        else:  # no active lane: only the passes' zeros
+            scratch = np.zeros(self.scratch_source.size, np.uint8)
         self._commit_staged(core, dst, result, products, halves, scratch)
 
     def _commit_staged(self, core: Core, dst, result, products, halves, scratch) -> None:
