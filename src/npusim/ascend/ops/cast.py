@@ -50,6 +50,7 @@ from ..types import BinaryRepeatParams, MaskMode, RoundMode, UnaryRepeatParams
 from . import arith
 from .common import (
     c_api_page,
+    count_form_context,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
@@ -458,10 +459,6 @@ def _c_api_support(chip):
     return cast_pairs(chip) if chip.c_api else None
 
 
-def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
-    return () if form == "count" else (int(core.mask_mode), core.mask_words)
-
-
 # ------------------------------------------------------------------ registration
 _SETUP = ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
           "z = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 1024, 512)\n")
@@ -590,7 +587,7 @@ def _register_c_api(page: str, suffix: str, sync: bool):
         function, "ascend", "cast", "V", C_API_SYNC_FORMS if sync else C_API_FORMS,
         _compile_c_api(function, page, mode), f"{c_api_page(page)}; {_sections(src, dst)}", support=_c_api_support,
         exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}", examples=_c_api_examples(
-            page, function), plan_context=_c_api_context, fast_context=mask_fast_context, alias_of="cast",
+            page, function), plan_context=count_form_context, fast_context=mask_fast_context, alias_of="cast",
         doc=f"``cast`` from {src} to {dst} with ``{mode.name}`` ({page}.md): a count, or ``repeat`` repeats "
             f"under the vector mask register with the four strides.{barrier}",
     ))

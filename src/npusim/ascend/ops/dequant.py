@@ -57,6 +57,7 @@ from . import cast as cast_module
 from .common import (
     DST,
     c_api_page,
+    count_form_context,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
@@ -628,7 +629,7 @@ def _register_c_int322half(sync: bool):
         f"{c_api_page('asc_deq_int322half')} 功能说明; {RULES}",
         support=lambda chip: chip.dequant if chip.c_api else None, exactness=ACCURACY_MODEL,
         summary="dst = half(src * scale) per lane, the half scale of asc_set_deq_scale", examples=examples,
-        plan_context=cast_module._c_api_context, fast_context=_fast_context, alias_of="cast",
+        plan_context=count_form_context, fast_context=_fast_context, alias_of="cast",
         doc=f"``cast`` int32 -> half through DEQSCALE (asc_deq_int322half.md): a count, or ``repeat`` repeats "
             f"under the vector mask register with the four strides.{barrier}",
     ))

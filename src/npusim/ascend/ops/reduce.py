@@ -79,6 +79,7 @@ from ..types import MaskMode, ReduceOrder
 from . import arith
 from .common import (
     c_api_page,
+    count_form_context,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
@@ -684,11 +685,6 @@ C_API_REPEAT = Form("repeat", (DST, SRC, Param("repeat", is_int_arg), Param("dst
 _C_API_PRODUCTS = ("A2", "A3")  # every asc_*reduce* page: A2/A3 only
 
 
-def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
-    """The repeat form runs under the vector mask register in its mode; the count form sets its own."""
-    return () if form == "count" else (int(core.mask_mode), core.mask_words)
-
-
 def _c_api_ops() -> list[ReduceOp]:
     """``asc_datablock_reduce_*``, ``asc_pair_reduce_sum``, ``asc_repeat_reduce_sum`` and
     ``asc_repeat_reduce_{max,min}_{value_index,index_value,only_value,only_index}``
@@ -729,7 +725,8 @@ def _register_c_api(op: ReduceOp):
         op.name, "ascend", "reduce", "V", op.forms,
         lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.page} 功能说明",
         support=lambda chip, name=op.name: DTYPES_BY_PRODUCT[name].get(chip.name), exactness=op.exactness,
-        summary=op.summary, examples=_c_api_examples(op), plan_context=_c_api_context, fast_context=mask_fast_context,
+        summary=op.summary, examples=_c_api_examples(op), plan_context=count_form_context,
+        fast_context=mask_fast_context,
         alias_of=op.alias_of, doc=f"``{op.summary}`` ({op.page}).  The repeat form reads the lanes from the vector "
         "mask register; the count form reduces the first ``count`` elements in counter mode, contiguously.",
     ))
