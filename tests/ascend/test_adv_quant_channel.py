@@ -218,3 +218,27 @@ def test_per_tensor_arguments_with_a_scale_number_are_type_errors():
             quant(dst, src, 2.0, 0.5, 64, tmp, scale_count=32)
         with pytest.raises(TypeError):
             quant(dst, src, 2.0, src, 64, tmp)
+
+
+# 3.5 - 2**-10 is the midpoint of the halves 3.5 - 2**-9 (odd) and 3.5 (even); just below it a double's one rounding
+# to half gives 3.5 - 2**-9 (int8 3), the float32 first rounds onto the midpoint, which goes to 3.5 (int8 4).
+BELOW_A_HALF_MIDPOINT = 3.5 - 2**-10 - 2**-40
+
+
+@pytest.mark.parametrize(("dtype", "per_channel", "expected"), [
+    (asc.float16, True, 3),  # the per-channel offset is a T = half parameter: one rounding
+    (asc.float32, True, 4),  # T = float: the float, then static_cast<half>
+    (asc.float16, False, 4),  # the per-tensor offset is a float parameter whatever T is
+])
+def test_a_scalar_offset_is_rounded_as_its_c_parameter_type(dtype, per_channel, expected):
+    if per_channel:
+        got, _, _ = run(dtype, [0.0] * 32, [1.0] * 32, BELOW_A_HALF_MIDPOINT)
+    else:
+        with asc.Core("A2"):
+            src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 32)
+            src.write(np.zeros(32, dtype.np_dtype))
+            dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
+            tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
+            quant(dst, src, 1.0, BELOW_A_HALF_MIDPOINT, 32, tmp)
+            got = dst.read().tolist()
+    assert got == [expected] * 32

@@ -35,7 +35,7 @@ from ..ops.elementwise import add, adds, mul
 from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from ..types import RoundMode
-from .quant_common import HALF, NAME, PAGE, QuantConfig, check_overlap, chunk_length
+from .quant_common import HALF, NAME, PAGE, QuantConfig, check_overlap, chunk_length, to_half
 
 __all__ = ["quant_per_channel"]
 
@@ -107,8 +107,7 @@ def _parameter_tensor(core: Core, label: str, tensor, src: LocalTensor) -> Local
 def _half_offset(offset, src: LocalTensor) -> np.float16:
     """The scalar offset, a ``T`` parameter, as ``static_cast<half>``: float -> half for a float T."""
     require_scalar(NAME, "offset", offset, " or a LocalTensor")
-    with np.errstate(over="ignore"):
-        return np.float16(np.float32(offset)) if src.dtype.name == "float32" else np.float16(offset)
+    return to_half(offset, as_float=src.dtype.name == "float32")
 
 
 def _work(dst, src, tmp, scale, offset, count, config: QuantConfig, scale_count, offset_count) -> ChannelWork:

@@ -19,7 +19,7 @@ from ..scalars import require_scalar
 from ..tensor import LocalTensor
 
 __all__ = ["HALF", "MIN_TMP_BYTES", "NAME", "PAGE", "QUANT_PRODUCTS", "QuantConfig", "check_overlap",
-           "chunk_length", "half_scalars", "quant_operands"]
+           "chunk_length", "half_scalars", "quant_operands", "to_half"]
 
 NAME = "quant"
 PAGE = pages.ASCEND_QUANT
@@ -91,12 +91,19 @@ def half_scalars(scale, offset) -> tuple[np.float16, np.float16]:
     for label, value in (("scale", scale), ("offset", offset)):
         require_scalar(NAME, label, value)
     with np.errstate(over="ignore"):
-        as_float = np.float32(scale), np.float32(offset)
-    if not np.isfinite(as_float[0]) or abs(float(as_float[0])) > HALF_MAX:
+        as_float = np.float32(scale)
+    if not np.isfinite(as_float) or abs(float(as_float)) > HALF_MAX:
         raise ParameterRangeError(NAME, "scale", scale, "the scale stays inside half's range even when passed as "
                                   "float", f"[-{HALF_MAX}, {HALF_MAX}]", f"{PAGE} 约束说明")
+    return to_half(scale), to_half(offset)
+
+
+def to_half(value, as_float: bool = True) -> np.float16:
+    """``static_cast<half>`` of a C scalar parameter: a ``float`` one (``as_float``) holds the float32 nearest
+    ``value``, which is then rounded to half (two roundings); a ``half`` one is ``value`` rounded to half once.
+    Out of half's range: infinity, as the conversion gives."""
     with np.errstate(over="ignore"):
-        return np.float16(as_float[0]), np.float16(as_float[1])
+        return np.float16(np.float32(value)) if as_float else np.float16(value)
 
 
 def check_overlap(src: LocalTensor, dst: LocalTensor, tmp: LocalTensor, total: int, used_tmp: int) -> None:
