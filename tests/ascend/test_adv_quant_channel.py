@@ -204,11 +204,6 @@ def test_the_rows_fit_src_and_dst():
                     config=QuantConfig(scale_count=128, offset_count=128, work_local_size=256)).operand == "src size"
 
 
-@pytest.mark.parametrize("chip", ["950", "910", "310B"])
-def test_products_npusim_does_not_follow_are_unsupported(chip):
-    rejected(UnsupportedError, chip=chip)
-
-
 def test_per_tensor_arguments_with_a_scale_number_are_type_errors():
     with asc.Core("A2"):
         src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 64)
