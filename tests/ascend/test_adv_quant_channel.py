@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from npusim import ascend as asc
 from npusim.ascend.adv import QuantConfig, quant
-from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
+from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UninitializedReadError, UnsupportedError
 
 from .elementwise_reference import float_bits
 from .quant_reference import to_half_bits, to_int8
@@ -237,3 +237,32 @@ def test_a_scalar_offset_is_rounded_as_its_c_parameter_type(dtype, per_channel, 
             quant(dst, src, 1.0, BELOW_A_HALF_MIDPOINT, 32, tmp)
             got = dst.read().tolist()
     assert got == [expected] * 32
+
+
+@pytest.mark.parametrize(("dtype", "per_channel", "channels", "written"), [
+    (asc.float16, False, 0, {"src": 512}),  # the second chunk of 256 halves reads never-written src
+    (asc.float32, False, 0, {"src": 512}),
+    (asc.float16, True, 64, {"src": 64, "scale": 64}),  # rows 2 .. 16 of src never written
+    (asc.float32, True, 64, {"src": 64, "scale": 64}),  # ... after the float scale's cast to half
+    (asc.float16, True, 512, {"src": 1024, "scale": 256}),  # each row's second chunk reads never-written scales
+])
+def test_under_a_raising_policy_never_written_sources_reject_the_call_up_front(dtype, per_channel, channels,
+                                                                               written):
+    """A step that raised after earlier steps ran would leave dst's first chunks (or a float scale's halves)
+    behind: the bytes every step reads are checked before the first one."""
+    with asc.Core("A2", uninit="raise", trace=True) as core:
+        src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 1024)
+        src.write(np.ones(written["src"], dtype.np_dtype))
+        scale = 2.0
+        if per_channel:
+            scale = asc.LocalTensor(dtype, asc.TPosition.VECIN, 0x2000, channels)
+            scale.write(np.ones(written["scale"], dtype.np_dtype))
+        dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 1024)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
+        for tensor in (dst, tmp):
+            tensor.write(np.zeros(tensor.tile_size, tensor.dtype.np_dtype))
+        before = core.ub_read(0, core.ub.size_bytes)
+        with pytest.raises(UninitializedReadError) as caught:
+            quant(dst, src, scale, 0.5, 1024, tmp)
+        assert caught.value.instruction == "quant" and not core.trace
+        assert core.ub_read(0, core.ub.size_bytes) == before

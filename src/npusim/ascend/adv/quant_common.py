@@ -19,7 +19,7 @@ from ..scalars import require_scalar
 from ..tensor import LocalTensor
 
 __all__ = ["HALF", "MIN_TMP_BYTES", "NAME", "PAGE", "QUANT_PRODUCTS", "QuantConfig", "check_overlap",
-           "chunk_length", "half_scalars", "quant_operands", "to_half"]
+           "check_written_up_front", "chunk_length", "half_scalars", "quant_operands", "to_half"]
 
 NAME = "quant"
 PAGE = pages.ASCEND_QUANT
@@ -104,6 +104,15 @@ def to_half(value, as_float: bool = True) -> np.float16:
     Out of half's range: infinity, as the conversion gives."""
     with np.errstate(over="ignore"):
         return np.float16(np.float32(value)) if as_float else np.float16(value)
+
+
+def check_written_up_front(core, spans: dict[str, tuple[int, int]]) -> None:
+    """Under a raising never-written policy, the caller's bytes the steps read (``label -> [start, stop)``),
+    checked before the first step runs: a later step's raise would leave the earlier steps' writes (dst's
+    first chunks, a float scale tensor's halves), and a rejected call changes nothing."""
+    if core.ub.raises_on_uninitialized():
+        for label, (start, stop) in spans.items():
+            core.ub.check_initialized_span(NAME, label, start, stop)
 
 
 def check_overlap(src: LocalTensor, dst: LocalTensor, tmp: LocalTensor, total: int, used_tmp: int) -> None:
