@@ -266,3 +266,30 @@ def test_under_a_raising_policy_never_written_sources_reject_the_call_up_front(d
             quant(dst, src, scale, 0.5, 1024, tmp)
         assert caught.value.instruction == "quant" and not core.trace
         assert core.ub_read(0, core.ub.size_bytes) == before
+
+
+@pytest.mark.parametrize(("dtype", "per_channel"), [(asc.float16, False), (asc.float16, True), (asc.float32, True)])
+def test_an_integer_offset_past_floats_range_is_infinity(dtype, per_channel):
+    """A Python int too large for a double is still a number: rounded to float (half) it is +inf, which
+    saturates every int8 to 127 (not an OverflowError from a conversion through a double)."""
+    if per_channel:
+        got, _, _ = run(dtype, [0.0] * 32, [1.0] * 32, 10**400)
+    else:
+        with asc.Core("A2"):
+            src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 32)
+            src.write(np.zeros(32, dtype.np_dtype))
+            dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
+            tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
+            quant(dst, src, 1.0, 10**400, 32, tmp)
+            got = dst.read().tolist()
+    assert got == [127] * 32
+
+
+def test_an_integer_scale_past_floats_range_is_out_of_halfs_range():
+    with asc.Core("A2"):
+        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 32)
+        dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
+        with pytest.raises(ParameterRangeError) as caught:
+            quant(dst, src, -(10**400), 0.0, 32, tmp)
+        assert caught.value.operand == "scale"

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...dtypes import DTYPES
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...rounding import float_bits
 from ...validate import require_uint
 from .. import pages
 from ..ops.common import require_ub_tensor
@@ -30,6 +31,7 @@ SRC_DTYPES = frozenset({"float16", "float32"})
 MIN_TMP_BYTES = 2 * 256  # GetAscendQuantMaxMinTmpSize's minValue (impl/adv_api/tiling/.../ascend_quant_tiling_impl.cpp)
 HALF_MAX = 65504.0
 HALF = DTYPES["float16"]
+FLOAT = DTYPES["float32"]
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,7 @@ def half_scalars(scale, offset) -> tuple[np.float16, np.float16]:
     (约束说明: 当Scale为float类型时，其取值范围仍为half类型的取值范围)."""
     for label, value in (("scale", scale), ("offset", offset)):
         require_scalar(NAME, label, value)
-    with np.errstate(over="ignore"):
-        as_float = np.float32(scale)
+    as_float = _as_float32(scale)
     if not np.isfinite(as_float) or abs(float(as_float)) > HALF_MAX:
         raise ParameterRangeError(NAME, "scale", scale, "the scale stays inside half's range even when passed as "
                                   "float", f"[-{HALF_MAX}, {HALF_MAX}]", f"{PAGE} 约束说明")
@@ -101,9 +102,17 @@ def half_scalars(scale, offset) -> tuple[np.float16, np.float16]:
 def to_half(value, as_float: bool = True) -> np.float16:
     """``static_cast<half>`` of a C scalar parameter: a ``float`` one (``as_float``) holds the float32 nearest
     ``value``, which is then rounded to half (two roundings); a ``half`` one is ``value`` rounded to half once.
-    Out of half's range: infinity, as the conversion gives."""
+    Each rounding is of the exact value, to nearest even, an ``int`` included (as every scalar parameter's,
+    :func:`npusim.ascend.scalars.scalar_bits`); out of range: infinity."""
+    if not as_float:
+        return np.uint16(float_bits(value, HALF)).view(np.float16)
     with np.errstate(over="ignore"):
-        return np.float16(np.float32(value)) if as_float else np.float16(value)
+        return np.float16(_as_float32(value))  # numpy's float32 -> half is IEEE's, to nearest even
+
+
+def _as_float32(value) -> np.float32:
+    """``value`` as a C ``float`` parameter: the exact value rounded once to float32."""
+    return np.uint32(float_bits(value, FLOAT)).view(np.float32)
 
 
 def check_written_up_front(core, spans: dict[str, tuple[int, int]]) -> None:
