@@ -220,23 +220,30 @@ def test_per_tensor_arguments_with_a_scale_number_are_type_errors():
 BELOW_A_HALF_MIDPOINT = 3.5 - 2**-10 - 2**-40
 
 
+def zeros_quantised(dtype, per_channel: bool, offset) -> list[int]:
+    """32 zeros quantised with scale 1 (a tensor of 32 channels, or a number) and ``offset``: int8(half(offset))."""
+    if per_channel:
+        return run(dtype, [0.0] * 32, [1.0] * 32, offset)[0]
+    return run_per_tensor(dtype, 1.0, offset)
+
+
+def run_per_tensor(dtype, scale, offset) -> list[int]:
+    with asc.Core("A2"):
+        src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 32)
+        src.write(np.zeros(32, dtype.np_dtype))
+        dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
+        quant(dst, src, scale, offset, 32, tmp)
+        return dst.read().tolist()
+
+
 @pytest.mark.parametrize(("dtype", "per_channel", "expected"), [
     (asc.float16, True, 3),  # the per-channel offset is a T = half parameter: one rounding
     (asc.float32, True, 4),  # T = float: the float, then static_cast<half>
     (asc.float16, False, 4),  # the per-tensor offset is a float parameter whatever T is
 ])
 def test_a_scalar_offset_is_rounded_as_its_c_parameter_type(dtype, per_channel, expected):
-    if per_channel:
-        got, _, _ = run(dtype, [0.0] * 32, [1.0] * 32, BELOW_A_HALF_MIDPOINT)
-    else:
-        with asc.Core("A2"):
-            src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 32)
-            src.write(np.zeros(32, dtype.np_dtype))
-            dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
-            tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
-            quant(dst, src, 1.0, BELOW_A_HALF_MIDPOINT, 32, tmp)
-            got = dst.read().tolist()
-    assert got == [expected] * 32
+    assert zeros_quantised(dtype, per_channel, BELOW_A_HALF_MIDPOINT) == [expected] * 32
 
 
 @pytest.mark.parametrize(("dtype", "per_channel", "channels", "written"), [
@@ -272,24 +279,10 @@ def test_under_a_raising_policy_never_written_sources_reject_the_call_up_front(d
 def test_an_integer_offset_past_floats_range_is_infinity(dtype, per_channel):
     """A Python int too large for a double is still a number: rounded to float (half) it is +inf, which
     saturates every int8 to 127 (not an OverflowError from a conversion through a double)."""
-    if per_channel:
-        got, _, _ = run(dtype, [0.0] * 32, [1.0] * 32, 10**400)
-    else:
-        with asc.Core("A2"):
-            src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 32)
-            src.write(np.zeros(32, dtype.np_dtype))
-            dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
-            tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
-            quant(dst, src, 1.0, 10**400, 32, tmp)
-            got = dst.read().tolist()
-    assert got == [127] * 32
+    assert zeros_quantised(dtype, per_channel, 10**400) == [127] * 32
 
 
 def test_an_integer_scale_past_floats_range_is_out_of_halfs_range():
-    with asc.Core("A2"):
-        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 32)
-        dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
-        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
-        with pytest.raises(ParameterRangeError) as caught:
-            quant(dst, src, -(10**400), 0.0, 32, tmp)
-        assert caught.value.operand == "scale"
+    with pytest.raises(ParameterRangeError) as caught:
+        run_per_tensor(asc.float16, -(10**400), 0.0)
+    assert caught.value.operand == "scale"
