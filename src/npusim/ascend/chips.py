@@ -37,6 +37,7 @@ from ..sources import semantics
 __all__ = [
     "AscendChip",
     "CHIPS",
+    "COMPLEX",
     "CompareSupport",
     "DequantSupport",
     "IEEE_COMPARE_SOURCE",
@@ -339,10 +340,12 @@ _A2_A3_COMPARE = CompareSupport(
 
 # ------------------------------------------------- vector arithmetic and fill dtypes
 # "数据类型" sections of 基础算术/{Add,Sub,Mul,Max,Min,Abs,Adds,Muls}.md and 数据填充/Duplicate.md.
-# Complex and 4/8-bit float types of the 950 are not modelled.
+# The 950's 4/8-bit float types are not modelled; its complex32/complex64 (count forms only) are
+# (docs/semantics.md §5.29).
 _INT16_HALF_INT32_FLOAT = frozenset({"int16", "float16", "int32", "float32"})
 _B16_B32 = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
 _B8_B64_INT = frozenset({"int8", "uint8", "int64", "uint64"})
+COMPLEX = frozenset({"complex32", "complex64"})
 
 
 def _vector_dtypes(*, binary: frozenset[str], abs_: frozenset[str], scalar: frozenset[str],
@@ -358,14 +361,14 @@ def _vector_dtypes(*, binary: frozenset[str], abs_: frozenset[str], scalar: froz
 _A2_A3_VECTOR = _vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT, scalar=_INT16_HALF_INT32_FLOAT,
                                duplicate=_B16_B32)
 _950_VECTOR = {
-    "add": OpDtypes(_B16_B32, _B8_B64_INT),
-    "sub": OpDtypes(_B16_B32, _B8_B64_INT),
-    "mul": OpDtypes(_B16_B32, frozenset({"int64", "uint64"})),
+    "add": OpDtypes(_B16_B32, _B8_B64_INT | COMPLEX),
+    "sub": OpDtypes(_B16_B32, _B8_B64_INT | COMPLEX),
+    "mul": OpDtypes(_B16_B32, frozenset({"int64", "uint64"}) | COMPLEX),
     "max": OpDtypes(_B16_B32, _B8_B64_INT),
     "min": OpDtypes(_B16_B32, _B8_B64_INT),
-    "abs": OpDtypes(_INT16_HALF_INT32_FLOAT, frozenset({"int8", "int64"})),
-    "adds": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, _B8_B64_INT),
-    "muls": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"})),
+    "abs": OpDtypes(_INT16_HALF_INT32_FLOAT, frozenset({"int8", "int64"})),  # complex sources: COMPLEX_ABS
+    "adds": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, _B8_B64_INT | COMPLEX),
+    "muls": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}) | COMPLEX),
     "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn"}),
 }
 _DATA_COPY_PAD_950 = B8_TO_B64
