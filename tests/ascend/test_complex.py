@@ -255,3 +255,71 @@ def test_rejected_complex_calls():
         _rejected(core, lambda: asc.add(x, x, f.reinterpret_cast(asc.complex32), 8), UnsupportedError)
         # the count still bounds the tensors
         _rejected(core, lambda: asc.add(x, x, x, 65), ConstraintError)
+
+
+# ------------------------------------------------------------------ bytes of the element size: movement, fill, select
+def _gm(array: np.ndarray) -> asc.GlobalTensor:
+    g = asc.GlobalTensor()
+    g.set_global_buffer(array)
+    return g
+
+
+def test_data_copy_moves_complex_elements_as_bytes():
+    """DataCopy GM -> UB -> UB -> GM (the 950's pages list complex32/complex64): the bytes, NaN payloads
+    included, arrive unchanged."""
+    src = (np.arange(64) * (1 - 2j)).astype(np.complex64)
+    src.view(np.uint32)[3] = 0x7F800123  # a signalling NaN in a real part
+    out = np.zeros(64, dtype=np.complex64)
+    with asc.Core("950"):
+        a = asc.LocalTensor(asc.complex64, asc.TPosition.VECIN, 0, 64)
+        b = asc.LocalTensor(asc.complex64, asc.TPosition.VECOUT, 1024, 64)
+        asc.data_copy(a, _gm(src), 64)
+        asc.data_copy(b, a, 64)
+        asc.data_copy(_gm(out), b, 64)
+    assert out.tobytes() == src.tobytes()
+
+
+def test_data_copy_pad_of_complex32():
+    """DataCopyPad GM -> UB of 3 complex32 elements (12 bytes) a row, padded to a 32-byte block."""
+    src = np.arange(6, dtype=np.uint32) | 0x3C000000
+    with asc.Core("950") as core:
+        core.ub_write(0, bytes(range(64)))
+        ub = asc.LocalTensor(asc.complex32, asc.TPosition.VECIN, 0, 16)
+        g = asc.GlobalTensor()
+        g.set_global_buffer(src.view(asc.complex32.np_dtype))
+        asc.data_copy_pad(ub, g, asc.DataCopyExtParams(2, 12, 0, 0, 0),
+                          asc.DataCopyPadExtParams(asc.complex32, False, 0, 0, 0))
+        got = lanes_of(core.ub_read(0, 64), 4)
+    assert got[0:3] == list(src[0:3]) and got[8:11] == list(src[3:6])
+
+
+def test_duplicate_select_of_complex():
+    """Duplicate (count form) writes the scalar's two parts; Select (count form) picks whole elements."""
+    with asc.Core("950") as core:
+        a = asc.LocalTensor(asc.complex32, asc.TPosition.VECIN, 0, 64)
+        b = asc.LocalTensor(asc.complex32, asc.TPosition.VECIN, 256, 64)
+        o = asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 512, 64)
+        sel = asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 768, 32)
+        asc.duplicate(a, 1 + 2j, 64)
+        asc.duplicate(b, complex(0.0, -0.5), 64)  # (-0.5j has real part -0.0)
+        sel.write([0b00000101] + [0] * 31)
+        asc.select(o, sel, a, b, sel_mode=asc.SelMode.VSEL_TENSOR_TENSOR_MODE, count=64)
+        lanes = lanes_of(core.ub_read(512, 16), 4)
+        one_two, minus_half_i = cref.whole(0x3C00, 0x4000, "complex32"), cref.whole(0x0000, 0xB800, "complex32")
+        assert lanes == [one_two, minus_half_i, one_two, minus_half_i]
+        _rejected(core, lambda: asc.duplicate(a, 1j, 16, 1, 1, 8), UnsupportedError, "in this form")
+
+
+def test_transpose_nchw_of_complex32():
+    """Transpose NCHW -> NHWC (the 950 lists complex32): 4-byte elements moved as a uint32 transpose moves them."""
+    n, c, h, w = 1, 2, 2, 8
+    values = np.arange(n * c * h * w, dtype=np.uint32) * 0x00010001
+    expected = values.reshape(n, c, h, w).transpose(0, 2, 3, 1).reshape(-1)
+    with asc.Core("950") as core:
+        src = asc.LocalTensor(asc.complex32, asc.TPosition.VECIN, 0, values.size)
+        dst = asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 1024, values.size)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 4096, 8192)
+        core.ub_write(0, values.tobytes())
+        params = asc.TransposeParamsExt(n, c, h, w, asc.TransposeType.TRANSPOSE_NCHW2NHWC)
+        asc.transpose(dst, src, tmp, params)
+        assert core.ub_read(1024, values.size * 4) == expected.tobytes()

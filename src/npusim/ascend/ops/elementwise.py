@@ -216,7 +216,9 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
              "dst = max(src0, src1) per lane (IEEE maximum: NaN wins, -0 < +0)"),
     VectorOp("min", f"{DOC_DIR}/Min.md", ("src0", "src1"), "min", False, True, _binary_forms(),
              "dst = min(src0, src1) per lane (IEEE minimum: NaN wins, -0 < +0)"),
-    VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS, "dst = |src| per lane"),
+    VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS,
+             "dst = |src| per lane (the 950's count form also takes a complex32 / complex64 src: dst = sqrt(re^2 + "
+             "im^2) in its component type, each step rounded)"),
     VectorOp("adds", f"{DOC_DIR}/Adds.md", ("src",), "add", True, False, SCALAR_FORMS,
              "dst = src + scalar per lane, the scalar rounded to T first", IEEE_RNE),
     VectorOp("muls", f"{DOC_DIR}/Muls.md", ("src",), "mul", True, False, SCALAR_FORMS,
@@ -401,7 +403,8 @@ def _complex_abs_source(op: VectorOp, core: Core, form: str, dst: LocalTensor, s
                              f"{op.doc} 函数原型; {semantics('5.29')}")
     if form != "count":
         raise UnsupportedError(op.name, "src dtype", src.dtype.name, "a complex source takes only the count form "
-                               "(tensor前n个复数计算)", "abs(dst, src, count)", f"{op.doc} 函数原型; {semantics('5.29')}")
+                               "(tensor前n个复数计算)", "abs(dst, src, count)",
+                               f"{op.doc} 函数原型; {semantics('5.29')}")
     if (src.dtype.name, dst.dtype.name) not in pairs:
         wanted = dict(pairs)[src.dtype.name]
         raise UnsupportedError(op.name, "dst dtype", dst.dtype.name, f"the magnitude of a {src.dtype} source has "
