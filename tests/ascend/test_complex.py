@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.errors import ConstraintError, OverlapError, UnsupportedError
 
+from . import cast_reference
 from . import complex_reference as cref
 from . import reference_model as ref
 from .test_elementwise import SETTINGS, special_bits
@@ -323,3 +324,48 @@ def test_transpose_nchw_of_complex32():
         params = asc.TransposeParamsExt(n, c, h, w, asc.TransposeType.TRANSPOSE_NCHW2NHWC)
         asc.transpose(dst, src, tmp, params)
         assert core.ub_read(1024, values.size * 4) == expected.tobytes()
+
+
+# ------------------------------------------------------------------ Cast
+CASTS = {("complex32", "complex64"): (0,), ("complex64", "complex32"): (0, 1, 2, 3, 4, 5, 6),
+         ("complex64", "complex64"): (1, 2, 3, 4, 5)}  # Cast.md 数据类型 (the 950): RoundMode values
+
+
+@SETTINGS
+@given(pair=st.sampled_from(sorted(CASTS)), data=st.data())
+def test_complex_cast_matches_the_reference(pair, data):
+    """Cast's complex lines convert each part as the component line does (dav_3510 CastIntrinsicsB64ImplVF): the
+    cast reference applied to the real and to the imaginary part; half targets saturate (the trait's SAT)."""
+    src_fmt, dst_fmt = pair
+    mode = data.draw(st.sampled_from(CASTS[pair]))
+    count = data.draw(st.integers(1, 100))
+    x = data.draw(st.lists(complex_bits(src_fmt), min_size=count, max_size=count))
+    src_size, dst_size = cref.SIZE[src_fmt], cref.SIZE[dst_fmt]
+    with asc.Core("950") as core:
+        core.ub_write(0, to_bytes(x, src_size))
+        src = asc.LocalTensor(COMPLEX[src_fmt], asc.TPosition.VECIN, 0, count)
+        dst = asc.LocalTensor(COMPLEX[dst_fmt], asc.TPosition.VECOUT, 0x4000, count)
+        asc.cast(dst, src, asc.RoundMode(mode), count)
+        got = lanes_of(core.ub_read(0x4000, count * dst_size), dst_size)
+    comp_src, comp_dst = cref.COMPONENT[src_fmt], cref.COMPONENT[dst_fmt]
+    saturate = comp_dst == "float16"
+    expected = [cref.whole(*(cast_reference.cast(comp_src, comp_dst, part, mode, saturate)
+                             for part in cref.parts(bits, src_fmt)), dst_fmt) for bits in x]
+    assert got == expected
+
+
+def test_complex_cast_rules():
+    with asc.Core("950") as core:
+        core.ub_write(0, bytes(1024))
+        x = asc.LocalTensor(asc.complex64, asc.TPosition.VECIN, 0, 32)
+        h = asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 512, 32)
+        f = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 512, 32)
+        _rejected(core, lambda: asc.cast(h, x, asc.RoundMode.CAST_RINT, 32, 1, asc.UnaryRepeatParams()),
+                  UnsupportedError, "count form")
+        _rejected(core, lambda: asc.cast(x, h, asc.RoundMode.CAST_RINT, 8), UnsupportedError, "other rounding")
+        _rejected(core, lambda: asc.cast(f, x, asc.RoundMode.CAST_RINT, 8), UnsupportedError, "this pair")
+    with asc.Core("A2") as core:
+        core.ub_write(0, bytes(1024))
+        x = asc.LocalTensor(asc.complex64, asc.TPosition.VECIN, 0, 32)
+        h = asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 512, 32)
+        _rejected(core, lambda: asc.cast(h, x, asc.RoundMode.CAST_RINT, 8), UnsupportedError, "this pair")
