@@ -369,3 +369,46 @@ def test_complex_cast_rules():
         x = asc.LocalTensor(asc.complex64, asc.TPosition.VECIN, 0, 32)
         h = asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 512, 32)
         _rejected(core, lambda: asc.cast(h, x, asc.RoundMode.CAST_RINT, 8), UnsupportedError, "this pair")
+
+
+# ------------------------------------------------------------------ access records
+@pytest.mark.parametrize("call", ["add", "mul_scalar", "abs", "cast"])
+def test_access_records_are_exact(call):
+    """Every byte a complex call changes lies in its record's writes, and the written bytes depend on no byte
+    outside its reads and writes (re-randomising the others changes none of them)."""
+    span = 0x3000
+    rng = np.random.default_rng(7)
+
+    def run(image: bytes):
+        with asc.Core("950", trace=True) as core:
+            core.ub_write(0, image)
+            x = asc.LocalTensor(asc.complex64, asc.TPosition.VECIN, 0x0000, 100)
+            y = asc.LocalTensor(asc.complex64, asc.TPosition.VECIN, 0x0400, 100)
+            z = asc.LocalTensor(asc.complex64, asc.TPosition.VECOUT, 0x0800, 100)
+            if call == "add":
+                asc.add(z, x, y, 77)
+            elif call == "mul_scalar":
+                asc.muls(z, x, 0.5 - 3j, 77)
+            elif call == "abs":
+                asc.abs(asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0x1000, 100), x, 77)
+            else:
+                asc.cast(asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 0x1000, 100), x,
+                         asc.RoundMode.CAST_RINT, 77)
+            return core.ub_read(0, span), core.trace[-1]
+
+    def mask(ranges):
+        m = np.zeros(span, bool)
+        for r in ranges:
+            m[r.start:r.stop] = True
+        return m
+
+    image = rng.integers(0, 256, span, dtype=np.uint8).tobytes()
+    after, record = run(image)
+    writes, touched = mask(record.writes), mask(record.writes) | mask(record.reads)
+    changed = np.frombuffer(after, np.uint8) != np.frombuffer(image, np.uint8)
+    assert not (changed & ~writes).any()
+    other = np.where(touched, np.frombuffer(image, np.uint8), rng.integers(0, 256, span, dtype=np.uint8))
+    again, _ = run(other.astype(np.uint8).tobytes())
+    assert np.array_equal(np.frombuffer(again, np.uint8)[writes], np.frombuffer(after, np.uint8)[writes])
+    size = {"abs": 4, "cast": 4}.get(call, 8)
+    assert writes.sum() == 77 * size
