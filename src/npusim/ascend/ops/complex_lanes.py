@@ -61,6 +61,10 @@ def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: 
         Raw complex lanes (``dtype.raw``); for ``abs`` the raw bits of the component type.
     """
     component = dtype.component
+    if component.name == "float32" and operation in ("add", "sub", "mul"):
+        fast = _float32_lanes(operation, dtype, operands)
+        if fast is not None:
+            return fast
 
     def step(op: str, *values: np.ndarray) -> np.ndarray:
         return arith.compute(op, component, list(values), saturate)
@@ -77,6 +81,31 @@ def compute(operation: str, dtype: DType, operands: list[np.ndarray], saturate: 
     if operation == "div":
         return _divide(a, b, c, d, component, step, dtype)
     raise ValueError(f"unknown complex operation {operation!r}")
+
+
+def _float32_lanes(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.ndarray | None:
+    """complex64 add / sub / mul with numpy's float32 arithmetic on the parts, each operation one IEEE rounding to
+    nearest even: the steps above, when every result is finite (float results never saturate).  ``None`` where
+    some part is infinite or NaN: the step-by-step path then applies the NaN rule (docs/numerics.md)."""
+    (a, b), (c, d) = (_float_parts(op) for op in operands)
+    shape = a.shape if a.shape == c.shape else np.broadcast_shapes(a.shape, c.shape)
+    out = np.empty(shape + (2,), np.float32)
+    with np.errstate(all="ignore"):
+        if operation == "mul":
+            np.subtract(a * c, b * d, out=out[..., 0])
+            np.add(b * c, a * d, out=out[..., 1])
+        else:
+            combine = np.add if operation == "add" else np.subtract
+            combine(a, c, out=out[..., 0])
+            combine(b, d, out=out[..., 1])
+    if not np.logical_and.reduce(np.isfinite(out), axis=None):
+        return None
+    return out.view(dtype.raw).reshape(shape)
+
+
+def _float_parts(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    pairs = np.ascontiguousarray(raw).view(np.float32).reshape(raw.shape + (2,))
+    return pairs[..., 0], pairs[..., 1]
 
 
 def _divide(a, b, c, d, component: DType, step, dtype: DType) -> np.ndarray:
