@@ -81,7 +81,8 @@ CAST_PAGE = pages.CAST
 MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMode.CAST_FLOOR: "floor",
               RoundMode.CAST_CEIL: "ceil", RoundMode.CAST_ROUND: "round", RoundMode.CAST_TRUNC: "trunc",
               RoundMode.CAST_ODD: "odd"}  # CAST_NONE: RINT where the value does not fit (RoundMode取值说明)
-COUNT_ONLY_950 = frozenset({"float64"})  # "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
+# "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
+COUNT_ONLY_950 = frozenset({"float64", "complex32", "complex64"})
 
 CAST_FORMS = (
     Form("mask", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("mask", is_mask_arg),
@@ -136,7 +137,8 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
         return DEQ  # int32 -> half through SetDeqScale's half scale, roundMode ignored (Cast.md 数据类型; §5.21)
     if not count_form and core.chip.name == "950" and COUNT_ONLY_950 & set(pair):
         raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
-                               "double converts only in the count form on the 950", "the count form",
+                               "double and complex types convert only in the count form on the 950",
+                               "the count form",
                                f"{CAST_PAGE} 约束说明; {semantics('5.8')}")
     if mode not in modes:
         raise UnsupportedError(name, "round_mode", mode.name,
