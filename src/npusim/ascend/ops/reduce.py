@@ -64,7 +64,7 @@ from ...errors import ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
 from ...memory import run_start
 from ...overloads import Form, Param
-from ...rounding import float_format
+from ...rounding import float_array_bits, float_format
 from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
@@ -588,7 +588,8 @@ def tree_sum(groups: np.ndarray, src: DType, dst: DType, saturate: bool) -> np.n
 
 def _finite_tree_sum(groups: np.ndarray, dtype: DType) -> np.ndarray | None:
     """:func:`tree_sum` of half or float32 rows in IEEE arithmetic (each node's float32 sum rounded to
-    nearest even T, as :func:`.arith.compute` rounds it), or ``None`` if some row's sum is not finite.
+    nearest even T by :func:`~npusim.rounding.float_array_bits`, as :func:`.arith.compute` rounds it), or
+    ``None`` if some row's sum is not finite.
 
     A node that is infinite or NaN makes every node above it infinite or NaN (the tree only adds), so a
     finite root means no node met the products' infinity, NaN or saturation rules: the IEEE results are
@@ -602,7 +603,7 @@ def _finite_tree_sum(groups: np.ndarray, dtype: DType) -> np.ndarray | None:
     with np.errstate(all="ignore"):  # an overflow shows in the root, which sends the call to the exact path
         while level.shape[1] > 1:
             pairs = level[:, 0::2].astype(_SINGLE) + level[:, 1::2]
-            level = pairs.astype(_HALF) if dtype.np_dtype == _HALF else pairs
+            level = float_array_bits(pairs, dtype).view(_HALF) if dtype.np_dtype == _HALF else pairs
     root = level[:, 0]
     if not np.logical_and.reduce(np.isfinite(root), axis=None):
         return None
