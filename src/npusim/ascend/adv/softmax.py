@@ -1,4 +1,5 @@
-"""SoftMax (ND format) as the vendor computes it on Atlas A2/A3 and the 310P AI Core: npusim's own instructions.
+"""SoftMax (ND format) as the vendor computes it on Atlas A2/A3 and the 310P AI Core: npusim's own instructions;
+on the 950 and Kirin X90/9030 the register-ISA vector function (:mod:`.softmax_regbase`, docs/softmax.md §2).
 
 ``softmax(dst, sum, max, src, tiling, temp_buffer=None)`` is pyasc's ``asc.adv.softmax`` and
 Ascend C's ``SoftMax<T>(dst, sumTensor, maxTensor, src[, sharedTmpBuffer], tiling)`` (SoftMax.md),
@@ -473,9 +474,10 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
 
     ``sum``/``max`` hold one 32-byte block (the same value repeated) per row.  ``src`` and ``dst``
     may be the same tensor.  ``temp_buffer`` (uint8, at least GetSoftMaxMinTmpSize bytes) is the
-    sharedTmpBuffer form; without it the API uses its own scratch.  Accuracy model (the module
-    docstring): exact given npusim's ``exp``.  Memory and registers are left unchanged when a
-    check rejects the call or the call is interrupted.
+    sharedTmpBuffer form; without it the API uses its own scratch (A2/A3, 310P; the 950 and Kirin need
+    ``temp_buffer``, docs/softmax.md §2.5).  Accuracy model (the module docstring): exact given npusim's
+    ``exp`` (and on the 950/Kirin its flush-to-zero ``exp`` and division, §2.4).  Memory and registers
+    are left unchanged when a check rejects the call or the call is interrupted.
     """
     for operand, value in (("dst", dst), ("sum", sum), ("max", max), ("src", src)):
         _require_tensor(operand, value)
