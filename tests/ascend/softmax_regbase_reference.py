@@ -8,6 +8,8 @@ first ``k`` (oriSrcK) elements, in float:
 
 * ``srcK == 8`` (float): max = the adjacent-pair tree of the row's 8 lanes (ReduceMaxWithDataBlock, the lanes
   past ``k`` as -inf); sum = the tree of its 8 exps (ReduceSumWithDataBlock, past ``k`` as +0);
+* ``srcK == 16``: max and sum = the trees of the row's two 8-lane DataBlocks (past ``k`` as -inf / +0),
+  combined by one Max / Add (SingleSoftMaxGenericNDAlignedWithBlkVFImpl L689-835);
 * ``k <= 64``: max = the tree of the 64 lanes of one register (ReduceMax, past ``k`` as -inf), sum = the
   tree of the 64 exps (ReduceSum, past ``k`` as +0);
 * otherwise: 64 lanes start at -inf (max) / +0 (sum) and take each 64-element chunk in turn, lane by lane (the
@@ -84,6 +86,9 @@ def row(values: np.ndarray, k: int, stride: int) -> tuple[np.float32, np.float32
     neg_inf, zero = F32(-math.inf), F32(0.0)
     if stride == 8:
         maximum = tree(x + [neg_inf] * (8 - k), _max)
+    elif stride == 16:
+        lanes = x + [neg_inf] * (16 - k)
+        maximum = _max(tree(lanes[:8], _max), tree(lanes[8:], _max))
     elif k <= 64:
         maximum = tree(x + [neg_inf] * (64 - k), _max)
     else:
@@ -95,6 +100,9 @@ def row(values: np.ndarray, k: int, stride: int) -> tuple[np.float32, np.float32
         e = [exp_950(_canon(v - maximum)) for v in x]
     if stride == 8:
         total = tree(e + [zero] * (8 - k), _add)
+    elif stride == 16:
+        lanes = e + [zero] * (16 - k)
+        total = _add(tree(lanes[:8], _add), tree(lanes[8:], _add))
     elif k <= 64:
         total = tree(e + [zero] * (64 - k), _add)
     else:

@@ -50,6 +50,9 @@ def touched(rows: int, stride: int, k: int, stat_bytes: int) -> int:
     """Bytes of the work area the vector function writes (regbase/3510/softmax_impl.h, docs/softmax.md §2.3)."""
     if stride == 8:
         return (16 * -(-rows // 8) + 8 * rows) * 4
+    if stride == 16:  # the exps, tmpUb0 (ceil8(m)), tmpUb (8 (factor - 1) + 128), tmpUb1 (8 factor)
+        groups = -(-rows // 4)
+        return (rows * 16 + -(-rows // 8) * 8 + 8 * (groups - 1) + 128 + 8 * groups) * 4
     return (rows * (32 // stat_bytes) + (rows - 1) * stride + k) * 4
 
 
@@ -117,9 +120,11 @@ def assert_ub_matches(layout: Layout) -> None:
 
 
 # -------------------------------------------------------------------------- every vector function
-# srcK == 8 (ForBlk: 8 rows a register, a partial group), k <= 64 (one register a row), k mod 64 != 0 (a tail),
+# srcK == 8 (ForBlk: 8 rows a register, a partial group), srcK == 16 (4 rows a register), k <= 64 (one
+# register a row), k mod 64 != 0 (a tail),
 # k mod 64 == 0 (whole chunks), long rows
-SHAPES = [(8, 8), (3, 8), (13, 8), (1, 8), (3, 24), (2, 40), (5, 64), (5, 72), (4, 136), (3, 192), (2, 520),
+SHAPES = [(8, 8), (3, 8), (13, 8), (1, 8), (4, 16), (7, 16), (1, 16), (3, 24), (2, 40), (5, 64), (5, 72),
+          (4, 136), (3, 192), (2, 520),
           (8, 1024), (1, 1024), (2, 2056)]
 
 
@@ -132,7 +137,8 @@ def test_float_bytes_match_the_reference(rows, stride, in_place):
         assert_ub_matches(layout)
 
 
-@pytest.mark.parametrize("rows, stride", [(3, 32), (2, 48), (5, 64), (4, 80), (3, 128), (2, 1040), (8, 1024)])
+@pytest.mark.parametrize("rows, stride", [(5, 16), (1, 16), (3, 32), (2, 48), (5, 64), (4, 80), (3, 128),
+                                          (2, 1040), (8, 1024)])
 @pytest.mark.parametrize("form", ["half", "half data, float sum/max"])
 def test_half_forms_match_the_reference(rows, stride, form):
     with asc.Core("950") as core:
@@ -152,8 +158,8 @@ def test_the_kirin_rows_run_the_950s_vector_function(chip, rows, stride, form):
         assert_ub_matches(layout)
 
 
-@pytest.mark.parametrize("rows, stride, original", [(4, 72, (3, 70)), (9, 8, (6, 5)), (3, 136, (3, 100)),
-                                                    (2, 64, (2, 40)), (3, 128, (2, 128))])
+@pytest.mark.parametrize("rows, stride, original", [(4, 72, (3, 70)), (9, 8, (6, 5)), (6, 16, (5, 11)),
+                                                    (3, 136, (3, 100)), (2, 64, (2, 40)), (3, 128, (2, 128))])
 def test_padding_columns_and_rows_are_left_as_they_were(rows, stride, original):
     """Unlike the A2 (SoftMax.md 约束说明: the padding is computed and overwritten in dst), the 950's vector
     function stores only the first oriSrcK elements of the first oriSrcM rows (erratum E27)."""
@@ -225,8 +231,6 @@ _SPECIAL = st.sampled_from([0.0, -0.0, math.inf, -math.inf, math.nan, -95.0, 88.
 def test_property_any_shape_and_values_match_the_reference(rows, stride_blocks, data, form, in_place, chip):
     per_block = 32 // FORMS[form][0].itemsize
     stride = stride_blocks * per_block
-    if stride == 16:
-        stride = 24 if per_block == 8 else 32  # srcK == 16 is not modelled (test_unmodelled_paths)
     original = (data.draw(st.integers(1, rows)), data.draw(st.integers(1, stride)))
     size = rows * stride
     values = np.random.default_rng(data.draw(st.integers(0, 2**16))).standard_normal(size).astype(np.float32) * 30
@@ -260,7 +264,8 @@ def test_the_pages_worked_example_on_the_950():
 
 
 # -------------------------------------------------------------------------- records and state
-@pytest.mark.parametrize("rows, stride, form", [(13, 8, "float"), (3, 40, "float"), (2, 144, "half"),
+@pytest.mark.parametrize("rows, stride, form", [(13, 8, "float"), (5, 16, "float"), (6, 16, "half"),
+                                                (3, 40, "float"), (2, 144, "half"),
                                                 (4, 128, "half data, float sum/max")])
 def test_the_access_record_covers_every_change_and_every_byte_read(rows, stride, form):
     """One record for the vector function (and the ForBlk path's SetVectorMask): every changed byte lies in its
@@ -289,7 +294,7 @@ def test_the_access_record_covers_every_change_and_every_byte_read(rows, stride,
         assert (core.ub.data[inside] == np.frombuffer(after, np.uint8)[inside]).all()
 
 
-def test_the_forblk_path_leaves_the_special_mask_in_the_mask_register():
+def test_the_packed_paths_leave_the_special_mask_in_the_mask_register():
     """SingleSoftMaxGenericNDForBlkImpl sets the mask register (CreateSpecialFormatMask + SetVectorMask, L673-675):
     the first oriSrcK lanes of each 8-lane row; the other paths leave it alone."""
     with asc.Core("950", trace=True) as core:
@@ -297,6 +302,9 @@ def test_the_forblk_path_leaves_the_special_mask_in_the_mask_register():
         layout.call()
         assert core.mask_words[:2] == (sum(0x1F << (8 * g) for g in range(8)), 0)
         assert [r.instruction for r in core.trace][-2:] == ["set_vector_mask", "softmax"]
+    with asc.Core("950") as core:  # srcK == 16 (L851-853): the first oriSrcK lanes of each 16-lane row
+        Layout(core, 3, 16, original=(3, 11), form="half").call()
+        assert core.mask_words[:2] == (sum(0x7FF << (16 * g) for g in range(4)), 0)
     with asc.Core("950") as core:
         layout = Layout(core, 2, 72)
         asc.set_vector_mask(0, 123)
@@ -362,7 +370,8 @@ def test_the_framework_buffer_is_not_modelled(chip):
 
 
 @pytest.mark.parametrize("chip, rows, stride, form", [("950", 4, 128, "float"), ("950", 3, 64, "half"),
-                                                      ("KirinX90", 2, 72, "float"), ("950", 9, 8, "float")])
+                                                      ("KirinX90", 2, 72, "float"), ("950", 9, 8, "float"),
+                                                      ("950", 5, 16, "half data, float sum/max")])
 def test_the_temp_buffer_holds_get_softmax_min_tmp_size(chip, rows, stride, form):
     with asc.Core(chip) as core:
         needed = min_tmp(chip, rows, stride, FORMS[form][0].itemsize)
@@ -387,16 +396,12 @@ def test_kirin_9030s_documented_minimum_is_less_than_the_vector_function_writes(
 
 
 def test_unmodelled_paths():
-    for form in ("float", "half"):
+    for rows, stride, form in ((8, 8, "float"), (2, 16, "half")):
         with asc.Core("950") as core:
-            layout = Layout(core, 2, 16, form=form)
-            assert_rejected(core, UnsupportedError, _call(layout), "srcK == 16", instruction="softmax",
-                            operand="src last axis", value=16)
-    with asc.Core("950") as core:
-        layout = Layout(core, 8, 8)
-        asc.set_mask_count()
-        assert_rejected(core, UnsupportedError, _call(layout), "normal mode", instruction="softmax",
-                        operand="mask mode")
+            layout = Layout(core, rows, stride, form=form)
+            asc.set_mask_count()
+            assert_rejected(core, UnsupportedError, _call(layout), "normal mode", f"srcK == {stride}",
+                            instruction="softmax", operand="mask mode")
     with asc.Core("950") as core:
         layout = Layout(core, 2, 64)
         assert_rejected(core, UnsupportedError, _call(layout, basic_block=True), "basic-block",

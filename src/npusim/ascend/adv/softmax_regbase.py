@@ -8,7 +8,8 @@ split of rows, whatever the tiling says — chosen by the shape (docs/softmax.md
 * ``srcK == 8`` with float data: ``SingleSoftMaxGenericNDForBlkVFImpl`` (L562-687), eight rows per vector
   register, the row values by ReduceDataBlock; the lanes of each row come from the mask register, which
   ``SingleSoftMaxGenericNDForBlkImpl`` sets first (``CreateSpecialFormatMask`` + ``SetVectorMask``);
-* ``srcK == 16``: ``SingleSoftMaxGenericNDAlignedWithBlkVFImpl`` — not modelled (refused);
+* ``srcK == 16``: ``SingleSoftMaxGenericNDAlignedWithBlkVFImpl`` (L689-866), four rows per register: the
+  two DataBlock values of a row (ReduceDataBlock) DeInterleave'd and combined, the mask register set as above;
 * ``oriSrcK <= 64``: ``SingleSoftMaxGenericNDVFImpl`` (L868-962), one register per row, masked to oriSrcK;
 * ``oriSrcK mod 64 != 0``: ``SoftMaxGenericNDWithTailVFImpl`` (L443-560);
 * otherwise ``SoftMaxGenericNDVFImpl`` (L338-441).
@@ -25,15 +26,18 @@ In every path a row is computed in float (half loaded and widened exactly, ``Loa
 4. sum and max: one 32-byte block per row (8 floats, or 16 float lanes cast to half), ``StoreIfNeedCast``.
 
 The ForBlk path sums the 8 lanes of a row by ReduceDataBlock's adjacent-pair tree (ReduceDataBlock.md), the
-same values as a 64-lane tree with zeros.  Accuracy model: Reg-level ``Exp`` and ``Div`` in their default
+same values as a 64-lane tree with zeros; the srcK == 16 path adds the trees of a row's two DataBlocks, the
+16-lane tree.  Accuracy model: Reg-level ``Exp`` and ``Div`` in their default
 ``INTRINSIC`` algorithm are "1 ulp" with subnormal results flushed to zero (Exp.md / Div.md 关键特性说明);
 npusim computes its ``exp`` model (float64 ``exp`` rounded to float32, docs/numerics.md) and the IEEE quotient,
 and flushes a subnormal result to a zero of its sign.  Add, Sub and Max are IEEE float32.  Float to half:
 ``castTraitB32ToB16`` is CAST_RINT, no saturation (``impl/adv_api/detail/common/common.h`` L27-28).
 
-The whole vector function is one access record (pipe V): what its loads read (whole 64-lane registers, so past
-``oriSrcK`` and, on the ForBlk path, past the last row), what its stores write (dst, sum, max, the work area).
-Every check runs, and every value is computed in private arrays, before the first byte is written.
+The whole vector function is one access record (pipe V): what its loads read (whole 64-lane registers, so
+past ``oriSrcK`` and, on the packed paths, past the last row), what its stores write (dst, sum, max, the work
+area).  The packed paths (srcK 8 and 16) first issue npusim's ``set_vector_mask``, as their callers issue
+SetVectorMask.  Every check runs, and every value is computed in private arrays, before the first byte is
+written.
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ BLOCK_FLOATS = 8  # B32_DATA_NUM_PER_BLOCK
 F32, F16 = DTYPES["float32"], DTYPES["float16"]
 REGBASE_NOTE = "docs/softmax.md §2"
 FOR_BLK, ALIGNED_WITH_BLK, SINGLE, WITH_TAIL, GENERIC = "for_blk", "aligned_with_blk", "single", "with_tail", "generic"
+PACKED = frozenset({FOR_BLK, ALIGNED_WITH_BLK})  # several rows a register, their lanes from the mask register
 #: the arches whose host GetSoftMaxMinTmpSize takes the register-ISA formula (softmax_tiling.cpp L148-152)
 MIN_TMP_3510 = frozenset({3510, 3003, 5102})
 _NEG_INF = np.uint32(0xFF800000)
@@ -86,7 +91,7 @@ class RegPlan:
     k: int  # oriSrcK
     src_itemsize: int
     stat_itemsize: int
-    low_mask: int  # the ForBlk path's mask register word (0 on the other paths)
+    low_mask: int  # the packed paths' mask register word (0 on the other paths)
 
     @property
     def block(self) -> int:
@@ -94,9 +99,20 @@ class RegPlan:
         return 32 // self.stat_itemsize
 
     @property
+    def per_register(self) -> int:
+        """factorRow: rows in one 64-lane register (8 for srcK == 8, 4 for srcK == 16; 1 otherwise)."""
+        return LANES // self.stride if self.path in PACKED else 1
+
+    @property
     def groups(self) -> int:
-        """ForBlk: vector registers of 8 rows."""
-        return -(-self.rows // BLOCK_FLOATS)
+        """factor: the registers of ``per_register`` rows that cover the original rows."""
+        return -(-self.rows // self.per_register)
+
+    def aligned_offsets(self) -> tuple[int, int, int]:
+        """srcK == 16: the float offsets of tmpUb0, tmpUb and tmpUb1 in the work area (L848-862)."""
+        tmp0 = self.rows * self.stride
+        tmp = tmp0 + -(-self.rows // BLOCK_FLOATS) * BLOCK_FLOATS
+        return tmp0, tmp, tmp + (self.groups - 1) * self.per_register * 2 + LANES * 2
 
     def load_elements(self) -> int:
         """Elements each row's loads span from its start (whole 64-lane registers)."""
@@ -110,11 +126,13 @@ class RegPlan:
         """Floats of the work area the vector function touches."""
         if self.path == FOR_BLK:
             return 2 * BLOCK_FLOATS * self.groups + BLOCK_FLOATS * self.rows
+        if self.path == ALIGNED_WITH_BLK:
+            return self.aligned_offsets()[2] + 2 * self.per_register * self.groups
         return self.rows * self.block + (self.rows - 1) * self.stride + self.k
 
     def src_ranges(self, addr: int) -> list[tuple[int, int]]:
         item = self.src_itemsize
-        if self.path == FOR_BLK:
+        if self.path in PACKED:
             return [(addr, addr + self.groups * LANES * item)]
         span = self.load_elements() * item
         return [(addr + row * self.stride * item, addr + row * self.stride * item + span) for row in range(self.rows)]
@@ -127,11 +145,23 @@ class RegPlan:
     def work_ranges(self, addr: int) -> list[tuple[int, int]]:
         if self.path == FOR_BLK:
             return [(addr, addr + self.work_floats() * 4)]
+        if self.path == ALIGNED_WITH_BLK:
+            return [(addr + offset * 4, addr + (offset + size) * 4) for offset, size in self._aligned_pieces()]
         exps = addr + self.rows * self.block * 4
         ranges = [(exps + row * self.stride * 4, exps + (row * self.stride + self.k) * 4) for row in range(self.rows)]
         if self.stat_itemsize == 2:  # the float sums (tmpUb), 16 lanes a row
             ranges.append((addr, addr + self.rows * self.block * 4))
         return ranges
+
+
+    def _aligned_pieces(self) -> list[tuple[int, int]]:
+        """srcK == 16: (float offset, floats) of the exps, tmpUb0 (the row sums, float sum/max only), tmpUb and
+        tmpUb1 (the interleaved sums and maxima)."""
+        tmp0, tmp, tmp1 = self.aligned_offsets()
+        pieces = [(0, self.rows * self.stride)]
+        if self.stat_itemsize == 4:
+            pieces.append((tmp0, self.per_register * self.groups))
+        return pieces + [(tmp, 2 * self.per_register * self.groups), (tmp1, 2 * self.per_register * self.groups)]
 
 
 def _path(row_stride: int, k: int, src_itemsize: int) -> str:
@@ -145,28 +175,24 @@ def _path(row_stride: int, k: int, src_itemsize: int) -> str:
     return WITH_TAIL if k % LANES else GENERIC
 
 
-def special_mask(k: int) -> int:
-    """CreateSpecialFormatMask(lowMask, k, 8, 8) (softmax_common.h L46-71): the first ``k`` lanes of each of
-    the 8 rows of a 64-lane register."""
-    row = 0xFF >> (BLOCK_FLOATS - k)
-    return sum(row << (BLOCK_FLOATS * group) for group in range(BLOCK_FLOATS))
+def special_mask(k: int, row_stride: int) -> int:
+    """CreateSpecialFormatMask(lowMask, k, 64 / srcK, srcK) (softmax_common.h L46-71): the first ``k`` lanes of
+    each row of a 64-lane register (srcK 8 or 16)."""
+    row = ((1 << row_stride) - 1) >> (row_stride - k)
+    return sum(row << (row_stride * group) for group in range(LANES // row_stride))
 
 
 def plan(core, shape, src_dtype, stat_dtype) -> RegPlan:
     """The call's path and geometry, refused where npusim does not model it (§2.2)."""
     path = _path(shape.row_stride, shape.original_k, shape.src_itemsize)
-    if path == ALIGNED_WITH_BLK:
-        raise UnsupportedError(NAME, "src last axis", shape.row_stride, "npusim does not model the srcK == 16 "
-                               "vector function of the register-ISA SoftMax "
-                               "(SingleSoftMaxGenericNDAlignedWithBlkVFImpl)",
-                               "srcK != 16", REGBASE_NOTE)
     low = 0
-    if path == FOR_BLK:
+    if path in PACKED:
         if core.mask_mode != MaskMode.NORMAL:
-            raise UnsupportedError(NAME, "mask mode", core.mask_mode.name, "for srcK == 8 the vector function reads "
-                                   "the lanes from the mask register SetVectorMask writes; npusim models that in "
-                                   "normal mode only", "NORMAL (asc.set_mask_norm())", REGBASE_NOTE)
-        low = special_mask(shape.original_k)
+            raise UnsupportedError(NAME, "mask mode", core.mask_mode.name, f"for srcK == {shape.row_stride} the "
+                                   "vector function reads the lanes from the mask register SetVectorMask writes; "
+                                   "npusim models that in normal mode only", "NORMAL (asc.set_mask_norm())",
+                                   REGBASE_NOTE)
+        low = special_mask(shape.original_k, shape.row_stride)
     return RegPlan(path, shape.original_rows, shape.row_stride, shape.original_k, shape.src_itemsize,
                    stat_dtype.itemsize, low)
 
@@ -224,6 +250,9 @@ def _rows_compute(reg: RegPlan, x: np.ndarray):
     on = active.reshape(chunks, LANES)
     if reg.path == FOR_BLK:  # ReduceMaxWithDataBlock of the row's 8 lanes, inactive as -inf
         maximum = _tree("max", _masked(padded[:, :BLOCK_FLOATS], active[:BLOCK_FLOATS], _NEG_INF))
+    elif reg.path == ALIGNED_WITH_BLK:  # the row's two DataBlock maxima, DeInterleave'd, then Max (L719-723)
+        blocks = _masked(padded[:, :2 * BLOCK_FLOATS], active[:2 * BLOCK_FLOATS], _NEG_INF)
+        maximum = _op("max", _tree("max", blocks[:, :BLOCK_FLOATS]), _tree("max", blocks[:, BLOCK_FLOATS:]))
     else:  # Max of -inf with each chunk (the tail's inactive lanes Select'ed to -inf), then ReduceMax
         acc = np.full((x.shape[0], LANES), _NEG_INF, np.uint32)
         for chunk in range(chunks):
@@ -234,6 +263,8 @@ def _rows_compute(reg: RegPlan, x: np.ndarray):
     e = _masked(exps, active, np.uint32(0))  # the sum's lanes: ZEROING, or ReduceSum's mask, leaves +0
     if reg.path == FOR_BLK:  # ReduceSumWithDataBlock of the row's 8 lanes
         total = _tree("add", e[:, :BLOCK_FLOATS])
+    elif reg.path == ALIGNED_WITH_BLK:  # the two DataBlock sums, DeInterleave'd, then Add (L774-778)
+        total = _op("add", _tree("add", e[:, :BLOCK_FLOATS]), _tree("add", e[:, BLOCK_FLOATS:2 * BLOCK_FLOATS]))
     else:
         acc = np.zeros((x.shape[0], LANES), np.uint32)
         chunked = e.reshape(x.shape[0], chunks, LANES)
@@ -253,8 +284,8 @@ def _narrow(bits: np.ndarray, dtype) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------------ run
 def check_mask_call(reg: RegPlan) -> None:
-    """The ForBlk path's SetVectorMask, checked before anything runs (dispatch.check_call)."""
-    if reg.path == FOR_BLK:
+    """The packed paths' SetVectorMask, checked before anything runs (dispatch.check_call)."""
+    if reg.path in PACKED:
         from ...engine.dispatch import check_call
         check_call(set_vector_mask, 0, reg.low_mask)
 
@@ -276,12 +307,12 @@ def check_reads(core, reg: RegPlan, src) -> None:
 
 
 def run(core, reg: RegPlan, dst, sum_, max_t, src, work) -> None:
-    """Issue the ForBlk path's SetVectorMask, then the vector function: one access record, computed, committed."""
-    if reg.path == FOR_BLK:
+    """Issue the packed paths' SetVectorMask, then the vector function: one access record, computed, committed."""
+    if reg.path in PACKED:
         set_vector_mask(0, reg.low_mask)
     reads, writes = ranges(reg, dst, sum_, max_t, src, work)
     record = AccessRecord(len(core.trace) if core.trace is not None else 0, NAME, "ascend", "V", reads, writes,
-                          ("MASK",) if reg.path == FOR_BLK else (), (), caller_source(),
+                          ("MASK",) if reg.path in PACKED else (), (), caller_source(),
                           {"vector_function": reg.path, "rows": reg.rows, "src_k": reg.stride,
                            "original_k": json_value(reg.k)}, getattr(core, "block_idx", 0))
 
@@ -307,8 +338,9 @@ def check_initialized(core, reg: RegPlan, src) -> None:
 def _execute(core, reg: RegPlan, dst, sum_, max_t, src, work) -> None:
     ub = core.ub
     item, rows, k = reg.src_itemsize, reg.rows, reg.k
-    if reg.path == FOR_BLK:  # every row of the groups' registers (past the original rows too)
-        x = ub.data[src.addr:src.addr + reg.groups * LANES * 4].view(np.uint32).reshape(-1, BLOCK_FLOATS)
+    if reg.path in PACKED:  # every row of the groups' registers (past the original rows too)
+        raw = ub.data[src.addr:src.addr + reg.groups * LANES * item]
+        x = raw.view(np.uint32 if item == 4 else np.uint16).reshape(-1, reg.stride)
     else:
         span = reg.load_elements()
         starts = src.addr + np.arange(rows) * reg.stride * item
@@ -319,7 +351,7 @@ def _execute(core, reg: RegPlan, dst, sum_, max_t, src, work) -> None:
     maximum, total, e, quotient = _rows_compute(reg, np.ascontiguousarray(x))
     stats = {"max": _stat_block(reg, maximum[:rows]), "sum": _stat_block(reg, total[:rows])}
     dst_bits = _narrow(quotient[:rows], dst.dtype)
-    work_bits = _work_contents(reg, maximum, total, e[:rows, :BLOCK_FLOATS if reg.path == FOR_BLK else k])
+    work_bits = _work_contents(reg, maximum, total, e[:rows, :reg.stride if reg.path in PACKED else k])
     _commit(ub, reg, dst, sum_, max_t, work, dst_bits, stats, work_bits)
 
 
@@ -334,6 +366,12 @@ def _work_contents(reg: RegPlan, maximum, total, e) -> list[tuple[int, np.ndarra
     if reg.path == FOR_BLK:  # tmpUb0: the groups' row maxima; tmpUb1: their sums; then the exps, 8 a row
         width = reg.groups * BLOCK_FLOATS
         return [(0, maximum[:width]), (width, total[:width]), (2 * width, e.reshape(-1))]
+    if reg.path == ALIGNED_WITH_BLK:  # the exps, 16 a row; tmpUb0 the sums (over the maxima); tmpUb, tmpUb1
+        tmp0, tmp, tmp1 = reg.aligned_offsets()
+        pieces = [(0, e.reshape(-1))]
+        if reg.stat_itemsize == 4:
+            pieces.append((tmp0, total))
+        return pieces + [(tmp, np.repeat(total, 2)), (tmp1, np.repeat(maximum, 2))]
     first = reg.rows * reg.block
     pieces = [(first + row * reg.stride, e[row]) for row in range(reg.rows)]
     if reg.stat_itemsize == 2:
