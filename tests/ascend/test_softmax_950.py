@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from npusim import ascend as asc
 from npusim.ascend import adv
 from npusim.ascend.shape_info import ShapeInfo
-from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
+from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
 from . import softmax_reference as a2_ref
 from . import softmax_regbase_reference as ref
@@ -435,3 +435,36 @@ def test_min_tmp_formula():
     for chip, arch in (("950", 3510), ("KirinX90", 3003), ("Kirin9030", 3113)):
         for rows, stride, item in ((1, 8, 4), (9, 64, 4), (3, 128, 2), (40, 1024, 2)):
             assert regbase.min_tmp_floats(arch, rows, stride, item) * 4 == min_tmp(chip, rows, stride, item)
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_the_pages_operand_rules_hold_on_the_register_isa_products(chip):
+    """SoftMax.md 函数原型 / 表1 / 表2 / 约束说明 and 通用地址对齐约束, as on the A2 (tests/ascend/test_softmax.py):
+    half or float, sum and max of one type, a 32-byte aligned srcK, one 32-byte sum/max row per row, aligned
+    operands, a uint8 temp buffer, src and dst the same tensor or apart."""
+    with asc.Core(chip) as core:
+        layout = Layout(core, 2, 64)
+        ints = asc.LocalTensor(asc.int32, VECIN, layout.src.addr, 128)
+        ints.set_shape_info(ShapeInfo((2, 64)))
+        assert_rejected(core, UnsupportedError, lambda: adv.softmax(ints, layout.sum, layout.max, ints,
+                                                                     adv.SoftmaxTiling(), layout.tmp),
+                        "half or float", operand="src dtype", value="int32")
+        half_max = asc.LocalTensor(F16, VECOUT, layout.max.addr, 32)
+        assert_rejected(core, ParameterRangeError, lambda: adv.softmax(layout.dst, layout.sum, half_max, layout.src,
+                                                                        adv.SoftmaxTiling(), layout.tmp),
+                        "same data type", operand="max dtype", value="float16")
+        short_sum = asc.LocalTensor(F32, VECOUT, layout.sum.addr, 8)
+        assert_rejected(core, OutOfBoundsError, lambda: adv.softmax(layout.dst, short_sum, layout.max, layout.src,
+                                                                     adv.SoftmaxTiling(), layout.tmp),
+                        operand="sum elements", value=8)
+        shifted = asc.LocalTensor(U8, VECCALC, layout.tmp.addr + 16, layout.tmp.get_size() - 16)
+        assert_rejected(core, AlignmentError, _call(layout, tmp=shifted), operand="temp_buffer address")
+        with pytest.raises(TypeError, match="uint8"):
+            _call(layout, tmp=asc.LocalTensor(F32, VECCALC, layout.tmp.addr, 1024))()
+        partial = asc.LocalTensor(F32, VECOUT, layout.src.addr + 32, 128)
+        assert_rejected(core, OverlapError, lambda: adv.softmax(partial, layout.sum, layout.max, layout.src,
+                                                                 adv.SoftmaxTiling(), layout.tmp),
+                        "share some bytes", operand="dst address")
+        layout.src.set_shape_info(ShapeInfo((4, 12)))
+        assert_rejected(core, ParameterRangeError, _call(layout), "32-byte aligned", operand="src last axis",
+                        value=12)
