@@ -153,6 +153,7 @@ CASES: list[Case | Pending] = [
          group="high-level APIs"),
     Case("asc.adv.softmax 310P float32 8x1024 (high-level API: 61 vector instructions, 110 calls)", None,
          partial(softmax_bench, chip="310P"), group="high-level APIs"),
+    Case("asc.adv.softmax 950 float32 8x1024", None, partial(softmax_bench, chip="950"), group="high-level APIs"),
     Case("asc.sort 310P half, full sort of 64 x 16 proposals (high-level API: 17 instructions, 38 calls)", None,
          sort_proposals_bench, group="high-level APIs"),
     Case("import npusim (fresh interpreter)", Target("ms", 300), partial(import_bench, "import npusim"),

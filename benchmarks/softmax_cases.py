@@ -1,9 +1,11 @@
-"""``asc.adv.softmax`` (SoftMax, ND, float, A2 or 310P) beside numpy's softmax of the same rows.
+"""``asc.adv.softmax`` (SoftMax, ND, float, A2, 310P or 950) beside numpy's softmax of the same rows.
 
 npusim runs the vendor's sequence of instructions (docs/softmax.md): on the A2 100 calls (57 vector
 instructions, the rest mask registers and barriers) for 8 rows of 1024, on the 310P 110 (61: its
 broadcast and the reciprocal, §1.7), with the framework's
-temporary buffer and the tiling the kernel derives from a default ``SoftmaxTiling``.  numpy
+temporary buffer and the tiling the kernel derives from a default ``SoftmaxTiling``.  On the 950 it is one
+vector function (docs/softmax.md §2: one access record, after the row's values are computed in numpy) with a
+``temp_buffer`` of GetSoftMaxMinTmpSize, which the 950 needs (§2.5).  numpy
 computes ``exp(x - max) / sum`` per row in float32.  The two sum in different orders, so their
 outputs are not compared byte for byte; the case checks once that they agree within 1e-6
 (absolute) before timing.
@@ -34,9 +36,13 @@ def softmax_bench(rows: int = 8, width: int = 1024, chip: str = "A2") -> Bench:
     row_max = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2 * rows * width * 4 + rows * 32, rows * 8)
     src.write(x.ravel())
     src.set_shape_info(ShapeInfo((rows, width)))
+    tmp = None
+    if chip == "950":  # GetSoftMaxMinTmpSize on DAV_3510 (docs/softmax.md §2.5)
+        floats = max(rows * (8 + width) + 256 + -(-rows // 8) * 8, rows * (8 + width))
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2 * rows * width * 4 + rows * 64, floats * 4)
 
     def call() -> None:
-        adv.softmax(dst, row_sum, row_max, src, adv.SoftmaxTiling())
+        adv.softmax(dst, row_sum, row_max, src, adv.SoftmaxTiling(), tmp)
 
     def numpy_job() -> np.ndarray:
         shifted = np.exp(x - x.max(axis=1, keepdims=True))

@@ -1,4 +1,5 @@
-"""SoftMax (ND format) as the vendor computes it on Atlas A2/A3 and the 310P AI Core: npusim's own instructions.
+"""SoftMax (ND format) as the vendor computes it on Atlas A2/A3 and the 310P AI Core: npusim's own instructions;
+on the 950 and Kirin X90/9030 the register-ISA vector function (:mod:`.softmax_regbase`, docs/softmax.md §2).
 
 ``softmax(dst, sum, max, src, tiling, temp_buffer=None)`` is pyasc's ``asc.adv.softmax`` and
 Ascend C's ``SoftMax<T>(dst, sumTensor, maxTensor, src[, sharedTmpBuffer], tiling)`` (SoftMax.md),
@@ -84,6 +85,7 @@ from ..ops.registers import reset_mask, set_mask_norm
 from ..ops.sync import pipe_barrier
 from ..tensor import LocalTensor
 from ..types import PipeID, RoundMode, TPosition
+from . import softmax_regbase as regbase
 from . import softmax_steps as steps
 
 __all__ = ["SoftmaxTiling", "min_tmp_bytes", "softmax", "tiling_for"]
@@ -101,6 +103,8 @@ LANES, PER_BLOCK, MAX_REPEAT, BIG_ROW = steps.LANES, steps.PER_BLOCK, steps.MAX_
 KFC_MESSAGE = {2201: 64, 2002: 0}
 #: the modelled implementations by __NPU_ARCH__ (membase/v220, membase/v200)
 ARCHES = {steps.V220.npu_arch: steps.V220, steps.V200.npu_arch: steps.V200}
+#: the products running regbase/3510/softmax_impl.h (softmax_base_impl.h L25-27): 950, Kirin X90, Kirin 9030
+REGBASE_ARCHES = frozenset({3510, 3003, 3113})
 #: SoftMax.md 产品支持情况: the products that have the API ("Atlas 推理系列产品 Vector Core" and
 #: "Atlas 训练系列产品" do not)
 DOCUMENTED_PRODUCTS = frozenset({"950", "A3", "A2", "310B", "310P", "KirinX90", "Kirin9030"})
@@ -200,15 +204,19 @@ def _require_tensor(operand: str, value) -> LocalTensor:
     return value
 
 
-def _require_supported(core) -> steps.Arch:
+def _require_supported(core) -> steps.Arch | None:
+    """The product's membase implementation, or ``None`` for the register-ISA one (regbase/3510)."""
     chip = core.chip
     if chip.name not in DOCUMENTED_PRODUCTS:
         raise UnsupportedError(NAME, "product", chip.product, "SoftMax is not available on this product",
                                ", ".join(sorted(DOCUMENTED_PRODUCTS)), f"{pages.SOFTMAX} 产品支持情况")
+    if chip.npu_arch in REGBASE_ARCHES:
+        return None
     if chip.npu_arch not in ARCHES:
-        raise UnsupportedError(NAME, "product", chip.product, "npusim models the dav_c220 (Atlas A2/A3) and dav_m200 "
-                               "(310P AI Core) implementations of SoftMax only; this product's is register-based "
-                               "(950/310B/Kirin)", "A2, A3, 310P", PRODUCTS_NOTE)
+        raise UnsupportedError(NAME, "product", chip.product, "npusim models the dav_c220 (Atlas A2/A3), dav_m200 "
+                               "(310P AI Core) and regbase/3510 (950, Kirin) implementations of SoftMax; the 310B's "
+                               "(regbase/v300) is not modelled", "A2, A3, 310P, 950, KirinX90, Kirin9030",
+                               PRODUCTS_NOTE)
     return ARCHES[chip.npu_arch]
 
 
@@ -314,8 +322,15 @@ def _check_overlaps(spans: dict, dst, src) -> None:
                                f"{pages.SOFTMAX} 约束说明" if documented else f"{pages.GENERAL} 通用地址重叠约束")
 
 
-def _work_buffer(core, temp_buffer, shape: _Shape) -> tuple[LocalTensor, int]:
-    """The float view of the temporary buffer and its size in floats (``softmax_base_impl.h`` L144-168)."""
+def _work_buffer(core, temp_buffer, shape: _Shape, register_isa: bool = False) -> tuple[LocalTensor, int]:
+    """The float view of the temporary buffer and its size in floats (``softmax_base_impl.h`` L144-168).
+
+    ``register_isa``: the 950/Kirin, whose size rule :func:`.softmax_regbase.check_buffer` applies."""
+    if temp_buffer is None and register_isa:
+        raise UnsupportedError(NAME, "temp_buffer", None, f"on {core.chip.product} the framework's buffer "
+                               "(PopStackBuffer) is the UB from the end of the TPipe's queues to TMP_UB_OFFSET, "
+                               "which is TOTAL_UB_SIZE there: no API scratch every kernel has; npusim needs the "
+                               "sharedTmpBuffer form", "a uint8 temp_buffer", regbase.REGBASE_NOTE)
     if temp_buffer is None:
         start = core.chip.vec_local_bytes
         floats = (core.chip.ub_bytes - KFC_MESSAGE[core.chip.npu_arch] - start) // FLOAT
@@ -328,7 +343,7 @@ def _work_buffer(core, temp_buffer, shape: _Shape) -> tuple[LocalTensor, int]:
     if buffer.addr % BLOCK:
         raise AlignmentError(NAME, "temp_buffer address", buffer.addr, "a LocalTensor operand starts on a "
                              "32-byte boundary", "multiples of 32", f"{pages.GENERAL} 通用地址对齐约束")
-    needed = min_tmp_bytes(shape.row_stride, shape.stat_k)
+    needed = 0 if register_isa else min_tmp_bytes(shape.row_stride, shape.stat_k)
     if buffer.get_size() < needed:
         raise ParameterRangeError(NAME, "temp_buffer bytes", buffer.get_size(), "the temporary buffer is at least "
                                   f"GetSoftMaxMinTmpSize ((32 / sizeof(sum type) + srcK + 64) * 4 = "
@@ -459,9 +474,10 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
 
     ``sum``/``max`` hold one 32-byte block (the same value repeated) per row.  ``src`` and ``dst``
     may be the same tensor.  ``temp_buffer`` (uint8, at least GetSoftMaxMinTmpSize bytes) is the
-    sharedTmpBuffer form; without it the API uses its own scratch.  Accuracy model (the module
-    docstring): exact given npusim's ``exp``.  Memory and registers are left unchanged when a
-    check rejects the call or the call is interrupted.
+    sharedTmpBuffer form; without it the API uses its own scratch (A2/A3, 310P; the 950 and Kirin need
+    ``temp_buffer``, docs/softmax.md §2.5).  Accuracy model (the module docstring): exact given npusim's
+    ``exp`` (and on the 950/Kirin its flush-to-zero ``exp`` and division, §2.4).  Memory and registers
+    are left unchanged when a check rejects the call or the call is interrupted.
     """
     for operand, value in (("dst", dst), ("sum", sum), ("max", max), ("src", src)):
         _require_tensor(operand, value)
@@ -483,6 +499,9 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
     _check_operands(core, dst, sum, max, src)
     shape = _shape_of(src, sum)
     _check_sizes(dst, sum, max, src, shape)
+    if arch is None:
+        _register_isa(core, dst, sum, max, src, temp_buffer, shape)
+        return
     work, work_floats = _work_buffer(core, temp_buffer, shape)
     chosen = _checked_tiling(tiling, shape, work_floats, temp_buffer is not None)
     _check_repeat_limits(shape, arch, chosen.split_m)
@@ -490,6 +509,23 @@ def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTens
     _check_overlaps(spans, dst, src)
     with _restored_on_failure(core, [spans[name] for name in ("dst", "sum", "max", "temporary buffer")]):
         _run(arch, dst, sum, max, src, work, shape, chosen)
+
+
+def _register_isa(core, dst, sum_, max_t, src, temp_buffer, shape: _Shape) -> None:
+    """The 950 / Kirin: regbase/3510's one vector function over every original row (docs/softmax.md §2).
+
+    The tiling is not read past ``srcK`` (the shape's, whether the kernel recomputes it or not): every
+    check runs before the first step, the ForBlk path's SetVectorMask included (``dispatch.check_call``)."""
+    work, work_floats = _work_buffer(core, temp_buffer, shape, register_isa=True)
+    reg = regbase.plan(core, shape, src.dtype, sum_.dtype)
+    regbase.check_buffer(core, reg, shape, work_floats)
+    spans = _spans(dst, sum_, max_t, src, work, shape, work_floats)
+    _check_overlaps(spans, dst, src)
+    regbase.check_reads(core, reg, src)
+    regbase.check_mask_call(reg)
+    regbase.check_initialized(core, reg, src)
+    with _restored_on_failure(core, [spans[name] for name in ("dst", "sum", "max", "temporary buffer")]):
+        regbase.run(core, reg, dst, sum_, max_t, src, work)
 
 
 def _run(arch, dst, sum_, max_t, src, work, shape: _Shape, tiling: SoftmaxTiling) -> None:
