@@ -236,7 +236,7 @@ def test_the_types_are_the_prototypes(kwargs, operand):
     assert rejected(UnsupportedError, **kwargs).operand == operand
 
 
-@pytest.mark.parametrize("chip", ["950", "910", "310B"])
+@pytest.mark.parametrize("chip", ["910", "310B"])
 def test_products_npusim_does_not_follow_are_unsupported(chip):
     rejected(UnsupportedError, chip=chip)
 

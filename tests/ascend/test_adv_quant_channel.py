@@ -204,7 +204,7 @@ def test_the_rows_fit_src_and_dst():
                     config=QuantConfig(scale_count=128, offset_count=128, work_local_size=256)).operand == "src size"
 
 
-@pytest.mark.parametrize("chip", ["950", "910", "310B"])
+@pytest.mark.parametrize("chip", ["910", "310B"])
 def test_products_npusim_does_not_follow_are_unsupported(chip):
     rejected(UnsupportedError, chip=chip)
 

@@ -50,6 +50,7 @@ from .quant_common import (
     half_scalars,
     quant_operands,
 )
+from .quant_register import REGISTER_PRODUCTS, quant_register
 
 __all__ = ["MIN_TMP_BYTES", "QUANT_PRODUCTS", "QuantConfig", "quant"]
 
@@ -66,11 +67,14 @@ def quant(dst: LocalTensor, src: LocalTensor, scale, offset, count: int | None =
     tensors' sizes as the "全部参与计算" prototypes do (:func:`.quant_channel.quant_per_channel`).
     """
     core = current_core(NAME)
-    dst, src, tmp = quant_operands(core, dst, src, temp_buffer)
     require_bool(NAME, "reuse_source", reuse_source)  # reserved (参数说明: 该参数预留)
     config = QuantConfig() if config is None else config
     if not isinstance(config, QuantConfig):
         raise TypeError(f"{NAME}: config must be an asc.adv.QuantConfig, got {type(config).__name__}")
+    if core.chip.name in REGISTER_PRODUCTS:  # the 950 and Kirin: one vector function (quant_register)
+        quant_register(core, dst, src, scale, offset, count, temp_buffer, config, scale_count, offset_count)
+        return
+    dst, src, tmp = quant_operands(core, dst, src, temp_buffer)
     if isinstance(scale, LocalTensor):
         quant_per_channel(core, dst, src, tmp, scale, offset, count, config, scale_count, offset_count)
         return

@@ -55,8 +55,10 @@ def quant_operands(core, dst, src, temp_buffer) -> tuple[LocalTensor, LocalTenso
     """dst, src and the temp buffer, after the product, tensor and type checks every form shares."""
     chip = core.chip
     if chip.name not in QUANT_PRODUCTS:
-        raise UnsupportedError(NAME, "product", chip.product, "npusim follows AscendQuant's implementation for "
-                               "__NPU_ARCH__ 2201 and 2002 only", "Atlas A2, Atlas A3, Atlas inference AI Core",
+        raise UnsupportedError(NAME, "product", chip.product, "npusim follows AscendQuant's implementations for "
+                               "__NPU_ARCH__ 2201 and 2002 (memory instructions) and 3510, 3003 and 3113 (one "
+                               "vector function); not the Atlas training series' (1001)",
+                               "Atlas A2, Atlas A3, Atlas inference AI Core, Ascend 950, Kirin X90, Kirin 9030",
                                f"{PAGE} 产品支持情况")
     dst = require_ub_tensor(NAME, "dst", dst, core)
     src = require_ub_tensor(NAME, "src", src, core)
