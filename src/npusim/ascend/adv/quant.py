@@ -50,27 +50,37 @@ from .quant_common import (
     half_scalars,
     quant_operands,
 )
+from .quant_group import AscendQuantParam, AscendQuantPolicy, quant_token_group
 from .quant_register import REGISTER_PRODUCTS, quant_register
 
-__all__ = ["MIN_TMP_BYTES", "QUANT_PRODUCTS", "QuantConfig", "quant"]
+__all__ = ["MIN_TMP_BYTES", "QUANT_PRODUCTS", "AscendQuantParam", "AscendQuantPolicy", "QuantConfig", "quant"]
 
 
 def quant(dst: LocalTensor, src: LocalTensor, scale, offset, count: int | None = None,
           temp_buffer: LocalTensor | None = None, reuse_source: bool = False,
           config: QuantConfig | None = None, *, scale_count: int | None = None,
-          offset_count: int | None = None) -> None:
+          offset_count: int | None = None, policy: AscendQuantPolicy | None = None,
+          para: AscendQuantParam | None = None) -> None:
     """Quantise ``count`` elements (default: all of ``src``) to int8: ``cast(half(src) * scale + offset)``.
 
     ``scale`` and ``offset`` numbers: per tensor.  ``scale`` a LocalTensor (``offset`` a number or a
     LocalTensor, both of src's type): per channel, the C++ ``AscendQuant(dst, src, sharedTmpBuffer,
     scaleTensor, offset[Tensor], scaleCount[, offsetCount], calCount)``, whose counts default to the
     tensors' sizes as the "全部参与计算" prototypes do (:func:`.quant_channel.quant_per_channel`).
+    With ``policy`` (PER_TOKEN / PER_GROUP, the 950) and ``para``: :func:`.quant_group.quant_token_group`.
+    On the 950 and Kirin rows dst's type is the ``dstT`` of the page's dstT prototypes
+    (:mod:`.quant_register`).
     """
     core = current_core(NAME)
     require_bool(NAME, "reuse_source", reuse_source)  # reserved (参数说明: 该参数预留)
     config = QuantConfig() if config is None else config
     if not isinstance(config, QuantConfig):
         raise TypeError(f"{NAME}: config must be an asc.adv.QuantConfig, got {type(config).__name__}")
+    if policy is not None or para is not None:
+        if count is not None or scale_count is not None or offset_count is not None:
+            raise TypeError(f"{NAME}: the PER_TOKEN / PER_GROUP prototypes take their counts in para ({PAGE} 函数原型)")
+        quant_token_group(core, dst, src, scale, offset, temp_buffer, config, policy, para)
+        return
     if core.chip.name in REGISTER_PRODUCTS:  # the 950 and Kirin: one vector function (quant_register)
         quant_register(core, dst, src, scale, offset, count, temp_buffer, config, scale_count, offset_count)
         return

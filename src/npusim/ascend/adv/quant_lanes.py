@@ -37,8 +37,10 @@ from ..cast_dtypes import conversion_saturates
 from ..core import Core
 from ..ops import arith
 from ..ops.conversion import convert
+from ..types import RoundMode
 
-__all__ = ["FLOAT", "FP8_DTYPES", "HALF", "Saturation", "lanes", "scalar_bits", "work_type"]
+__all__ = ["FLOAT", "FP8_DTYPES", "HALF", "INT8_MODES", "Saturation", "group_lanes", "lanes", "scalar_bits",
+           "work_type"]
 
 HALF, FLOAT = DTYPES["float16"], DTYPES["float32"]
 FP8_DTYPES = frozenset({"float8_e4m3fn", "float8_e5m2"})
@@ -91,3 +93,44 @@ def _to_work(raw: np.ndarray, src: DType, work: DType, sat: Saturation) -> np.nd
     if src is work:
         return raw
     return convert(src, work, raw, "rint", sat.to_half if work is HALF else False)
+
+
+# ------------------------------------------------------------------ PER_TOKEN / PER_GROUP (the 950)
+BFLOAT16, INT8, INT16 = DTYPES["bfloat16"], DTYPES["int8"], DTYPES["int16"]
+#: the int8 conversion's modes (表4); any other RoundMode falls back to CAST_RINT, as TransRegForS8 does
+INT8_MODES = {RoundMode.CAST_RINT: "rint", RoundMode.CAST_ROUND: "round", RoundMode.CAST_FLOOR: "floor",
+              RoundMode.CAST_CEIL: "ceil", RoundMode.CAST_TRUNC: "trunc"}
+
+
+def group_lanes(dst: DType, x: tuple[np.ndarray, DType], scale: tuple[np.ndarray, DType],
+                offset: tuple[np.ndarray, DType] | None, round_mode: RoundMode, sat: Saturation) -> np.ndarray:
+    """dst's raw lanes for PER_TOKEN / PER_GROUP (``ascend_quant_per_group_3510_impl.h``): ``scale`` and
+    ``offset`` already gathered per element, in scaleT (``offset`` ``None``: config.hasOffset false).
+
+    fp8: src, scale and offset become float (exact), float Mul and Add, float -> fp8 CAST_RINT whatever the
+    config's mode (TransRegForFp8).  int8: the arithmetic is in scaleT (a half / bfloat16 src with a float
+    scale becomes float first), then TransRegForS8: from half one Cast half -> int8 by the mode; from float
+    Cast float -> int16 by the mode, int16 -> half (RINT), half -> int8 (RINT); from bfloat16 first
+    bfloat16 -> float (exact).  Every Cast saturates (SAT).
+    """
+    work = FLOAT if dst.name in FP8_DTYPES else scale[1]
+    values = [_widen(raw, dtype, work) for raw, dtype in (x, scale) + ((offset,) if offset is not None else ())]
+    saturate = sat.half_arith and work is HALF
+    v = arith.compute("mul", work, values[:2], saturate)
+    if offset is not None:
+        v = arith.compute("add", work, [v, values[2]], saturate)
+    if work is FLOAT and dst.name in FP8_DTYPES:
+        return convert(FLOAT, dst, v, "rint", sat.to_fp8)
+    mode = INT8_MODES.get(round_mode, "rint")
+    if work is HALF:
+        return convert(HALF, INT8, v, mode, False)
+    if work is BFLOAT16:
+        v = convert(BFLOAT16, FLOAT, v, "rint", False)
+    v = convert(FLOAT, INT16, v, mode, False)
+    v = convert(INT16, HALF, v, "rint", sat.to_half)
+    return convert(HALF, INT8, v, "rint", False)
+
+
+def _widen(raw: np.ndarray, src: DType, work: DType) -> np.ndarray:
+    """src's lanes in the working type: unchanged, or widened exactly (half / bfloat16 -> float)."""
+    return raw if src is work else convert(src, work, raw, "rint", False)

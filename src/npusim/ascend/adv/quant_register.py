@@ -37,7 +37,7 @@ from ..tensor import LocalTensor
 from .quant_common import MIN_TMP_BYTES, NAME, PAGE, QuantConfig, half_scalars
 from .quant_lanes import FP8_DTYPES, Saturation, lanes, scalar_bits, work_type
 
-__all__ = ["REGISTER_PRODUCTS", "quant_register"]
+__all__ = ["REGISTER_PRODUCTS", "quant_register", "record_and_run"]
 
 _KIRIN = {"src": frozenset({"float16", "float32"}), "dst": frozenset({"int8"})}
 #: the products whose vector-function implementation npusim follows, with the types their code takes
@@ -84,7 +84,7 @@ def quant_register(core: Core, dst, src, scale, offset, count, temp_buffer, conf
     else:
         job = _tensor_job(dst, src, scale, offset, count, config, scale_count, offset_count)
     spans = _spans(dst, src, job)
-    _record_and_run(core, spans, lambda: _run(core, dst, src, job))
+    record_and_run(core, spans, lambda: _run(core, dst, src, job))
 
 
 def _check_temp_buffer(core: Core, temp_buffer, config: QuantConfig) -> None:
@@ -206,7 +206,7 @@ def _spans(dst: LocalTensor, src: LocalTensor, job: Job) -> dict[str, tuple[int,
     return spans
 
 
-def _record_and_run(core: Core, spans: dict, run) -> None:
+def record_and_run(core: Core, spans: dict, run) -> None:
     """One access record for the vector function (reads before writes), shown to the trace and to the
     synchronisation checker as a dispatched instruction's is; a checker holding the call runs it later."""
     trace, observer = core.trace, getattr(core, "observer", None)
