@@ -21,7 +21,7 @@ from npusim.errors import OverlapError, ParameterRangeError, UnsupportedError
 
 from . import cast_reference as cref
 from .elementwise_reference import float_bits
-from .test_adv_quant_register import FP8, RINT, bits_of, number_bits, tensor
+from .test_adv_quant_register import FP8, RINT, bits_of, e4m3_overflows, number_bits, tensor
 
 SRC, SCALE, OFFSET, DST, TMP = 0, 0x4000, 0x5000, 0x6000, 0x8000
 P = AscendQuantPolicy
@@ -55,6 +55,8 @@ def lane(dst, src, scale_type, x, s, o, mode, on):
     if o is not None:
         v = float_bits("add", work, v, widen(o, scale_type), arith)
     if dst in FP8:
+        if dst == "float8_e4m3fn" and not on and e4m3_overflows(v):
+            return None  # rejected as not modelled (a NaN of unstated sign)
         return cref.cast("float32", dst, v, RINT, on)
     m = int(mode) if int(mode) in (1, 2, 3, 4, 5) else RINT
     if work == "float16":
@@ -117,10 +119,14 @@ def test_every_element_is_the_models(case, on):
     s, t, d = DTYPES[src], DTYPES[scale_type], DTYPES[dst]
     config = QuantConfig(has_offset=has_offset, k_dim=k_dim, round_mode=mode)
     para = AscendQuantParam(rows, n, n * rows, g if policy == P.PER_GROUP else 0)
-    got, trace = run(d, s, t, values, scales, offset, para, policy, config, on)
     used_offset = None if not has_offset else (bits_of(offset, t) if isinstance(offset, list) else offset)
     expected = model(dst, src, scale_type, bits_of(values, s), bits_of(scales, t), used_offset, policy, k_dim, n,
                      g, mode, on)
+    if None in expected:
+        with pytest.raises(UnsupportedError):
+            run(d, s, t, values, scales, offset, para, policy, config, on)
+        return
+    got, trace = run(d, s, t, values, scales, offset, para, policy, config, on)
     assert got == expected
     assert [r.instruction for r in trace] == ["quant"]
 

@@ -32,17 +32,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dtypes import DTYPES, DType
+from ...errors import UnsupportedError
 from ...rounding import float_bits
 from ..cast_dtypes import conversion_saturates
 from ..core import Core
 from ..ops import arith
 from ..ops.conversion import convert
 from ..types import RoundMode
+from .quant_common import NAME, PAGE
 
 __all__ = ["FLOAT", "FP8_DTYPES", "HALF", "INT8_MODES", "Saturation", "group_lanes", "lanes", "scalar_bits",
            "work_type"]
 
 HALF, FLOAT = DTYPES["float16"], DTYPES["float32"]
+E4M3_OVERFLOW = 464.0
 FP8_DTYPES = frozenset({"float8_e4m3fn", "float8_e5m2"})
 
 
@@ -81,6 +84,22 @@ def lanes(dst: DType, x: tuple[np.ndarray, DType], scale: tuple[np.ndarray, DTyp
     x = arith.compute("add", work, [x, offset], saturate)
     if work is HALF:
         return convert(HALF, dst, x, "rint", False)  # half -> int8: rounded, then saturated to [-128, 127]
+    return to_fp8(dst, x, sat)
+
+
+def to_fp8(dst: DType, x: np.ndarray, sat: Saturation) -> np.ndarray:
+    """float lanes -> fp8, CAST_RINT.  Without saturation an fp8_e4m3fn overflow is a NaN of unstated sign
+    (Reg矢量计算/类型转换/Cast.md: "不饱和模式 ... fp8_e4m3fn_t ... 输出为nan"): not modelled, rejected before
+    anything is written.  (|x| >= 464 overflows: 464 is halfway from 448, the largest, to the next binade's 480.)"""
+    if dst.name == "float8_e4m3fn" and not sat.to_fp8:
+        with np.errstate(invalid="ignore"):
+            over = np.abs(x.view(np.float32)) >= np.float32(E4M3_OVERFLOW)
+        if over.any():
+            at = int(np.argmax(over))
+            raise UnsupportedError(NAME, "dst value", float(x.view(np.float32)[at]), "an fp8_e4m3fn_t overflow with "
+                                   "CTRL[48] in its non-saturating state gives a NaN whose sign the page does not "
+                                   "state: not modelled", f"|value| < {E4M3_OVERFLOW}, or the saturation switch on",
+                                   f"{PAGE} 约束说明; docs/semantics.md §5.30")
     return convert(FLOAT, dst, x, "rint", sat.to_fp8)
 
 
@@ -120,7 +139,7 @@ def group_lanes(dst: DType, x: tuple[np.ndarray, DType], scale: tuple[np.ndarray
     if offset is not None:
         v = arith.compute("add", work, [v, values[2]], saturate)
     if work is FLOAT and dst.name in FP8_DTYPES:
-        return convert(FLOAT, dst, v, "rint", sat.to_fp8)
+        return to_fp8(dst, v, sat)
     mode = INT8_MODES.get(round_mode, "rint")
     if work is HALF:
         return convert(HALF, INT8, v, mode, False)
