@@ -22,10 +22,11 @@ in counter mode and ends with ``SetMaskNorm(); ResetMask()``, the state a count 
 is as exact as they are and its access records are theirs, one per instruction issued.  Every rule of
 the page is checked before the first instruction runs, so a rejected call changes nothing.
 
-A LocalTensor ``scale`` selects the per-channel form (:mod:`.quant_channel`).  Not modelled: the
-per-token / per-group forms (the 950 only), the framework-allocated temporary space (no
-``temp_buffer``), and the other products' implementations (the 950's ``dav_3510`` register code, the
-Atlas training series' ``dav_c100``): those are an :class:`~npusim.errors.UnsupportedError`.
+A LocalTensor ``scale`` selects the per-channel form (:mod:`.quant_channel`).  The 950 and the Kirin rows run
+their own implementation, one vector function (:mod:`.quant_register`; with ``policy`` and ``para`` the 950's
+PER_TOKEN / PER_GROUP, :mod:`.quant_group`; docs/semantics.md §5.30).  Not modelled: on the A2/A3 and 310P
+the framework-allocated temporary space (no ``temp_buffer``), and the Atlas training series'
+implementation (``__NPU_ARCH__`` 1001): those are an :class:`~npusim.errors.UnsupportedError`.
 """
 
 from __future__ import annotations
