@@ -46,7 +46,7 @@ REGISTER_PRODUCTS = {
     "KirinX90": _KIRIN,
     "Kirin9030": _KIRIN,
 }
-SOURCE = f"{PAGE} 参数说明"
+SOURCE = f"{PAGE} 参数说明"  # 表5 PER_TENSOR, 表6 PER_CHANNEL
 IMPL = {"950": "ascend_quant_3510_impl.h", "KirinX90": "ascend_quant_l300_impl.h",
         "Kirin9030": "ascend_quant_l300_impl.h"}
 
@@ -131,7 +131,6 @@ def _require_total(what: str, total, dst: LocalTensor, src: LocalTensor) -> int:
 
 def _channel_job(core: Core, dst, src, scale, offset, count, config: QuantConfig, scale_count,
                  offset_count) -> Job:
-    source = SOURCE  # 表6, PER_CHANNEL接口参数说明
     scale = _parameter_tensor(core, "scale", scale, src)
     offset_tensor = _parameter_tensor(core, "offset", offset, src) if isinstance(offset, LocalTensor) else None
     if offset_tensor is None and offset_count is not None:
@@ -149,19 +148,19 @@ def _channel_job(core: Core, dst, src, scale, offset, count, config: QuantConfig
     names = {key: f"config.{'calc_count' if key == 'count' else key}" if counts is config_counts else key
              for key in counts}
     width = require_int(NAME, names["scale_count"], counts["scale_count"], 1, min(scale.tile_size, dst.tile_size),
-                        source, rule="scaleCount lies in [1, min(scaleTensor size, dstTensor size)] (0: no channel)")
+                        SOURCE, rule="scaleCount lies in [1, min(scaleTensor size, dstTensor size)] (0: no channel)")
     if width % 32:
         raise ParameterRangeError(NAME, names["scale_count"], width, "scaleCount must be a multiple of 32",
-                                  "multiples of 32", source)
+                                  "multiples of 32", SOURCE)
     if offset_tensor is not None:
-        require_int(NAME, names["offset_count"], counts["offset_count"], width, width, source,
+        require_int(NAME, names["offset_count"], counts["offset_count"], width, width, SOURCE,
                     rule="offsetCount equals scaleCount")
-        require_int(NAME, names["offset_count"], counts["offset_count"], 0, offset_tensor.tile_size, source,
+        require_int(NAME, names["offset_count"], counts["offset_count"], 0, offset_tensor.tile_size, SOURCE,
                     rule="offsetCount must not exceed the offset tensor's size")
     total = _require_total(names["count"], counts["count"], dst, src)
     if total % width:
         raise ParameterRangeError(NAME, names["count"], total, f"calCount must be a multiple of scaleCount ({width})",
-                                  f"multiples of {width}", source)
+                                  f"multiples of {width}", SOURCE)
     return Job(total, width, scale, offset_tensor if offset_tensor is not None else
                _channel_offset(offset, src.dtype, work_type(dst.dtype)))
 
