@@ -25,7 +25,8 @@ from ascend_cases import (
     squeeze_bench,
     trans_tile_bench,
 )
-from cast_cases import cast_bench, int4_bench
+from cast_cases import cast_bench, int4_bench, tiny_cast_bench
+from complex_cases import complex_mul_bench
 from dequant_cases import add_deq_relu_bench, cast_deq_bench
 from fill_cases import create_vec_index_bench, max_min_spr_bench, vector_padding_bench
 from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
@@ -82,6 +83,8 @@ CASES: list[Case | Pending] = [
     Case("asc_add float32 count 10240 (C API count form)", DENSE, partial(c_api_add_count_bench, 10240),
          group="float32 (C API)"),
     *_repeat_rows("cast float32 -> half RINT (cast)", cast_bench),
+    Case("cast float32 -> half RINT, values near 1e-5: subnormal results (cast) r160 dense", None,
+         partial(tiny_cast_bench, 160, False), group="repeat 160"),
     *_repeat_rows("cast half -> int4b_t RINT (cast, packed dst)", int4_bench),
     Case("cast_deq int16 -> int8 per tensor (dequant) r160 dense", DENSE, partial(cast_deq_bench, 160),
          group="repeat 160"),
@@ -101,6 +104,9 @@ CASES: list[Case | Pending] = [
     *_count_rows("abs_sub float32, 950 (compound, count form)", partial(count_form_bench, "abs_sub")),
     *_count_rows("interleave half, 950 (rearrange)", interleave_bench),
     *_count_rows("truncate float32 CAST_FLOOR, 950 (cast)", truncate_bench),
+    Case("mul complex64, 950 (arith, count form) r1", None, partial(complex_mul_bench, 1), group="repeat 1"),
+    Case("mul complex64, 950 (arith, count form) r160 dense", None, partial(complex_mul_bench, 160),
+         group="repeat 160"),
     *_repeat_rows("gather half count (gather/scatter)", gather_bench),
     *_repeat_rows("asc_squeeze uint16 (C API, GatherMask by src1's bits)", squeeze_bench),
     *_repeat_rows("bilinear_interpolation half (arith, gather + weight + sum)", bilinear_bench),

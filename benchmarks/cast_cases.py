@@ -4,7 +4,7 @@ int4b_t (CAST_RINT), beside numpy's rint, clip and nibble packing.
 A repeat converts 64 lanes (256 bytes of float32, 128 bytes of half).  Dense: the source's
 repeat stride 8, the destination's 4 (Cast.md 约束说明); strided: block stride 2 for both
 (repeat strides 16 and 8).  The data are normal values (no overflow or NaN, where the A2's
-saturation and numpy differ).
+saturation and numpy differ); one case converts values whose half results are subnormal.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from registry import Bench
 from npusim import ascend as asc
 from npusim.dtypes import from_numpy
 
-__all__ = ["cast_bench", "int4_bench"]
+__all__ = ["cast_bench", "int4_bench", "tiny_cast_bench"]
 
 BLOCK = 32
 SRC_AT, DST_AT = 0x00000, 0x14000
@@ -61,6 +61,14 @@ def _conversion_bench(values: np.ndarray, dst_type, lanes: int, dst_blocks: int,
 def cast_bench(repeats: int, strided: bool) -> Bench:
     """``asc.cast(dst_half, src_float, CAST_RINT, 64, repeats, params)`` vs ``src.astype(np.float16)``."""
     values = (np.random.default_rng(21).standard_normal(repeats * 64) * 100).astype(np.float32)
+    return _conversion_bench(values, asc.float16, 64, 4, np.float16, strided, lambda v: v.astype(np.float16))
+
+
+def tiny_cast_bench(repeats: int, strided: bool) -> Bench:
+    """:func:`cast_bench` on values of magnitude about 1e-5, most of whose half results are subnormal and
+    inexact: numpy's conversion raises its underflow flag element by element there (about 100x slower
+    per element), which npusim's rounding steps around (docs/performance.md)."""
+    values = (np.random.default_rng(23).standard_normal(repeats * 64) * 1e-5).astype(np.float32)
     return _conversion_bench(values, asc.float16, 64, 4, np.float16, strided, lambda v: v.astype(np.float16))
 
 

@@ -21,10 +21,10 @@ from .errors import UnsupportedError
 from .lazy import cached_attribute
 from .sources import semantics
 
-__all__ = ["DType", "DTYPES", "PackedDType", "Predicate", "as_little_endian", "by_name", "from_numpy",
-           "is_little_endian", "uint_of_bits"]
+__all__ = ["ComplexDType", "DType", "DTYPES", "PackedDType", "Predicate", "as_little_endian", "by_name",
+           "from_numpy", "is_little_endian", "uint_of_bits"]
 
-Kind = Literal["int", "uint", "float"]
+Kind = Literal["int", "uint", "float", "complex"]
 
 
 class Predicate(int):
@@ -50,7 +50,8 @@ class DType:
     Attributes:
         name: canonical name (numpy spelling: ``"float16"``, ``"bfloat16"``).
         bits: width in bits.
-        kind: ``"int"`` (two's complement), ``"uint"`` or ``"float"``.
+        kind: ``"int"`` (two's complement), ``"uint"``, ``"float"`` or ``"complex"`` (a
+            :class:`ComplexDType`: two floats).
         storage: how to find the numpy storage type: a numpy type code (``"<f2"``), or
             ``"ml_dtypes.<name>"``, or ``"packed"`` (a :class:`PackedDType`: none).
         np_dtype: numpy storage dtype, little-endian (made on first use).
@@ -99,6 +100,11 @@ class DType:
     @cached_attribute
     def is_unsigned(self) -> Predicate:
         return Predicate(self.kind == "uint")
+
+    @cached_attribute
+    def is_complex(self) -> Predicate:
+        """A pair of floats, real part first (:class:`ComplexDType`)."""
+        return Predicate(self.kind == "complex")
 
     @cached_attribute
     def is_numeric(self) -> Predicate:
@@ -202,6 +208,27 @@ class PackedDType(DType):
         return codes
 
 
+class ComplexDType(DType):
+    """A complex element: two floats of :attr:`component`, the real part at the lower address, then the
+    imaginary part (docs/semantics.md §5.29; the Ascend 950's ``complex32`` and ``complex64``).
+
+    ``np_dtype`` of ``complex64`` is numpy's ``complex64`` (the same layout); numpy has no complex of
+    two halves, so ``complex32``'s is a structured type with fields ``real`` and ``imag`` (float16).
+    Element-wise arithmetic works on the components (:attr:`component`), moves on the raw bits.
+    """
+
+    @cached_attribute
+    def np_dtype(self) -> np.dtype:
+        if self.storage == "complex32":
+            return np.dtype([("real", "<f2"), ("imag", "<f2")])
+        return np.dtype(self.storage)
+
+    @cached_attribute
+    def component(self) -> DType:
+        """The type of the real and of the imaginary part."""
+        return DTYPES[f"float{self.bits // 2}"]
+
+
 def uint_of_bits(bits: int) -> np.dtype:
     """The unsigned integer numpy dtype with ``bits`` bits (8, 16, 32 or 64)."""
     return np.dtype(f"<u{bits // 8}")
@@ -225,10 +252,12 @@ DTYPES: dict[str, DType] = {
         DType("float8_e4m3fn", 8, "float", "ml_dtypes.float8_e4m3fn"),
         DType("float8_e5m2", 8, "float", "ml_dtypes.float8_e5m2"),
         PackedDType("int4", 4, "int", "packed"),
+        ComplexDType("complex32", 32, "complex", "complex32"),
+        ComplexDType("complex64", 64, "complex", "<c8"),
     )
 }
 
-_BY_NUMPY = {d.np_dtype: d for d in DTYPES.values() if d.storage.startswith("<")}
+_BY_NUMPY = {d.np_dtype: d for d in DTYPES.values() if d.storage.startswith("<") or d.kind == "complex"}
 
 
 def _by_numpy(dt: np.dtype) -> DType | None:

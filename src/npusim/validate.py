@@ -123,6 +123,8 @@ def to_elements(instruction: str, name: str, values, np_dtype: np.dtype, source:
     element = from_numpy(target)
     if element is not None and element.is_float:
         return to_float_elements(instruction, name, array, element)
+    if element is not None and element.is_complex:
+        return to_complex_elements(instruction, name, array, element)
     if array.dtype.kind not in "biuf" and array.dtype != target:
         raise TypeError(f"{instruction}: {name} must be numeric, got an array of {array.dtype}")
     integral = target.kind in "iu"
@@ -154,6 +156,33 @@ def to_float_elements(instruction: str, name: str, array: np.ndarray, dtype: DTy
         return float_array_bits(array, dtype).view(dtype.np_dtype)
     except TypeError as err:  # an object array holding something that is not a real number
         raise TypeError(f"{instruction}: {name} must be numbers ({err})") from None
+
+
+def to_complex_elements(instruction: str, name: str, array: np.ndarray, dtype: DType) -> np.ndarray:
+    """A numeric array as elements of the complex type ``dtype`` (docs/semantics.md §5.29), same shape: the
+    real and the imaginary part each rounded once to the component type, as :func:`to_float_elements`
+    (a real number has imaginary part +0).  Also accepted: an array of ``dtype`` itself (``complex32``'s
+    structured type), taken unchanged."""
+    if array.dtype == dtype.np_dtype:
+        return array
+    if array.dtype.names == ("real", "imag"):
+        real, imag = array["real"], array["imag"]
+    elif array.dtype.kind == "c":
+        real, imag = array.real, array.imag
+    elif array.dtype.kind == "O":
+        try:
+            values = [complex(v) if isinstance(v, complex) else v for v in array.reshape(-1)]
+        except TypeError as err:
+            raise TypeError(f"{instruction}: {name} must be numbers ({err})") from None
+        real = np.array([v.real if isinstance(v, complex) else v for v in values], dtype=object)
+        imag = np.array([v.imag if isinstance(v, complex) else 0 for v in values], dtype=object)
+    else:
+        real, imag = array, np.zeros(array.shape, np.float32)
+    component = dtype.component
+    parts = [to_float_elements(instruction, name, np.ascontiguousarray(part), component).view(component.raw)
+             for part in (real, imag)]
+    raw = parts[0].astype(dtype.raw) | (parts[1].astype(dtype.raw) << dtype.raw.type(component.bits))
+    return raw.view(dtype.np_dtype)
 
 
 def require_bytes(instruction: str, name: str, payload) -> bytes:

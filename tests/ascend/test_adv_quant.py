@@ -19,6 +19,7 @@ from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, U
 
 from .elementwise_reference import float_bits
 from .quant_reference import to_half_bits, to_int8
+from .test_adv_quant_channel import rejected as rejected_per_channel
 
 SRC, DST, TMP = 0, 16384, 24576
 
@@ -166,7 +167,7 @@ def test_a_kernel_like_pyascs_gives_round_of_src_times_2_plus_0_9(dtype, config)
 # ------------------------------------------------------------------ constraints
 def rejected(error, *, dtype=asc.float16, n=64, count=32, tmp_bytes=512, tmp_at=TMP, dst_at=DST, dst_type=asc.int8,
              scale=2.0, config=None, chip="A2", tmp_type=asc.uint8):
-    with asc.Core(chip) as core:
+    with asc.Core(chip, trace=True) as core:
         core.ub_write(0, bytes(64 * 1024))
         src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, n)
         dst = asc.LocalTensor(dst_type, asc.TPosition.VECOUT, dst_at, n)
@@ -236,9 +237,11 @@ def test_the_types_are_the_prototypes(kwargs, operand):
     assert rejected(UnsupportedError, **kwargs).operand == operand
 
 
+@pytest.mark.parametrize("form", ["per tensor", "per channel"])
 @pytest.mark.parametrize("chip", ["910", "310B"])
-def test_products_npusim_does_not_follow_are_unsupported(chip):
-    rejected(UnsupportedError, chip=chip)
+def test_products_npusim_does_not_follow_are_unsupported(chip, form):
+    """Both forms share quant_common.quant_operands' product check."""
+    (rejected if form == "per tensor" else rejected_per_channel)(UnsupportedError, chip=chip)
 
 
 def test_without_a_temp_buffer_it_is_unsupported():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from npusim import ascend as asc
 from npusim.ascend.adv import QuantConfig, quant
-from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
+from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UninitializedReadError, UnsupportedError
 
 from .elementwise_reference import float_bits
 from .quant_reference import to_half_bits, to_int8
@@ -204,11 +204,6 @@ def test_the_rows_fit_src_and_dst():
                     config=QuantConfig(scale_count=128, offset_count=128, work_local_size=256)).operand == "src size"
 
 
-@pytest.mark.parametrize("chip", ["910", "310B"])
-def test_products_npusim_does_not_follow_are_unsupported(chip):
-    rejected(UnsupportedError, chip=chip)
-
-
 def test_per_tensor_arguments_with_a_scale_number_are_type_errors():
     with asc.Core("A2"):
         src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 64)
@@ -218,3 +213,76 @@ def test_per_tensor_arguments_with_a_scale_number_are_type_errors():
             quant(dst, src, 2.0, 0.5, 64, tmp, scale_count=32)
         with pytest.raises(TypeError):
             quant(dst, src, 2.0, src, 64, tmp)
+
+
+# 3.5 - 2**-10 is the midpoint of the halves 3.5 - 2**-9 (odd) and 3.5 (even); just below it a double's one rounding
+# to half gives 3.5 - 2**-9 (int8 3), the float32 first rounds onto the midpoint, which goes to 3.5 (int8 4).
+BELOW_A_HALF_MIDPOINT = 3.5 - 2**-10 - 2**-40
+
+
+def zeros_quantised(dtype, per_channel: bool, offset) -> list[int]:
+    """32 zeros quantised with scale 1 (a tensor of 32 channels, or a number) and ``offset``: int8(half(offset))."""
+    if per_channel:
+        return run(dtype, [0.0] * 32, [1.0] * 32, offset)[0]
+    return run_per_tensor(dtype, 1.0, offset)
+
+
+def run_per_tensor(dtype, scale, offset) -> list[int]:
+    with asc.Core("A2"):
+        src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 32)
+        src.write(np.zeros(32, dtype.np_dtype))
+        dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 32)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
+        quant(dst, src, scale, offset, 32, tmp)
+        return dst.read().tolist()
+
+
+@pytest.mark.parametrize(("dtype", "per_channel", "expected"), [
+    (asc.float16, True, 3),  # the per-channel offset is a T = half parameter: one rounding
+    (asc.float32, True, 4),  # T = float: the float, then static_cast<half>
+    (asc.float16, False, 4),  # the per-tensor offset is a float parameter whatever T is
+])
+def test_a_scalar_offset_is_rounded_as_its_c_parameter_type(dtype, per_channel, expected):
+    assert zeros_quantised(dtype, per_channel, BELOW_A_HALF_MIDPOINT) == [expected] * 32
+
+
+@pytest.mark.parametrize(("dtype", "per_channel", "channels", "written"), [
+    (asc.float16, False, 0, {"src": 512}),  # the second chunk of 256 halves reads never-written src
+    (asc.float32, False, 0, {"src": 512}),
+    (asc.float16, True, 64, {"src": 64, "scale": 64}),  # rows 2 .. 16 of src never written
+    (asc.float32, True, 64, {"src": 64, "scale": 64}),  # ... after the float scale's cast to half
+    (asc.float16, True, 512, {"src": 1024, "scale": 256}),  # each row's second chunk reads never-written scales
+])
+def test_under_a_raising_policy_never_written_sources_reject_the_call_up_front(dtype, per_channel, channels,
+                                                                               written):
+    """A step that raised after earlier steps ran would leave dst's first chunks (or a float scale's halves)
+    behind: the bytes every step reads are checked before the first one."""
+    with asc.Core("A2", uninit="raise", trace=True) as core:
+        src = asc.LocalTensor(dtype, asc.TPosition.VECIN, SRC, 1024)
+        src.write(np.ones(written["src"], dtype.np_dtype))
+        scale = 2.0
+        if per_channel:
+            scale = asc.LocalTensor(dtype, asc.TPosition.VECIN, 0x2000, channels)
+            scale.write(np.ones(written["scale"], dtype.np_dtype))
+        dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, DST, 1024)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 512)
+        for tensor in (dst, tmp):
+            tensor.write(np.zeros(tensor.tile_size, tensor.dtype.np_dtype))
+        before = core.ub_read(0, core.ub.size_bytes)
+        with pytest.raises(UninitializedReadError) as caught:
+            quant(dst, src, scale, 0.5, 1024, tmp)
+        assert caught.value.instruction == "quant" and not core.trace
+        assert core.ub_read(0, core.ub.size_bytes) == before
+
+
+@pytest.mark.parametrize(("dtype", "per_channel"), [(asc.float16, False), (asc.float16, True), (asc.float32, True)])
+def test_an_integer_offset_past_floats_range_is_infinity(dtype, per_channel):
+    """A Python int too large for a double is still a number: rounded to float (half) it is +inf, which
+    saturates every int8 to 127 (not an OverflowError from a conversion through a double)."""
+    assert zeros_quantised(dtype, per_channel, 10**400) == [127] * 32
+
+
+def test_an_integer_scale_past_floats_range_is_out_of_halfs_range():
+    with pytest.raises(ParameterRangeError) as caught:
+        run_per_tensor(asc.float16, -(10**400), 0.0)
+    assert caught.value.operand == "scale"

@@ -408,3 +408,9 @@ def test_the_checker_sees_the_call():
         asc.jit(_unsynchronised).launch(1, (np.zeros(64, np.float16), np.zeros(64, np.int8)), chip="950",
                                         sync="raise")
     assert caught.value.instruction == "quant" and "MTE2_V" in str(caught.value)
+
+
+def test_a_huge_integer_offset_is_infinity_not_an_overflow_error():
+    """offset 10**400 as a C float: +inf (rounded exactly, as every scalar parameter), so every lane saturates."""
+    assert run("950", asc.int8, asc.float16, [1.0] * 32, 1.0, 10**400)[0] == [127] * 32
+    rejected(ParameterRangeError, scale=10**400)

@@ -191,7 +191,8 @@ def test_torch_tensors_npusim_cannot_hold_are_unsupported_errors_naming_the_argu
     torch = pytest.importorskip("torch", reason=TORCH_REASON)
     complex_values = torch.zeros(8, dtype=torch.complex64)
     cases = [
-        (complex_values.conj(), "dtype"),  # the conjugate bit: was torch's RuntimeError
+        (complex_values.conj(), "conjugate bit"),  # a lazily conjugated view: was torch's RuntimeError
+        (torch.zeros(8, dtype=torch.complex128), "dtype"),  # npusim has complex64 and complex32 only
         (complex_values.conj().imag, "negative bit"),  # float32 with the negative bit: was a RuntimeError
         (torch.zeros(8, dtype=torch.float8_e5m2fnuz), "dtype"),  # was torch's TypeError
         (torch.zeros(8).to_sparse(), "layout"),  # was torch's TypeError
@@ -201,3 +202,6 @@ def test_torch_tensors_npusim_cannot_hold_are_unsupported_errors_naming_the_argu
         with pytest.raises(UnsupportedError) as err:
             g.set_global_buffer(tensor)
         assert err.value.operand == f"set_global_buffer buffer {operand}"
+    g = asc.GlobalTensor()  # a plain complex64 tensor is GM memory of complex64 elements (docs/semantics.md §5.29)
+    g.set_global_buffer(torch.tensor([1 + 2j, -3j], dtype=torch.complex64))
+    assert g.dtype is asc.complex64

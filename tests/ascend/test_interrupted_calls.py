@@ -225,6 +225,26 @@ def test_mixed_precision_multiply_add(chip, form):
     assert sweep(Machine(core), lambda: MIXED[form](dst, src0, src1), fresh_plans=True)
 
 
+COMPLEX = {  # the 950's complex lanes (docs/semantics.md §5.29): every real step into private arrays first
+    "mul complex64": lambda d, a, b, f: asc.mul(d, a, b, 100),
+    "div complex32": lambda d, a, b, f: asc.div(d.reinterpret_cast(asc.complex32), a.reinterpret_cast(asc.complex32),
+                                                b.reinterpret_cast(asc.complex32), 100),
+    "muls complex64, the scalar first": lambda d, a, b, f: asc.muls(d, 1 - 2j, a, 100),
+    "abs complex64 -> float": lambda d, a, b, f: asc.abs(f, a, 100),
+    "cast complex64 -> complex32": lambda d, a, b, f: asc.cast(d.reinterpret_cast(asc.complex32), a,
+                                                               asc.RoundMode.CAST_RINT, 100),
+}
+
+
+@pytest.mark.parametrize("form", sorted(COMPLEX))
+def test_complex(form):
+    core = core_with_data("950")
+    with core:
+        dst, src0, src1 = (t(asc.complex64, addr, 128) for addr in (0x1000, 0x2000, 0x3000))
+        magnitudes = t(F32, 0x4000, 128, VECOUT)
+    assert sweep(Machine(core), lambda: COMPLEX[form](dst, src0, src1, magnitudes), fresh_plans=True)
+
+
 REDUCE = {
     "whole_reduce_max, bitwise (dst and mask register)": lambda d, a: asc.whole_reduce_max(d, a, [0xFFFF, 0xF], 4, 1, 1,
                                                                                            8),

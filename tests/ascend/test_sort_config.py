@@ -277,6 +277,12 @@ REJECTED = [
     ("dst_index over src_index", "950", OverlapError,
      lambda: asc.sort_with_config(t(H, 0x1000, 64, VECOUT), t(U32, 0x2000, 64, VECOUT), t(H, 0, 64),
                                   t(U32, 0x2000, 64), 64)),
+    ("src_index over the src an ascending merge flips", "950", OverlapError,
+     lambda: asc.sort_with_config(t("float32", 0x1000, 128, VECOUT), t(U32, 0x2000, 64, VECOUT), t("float32", 0, 64),
+                                  t(U32, 0x80, 64), 64, config=asc.SortConfig(MERGE, False))),
+    ("src_index over the src a radix sort reuses", "950", OverlapError,
+     lambda: asc.sort_with_config(t("float32", 0x1000, 64, VECOUT), t(U32, 0x2000, 64, VECOUT), t("float32", 0, 64),
+                                  t(U32, 0, 64), 64, is_reuse_source=True)),
     ("a misaligned src", "950", AlignmentError,
      lambda: asc.sort_with_config(t(H, 0x1000, 64, VECOUT), t(H, 0x10, 64), 64)),
 ]
@@ -288,6 +294,22 @@ def test_a_broken_rule_is_rejected_and_changes_nothing(what, chip, error, call):
     with core:
         fill(core, 0, 0x10000, seed=5)
         assert_rejected(core, error, call, "sort_with_config", instruction="sort_with_config")
+
+
+@pytest.mark.parametrize("config", [asc.SortConfig(MERGE, True), asc.SortConfig(RADIX, False)])
+def test_src_index_may_share_src_bytes_the_call_only_reads(config):
+    """Without an ascending merge or a reused source the call only reads src and src_index: the same bytes as
+    both give the order of the values and, as indices, their bits in that order."""
+    values = [3.0, -1.0, 2.0, 0.5] * 16
+    with asc.Core("950"):
+        src = t("float32", 0, 64)
+        src.write(np.array(values, np.float32))
+        dst = t("float32", 0x1000, 128 if config.type == MERGE else 64, VECOUT)  # a merge: 8 bytes an element
+        dst_index = t(U32, 0x2000, 64, VECOUT)
+        asc.sort_with_config(dst, dst_index, src, src.reinterpret_cast(asc.uint32), 64, config=config)
+        order = sorted(range(64), key=lambda i: values[i], reverse=config.is_descend)  # stable: ties keep order
+        assert dst.read(64).tolist() == [values[i] for i in order]
+        assert dst_index.read().tolist() == [int(np.float32(values[i]).view(np.uint32)) for i in order]
 
 
 def test_a_wrong_python_type_is_a_type_error():

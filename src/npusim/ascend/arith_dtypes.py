@@ -11,16 +11,21 @@ The ISASI pages at the end (Neg, Prelu, Mull, AbsSub, Ands, Ors) are the 950's a
 The half-source, float-dst rows of Axpy and MulAddDst (``half | half | float | PAR 64``) are
 :data:`MIXED_SOURCES`, looked up by :func:`mixed_pairs` (docs/semantics.md §5.26).
 
+The 950's complex32 / complex64 (count forms only, docs/semantics.md §5.29) are in its Add, Sub,
+Mul, Div, Adds, Muls, Subs and Divs rows; Abs of a complex source with a real dst is
+:data:`COMPLEX_ABS`.
+
 Not modelled (left out of the tables, so a call is rejected as unsupported): the 950's
-integer and complex Div, its int64/uint64 Reciprocal, complex types, and the 950-only ``*Config``
+integer Div, its int64/uint64 Reciprocal, and the 950-only ``*Config``
 template arguments (npusim follows the default, ``INTRINSIC``).
 """
 
 from __future__ import annotations
 
-from .chips import AscendChip, OpDtypes
+from .chips import COMPLEX, AscendChip, OpDtypes
 
-__all__ = ["FUSED_MULTIPLY_ADD", "MIXED_SOURCES", "SHIFT_BEYOND_WIDTH", "mixed_pairs", "vector_support"]
+__all__ = ["COMPLEX_ABS", "FUSED_MULTIPLY_ADD", "MIXED_SOURCES", "SHIFT_BEYOND_WIDTH", "complex_abs_pairs",
+           "mixed_pairs", "vector_support"]
 
 _HALF_FLOAT = frozenset({"float16", "float32"})
 _B16_INT = frozenset({"int16", "uint16"})
@@ -41,7 +46,7 @@ def _rows(chips: tuple[str, ...], dtypes: frozenset[str], **more: OpDtypes) -> d
 
 _TABLES: dict[str, dict[str, OpDtypes]] = {
     # 基础算术
-    "div": _rows(_CLASSIC + ("950",), _HALF_FLOAT),
+    "div": _rows(_CLASSIC, _HALF_FLOAT, **{"950": OpDtypes(_HALF_FLOAT, COMPLEX)}),
     "maxs": _rows(_NO_910, _MAXS, **{"950": OpDtypes(_MAXS | {"bfloat16"}, _B8_B64_INT)}),
     "mins": _rows(_NO_910, _MAXS, **{"950": OpDtypes(_MAXS | {"bfloat16"}, _B8_B64_INT)}),
     "leaky_relu": _rows(_NO_910 + ("950",), _HALF_FLOAT),
@@ -81,8 +86,8 @@ _TABLES: dict[str, dict[str, OpDtypes]] = {
     "ands": {"950": OpDtypes(_B16_INT, frozenset({"int64", "uint64"}))},
     "ors": {"950": OpDtypes(_B16_INT, frozenset({"int64", "uint64"}))},
     # 基础算术/Subs（灵活标量位置）.md, Divs（灵活标量位置）.md (the 950 alone; the 950's integer Div is not modelled)
-    "subs": {"950": OpDtypes(_MAXS | {"bfloat16"}, frozenset({"int64", "uint64"}))},
-    "divs": {"950": OpDtypes(_HALF_FLOAT)},
+    "subs": {"950": OpDtypes(_MAXS | {"bfloat16"}, frozenset({"int64", "uint64"}) | COMPLEX)},
+    "divs": {"950": OpDtypes(_HALF_FLOAT, COMPLEX)},
     # 逻辑计算/ShiftLeft（左移位数为Tensor）.md, ShiftRight（右移位数为Tensor）.md: T any integer type (count form)
     "shift_left_by_tensor": {"950": OpDtypes(_B16_B32_INT | _B8_B64_INT)},
     "shift_right_by_tensor": {"950": OpDtypes(_B16_B32_INT | _B8_B64_INT)},
@@ -94,6 +99,12 @@ _HALF_TO_FLOAT = frozenset({("float16", "float32")})
 MIXED_SOURCES: dict[str, dict[str, frozenset[tuple[str, str]]]] = {
     "axpy": dict.fromkeys(_CLASSIC + ("950",), _HALF_TO_FLOAT),
     "mul_add_dst": dict.fromkeys(("A2", "A3", "310P", "KirinX90", "Kirin9030", "950"), _HALF_TO_FLOAT),
+}
+
+# Abs.md 数据类型, the 950's "tensor前n个复数计算" prototype Abs(dst: T, src: U, count): (U, T) pairs, U complex32 with
+# T half, U complex64 with T float; every other row lists no complex type
+COMPLEX_ABS: dict[str, frozenset[tuple[str, str]]] = {
+    "950": frozenset({("complex32", "float16"), ("complex64", "float32")}),
 }
 
 # The 950 runs FusedMulAdd / MulAddRelu / MulAddDst as the Reg-level fused instructions (one rounding,
@@ -111,6 +122,11 @@ def vector_support(chip: AscendChip, name: str) -> OpDtypes | None:
     if row is not None:
         return row
     return _TABLES.get(name, {}).get(chip.name)
+
+
+def complex_abs_pairs(chip: AscendChip) -> frozenset[tuple[str, str]]:
+    """The (complex source, real dst) type pairs of Abs on ``chip`` (empty: none)."""
+    return COMPLEX_ABS.get(chip.name, frozenset())
 
 
 def mixed_pairs(chip: AscendChip, name: str) -> frozenset[tuple[str, str]]:

@@ -7,12 +7,14 @@ O CAST_ODD.  A product missing here has no Cast (the 310P Vector Core: 不支持
 
 int4b_t (npusim's packed ``int4``, docs/semantics.md §5.23) is modelled on the A2/A3 (int4b_t <-> half)
 and the 310P (half -> int4b_t).  Not modelled (a table line naming one is left out and the call is
-rejected as unsupported): hifloat8_t, fp4x2_e2m1_t, fp4x2_e1m2_t, complex32 and complex64, which
+rejected as unsupported): hifloat8_t, fp4x2_e2m1_t and fp4x2_e1m2_t, which
 npusim has no element type for, and the 950's five int4b_t lines (int4b_t -> int16_t / half /
 bfloat16_t, int16_t / half -> int4b_t), which its vector functions emulate with (un)packing
 register steps npusim does not model.  The
 int32_t -> half pair that the A2/A3, 310P and 950 run as a dequantisation with the scale of
-``SetDeqScale`` (roundMode ignored) is listed as :data:`DEQ_SCALE` instead of as a mode.
+``SetDeqScale`` (roundMode ignored) is listed as :data:`DEQ_SCALE` instead of as a mode.  The 950's complex
+lines (complex32 -> complex64, complex64 -> complex32 / complex64) convert each part as its component's line
+does (docs/semantics.md §5.29).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ DEQ_SCALE = "deq"  # int32_t -> half: roundMode不生效，与SetDeqScale(half s
 
 _TYPES = {"int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
           "uint32_t": "uint32", "int64_t": "int64", "half": "float16", "bfloat16_t": "bfloat16", "float": "float32",
-          "double": "float64", "fp8_e5m2_t": "float8_e5m2", "fp8_e4m3fn_t": "float8_e4m3fn", "int4b_t": "int4"}
+          "double": "float64", "fp8_e5m2_t": "float8_e5m2", "fp8_e4m3fn_t": "float8_e4m3fn", "int4b_t": "int4",
+          "complex32": "complex32", "complex64": "complex64"}
 
 _950 = """
     int8_t int16_t N; int8_t half N; int8_t int32_t N; uint8_t uint16_t N; uint8_t half N; uint8_t uint32_t N
@@ -43,6 +46,7 @@ _950 = """
     float int32_t RFCAZ; float float RFCAZ; float int64_t RFCAZ
     int64_t int32_t N; int64_t float RFCAZ; int64_t double RFCAZ
     double bfloat16_t RFCAZ; double int32_t Z; double float RFCAZ; double int64_t Z
+    complex32 complex64 N; complex64 complex32 RFCAZON; complex64 complex64 RFCAZ
 """
 _A2_A3 = """
     int4b_t half N; half int4b_t RFCAZN
@@ -123,9 +127,13 @@ CONVERSION_SATURATION = {
 }
 
 
+_COMPONENT = {"complex32": "float16", "complex64": "float32"}  # a complex target's parts (docs/semantics.md §5.29)
+
+
 def conversion_saturates(chip: AscendChip, dst: str) -> bool:
-    """A conversion to the float type ``dst`` saturates on ``chip`` while the saturation switch is on."""
-    return dst in CONVERSION_SATURATION.get(chip.name, frozenset())
+    """A conversion to the float type ``dst`` (a complex type: to its parts' type) saturates on ``chip`` while
+    the saturation switch is on."""
+    return _COMPONENT.get(dst, dst) in CONVERSION_SATURATION.get(chip.name, frozenset())
 
 
 # 复合计算/AddReluCast.md, SubReluCast.md, MulCast.md (数据类型): (src0/src1, dst) per product; every conversion

@@ -37,6 +37,7 @@ from ..sources import semantics
 __all__ = [
     "AscendChip",
     "CHIPS",
+    "COMPLEX",
     "CompareSupport",
     "DequantSupport",
     "IEEE_COMPARE_SOURCE",
@@ -339,10 +340,12 @@ _A2_A3_COMPARE = CompareSupport(
 
 # ------------------------------------------------- vector arithmetic and fill dtypes
 # "数据类型" sections of 基础算术/{Add,Sub,Mul,Max,Min,Abs,Adds,Muls}.md and 数据填充/Duplicate.md.
-# Complex and 4/8-bit float types of the 950 are not modelled.
+# The 950's 4/8-bit float types are not modelled; its complex32/complex64 (count forms only) are
+# (docs/semantics.md §5.29).
 _INT16_HALF_INT32_FLOAT = frozenset({"int16", "float16", "int32", "float32"})
 _B16_B32 = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
 _B8_B64_INT = frozenset({"int8", "uint8", "int64", "uint64"})
+COMPLEX = frozenset({"complex32", "complex64"})
 
 
 def _vector_dtypes(*, binary: frozenset[str], abs_: frozenset[str], scalar: frozenset[str],
@@ -358,17 +361,19 @@ def _vector_dtypes(*, binary: frozenset[str], abs_: frozenset[str], scalar: froz
 _A2_A3_VECTOR = _vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT, scalar=_INT16_HALF_INT32_FLOAT,
                                duplicate=_B16_B32)
 _950_VECTOR = {
-    "add": OpDtypes(_B16_B32, _B8_B64_INT),
-    "sub": OpDtypes(_B16_B32, _B8_B64_INT),
-    "mul": OpDtypes(_B16_B32, frozenset({"int64", "uint64"})),
+    "add": OpDtypes(_B16_B32, _B8_B64_INT | COMPLEX),
+    "sub": OpDtypes(_B16_B32, _B8_B64_INT | COMPLEX),
+    "mul": OpDtypes(_B16_B32, frozenset({"int64", "uint64"}) | COMPLEX),
     "max": OpDtypes(_B16_B32, _B8_B64_INT),
     "min": OpDtypes(_B16_B32, _B8_B64_INT),
-    "abs": OpDtypes(_INT16_HALF_INT32_FLOAT, frozenset({"int8", "int64"})),
-    "adds": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, _B8_B64_INT),
-    "muls": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"})),
-    "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn"}),
+    "abs": OpDtypes(_INT16_HALF_INT32_FLOAT, frozenset({"int8", "int64"})),  # complex sources: COMPLEX_ABS
+    "adds": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, _B8_B64_INT | COMPLEX),
+    "muls": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}) | COMPLEX),
+    "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn"} | COMPLEX),
 }
-_DATA_COPY_PAD_950 = B8_TO_B64
+# the data-movement pages of the 950 (DataCopy GM<->UB, UB->UB, DataCopyPad, SetPadValue, the slice copy, NZ2ND)
+# list complex32 and complex64: their elements move as bytes of their size (docs/semantics.md §5.29)
+_DATA_COPY_PAD_950 = B8_TO_B64 | COMPLEX
 
 KIB_184 = 184 * KIB  # TOTAL_VEC_LOCAL_SIZE on 2201 and 3002 (kernel_utils_constants.h)
 KIB_248 = 248 * KIB  # TOTAL_VEC_LOCAL_SIZE on 1001, 2002 and 3510
@@ -446,7 +451,7 @@ _ROWS = (
         select=SelectSupport(
             modes=frozenset({0, 1, 2}),
             dtypes=_950_SELECT_T,
-            count_dtypes=_950_SELECT_T | {"int8", "uint8", "int64", "uint64"},
+            count_dtypes=_950_SELECT_T | {"int8", "uint8", "int64", "uint64"} | COMPLEX,  # Select.md 数据类型
             lowering="vf",
             scratch_offset_bytes=None,
             no_mask_modes=frozenset({0, 1, 2}),
@@ -472,15 +477,15 @@ _ROWS = (
         zero_repeat_nop=False,
         vector_dtypes=_950_VECTOR,
         float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
-        data_copy_dtypes=B8_TO_B64,
+        data_copy_dtypes=B8_TO_B64 | COMPLEX,
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
         loop_mode_api=True,
         gatherb_dtypes=B8_TO_B64 - {"float64"},
         reduce_sum_spr=True,
-        # the page's bool, hifloat8_t, fp8_e8m0_t, complex32 and complex64 are not modelled
-        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"},
-        nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2"},
-        nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"},
+        # the page's bool, hifloat8_t and fp8_e8m0_t are not modelled
+        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"} | COMPLEX,
+        nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "complex32"},
+        nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"} | COMPLEX,
         nz_copy_unmodelled={f"nz2nd:{name}": "(dav_3510 DataCopyUB2GMNZ2NDImplBase) reads 8-bit NZ rows 32 bytes "
                                              "apart, the page 16 elements"
                             for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2")},

@@ -21,10 +21,11 @@ SCALAR_SOURCE = semantics("1.10")
 
 
 def is_scalar(value) -> bool:
-    """A Python or numpy real number (not a bool, not a tensor)."""
+    """A Python or numpy number, real or complex (not a bool, not a tensor).  A complex number is the
+    scalar of a complex element type only (:func:`scalar_bits` rejects it for any other)."""
     if isinstance(value, (bool, np.bool_)):
         return False
-    return isinstance(value, (numbers.Real, np.integer, np.floating))
+    return isinstance(value, (numbers.Complex, np.integer, np.floating, np.complexfloating))
 
 
 def require_scalar(instruction: str, name: str, value, also: str = ""):
@@ -44,6 +45,10 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
     """
     if not is_scalar(value):
         raise TypeError(f"{instruction}: {name} must be a number, got {type(value).__name__} {value!r}")
+    if dtype.is_complex:
+        return _complex_bits(value, dtype)
+    if isinstance(value, (complex, np.complexfloating)):
+        raise TypeError(f"{instruction}: {name} of a {dtype} operand must be a real number, got {value!r}")
     if dtype.is_float:
         return np.array([float_bits(value, dtype)], dtype=dtype.raw)
     if isinstance(value, (float, np.floating)) and not float(value).is_integer():
@@ -55,3 +60,12 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
         raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]",
                                   SCALAR_SOURCE)
     return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
+
+
+def _complex_bits(value, dtype: DType) -> np.ndarray:
+    """A complex scalar's raw bits: the real and the imaginary part each rounded once to the component type
+    (a real number has imaginary part +0; docs/semantics.md §5.29)."""
+    component = dtype.component
+    real, imag = (value.real, value.imag) if isinstance(value, (complex, np.complexfloating)) else (value, 0)
+    bits = float_bits(real, component) | (float_bits(imag, component) << component.bits)
+    return np.array([bits], dtype=dtype.raw)

@@ -47,6 +47,7 @@ from .quant_common import (
     QUANT_PRODUCTS,
     QuantConfig,
     check_overlap,
+    check_written_up_front,
     chunk_length,
     half_scalars,
     quant_operands,
@@ -97,6 +98,7 @@ def quant(dst: LocalTensor, src: LocalTensor, scale, offset, count: int | None =
     total, split = _work(src, dst, tmp, count, config)
     used_tmp = min(split, total) * HALF.itemsize
     check_overlap(src, dst, tmp, total, used_tmp)
+    check_written_up_front(core, {"src": (src.addr, src.addr + total * src.dtype.itemsize)})
     work = tmp.reinterpret_cast(HALF)
     for start in range(0, total, split):
         n = min(split, total - start)

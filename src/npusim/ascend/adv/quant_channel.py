@@ -35,7 +35,7 @@ from ..ops.elementwise import add, adds, mul
 from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from ..types import RoundMode
-from .quant_common import HALF, NAME, PAGE, QuantConfig, check_overlap, chunk_length
+from .quant_common import HALF, NAME, PAGE, QuantConfig, check_overlap, check_written_up_front, chunk_length, to_half
 
 __all__ = ["quant_per_channel"]
 
@@ -70,6 +70,7 @@ def quant_per_channel(core: Core, dst: LocalTensor, src: LocalTensor, tmp: Local
         raise TypeError(f"{NAME}: offset_count belongs to the form with an offset tensor ({PAGE} 函数原型)")
     work = _work(dst, src, tmp, scale, offset_tensor, count, config, scale_count, offset_count)
     _check_parameter_overlap(src, dst, tmp, scale, offset_tensor, work)
+    check_written_up_front(core, _read_spans(src, scale, offset_tensor, work))
     is_float = src.dtype.name == "float32"
     half_scale = scale.reinterpret_cast(HALF) if is_float else scale
     half_offset = None if offset_tensor is None else (
@@ -107,8 +108,7 @@ def _parameter_tensor(core: Core, label: str, tensor, src: LocalTensor) -> Local
 def _half_offset(offset, src: LocalTensor) -> np.float16:
     """The scalar offset, a ``T`` parameter, as ``static_cast<half>``: float -> half for a float T."""
     require_scalar(NAME, "offset", offset, " or a LocalTensor")
-    with np.errstate(over="ignore"):
-        return np.float16(np.float32(offset)) if src.dtype.name == "float32" else np.float16(offset)
+    return to_half(offset, as_float=src.dtype.name == "float32")
 
 
 def _work(dst, src, tmp, scale, offset, count, config: QuantConfig, scale_count, offset_count) -> ChannelWork:
@@ -174,6 +174,22 @@ def _check_config(config: QuantConfig, src, tmp, scale, offset) -> None:
                     rule="config.offsetCount must not exceed the offset tensor's size")
 
 
+def _read_spans(src, scale, offset, work: ChannelWork) -> dict[str, tuple[int, int]]:
+    """The bytes the steps read from src and the parameter tensors (each row's ``row_length`` halves; a float
+    tensor's ``converted`` elements too, which the first Cast reads)."""
+    spans = {"src": (src.addr, src.addr + work.extent * src.dtype.itemsize)}
+    for label, tensor in (("scale", scale), ("offset", offset)):
+        if tensor is not None:
+            spans[label] = (tensor.addr, tensor.addr + _parameter_bytes(tensor, work))
+    return spans
+
+
+def _parameter_bytes(tensor: LocalTensor, work: ChannelWork) -> int:
+    """The bytes of a scale or offset tensor the call reads (and, for float, rewrites as halves)."""
+    converted = work.converted * tensor.dtype.itemsize if tensor.dtype.name == "float32" else 0
+    return max(work.row_length * HALF.itemsize, converted)
+
+
 def _check_parameter_overlap(src, dst, tmp, scale, offset, work: ChannelWork) -> None:
     """src, dst and the tmp bytes as the per-tensor form requires; the scale and offset bytes the call reads
     (and, for float, rewrites as halves) clear of src, dst and the tmp buffer, and of each other for float."""
@@ -185,8 +201,7 @@ def _check_parameter_overlap(src, dst, tmp, scale, offset, work: ChannelWork) ->
     parameters = {}
     for label, tensor in (("scale", scale), ("offset", offset)):
         if tensor is not None:
-            touched = max(work.row_length * HALF.itemsize, work.converted * tensor.dtype.itemsize if is_float else 0)
-            parameters[label] = (tensor.addr, tensor.addr + touched)
+            parameters[label] = (tensor.addr, tensor.addr + _parameter_bytes(tensor, work))
     if is_float and len(parameters) == 2:
         spans["scale"] = parameters["scale"]  # both are rewritten in place: they must not share a byte
         parameters = {"offset": parameters["offset"]}

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...dtypes import DTYPES
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...rounding import float_bits
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
 from ..ops.common import require_ub_tensor
@@ -20,7 +21,7 @@ from ..tensor import LocalTensor
 from ..types import RoundMode
 
 __all__ = ["HALF", "MIN_TMP_BYTES", "NAME", "PAGE", "QUANT_PRODUCTS", "QuantConfig", "check_overlap",
-           "chunk_length", "half_scalars", "quant_operands"]
+           "check_written_up_front", "chunk_length", "half_scalars", "quant_operands", "to_half"]
 
 NAME = "quant"
 PAGE = pages.ASCEND_QUANT
@@ -31,6 +32,7 @@ SRC_DTYPES = frozenset({"float16", "float32"})
 MIN_TMP_BYTES = 2 * 256  # GetAscendQuantMaxMinTmpSize's minValue (impl/adv_api/tiling/.../ascend_quant_tiling_impl.cpp)
 HALF_MAX = 65504.0
 HALF = DTYPES["float16"]
+FLOAT = DTYPES["float32"]
 
 
 @dataclass(frozen=True)
@@ -104,13 +106,36 @@ def half_scalars(scale, offset) -> tuple[np.float16, np.float16]:
     (约束说明: 当Scale为float类型时，其取值范围仍为half类型的取值范围)."""
     for label, value in (("scale", scale), ("offset", offset)):
         require_scalar(NAME, label, value)
-    with np.errstate(over="ignore"):
-        as_float = np.float32(scale), np.float32(offset)
-    if not np.isfinite(as_float[0]) or abs(float(as_float[0])) > HALF_MAX:
+    as_float = _as_float32(scale)
+    if not np.isfinite(as_float) or abs(float(as_float)) > HALF_MAX:
         raise ParameterRangeError(NAME, "scale", scale, "the scale stays inside half's range even when passed as "
                                   "float", f"[-{HALF_MAX}, {HALF_MAX}]", f"{PAGE} 约束说明")
+    return to_half(scale), to_half(offset)
+
+
+def to_half(value, as_float: bool = True) -> np.float16:
+    """``static_cast<half>`` of a C scalar parameter: a ``float`` one (``as_float``) holds the float32 nearest
+    ``value``, which is then rounded to half (two roundings); a ``half`` one is ``value`` rounded to half once.
+    Each rounding is of the exact value, to nearest even, an ``int`` included (as every scalar parameter's,
+    :func:`npusim.ascend.scalars.scalar_bits`); out of range: infinity."""
+    if not as_float:
+        return np.uint16(float_bits(value, HALF)).view(np.float16)
     with np.errstate(over="ignore"):
-        return np.float16(as_float[0]), np.float16(as_float[1])
+        return np.float16(_as_float32(value))  # numpy's float32 -> half is IEEE's, to nearest even
+
+
+def _as_float32(value) -> np.float32:
+    """``value`` as a C ``float`` parameter: the exact value rounded once to float32."""
+    return np.uint32(float_bits(value, FLOAT)).view(np.float32)
+
+
+def check_written_up_front(core, spans: dict[str, tuple[int, int]]) -> None:
+    """Under a raising never-written policy, the caller's bytes the steps read (``label -> [start, stop)``),
+    checked before the first step runs: a later step's raise would leave the earlier steps' writes (dst's
+    first chunks, a float scale tensor's halves), and a rejected call changes nothing."""
+    if core.ub.raises_on_uninitialized():
+        for label, (start, stop) in spans.items():
+            core.ub.check_initialized_span(NAME, label, start, stop)
 
 
 def check_overlap(src: LocalTensor, dst: LocalTensor, tmp: LocalTensor, total: int, used_tmp: int) -> None:

@@ -41,7 +41,7 @@ from ..ops.conversion import convert
 from ..types import RoundMode
 from .quant_common import NAME, PAGE
 
-__all__ = ["FLOAT", "FP8_DTYPES", "HALF", "INT8_MODES", "Saturation", "group_lanes", "lanes", "scalar_bits",
+__all__ = ["FLOAT", "FP8_DTYPES", "HALF", "INT8_MODES", "Saturation", "c_float", "group_lanes", "lanes", "scalar_bits",
            "work_type"]
 
 HALF, FLOAT = DTYPES["float16"], DTYPES["float32"]
@@ -65,6 +65,12 @@ class Saturation:
             return cls(on and conversion_saturates(chip, "float16"), on and conversion_saturates(chip, "float8_e5m2"),
                        on and "float16" in chip.float_saturation_dtypes)
         return cls(True, True, False)  # Kirin: the cast's SatMode::SAT; no half saturation on these rows
+
+
+def c_float(value) -> np.float32:
+    """A C ``float`` parameter: the exact value rounded once to float32 (an ``int`` too large for a double
+    included: infinity)."""
+    return np.uint32(float_bits(value, FLOAT)).view(np.float32)
 
 
 def scalar_bits(value, dtype: DType) -> np.ndarray:

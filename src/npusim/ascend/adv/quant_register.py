@@ -35,7 +35,7 @@ from ..ops.common import require_ub_tensor
 from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from .quant_common import MIN_TMP_BYTES, NAME, PAGE, QuantConfig, half_scalars
-from .quant_lanes import FP8_DTYPES, Saturation, lanes, scalar_bits, work_type
+from .quant_lanes import FP8_DTYPES, Saturation, c_float, lanes, scalar_bits, work_type
 
 __all__ = ["REGISTER_PRODUCTS", "quant_register", "record_and_run"]
 
@@ -116,8 +116,7 @@ def _tensor_job(dst, src, scale, offset, count, config: QuantConfig, scale_count
     else:
         total, what = (src.tile_size if count is None else count), "count"
     total = _require_total(what, total, dst, src)
-    return Job(total, total, (scalar_bits(np.float32(scale), work), work), (scalar_bits(np.float32(offset), work),
-                                                                            work))
+    return Job(total, total, (scalar_bits(c_float(scale), work), work), (scalar_bits(c_float(offset), work), work))
 
 
 def _require_total(what: str, total, dst: LocalTensor, src: LocalTensor) -> int:

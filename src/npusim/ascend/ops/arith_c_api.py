@@ -48,6 +48,7 @@ from ..types import BinaryRepeatParams, MaskMode
 from .cast import _planned as cast_planned
 from .common import (
     c_api_page,
+    count_form_context,
     is_int_arg,
     is_tensor,
     mask_fast_context,
@@ -389,11 +390,6 @@ def _with_value_check(function: CFunction, name: str, plan, bound: dict, dtype: 
     return plan
 
 
-def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
-    """Count forms set the registers themselves; the repeat form plans with the mask mode and words."""
-    return () if form == "count" else (int(core.mask_mode), core.mask_words)
-
-
 # ------------------------------------------------------------------ registration
 _SETUPS = {
     "float32": ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
@@ -484,7 +480,7 @@ def _register(function: CFunction, sync: bool):
         f"{function.page} 功能说明; {semantics('5.16')}", support=_support(function), exactness=exactness,
         summary=_summary(function), examples=_examples(function, name),
         per_call=frozenset({function.value}) if function.kind in (SCALAR, FILL) else frozenset(),
-        plan_context=_c_api_context, fast_context=mask_fast_context, alias_of=function.base,
+        plan_context=count_form_context, fast_context=mask_fast_context, alias_of=function.base,
         doc=f"``{function.base}`` as the C API's ``{name}`` ({function.page}): ``count`` elements (counter "
             "mode, then normal mode with the mask register holding count), or ``repeat`` repeats under the "
             f"vector mask register with the page's strides.{barrier}",

@@ -50,6 +50,7 @@ from ..types import BinaryRepeatParams, MaskMode, RoundMode, UnaryRepeatParams
 from . import arith
 from .common import (
     c_api_page,
+    count_form_context,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
@@ -80,7 +81,8 @@ CAST_PAGE = pages.CAST
 MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMode.CAST_FLOOR: "floor",
               RoundMode.CAST_CEIL: "ceil", RoundMode.CAST_ROUND: "round", RoundMode.CAST_TRUNC: "trunc",
               RoundMode.CAST_ODD: "odd"}  # CAST_NONE: RINT where the value does not fit (RoundMode取值说明)
-COUNT_ONLY_950 = frozenset({"float64"})  # "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
+# "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
+COUNT_ONLY_950 = frozenset({"float64", "complex32", "complex64"})
 
 CAST_FORMS = (
     Form("mask", (DST, Param("src", is_tensor), Param("round_mode", lambda _v: True), Param("mask", is_mask_arg),
@@ -135,7 +137,8 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
         return DEQ  # int32 -> half through SetDeqScale's half scale, roundMode ignored (Cast.md 数据类型; §5.21)
     if not count_form and core.chip.name == "950" and COUNT_ONLY_950 & set(pair):
         raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
-                               "double converts only in the count form on the 950", "the count form",
+                               "double and complex types convert only in the count form on the 950",
+                               "the count form",
                                f"{CAST_PAGE} 约束说明; {semantics('5.8')}")
     if mode not in modes:
         raise UnsupportedError(name, "round_mode", mode.name,
@@ -458,10 +461,6 @@ def _c_api_support(chip):
     return cast_pairs(chip) if chip.c_api else None
 
 
-def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
-    return () if form == "count" else (int(core.mask_mode), core.mask_words)
-
-
 # ------------------------------------------------------------------ registration
 _SETUP = ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
           "z = asc.LocalTensor(asc.int32, asc.TPosition.VECOUT, 1024, 512)\n")
@@ -590,7 +589,7 @@ def _register_c_api(page: str, suffix: str, sync: bool):
         function, "ascend", "cast", "V", C_API_SYNC_FORMS if sync else C_API_FORMS,
         _compile_c_api(function, page, mode), f"{c_api_page(page)}; {_sections(src, dst)}", support=_c_api_support,
         exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}", examples=_c_api_examples(
-            page, function), plan_context=_c_api_context, fast_context=mask_fast_context, alias_of="cast",
+            page, function), plan_context=count_form_context, fast_context=mask_fast_context, alias_of="cast",
         doc=f"``cast`` from {src} to {dst} with ``{mode.name}`` ({page}.md): a count, or ``repeat`` repeats "
             f"under the vector mask register with the four strides.{barrier}",
     ))

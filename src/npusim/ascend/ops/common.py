@@ -191,6 +191,12 @@ def mask_plan_context(core: Core, form: str, values: tuple) -> tuple:
     return (int(core.mask_mode), None if values[-1] else core.mask_words)
 
 
+def count_form_context(core: Core, form: str, values: tuple) -> tuple:
+    """The register configuration a C API plan depends on: none for a count form (it sets the mask
+    registers itself), the mask mode and words for a repeat form (it runs under them)."""
+    return () if form == "count" else (int(core.mask_mode), core.mask_words)
+
+
 def mask_fast_context(core: Core) -> tuple:
     """What a raw-argument lookup of such an instruction depends on: the mask mode and words."""
     return (int(core.mask_mode), core.mask_words)

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...dtypes import DTYPES, DType, PackedDType
 from ...rounding import float_array_bits, float_format, integral_array, may_hold_special, special_results
+from .complex_lanes import join, split
 
 __all__ = ["convert", "lane_raw"]
 
@@ -44,6 +45,8 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
     saturates (the product's CTRL[48] state for this target type).  A packed type's lanes are
     packed bytes (:func:`lane_raw`), in and out.
     """
+    if src.is_complex:  # the 950's complex lines (dav_3510 CastIntrinsicsB64ImplVF): each part as its component's
+        return _complex(src, dst, raw, mode, saturate)
     if isinstance(src, PackedDType):
         values = src.unpack(raw)
         if dst.is_float:  # |value| <= 8: exact in every float type, so numpy's conversion is the rounding
@@ -57,6 +60,16 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
     if dst.is_float:
         return _to_float(src, dst, values, mode, saturate)
     return _to_integer(src, dst, values, mode)
+
+
+def _complex(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+    """A complex lane to a complex type: the real and the imaginary part converted separately, as the float line of
+    their component types (complex64 -> complex32: float -> half, rounded in ``mode`` and saturated like it;
+    complex64 -> complex64: each part made integral, float -> float; complex32 -> complex64: half -> float, exact)."""
+    real, imag = split(raw, src)
+    parts = [_to_float(src.component, dst.component, part.view(src.component.np_dtype), mode, saturate)
+             for part in (real, imag)]
+    return join(*parts, dst)
 
 
 def _to_float(src: DType, dst: DType, values: np.ndarray, mode: str, saturate: bool) -> np.ndarray:

@@ -57,6 +57,7 @@ from . import cast as cast_module
 from .common import (
     DST,
     c_api_page,
+    count_form_context,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
@@ -285,6 +286,19 @@ class B8Plan:
     entry: np.ndarray  # per active lane, in issue order: the parameter set it uses (lane % 16)
     operands: tuple[str, ...] = ("dst", "src")
 
+    @cached_attribute
+    def word_parameters(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The per-tensor form's scale, offset and sign mode (one each, broadcast over the lanes); ``None``
+        for the table form, whose parameters are read from UB on every call."""
+        if self.geometry.table_addr is not None:
+            return None
+        return word_fields(np.array([self.geometry.word], dtype=np.uint64))
+
+    @cached_attribute
+    def used_entries(self) -> np.ndarray:
+        """The table entries (parameter sets) some active lane uses, ascending."""
+        return np.unique(self.entry)
+
     def placed(self, tensors: list[LocalTensor]) -> list[Footprint]:
         name = self.geometry.name
         footprints = [fp.moved(tensor.addr) for fp, tensor in zip(self.footprints, tensors, strict=True)]
@@ -325,12 +339,12 @@ class B8Binding:
         """Per lane (or broadcast): scale, offset, sign mode; the table's entries checked against dst's type."""
         geometry = self.plan.geometry
         if geometry.table_addr is None:
-            return word_fields(np.array([geometry.word], dtype=np.uint64))
+            return self.plan.word_parameters
         start = geometry.table_addr
         core.ub.check_initialized_span(geometry.name, "vdeq table", start, start + VDEQ_BYTES)
         words = core.ub.data[start:start + VDEQ_BYTES].view(np.uint64)
         scale, offset, sign = word_fields(words)
-        used = np.unique(self.plan.entry)
+        used = self.plan.used_entries
         wrong = used[sign[used] != geometry.signed]
         if wrong.size:
             j = int(wrong[0])
@@ -628,7 +642,7 @@ def _register_c_int322half(sync: bool):
         f"{c_api_page('asc_deq_int322half')} 功能说明; {RULES}",
         support=lambda chip: chip.dequant if chip.c_api else None, exactness=ACCURACY_MODEL,
         summary="dst = half(src * scale) per lane, the half scale of asc_set_deq_scale", examples=examples,
-        plan_context=cast_module._c_api_context, fast_context=_fast_context, alias_of="cast",
+        plan_context=count_form_context, fast_context=_fast_context, alias_of="cast",
         doc=f"``cast`` int32 -> half through DEQSCALE (asc_deq_int322half.md): a count, or ``repeat`` repeats "
             f"under the vector mask register with the four strides.{barrier}",
     ))

@@ -56,7 +56,7 @@ from ...sources import semantics
 from ...validate import require_int, require_uint
 from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
-from ..arith_dtypes import FUSED_MULTIPLY_ADD, MIXED_SOURCES, SHIFT_BEYOND_WIDTH, vector_support
+from ..arith_dtypes import FUSED_MULTIPLY_ADD, MIXED_SOURCES, SHIFT_BEYOND_WIDTH, complex_abs_pairs, vector_support
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
@@ -64,7 +64,7 @@ from ..masking import MaskWords, mask_form_lanes
 from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
-from . import arith
+from . import arith, complex_lanes
 from . import mixed_multiply_add as mixed
 from .common import (
     DST,
@@ -216,7 +216,9 @@ VECTOR_OPS: dict[str, VectorOp] = {op.name: op for op in (
              "dst = max(src0, src1) per lane (IEEE maximum: NaN wins, -0 < +0)"),
     VectorOp("min", f"{DOC_DIR}/Min.md", ("src0", "src1"), "min", False, True, _binary_forms(),
              "dst = min(src0, src1) per lane (IEEE minimum: NaN wins, -0 < +0)"),
-    VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS, "dst = |src| per lane"),
+    VectorOp("abs", f"{DOC_DIR}/Abs.md", ("src",), "abs", False, False, UNARY_FORMS,
+             "dst = |src| per lane (the 950's count form also takes a complex32 / complex64 src: dst = sqrt(re^2 + "
+             "im^2) in its component type, each step rounded)"),
     VectorOp("adds", f"{DOC_DIR}/Adds.md", ("src",), "add", True, False, SCALAR_FORMS,
              "dst = src + scalar per lane, the scalar rounded to T first", IEEE_RNE),
     VectorOp("muls", f"{DOC_DIR}/Muls.md", ("src",), "mul", True, False, SCALAR_FORMS,
@@ -322,6 +324,8 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
     source_dtype = None
     if row in MIXED_SOURCES:  # Axpy, MulAddDst: half sources with a float dst (docs/semantics.md §5.26)
         source_dtype = mixed.mixed_source(name, row, op.doc, op.sources, core.chip, dst, tensors)
+    elif op.operation == "abs" and tensors[0].dtype.is_complex:  # |z| of a complex source (§5.29)
+        source_dtype = _complex_abs_source(op, core, form, dst, tensors[0])
     for src, tensor in zip(op.sources, tensors, strict=True):
         if tensor.dtype != dtype and source_dtype is None:
             raise UnsupportedError(name, f"{src} dtype", tensor.dtype.name, f"{src} must have dst's dtype",
@@ -339,6 +343,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
         scalar_bits(name, op.scalar_name, bound[op.scalar_name], source_dtype or dtype)  # Axpy: U, the sources' type
 
     itemsize = dtype.itemsize
+    complex_abs = source_dtype is not None and source_dtype.is_complex  # a repeat has the source's lanes
     native = core.chip.vector_lowering == "native"
     words_after: MaskWords | None = None
     mode_after: MaskMode | None = None
@@ -351,8 +356,9 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
             return _nop(op, core, "count", operands)
         for tensor, label in ((dst, "dst"), *zip(tensors, op.sources, strict=True)):
             tensor.check_span(name, label, tensor.addr, tensor.addr + count * tensor.dtype.itemsize)
-        lanes = counter_mode_lanes(count, lanes_per_repeat(itemsize))
-        strides = _default_strides(op, source_dtype is not None)
+        lanes = counter_mode_lanes(count, lanes_per_repeat((source_dtype or dtype).itemsize if complex_abs
+                                                           else itemsize))
+        strides = [(1, 4), (1, 8)] if complex_abs else _default_strides(op, source_dtype is not None)
         if native:
             words_after, mode_after = _count_form_registers(core, count, itemsize)
     else:
@@ -366,7 +372,7 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
     if dst_blk == 0:
         raise ParameterRangeError(name, "dst block stride", 0, "a destination block stride of 0 is undefined "
                                   "behaviour", "at least 1", DST_STRIDE_SOURCE)
-    if dtype.is_float and dtype.name in core.chip.float_saturation_dtypes:
+    if saturation_name(dtype) in core.chip.float_saturation_dtypes:
         registers += ("CTRL",)  # the saturation switch, read per call
     sizes = (itemsize, *((source_dtype or dtype).itemsize for _ in op.sources))
     relative = [strided_footprint(label, 0, lanes, size, blk, rep)
@@ -378,6 +384,32 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
                       scalar_at, fused, source_dtype)
     plan.placed(name, [dst, *tensors])  # bounds and overlap at this call's addresses
     return plan
+
+
+def saturation_name(dtype: DType) -> str | None:
+    """The float type whose saturation rule a lane of ``dtype`` follows: its own, or a complex type's
+    component's (§5.29); ``None`` for integers."""
+    if dtype.is_complex:
+        return dtype.component.name
+    return dtype.name if dtype.is_float else None
+
+
+def _complex_abs_source(op: VectorOp, core: Core, form: str, dst: LocalTensor, src: LocalTensor) -> DType:
+    """Abs of a complex source (Abs.md, the 950's "tensor前n个复数计算" prototype): only the count form, only
+    the (complex32, half) and (complex64, float) pairs (数据类型), only the 950 (函数原型)."""
+    pairs = complex_abs_pairs(core.chip)
+    if not pairs:
+        raise unsupported_on(core.chip, op.name, f"{op.name} of a {src.dtype} source", complex_abs_pairs,
+                             f"{op.doc} 函数原型; {semantics('5.29')}")
+    if form != "count":
+        raise UnsupportedError(op.name, "src dtype", src.dtype.name, "a complex source takes only the count form "
+                               "(tensor前n个复数计算)", "abs(dst, src, count)",
+                               f"{op.doc} 函数原型; {semantics('5.29')}")
+    if (src.dtype.name, dst.dtype.name) not in pairs:
+        wanted = dict(pairs)[src.dtype.name]
+        raise UnsupportedError(op.name, "dst dtype", dst.dtype.name, f"the magnitude of a {src.dtype} source has "
+                               "its component type", wanted, f"{op.doc} 数据类型; {semantics('5.29')}")
+    return src.dtype
 
 
 def shift_bits(op: VectorOp, core: Core, value, dtype: DType) -> np.ndarray:
@@ -483,7 +515,7 @@ class VectorPlan:
         for fp, tensor in zip(footprints, tensors, strict=True):
             fp.check_in(name, tensor)
         dst, *sources = footprints
-        if self.source_dtype is not None:  # the mixed form's own rule, stricter than the general one
+        if self.source_dtype is not None and not self.source_dtype.is_complex:  # the mixed form's own rule
             mixed.check_disjoint(name, self.op.support_name or self.op.name, dst, sources)
         dst_rep = self.strides[0][1]
         chained = False
@@ -543,7 +575,7 @@ class VectorBinding:
             scalar = shift_bits(op, core, values[plan.scalar_at], dtype)
         else:
             scalar = scalar_bits_cached(name, op.scalar_name, values[plan.scalar_at], source_dtype or dtype)
-        saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
+        saturate = core.float_saturation and saturation_name(dtype) in core.chip.float_saturation_dtypes
         if self.chained:
             self._check_chained_sources(ub)
             result = self._chained_results(ub, scalar, saturate)
@@ -559,6 +591,9 @@ class VectorBinding:
             else:
                 raw = (source_dtype or dtype).raw
                 operands = [access.gather(ub, raw) for access in sources]
+                if source_dtype is not None and source_dtype.is_complex:  # |z| of a complex source
+                    self._commit(core, complex_lanes.compute("abs", source_dtype, operands, saturate))
+                    return
                 if source_dtype is not None:  # half sources (and scalar) of a float dst, widened exactly
                     operands = [mixed.widened(o, source_dtype, dtype) for o in operands]
                     scalar = None if scalar is None else mixed.widened(scalar, source_dtype, dtype)
@@ -570,7 +605,10 @@ class VectorBinding:
                     operands.append(dst.gather(ub, dtype.raw))
                 if scalar is not None:
                     operands.insert(0 if op.scalar_first else len(operands), scalar)
-                result = arith.compute(operation, dtype, operands, saturate, plan.fused)
+                if dtype.is_complex:
+                    result = complex_lanes.compute(operation, dtype, operands, saturate)
+                else:
+                    result = arith.compute(operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
 
     def _commit(self, core: Core, result: np.ndarray) -> None:

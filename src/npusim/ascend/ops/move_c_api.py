@@ -50,6 +50,7 @@ from .brcb import brcb_move
 from .common import (
     ALIGN_SOURCE,
     c_api_page,
+    count_form_context,
     is_tensor,
     record_pipe_barrier,
     require_c_api,
@@ -183,10 +184,6 @@ def _counter_count(name: str, core: Core) -> int:
         raise ParameterRangeError(name, "vector mask register (counter)", count, "the counter-mode count must be "
                                   "in [1, 2^32 - 1]", f"[1, {COUNTER_MAX}]", f"{pages.MASK_IN_API} Counter模式")
     return count
-
-
-def _copy_context(core: Core, form: str, values: tuple) -> tuple:
-    return () if form == "count" else (int(core.mask_mode), core.mask_words)
 
 
 # ------------------------------------------------------------- transpose, brcb
@@ -348,7 +345,7 @@ def _copy_entry(name: str):
     return _register(name, "copy", COPY_FORMS, _compile_copy, _c_api_support(lambda chip: _B16_B32_INT),
                      "vcopy under the vector mask register, or count elements (counter mode, then normal)",
                      (_COPY_SETUP + f"asc.{name}(z, x, 2, 1, 1, 8, 8)", _COPY_SETUP + f"asc.{name}(z, x, 300)"),
-                     _copy_context)
+                     count_form_context)
 
 
 def _transpose_entry(name: str):
@@ -385,7 +382,7 @@ def _gather_entry(name: str):
     return _register(name, "gather", GATHER_FORMS, _compile_gather, _c_api_support(lambda chip: _GATHER_T),
                      "vgather: dst[i] = src[src_offset[i] / sizeof(T)] (byte offsets), under the register or count",
                      (_GATHER_SETUP + f"asc.{name}(z, x, off, 8, 1)", _GATHER_SETUP + f"asc.{name}(z, x, off, 100)"),
-                     _copy_context)
+                     count_form_context)
 
 
 def _reduce_entry(name: str):
@@ -393,7 +390,7 @@ def _reduce_entry(name: str):
                      "vreducev2 (GatherMask): pack the src0 elements src1's bits or a built-in pattern select",
                      (_REDUCE_SETUP + f"asc.{name}(z, x, p, 2, 1, 0, 8, 0)",
                       _REDUCE_SETUP + f"asc.{name}(z, x, p, 100)"),
-                     _copy_context)
+                     count_form_context)
 
 
 asc_copy = _copy_entry("asc_copy")
@@ -409,7 +406,7 @@ asc_squeeze = _register("asc_squeeze", "gather_mask", SQUEEZE_FORMS, _compile_sq
                         "vreduce: pack the src0 elements src1's bits select to the start of dst (GatherMask by a "
                         "bit tensor)",
                         (_SQUEEZE_SETUP + "asc.asc_squeeze(z, x, p, 2, 1, 1, 1, 8, 8, 1)",),
-                        _copy_context)
+                        count_form_context)
 asc_reduce = _reduce_entry("asc_reduce")
 asc_reduce_sync = _reduce_entry("asc_reduce_sync")
 

@@ -665,33 +665,26 @@ def _entry(name: str, alias_of: str | None, family: str, pipe: str, forms, compi
     ))
 
 
-def _copy_entry(name: str):
+def _gm_copy_entry(name: str, table: dict, alias_of: str, forms, compile_, support):
+    """One GM <-> UB copy function of ``table`` (``_COPIES``: DataCopy's, ``_ALIGNS``: DataCopyPad's), or its
+    ``_sync`` variant, which shows the first example only."""
     base = name.removesuffix("_sync")
-    direction, pipe, summary, examples = _COPIES[base]
-    shown = examples[:1] if name.endswith("_sync") else examples
-    return _entry(name, "data_copy", "data_movement", pipe, _copy_forms(direction, name.endswith("_sync")),
-                  lambda n, core, form, values: _compile_copy(n, direction, core, form, values),
-                  _arch_support(base), summary, tuple(_GM + e.format(n=name) for e in shown), loop_context=True)
+    sync = name.endswith("_sync")
+    direction, pipe, summary, examples = table[base]
+    shown = examples[:1] if sync else examples
+    return _entry(name, alias_of, "data_movement", pipe, forms(direction, sync),
+                  lambda n, core, form, values: compile_(n, direction, core, form, values),
+                  support(base), summary, tuple(_GM + e.format(n=name) for e in shown), loop_context=True)
 
 
-def _align_entry(name: str):
-    base = name.removesuffix("_sync")
-    direction, pipe, summary, examples = _ALIGNS[base]
-    shown = examples[:1] if name.endswith("_sync") else examples
-    return _entry(name, "data_copy_pad", "data_movement", pipe, _align_forms(direction, name.endswith("_sync")),
-                  lambda n, core, form, values: _compile_align(n, direction, core, form, values),
-                  _arch_support(base, lambda chip: chip.data_copy_pad_dtypes or None), summary,
-                  tuple(_GM + e.format(n=name) for e in shown), loop_context=True)
-
-
-for _name in _COPIES:
-    for _full in (_name, f"{_name}_sync"):
-        globals()[_full] = _copy_entry(_full)
-        __all__.append(_full)
-for _name in _ALIGNS:
-    for _full in (_name, f"{_name}_sync"):
-        globals()[_full] = _align_entry(_full)
-        __all__.append(_full)
+for _table, _alias, _forms, _compile, _support in (
+        (_COPIES, "data_copy", _copy_forms, _compile_copy, _arch_support),
+        (_ALIGNS, "data_copy_pad", _align_forms, _compile_align,
+         lambda base: _arch_support(base, lambda chip: chip.data_copy_pad_dtypes or None))):
+    for _name in _table:
+        for _full in (_name, f"{_name}_sync"):
+            globals()[_full] = _gm_copy_entry(_full, _table, _alias, _forms, _compile, _support)
+            __all__.append(_full)
 
 asc_set_copy_pad_val = _entry(
     "asc_set_copy_pad_val", "set_pad_value", "register", "S", (Form("", (Param("pad_value", _anything),)),),

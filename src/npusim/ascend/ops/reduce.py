@@ -64,7 +64,7 @@ from ...errors import ParameterRangeError, UnsupportedError
 from ...lazy import cached_attribute
 from ...memory import run_start
 from ...overloads import Form, Param
-from ...rounding import float_format
+from ...rounding import float_array_bits, float_format
 from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
@@ -79,6 +79,7 @@ from ..types import MaskMode, ReduceOrder
 from . import arith
 from .common import (
     c_api_page,
+    count_form_context,
     is_bool_arg,
     is_int_arg,
     is_mask_arg,
@@ -521,12 +522,14 @@ class ReduceBinding:
         else:
             grid = np.zeros((lanes.repeats, lanes.lanes), dtype=src_dtype.raw)  # inactive lanes: +0
             grid[lanes.mask] = ub.gather(index, src_dtype.raw)
-        spr_state = None
+        spr_state = extrema = None
         if plan.max_min_cnt is not None:  # over every repeat at once: the first extremum of all active lanes
             active = None if lanes.mask is None else lanes.mask.reshape(1, -1)
             value, index = extremum(grid.reshape(1, -1), active, src_dtype, plan.op.operation == MAX)
             spr_state = plan.max_min_cnt.state(value[0], index[0])
-        self._commit(core, reduce_groups(plan, core, grid), spr_state)
+            if grid.shape[0] == 1 and plan.layout.groups == 1:  # one repeat, one group: the same extremum
+                extrema = value, index
+        self._commit(core, reduce_groups(plan, core, grid, extrema), spr_state)
 
     def _commit(self, core: Core, result: np.ndarray, spr_state=None) -> None:
         """Store the results' bytes, then MAX_MIN_CNT, then the mask the lowering leaves behind."""
@@ -540,8 +543,10 @@ class ReduceBinding:
 
 
 # ---------------------------------------------------------------- computing
-def reduce_groups(plan: ReducePlan, core: Core, grid: np.ndarray) -> np.ndarray:
-    """The bytes of every written result, in the dst footprint's order."""
+def reduce_groups(plan: ReducePlan, core: Core, grid: np.ndarray,
+                  extrema: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The bytes of every written result, in the dst footprint's order (``extrema``: the groups'
+    :func:`extremum`, when the caller has it already)."""
     layout, dst_dtype = plan.layout, plan.dst_dtype
     repeats = grid.shape[0]
     groups = grid.reshape(repeats * layout.groups, layout.width)
@@ -551,7 +556,7 @@ def reduce_groups(plan: ReducePlan, core: Core, grid: np.ndarray) -> np.ndarray:
         saturate = core.float_saturation and dst_dtype.name in core.chip.float_saturation_dtypes
         value = tree_sum(groups, plan.src_dtype, dst_dtype, saturate)
     else:
-        value, index = extremum(groups, active, plan.src_dtype, plan.op.operation == MAX)
+        value, index = extrema or extremum(groups, active, plan.src_dtype, plan.op.operation == MAX)
         if active is not None and plan.fills_empty:
             empty = ~active.any(axis=1)
             value = np.where(empty, _empty_value(core, dst_dtype, plan.op.operation == MAX), value)
@@ -572,49 +577,86 @@ def tree_sum(groups: np.ndarray, src: DType, dst: DType, saturate: bool) -> np.n
     if not dst.is_float:
         wide = groups.view(src.np_dtype).astype(np.int64).sum(axis=1)
         return (wide & 0xFFFFFFFF).astype(np.uint32).view(dst.raw)
+    if src == dst:
+        finite = _finite_tree_sum(groups, dst)
+        if finite is not None:
+            return finite
     level = groups
     while level.shape[1] > 1:
         level = arith.compute("add", dst, [level[:, 0::2], level[:, 1::2]], saturate)
     return level[:, 0]
 
 
-def _order_keys(groups: np.ndarray, dtype: DType, maximum: bool, active: np.ndarray | None) -> np.ndarray:
+def _finite_tree_sum(groups: np.ndarray, dtype: DType) -> np.ndarray | None:
+    """:func:`tree_sum` of half or float32 rows in IEEE arithmetic (each node's float32 sum rounded to
+    nearest even T by :func:`~npusim.rounding.float_array_bits`, as :func:`.arith.compute` rounds it), or
+    ``None`` if some row's sum is not finite.
+
+    A node that is infinite or NaN makes every node above it infinite or NaN (the tree only adds), so a
+    finite root means no node met the products' infinity, NaN or saturation rules: the IEEE results are
+    theirs.  Otherwise the caller computes the tree node by node with those rules."""
+    if dtype.np_dtype == _HALF:
+        level = groups.view(_HALF)
+    elif dtype.np_dtype == _SINGLE:
+        level = groups.view(_SINGLE)
+    else:
+        return None
+    with np.errstate(all="ignore"):  # an overflow shows in the root, which sends the call to the exact path
+        while level.shape[1] > 1:
+            pairs = level[:, 0::2].astype(_SINGLE) + level[:, 1::2]
+            level = float_array_bits(pairs, dtype).view(_HALF) if dtype.np_dtype == _HALF else pairs
+    root = level[:, 0]
+    if not np.logical_and.reduce(np.isfinite(root), axis=None):
+        return None
+    return root.view(dtype.raw)
+
+
+_HALF, _SINGLE = np.dtype(np.float16), np.dtype(np.float32)
+
+
+def _order_keys(groups: np.ndarray, dtype: DType, maximum: bool,
+                active: np.ndarray | None) -> tuple[np.ndarray, bool]:
     """Integer keys ordered as the values, for a first-occurrence argmax/argmin: -0 below +0, a NaN
     above everything for max (below for min), so that a NaN wins, and an inactive lane (``active``
-    False) never chosen.
+    False) never chosen; and whether some lane holds a NaN.
 
     A float's bits read as a signed integer ``s`` order the non-negative values; flipping every bit
     but the sign of a negative one (``s ^ 0x7F..F``) orders the negatives below them, -0 just under
     +0.  The keys keep the element's width; only a NaN or an inactive lane, rare, widens them to
     int64 for a key outside every value's.
     """
+    any_nan = False
     if not dtype.is_float:
         keys = groups.view(dtype.np_dtype)
     else:
         fmt = float_format(dtype)
-        signed = groups.view(np.dtype(f"<i{dtype.itemsize}"))
-        keys = signed ^ ((signed >> (8 * dtype.itemsize - 1)) & signed.dtype.type(fmt.sign_bit - 1))
-        magnitude = groups & groups.dtype.type(fmt.sign_bit - 1)
-        if int(magnitude.max(initial=0)) > fmt.exponent_all_ones:  # a NaN
+        signed = groups.view(_SIGNED[dtype.itemsize])
+        below_sign = signed.dtype.type(fmt.sign_bit - 1)
+        keys = signed ^ ((signed >> (8 * dtype.itemsize - 1)) & below_sign)
+        magnitude = signed & below_sign
+        any_nan = magnitude.size and int(np.maximum.reduce(magnitude, axis=None)) > fmt.exponent_all_ones
+        if any_nan:
             keys = np.where(magnitude > fmt.exponent_all_ones, np.int64(1 << 40) * (1 if maximum else -1),
                             keys.astype(np.int64))
     if active is not None:
         keys = np.where(active, keys.astype(np.int64), np.int64(1 << 41) * (-1 if maximum else 1))
-    return keys
+    return keys, bool(any_nan)
+
+
+_SIGNED = {1: np.dtype(np.int8), 2: np.dtype(np.int16), 4: np.dtype(np.int32), 8: np.dtype(np.int64)}
 
 
 def extremum(groups: np.ndarray, active: np.ndarray | None, dtype: DType,
              maximum: bool) -> tuple[np.ndarray, np.ndarray]:
     """Each row's maximum (or minimum) over its active lanes and the lane of its first occurrence."""
-    keys = _order_keys(groups, dtype, maximum, active)
+    keys, any_nan = _order_keys(groups, dtype, maximum, active)
     lane = keys.argmax(axis=1) if maximum else keys.argmin(axis=1)
-    value = np.take_along_axis(groups, lane[:, None], axis=1)[:, 0]
-    if dtype.is_float:
+    value = groups[np.arange(groups.shape[0]), lane]
+    if any_nan:  # the chosen NaN (a NaN wins wherever a row has one) becomes the canonical quiet NaN
         fmt = float_format(dtype)
         raw = dtype.raw.type
         nan = (value & raw(fmt.sign_bit - 1)) > raw(fmt.exponent_all_ones)
-        if nan.any():
-            value = np.where(nan, raw(fmt.quiet_nan), value).astype(dtype.raw)
+        value = np.where(nan, raw(fmt.quiet_nan), value).astype(dtype.raw)
     return value, lane
 
 
@@ -684,11 +726,6 @@ C_API_REPEAT = Form("repeat", (DST, SRC, Param("repeat", is_int_arg), Param("dst
 _C_API_PRODUCTS = ("A2", "A3")  # every asc_*reduce* page: A2/A3 only
 
 
-def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
-    """The repeat form runs under the vector mask register in its mode; the count form sets its own."""
-    return () if form == "count" else (int(core.mask_mode), core.mask_words)
-
-
 def _c_api_ops() -> list[ReduceOp]:
     """``asc_datablock_reduce_*``, ``asc_pair_reduce_sum``, ``asc_repeat_reduce_sum`` and
     ``asc_repeat_reduce_{max,min}_{value_index,index_value,only_value,only_index}``
@@ -729,7 +766,8 @@ def _register_c_api(op: ReduceOp):
         op.name, "ascend", "reduce", "V", op.forms,
         lambda core, form, values, op=op: _compile(op, core, form, values), f"{op.page} 功能说明",
         support=lambda chip, name=op.name: DTYPES_BY_PRODUCT[name].get(chip.name), exactness=op.exactness,
-        summary=op.summary, examples=_c_api_examples(op), plan_context=_c_api_context, fast_context=mask_fast_context,
+        summary=op.summary, examples=_c_api_examples(op), plan_context=count_form_context,
+        fast_context=mask_fast_context,
         alias_of=op.alias_of, doc=f"``{op.summary}`` ({op.page}).  The repeat form reads the lanes from the vector "
         "mask register; the count form reduces the first ``count`` elements in counter mode, contiguously.",
     ))

@@ -62,6 +62,7 @@ from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, SelMode
 from .common import (
     c_api_page,
+    count_form_context,
     is_scalar,
     is_tensor,
     record_pipe_barrier,
@@ -757,11 +758,6 @@ def _fast_ok(form: str, values: tuple) -> bool:
     return form != "no_mask" or values[_NO_MASK_MODE] != 2
 
 
-def _c_api_context(core: Core, form: str, values: tuple) -> tuple:
-    """``asc_select``'s count form plans with no register; the repeat form with the vector mask."""
-    return () if form == "count" else (core.mask_mode, core.mask_words)
-
-
 _SETUP = ("src0 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
           "src1 = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024, 256)\n"
           "sel = asc.LocalTensor(asc.uint8, asc.TPosition.VECIN, 2048, 32)\n"
@@ -805,7 +801,7 @@ def _register_asc_select(name: str):
         lambda core, form, values: _compiled(_plan_asc_select(name, core, form, values), core),
         f"{c_api_page(name)}; {semantics('2.6')}", support=lambda chip: chip.select if chip.c_api else None,
         exactness=BIT_EXACT, summary="vsel in mode 0: dst = CMPMASK bit ? src0 : src1 per lane (C API)",
-        examples=_c_api_examples(name), plan_context=_c_api_context, fast_context=_fast_context, alias_of="select",
+        examples=_c_api_examples(name), plan_context=count_form_context, fast_context=_fast_context, alias_of="select",
         doc="``vsel`` in mode 0: per lane, src0 where the CMPMASK bit is 1, else src1 (asc_select.md).\n\n"
             "The count form is ``set_mask_count(); set_vector_mask(0, count); vsel; set_mask_norm()``: afterwards "
             "the core is in normal mode with ``count`` left in the mask register's low word."

@@ -239,6 +239,8 @@ class SortConfigPlan:
         pairs += [(a, b) for i, a in enumerate(written) for b in written[i + 1:]]
         for a, b in pairs:
             _check_apart(spans, a, b)
+        if self.src_changes and "src_index" in spans:
+            _check_src_index_apart(spans)
         return SortConfigBinding(self, core, spans)
 
     def spans(self, addrs: dict) -> dict[str, tuple[int, int]]:
@@ -256,6 +258,18 @@ def _check_apart(spans: dict, a: str, b: str) -> None:
         raise OverlapError(NAME, f"{a} / {b}", f"byte {max(a0, b0):#x}", f"{a} [{a0:#x}, {a1:#x}) overlaps {b} "
                            f"[{b0:#x}, {b1:#x})", "disjoint byte ranges",
                            f"{PAGE} 约束说明; {SECTION}")
+
+
+def _check_src_index_apart(spans: dict) -> None:
+    """src and src_index share no byte when the call rewrites src in place: an ascending MERGE_SORT flips src's
+    sign bits before Sort32 reads src_index (``sort_impl.h``), a reused RADIX_SORT source holds its rounds' keys;
+    npusim reads src_index as the call found it, so it does not model their aliasing."""
+    (a0, a1), (b0, b1) = spans["src"], spans["src_index"]
+    if a0 < b1 and b0 < a1:
+        raise OverlapError(NAME, "src / src_index", f"byte {max(a0, b0):#x}", f"src [{a0:#x}, {a1:#x}) overlaps "
+                           f"src_index [{b0:#x}, {b1:#x}), and the call rewrites src before it has read src_index "
+                           "(ascending MERGE_SORT, or RADIX_SORT reusing the source); npusim does not model that",
+                           "disjoint byte ranges", f"{PAGE} 约束说明; {SECTION}")
 
 
 class SortConfigBinding:

@@ -52,7 +52,8 @@ DEVICE_SLACK_BYTES = 512  # the launch asks the device for nbytes + 512 and alig
 HUGE_PAGE_BYTES = 2 << 20  # huge-page allocations (tensors over 2 KiB) come in whole 2 MiB
 SMALL_PAGE_BYTES = 4 << 10  # assumed page of the default policy (documents give none), see §10.7
 PastEndPolicy = Literal["strict", "hardware"]
-GM_DTYPES = "int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64, float8_e4m3fn, float8_e5m2"
+GM_DTYPES = ("int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64, float8_e4m3fn, float8_e5m2, "
+             "complex64, complex32 (docs/semantics.md §5.29)")
 
 
 class GmBuffer:
@@ -239,12 +240,16 @@ def _torch_to_numpy(tensor: Any, name: str) -> np.ndarray:
         raise UnsupportedError("launch", f"{name} device", str(tensor.device),
                                "npusim emulates GM in host memory", "CPU tensors", HOST_SOURCE)
     dtype = DTYPES.get(str(tensor.dtype).removeprefix("torch."))
-    if dtype is None:  # complex (also conjugated views), bool, quantized, other float8 formats
+    if dtype is None:  # complex128, bool, quantized, other float8 formats
         raise UnsupportedError("launch", f"{name} dtype", str(tensor.dtype),
                                "GM arrays need an element type npusim knows", GM_DTYPES, HOST_SOURCE)
     if tensor.layout != torch.strided:
         raise UnsupportedError("launch", f"{name} layout", str(tensor.layout), "GM arrays are dense memory",
                                "torch.strided (call .to_dense())", HOST_SOURCE)
+    if tensor.is_conj():
+        raise UnsupportedError("launch", f"{name} conjugate bit", True, "the tensor is a lazily conjugated view: its "
+                               "memory holds the unconjugated values", "a tensor without it (call .resolve_conj())",
+                               HOST_SOURCE)
     if tensor.is_neg():
         raise UnsupportedError("launch", f"{name} negative bit", True, "the tensor is a lazily negated view: its "
                                "memory holds the negated values", "a tensor without it (call .resolve_neg())",
