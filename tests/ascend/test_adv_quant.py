@@ -238,7 +238,7 @@ def test_the_types_are_the_prototypes(kwargs, operand):
 
 
 @pytest.mark.parametrize("form", ["per tensor", "per channel"])
-@pytest.mark.parametrize("chip", ["950", "910", "310B"])
+@pytest.mark.parametrize("chip", ["910", "310B"])
 def test_products_npusim_does_not_follow_are_unsupported(chip, form):
     """Both forms share quant_common.quant_operands' product check."""
     (rejected if form == "per tensor" else rejected_per_channel)(UnsupportedError, chip=chip)

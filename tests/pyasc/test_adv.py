@@ -20,8 +20,8 @@ def test_the_adv_module_serves_npusims_quant():
     assert names["quant"] is pyasc_adv.quant and names["QuantConfig"] is adv.QuantConfig
 
 
-def quantise(function, dtype):
-    with asc.Core("A2"):
+def quantise(function, dtype, chip="A2"):
+    with asc.Core(chip):
         src = asc.LocalTensor(dtype, asc.TPosition.VECIN, 0, 32)
         src.write(np.full(32, 64.5, dtype.np_dtype))
         dst = asc.LocalTensor(asc.int8, asc.TPosition.VECOUT, 1024, 32)
@@ -38,3 +38,11 @@ def test_pyasc_rounds_a_half_sources_scale_to_half_once():
 
 def test_a_float_sources_scale_goes_through_float_as_in_the_c_api():
     assert quantise(pyasc_adv.quant, asc.float32) == quantise(adv.quant, asc.float32) == 64
+
+
+def test_the_register_isa_products_give_the_same_rounding():
+    """The 950 and Kirin run one vector function (docs/semantics.md §5.30), with the same half steps here."""
+    for chip in ("950", "KirinX90", "Kirin9030"):
+        assert quantise(pyasc_adv.quant, asc.float16, chip) == 65
+        assert quantise(adv.quant, asc.float16, chip) == 64
+        assert quantise(pyasc_adv.quant, asc.float32, chip) == 64

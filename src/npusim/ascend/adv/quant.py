@@ -22,10 +22,11 @@ in counter mode and ends with ``SetMaskNorm(); ResetMask()``, the state a count 
 is as exact as they are and its access records are theirs, one per instruction issued.  Every rule of
 the page is checked before the first instruction runs, so a rejected call changes nothing.
 
-A LocalTensor ``scale`` selects the per-channel form (:mod:`.quant_channel`).  Not modelled: the
-per-token / per-group forms (the 950 only), the framework-allocated temporary space (no
-``temp_buffer``), and the other products' implementations (the 950's ``dav_3510`` register code, the
-Atlas training series' ``dav_c100``): those are an :class:`~npusim.errors.UnsupportedError`.
+A LocalTensor ``scale`` selects the per-channel form (:mod:`.quant_channel`).  The 950 and the Kirin rows run
+their own implementation, one vector function (:mod:`.quant_register`; with ``policy`` and ``para`` the 950's
+PER_TOKEN / PER_GROUP, :mod:`.quant_group`; docs/semantics.md §5.30).  Not modelled: on the A2/A3 and 310P
+the framework-allocated temporary space (no ``temp_buffer``), and the Atlas training series'
+implementation (``__NPU_ARCH__`` 1001): those are an :class:`~npusim.errors.UnsupportedError`.
 """
 
 from __future__ import annotations
@@ -51,27 +52,41 @@ from .quant_common import (
     half_scalars,
     quant_operands,
 )
+from .quant_group import AscendQuantParam, AscendQuantPolicy, quant_token_group
+from .quant_register import REGISTER_PRODUCTS, quant_register
 
-__all__ = ["MIN_TMP_BYTES", "QUANT_PRODUCTS", "QuantConfig", "quant"]
+__all__ = ["MIN_TMP_BYTES", "QUANT_PRODUCTS", "AscendQuantParam", "AscendQuantPolicy", "QuantConfig", "quant"]
 
 
 def quant(dst: LocalTensor, src: LocalTensor, scale, offset, count: int | None = None,
           temp_buffer: LocalTensor | None = None, reuse_source: bool = False,
           config: QuantConfig | None = None, *, scale_count: int | None = None,
-          offset_count: int | None = None) -> None:
+          offset_count: int | None = None, policy: AscendQuantPolicy | None = None,
+          para: AscendQuantParam | None = None) -> None:
     """Quantise ``count`` elements (default: all of ``src``) to int8: ``cast(half(src) * scale + offset)``.
 
     ``scale`` and ``offset`` numbers: per tensor.  ``scale`` a LocalTensor (``offset`` a number or a
     LocalTensor, both of src's type): per channel, the C++ ``AscendQuant(dst, src, sharedTmpBuffer,
     scaleTensor, offset[Tensor], scaleCount[, offsetCount], calCount)``, whose counts default to the
     tensors' sizes as the "全部参与计算" prototypes do (:func:`.quant_channel.quant_per_channel`).
+    With ``policy`` (PER_TOKEN / PER_GROUP, the 950) and ``para``: :func:`.quant_group.quant_token_group`.
+    On the 950 and Kirin rows dst's type is the ``dstT`` of the page's dstT prototypes
+    (:mod:`.quant_register`).
     """
     core = current_core(NAME)
-    dst, src, tmp = quant_operands(core, dst, src, temp_buffer)
     require_bool(NAME, "reuse_source", reuse_source)  # reserved (参数说明: 该参数预留)
     config = QuantConfig() if config is None else config
     if not isinstance(config, QuantConfig):
         raise TypeError(f"{NAME}: config must be an asc.adv.QuantConfig, got {type(config).__name__}")
+    if policy is not None or para is not None:
+        if count is not None or scale_count is not None or offset_count is not None:
+            raise TypeError(f"{NAME}: the PER_TOKEN / PER_GROUP prototypes take their counts in para ({PAGE} 函数原型)")
+        quant_token_group(core, dst, src, scale, offset, temp_buffer, config, policy, para)
+        return
+    if core.chip.name in REGISTER_PRODUCTS:  # the 950 and Kirin: one vector function (quant_register)
+        quant_register(core, dst, src, scale, offset, count, temp_buffer, config, scale_count, offset_count)
+        return
+    dst, src, tmp = quant_operands(core, dst, src, temp_buffer)
     if isinstance(scale, LocalTensor):
         quant_per_channel(core, dst, src, tmp, scale, offset, count, config, scale_count, offset_count)
         return

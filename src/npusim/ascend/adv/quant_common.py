@@ -6,18 +6,19 @@ buffer and the overlap rules.  :mod:`.quant` (the entry point, per tensor) and :
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...dtypes import DTYPES
 from ...errors import OverlapError, ParameterRangeError, UnsupportedError
 from ...rounding import float_bits
-from ...validate import require_uint
+from ...validate import require_bool, require_int, require_uint
 from .. import pages
 from ..ops.common import require_ub_tensor
 from ..scalars import require_scalar
 from ..tensor import LocalTensor
+from ..types import RoundMode
 
 __all__ = ["HALF", "MIN_TMP_BYTES", "NAME", "PAGE", "QUANT_PRODUCTS", "QuantConfig", "check_overlap",
            "check_written_up_front", "chunk_length", "half_scalars", "quant_operands", "to_half"]
@@ -40,25 +41,38 @@ class QuantConfig:
 
     With ``calc_count`` and ``work_local_size`` both non-zero the per-tensor form processes ``calc_count``
     elements in chunks of ``work_local_size`` bytes of the tmp buffer; the offset and scale counts
-    belong to the per-channel forms.
+    belong to the per-channel forms.  ``has_offset``, ``k_dim`` and ``round_mode`` (keyword only) are the
+    fields the 950 and Kirin builds of the struct add for PER_TOKEN / PER_GROUP (表3;
+    ``include/adv_api/quantization/ascend_quant_utils.h``): whether the offset takes part, the group's
+    axis (0: m, 1: n) and the final conversion's rounding mode.
     """
 
     calc_count: int = 0
     offset_count: int = 0
     scale_count: int = 0
     work_local_size: int = 0
+    has_offset: bool = field(default=False, kw_only=True)
+    k_dim: int = field(default=1, kw_only=True)
+    round_mode: RoundMode = field(default=RoundMode.CAST_RINT, kw_only=True)
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            require_uint("QuantConfig", field.name, getattr(self, field.name), 32, f"{PAGE} 参数说明")
+        for name in ("calc_count", "offset_count", "scale_count", "work_local_size"):
+            require_uint("QuantConfig", name, getattr(self, name), 32, f"{PAGE} 参数说明")
+        object.__setattr__(self, "has_offset", require_bool("QuantConfig", "has_offset", self.has_offset))
+        require_int("QuantConfig", "k_dim", self.k_dim, -(1 << 31), (1 << 31) - 1, f"{PAGE} 参数说明",
+                    rule="kDim is an int32_t")
+        if not isinstance(self.round_mode, RoundMode):
+            raise TypeError(f"QuantConfig: round_mode must be an asc.RoundMode, got {self.round_mode!r}")
 
 
 def quant_operands(core, dst, src, temp_buffer) -> tuple[LocalTensor, LocalTensor, LocalTensor]:
     """dst, src and the temp buffer, after the product, tensor and type checks every form shares."""
     chip = core.chip
     if chip.name not in QUANT_PRODUCTS:
-        raise UnsupportedError(NAME, "product", chip.product, "npusim follows AscendQuant's implementation for "
-                               "__NPU_ARCH__ 2201 and 2002 only", "Atlas A2, Atlas A3, Atlas inference AI Core",
+        raise UnsupportedError(NAME, "product", chip.product, "npusim follows AscendQuant's implementations for "
+                               "__NPU_ARCH__ 2201 and 2002 (memory instructions) and 3510, 3003 and 3113 (one "
+                               "vector function); not the Atlas training series' (1001)",
+                               "Atlas A2, Atlas A3, Atlas inference AI Core, Ascend 950, Kirin X90, Kirin 9030",
                                f"{PAGE} 产品支持情况")
     dst = require_ub_tensor(NAME, "dst", dst, core)
     src = require_ub_tensor(NAME, "src", src, core)
