@@ -11,9 +11,15 @@
    that provokes an error check the error's ``source`` against ``tests/error_sources.py``: a vendor
    page and section that exist, or a numbered section of a repository file that exists
    (``docs/semantics.md §N.N``).
+
+3. ``NPUSIM_EXAMPLES_DIVISOR=N`` (a test run that repeats others, such as the caches-off run of
+   ``tests/engine/test_caches_off.py``) divides every property test's ``max_examples`` by N (at least
+   one example each): every test still runs, on fewer draws.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 from hypothesis import settings
@@ -27,6 +33,20 @@ from .error_sources import unopenable_sources
 # own @settings inherits this.
 settings.register_profile("npusim", deadline=None)
 settings.load_profile("npusim")
+
+
+def pytest_collection_modifyitems(items) -> None:
+    divisor = int(os.environ.get("NPUSIM_EXAMPLES_DIVISOR", "1"))
+    if divisor <= 1:
+        return
+    done = set()  # the parametrised items of one test share its function: divide once
+    for item in items:
+        test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        # where hypothesis keeps a @given test's settings (read when the test runs; hypothesis 6.80 and newer)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and id(test) not in done:
+            done.add(id(test))
+            test._hypothesis_internal_use_settings = settings(own, max_examples=max(1, own.max_examples // divisor))
 
 
 @pytest.fixture(autouse=True)
