@@ -233,6 +233,29 @@ def test_tree_order_not_sequential(a2):
     assert bits16(a2, DST, 1)[0] == tree
 
 
+@pytest.mark.parametrize("subnormal_sources", [0, 16, 1000])
+def test_half_sums_of_subnormal_data_follow_the_tree(a2, subnormal_sources):
+    """Half sums whose sources and nodes are subnormal (magnitudes below 2**-14, the nodes rounded to nearest
+    even there too): none, a few and almost all of 8 repeats' sources, so the sum's every rounding path runs
+    (docs/performance.md: how many subnormal sources decide which rounds the nodes)."""
+    rng = np.random.default_rng(subnormal_sources)
+    bits = rng.integers(0x0400, 0x5000, 1024, dtype=np.uint16)  # normal magnitudes up to 32
+    tiny = rng.choice(1024, subnormal_sources, replace=False)
+    bits[tiny] = rng.integers(1, 0x0400, subnormal_sources, dtype=np.uint16)
+    bits[rng.choice(1024, 64, replace=False)] = 0  # zeros among them
+    bits |= (rng.integers(0, 2, 1024, dtype=np.uint16) << 15)  # either sign: sums that cancel
+    x, z = tensors(a2, src_size=1024)
+    put(a2, SRC, bits.view(np.float16))
+    for function, width in (("block_reduce_sum", 16), ("whole_reduce_sum", 128)):
+        results = 8 * (128 // width)
+        call = {"block_reduce_sum": lambda: asc.block_reduce_sum(z, x, 8, 128, 1, 1, 8),
+                "whole_reduce_sum": lambda: asc.whole_reduce_sum(z, x, 128, 8, 1, 1, 8)}[function]
+        call()
+        expected = [model.tree_sum([int(v) for v in group], "float16", "float16", True)
+                    for group in bits.reshape(results, width)]
+        assert bits16(a2, DST, results).tolist() == expected, function
+
+
 # ------------------------------------------------------------------ products
 def test_950_integer_sum_widens():
     """ReduceRepeat.md 数据类型 (950): int16 -> int32 and uint16 -> uint32 sums, modulo 2^32."""

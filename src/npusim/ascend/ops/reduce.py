@@ -589,14 +589,21 @@ def tree_sum(groups: np.ndarray, src: DType, dst: DType, saturate: bool) -> np.n
 
 def _finite_tree_sum(groups: np.ndarray, dtype: DType) -> np.ndarray | None:
     """:func:`tree_sum` of half or float32 rows in IEEE arithmetic (each node's float32 sum rounded to
-    nearest even T by :func:`~npusim.rounding.float_array_bits`, as :func:`.arith.compute` rounds it), or
-    ``None`` if some row's sum is not finite.
+    nearest even T, as :func:`.arith.compute` rounds it), or ``None`` if some row's sum is not finite.
 
     A node that is infinite or NaN makes every node above it infinite or NaN (the tree only adds), so a
     finite root means no node met the products' infinity, NaN or saturation rules: the IEEE results are
-    theirs.  Otherwise the caller computes the tree node by node with those rules."""
+    theirs.  Otherwise the caller computes the tree node by node with those rules.
+
+    Half nodes are rounded by numpy's float32 -> half conversion, which is IEEE's but some hundred times
+    slower for an element whose result is an inexact subnormal (:func:`~npusim.rounding.float_array_bits`
+    says why): when more than a few sources are subnormal (such nodes are then likely), the nodes are
+    rounded by ``float_array_bits`` instead, which steps around that."""
     if dtype.np_dtype == _HALF:
         level = groups.view(_HALF)
+        # the subnormal sources: magnitudes 1 to 0x3FF (a zero wraps below: a zero node converts fast)
+        magnitude = groups.view(np.uint16) & np.uint16(0x7FFF)
+        normal = np.count_nonzero(magnitude - np.uint16(1) < np.uint16(0x03FF)) <= _FEW_SUBNORMALS
     elif dtype.np_dtype == _SINGLE:
         level = groups.view(_SINGLE)
     else:
@@ -604,7 +611,12 @@ def _finite_tree_sum(groups: np.ndarray, dtype: DType) -> np.ndarray | None:
     with np.errstate(all="ignore"):  # an overflow shows in the root, which sends the call to the exact path
         while level.shape[1] > 1:
             pairs = level[:, 0::2].astype(_SINGLE) + level[:, 1::2]
-            level = float_array_bits(pairs, dtype).view(_HALF) if dtype.np_dtype == _HALF else pairs
+            if dtype.np_dtype == _SINGLE:
+                level = pairs
+            elif normal:  # few subnormal nodes: each costs numpy some 0.25 µs, and its result is exact
+                level = pairs.astype(_HALF)
+            else:
+                level = float_array_bits(pairs, dtype).view(_HALF)
     root = level[:, 0]
     if not np.logical_and.reduce(np.isfinite(root), axis=None):
         return None
@@ -612,6 +624,7 @@ def _finite_tree_sum(groups: np.ndarray, dtype: DType) -> np.ndarray | None:
 
 
 _HALF, _SINGLE = np.dtype(np.float16), np.dtype(np.float32)
+_FEW_SUBNORMALS = 32  # what numpy's slow elements may cost (about 8 µs) before float_array_bits is cheaper
 
 
 def _order_keys(groups: np.ndarray, dtype: DType, maximum: bool,
