@@ -9,7 +9,8 @@ int4b_t (npusim's packed ``int4``, docs/semantics.md §5.23) is modelled on the 
 the 310P (half -> int4b_t) and the 950 (int4b_t -> int16_t / half / bfloat16_t, int16_t / half -> int4b_t;
 docs/semantics.md §5.31: its vector functions' (un)packing steps put lane ``2i`` in the low nibble of byte
 ``i``, as on the A2).  Not modelled (a table line naming one is left out and the call is rejected as
-unsupported): hifloat8_t, fp4x2_e2m1_t and fp4x2_e1m2_t, which npusim has no element type for.  The
+unsupported): hifloat8_t, fp4x2_e2m1_t and fp4x2_e1m2_t, which npusim has no element type for (the fp4
+formats: docs/semantics.md §5.31, why they stay rejected).  The
 int32_t -> half pair that the A2/A3, 310P and 950 run as a dequantisation with the scale of
 ``SetDeqScale`` (roundMode ignored) is listed as :data:`DEQ_SCALE` instead of as a mode.  The 950's complex
 lines (complex32 -> complex64, complex64 -> complex32 / complex64) convert each part as its component's line
