@@ -151,10 +151,12 @@ def _put(memory: bytearray, name: str, lane: int, repeat: int, blk: int, rep: in
 
 
 @settings(max_examples=80, deadline=None)
-@given(data=st.data(), pair=st.sampled_from(sorted(LINES)), form=st.sampled_from(["count", "mask", "register"]))
+@given(data=st.data(), pair=st.sampled_from(sorted(LINES)),
+       form=st.sampled_from(["count", "mask", "register", "counter"]))
 def test_every_lane_matches_the_reference(data, pair, form):
-    """Random lanes, every line and mode, the count form and the mask forms (argument or register) with strides:
-    every dst byte, the untouched ones too, and the source unchanged."""
+    """Random lanes, every line and mode, the count form and the mask forms (argument or register; in counter
+    mode the mask is the element count and repeat_times is ignored, as the dav_3510 counter VF does) with
+    strides: every dst byte, the untouched ones too, and the source unchanged."""
     src, dst = pair
     mode = data.draw(st.sampled_from(LINES[pair]))
     repeats = data.draw(st.integers(1, 3))
@@ -166,6 +168,8 @@ def test_every_lane_matches_the_reference(data, pair, form):
     if form == "count":
         count = 2 * data.draw(st.integers(1, 64 * repeats))
         blk, rep = (1, 1), (span[dst], span[src])
+    elif form == "counter":
+        count = 2 * data.draw(st.integers(1, 64 * repeats))
     else:
         mask = data.draw(int4_masks())
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
@@ -177,7 +181,7 @@ def test_every_lane_matches_the_reference(data, pair, form):
     want = bytearray(image[DST:DST + 0x4000])
     active = _mask_lanes(mask, 128)
     for k, code in enumerate(sources):
-        if (form == "count" and k >= count) or (form != "count" and not active[k % 128]):
+        if (form in ("count", "counter") and k >= count) or (form in ("mask", "register") and not active[k % 128]):
             continue
         _put(want, dst, k % 128, k // 128, blk[0], rep[0], ref.cast(src, dst, code, int(mode), True))
     with fresh_core(bytes(image)) as core:
@@ -187,6 +191,9 @@ def test_every_lane_matches_the_reference(data, pair, form):
             asc.cast(z, x, mode, count)
         elif form == "mask":
             asc.cast(z, x, mode, mask, repeats, params)
+        elif form == "counter":
+            asc.set_mask_count()
+            asc.cast(z, x, mode, count, 1, params)  # the count decides the repeats, not repeat_times
         else:
             core.set_mask_words(*_words(mask))
             asc.cast(z, x, mode, 0, repeats, params, False)
