@@ -159,6 +159,12 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/基础算术/Abs.md": WITH_TYPES,
     f"{_VECTOR}/基础算术/Add.md": WITH_TYPES,
     f"{_BASIC}/数据结构/precision_conversion.md": ("精度转换", "二进制精度舍入规则", "精度转换规则"),
+    f"{_BASIC}/数据结构/内置数据类型.md": ("内置数据类型", "数据类型列表", "数据类型的产品支持情况", "布尔型", "整数",
+                                      "浮点数", "复数"),
+    f"{_BASIC}/Reg矢量计算/Reg数据搬入/连续对齐搬入（LoadAlign）.md": (
+        "连续对齐搬入（LoadAlign）", "产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明",
+        "约束说明", "关键特性说明", "调用示例"),
+    f"{_C_API}/reg/data_type_convert/asc_int4x22int16_deprecated.md": ("asc_int4x22int16 (废弃)", *C_API),
     f"{_VECTOR}/复合计算/AddReluCast.md": WITH_TYPES,
     f"{_VECTOR}/复合计算/AddDeqRelu.md": (*WITH_TYPES, "关键特性", "溢出保护"),
     f"{_VECTOR}/复合计算/CastDequant.md": ("产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明",

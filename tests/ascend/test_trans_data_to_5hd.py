@@ -305,11 +305,13 @@ def test_mask_and_mask_mode_play_no_part():
 
 
 # -------------------------------------------------------------------- C API
-def test_c_api_examples_of_asc_transto5hd_md():
-    """asc_transto5hd.md example 1 (16x16 half) and example 2 (NCHW (2,32,16,16) -> NC1HWC0)."""
+@pytest.mark.parametrize("chip", ["A2", "950"])
+def test_c_api_examples_of_asc_transto5hd_md(chip):
+    """asc_transto5hd.md example 1 (16x16 half) and example 2 (NCHW (2,32,16,16) -> NC1HWC0), on the page's
+    products (A2/A3 and the 950, docs/semantics.md §5.31)."""
     rng = np.random.default_rng(5)
     x = rng.standard_normal((2, 32, 16, 16)).astype(np.float16)
-    with asc.Core("A2") as core:
+    with asc.Core(chip) as core:
         core.ub_write(0, x.tobytes())
         core.ub_write(0x8000, bytes(x.nbytes))
         asc.asc_transto5hd_b16([0x8000 + 32 * i for i in range(16)], [32 * i for i in range(16)], 1, 0, 0)
@@ -322,10 +324,11 @@ def test_c_api_examples_of_asc_transto5hd_md():
         assert [r.kind for r in core.sync_log] == ["pipe_barrier"] * 4
 
 
-def test_c_api_b8_and_b32_match_the_model():
+@pytest.mark.parametrize("chip", ["A3", "950"])
+def test_c_api_b8_and_b32_match_the_model(chip):
     rng = np.random.default_rng(9)
     for bits, halves in ((8, (True, False)), (32, ())):
-        with asc.Core("A3") as core:
+        with asc.Core(chip) as core:
             core.ub_write(0, rng.integers(0, 256, 0x4000, dtype=np.uint8).tobytes())
             before = core.ub_read(0, 0x4000)
             src = [asc.LocalTensor(asc.uint8, VECIN, 64 * i) for i in range(16)]  # tensors stand for addresses
@@ -336,8 +339,8 @@ def test_c_api_b8_and_b32_match_the_model():
 
 
 def test_c_api_errors():
-    with asc.Core("950") as core, pytest.raises(UnsupportedError, match="950"):
-        asc.asc_transto5hd_b16([0] * 16, [0] * 16, 1, 0, 0)
+    with asc.Core("310B") as core, pytest.raises(UnsupportedError, match="products that support it: 950, A3, A2"):
+        asc.asc_transto5hd_b16([0] * 16, [0] * 16, 1, 0, 0)  # TransDataTo5HD, but not its C API
     with asc.Core("A2") as core:
         core.ub_write(0, bytes(0x1000))
         with pytest.raises(TypeError):

@@ -52,6 +52,13 @@ def test_registration():
     assert entry.products["A2"] == frozenset({"int8", "uint8", "int16", "uint16", "float16", "int32", "uint32",
                                               "float32"})
     assert asc.VA0 is asc.VaReg.VA0 and [int(r) for r in asc.VaReg] == list(range(8))
+    # asc_transto5hd.md 产品支持情况: the A2/A3 and the 950; the 950's b16 data includes bfloat16 (§4.4)
+    for bits, on_950 in ((8, {"int8", "uint8"}), (16, {"int16", "uint16", "float16", "bfloat16"}),
+                         (32, {"int32", "uint32", "float32"})):
+        for sync in ("", "_sync"):
+            transto5hd = by_name("ascend", f"asc_transto5hd_b{bits}{sync}")
+            assert set(transto5hd.products) == {"A2", "A3", "950"}
+            assert transto5hd.products["950"] == on_950 and transto5hd.products["A2"] == on_950 - {"bfloat16"}
 
 
 # ------------------------------------------------------------------ asc_set_va_reg
@@ -119,12 +126,14 @@ def test_set_va_reg_products_without_it():
 
 
 # ------------------------------------------------------------------ asc_transto5hd with VA registers
-def test_page_examples_of_asc_transto5hd_with_the_va_registers():
+@pytest.mark.parametrize("chip", ["A2", "A3", "950"])
+def test_page_examples_of_asc_transto5hd_with_the_va_registers(chip):
     """asc_transto5hd.md example 1 (16x16 half, VA0/VA1 <- dst_list, VA2/VA3 <- src_list) and example 2
-    (NCHW (2, 32, 16, 16) -> NC1HWC0, the registers reloaded in each of 4 loop turns)."""
+    (NCHW (2, 32, 16, 16) -> NC1HWC0, the registers reloaded in each of 4 loop turns), on every product of
+    the page."""
     rng = np.random.default_rng(5)
     x = rng.standard_normal((2, 32, 16, 16)).astype(np.float16)
-    with asc.Core("A2") as core:
+    with asc.Core(chip) as core:
         core.ub_write(0, x.tobytes())
         core.ub_write(0x8000, bytes(x.nbytes))
         load_pair(0, [0x8000 + 32 * i for i in range(16)])
@@ -144,13 +153,14 @@ blocks = st.lists(st.integers(0, 0x3FF), min_size=16, max_size=16, unique=True)
 @SETTINGS
 @given(bits=st.sampled_from([8, 16, 32]), dst_blocks=blocks, src_blocks=blocks, pairs=st.sampled_from(
     [(0, 2), (2, 0), (4, 6), (6, 1), (1, 4)]), repeat=st.integers(0, 3), dst_stride=st.integers(0, 40),
-    src_stride=st.integers(0, 40), halves=st.tuples(st.booleans(), st.booleans()), sync=st.booleans())
+    src_stride=st.integers(0, 40), halves=st.tuples(st.booleans(), st.booleans()), sync=st.booleans(),
+    chip=st.sampled_from(["A2", "950"]))
 def test_the_register_form_is_the_list_form_of_what_the_pairs_hold(bits, dst_blocks, src_blocks, pairs, repeat,
-                                                                   dst_stride, src_stride, halves, sync):
+                                                                   dst_stride, src_stride, halves, sync, chip):
     dst_list = [0x10000 + 32 * b for b in dst_blocks]  # sources below 0x9000, destinations from 0x10000
     src_list = [32 * b for b in src_blocks]
     flags = halves if bits == 8 else ()
-    with asc.Core("A2") as core:
+    with asc.Core(chip) as core:
         core.ub_write(0, image())
         before = core.ub_read(0, UB_IMAGE)
         load_pair(pairs[0], dst_list)
@@ -179,8 +189,9 @@ def test_a_kept_plan_reads_the_registers_again():
                                                                       False)
 
 
-def test_register_form_rules():
-    with asc.Core("A2") as core:
+@pytest.mark.parametrize("chip", ["A2", "950"])
+def test_register_form_rules(chip):
+    with asc.Core(chip) as core:
         core.ub_write(0, image())
         load_pair(0, [0x8000 + 32 * i for i in range(16)])
         load_pair(2, [32 * i for i in range(16)])
@@ -203,6 +214,16 @@ def test_register_form_rules():
         asc.asc_transto5hd_b16(0, 2, 1, 0, 0)  # the registers' numbers stand for them
         assert core.ub_read(0, UB_IMAGE) == ref.trans_data_to_5hd(before, 2, [0x8000 + 32 * i for i in range(16)],
                                                                   [32 * i for i in range(16)], 1, 0, 0, False, False)
-    with asc.Core("950") as core:
+        assert_rejected(core, ParameterRangeError, lambda: asc.asc_transto5hd_b16(0, 2, 256, 0, 0), "uint8_t",
+                        instruction="asc_transto5hd_b16", operand="repeat")
+        assert_rejected(core, ParameterRangeError, lambda: asc.asc_transto5hd_b16(0, 2, 1, 65536, 0), "uint16_t",
+                        instruction="asc_transto5hd_b16", operand="dst_stride")
+        before = core.ub_read(0, UB_IMAGE)
+        asc.asc_transto5hd_b8(0, 2, 0, 7, 7, True, True)  # repeat 0: a NOP (its parameters checked)
+        assert core.ub_read(0, UB_IMAGE) == before
+
+
+def test_products_without_the_c_api():
+    with asc.Core("310B") as core:  # TransDataTo5HD, but neither the VA registers nor asc_transto5hd
         assert_rejected(core, UnsupportedError, lambda: asc.asc_transto5hd_b16(asc.VA0, asc.VA2, 1, 0, 0),
                         "产品支持情况", instruction="asc_transto5hd_b16", operand="product")

@@ -5,12 +5,12 @@ Transcribed from the per-product tables of Memory矢量计算/类型转换/Cast.
 letters: N CAST_NONE, R CAST_RINT, F CAST_FLOOR, C CAST_CEIL, A CAST_ROUND, Z CAST_TRUNC,
 O CAST_ODD.  A product missing here has no Cast (the 310P Vector Core: 不支持).
 
-int4b_t (npusim's packed ``int4``, docs/semantics.md §5.23) is modelled on the A2/A3 (int4b_t <-> half)
-and the 310P (half -> int4b_t).  Not modelled (a table line naming one is left out and the call is
-rejected as unsupported): hifloat8_t, fp4x2_e2m1_t and fp4x2_e1m2_t, which
-npusim has no element type for, and the 950's five int4b_t lines (int4b_t -> int16_t / half /
-bfloat16_t, int16_t / half -> int4b_t), which its vector functions emulate with (un)packing
-register steps npusim does not model.  The
+int4b_t (npusim's packed ``int4``, docs/semantics.md §5.23) is modelled on the A2/A3 (int4b_t <-> half),
+the 310P (half -> int4b_t) and the 950 (int4b_t -> int16_t / half / bfloat16_t, int16_t / half -> int4b_t;
+docs/semantics.md §5.31: its vector functions' (un)packing steps put lane ``2i`` in the low nibble of byte
+``i``, as on the A2).  Not modelled (a table line naming one is left out and the call is rejected as
+unsupported): hifloat8_t, fp4x2_e2m1_t and fp4x2_e1m2_t, which npusim has no element type for (the fp4
+formats: docs/semantics.md §5.31, why they stay rejected).  The
 int32_t -> half pair that the A2/A3, 310P and 950 run as a dequantisation with the scale of
 ``SetDeqScale`` (roundMode ignored) is listed as :data:`DEQ_SCALE` instead of as a mode.  The 950's complex
 lines (complex32 -> complex64, complex64 -> complex32 / complex64) convert each part as its component's line
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .chips import AscendChip
 
-__all__ = ["COMPOUND_CASTS", "CONVERSION_SATURATION", "DEQ_SCALE", "MODE_LETTERS", "NOT_MODELLED", "cast_modes",
+__all__ = ["COMPOUND_CASTS", "CONVERSION_SATURATION", "DEQ_SCALE", "MODE_LETTERS", "cast_modes",
            "cast_pairs",
            "compound_cast_pairs", "conversion_saturates"]
 
@@ -34,11 +34,13 @@ _TYPES = {"int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": 
           "complex32": "complex32", "complex64": "complex64"}
 
 _950 = """
+    int4b_t int16_t N; int4b_t half N; int4b_t bfloat16_t N
     int8_t int16_t N; int8_t half N; int8_t int32_t N; uint8_t uint16_t N; uint8_t half N; uint8_t uint32_t N
     fp8_e5m2_t float N; fp8_e4m3fn_t float N
-    int16_t uint8_t N; int16_t half RFCAZ; int16_t int32_t N; int16_t uint32_t N; int16_t float N
+    int16_t int4b_t N; int16_t uint8_t N; int16_t half RFCAZ; int16_t int32_t N; int16_t uint32_t N; int16_t float N
     uint16_t uint8_t N; uint16_t uint32_t N
-    half int8_t RFCAZ; half uint8_t RFCAZ; half int16_t RFCAZ; half bfloat16_t RFCAZ; half int32_t RFCAZ; half float N
+    half int4b_t RFCAZ; half int8_t RFCAZ; half uint8_t RFCAZ; half int16_t RFCAZ; half bfloat16_t RFCAZ
+    half int32_t RFCAZ; half float N
     bfloat16_t half RFCAZ; bfloat16_t int32_t RFCAZ; bfloat16_t float N
     int32_t uint8_t N; int32_t int16_t N; int32_t uint16_t N; int32_t half deq; int32_t float RFCAZ; int32_t int64_t N
     uint32_t uint8_t N; uint32_t int16_t N; uint32_t uint16_t N
@@ -98,11 +100,6 @@ def _parse(table: str) -> dict[tuple[str, str], frozenset[int] | str]:
 _TABLES = {name: _parse(table) for name, table in (
     ("950", _950), ("A3", _A2_A3), ("A2", _A2_A3), ("310B", _310B), ("310P", _310P), ("910", _910),
     ("KirinX90", _KIRIN), ("Kirin9030", _KIRIN))}
-
-
-# Documented pairs npusim rejects as not modelled (the 950's int4b_t lines, see the module docstring)
-NOT_MODELLED = {"950": frozenset({("int4", "int16"), ("int4", "float16"), ("int4", "bfloat16"), ("int16", "int4"),
-                                  ("float16", "int4")})}
 
 
 def cast_pairs(chip: AscendChip) -> dict[tuple[str, str], frozenset[int] | str] | None:

@@ -232,7 +232,8 @@ class AscendChip:
         zero_mask_allowed: a normal-mode contiguous mask of 0 is a NOP (310P rejects it).
         cmpmask_api: ``SetCmpMask`` / ``GetCmpMask`` are available (``SetCmpMask(ISASI).md``,
             ``GetCmpMask(ISASI).md`` 产品支持情况: not on 310B, the 310P Vector Core or the 910).
-        c_api: the ``asc_*`` C API exists (A2/A3 only, docs/semantics.md §2.6, §3.6).
+        c_api: the ``asc_*`` C API exists (A2/A3 only, docs/semantics.md §2.6, §3.6); the functions whose pages
+            list the 950 too (asc_set_va_reg, asc_transto5hd, the GM copies) go by ``npu_arch`` instead (§5.31).
         select: Select support, ``None`` where the documents say "not supported".
         compare: Compare support, ``None`` where not supported.
         transdata_dtypes: TransDataTo5HD dtypes, empty where not supported.

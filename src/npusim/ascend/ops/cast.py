@@ -39,7 +39,7 @@ from ...sources import semantics
 from ...validate import require_int, require_uint
 from .. import pages
 from ..addressing import BLOCK_BYTES, ActiveLanes, counter_mode_lanes, lanes_per_repeat
-from ..cast_dtypes import DEQ_SCALE, NOT_MODELLED, cast_modes, cast_pairs, compound_cast_pairs, conversion_saturates
+from ..cast_dtypes import DEQ_SCALE, cast_modes, cast_pairs, compound_cast_pairs, conversion_saturates
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
@@ -123,12 +123,6 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
                              f"{page} 产品支持情况; {semantics('5.8')}")
     pair = (src.dtype.name, dst.dtype.name)
     modes = cast_modes(core.chip, *pair)
-    if modes is None and pair in NOT_MODELLED.get(core.chip.name, ()):
-        raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
-                               f"Cast.md lists this pair on {core.chip.product}, but npusim does not model it (the "
-                               "vector functions' int4 (un)packing)",
-                               ", ".join(f"{s} -> {d}" for s, d in sorted(pairs)),
-                               f"{CAST_PAGE} 数据类型; {semantics('5.23')}")
     if modes is None:
         raise UnsupportedError(name, "src/dst dtypes", f"{pair[0]} -> {pair[1]}",
                                f"Cast does not convert this pair on {core.chip.product}",

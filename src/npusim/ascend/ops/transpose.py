@@ -76,8 +76,9 @@ from ..types import PipeID, TransDataTo5HDParams
 from .common import ALIGN_SOURCE, UB_ALIGN, require_dtype, require_ub_tensor
 from .va_registers import is_va_register, va_context, va_pair_addresses
 
-__all__ = ["TRANS_DATA_TO_5HD_FORMS", "asc_transto5hd_b8", "asc_transto5hd_b8_sync", "asc_transto5hd_b16",
-           "asc_transto5hd_b16_sync", "asc_transto5hd_b32", "asc_transto5hd_b32_sync", "trans_data_to_5hd"]
+__all__ = ["TRANSTO5HD_ARCHS", "TRANS_DATA_TO_5HD_FORMS", "asc_transto5hd_b8", "asc_transto5hd_b8_sync",
+           "asc_transto5hd_b16", "asc_transto5hd_b16_sync", "asc_transto5hd_b32", "asc_transto5hd_b32_sync",
+           "has_transto5hd_c_api", "trans_data_to_5hd"]
 
 NAME = "trans_data_to_5hd"
 SOURCE = f"{pages.TRANS_DATA_TO_5HD} 参数说明; {semantics('4.1')}"
@@ -175,11 +176,22 @@ def _list_kind(dst_list, src_list) -> str:
                     f"addresses each, got {sorted({type(i).__name__ for i in items})}")
 
 
+#: ``__NPU_ARCH__`` of the products asc_transto5hd.md supports (产品支持情况: the A2/A3, 2201, and the 950, 3510);
+#: both lower it to the same ``scatter_vnchwconv_b8/b16/b32`` (``impl/c_api/instr_impl/npu_arch_{2201,3510}/
+#: vector_compute_impl/asc_transto5hd_impl.h``; docs/semantics.md §5.31)
+TRANSTO5HD_ARCHS = frozenset({2201, 3510})
+
+
+def has_transto5hd_c_api(chip) -> bool:
+    """``chip`` has the C API ``asc_transto5hd_b8/b16/b32[_sync]``."""
+    return chip.npu_arch in TRANSTO5HD_ARCHS and bool(chip.transdata_dtypes)
+
+
 def _compile_c_api(name: str, bits: int, sync: bool, core: Core, bound: dict) -> ListPlan:
     """The plan step of ``asc_transto5hd_b<bits>[_sync]``: the C API's argument order, then the instruction's rules."""
-    if not core.chip.c_api:
-        raise unsupported_on(core.chip, name, "the asc_* C API", lambda c: c.c_api,
-                             f"{pages.C_API}/asc_transto5hd.md 产品支持情况; {semantics('2.6', '3.6')}")
+    if not has_transto5hd_c_api(core.chip):
+        raise unsupported_on(core.chip, name, name, has_transto5hd_c_api,
+                             f"{pages.C_API}/asc_transto5hd.md 产品支持情况; {semantics('5.25', '5.31')}")
     _require_product(name, core)
     ub_bytes = core.ub.size_bytes
     dst_list, src_list = (_address_list(name, operand, _c_api_addresses(name, core, operand, bound[operand]), ub_bytes)
@@ -810,7 +822,7 @@ def _register_c_api(bits: int, sync: bool):
         name, "ascend", "layout", "V", _C_API_FORMS[bits],
         lambda core, form, values: _compile_c_api(name, bits, sync, core, values), C_API_SOURCE,
         support=lambda chip: (frozenset(d for d in chip.transdata_dtypes if DTYPES[d].bits == bits) or None)
-        if chip.c_api else None,
+        if has_transto5hd_c_api(chip) else None,
         exactness=BIT_EXACT,
         summary=f"TransDataTo5HD of {bits}-bit data from two VA register pairs or address lists (C API)",
         examples=(example, registers), relative=False, plan_context=lambda core, form, values: va_context(core),
