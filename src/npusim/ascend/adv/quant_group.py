@@ -31,7 +31,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ...errors import OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import ParameterRangeError, UnsupportedError
 from ...validate import require_bool, require_int, require_uint
 from ..core import Core
 from ..ops.common import require_ub_tensor
@@ -39,7 +39,7 @@ from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from .quant_common import NAME, PAGE, QuantConfig
 from .quant_lanes import FP8_DTYPES, Saturation, group_lanes, scalar_bits
-from .quant_register import record_and_run
+from .quant_register import check_overlaps, record_and_run
 
 __all__ = ["AscendQuantParam", "AscendQuantPolicy", "quant_token_group"]
 
@@ -189,18 +189,7 @@ def _spans(dst, src, scale, offset, job: GroupJob) -> dict[str, tuple[int, int]]
         spans["scale"] = (scale.addr, scale.addr + job.extent * scale.dtype.itemsize)
         if isinstance(offset, LocalTensor):
             spans["offset"] = (offset.addr, offset.addr + job.extent * offset.dtype.itemsize)
-    (s_lo, s_hi), (d_lo, d_hi) = spans["src"], spans["dst"]
-    if job.total and d_lo < s_hi and s_lo < d_hi and d_lo != s_lo:
-        raise OverlapError(NAME, "dst byte range", f"[{d_lo:#x}, {d_hi:#x})", "dst may reuse src only from the "
-                           "same address", f"disjoint from [{s_lo:#x}, {s_hi:#x}) or starting at {s_lo:#x}",
-                           f"{PAGE} 约束说明")
-    for label in ("scale", "offset"):
-        if label in spans and spans[label][0] < d_hi and d_lo < spans[label][1]:
-            lo, hi = spans[label]
-            raise OverlapError(NAME, f"{label} byte range", f"[{lo:#x}, {hi:#x})", f"the {label} elements are read "
-                               "while dst is written: they must not overlap dst",
-                               f"disjoint from [{d_lo:#x}, {d_hi:#x})", f"{PAGE} 约束说明")
-    return spans
+    return check_overlaps(spans, job.total, "while dst is written")
 
 
 def _run(core: Core, dst, src, scale, offset, job: GroupJob, config: QuantConfig) -> None:

@@ -190,8 +190,15 @@ def _spans(dst: LocalTensor, src: LocalTensor, job: Job) -> dict[str, tuple[int,
     for label, tensor in (("scale", job.scale), ("offset", job.offset)):
         if isinstance(tensor, LocalTensor) and job.total:
             spans[label] = (tensor.addr, tensor.addr + job.width * tensor.dtype.itemsize)
+    return check_overlaps(spans, job.total, "for every row")
+
+
+def check_overlaps(spans: dict[str, tuple[int, int]], total: int, when_read: str) -> dict[str, tuple[int, int]]:
+    """The overlap rules of one vector function call (约束说明), on the byte ``spans`` of its roles: dst disjoint
+    from src or starting at src's address (可以复用: a register is read before its results are stored), a
+    ``scale`` / ``offset`` tensor (read ``when_read``) disjoint from dst.  Nothing overlaps when ``total`` is 0."""
     (s_lo, s_hi), (d_lo, d_hi) = spans["src"], spans["dst"]
-    if job.total and d_lo < s_hi and s_lo < d_hi and d_lo != s_lo:
+    if total and d_lo < s_hi and s_lo < d_hi and d_lo != s_lo:
         raise OverlapError(NAME, "dst byte range", f"[{d_lo:#x}, {d_hi:#x})", "dst may reuse src only from the "
                            "same address", f"disjoint from [{s_lo:#x}, {s_hi:#x}) or starting at {s_lo:#x}",
                            f"{PAGE} 约束说明")
@@ -199,7 +206,7 @@ def _spans(dst: LocalTensor, src: LocalTensor, job: Job) -> dict[str, tuple[int,
         if label in spans and spans[label][0] < d_hi and d_lo < spans[label][1]:
             lo, hi = spans[label]
             raise OverlapError(NAME, f"{label} byte range", f"[{lo:#x}, {hi:#x})", f"the {label} elements are read "
-                               "for every row: they must not overlap dst", f"disjoint from [{d_lo:#x}, {d_hi:#x})",
+                               f"{when_read}: they must not overlap dst", f"disjoint from [{d_lo:#x}, {d_hi:#x})",
                                f"{PAGE} 约束说明")
     return spans
 
