@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
@@ -100,7 +100,10 @@ def _lanes(kind: str, count: int, repeats: int, word: int) -> list[tuple[int, in
     return [(r, k) for r in range(repeats) for k in range(64) if word >> k & 1]
 
 
-@settings(max_examples=50, deadline=None)
+# data_too_large: the forms draw very different amounts (a count, or a mask word and six strides, and up to 16
+# special sums), and hypothesis 6.80 sizes its first ten examples from a zero-filled draw, so they overran at
+# random (a CI run of the caches-off suite failed the check)
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.data_too_large])
 @given(data=st.data())
 def test_every_lane_and_intermediate_matches_the_reference(data):
     chip = data.draw(st.sampled_from(["A2", "A3", "310P", "950"]), "chip")
