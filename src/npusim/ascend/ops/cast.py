@@ -80,7 +80,8 @@ __all__ = ["C_API_CASTS", "CastBinding", "CastPlan", "add_relu_cast", "cast", "m
 CAST_PAGE = pages.CAST
 MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMode.CAST_FLOOR: "floor",
               RoundMode.CAST_CEIL: "ceil", RoundMode.CAST_ROUND: "round", RoundMode.CAST_TRUNC: "trunc",
-              RoundMode.CAST_ODD: "odd"}  # CAST_NONE: RINT where the value does not fit (RoundMode取值说明)
+              RoundMode.CAST_ODD: "odd", RoundMode.CAST_HYBRID: "hybrid"}
+# CAST_NONE: RINT where the value does not fit (RoundMode取值说明); CAST_HYBRID: hifloat8_t targets only (§5.32)
 # "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
 COUNT_ONLY_950 = frozenset({"float64", "complex32", "complex64"})
 
@@ -134,6 +135,11 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
                                "double and complex types convert only in the count form on the 950",
                                "the count form",
                                f"{CAST_PAGE} 约束说明; {semantics('5.8')}")
+    if pair == ("float16", "hifloat8") and mode == RoundMode.CAST_HYBRID:
+        raise UnsupportedError(name, "round_mode", mode.name, "half -> hifloat8_t with CAST_HYBRID is not modelled: "
+                               "the page's rule leaves half subnormal sources undefined and its threshold and sign "
+                               "bits are misprinted (erratum E34)", "CAST_ROUND",
+                               f"{pages.REG_CAST} half转hifloat8_t转换规则; {semantics('5.32')}")
     if mode not in modes:
         raise UnsupportedError(name, "round_mode", mode.name,
                                f"{pair[0]} -> {pair[1]} on {core.chip.product} takes other rounding modes",
