@@ -23,9 +23,11 @@ the kept mantissa bits depend on |Ev| (3 up to |Ev| = 3, 2 up to 7, 1 up to 15; 
 none: 1.f * 2**Ev becomes 2**Ev).  ``"round"`` (CAST_ROUND) adds one unit when the first dropped bit
 is set; ``"hybrid"`` (CAST_HYBRID) does so for |Ev| <= 3 too, and elsewhere when the 14 dropped bits
 from the first one, as an unsigned number, are at least the source's own low 14 bits (``thr =
-f32[13:0]``).  Ev = -23 gives the smallest subnormal (round; hybrid when ``{1, f32[22:10]} >= thr``)
-or zero, Ev < -23 zero, Ev > 15 and infinity ±infinity, NaN the NaN code; then CTRL[48]'s
-saturation turns ±infinity into ±32768 and NaN into 0.
+f32[13:0]``) and something is dropped: read literally the rule also bumps a value the type holds
+(``frac = thr = 0``), which 约束说明 rules out ("舍入模式仅在可能导致精度损失...的转换中生效";
+erratum E34).  Ev = -23 gives the smallest subnormal (round; hybrid when ``{1, f32[22:10]} >= thr``)
+or zero, Ev < -23 zero, Ev > 15 and infinity ±infinity, NaN the NaN code; then CTRL[48]'s saturation
+turns ±infinity into ±32768 and NaN into 0.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def from_float32_bits(bits: np.ndarray, mode: str, saturate: bool) -> np.ndarray
         up = first == 1
         tiny_up = tiny
     elif mode == "hybrid":
-        up = np.where(np.abs(ev) <= 3, first == 1, dropped >= thr)
+        inexact = (fraction & ((1 << (23 - width)) - 1)) != 0  # read literally, 0 >= 0 bumps exact values (E34)
+        up = np.where(np.abs(ev) <= 3, first == 1, (dropped >= thr) & inexact)
         tiny_up = tiny & (((1 << 13) | (fraction >> 10)) >= thr)
     else:
         raise ValueError(f"hifloat8: no conversion rule for rounding mode {mode!r}")

@@ -35,7 +35,7 @@ from .types import TPosition
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 PACKED_SOURCE = semantics("5.23")
-CODED_SOURCE = f"{pages.BUILTIN_TYPES} 表6; {semantics('5.32')}"
+CODED_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (hifloat8_t, 表6); {semantics('5.32')}"
 
 __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
 
