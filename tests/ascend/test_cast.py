@@ -67,7 +67,8 @@ def _modes(*values):
 
 #: (src, dst, input, {RoundMode: printed output}, chip that has the pair).  The page's 61 examples,
 #: less the 14 whose types this table does not hold (int4b_t x6: test_cast_int4.py (the A2's two) and
-#: test_cast_int4_950.py (the 950's); fp4x2 x4, hifloat8_t x3) and int32 -> half (the SetDeqScale formula, no value);
+#: test_cast_int4_950.py (the 950's); fp4x2 x4, hifloat8_t x3: test_cast_hifloat8.py runs its four lines) and
+#: int32 -> half (the SetDeqScale formula, no value);
 #: errata A11/A12 give the formula's value (docs/numerics.md, "Errata in the Cast pages").
 PRECISION_CONVERSION = [
     ("int8", "float16", -1, {R.CAST_NONE: -1}, "A2"),
