@@ -69,6 +69,14 @@ def test_the_encodings_worked_example_and_ranges():
     assert ref.VALUES[0x6E] == 2**15 and ref.VALUES[0x01] == Fraction(1, 2**22)
 
 
+def test_to_file_writes_the_codes(tmp_path):
+    with asc.Core("950"):
+        t = asc.LocalTensor(H8, VECIN, 0, 32)
+        t.write([14.0, -2.0**-22] + [0.0] * 30)
+        t.to_file(str(tmp_path / "h8.bin"))
+    assert (tmp_path / "h8.bin").read_bytes() == bytes([0x2E, 0x81] + [0] * 30)
+
+
 def test_host_write_takes_exactly_the_types_values_and_rejects_the_others():
     with asc.Core("950") as core:
         t = asc.LocalTensor(H8, VECIN, 0, 256)
@@ -79,6 +87,7 @@ def test_host_write_takes_exactly_the_types_values_and_rejects_the_others():
         assert_rejected(core, ParameterRangeError, lambda: t.write([1.0, 0.3]), "hifloat8 holds no such value",
                         "内置数据类型.md", value=0.3)
         assert_rejected(core, ParameterRangeError, lambda: t.write([2.0**16]), "holds no such value")
+        assert_rejected(core, UnsupportedError, lambda: asc.gm_alloc(H8, 64), "not modelled")
         assert_rejected(core, UnsupportedError, lambda: t.get_value(0), "not modelled")
         assert_rejected(core, UnsupportedError, lambda: t.set_value(0, 1.0), "not modelled")
 

@@ -418,7 +418,7 @@ class LocalTensor(_TensorFields):
         if not isinstance(file_name, str):
             raise TypeError(f"LocalTensor.to_file: file_name must be a str, got {type(file_name).__name__}")
         self._check_host("to_file")
-        packed = isinstance(self.dtype, PackedDType)  # a packed tensor's bytes as they lie in UB
+        packed = isinstance(self.dtype, (PackedDType, CodedDType))  # a packed tensor's bytes (hifloat8: codes) in UB
         data = self.core.ub.data[self.addr : self.end].tobytes() if packed else self.read().tobytes()
         with open(file_name, "wb") as file:
             file.write(data)
