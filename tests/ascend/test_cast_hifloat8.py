@@ -210,6 +210,24 @@ def test_the_mask_form_has_the_wider_types_lanes_and_strides():
     assert out == bytes(expected)
 
 
+def test_half_mask_form_counts_128_lanes_and_a_bitwise_mask():
+    """half -> hifloat8_t: a repeat has 128 (16-bit) lanes; the bitwise mask [even lanes of the low word, 0]
+    selects 32 of them; masked-off dst bytes keep theirs."""
+    lanes = np.arange(256, dtype=np.float16) / np.float16(4)
+    with asc.Core("950") as core:
+        x = asc.LocalTensor(asc.float16, VECIN, SRC, 256)
+        z = asc.LocalTensor(H8, VECOUT, DST, 256)
+        x.write(lanes)
+        core.ub_write(DST, bytes([0x55]) * 256)
+        asc.cast(z, x, R.CAST_ROUND, [0x5555555555555555, 0], 2, asc.UnaryRepeatParams(1, 1, 4, 8))
+        out = core.ub_read(DST, 256)
+    expected = bytearray([0x55]) * 256
+    for i in range(256):
+        if i % 128 < 64 and i % 2 == 0:
+            expected[i] = ref.round_away(Fraction(float(lanes[i])), True)
+    assert out == bytes(expected)
+
+
 # ------------------------------------------------------------------ the rules
 def test_rejected_calls_name_their_rule():
     with asc.Core("950") as core:
