@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["HIF8_INF", "HIF8_MAX", "HIF8_NAN", "decode_table", "from_float32_bits", "is_value_code"]
+__all__ = ["HIF8_INF", "HIF8_MAX", "HIF8_NAN", "decode_table", "from_float32_bits", "from_half_bits",
+           "is_value_code"]
 
 HIF8_NAN = 0x80  # Cast.md: HiF8NAN(8'b10000000)
 HIF8_INF = 0x6F  # Cast.md: HiF8+inf(8'b01101111); -inf is 0xEF
@@ -62,10 +63,24 @@ def _encode(negative: np.ndarray, ev: np.ndarray, mantissa: np.ndarray, subnorma
     return np.where(negative, code | _SIGN, code)
 
 
-def from_float32_bits(bits: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+def from_half_bits(bits: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+    """The HiF8 codes of half lanes ``bits`` (uint16): the half's exact float value by the float rule, except
+    that CAST_HYBRID takes the half rule's threshold (Cast.md, "half转hifloat8_t转换规则": the two dropped bits
+    from the first one against ``thr = {h[0], 1}``).  The caller rejects CAST_HYBRID of a half subnormal, which
+    that rule leaves undefined (docs/semantics.md §5.32)."""
+    half = np.asarray(bits, dtype=np.uint16)
+    wide = half.view(np.float16).astype(np.float32).view(np.uint32)  # exact, subnormals and specials too
+    if mode != "hybrid":
+        return from_float32_bits(wide, mode, saturate)
+    return from_float32_bits(wide, mode, saturate, half_thr=((half.astype(np.int64) & 1) << 1) | 1)
+
+
+def from_float32_bits(bits: np.ndarray, mode: str, saturate: bool, half_thr: np.ndarray | None = None) -> np.ndarray:
     """The HiF8 codes (uint8) of float32 lanes ``bits`` (uint32), by Cast.md's float -> hifloat8_t rule.
 
-    ``mode``: ``"round"`` (CAST_ROUND) or ``"hybrid"`` (CAST_HYBRID); ``saturate``: CTRL[48]'s state.
+    ``mode``: ``"round"`` (CAST_ROUND) or ``"hybrid"`` (CAST_HYBRID); ``saturate``: CTRL[48]'s state;
+    ``half_thr``: the lanes came from normal halves, and CAST_HYBRID compares their two bits after the kept
+    ones with this threshold (:func:`from_half_bits`).
     """
     bits = np.asarray(bits, dtype=np.uint32).astype(np.int64)
     negative = (bits >> 31) == 1
@@ -87,6 +102,8 @@ def from_float32_bits(bits: np.ndarray, mode: str, saturate: bool) -> np.ndarray
         tiny_up = tiny
     elif mode == "hybrid":
         inexact = (fraction & ((1 << (23 - width)) - 1)) != 0  # read literally, 0 >= 0 bumps exact values (E34)
+        if half_thr is not None:  # the half rule: frac = h[8-w+1 : 8-w], 2 bits, thr = {h[0], 1} >= 1
+            dropped, thr, inexact = (fraction >> (21 - width)) & 3, half_thr, True
         up = np.where(np.abs(ev) <= 3, first == 1, (dropped >= thr) & inexact)
         tiny_up = tiny & (((1 << 13) | (fraction >> 10)) >= thr)
     else:

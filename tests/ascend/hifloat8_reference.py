@@ -13,7 +13,8 @@
   and 2**(Ev + 1)), the dropped part ``r = (|x| - lo) / (hi - lo)`` as 14 bits, ``floor(r * 2**14)``, is
   compared with the source's own low 14 bits (float: bits 13..0): at least them goes up; |Ev| <= 3 rounds as
   CAST_ROUND, and a value the type holds is kept (Cast.md 约束说明: rounding acts only where precision is
-  lost; the rule read literally would bump it, 0 >= 0: erratum E34).
+  lost; the rule read literally would bump it, 0 >= 0: erratum E34).  :func:`round_hybrid_half`: the half
+  rule's, 2 dropped bits ``floor(r * 4)`` against ``thr = 2 * h[0] + 1`` (normal halves only).
 """
 
 from __future__ import annotations
@@ -144,5 +145,28 @@ def round_hybrid(value, float_bits: int, saturate: bool) -> int:
     r = (a - lo) / (hi[0] - lo)
     frac = math.floor(r * 2 ** 14)
     thr = float_bits & 0x3FFF
+    code = hi[1] if frac >= thr else lo_code
+    return _saturated(_signed(code, value < 0), saturate)
+
+
+def round_hybrid_half(value, half_bits: int, saturate: bool) -> int:
+    """CAST_HYBRID of a normal half (or a special) with bits ``half_bits`` (Cast.md's half rule)."""
+    special = _special(value, saturate)
+    if special is not None:
+        return special
+    a = abs(value)
+    if a == 0:
+        return ZERO
+    ev = _binade(a)
+    assert ev >= -14, "a half subnormal: the rule does not define it"
+    if -3 <= ev <= 3:
+        return round_away(value, saturate)
+    (lo, lo_code), hi = _neighbours(a)
+    if a == lo:
+        return _saturated(_signed(lo_code, value < 0), saturate)
+    if hi is None:
+        return _saturated(_signed(POS_INF, value < 0), saturate)
+    frac = math.floor((a - lo) / (hi[0] - lo) * 4)
+    thr = 2 * (half_bits & 1) + 1
     code = hi[1] if frac >= thr else lo_code
     return _saturated(_signed(code, value < 0), saturate)

@@ -194,6 +194,27 @@ def test_every_half_to_hifloat8_cast_round(saturate):
         assert out.tolist() == expected
 
 
+def test_every_normal_half_to_hifloat8_cast_hybrid():
+    """Every half bit pattern but the subnormals (rejected: the rule leaves them undefined) against the half
+    rule's threshold: two dropped bits against 2 * h[0] + 1."""
+    normal = [b for b in range(1 << 16) if not ((b & 0x7C00) == 0 and (b & 0x3FF) != 0)]
+    for saturate in (True, False):
+        for start in range(0, len(normal), 1 << 14):
+            raw = np.array(normal[start:start + (1 << 14)], dtype=np.uint32)
+            out = run(asc.float16, H8, raw, R.CAST_HYBRID, saturate)
+            expected = [ref.round_hybrid_half(ref.half_value(int(b)), int(b), saturate) for b in raw]
+            assert out.tolist() == expected
+
+
+def test_half_hybrid_threshold_is_the_last_bit_and_one():
+    """16 + 1 = 17 as half (Ev = 4, 2 kept bits, unit 4): the two dropped bits are 01 (frac 1); thr = 2*h[0] + 1
+    is 1 for h[0] = 0 (up: 20) and 3 for 17 + 2**-6 (h[0] = 1: down, 16); CAST_ROUND gives 16 for both."""
+    seventeen = int(np.float16(17).view(np.uint16))
+    raw = np.array([seventeen, seventeen | 1], dtype=np.uint32)
+    assert run(asc.float16, H8, raw, R.CAST_HYBRID).tolist() == [ref.VALUES.index(20), ref.VALUES.index(16)]
+    assert run(asc.float16, H8, raw, R.CAST_ROUND).tolist() == [ref.VALUES.index(16)] * 2
+
+
 def test_the_mask_form_has_the_wider_types_lanes_and_strides():
     """float -> hifloat8_t: 64 lanes a repeat; dst 64 bytes of each 256 (dst_rep_stride 2 blocks per 8)."""
     lanes = np.array([f32_bits(float(i) / 8) for i in range(128)], dtype=np.uint32)
@@ -236,8 +257,10 @@ def test_rejected_calls_name_their_rule():
         z = asc.LocalTensor(H8, VECOUT, 4096, 256)
         f.write(np.zeros(256, np.float32))
         h.write(np.zeros(256, np.float16))
+        core.ub_write(2048 + 2 * 5, np.array([0x0001], np.uint16).tobytes())  # lane 5: the smallest subnormal
         assert_rejected(core, UnsupportedError, lambda: asc.cast(z, h, R.CAST_HYBRID, 64), "not modelled",
                         "half转hifloat8_t转换规则", "E34")
+        asc.cast(z, h, R.CAST_ROUND, 64)  # CAST_ROUND takes it (2**-24: nearest is 0)
         for mode in (R.CAST_NONE, R.CAST_RINT, R.CAST_FLOOR, R.CAST_CEIL, R.CAST_TRUNC, R.CAST_ODD):
             assert_rejected(core, UnsupportedError, lambda m=mode: asc.cast(z, f, m, 64), "CAST_ROUND, CAST_HYBRID")
         assert_rejected(core, UnsupportedError, lambda: asc.cast(f, z, R.CAST_ROUND, 64), "CAST_NONE")

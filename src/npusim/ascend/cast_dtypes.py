@@ -9,8 +9,8 @@ int4b_t (npusim's packed ``int4``, docs/semantics.md §5.23) is modelled on the 
 the 310P (half -> int4b_t) and the 950 (int4b_t -> int16_t / half / bfloat16_t, int16_t / half -> int4b_t;
 docs/semantics.md §5.31: its vector functions' (un)packing steps put lane ``2i`` in the low nibble of byte
 ``i``, as on the A2).  hifloat8_t (npusim's ``hifloat8``, docs/semantics.md §5.32) is modelled on the 950:
-hifloat8_t -> half / float, and half / float -> hifloat8_t with CAST_ROUND and CAST_HYBRID (half ->
-hifloat8_t CAST_HYBRID is listed but rejected as not modelled by the conversion, §5.32).  Not modelled (a
+hifloat8_t -> half / float, and half / float -> hifloat8_t with CAST_ROUND and CAST_HYBRID (the conversion
+rejects half -> hifloat8_t CAST_HYBRID of a half subnormal as not modelled, §5.32).  Not modelled (a
 table line naming one is left out and the call is rejected as unsupported): fp4x2_e2m1_t and
 fp4x2_e1m2_t, which npusim has no element type for (docs/semantics.md §5.31, why they stay rejected).  The
 int32_t -> half pair that the A2/A3, 310P and 950 run as a dequantisation with the scale of

@@ -135,11 +135,6 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
                                "double and complex types convert only in the count form on the 950",
                                "the count form",
                                f"{CAST_PAGE} 约束说明; {semantics('5.8')}")
-    if pair == ("float16", "hifloat8") and mode == RoundMode.CAST_HYBRID:
-        raise UnsupportedError(name, "round_mode", mode.name, "half -> hifloat8_t with CAST_HYBRID is not modelled: "
-                               "the page's rule leaves half subnormal sources undefined and its threshold and sign "
-                               "bits are misprinted (erratum E34)", "CAST_ROUND",
-                               f"{pages.REG_CAST} half转hifloat8_t转换规则; {semantics('5.32')}")
     if mode not in modes:
         raise UnsupportedError(name, "round_mode", mode.name,
                                f"{pair[0]} -> {pair[1]} on {core.chip.product} takes other rounding modes",

@@ -18,8 +18,8 @@ The rules (数据结构/precision_conversion.md, "精度转换规则"; docs/nume
 * **hifloat8_t** (npusim's ``hifloat8``, the 950; docs/semantics.md §5.32, :mod:`npusim.hifloat8`):
   from it, every code's value is exact in half and float (NaN and ±infinity then follow the target's
   rules above); to it, float by Reg矢量计算/类型转换/Cast.md's "float转hifloat8_t转换规则" (CAST_ROUND,
-  CAST_HYBRID), half as its exact float value with CAST_ROUND (half -> hifloat8_t CAST_HYBRID is not
-  modelled, §5.32), then CTRL[48]'s saturation (±infinity to ±32768, NaN to 0).
+  CAST_HYBRID), half as its exact float value (CAST_HYBRID: with the half rule's threshold; a half subnormal
+  source is rejected as not modelled, §5.32), then CTRL[48]'s saturation (±infinity to ±32768, NaN to 0).
 * **Packed types** (``int4b_t``, docs/semantics.md §5.23): the lanes come and go as packed bytes,
   two elements a byte.  int4b_t -> half is exact; half -> int4b_t rounds by the mode and saturates
   to [-8, 7], as every integer target saturates to its range.
@@ -30,8 +30,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...dtypes import DTYPES, CodedDType, DType, PackedDType
-from ...hifloat8 import from_float32_bits
+from ...errors import UnsupportedError
+from ...hifloat8 import from_float32_bits, from_half_bits
 from ...rounding import float_array_bits, float_format, integral_array, may_hold_special, special_results
+from ...sources import semantics
+from .. import pages
 from .complex_lanes import join, split
 
 __all__ = ["convert", "lane_raw"]
@@ -73,13 +76,21 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
 
 
 def _to_hifloat8(src: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
-    """float / half lanes to hifloat8 codes: half through its exact float value (CAST_ROUND only), then the
-    float rule (Reg矢量计算/类型转换/Cast.md, float转hifloat8_t转换规则; docs/semantics.md §5.32)."""
-    if src.name == "float16":
-        if mode != "round":  # cast's compile rejects it first (HALF_HYBRID)
-            raise ValueError("half -> hifloat8 converts only with CAST_ROUND in npusim")
-        raw = raw.view(np.float16).astype(np.float32).view(np.uint32)  # exact, subnormals and specials too
-    return from_float32_bits(raw, mode, saturate)
+    """float / half lanes to hifloat8 codes (Reg矢量计算/类型转换/Cast.md, float转hifloat8_t转换规则 and
+    half转hifloat8_t转换规则; docs/semantics.md §5.32).  CAST_HYBRID of a half subnormal (or ±0 read as one is
+    not: zero is zero) is undefined by the half rule: rejected before anything is written."""
+    if src.name != "float16":
+        return from_float32_bits(raw, mode, saturate)
+    if mode == "hybrid":
+        subnormal = ((raw & 0x7C00) == 0) & ((raw & 0x03FF) != 0)
+        if subnormal.any():
+            at = int(np.argmax(subnormal))
+            raise UnsupportedError("cast", "src value", float(raw[at:at + 1].view(np.float16)[0]),
+                                   "half -> hifloat8_t CAST_HYBRID of a half subnormal is not modelled: the page's "
+                                   "rule reads its exponent as a normal one's (erratum E34)",
+                                   "normal halves, ±0, ±inf, NaN (or CAST_ROUND)",
+                                   f"{pages.REG_CAST} half转hifloat8_t转换规则; {semantics('5.32')}")
+    return from_half_bits(raw, mode, saturate)
 
 
 def _from_hifloat8(src: CodedDType, dst: DType, raw: np.ndarray, saturate: bool) -> np.ndarray:
