@@ -102,7 +102,7 @@ def from_float32_bits(bits: np.ndarray, mode: str, saturate: bool, half_thr: np.
         tiny_up = tiny
     elif mode == "hybrid":
         inexact = (fraction & ((1 << (23 - width)) - 1)) != 0  # read literally, 0 >= 0 bumps exact values (E34)
-        if half_thr is not None:  # the half rule: frac = h[8-w+1 : 8-w], 2 bits, thr = {h[0], 1} >= 1
+        if half_thr is not None:  # the half rule: frac = h[9-w : 8-w], 2 bits, against thr = {h[0], 1} >= 1
             dropped, thr, inexact = (fraction >> (21 - width)) & 3, half_thr, True
         up = np.where(np.abs(ev) <= 3, first == 1, (dropped >= thr) & inexact)
         tiny_up = tiny & (((1 << 13) | (fraction >> 10)) >= thr)
