@@ -178,7 +178,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_BASIC}/Reg矢量计算/类型转换/Cast.md": (
         "Cast", "产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明", "约束说明",
         "关键特性说明", "不同类型转换场景下的不饱和模式和饱和模式", "不饱和模式和饱和模式配置",
-        "不同类型转换支持的CastTrait类型取值", "调用示例"),
+        "不同类型转换支持的CastTrait类型取值", "float转hifloat8_t转换规则", "half转hifloat8_t转换规则", "调用示例"),
     f"{_VECTOR}/基础算术/Adds.md": WITH_TYPES,
     f"{_VECTOR}/基础算术/Max.md": WITH_TYPES,
     f"{_VECTOR}/基础算术/Min.md": WITH_TYPES,

@@ -1,5 +1,6 @@
 """asc.adv.quant on the register-ISA products (the 950: ascend_quant_3510_impl.h; Kirin X90 / 9030:
-ascend_quant_l300_impl.h), per tensor and per channel, dst int8 and (the 950) fp8_e4m3fn / fp8_e5m2.
+ascend_quant_l300_impl.h), per tensor and per channel, dst int8 and (the 950) fp8_e4m3fn / fp8_e5m2 / hifloat8
+(the b8 path ending in half -> hifloat8_t CAST_ROUND, LayoutZMrgZRndASatS; hifloat8_reference).
 
 The reference is per element, written from the vendor's vector functions read as an algorithm and built on
 the tests' own exact-rational Cast and arithmetic references (cast_reference, elementwise_reference), no
@@ -24,6 +25,7 @@ from npusim.dtypes import DTYPES
 from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, SyncError, UnsupportedError
 
 from . import cast_reference as cref
+from . import hifloat8_reference as href
 from .elementwise_reference import float_bits
 
 SRC, SCALE, OFFSET, DST, TMP = 0, 0x4000, 0x5000, 0x6000, 0x8000
@@ -56,6 +58,8 @@ def lane(dst: str, src: str, x: int, scale: int, scale_type: str, offset: int, o
     v = float_bits("add", work, v, to_work(offset, offset_type), arith)
     if dst == "float8_e4m3fn" and not convert_sat and e4m3_overflows(v):
         return None  # a NaN of unstated sign (Reg Cast.md, non-saturating): rejected as not modelled
+    if dst == "hifloat8":  # LayoutZMrgZRndASatS: half -> hifloat8_t CAST_ROUND, saturating by CTRL[48]
+        return href.round_away(href.half_value(v), convert_sat)
     return cref.cast(work, dst, v, RINT, convert_sat if dst in FP8 else False)
 
 
@@ -115,10 +119,12 @@ def run(chip, dst_type, dtype, values, scale, offset, count=None, saturate=True,
         scale_bytes = core.ub_read(SCALE, scale.nbytes) if isinstance(scale, asc.LocalTensor) else b""
         if buffer is not None:
             assert core.ub_read(TMP, tmp) == bytes(range(256)) * (tmp // 256)  # the buffer is not used
-        return bits_of(dst.read(), dst_type), core.trace, scale_bytes
+        out = (list(core.ub_read(DST, len(values))) if dst_type.name == "hifloat8"  # its codes
+               else bits_of(dst.read(), dst_type))
+        return out, core.trace, scale_bytes
 
 
-CHIP_TYPES = [("950", src, dst) for src in ("float16", "bfloat16", "float32") for dst in ("int8", *FP8)] + \
+CHIP_TYPES = [("950", src, dst) for src in ("float16", "bfloat16", "float32") for dst in ("int8", *FP8, "hifloat8")] + \
              [(chip, src, "int8") for chip in ("KirinX90", "Kirin9030") for src in ("float16", "float32")]
 
 
@@ -182,6 +188,19 @@ def test_per_channel_every_element_is_the_models(case):
     got, _, scale_bytes = run(chip, d, s, values, scales, offsets, saturate=on)
     assert got == expected
     assert scale_bytes == np.asarray(scales, s.np_dtype).tobytes()  # read in registers, never rewritten
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_per_tensor_hifloat8_takes_the_b8_path_with_cast_round(on):
+    """half work type (scale 0.5, offset 0.25), then half -> hifloat8_t CAST_ROUND: 1.5 * 0.5 + 0.25 = 1;
+    19 * 0.5 + 0.25 = 9.75, between the codes 9 and 10 (unit 1 at 2**3), goes to 10; 1e5 is half inf: +-32768
+    saturating, +-inf not; 3e-6 * 0.5 + 0.25 is 0.25 in half."""
+    values = [1.5, 19.0, 1e5, -1e5, 3e-6, 0.0] + [1.0] * 26
+    got, trace, _ = run("950", asc.hifloat8, asc.float16, values, 0.5, 0.25, saturate=on)
+    assert [href.VALUES[c] for c in got[:2]] == [1, 10]
+    assert got[2:4] == ([0x6E, 0xEE] if on else [0x6F, 0xEF])
+    assert href.VALUES[got[4]] == Fraction(1, 4) and href.VALUES[got[5]] == Fraction(1, 4)
+    assert [r.instruction for r in trace] == ["quant"]
 
 
 # ------------------------------------------------------------------ the page's examples

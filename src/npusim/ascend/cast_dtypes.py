@@ -3,14 +3,16 @@
 Transcribed from the per-product tables of Memory矢量计算/类型转换/Cast.md ("数据类型": src
 数据类型, dst数据类型, 支持的roundMode), one line per (src, dst) pair with the modes as
 letters: N CAST_NONE, R CAST_RINT, F CAST_FLOOR, C CAST_CEIL, A CAST_ROUND, Z CAST_TRUNC,
-O CAST_ODD.  A product missing here has no Cast (the 310P Vector Core: 不支持).
+O CAST_ODD, H CAST_HYBRID.  A product missing here has no Cast (the 310P Vector Core: 不支持).
 
 int4b_t (npusim's packed ``int4``, docs/semantics.md §5.23) is modelled on the A2/A3 (int4b_t <-> half),
 the 310P (half -> int4b_t) and the 950 (int4b_t -> int16_t / half / bfloat16_t, int16_t / half -> int4b_t;
 docs/semantics.md §5.31: its vector functions' (un)packing steps put lane ``2i`` in the low nibble of byte
-``i``, as on the A2).  Not modelled (a table line naming one is left out and the call is rejected as
-unsupported): hifloat8_t, fp4x2_e2m1_t and fp4x2_e1m2_t, which npusim has no element type for (the fp4
-formats: docs/semantics.md §5.31, why they stay rejected).  The
+``i``, as on the A2).  hifloat8_t (npusim's ``hifloat8``, docs/semantics.md §5.32) is modelled on the 950:
+hifloat8_t -> half / float, and half / float -> hifloat8_t with CAST_ROUND and CAST_HYBRID (the conversion
+rejects half -> hifloat8_t CAST_HYBRID of a half subnormal as not modelled, §5.32).  Not modelled (a
+table line naming one is left out and the call is rejected as unsupported): fp4x2_e2m1_t and
+fp4x2_e1m2_t, which npusim has no element type for (docs/semantics.md §5.31, why they stay rejected).  The
 int32_t -> half pair that the A2/A3, 310P and 950 run as a dequantisation with the scale of
 ``SetDeqScale`` (roundMode ignored) is listed as :data:`DEQ_SCALE` instead of as a mode.  The 950's complex
 lines (complex32 -> complex64, complex64 -> complex32 / complex64) convert each part as its component's line
@@ -25,27 +27,27 @@ __all__ = ["COMPOUND_CASTS", "CONVERSION_SATURATION", "DEQ_SCALE", "MODE_LETTERS
            "cast_pairs",
            "compound_cast_pairs", "conversion_saturates"]
 
-MODE_LETTERS = {"N": 0, "R": 1, "F": 2, "C": 3, "A": 4, "Z": 5, "O": 6}  # RoundMode values
+MODE_LETTERS = {"N": 0, "R": 1, "F": 2, "C": 3, "A": 4, "Z": 5, "O": 6, "H": 7}  # RoundMode values
 DEQ_SCALE = "deq"  # int32_t -> half: roundMode不生效，与SetDeqScale(half scale)接口配合使用
 
 _TYPES = {"int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
           "uint32_t": "uint32", "int64_t": "int64", "half": "float16", "bfloat16_t": "bfloat16", "float": "float32",
           "double": "float64", "fp8_e5m2_t": "float8_e5m2", "fp8_e4m3fn_t": "float8_e4m3fn", "int4b_t": "int4",
-          "complex32": "complex32", "complex64": "complex64"}
+          "hifloat8_t": "hifloat8", "complex32": "complex32", "complex64": "complex64"}
 
 _950 = """
     int4b_t int16_t N; int4b_t half N; int4b_t bfloat16_t N
     int8_t int16_t N; int8_t half N; int8_t int32_t N; uint8_t uint16_t N; uint8_t half N; uint8_t uint32_t N
-    fp8_e5m2_t float N; fp8_e4m3fn_t float N
+    hifloat8_t half N; hifloat8_t float N; fp8_e5m2_t float N; fp8_e4m3fn_t float N
     int16_t int4b_t N; int16_t uint8_t N; int16_t half RFCAZ; int16_t int32_t N; int16_t uint32_t N; int16_t float N
     uint16_t uint8_t N; uint16_t uint32_t N
     half int4b_t RFCAZ; half int8_t RFCAZ; half uint8_t RFCAZ; half int16_t RFCAZ; half bfloat16_t RFCAZ
-    half int32_t RFCAZ; half float N
+    half int32_t RFCAZ; half float N; half hifloat8_t AH
     bfloat16_t half RFCAZ; bfloat16_t int32_t RFCAZ; bfloat16_t float N
     int32_t uint8_t N; int32_t int16_t N; int32_t uint16_t N; int32_t half deq; int32_t float RFCAZ; int32_t int64_t N
     uint32_t uint8_t N; uint32_t int16_t N; uint32_t uint16_t N
-    float fp8_e5m2_t R; float fp8_e4m3fn_t R; float int16_t RFCAZ; float half RFCAZON; float bfloat16_t RFCAZ
-    float int32_t RFCAZ; float float RFCAZ; float int64_t RFCAZ
+    float hifloat8_t AH; float fp8_e5m2_t R; float fp8_e4m3fn_t R; float int16_t RFCAZ; float half RFCAZON
+    float bfloat16_t RFCAZ; float int32_t RFCAZ; float float RFCAZ; float int64_t RFCAZ
     int64_t int32_t N; int64_t float RFCAZ; int64_t double RFCAZ
     double bfloat16_t RFCAZ; double int32_t Z; double float RFCAZ; double int64_t Z
     complex32 complex64 N; complex64 complex32 RFCAZON; complex64 complex64 RFCAZ
@@ -118,7 +120,7 @@ def cast_modes(chip: AscendChip, src: str, dst: str) -> frozenset[int] | str | N
 # half, bfloat16_t, with CTRL[50] = 0 turning a NaN into 0.0; A2/A3 tables 4/5 — half, bfloat16_t).  The other
 # products document no conversion saturation.
 CONVERSION_SATURATION = {
-    "950": frozenset({"float16", "bfloat16", "float8_e5m2", "float8_e4m3fn"}),
+    "950": frozenset({"float16", "bfloat16", "float8_e5m2", "float8_e4m3fn", "hifloat8"}),
     "A3": frozenset({"float16", "bfloat16"}),
     "A2": frozenset({"float16", "bfloat16"}),
 }

@@ -341,8 +341,8 @@ _A2_A3_COMPARE = CompareSupport(
 
 # ------------------------------------------------- vector arithmetic and fill dtypes
 # "数据类型" sections of 基础算术/{Add,Sub,Mul,Max,Min,Abs,Adds,Muls}.md and 数据填充/Duplicate.md.
-# The 950's 4/8-bit float types are not modelled; its complex32/complex64 (count forms only) are
-# (docs/semantics.md §5.29).
+# The 950's 4/8-bit float types are not modelled here (hifloat8_t: only Cast's lines, docs/semantics.md §5.32);
+# its complex32/complex64 (count forms only) are (docs/semantics.md §5.29).
 _INT16_HALF_INT32_FLOAT = frozenset({"int16", "float16", "int32", "float32"})
 _B16_B32 = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
 _B8_B64_INT = frozenset({"int8", "uint8", "int64", "uint64"})
@@ -483,7 +483,7 @@ _ROWS = (
         loop_mode_api=True,
         gatherb_dtypes=B8_TO_B64 - {"float64"},
         reduce_sum_spr=True,
-        # the page's bool, hifloat8_t and fp8_e8m0_t are not modelled
+        # the page's bool, hifloat8_t and fp8_e8m0_t are not modelled (hifloat8: Cast only, docs/semantics.md §5.32)
         data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"} | COMPLEX,
         nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "complex32"},
         nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"} | COMPLEX,

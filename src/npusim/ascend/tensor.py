@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import DType, PackedDType
+from ..dtypes import CodedDType, DType, PackedDType
 from ..engine.trace import ByteRange
 from ..errors import (
     OutOfBoundsError,
@@ -26,6 +26,7 @@ from ..errors import (
 )
 from ..sources import semantics
 from ..validate import require_int, to_elements
+from . import pages
 from .core import Core, current_core
 from .shape_info import ShapeInfo, require_shape_info
 from .tolerance import tolerate
@@ -34,6 +35,7 @@ from .types import TPosition
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 PACKED_SOURCE = semantics("5.23")
+CODED_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (hifloat8_t, 表6); {semantics('5.32')}"
 
 __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
 
@@ -320,11 +322,15 @@ class LocalTensor(_TensorFields):
     def write(self, values) -> None:
         """Copy ``values`` (converted to this dtype) into the first elements of the tensor.
 
-        A packed tensor (``int4b_t``) takes integers in its range, an even number of them (§5.23).
+        A packed tensor (``int4b_t``) takes integers in its range, an even number of them (§5.23); a
+        ``hifloat8`` tensor values the type holds exactly (NaN and ±infinity too), stored as their codes
+        (§5.32: rounding to it is ``cast``'s, with a rounding mode).
         """
         self._check_host("write")
         if isinstance(self.dtype, PackedDType):
             array = self._packed_values(values)
+        elif isinstance(self.dtype, CodedDType):
+            array = self._coded_values(values)
         else:
             array = np.ascontiguousarray(
                 to_elements("LocalTensor.write", "values", values, self.dtype.np_dtype, TENSOR_SOURCE))
@@ -353,15 +359,29 @@ class LocalTensor(_TensorFields):
                                       f"multiples of {dtype.per_byte}", PACKED_SOURCE)
         return array
 
+    def _coded_values(self, values) -> np.ndarray:
+        """``values`` for a ``hifloat8`` tensor: their codes, each value one the type holds (§5.32)."""
+        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), CODED_SOURCE)
+        held = self.dtype.holds(array)
+        if not held.all():
+            bad = float(array[~held][0])
+            raise ParameterRangeError("LocalTensor.write", "values", bad, f"{self.dtype} holds no such value "
+                                      "(host writes are exact; cast() rounds to it with a RoundMode)",
+                                      f"one of the {self.dtype}'s 256 code values", CODED_SOURCE)
+        return self.dtype.encode(array)
+
     def read(self, count: int | None = None) -> np.ndarray:
         """A copy of the first ``count`` elements (default: all) as a numpy array (a packed tensor's as
-        ``int8`` values, one per element; its bytes are those of a ``uint8`` view, §5.23)."""
+        ``int8`` values, one per element; its bytes are those of a ``uint8`` view, §5.23; a ``hifloat8``
+        tensor's as float32 values, all exact, §5.32)."""
         self._check_host("read")
         count = self.tile_size if count is None else require_int("LocalTensor.read", "count", count, 0,
                                                                   self.tile_size, TENSOR_SOURCE)
         raw = self.core.ub.data[self.addr : self.addr + self.dtype.nbytes(count)]
         if isinstance(self.dtype, PackedDType):  # element values, one per element (§5.23)
             return self.dtype.unpack(raw)[:count]
+        if isinstance(self.dtype, CodedDType):  # the codes' values (§5.32)
+            return self.dtype.decode(raw)
         return raw.view(self.dtype.np_dtype).copy()
 
     def get_value(self, index: int):
@@ -398,7 +418,7 @@ class LocalTensor(_TensorFields):
         if not isinstance(file_name, str):
             raise TypeError(f"LocalTensor.to_file: file_name must be a str, got {type(file_name).__name__}")
         self._check_host("to_file")
-        packed = isinstance(self.dtype, PackedDType)  # a packed tensor's bytes as they lie in UB
+        packed = isinstance(self.dtype, (PackedDType, CodedDType))  # a packed tensor's bytes (hifloat8: codes) in UB
         data = self.core.ub.data[self.addr : self.end].tobytes() if packed else self.read().tobytes()
         with open(file_name, "wb") as file:
             file.write(data)
@@ -408,6 +428,10 @@ class LocalTensor(_TensorFields):
             raise UnsupportedError(what, "tensor dtype", self.dtype.name, f"a scalar access reads or writes whole "
                                    f"bytes, {self.dtype} elements are {self.dtype.bits} bits",
                                    "write / read, or a uint8 view (reinterpret_cast)", PACKED_SOURCE)
+        if isinstance(self.dtype, CodedDType):
+            raise UnsupportedError(what, "tensor dtype", self.dtype.name, "a scalar access of a hifloat8_t element "
+                                   "is not modelled (numpy has no scalar type for it)",
+                                   "write / read, or a uint8 view (reinterpret_cast) for the codes", CODED_SOURCE)
 
     def _check_host(self, what: str, scalar: bool = False) -> None:
         """The tensor is still allocated; the host (not ``scalar``, the S pipe's get/set_value) sees every

@@ -5,10 +5,11 @@ an algorithm (docs/semantics.md §5.30).
 
 Two paths, chosen by the destination type:
 
-* **b8** (int8; the vendor's path for hifloat8 too, which npusim has no type for): every operand becomes half
-  first (``Reg::Cast`` float -> half or bfloat16 -> half, CAST_RINT, ``SatMode::SAT``), then a half ``Mul(s)``
-  by the scale and a half ``Add(s)`` of the offset, each rounded to half, then ``Reg::Cast`` half -> int8,
-  CAST_RINT, saturating (``LayoutZMrgZRndRSatS``).  A scalar scale or offset is ``static_cast<half>`` of its C
+* **b8** (int8, and on the 950 hifloat8): every operand becomes half first (``Reg::Cast`` float -> half or
+  bfloat16 -> half, CAST_RINT, ``SatMode::SAT``), then a half ``Mul(s)`` by the scale and a half ``Add(s)`` of
+  the offset, each rounded to half, then ``Reg::Cast`` half -> int8, CAST_RINT, saturating
+  (``LayoutZMrgZRndRSatS``), or half -> hifloat8_t, CAST_ROUND (``LayoutZMrgZRndASatS``; the conversion of
+  docs/semantics.md §5.32, saturating while CTRL[48] says).  A scalar scale or offset is ``static_cast<half>`` of its C
   value (round to nearest even; a C conversion, so it does not saturate).
 * **fp8** (fp8_e4m3fn_t, fp8_e5m2_t; the 950): every operand becomes float (exact from half and bfloat16),
   then a float ``Mul(s)`` and ``Add(s)``, each rounded to float, then ``Reg::Cast`` float -> fp8, CAST_RINT,
@@ -51,11 +52,13 @@ FP8_DTYPES = frozenset({"float8_e4m3fn", "float8_e5m2"})
 
 @dataclass(frozen=True)
 class Saturation:
-    """Which steps saturate on this core now: conversions to half / to fp8, and half arithmetic."""
+    """Which steps saturate on this core now: conversions to half / to fp8, half arithmetic, conversions to
+    hifloat8."""
 
     to_half: bool
     to_fp8: bool
     half_arith: bool
+    to_hif8: bool = True
 
     @classmethod
     def of(cls, core: Core) -> Saturation:
@@ -63,7 +66,7 @@ class Saturation:
         if chip.name == "950":  # CTRL[60] = 1 at power-on: the global CTRL[48] (core.float_saturation) decides
             on = core.float_saturation
             return cls(on and conversion_saturates(chip, "float16"), on and conversion_saturates(chip, "float8_e5m2"),
-                       on and "float16" in chip.float_saturation_dtypes)
+                       on and "float16" in chip.float_saturation_dtypes, on and conversion_saturates(chip, "hifloat8"))
         return cls(True, True, False)  # Kirin: the cast's SatMode::SAT; no half saturation on these rows
 
 
@@ -88,6 +91,8 @@ def lanes(dst: DType, x: tuple[np.ndarray, DType], scale: tuple[np.ndarray, DTyp
     saturate = sat.half_arith if work is HALF else False  # no product saturates float arithmetic
     x = arith.compute("mul", work, [x, scale], saturate)
     x = arith.compute("add", work, [x, offset], saturate)
+    if work is HALF and dst.name == "hifloat8":  # LayoutZMrgZRndASatS: CAST_ROUND (docs/semantics.md §5.32)
+        return convert(HALF, dst, x, "round", sat.to_hif8)
     if work is HALF:
         return convert(HALF, dst, x, "rint", False)  # half -> int8: rounded, then saturated to [-128, 127]
     return to_fp8(dst, x, sat)

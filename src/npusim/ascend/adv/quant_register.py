@@ -11,7 +11,8 @@ the parameter tensors' bytes; writes: dst's).
 
 Forms (AscendQuant.md 函数原型): the int8 prototypes ``AscendQuant<T>`` (T half / float; the 950's code takes
 bfloat16 too) and, on the 950, the ``dstT`` prototypes ``AscendQuant<dstT, srcT>`` with dstT int8,
-fp8_e4m3fn_t or fp8_e5m2_t (hifloat8_t has no npusim type) and srcT half, bfloat16 or float.  In Python both
+fp8_e4m3fn_t, fp8_e5m2_t or hifloat8_t (npusim's ``hifloat8``, docs/semantics.md §5.32) and srcT half, bfloat16
+or float.  In Python both
 are ``quant(dst, src, ...)``: dst's type is dstT.  The Kirin code takes dstT int8 only and srcT half / float.
 
 Counts: ``QuantConfig.calc_count`` (non-zero) replaces ``count`` per tensor; per channel ``calc_count`` and
@@ -42,7 +43,7 @@ __all__ = ["REGISTER_PRODUCTS", "quant_register", "record_and_run"]
 _KIRIN = {"src": frozenset({"float16", "float32"}), "dst": frozenset({"int8"})}
 #: the products whose vector-function implementation npusim follows, with the types their code takes
 REGISTER_PRODUCTS = {
-    "950": {"src": frozenset({"float16", "bfloat16", "float32"}), "dst": frozenset({"int8"}) | FP8_DTYPES},
+    "950": {"src": frozenset({"float16", "bfloat16", "float32"}), "dst": frozenset({"int8", "hifloat8"}) | FP8_DTYPES},
     "KirinX90": _KIRIN,
     "Kirin9030": _KIRIN,
 }
@@ -72,8 +73,8 @@ def quant_register(core: Core, dst, src, scale, offset, count, temp_buffer, conf
         allowed = REGISTER_PRODUCTS[chip][label]
         if tensor.dtype.name not in allowed:
             raise UnsupportedError(NAME, f"{label} dtype", tensor.dtype.name, f"{core.chip.product}'s AscendQuant "
-                                   f"({IMPL[chip]}) takes {label} as {', '.join(sorted(allowed))} (hifloat8_t is "
-                                   "not modelled: npusim has no such type)", ", ".join(sorted(allowed)),
+                                   f"({IMPL[chip]}) takes {label} as {', '.join(sorted(allowed))}",
+                                   ", ".join(sorted(allowed)),
                                    f"{PAGE} 参数说明 (表1, 表2)")
     _check_temp_buffer(core, temp_buffer, config)
     if config != QuantConfig() and dst.dtype.name != "int8":

@@ -80,7 +80,8 @@ __all__ = ["C_API_CASTS", "CastBinding", "CastPlan", "add_relu_cast", "cast", "m
 CAST_PAGE = pages.CAST
 MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMode.CAST_FLOOR: "floor",
               RoundMode.CAST_CEIL: "ceil", RoundMode.CAST_ROUND: "round", RoundMode.CAST_TRUNC: "trunc",
-              RoundMode.CAST_ODD: "odd"}  # CAST_NONE: RINT where the value does not fit (RoundMode取值说明)
+              RoundMode.CAST_ODD: "odd", RoundMode.CAST_HYBRID: "hybrid"}
+# CAST_NONE: RINT where the value does not fit (RoundMode取值说明); CAST_HYBRID: hifloat8_t targets only (§5.32)
 # "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
 COUNT_ONLY_950 = frozenset({"float64", "complex32", "complex64"})
 

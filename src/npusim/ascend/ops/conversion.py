@@ -15,6 +15,11 @@ The rules (数据结构/precision_conversion.md, "精度转换规则"; docs/nume
   float -> int16 of 2**22 + 0.5 is 32767).  A negative value to an unsigned type, which the page
   calls abnormal ("按异常处理"), saturates to 0, as int16 -> uint32 is documented to; NaN
   gives 0 and ±infinity the range's ends (not documented; the saturation rule above).
+* **hifloat8_t** (npusim's ``hifloat8``, the 950; docs/semantics.md §5.32, :mod:`npusim.hifloat8`):
+  from it, every code's value is exact in half and float (NaN and ±infinity then follow the target's
+  rules above); to it, float by Reg矢量计算/类型转换/Cast.md's "float转hifloat8_t转换规则" (CAST_ROUND,
+  CAST_HYBRID), half as its exact float value (CAST_HYBRID: with the half rule's threshold; a half subnormal
+  source is rejected as not modelled, §5.32), then CTRL[48]'s saturation (±infinity to ±32768, NaN to 0).
 * **Packed types** (``int4b_t``, docs/semantics.md §5.23): the lanes come and go as packed bytes,
   two elements a byte.  int4b_t -> half is exact; half -> int4b_t rounds by the mode and saturates
   to [-8, 7], as every integer target saturates to its range.
@@ -24,8 +29,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...dtypes import DTYPES, DType, PackedDType
+from ...dtypes import DTYPES, CodedDType, DType, PackedDType
+from ...errors import UnsupportedError
+from ...hifloat8 import from_float32_bits, from_half_bits
 from ...rounding import float_array_bits, float_format, integral_array, may_hold_special, special_results
+from ...sources import semantics
+from .. import pages
 from .complex_lanes import join, split
 
 __all__ = ["convert", "lane_raw"]
@@ -47,6 +56,10 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
     """
     if src.is_complex:  # the 950's complex lines (dav_3510 CastIntrinsicsB64ImplVF): each part as its component's
         return _complex(src, dst, raw, mode, saturate)
+    if isinstance(dst, CodedDType):
+        return _to_hifloat8(src, raw, mode, saturate)
+    if isinstance(src, CodedDType):
+        return _from_hifloat8(src, dst, raw, saturate)
     if isinstance(src, PackedDType):
         values = src.unpack(raw)
         if dst.is_float:  # |value| <= 8: exact in every float type, so numpy's conversion is the rounding
@@ -60,6 +73,33 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
     if dst.is_float:
         return _to_float(src, dst, values, mode, saturate)
     return _to_integer(src, dst, values, mode)
+
+
+def _to_hifloat8(src: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+    """float / half lanes to hifloat8 codes (Reg矢量计算/类型转换/Cast.md, float转hifloat8_t转换规则 and
+    half转hifloat8_t转换规则; docs/semantics.md §5.32).  CAST_HYBRID of a half subnormal (or ±0 read as one is
+    not: zero is zero) is undefined by the half rule: rejected before anything is written."""
+    if src.name != "float16":
+        return from_float32_bits(raw, mode, saturate)
+    if mode == "hybrid":
+        subnormal = ((raw & 0x7C00) == 0) & ((raw & 0x03FF) != 0)
+        if subnormal.any():
+            at = int(np.argmax(subnormal))
+            raise UnsupportedError("cast", "src value", float(raw[at:at + 1].view(np.float16)[0]),
+                                   "half -> hifloat8_t CAST_HYBRID of a half subnormal is not modelled: the page's "
+                                   "rule reads its exponent as a normal one's (erratum E34)",
+                                   "normal halves, ±0, ±inf, NaN (or CAST_ROUND)",
+                                   f"{pages.REG_CAST} half转hifloat8_t转换规则; {semantics('5.32')}")
+    return from_half_bits(raw, mode, saturate)
+
+
+def _from_hifloat8(src: CodedDType, dst: DType, raw: np.ndarray, saturate: bool) -> np.ndarray:
+    """hifloat8 codes to half / float: every code's value is exact in both (docs/semantics.md §5.32), so only
+    NaN and ±infinity meet the target's rules (a NaN's quiet NaN, or saturation's 0 and ±MAX)."""
+    values = src.decode(raw)
+    bits = values.view(np.uint32) if dst.name == "float32" else float_array_bits(values, dst, "rint")
+    with np.errstate(invalid="ignore"):
+        return special_results(bits, np.isnan(values), float_format(dst), saturate)
 
 
 def _complex(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.ndarray:

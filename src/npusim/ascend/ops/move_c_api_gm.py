@@ -87,7 +87,7 @@ MAX_LEN_BURST_BLOCKS = 65535  # a uint16_t count of DataBlocks (2201)
 MAX_LEN_BURST_BYTES = 2097151  # the _align pages: [1, 2097151] bytes
 MAX_PAD_BYTES = BLOCK_BYTES  # "left_padding_num、right_padding_num的字节数均不能超过32Bytes"
 
-#: the element types each architecture's page of the two typed copies lists (hifloat8_t is not modelled)
+#: the element types each architecture's page of the two typed copies lists (hifloat8_t is not modelled here)
 _B8_B16_B32 = frozenset({"int8", "uint8", "int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
 ALIGN_DTYPES = {
     ("asc_copy_gm2ub_align", ARCH_2201): _B8_B16_B32,

@@ -69,7 +69,7 @@ COUNTER_SOURCE = f"{pages.COPY} 约束说明 (Copy高维切分计算API的Counte
 _B16_B32 = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
 #: T per product (数据类型).  The 950's 8-bit types (int8, uint8, the fp8 types npusim has) are
 #: modelled in the count form only: how ``SetMask`` spreads a contiguous mask over 256 8-bit
-#: lanes is not documented.  The 950's fp4 / hifloat8 / e8m0 types have no npusim dtype.
+#: lanes is not documented.  The 950's fp4 / e8m0 types have no npusim dtype; hifloat8 (§5.32) is not modelled here.
 COPY_DTYPES: dict[str, OpDtypes] = {
     **{chip: OpDtypes(_B16_B32) for chip in ("A2", "A3", "310B")},
     **{chip: OpDtypes(_B16_B32 - {"bfloat16"}) for chip in ("KirinX90", "Kirin9030")},

@@ -48,8 +48,8 @@ SIDE = 16  # the block transpose is 16 x 16
 _B16 = frozenset({"int16", "uint16", "float16"})
 _NCHW = frozenset({"int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"})
 _CLASSIC = ("A2", "A3", "310B", "310P", "910", "KirinX90", "Kirin9030", "950")
-#: T per product and form (数据类型).  The 950's fp4 / hifloat8 / e8m0 / int4 types have no npusim dtype; its complex32
-#: moves as a 4-byte element (docs/semantics.md §5.29).
+#: T per product and form (数据类型).  The 950's fp4 / e8m0 / int4 types (and hifloat8, §5.32) are not modelled;
+#: its complex32 moves as a 4-byte element (docs/semantics.md §5.29).
 DTYPES: dict[str, dict[str, frozenset[str]]] = {
     "plain": {chip: _B16 for chip in _CLASSIC},
     "TRANSPOSE_ND2ND_B16": {**{chip: frozenset({"uint16"}) for chip in ("A2", "A3", "310B", "310P")}, "950": _B16},

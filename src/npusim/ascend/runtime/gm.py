@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ...dtypes import DTYPES, DType, from_numpy, is_little_endian, uint_of_bits
+from ...dtypes import DTYPES, CodedDType, DType, from_numpy, is_little_endian, uint_of_bits
 from ...engine.trace import ByteRange
 from ...errors import GmPastEndWarning, OutOfBoundsError, RuntimeMisuseError, UnsupportedError
 from ...memory import Memory, UninitPolicy, require_uninit_policy, user_stacklevel
@@ -287,6 +287,10 @@ def gm_alloc(dtype: DType, count: int, name: str = "GM workspace", uninit: Unini
     if dtype.bits < 8:
         raise UnsupportedError("gm_alloc", "dtype", dtype.name, "npusim's GM holds whole-byte elements",
                                "int8 ... float64 (a packed int4b_t's bytes as uint8)", semantics("5.23"))
+    if isinstance(dtype, CodedDType):
+        raise UnsupportedError("gm_alloc", "dtype", dtype.name, "a GM buffer of hifloat8_t is not modelled (its host "
+                               "reads would need the code table)", "a uint8 allocation, which holds the codes",
+                               semantics("5.32"))
     count = require_int("gm_alloc", "count", count, 0, GM_ALLOC_MAX_BYTES // dtype.itemsize, HOST_SOURCE,
                         rule="npusim holds GM in host memory, at most 4 GiB per allocation")
     uninit = require_uninit_policy("gm_alloc", uninit)
