@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from ..dtypes import DType
+from ..dtypes import CodedDType, DType
 from ..errors import ParameterRangeError
 from ..rounding import float_bits
 from ..sources import semantics
@@ -49,6 +49,8 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
         return _complex_bits(value, dtype)
     if isinstance(value, (complex, np.complexfloating)):
         raise TypeError(f"{instruction}: {name} of a {dtype} operand must be a real number, got {value!r}")
+    if isinstance(dtype, CodedDType):
+        return _coded_bits(instruction, name, value, dtype)
     if dtype.is_float:
         return np.array([float_bits(value, dtype)], dtype=dtype.raw)
     if isinstance(value, (float, np.floating)) and not float(value).is_integer():
@@ -60,6 +62,21 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
         raise ParameterRangeError(instruction, name, as_int, f"does not fit {dtype}", f"[{info.min}, {info.max}]",
                                   SCALAR_SOURCE)
     return np.array([as_int], dtype=dtype.np_dtype).view(dtype.raw)
+
+
+def _coded_bits(instruction: str, name: str, value, dtype: CodedDType) -> np.ndarray:
+    """A hifloat8 scalar's code: the scalar is a ``hifloat8_t`` value (Duplicate.md: scalarValue has dst's element
+    type), so a number the type holds exactly (NaN and ±infinity included; ±0 is 0x00); any other is rejected, as
+    ``LocalTensor.write`` rejects it (docs/semantics.md §5.32: rounding to the type is ``cast``'s)."""
+    try:
+        as_float = float(value)
+    except OverflowError:  # an int beyond a double: no hifloat8_t value either
+        as_float = None
+    if as_float is None or not bool(dtype.holds(np.array([as_float]))[0]):
+        raise ParameterRangeError(instruction, name, value, f"a {dtype} scalar is a {dtype} value; {dtype} holds no "
+                                  "such number (cast() rounds to it with a RoundMode)",
+                                  f"one of the {dtype}'s 256 code values", f"{SCALAR_SOURCE}; {semantics('5.32')}")
+    return dtype.encode(np.array([as_float])).view(dtype.raw)
 
 
 def _complex_bits(value, dtype: DType) -> np.ndarray:
