@@ -26,16 +26,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
+from ...errors import OutOfBoundsError, OverlapError, ParameterRangeError
 from ...validate import require_int
 from ..core import Core
 from ..ops.cast import cast
-from ..ops.common import require_ub_tensor
 from ..ops.elementwise import add, adds, mul
 from ..scalars import require_scalar
 from ..tensor import LocalTensor
 from ..types import RoundMode
-from .quant_common import HALF, NAME, PAGE, QuantConfig, check_overlap, check_written_up_front, chunk_length, to_half
+from .quant_common import (
+    HALF,
+    NAME,
+    PAGE,
+    QuantConfig,
+    check_overlap,
+    check_written_up_front,
+    chunk_length,
+    parameter_tensor,
+    to_half,
+)
 
 __all__ = ["quant_per_channel"]
 
@@ -63,8 +72,8 @@ def quant_per_channel(core: Core, dst: LocalTensor, src: LocalTensor, tmp: Local
                       count: int | None, config: QuantConfig, scale_count: int | None,
                       offset_count: int | None) -> None:
     """The per-channel form of :func:`npusim.ascend.adv.quant` (dst, src and tmp already checked)."""
-    scale = _parameter_tensor(core, "scale", scale, src)
-    offset_tensor = _parameter_tensor(core, "offset", offset, src) if isinstance(offset, LocalTensor) else None
+    scale = parameter_tensor(core, "scale", scale, src)
+    offset_tensor = parameter_tensor(core, "offset", offset, src) if isinstance(offset, LocalTensor) else None
     offset_half = None if offset_tensor is not None else _half_offset(offset, src)
     if offset_tensor is None and offset_count is not None:
         raise TypeError(f"{NAME}: offset_count belongs to the form with an offset tensor ({PAGE} 函数原型)")
@@ -95,14 +104,6 @@ def quant_per_channel(core: Core, dst: LocalTensor, src: LocalTensor, tmp: Local
                 add(buffer, buffer, half_offset[start:], n)
             cast(dst[at:], buffer, RoundMode.CAST_NONE, n)
 
-
-def _parameter_tensor(core: Core, label: str, tensor, src: LocalTensor) -> LocalTensor:
-    """A scale or offset tensor: a UB LocalTensor of src's type (函数原型: ``LocalTensor<T>``)."""
-    tensor = require_ub_tensor(NAME, label, tensor, core)
-    if tensor.dtype is not src.dtype:
-        raise UnsupportedError(NAME, f"{label} dtype", tensor.dtype.name, f"the per-channel prototypes take the "
-                               f"{label} tensor in src's type T", src.dtype.name, f"{PAGE} 函数原型")
-    return tensor
 
 
 def _half_offset(offset, src: LocalTensor) -> np.float16:

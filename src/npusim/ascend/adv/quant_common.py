@@ -152,3 +152,13 @@ def check_overlap(src: LocalTensor, dst: LocalTensor, tmp: LocalTensor, total: i
         raise OverlapError(NAME, "dst byte range", f"[{d_lo:#x}, {d_hi:#x})", "dst may reuse src only from the "
                            "same address (a shifted dst would overwrite elements a later chunk reads)",
                            f"disjoint from [{s_lo:#x}, {s_hi:#x}) or starting at {s_lo:#x}", f"{PAGE} 约束说明")
+
+
+def parameter_tensor(core, label: str, tensor, src: LocalTensor) -> LocalTensor:
+    """A per-channel scale or offset tensor: a UB LocalTensor of src's type (函数原型: ``LocalTensor<T>`` /
+    ``LocalTensor<srcT>``)."""
+    tensor = require_ub_tensor(NAME, label, tensor, core)
+    if tensor.dtype is not src.dtype:
+        raise UnsupportedError(NAME, f"{label} dtype", tensor.dtype.name, f"the per-channel prototypes take the "
+                               f"{label} tensor in src's type", src.dtype.name, f"{PAGE} 函数原型")
+    return tensor

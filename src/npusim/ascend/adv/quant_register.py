@@ -35,7 +35,7 @@ from ..core import Core
 from ..ops.common import require_ub_tensor
 from ..scalars import require_scalar
 from ..tensor import LocalTensor
-from .quant_common import MIN_TMP_BYTES, NAME, PAGE, QuantConfig, half_scalars
+from .quant_common import MIN_TMP_BYTES, NAME, PAGE, QuantConfig, half_scalars, parameter_tensor
 from .quant_lanes import FP8_DTYPES, Saturation, c_float, lanes, scalar_bits, work_type
 
 __all__ = ["REGISTER_PRODUCTS", "quant_register", "record_and_run"]
@@ -131,8 +131,8 @@ def _require_total(what: str, total, dst: LocalTensor, src: LocalTensor) -> int:
 
 def _channel_job(core: Core, dst, src, scale, offset, count, config: QuantConfig, scale_count,
                  offset_count) -> Job:
-    scale = _parameter_tensor(core, "scale", scale, src)
-    offset_tensor = _parameter_tensor(core, "offset", offset, src) if isinstance(offset, LocalTensor) else None
+    scale = parameter_tensor(core, "scale", scale, src)
+    offset_tensor = parameter_tensor(core, "offset", offset, src) if isinstance(offset, LocalTensor) else None
     if offset_tensor is None and offset_count is not None:
         raise TypeError(f"{NAME}: offset_count belongs to the form with an offset tensor ({PAGE} 函数原型)")
     scale_count = scale.tile_size if scale_count is None else scale_count
@@ -164,14 +164,6 @@ def _channel_job(core: Core, dst, src, scale, offset, count, config: QuantConfig
     return Job(total, width, scale, offset_tensor if offset_tensor is not None else
                _channel_offset(offset, src.dtype, work_type(dst.dtype)))
 
-
-def _parameter_tensor(core: Core, label: str, tensor, src: LocalTensor) -> LocalTensor:
-    """A scale or offset tensor: a UB LocalTensor of src's type (函数原型: ``LocalTensor<srcT>``)."""
-    tensor = require_ub_tensor(NAME, label, tensor, core)
-    if tensor.dtype is not src.dtype:
-        raise UnsupportedError(NAME, f"{label} dtype", tensor.dtype.name, f"the per-channel prototypes take the "
-                               f"{label} tensor in src's type", src.dtype.name, f"{PAGE} 函数原型")
-    return tensor
 
 
 def _channel_offset(offset, src: DType, work: DType) -> tuple[np.ndarray, DType]:
