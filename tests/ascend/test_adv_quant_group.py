@@ -155,6 +155,15 @@ def test_offset_takes_part_only_with_has_offset():
     assert with_offset == [7] * 32 and without == [2] * 32
 
 
+def test_per_group_along_n_rounds_the_groups_of_a_row_up():
+    """k_dim 1, group 64, rows of 96: each row has ceil(96 / 64) = 2 groups (the scale shape [m, 2]; the code's
+    scaleK = CeilDivision(n, groupSize)), so row 1 starts at scale 2: row 0 takes 1 (64 columns) and 2 (32),
+    row 1 takes 3 (64) and 4 (32)."""
+    got, _ = run(asc.int8, asc.float16, asc.float16, [1.0] * 192, [1.0, 2.0, 3.0, 4.0], 0.0,
+                 AscendQuantParam(2, 96, 192, 64), P.PER_GROUP, QuantConfig(k_dim=1))
+    assert got == [1] * 64 + [2] * 32 + [3] * 64 + [4] * 32
+
+
 def test_per_group_along_m_shares_a_scale_row_between_group_size_rows():
     """k_dim 0, group 32, 40 rows of 32: rows 0-31 take scale row 0 (all 1), rows 32-39 row 1 (all 2)."""
     values = [1.0] * (40 * 32)

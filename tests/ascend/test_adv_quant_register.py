@@ -298,6 +298,25 @@ def test_per_channel_config_counts_replace_the_runtime_ones():
     assert got == [3] * 64 + [0] * 64
 
 
+@pytest.mark.parametrize("config", [QuantConfig(calc_count=64), QuantConfig(scale_count=32),
+                                    QuantConfig(calc_count=64, scale_count=32)])
+def test_per_channel_config_counts_need_every_count_set(config):
+    """enableConfig (the 3510 code) is calcCount && scaleCount (&& offsetCount with an offset tensor): a config
+    with some of them 0 leaves every runtime count in force (here 128 elements of 64 channels, all written)."""
+    got = run("950", asc.int8, asc.float16, [1.0] * 128, [2.0] * 64, [0.9] * 64, count=128, scale_count=64,
+              offset_count=64, config=config)[0]
+    assert got == [3] * 128
+
+
+def test_the_per_channel_scalar_offset_is_a_srct_value_first():
+    """The per-channel scalar offset is a ``const srcT offset`` parameter: for a bfloat16 src it is rounded to
+    bfloat16, then ``static_cast<half>(ToFloat(offset))``.  0.5 + 2**-9 is a bfloat16 tie that rounds to 0.5
+    (whose int8 rounding, a tie too, is 0), though half holds it exactly (which would give 1)."""
+    got = run("950", asc.int8, asc.bfloat16, [0.0] * 32, [1.0] * 32, 0.5 + 2 ** -9)[0]
+    assert got == [0] * 32
+    assert run("950", asc.int8, asc.float16, [0.0] * 32, [1.0] * 32, 0.5 + 2 ** -9)[0] == [1] * 32
+
+
 def test_the_in_place_form_quantises_src():
     with asc.Core("950"):
         src = tensor(asc.float32, SRC, [1.5] * 64)

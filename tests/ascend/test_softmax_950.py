@@ -207,6 +207,18 @@ def test_exp_and_the_division_flush_subnormal_results_to_zero():
     assert a2_ref.exp_model(np.float32(-90.0)) != 0
 
 
+def test_the_work_area_holds_the_flushed_exps():
+    """The one-register function stores Exp(x - max) to workUb (tmpUb + oriSrcM * blockStride floats, L951-952):
+    exp(-90) = 8.2e-40 is stored flushed, +0 (dst alone cannot tell: e / sum flushes again)."""
+    row = np.zeros(64, np.float32)
+    row[1] = -90.0
+    with asc.Core("950") as core:
+        layout = Layout(core, 1, 64, values=row)
+        layout.call()
+        exps = np.frombuffer(core.ub_read(layout.tmp.addr + 8 * 4, 64 * 4), np.float32)
+    assert exps[1].tobytes() == np.float32(0).tobytes() and (exps[np.arange(64) != 1] == 1).all()
+
+
 def test_max_of_zeros_of_both_signs_is_plus_zero_and_nan_propagates():
     values = np.zeros((3, 72), np.float32)
     values[0] = -0.0
@@ -292,6 +304,18 @@ def test_the_access_record_covers_every_change_and_every_byte_read(rows, stride,
         data[~outside] = noise[~outside]
         again.call()
         assert (core.ub.data[inside] == np.frombuffer(after, np.uint8)[inside]).all()
+
+
+@pytest.mark.parametrize("rows, stride, original, path", [
+    (2, 8, (2, 8), "for_blk"), (2, 16, (2, 9), "aligned_with_blk"), (2, 64, (2, 64), "single"),
+    (2, 72, (2, 64), "single"), (2, 72, (2, 65), "with_tail"), (2, 128, (2, 128), "generic")])
+def test_the_record_names_the_vector_function_the_shape_selects(rows, stride, original, path):
+    """SoftMaxNDImpl (L975-992): srcK 8 (float) ForBlk, srcK 16 AlignedWithBlk, then oriSrcK <= 64 (64 itself
+    included) the one-register function, a tail beyond, whole chunks otherwise."""
+    with asc.Core("950", trace=True) as core:
+        Layout(core, rows, stride, original=original).call()
+        record = [r for r in core.trace if r.instruction == "softmax"][0]
+    assert record.params["vector_function"] == path
 
 
 def test_the_packed_paths_leave_the_special_mask_in_the_mask_register():
@@ -421,6 +445,26 @@ def test_a_register_load_past_the_end_of_ub():
         dst = asc.LocalTensor(F32, VECOUT, 8192, 24)
         assert_rejected(core, OutOfBoundsError, lambda: adv.softmax(dst, sum_, max_, src, adv.SoftmaxTiling(), tmp),
                         "64-lane registers", instruction="softmax", operand="src address")
+
+
+@pytest.mark.parametrize("load_end", [0, 32])
+def test_a_register_load_ending_at_or_just_past_the_end_of_ub(load_end):
+    """The ForBlk register of three 8-float rows loads 256 bytes: ending at the last byte of UB it runs; one
+    DataBlock further it is rejected, nothing written."""
+    with asc.Core("950") as core:
+        at = core.chip.ub_bytes - 256 + load_end
+        src = asc.LocalTensor(F32, VECIN, at, 24)
+        src.write(np.ones(24, np.float32))
+        src.set_shape_info(ShapeInfo((3, 8), (3, 8)))
+        sum_, max_ = asc.LocalTensor(F32, VECOUT, 0, 24), asc.LocalTensor(F32, VECOUT, 96, 24)
+        tmp, dst = asc.LocalTensor(U8, VECCALC, 1024, 4096), asc.LocalTensor(F32, VECOUT, 8192, 24)
+        call = lambda: adv.softmax(dst, sum_, max_, src, adv.SoftmaxTiling(), tmp)  # noqa: E731
+        if load_end:
+            assert_rejected(core, OutOfBoundsError, call, "64-lane registers", instruction="softmax",
+                            operand="src address")
+        else:
+            call()
+            assert np.array_equal(dst.read(), np.full(24, np.float32(1) / np.float32(8)))
 
 
 def test_the_temp_buffer_overlapping_an_operand():
