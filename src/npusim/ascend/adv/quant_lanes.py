@@ -35,12 +35,14 @@ import numpy as np
 from ...dtypes import DTYPES, DType
 from ...errors import UnsupportedError
 from ...rounding import float_bits
+from ...sources import semantics
+from .. import pages
 from ..cast_dtypes import conversion_saturates
 from ..core import Core
 from ..ops import arith
 from ..ops.conversion import convert
 from ..types import RoundMode
-from .quant_common import NAME, PAGE
+from .quant_common import NAME
 
 __all__ = ["FLOAT", "FP8_DTYPES", "HALF", "INT8_MODES", "Saturation", "c_float", "group_lanes", "lanes", "scalar_bits",
            "work_type"]
@@ -110,7 +112,7 @@ def to_fp8(dst: DType, x: np.ndarray, sat: Saturation) -> np.ndarray:
             raise UnsupportedError(NAME, "dst value", float(x.view(np.float32)[at]), "an fp8_e4m3fn_t overflow with "
                                    "CTRL[48] in its non-saturating state gives a NaN whose sign the page does not "
                                    "state: not modelled", f"|value| < {E4M3_OVERFLOW}, or the saturation switch on",
-                                   f"{PAGE} 约束说明; docs/semantics.md §5.30")
+                                   f"{pages.REG_CAST} 约束说明; {semantics('5.30')}")
     return convert(FLOAT, dst, x, "rint", sat.to_fp8)
 
 
