@@ -87,6 +87,12 @@ def test_host_write_takes_exactly_the_types_values_and_rejects_the_others():
         assert_rejected(core, ParameterRangeError, lambda: t.write([1.0, 0.3]), "hifloat8 holds no such value",
                         "内置数据类型.md", value=0.3)
         assert_rejected(core, ParameterRangeError, lambda: t.write([2.0**16]), "holds no such value")
+        # exact host values: a Fraction whose nearest double, 2**-22, is a code's value is still no such value
+        near = Fraction(1, 2**22) * (1 + Fraction(1, 2**60))
+        assert_rejected(core, ParameterRangeError, lambda: t.write(np.array([1.0, near], dtype=object)),
+                        "holds no such value", value=near)
+        t.write(np.array([Fraction(7, 4), 2**15, Fraction(1, 2**22)], dtype=object))  # exact values are taken
+        assert core.ub_read(0, 3) == bytes([0x0E, 0x6E, 0x01])
         assert_rejected(core, UnsupportedError, lambda: asc.gm_alloc(H8, 64), "not modelled")
         assert_rejected(core, UnsupportedError, lambda: t.get_value(0), "not modelled")
         assert_rejected(core, UnsupportedError, lambda: t.set_value(0, 1.0), "not modelled")

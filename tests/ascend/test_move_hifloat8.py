@@ -8,6 +8,8 @@ unchanged; the expectation is a numpy copy (or transpose) of the code bytes, NaN
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -131,9 +133,11 @@ def test_duplicate_page_value_and_zeros():
             assert core.ub_read(0, 64) == bytes([code]) * 64, scalar
 
 
-@pytest.mark.parametrize("scalar", [1.1, 17.0, 40000, 2.0 ** -23, 10 ** 400, np.float16(1.0625)])
+@pytest.mark.parametrize("scalar", [1.1, 17.0, 40000, 2.0 ** -23, 10 ** 400, np.float16(1.0625),
+                                    Fraction(1, 2 ** 22) * (1 + Fraction(1, 2 ** 60))])
 def test_duplicate_rejects_a_number_hifloat8_does_not_hold(scalar):
-    """The scalar is a hifloat8_t value (Duplicate.md: scalarValue has dst's type): no rounding, a clear error."""
+    """The scalar is a hifloat8_t value (Duplicate.md: scalarValue has dst's type): no rounding, a clear error —
+    also for an exact number (a Fraction) whose nearest double is a hifloat8_t value."""
     with asc.Core("950") as core:
         dst = asc.LocalTensor(H8, VECOUT, 0, 64)
         dst.write([1.0] * 64)

@@ -66,13 +66,16 @@ def scalar_bits(instruction: str, name: str, value, dtype: DType) -> np.ndarray:
 
 def _coded_bits(instruction: str, name: str, value, dtype: CodedDType) -> np.ndarray:
     """A hifloat8 scalar's code: the scalar is a ``hifloat8_t`` value (Duplicate.md: scalarValue has dst's element
-    type), so a number the type holds exactly (NaN and ±infinity included; ±0 is 0x00); any other is rejected, as
-    ``LocalTensor.write`` rejects it (docs/semantics.md §5.32: rounding to the type is ``cast``'s)."""
+    type), so a number the type holds exactly (NaN and ±infinity included; ±0 is 0x00; a Fraction is
+    compared exactly, not as its nearest double); any other is rejected, as ``LocalTensor.write`` rejects it
+    (docs/semantics.md §5.32: rounding to the type is ``cast``'s)."""
     try:
         as_float = float(value)
     except OverflowError:  # an int beyond a double: no hifloat8_t value either
         as_float = None
-    if as_float is None or not bool(dtype.holds(np.array([as_float]))[0]):
+    # the nearest double must be the number itself (a Fraction need not be; NaN is NaN)
+    exact = as_float is not None and (as_float == value or as_float != as_float)
+    if not exact or not bool(dtype.holds(np.array([as_float]))[0]):
         raise ParameterRangeError(instruction, name, value, f"a {dtype} scalar is a {dtype} value; {dtype} holds no "
                                   "such number (cast() rounds to it with a RoundMode)",
                                   f"one of the {dtype}'s 256 code values", f"{SCALAR_SOURCE}; {semantics('5.32')}")

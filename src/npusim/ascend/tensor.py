@@ -363,8 +363,12 @@ class LocalTensor(_TensorFields):
         """``values`` for a ``hifloat8`` tensor: their codes, each value one the type holds (§5.32)."""
         array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), CODED_SOURCE)
         held = self.dtype.holds(array)
+        given = np.asarray(values).reshape(-1)
+        if given.dtype.kind == "O":  # Python numbers (a Fraction, an int beyond int64): exact only if their double is
+            held &= np.array([f == v or f != f for v, f in zip(given.tolist(), array.tolist(), strict=True)], bool)
         if not held.all():
-            bad = float(array[~held][0])
+            at = int(np.flatnonzero(~held)[0])
+            bad = given[at] if given.dtype.kind == "O" else float(array[at])
             raise ParameterRangeError("LocalTensor.write", "values", bad, f"{self.dtype} holds no such value "
                                       "(host writes are exact; cast() rounds to it with a RoundMode)",
                                       f"one of the {self.dtype}'s 256 code values", CODED_SOURCE)
