@@ -250,18 +250,9 @@ class CodedDType(DType):
     def encode(self, values: np.ndarray) -> np.ndarray:
         """The codes of ``values``, each a value of the type (NaN and ±infinity included); the caller checks
         that with :meth:`holds`."""
-        from .hifloat8 import HIF8_NAN, decode_table
+        from .hifloat8 import encode
 
-        table = decode_table()
-        values = np.asarray(values, dtype=np.float64).reshape(-1)
-        order = np.argsort(table[np.isfinite(table)], kind="stable")
-        finite_codes = np.flatnonzero(np.isfinite(table))[order]
-        finite_values = table[finite_codes].astype(np.float64)
-        at = np.clip(np.searchsorted(finite_values, values), 0, finite_values.size - 1)
-        codes = finite_codes[at].astype(np.uint8)
-        codes = np.where(np.isinf(values), np.where(values > 0, np.flatnonzero(table == np.inf)[0],
-                                                    np.flatnonzero(table == -np.inf)[0]), codes)
-        return np.where(np.isnan(values), HIF8_NAN, codes).astype(np.uint8)
+        return encode(values)
 
     def holds(self, values: np.ndarray) -> np.ndarray:
         """Which of ``values`` the type holds exactly."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["HIF8_INF", "HIF8_MAX", "HIF8_NAN", "decode_table", "from_float32_bits", "from_half_bits",
+__all__ = ["HIF8_INF", "HIF8_MAX", "HIF8_NAN", "decode_table", "encode", "from_float32_bits", "from_half_bits",
            "is_value_code"]
 
 HIF8_NAN = 0x80  # Cast.md: HiF8NAN(8'b10000000)
@@ -161,6 +161,10 @@ def _decode(code: int) -> float:
 
 _TABLE = np.array([_decode(code) for code in range(256)], dtype=np.float32)
 _TABLE.setflags(write=False)
+# the finite codes in the order of their values (each value has one code), built once for the host conversions
+_FINITE = np.flatnonzero(np.isfinite(_TABLE))
+_SORTED_CODES = _FINITE[np.argsort(_TABLE[_FINITE], kind="stable")].astype(np.uint8)
+_SORTED_VALUES = _TABLE[_SORTED_CODES].astype(np.float64)
 
 
 def decode_table() -> np.ndarray:
@@ -168,8 +172,20 @@ def decode_table() -> np.ndarray:
     return _TABLE
 
 
+def _nearest_at(values: np.ndarray) -> np.ndarray:
+    """Index into the sorted finite values of the first one not below each value (clipped to the table)."""
+    return np.clip(np.searchsorted(_SORTED_VALUES, values), 0, _SORTED_VALUES.size - 1)
+
+
 def is_value_code(values: np.ndarray) -> np.ndarray:
     """Which float values are HiF8 values exactly (NaN and ±infinity included; ±0 is the code 0x00)."""
     values = np.asarray(values, dtype=np.float64)
-    finite = _TABLE[np.isfinite(_TABLE)].astype(np.float64)
-    return np.isin(values, finite) | np.isnan(values) | np.isinf(values)
+    return (_SORTED_VALUES[_nearest_at(values)] == values) | np.isnan(values) | np.isinf(values)
+
+
+def encode(values: np.ndarray) -> np.ndarray:
+    """The codes (uint8, flat) of ``values``, each a HiF8 value (:func:`is_value_code`; the caller checks)."""
+    values = np.asarray(values, dtype=np.float64).reshape(-1)
+    codes = _SORTED_CODES[_nearest_at(values)]
+    codes = np.where(np.isinf(values), np.where(values > 0, HIF8_INF, HIF8_INF | _SIGN), codes)
+    return np.where(np.isnan(values), HIF8_NAN, codes).astype(np.uint8)

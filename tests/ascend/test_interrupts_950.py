@@ -39,7 +39,8 @@ def test_hifloat8_cast(form):
 QUANT = {
     "per tensor, float -> hifloat8_t": lambda c, d8, h8, h, f, s: adv.quant(h8, f, 0.5, 0.25, 256),
     "per channel, half -> fp8_e4m3fn, offset tensor": lambda c, d8, h8, h, f, s: adv.quant(
-        t(DTYPES["float8_e4m3fn"], 0x5000, 256, VECOUT), h, s, t(F16, 0x7200, 64), 256, scale_count=64, offset_count=64),
+        t(DTYPES["float8_e4m3fn"], 0x5000, 256, VECOUT), h, s, t(F16, 0x7200, 64), 256, scale_count=64,
+        offset_count=64),
     "per group along n, half -> int8": lambda c, d8, h8, h, f, s: adv.quant(
         d8, h, s, 0.0, config=QuantConfig(has_offset=True, round_mode=R.CAST_FLOOR),
         policy=AscendQuantPolicy.PER_GROUP, para=AscendQuantParam(4, 64, 256, 32)),
