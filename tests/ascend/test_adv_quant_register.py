@@ -361,6 +361,7 @@ def rejected(error, chip="950", *, dtype=asc.float16, dst_type=asc.int8, n=64, c
     ({"channels": 64, "count": 32, "scale_count": 64}, "count"),  # not a multiple of scaleCount
     ({"channels": 128, "scale_count": 128}, "scale_count"),       # beyond dst
     ({"channels": 32, "offset": "tensor", "offset_count": 64}, "offset_count"),
+    ({"channels": 64, "offset": "tensor", "scale_count": 64, "offset_count": 32}, "offset_count"),  # not scaleCount
     ({"channels": 48, "config": QuantConfig(64, 0, 48)}, "config.scale_count"),  # the constexpr counts checked
 ])
 def test_the_pages_rules_are_range_errors(kwargs, operand):

@@ -395,6 +395,9 @@ def test_complex_cast_rules():
         f = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 512, 32)
         _rejected(core, lambda: asc.cast(h, x, asc.RoundMode.CAST_RINT, 32, 1, asc.UnaryRepeatParams()),
                   UnsupportedError, "count form")
+        # a complex32 source too (the line complex32 -> complex64): the count form only
+        _rejected(core, lambda: asc.cast(x, h, asc.RoundMode.CAST_NONE, 32, 1, asc.UnaryRepeatParams()),
+                  UnsupportedError, "count form")
         _rejected(core, lambda: asc.cast(x, h, asc.RoundMode.CAST_RINT, 8), UnsupportedError, "other rounding")
         _rejected(core, lambda: asc.cast(f, x, asc.RoundMode.CAST_RINT, 8), UnsupportedError, "this pair")
     with asc.Core("A2") as core:

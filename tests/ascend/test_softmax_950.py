@@ -207,6 +207,25 @@ def test_exp_and_the_division_flush_subnormal_results_to_zero():
     assert a2_ref.exp_model(np.float32(-90.0)) != 0
 
 
+def test_the_aligned_path_lays_out_its_work_area_as_the_code_does():
+    """srcK == 16, float sum/max (L836-866): the exps from float 0, tmpUb0 at m * 16 (the row sums, over the row
+    maxima), tmpUb at tmpUb0 + ceil8(m) (each row's sum twice: Interleave), tmpUb1 at tmpUb + (factor - 1) * 8 + 128
+    (each row's maximum twice)."""
+    rows, k = 5, 11
+    with asc.Core("950") as core:
+        layout = Layout(core, rows, 16, original=(rows, k), seed=3)
+        layout.call()
+        work = np.frombuffer(core.ub_read(layout.tmp.addr, layout.tmp.get_size()), np.float32)
+    _, maxima, sums = ref.softmax_rows(layout.x[:rows], k, 16, False, False)
+    row_max, row_sum = maxima.reshape(rows, 8)[:, 0], sums.reshape(rows, 8)[:, 0]
+    tmp0 = rows * 16
+    tmp = tmp0 + 8
+    tmp1 = tmp + (2 - 1) * 8 + 128
+    assert work[tmp0:tmp0 + rows].tobytes() == row_sum.tobytes()
+    assert work[tmp:tmp + 2 * rows].tobytes() == np.repeat(row_sum, 2).tobytes()
+    assert work[tmp1:tmp1 + 2 * rows].tobytes() == np.repeat(row_max, 2).tobytes()
+
+
 def test_the_work_area_holds_the_flushed_exps():
     """The one-register function stores Exp(x - max) to workUb (tmpUb + oriSrcM * blockStride floats, L951-952):
     exp(-90) = 8.2e-40 is stored flushed, +0 (dst alone cannot tell: e / sum flushes again)."""
