@@ -16,6 +16,7 @@ from npusim.errors import ConstraintError, OverlapError, UnsupportedError
 from . import cast_reference
 from . import complex_reference as cref
 from . import reference_model as ref
+from .conftest import state
 from .test_elementwise import SETTINGS, special_bits
 
 COMPLEX = {"complex32": asc.complex32, "complex64": asc.complex64}
@@ -240,10 +241,13 @@ def test_flexible_scalar_from_a_tensor_element():
 
 # ------------------------------------------------------------------ rejections
 def _rejected(core, call, error=ConstraintError, match=None):
-    before = core.ub.snapshot()
-    with pytest.raises(error, match=match):
+    """``call()`` raises ``error`` (its message matching ``match``) and leaves UB, its shadow and the registers."""
+    before = state(core)
+    with pytest.raises(error, match=match) as caught:
         call()
-    assert core.ub.snapshot() == before
+    assert state(core) == before
+    if isinstance(caught.value, ConstraintError):
+        assert caught.value.instruction and caught.value.operand and caught.value.source
 
 
 @pytest.mark.parametrize("chip", ["A2", "A3", "310P", "910", "310B", "KirinX90"])
