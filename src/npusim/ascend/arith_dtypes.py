@@ -15,17 +15,18 @@ The 950's complex32 / complex64 (count forms only, docs/semantics.md §5.29) are
 Mul, Div, Adds, Muls, Subs and Divs rows; Abs of a complex source with a real dst is
 :data:`COMPLEX_ABS`.
 
-Not modelled (left out of the tables, so a call is rejected as unsupported): the 950's
-integer Div, its int64/uint64 Reciprocal, and the 950-only ``*Config``
-template arguments (npusim follows the default, ``INTRINSIC``).
+Not modelled: the 950's integer Div (Div.md: int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t; Divs
+（灵活标量位置）.md: int64_t, uint64_t) and its int64/uint64 Reciprocal, listed in :data:`NOT_MODELLED` so that a
+call is rejected as not modelled (not as a type the product lacks), and the 950-only ``*Config`` template
+arguments (npusim follows the default, ``INTRINSIC``).
 """
 
 from __future__ import annotations
 
 from .chips import COMPLEX, AscendChip, OpDtypes
 
-__all__ = ["COMPLEX_ABS", "FUSED_MULTIPLY_ADD", "MIXED_SOURCES", "SHIFT_BEYOND_WIDTH", "complex_abs_pairs",
-           "mixed_pairs", "vector_support"]
+__all__ = ["COMPLEX_ABS", "FUSED_MULTIPLY_ADD", "MIXED_SOURCES", "NOT_MODELLED", "SHIFT_BEYOND_WIDTH",
+           "complex_abs_pairs", "mixed_pairs", "not_modelled", "vector_support"]
 
 _HALF_FLOAT = frozenset({"float16", "float32"})
 _B16_INT = frozenset({"int16", "uint16"})
@@ -106,6 +107,20 @@ MIXED_SOURCES: dict[str, dict[str, frozenset[tuple[str, str]]]] = {
 COMPLEX_ABS: dict[str, frozenset[tuple[str, str]]] = {
     "950": frozenset({("complex32", "float16"), ("complex64", "float32")}),
 }
+
+# Documented element types npusim does not model, per page row and product (module docstring)
+_INT_DIV = frozenset({"int16", "uint16", "int32", "uint32", "int64", "uint64"})
+NOT_MODELLED: dict[str, dict[str, frozenset[str]]] = {
+    "div": {"950": _INT_DIV},
+    "divs": {"950": frozenset({"int64", "uint64"})},
+    "reciprocal": {"950": frozenset({"int64", "uint64"})},
+}
+
+
+def not_modelled(chip: AscendChip, name: str) -> frozenset[str]:
+    """The element types the page of ``name`` lists on ``chip`` that npusim does not model (empty: none)."""
+    return NOT_MODELLED.get(name, {}).get(chip.name, frozenset())
+
 
 # The 950 runs FusedMulAdd / MulAddRelu / MulAddDst as the Reg-level fused instructions (one rounding,
 # Reg矢量计算/复合计算/MulDstAdd.md and MulAddDst.md); the other products' vmadd/vmla round the product first.

@@ -56,7 +56,14 @@ from ...sources import semantics
 from ...validate import require_int, require_uint
 from .. import pages
 from ..addressing import FULL_WORD, ActiveLanes, contiguous_mask_words, counter_mode_lanes, lanes_per_repeat
-from ..arith_dtypes import FUSED_MULTIPLY_ADD, MIXED_SOURCES, SHIFT_BEYOND_WIDTH, complex_abs_pairs, vector_support
+from ..arith_dtypes import (
+    FUSED_MULTIPLY_ADD,
+    MIXED_SOURCES,
+    SHIFT_BEYOND_WIDTH,
+    complex_abs_pairs,
+    not_modelled,
+    vector_support,
+)
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint, written_earlier
@@ -334,6 +341,10 @@ def _compile(op: VectorOp, core: Core, form: str, bound: dict,
     if support is None:
         raise unsupported_on(core.chip, name, name, lambda c: vector_support(c, row) is not None,
                              f"{op.doc} 产品支持情况; {semantics('5.3')}")
+    if dtype.name in not_modelled(core.chip, row):
+        raise UnsupportedError(name, "dst dtype", dtype.name, f"{name} of {dtype} data on {core.chip.product} is not "
+                               "modelled by npusim (the page lists it)",
+                               ", ".join(sorted(support.for_form(form == "count"))), f"{op.doc} 数据类型")
     require_dtype(name, "dst", dtype, support.for_form(form == "count"),
                   f"{name} does not support this data type in this form on {core.chip.product}",
                   f"{op.doc} 数据类型; {semantics('5.3')}")
