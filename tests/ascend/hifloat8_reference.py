@@ -137,16 +137,7 @@ def round_hybrid(value, float_bits: int, saturate: bool) -> int:
         return round_away(value, saturate)
     if ev < -23:
         return ZERO
-    (lo, lo_code), hi = _neighbours(a)
-    if a == lo:
-        return _saturated(_signed(lo_code, value < 0), saturate)
-    if hi is None:  # above the infinity slot 1.5 * 2**15, below 2**16: infinity, up or not
-        return _saturated(_signed(POS_INF, value < 0), saturate)
-    r = (a - lo) / (hi[0] - lo)
-    frac = math.floor(r * 2 ** 14)
-    thr = float_bits & 0x3FFF
-    code = hi[1] if frac >= thr else lo_code
-    return _saturated(_signed(code, value < 0), saturate)
+    return _up_by_threshold(value, a, 14, float_bits & 0x3FFF, saturate)
 
 
 def round_hybrid_half(value, half_bits: int, saturate: bool) -> int:
@@ -161,12 +152,18 @@ def round_hybrid_half(value, half_bits: int, saturate: bool) -> int:
     assert ev >= -14, "a half subnormal: the rule does not define it"
     if -3 <= ev <= 3:
         return round_away(value, saturate)
+    return _up_by_threshold(value, a, 2, 2 * (half_bits & 1) + 1, saturate)
+
+
+def _up_by_threshold(value, a, bits: int, thr: int, saturate: bool) -> int:
+    """The threshold rule on values: between the codes ``lo`` <= ``a`` < ``hi``, the position of ``a`` in units of
+    (hi - lo) / 2**bits, floored (the rule's ``frac``), goes up to ``hi`` when at least ``thr``; a value the type
+    holds stays (E34); above the infinity slot 1.5 * 2**15 (below 2**16) it is infinity, up or not."""
     (lo, lo_code), hi = _neighbours(a)
     if a == lo:
         return _saturated(_signed(lo_code, value < 0), saturate)
     if hi is None:
         return _saturated(_signed(POS_INF, value < 0), saturate)
-    frac = math.floor((a - lo) / (hi[0] - lo) * 4)
-    thr = 2 * (half_bits & 1) + 1
+    frac = math.floor((a - lo) / (hi[0] - lo) * 2 ** bits)
     code = hi[1] if frac >= thr else lo_code
     return _saturated(_signed(code, value < 0), saturate)
