@@ -83,34 +83,29 @@ def tree(lanes: list, op) -> np.float32:
 def row(values: np.ndarray, k: int, stride: int) -> tuple[np.float32, np.float32, list[np.float32]]:
     """(max, sum, dst) of one row: ``values`` its float32 elements (at least ``k``), ``stride`` srcK."""
     x = [F32(v) for v in values[:k]]
-    neg_inf, zero = F32(-math.inf), F32(0.0)
-    if stride == 8:
-        maximum = tree(x + [neg_inf] * (8 - k), _max)
-    elif stride == 16:
-        lanes = x + [neg_inf] * (16 - k)
-        maximum = _max(tree(lanes[:8], _max), tree(lanes[8:], _max))
-    elif k <= 64:
-        maximum = tree(x + [neg_inf] * (64 - k), _max)
-    else:
-        lanes = [neg_inf] * 64
-        for i, v in enumerate(x):
-            lanes[i % 64] = _max(lanes[i % 64], v)
-        maximum = tree(lanes, _max)
+    maximum = _reduce(x, stride, F32(-math.inf), _max)
     with np.errstate(all="ignore"):
         e = [exp_950(_canon(v - maximum)) for v in x]
-    if stride == 8:
-        total = tree(e + [zero] * (8 - k), _add)
-    elif stride == 16:
-        lanes = e + [zero] * (16 - k)
-        total = _add(tree(lanes[:8], _add), tree(lanes[8:], _add))
-    elif k <= 64:
-        total = tree(e + [zero] * (64 - k), _add)
-    else:
-        lanes = [zero] * 64
-        for i, v in enumerate(e):
-            lanes[i % 64] = _add(lanes[i % 64], v)
-        total = tree(lanes, _add)
+    total = _reduce(e, stride, F32(0.0), _add)
     return maximum, total, [div_950(v, total) for v in e]
+
+
+def _reduce(x: list, stride: int, fill, op):
+    """One row's max or sum as its vector function reduces ``x`` (the row's first k values), the masked lanes
+    ``fill`` (-inf for the max, +0 for the sum): srcK 8 one DataBlock tree; srcK 16 the trees of its two
+    DataBlocks combined; k <= 64 the 64-lane tree; longer rows lane-wise over 64-element chunks, then the tree."""
+    k = len(x)
+    if stride == 8:
+        return tree(x + [fill] * (8 - k), op)
+    if stride == 16:
+        lanes = x + [fill] * (16 - k)
+        return op(tree(lanes[:8], op), tree(lanes[8:], op))
+    if k <= 64:
+        return tree(x + [fill] * (64 - k), op)
+    lanes = [fill] * 64
+    for i, v in enumerate(x):
+        lanes[i % 64] = op(lanes[i % 64], v)
+    return tree(lanes, op)
 
 
 def softmax_rows(x: np.ndarray, k: int, stride: int, half_data: bool = False, half_stats: bool = False):
