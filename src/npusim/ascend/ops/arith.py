@@ -60,7 +60,7 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError
-from ...rounding import float_array_bits, float_format, may_hold_special, special_results
+from ...rounding import float_array_bits, float_format, narrowed_bits, special_results
 from .. import pages
 
 __all__ = ["OPERATIONS", "compute"]
@@ -212,8 +212,7 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
             # may_hold_special(bits) asked of the floats: an infinite or NaN lane is the one that is not finite
             special = not np.logical_and.reduce(np.isfinite(wide), axis=None)
         else:
-            bits = float_array_bits(wide, dtype)  # rounds once
-            special = may_hold_special(bits, fmt)
+            bits, special = narrowed_bits(wide, dtype)  # rounds once
         if not special:
             return bits
     if nan is None:  # computed (a selected result may hide the other operand's NaN: _selected says where)

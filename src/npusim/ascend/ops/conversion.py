@@ -32,7 +32,14 @@ import numpy as np
 from ...dtypes import DTYPES, CodedDType, DType, PackedDType
 from ...errors import UnsupportedError
 from ...hifloat8 import from_float32_bits, from_half_bits
-from ...rounding import float_array_bits, float_format, integral_array, may_hold_special, special_results
+from ...rounding import (
+    float_array_bits,
+    float_format,
+    integral_array,
+    may_hold_special,
+    narrowed_bits,
+    special_results,
+)
 from ...sources import semantics
 from .. import pages
 from .complex_lanes import join, split
@@ -113,14 +120,15 @@ def _complex(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool)
 
 
 def _to_float(src: DType, dst: DType, values: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+    fmt = float_format(dst)
     if src == dst:  # float -> float: an integral value of the same type (exact, in that type)
         bits = integral_array(values, mode).view(dst.raw)
+        special = may_hold_special(bits, fmt)
+    elif not src.is_float:
+        return float_array_bits(values, dst, mode)  # an integer fits every float target's range it is converted to
     else:
-        bits = float_array_bits(values, dst, mode)
-        if not src.is_float:
-            return bits  # an integer fits every float target's range it is converted to
-    fmt = float_format(dst)
-    if not may_hold_special(bits, fmt):
+        bits, special = narrowed_bits(values, dst, mode)
+    if not special:
         return bits
     with np.errstate(invalid="ignore"):
         nan = np.isnan(values) if values.dtype.kind == "f" else np.isnan(values.astype(np.float32))
