@@ -73,9 +73,7 @@ def from_bfloat16(bits: int, mode: str) -> int:
         return 0xF if negative else 0x7
     below = max((v, c) for v, c in GRID if v <= value)
     above = min((v, c) for v, c in GRID if v >= value)
-    if below[0] == above[0]:
-        chosen = below
-    elif mode == "floor":
+    if below[0] == above[0] or mode == "floor":  # exact, or toward -inf
         chosen = below
     elif mode == "ceil":
         chosen = above
