@@ -10,6 +10,7 @@ compared too; the lower-bounds environment (ml_dtypes 0.3) tests against the ref
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -78,13 +79,11 @@ def test_the_type_is_a_packed_float():
     assert not hasattr(asc, "fp4x2_e1m2_t")  # stays rejected (§5.31): no element type for it
 
 
-@pytest.mark.skipif(not hasattr(pytest.importorskip("ml_dtypes"), "float4_e2m1fn"),
+@pytest.mark.skipif(not hasattr(ml_dtypes, "float4_e2m1fn"),
                     reason="ml_dtypes < 0.5 has no float4_e2m1fn; the reference table is tested without it")
 def test_the_codes_agree_with_ml_dtypes():
     """A third reading of the format: ml_dtypes' float4_e2m1fn (the same 16 values), and its round-to-nearest-even
     conversion of every finite bfloat16 value within ±6 equals CAST_RINT's."""
-    import ml_dtypes
-
     theirs = np.arange(16, dtype=np.uint8).view(ml_dtypes.float4_e2m1fn).astype(np.float32)
     assert theirs.view(np.uint32).tolist() == FP4.decode(np.arange(16)).view(np.uint32).tolist()
     bits = np.arange(1 << 16, dtype=np.uint32)
