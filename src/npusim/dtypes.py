@@ -21,8 +21,8 @@ from .errors import UnsupportedError
 from .lazy import cached_attribute
 from .sources import semantics
 
-__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "PackedDType", "Predicate", "as_little_endian", "by_name",
-           "from_numpy", "is_little_endian", "uint_of_bits"]
+__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "PackedDType", "PackedFloatDType", "Predicate",
+           "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
 
 Kind = Literal["int", "uint", "float", "complex"]
 
@@ -209,6 +209,39 @@ class PackedDType(DType):
         return codes
 
 
+class PackedFloatDType(PackedDType):
+    """A packed float type: the Ascend 950's ``fp4x2_e2m1_t`` (npusim's ``float4_e2m1fn``, docs/semantics.md §5.33),
+    two 4-bit E2M1 values a byte, element ``2i`` in the low nibble of byte ``i`` as for ``int4``.
+
+    :meth:`pack` and :meth:`unpack` move the 4-bit *codes* (``uint8``, 0 .. 15); :meth:`decode` gives their values
+    (float32, exact), :meth:`encode` the codes of values the type holds (:meth:`holds`: the 16 values of
+    :mod:`npusim.fp4`, -0.0 its own code; no NaN, no infinity).
+    """
+
+    @property
+    def value_range(self) -> tuple[int, int]:  # type: ignore[override]
+        raise UnsupportedError(self.name, "value_range", f"{self.bits} bits", "a float type has values, not an "
+                               "integer range", "holds / encode / decode", semantics("5.33"))
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """The values (float32, exact) of 4-bit codes."""
+        from .fp4 import decode_table
+
+        return decode_table()[np.asarray(codes, dtype=np.uint8)]
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        """The 4-bit codes of ``values``, each a value of the type (the caller checks that with :meth:`holds`)."""
+        from .fp4 import encode_exact
+
+        return encode_exact(values)
+
+    def holds(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` the type holds exactly."""
+        from .fp4 import holds
+
+        return holds(values)
+
+
 class ComplexDType(DType):
     """A complex element: two floats of :attr:`component`, the real part at the lower address, then the
     imaginary part (docs/semantics.md §5.29; the Ascend 950's ``complex32`` and ``complex64``).
@@ -294,6 +327,7 @@ DTYPES: dict[str, DType] = {
         DType("float8_e5m2", 8, "float", "ml_dtypes.float8_e5m2"),
         CodedDType("hifloat8", 8, "float", "hifloat8"),
         PackedDType("int4", 4, "int", "packed"),
+        PackedFloatDType("float4_e2m1fn", 4, "float", "packed"),
         ComplexDType("complex32", 32, "complex", "complex32"),
         ComplexDType("complex64", 64, "complex", "<c8"),
     )

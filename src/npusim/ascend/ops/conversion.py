@@ -23,14 +23,18 @@ The rules (数据结构/precision_conversion.md, "精度转换规则"; docs/nume
 * **Packed types** (``int4b_t``, docs/semantics.md §5.23): the lanes come and go as packed bytes,
   two elements a byte.  int4b_t -> half is exact; half -> int4b_t rounds by the mode and saturates
   to [-8, 7], as every integer target saturates to its range.
+* **fp4x2_e2m1_t** (npusim's packed ``float4_e2m1fn``, the 950; docs/semantics.md §5.33, :mod:`npusim.fp4`):
+  packed bytes as for int4b_t; to bfloat16 every code is exact, from bfloat16 the value rounds by the mode onto
+  the 16 values, beyond ±6 and ±infinity give ±6 and NaN 0 whatever CTRL[48] says (Reg Cast.md 约束说明).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...dtypes import DTYPES, CodedDType, DType, PackedDType
+from ...dtypes import DTYPES, CodedDType, DType, PackedDType, PackedFloatDType
 from ...errors import UnsupportedError
+from ...fp4 import from_bfloat16_bits, to_bfloat16_bits
 from ...hifloat8 import from_float32_bits, from_half_bits
 from ...rounding import (
     float_array_bits,
@@ -67,6 +71,10 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
         return _to_hifloat8(src, raw, mode, saturate)
     if isinstance(src, CodedDType):
         return _from_hifloat8(src, dst, raw, saturate)
+    if isinstance(src, PackedFloatDType):  # fp4x2_e2m1_t -> bfloat16_t, exact (§5.33)
+        return _packed_float_to(src, dst, raw)
+    if isinstance(dst, PackedFloatDType):  # bfloat16_t -> fp4x2_e2m1_t (§5.33)
+        return _to_packed_float(src, dst, raw, mode)
     if isinstance(src, PackedDType):
         values = src.unpack(raw)
         if dst.is_float:  # |value| <= 8: exact in every float type, so numpy's conversion is the rounding
@@ -98,6 +106,21 @@ def _to_hifloat8(src: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.n
                                    "normal halves, ±0, ±inf, NaN (or CAST_ROUND)",
                                    f"{pages.REG_CAST} half转hifloat8_t转换规则; {semantics('5.32')}")
     return from_half_bits(raw, mode, saturate)
+
+
+def _packed_float_to(src: PackedFloatDType, dst: DType, raw: np.ndarray) -> np.ndarray:
+    """Packed E2M1 bytes to bfloat16 lanes, two a byte: every code's value is exact (precision_conversion.md)."""
+    if dst.name != "bfloat16":
+        raise ValueError(f"no conversion rule for {src} -> {dst}")  # Cast's table has no such line
+    return to_bfloat16_bits(src.unpack(raw))
+
+
+def _to_packed_float(src: DType, dst: PackedFloatDType, raw: np.ndarray, mode: str) -> np.ndarray:
+    """bfloat16 lanes to packed E2M1 bytes: rounded by the mode, saturated to ±6, NaN to 0 (Reg Cast.md 约束说明:
+    the type has no infinity and no NaN; no CTRL bit is read)."""
+    if src.name != "bfloat16":
+        raise ValueError(f"no conversion rule for {src} -> {dst}")  # Cast's table has no such line
+    return dst.pack(from_bfloat16_bits(raw, mode))
 
 
 def _from_hifloat8(src: CodedDType, dst: DType, raw: np.ndarray, saturate: bool) -> np.ndarray:
