@@ -30,6 +30,8 @@ The rules (数据结构/precision_conversion.md, "精度转换规则"; docs/nume
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ...dtypes import DTYPES, CodedDType, DType, PackedDType, PackedFloatDType
@@ -80,10 +82,9 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
         if dst.is_float:  # |value| <= 8: exact in every float type, so numpy's conversion is the rounding
             return values.astype(dst.np_dtype).view(dst.raw)
         src, raw = _VALUES, values.view(_VALUES.raw)
-    if isinstance(dst, PackedDType):
-        low, high = dst.value_range
-        values = _to_integer(src, _VALUES, raw.view(src.np_dtype), mode).view(_VALUES.np_dtype)
-        return dst.pack(np.clip(values, low, high))  # the int8 result saturated further to the packed range
+    if isinstance(dst, PackedDType):  # the int8 result saturated further to the packed range: at once
+        values = _to_integer(src, _VALUES, raw.view(src.np_dtype), mode, dst.value_range).view(_VALUES.np_dtype)
+        return dst.pack(values)
     values = raw.view(src.np_dtype)
     if dst.is_float:
         return _to_float(src, dst, values, mode, saturate)
@@ -158,15 +159,27 @@ def _to_float(src: DType, dst: DType, values: np.ndarray, mode: str, saturate: b
     return special_results(bits, nan, fmt, saturate)
 
 
-def _to_integer(src: DType, dst: DType, values: np.ndarray, mode: str) -> np.ndarray:
-    info = np.iinfo(dst.np_dtype)
+def _to_integer(src: DType, dst: DType, values: np.ndarray, mode: str,
+                bounds: tuple[int, int] | None = None) -> np.ndarray:
+    """Integral values saturated to dst's range (``bounds``: a narrower one, a packed type's), NaN -> 0."""
+    low, high = bounds or _integer_range(dst.np_dtype)
     if not src.is_float:
         wide = values.astype(np.int64)  # every integer source npusim converts fits int64 (uint64 is none)
-        return np.clip(wide, info.min, info.max).astype(dst.np_dtype).view(dst.raw)
+        return np.minimum(np.maximum(wide, low), high).astype(dst.np_dtype).view(dst.raw)
     integral = integral_array(values, mode).astype(np.float64)  # compared with 2**31 etc. exactly
-    above = integral >= float(info.max) + 1.0  # exact: 2**(bits-1) or 2**bits, never rounded
-    below = integral < float(info.min)
-    nan = np.isnan(integral)
-    inside = np.where(above | below | nan, 0.0, integral).astype(np.int64)
-    result = np.where(above, info.max, np.where(below, info.min, inside))
-    return result.astype(dst.np_dtype).view(dst.raw)
+    if high < _DOUBLE_EXACT:  # the bounds are doubles: saturate in floats (a NaN stays NaN, ±inf meets a bound)
+        saturated = np.minimum(np.maximum(integral, float(low)), float(high))
+        return np.where(np.isnan(saturated), 0.0, saturated).astype(dst.np_dtype).view(dst.raw)
+    above = integral >= float(high) + 1.0  # exact: 2**63 (int64's maximum is no double), never rounded
+    below = integral < float(low)
+    inside = np.where(above | below | np.isnan(integral), 0.0, integral).astype(np.int64)
+    return np.where(above, high, np.where(below, low, inside)).astype(dst.np_dtype).view(dst.raw)
+
+
+_DOUBLE_EXACT = 1 << 53  # every integer up to this magnitude is a double
+
+
+@functools.cache
+def _integer_range(np_dtype: np.dtype) -> tuple[int, int]:
+    info = np.iinfo(np_dtype)
+    return int(info.min), int(info.max)
