@@ -258,6 +258,14 @@ class IndexedBinding(RangesAfterRun):
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call
         self.offsets_seen = self.src_seen = NEVER  # the shadow epoch in which they were seen all written
+        if dense is not None and plan.kind is GATHER:  # a Gather's per-call arithmetic, fixed by the placement
+            itemsize = plan.dtype.itemsize
+            self.shift = itemsize.bit_length() - 1  # byte offset -> element: offset >> shift
+            # the elements the offsets may reach: from src + base to the last whole element of src
+            self.first = (self.indexed.addr + plan.base) // itemsize
+            self.stop = self.indexed.end // itemsize
+            # only where src's elements from the base can meet dst's lanes must a call look for a shared one
+            self.may_overlap = self.first <= self.dense_bounds[1] and self.dense_bounds[0] < self.stop
 
     def run(self, core: Core, values: tuple) -> None:
         plan = self.plan
@@ -273,6 +281,9 @@ class IndexedBinding(RangesAfterRun):
             offsets = words[self.offset_index]
         else:
             offsets = words[self.offset_run : self.offset_run + self.offset_index.size]
+        if plan.kind is GATHER:
+            self._gather(core, offsets)
+            return
         indexed, indexed_bounds = self._indexed_elements(offsets)
         dense = self.dense_index
         read, written = (indexed, dense) if plan.kind is GATHER else (dense, indexed)
@@ -299,6 +310,70 @@ class IndexedBinding(RangesAfterRun):
         if plan.mask_mode_after is not None:
             core.set_mask_mode(plan.mask_mode_after)
         self.last = (read, written)
+
+    def _gather(self, core: Core, offsets: np.ndarray) -> None:
+        """A Gather's call once its offsets are read (uint32, in dst's lane order): the same checks, in the same
+        order and with the same errors, as :meth:`_indexed_elements` and :meth:`run` make for a Scatter, with
+        fewer passes over the offsets: one OR for the alignment (and the largest offset only on a product whose
+        limit is below 2^32 - 1); the bounds are those of ``take`` from src's elements starting at src + base
+        (an offset past src's last element is what makes it raise, and only then is the failing one looked
+        for); the element indices read are made absolute only where an overlap or never-written check needs
+        them, or the access records ask (:meth:`ranges`)."""
+        plan, ub = self.plan, core.ub
+        itemsize = plan.dtype.itemsize
+        if (itemsize > 1 and int(np.bitwise_or.reduce(offsets)) & (itemsize - 1)) or \
+                (plan.limit < 0xFFFFFFFF and int(offsets.max()) > plan.limit):
+            self._reject_offset(offsets)
+        # element indices relative to src + base (a copy, never a view of UB: the access records keep it)
+        relative = offsets >> self.shift if self.shift else offsets.astype(np.intp)
+        try:
+            values_moved = ub.data.view(plan.dtype.raw)[self.first : self.stop].take(relative)
+        except IndexError:
+            self._reject_bounds(offsets)
+            raise  # not reached: _reject_bounds raises for the offset take found past src
+        read = None
+        if self.may_overlap:  # src from the base reaches dst's lanes: look for an element both read and written
+            read = self._absolute(relative)
+            if int(read.min()) <= self.dense_bounds[1] and self.dense_bounds[0] <= int(read.max()):
+                _require_disjoint(plan, self.dense_index, read, "src", itemsize)
+        if self.src_seen != ub.shadow_epoch:  # every read lies in src (take checked it)
+            src = self.indexed
+            if ub.written[src.addr:src.end].all():
+                self.src_seen = ub.shadow_epoch
+            else:
+                ub.check_initialized(plan.name, "src", self._absolute(relative) if read is None else read, itemsize)
+        if self.dense_run is not None:
+            ub.store_run(self.dense_run, values_moved)
+        else:
+            ub.scatter(self.dense_index, values_moved)
+        if plan.mask_words_after is not None:
+            core.set_mask_words(*plan.mask_words_after)
+        if plan.mask_mode_after is not None:
+            core.set_mask_mode(plan.mask_mode_after)
+        self.last = (relative, self.dense_index)  # relative: made absolute by ranges()
+
+    def _absolute(self, relative: np.ndarray) -> np.ndarray:
+        """UB element indices (int64) of a Gather's reads, from their indices relative to src + base."""
+        read = relative.astype(np.int64)
+        read += self.first
+        return read
+
+    def _reject_offset(self, offsets: np.ndarray) -> None:
+        """Raise for the first offset that is misaligned or above the product's limit."""
+        plan = self.plan
+        itemsize = plan.dtype.itemsize
+        k = int(np.flatnonzero((offsets % itemsize != 0) | (offsets > plan.limit))[0])
+        raise ParameterRangeError(plan.name, f"{plan.kind.offsets}[{k}]", int(offsets[k]), f"an offset must be a "
+                                  f"multiple of sizeof(T) = {itemsize} and at most {plan.limit} on this product",
+                                  f"multiples of {itemsize} in [0, {plan.limit}]", f"{plan.kind.page} 约束说明")
+
+    def _reject_bounds(self, offsets: np.ndarray) -> None:
+        """Raise for the first (aligned) offset whose element lies past the end of the tensor it indexes."""
+        plan, tensor = self.plan, self.indexed
+        itemsize = plan.dtype.itemsize
+        addrs = tensor.addr + plan.base + offsets.astype(np.int64)
+        k = int(np.flatnonzero(addrs + itemsize > tensor.end)[0])
+        tensor.check_span(plan.name, plan.kind.indexed, int(addrs[k]), int(addrs[k]) + itemsize)
 
     def _check_src(self, ub, read: np.ndarray, bounds: tuple[int, int]) -> None:
         """Report a never-written source element; skipped while the whole src tensor is known written
@@ -327,15 +402,10 @@ class IndexedBinding(RangesAfterRun):
             return offsets.astype(np.int64), (0, -1)
         low, high = int(offsets.min()), int(offsets.max())
         if high > plan.limit or int(np.bitwise_or.reduce(offsets)) % itemsize:
-            k = int(np.flatnonzero((offsets % itemsize != 0) | (offsets > plan.limit))[0])
-            raise ParameterRangeError(name, f"{label}[{k}]", int(offsets[k]), f"an offset must be a multiple of "
-                                      f"sizeof(T) = {itemsize} and at most {plan.limit} on this product",
-                                      f"multiples of {itemsize} in [0, {plan.limit}]", f"{page} 约束说明")
+            self._reject_offset(offsets)
         start = tensor.addr + plan.base  # a multiple of sizeof(T), as every offset now is
         if start + high + itemsize > tensor.end:
-            addrs = start + offsets.astype(np.int64)
-            k = int(np.flatnonzero(addrs + itemsize > tensor.end)[0])
-            tensor.check_span(name, plan.kind.indexed, int(addrs[k]), int(addrs[k]) + itemsize)
+            self._reject_bounds(offsets)
         first = start // itemsize
         elements = offsets.astype(np.int64)
         if itemsize > 1:
@@ -353,6 +423,8 @@ class IndexedBinding(RangesAfterRun):
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
         read, written = self.last
+        if self.plan.kind is GATHER and self.dense is not None:
+            read = self._absolute(read)  # kept relative to src + base by _gather
         itemsize = self.plan.dtype.itemsize if self.plan.dtype else 1
         offsets = self.offset_bytes if self.offsets is not None else np.empty(0, np.int64)
         return (merge_ranges((*ranges_of_addresses("UB", element_bytes(read, itemsize)),
