@@ -256,7 +256,9 @@ class IndexedBinding(RangesAfterRun):
                 if self.dense_index.size else (0, -1)
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
-        self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call
+        # the element indices read and written by the last call, and the element the reads count from (a Gather
+        # inside src keeps them relative to src + base: ranges() makes them absolute; else None)
+        self.last: tuple[np.ndarray, np.ndarray, int | None] | None = None
         self.offsets_seen = self.src_seen = NEVER  # the shadow epoch in which they were seen all written
         if dense is not None and plan.kind is GATHER:  # a Gather's per-call arithmetic, fixed by the placement
             itemsize = plan.dtype.itemsize
@@ -270,7 +272,7 @@ class IndexedBinding(RangesAfterRun):
     def run(self, core: Core, values: tuple) -> None:
         plan = self.plan
         if self.dense is None:
-            self.last = (np.empty(0, np.int64), np.empty(0, np.int64))
+            self.last = (np.empty(0, np.int64), np.empty(0, np.int64), None)
             return
         ub, name, itemsize = core.ub, plan.name, plan.dtype.itemsize
         if self.offsets_seen != ub.shadow_epoch:
@@ -281,8 +283,7 @@ class IndexedBinding(RangesAfterRun):
             offsets = words[self.offset_index]
         else:
             offsets = words[self.offset_run : self.offset_run + self.offset_index.size]
-        if plan.kind is GATHER:
-            self._gather(core, offsets)
+        if plan.kind is GATHER and self._gathered_inside_src(core, offsets):
             return
         indexed, indexed_bounds = self._indexed_elements(offsets)
         dense = self.dense_index
@@ -309,48 +310,57 @@ class IndexedBinding(RangesAfterRun):
             core.set_mask_words(*plan.mask_words_after)
         if plan.mask_mode_after is not None:
             core.set_mask_mode(plan.mask_mode_after)
-        self.last = (read, written)
+        self.last = (read, written, None)
 
-    def _gather(self, core: Core, offsets: np.ndarray) -> None:
-        """A Gather's call once its offsets are read (uint32, in dst's lane order): the same checks, in the same
-        order and with the same errors, as :meth:`_indexed_elements` and :meth:`run` make for a Scatter, with
-        fewer passes over the offsets: one OR for the alignment (and the largest offset only on a product whose
-        limit is below 2^32 - 1); the bounds are those of ``take`` from src's elements starting at src + base
-        (an offset past src's last element is what makes it raise, and only then is the failing one looked
-        for); the element indices read are made absolute only where an overlap or never-written check needs
-        them, or the access records ask (:meth:`ranges`)."""
+    def _gathered_inside_src(self, core: Core, offsets: np.ndarray) -> bool:
+        """A Gather whose every read lies inside src, with fewer passes over the offsets than the general path
+        below :meth:`run`'s call of it: one maximum and one OR clear the usual call (no minimum: src's own extent
+        from the base tells whether a read can meet dst at all), the element indices stay relative to src + base
+        until an overlap or never-written check, or the access records (:meth:`ranges`), need them absolute.
+        The same checks, in the same order and with the same errors, as the general path; ``False`` (nothing
+        done) when an offset reaches past src, which the general path rejects or, under the hardware policy,
+        reads past src (UbPastTensorEndWarning)."""
         plan, ub = self.plan, core.ub
         itemsize = plan.dtype.itemsize
-        if (itemsize > 1 and int(np.bitwise_or.reduce(offsets)) & (itemsize - 1)) or \
-                (plan.limit < 0xFFFFFFFF and int(offsets.max()) > plan.limit):
+        high = int(np.maximum.reduce(offsets))
+        if high > plan.limit or (itemsize > 1 and int(np.bitwise_or.reduce(offsets)) & (itemsize - 1)):
             self._reject_offset(offsets)
+        if self.first + (high >> self.shift) >= self.stop:  # every offset is aligned now: high is an element's
+            return False
         # element indices relative to src + base (a copy, never a view of UB: the access records keep it)
         relative = offsets >> self.shift if self.shift else offsets.astype(np.intp)
-        try:
-            values_moved = ub.data.view(plan.dtype.raw)[self.first : self.stop].take(relative)
-        except IndexError:
-            self._reject_bounds(offsets)
-            raise  # not reached: _reject_bounds raises for the offset take found past src
         read = None
         if self.may_overlap:  # src from the base reaches dst's lanes: look for an element both read and written
             read = self._absolute(relative)
             if int(read.min()) <= self.dense_bounds[1] and self.dense_bounds[0] <= int(read.max()):
                 _require_disjoint(plan, self.dense_index, read, "src", itemsize)
-        if self.src_seen != ub.shadow_epoch:  # every read lies in src (take checked it)
+        if self.src_seen != ub.shadow_epoch:  # every read lies in src
             src = self.indexed
             if ub.written[src.addr:src.end].all():
                 self.src_seen = ub.shadow_epoch
             else:
                 ub.check_initialized(plan.name, "src", self._absolute(relative) if read is None else read, itemsize)
+        self._commit_gathered(core, relative)
+        return True
+
+    def _commit_gathered(self, core: Core, relative: np.ndarray) -> None:
+        """Move the checked elements: src's, from src + base, at ``relative``, to dst's lanes (every index is
+        inside src, checked, so ``take`` never wraps; src and dst share no element, checked), then the mask
+        registers.  One ``take`` straight into a dst run, without an intermediate array."""
+        plan, ub = self.plan, core.ub
+        elements = ub.data.view(plan.dtype.raw)
+        src = elements[self.first : self.stop]
         if self.dense_run is not None:
-            ub.store_run(self.dense_run, values_moved)
+            run, n = self.dense_run, relative.size
+            src.take(relative, out=elements[run : run + n], mode="wrap")
+            ub.mark_written(run * plan.dtype.itemsize, (run + n) * plan.dtype.itemsize)
         else:
-            ub.scatter(self.dense_index, values_moved)
+            ub.scatter(self.dense_index, src.take(relative, mode="wrap"))
         if plan.mask_words_after is not None:
             core.set_mask_words(*plan.mask_words_after)
         if plan.mask_mode_after is not None:
             core.set_mask_mode(plan.mask_mode_after)
-        self.last = (relative, self.dense_index)  # relative: made absolute by ranges()
+        self.last = (relative, self.dense_index, self.first)
 
     def _absolute(self, relative: np.ndarray) -> np.ndarray:
         """UB element indices (int64) of a Gather's reads, from their indices relative to src + base."""
@@ -422,9 +432,9 @@ class IndexedBinding(RangesAfterRun):
         return elements, (first + low // itemsize, first + high // itemsize)
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
-        read, written = self.last
-        if self.plan.kind is GATHER and self.dense is not None:
-            read = self._absolute(read)  # kept relative to src + base by _gather
+        read, written, first = self.last
+        if first is not None:
+            read = read.astype(np.int64) + first
         itemsize = self.plan.dtype.itemsize if self.plan.dtype else 1
         offsets = self.offset_bytes if self.offsets is not None else np.empty(0, np.int64)
         return (merge_ranges((*ranges_of_addresses("UB", element_bytes(read, itemsize)),
