@@ -254,6 +254,8 @@ class IndexedBinding(RangesAfterRun):
             self.dense_run, self.offset_run = run_start(self.dense_index), run_start(self.offset_index)
             self.dense_bounds = (int(self.dense_index.min()), int(self.dense_index.max())) \
                 if self.dense_index.size else (0, -1)
+            size = plan.dtype.itemsize
+            self.dense_span = (self.dense_bounds[0] * size, (self.dense_bounds[1] + 1) * size)  # a run's bytes
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
         # the element indices read and written by the last call, and the element the reads count from (a Gather
@@ -268,6 +270,17 @@ class IndexedBinding(RangesAfterRun):
             self.stop = self.indexed.end // itemsize
             # only where src's elements from the base can meet dst's lanes must a call look for a shared one
             self.may_overlap = self.first <= self.dense_bounds[1] and self.dense_bounds[0] < self.stop
+        self.views: tuple | None = None  # views of this core's UB a call uses (_views)
+
+    def _views(self, ub) -> tuple:
+        """(UB's bytes, the offsets as a uint32 run or None, a Gather's src elements from the base and its dst
+        run or None), made once per binding: its core's UB stays the same array."""
+        words, elements = ub.data.view(np.uint32), ub.data.view(self.plan.dtype.raw)
+        offsets = None if self.offset_run is None else words[self.offset_run : self.offset_run + self.offset_index.size]
+        if self.plan.kind is not GATHER:
+            return ub.data, offsets
+        dst = None if self.dense_run is None else elements[self.dense_run : self.dense_run + self.dense_index.size]
+        return ub.data, offsets, elements[self.first : self.stop], dst
 
     def run(self, core: Core, values: tuple) -> None:
         plan = self.plan
@@ -278,12 +291,11 @@ class IndexedBinding(RangesAfterRun):
         if self.offsets_seen != ub.shadow_epoch:
             ub.check_initialized(name, plan.kind.offsets, self.offset_index, 4)
             self.offsets_seen = ub.shadow_epoch
-        words = ub.data.view(np.uint32)
-        if self.offset_run is None:
-            offsets = words[self.offset_index]
-        else:
-            offsets = words[self.offset_run : self.offset_run + self.offset_index.size]
-        if plan.kind is GATHER and self._gathered_inside_src(core, offsets):
+        views = self.views
+        if views is None or views[0] is not ub.data:
+            views = self.views = self._views(ub)
+        offsets = views[1] if views[1] is not None else ub.data.view(np.uint32)[self.offset_index]
+        if plan.kind is GATHER and self._gathered_inside_src(core, offsets, views):
             return
         indexed, indexed_bounds = self._indexed_elements(offsets)
         dense = self.dense_index
@@ -312,7 +324,7 @@ class IndexedBinding(RangesAfterRun):
             core.set_mask_mode(plan.mask_mode_after)
         self.last = (read, written, None)
 
-    def _gathered_inside_src(self, core: Core, offsets: np.ndarray) -> bool:
+    def _gathered_inside_src(self, core: Core, offsets: np.ndarray, views: tuple) -> bool:
         """A Gather whose every read lies inside src, with fewer passes over the offsets than the general path
         below :meth:`run`'s call of it: one maximum and one OR clear the usual call (no minimum: src's own extent
         from the base tells whether a read can meet dst at all), the element indices stay relative to src + base
@@ -340,20 +352,18 @@ class IndexedBinding(RangesAfterRun):
                 self.src_seen = ub.shadow_epoch
             else:
                 ub.check_initialized(plan.name, "src", self._absolute(relative) if read is None else read, itemsize)
-        self._commit_gathered(core, relative)
+        self._commit_gathered(core, relative, views)
         return True
 
-    def _commit_gathered(self, core: Core, relative: np.ndarray) -> None:
+    def _commit_gathered(self, core: Core, relative: np.ndarray, views: tuple) -> None:
         """Move the checked elements: src's, from src + base, at ``relative``, to dst's lanes (every index is
         inside src, checked, so ``take`` never wraps; src and dst share no element, checked), then the mask
         registers.  One ``take`` straight into a dst run, without an intermediate array."""
         plan, ub = self.plan, core.ub
-        elements = ub.data.view(plan.dtype.raw)
-        src = elements[self.first : self.stop]
-        if self.dense_run is not None:
-            run, n = self.dense_run, relative.size
-            src.take(relative, out=elements[run : run + n], mode="wrap")
-            ub.mark_written(run * plan.dtype.itemsize, (run + n) * plan.dtype.itemsize)
+        _, _, src, dst = views
+        if dst is not None:
+            src.take(relative, out=dst, mode="wrap")
+            ub.mark_written(*self.dense_span)
         else:
             ub.scatter(self.dense_index, src.take(relative, mode="wrap"))
         if plan.mask_words_after is not None:
