@@ -235,8 +235,11 @@ class Memory:
         """Record that an instruction left these bytes with undefined content.
 
         The contents stay as they are; the shadow forgets that they were written, so a
-        later read reports them like never-written bytes.  Bumps :attr:`shadow_epoch`.
+        later read reports them like never-written bytes.  Bumps :attr:`shadow_epoch` (unless none of
+        the bytes was written: then nothing changes).
         """
+        if not self.written[byte_index].any():  # none of them written: the shadow stays as it is (a call
+            return  # that leaves the same scratch undefined every time keeps the epoch, and the plans' checks)
         self.written[byte_index] = 0
         self.fully_written = False
         self.shadow_epoch += 1

@@ -471,3 +471,37 @@ def test_every_operand_starts_32_byte_aligned(operand):
             asc.bilinear_interpolation(args["dst"], args["src0"], args["src0_offset"], args["src1"], 128, 1, False,
                                        1, 128, 1, args["shared_tmp_buffer"])
     assert caught.value.operand.startswith(operand)
+
+
+# ------------------------------------------------------------------ the paths a call may take
+@pytest.mark.parametrize(("mask", "blk", "vro"), [(128, 1, 128), (77, 1, 128), (128, 2, 256), ([FULL, 1], 1, 128)],
+                         ids=["dst one run", "dst one run per repeat", "dst strided", "dst lanes masked"])
+def test_dst_written_as_a_run_or_by_lanes_is_the_models(mask, blk, vro):
+    """A dst whose active lanes are one run of halves is written as a slice, any other by lanes; both the model's.
+    Blocks are gathered in a random order, repeating."""
+    rng = np.random.default_rng(3)
+    h, v = 2, 3
+    offsets = [32 * int(b) for b in rng.integers(0, SRC0_SIZE // 16, 8 * h * v)]
+    for chip in ("A2", "950"):
+        before, after, _core = run(chip, offsets, mask, h, False, blk, vro, v)
+        assert after[:TMP] == expected(before, offsets, mask, h, False, blk, vro, v)
+
+
+def test_src0_read_after_its_bytes_became_undefined_is_reported():
+    """src0 seen all written lets later calls skip its shadow, until bytes of it become undefined (the epoch moves):
+    a block over them is reported at its first such byte, with memory unchanged."""
+    from npusim.errors import UninitializedReadError
+
+    offsets = [32 * i for i in range(8)]
+    with asc.Core("A2", strict=True) as core:
+        core.ub_write(0, bytes(image()))
+        z, x, off, w, tmp = tensors(core, offsets)
+        for _ in range(2):  # the second call leaves the same scratch undefined: the epoch stays
+            epoch = core.ub.shadow_epoch
+            asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+        assert core.ub.shadow_epoch == epoch
+        core.ub.mark_undefined(np.arange(SRC0 + 100, SRC0 + 102))
+        before = core.ub_read(0, UB_IMAGE)
+        with pytest.raises(UninitializedReadError) as info:
+            asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+        assert info.value.value == SRC0 + 100 and core.ub_read(0, UB_IMAGE) == before
