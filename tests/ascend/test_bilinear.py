@@ -396,6 +396,14 @@ def test_a_gathered_block_stays_inside_src0():
     assert "src0" in error.operand
 
 
+def test_a_block_past_src0_is_named_with_the_blocks_span():
+    """The error names the span from the lowest block's start to the highest block's end, and the first offset
+    of the highest block."""
+    error = rejected(OutOfBoundsError, offsets=[64, 96, 2 * SRC0_SIZE, 64, 128, 2 * SRC0_SIZE, 64, 64])
+    assert error.operand == "src0 (block of src0_offset[2]) byte range"
+    assert error.value == f"[{SRC0 + 64:#x}, {SRC0 + 2 * SRC0_SIZE + 32:#x})"
+
+
 def test_a_gathered_block_stays_inside_ub():
     rejected(OutOfBoundsError, offsets=[0] * 7 + [(1 << 32) - 32])
 

@@ -64,6 +64,7 @@ __all__ = ["BILINEAR_DTYPES", "bilinear_interpolation"]
 
 NAME = "bilinear_interpolation"
 PAGE = pages.BILINEAR_INTERPOLATION
+CONSTRAINTS = f"{PAGE} 约束说明"
 #: T per product (产品支持情况, 数据类型: half only)
 BILINEAR_DTYPES: dict[str, OpDtypes] = {name: OpDtypes(frozenset({"float16"})) for name in ("950", "A2", "A3", "310P")}
 HALF = DTYPES["float16"]
@@ -291,7 +292,7 @@ class BilinearBinding(RangesAfterRun):
         # call leaves undefined moves the epoch only where it had written bytes: Memory.mark_undefined)
         self.sources_seen = self.src0_seen = NEVER
         # what no gathered block may share a byte with, and the page saying so
-        self.clear_of_src0 = ((offsets, f"{PAGE} 约束说明"), (src1, f"{PAGE} 约束说明"), (dst, OVERLAP_SOURCE))
+        self.clear_of_src0 = ((offsets, CONSTRAINTS), (src1, CONSTRAINTS), (dst, OVERLAP_SOURCE))
 
     def run(self, core: Core, values: tuple) -> None:
         """Read and check the offsets, gather, multiply, sum over h, then commit dst, the scratch, the mask."""
@@ -349,9 +350,9 @@ class BilinearBinding(RangesAfterRun):
         return ((starts >> 1)[:, None] + self.in_block).reshape(-1)
 
     def _block_starts(self, offsets: np.ndarray) -> tuple[np.ndarray, int, int]:
-        """The byte address of each gathered DataBlock, after the page's checks on the offsets (约束说明), and the
-        bytes ``[lo, hi)`` from the lowest block's start to the highest block's end."""
-        src0, source = self.src0, f"{PAGE} 约束说明"
+        """The byte address of each gathered DataBlock, after the page's checks on the offsets (约束说明), and
+        bytes ``[lo, hi)`` that hold every block."""
+        src0, source = self.src0, CONSTRAINTS
         starts = src0.addr + offsets
         # one OR clears the usual call: src0's address and every offset multiples of 32 make every start one
         if (int(np.bitwise_or.reduce(offsets)) | src0.addr) % BLOCK_BYTES and \
@@ -364,10 +365,12 @@ class BilinearBinding(RangesAfterRun):
             k = int(np.flatnonzero(starts % BLOCK_BYTES)[0])
             raise ParameterRangeError(NAME, f"src0_offset[{k}]", int(offsets[k]), "src0's address plus the offset "
                                       f"must be 32-byte aligned (src0 at {src0.addr:#x})", "multiples of 32", source)
-        lo, hi = int(np.minimum.reduce(starts)), int(np.maximum.reduce(starts)) + BLOCK_BYTES
-        if lo < src0.addr or hi > src0.end:
-            far = int(np.argmax(starts))  # the first offset of the highest block
-            src0.check_span(NAME, f"src0 (block of src0_offset[{far}])", lo, hi)
+        # [lo, hi) holds every block: from src0's address (no offset is negative: no minimum needed) to the end of
+        # the highest block
+        lo, hi = src0.addr, int(np.maximum.reduce(starts)) + BLOCK_BYTES
+        if hi > src0.end:  # the error names the blocks' exact span, and the first offset of the highest block
+            far = int(np.argmax(starts))
+            src0.check_span(NAME, f"src0 (block of src0_offset[{far}])", int(np.minimum.reduce(starts)), hi)
         scratch_lo, scratch_hi = self.scratch
         if self.plan.scratch_bytes and lo < scratch_hi and scratch_lo < hi:
             blocks = Footprint("src0", starts, np.zeros(starts.size, dtype=np.int64), BLOCK_BYTES)
