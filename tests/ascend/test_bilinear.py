@@ -513,3 +513,21 @@ def test_src0_read_after_its_bytes_became_undefined_is_reported():
         with pytest.raises(UninitializedReadError) as info:
             asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
         assert info.value.value == SRC0 + 100 and core.ub_read(0, UB_IMAGE) == before
+
+
+def test_a_never_written_weight_is_reported_until_written():
+    """The offsets' and src1's shadow is looked at on every call until one finds it all written."""
+    from npusim.errors import UninitializedReadError
+
+    offsets = [32 * i for i in range(8)]
+    with asc.Core("A2", strict=True) as core:
+        core.ub_write(0, bytes(image()))
+        core.ub.mark_undefined(np.arange(W, W + 2))  # src1[0], the weight of the one iteration
+        z, x, off, w, tmp = tensors(core, offsets)
+        for _ in range(2):
+            with pytest.raises(UninitializedReadError) as info:
+                asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+            assert info.value.value == W
+        w.write(np.ones(W_SIZE, np.float16))
+        asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+        assert z.read(128).tolist() == x.read(128).tolist()

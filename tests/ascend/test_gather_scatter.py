@@ -304,3 +304,12 @@ def test_a_never_written_src_element_is_reported_at_its_byte():
         with pytest.raises(UninitializedReadError) as info:
             asc.gather(z, x, off, 32, 64)
         assert info.value.value == 1024 + 32 + 400 and core.ub_read(0, UB_IMAGE) == before
+
+
+def test_a_masked_mask_form_writes_its_lanes_by_index():
+    """A mask form whose active lanes are no run (a bit pattern, a repeat stride of 12 DataBlocks) writes dst lane by
+    lane: the model's bytes, the masked lanes left as they were."""
+    mask = [0xF0F0_0000_FFFF_0F0F, 0x8000_0000_0000_0001]
+    offsets = [2 * int(k) for k in np.random.default_rng(9).integers(0, 4000, 256)]
+    got, _ = run("A2", "gather", "float16", offsets, lambda f, z, x, off: f(z, x, off, 6, mask, 2, 12))
+    assert got == model(with_offsets(offsets), "gather", 2, offsets, 6, active(mask, 2, 2), 12)
