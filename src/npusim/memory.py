@@ -7,7 +7,8 @@ reads at byte addresses) and write through :meth:`Memory.scatter`; the shadow
 lets every read report the first never-written address it touched.
 
 The shadow only ever gains written bytes, except through a method that clears
-it, and every such method bumps :attr:`Memory.shadow_epoch`.  Cached
+it, and every such method bumps :attr:`Memory.shadow_epoch` when it clears a
+written byte (clearing bytes never written changes nothing).  Cached
 instruction plans rely on this: once they have seen an operand fully written
 they skip its check until the epoch changes.  A memory over a caller's array
 starts :attr:`Memory.fully_written` (every byte defined); that flag, too, only
