@@ -313,3 +313,19 @@ def test_a_masked_mask_form_writes_its_lanes_by_index():
     offsets = [2 * int(k) for k in np.random.default_rng(9).integers(0, 4000, 256)]
     got, _ = run("A2", "gather", "float16", offsets, lambda f, z, x, off: f(z, x, off, 6, mask, 2, 12))
     assert got == model(with_offsets(offsets), "gather", 2, offsets, 6, active(mask, 2, 2), 12)
+
+
+def test_dst_is_marked_written_again_after_its_bytes_became_undefined():
+    """A dst run is marked written once per shadow epoch: bytes of it made undefined since are written again."""
+    with asc.Core("A2", strict=True) as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+        off.write(np.arange(64, dtype=np.uint32) * 2)
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 1024)
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, UB_IMAGE, 64)  # never written before the call
+        asc.gather(z, x, off, 0, 64)
+        assert core.ub.written[UB_IMAGE:UB_IMAGE + 128].all()
+        core.ub.mark_undefined(np.arange(UB_IMAGE + 10, UB_IMAGE + 14))
+        asc.gather(z, x, off, 0, 64)
+        assert core.ub.written[UB_IMAGE:UB_IMAGE + 128].all()
+        assert z.read().view(np.uint16).tolist() == x.read(64).view(np.uint16).tolist()

@@ -262,6 +262,7 @@ class IndexedBinding(RangesAfterRun):
         # inside src keeps them relative to src + base: ranges() makes them absolute; else None)
         self.last: tuple[np.ndarray, np.ndarray, int | None] | None = None
         self.offsets_seen = self.src_seen = NEVER  # the shadow epoch in which they were seen all written
+        self.dst_marked = NEVER  # the shadow epoch in which a Gather's dst run was marked written
         if dense is not None and plan.kind is GATHER:  # a Gather's per-call arithmetic, fixed by the placement
             itemsize = plan.dtype.itemsize
             self.shift = itemsize.bit_length() - 1  # byte offset -> element: offset >> shift
@@ -363,7 +364,9 @@ class IndexedBinding(RangesAfterRun):
         _, _, src, dst = views
         if dst is not None:
             src.take(relative, out=dst, mode="wrap")
-            ub.mark_written(*self.dense_span)
+            if self.dst_marked != ub.shadow_epoch:  # marked written once, dst stays so until the epoch moves
+                ub.mark_written(*self.dense_span)
+                self.dst_marked = ub.shadow_epoch
         else:
             ub.scatter(self.dense_index, src.take(relative, mode="wrap"))
         if plan.mask_words_after is not None:
