@@ -218,3 +218,19 @@ def test_a_never_written_source_byte_is_reported_on_every_call_until_written():
         with pytest.raises(UninitializedReadError) as info:
             asc.interleave(z0, z1, a, b, 64)
         assert info.value.value == 0x1000 + 10
+
+
+def test_the_destinations_are_marked_written_again_after_their_bytes_became_undefined():
+    """Both destinations are marked written once per shadow epoch: bytes of them made undefined since are written
+    (and marked) again by the next call."""
+    with asc.Core("950", strict=True) as core:
+        a, b = t(I16, 0, 64), t(I16, 0x1000, 64)
+        z0, z1 = t(I16, 0x4000, 64, C), t(I16, 0x6000, 64, C)
+        a.write(np.arange(64, dtype=np.int16))
+        b.write(np.arange(64, 128, dtype=np.int16))
+        asc.interleave(z0, z1, a, b, 64)
+        core.ub.mark_undefined(np.r_[0x4000 + 6:0x4000 + 8, 0x6000 + 100:0x6000 + 102])
+        asc.interleave(z0, z1, a, b, 64)
+        assert core.ub.written[0x4000:0x4080].all() and core.ub.written[0x6000:0x6080].all()
+        z = [v for i in range(64) for v in (i, 64 + i)]
+        assert z0.read().tolist() == z[:64] and z1.read().tolist() == z[64:]

@@ -443,6 +443,7 @@ class PairBinding:
         self.plan, self.footprints = plan, footprints
         self.spans = [(fp.lo, fp.hi) for fp in footprints]  # count forms: every operand is contiguous
         self.sources_seen = NEVER  # the shadow epoch in which every source byte was seen written
+        self.dsts_marked = NEVER  # the shadow epoch in which both destinations were marked written
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -468,10 +469,14 @@ class PairBinding:
         self._commit(ub, results)
 
     def _commit(self, ub, results: tuple[np.ndarray, np.ndarray]) -> None:
-        """Both destinations' bytes, computed before (nothing changed until here)."""
+        """Both destinations' bytes, computed before (nothing changed until here); marked written once per shadow
+        epoch (they stay written until it moves)."""
         for (lo, hi), result in zip(self.spans[:2], results, strict=True):
             ub.data[lo:hi] = result.view(np.uint8)
-            ub.mark_written(lo, hi)
+        if self.dsts_marked != ub.shadow_epoch:
+            for lo, hi in self.spans[:2]:
+                ub.mark_written(lo, hi)
+            self.dsts_marked = ub.shadow_epoch
 
 
 def mull_halves(dtype: DType, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
