@@ -41,3 +41,19 @@ CASES = [pytest.param(by_name("ascend", name), example, id=f"{name}[{number}]")
 @pytest.mark.parametrize(("entry", "example"), CASES)
 def test_a_mutated_example_runs_or_is_rejected_cleanly_on_the_950(entry, example):
     registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly(helper=ON_950, entry=entry, example=example)
+
+
+# Cast's fp4x2_e2m1_t lines (docs/semantics.md §5.33): the registry's cast examples run on the A2, which has none
+_FP4_SETUP = ("x = asc.LocalTensor(asc.bfloat16, asc.TPosition.VECIN, 0, 512)\n"
+              "z = asc.LocalTensor(asc.fp4x2_e2m1_t, asc.TPosition.VECOUT, 2048, 512)\n")
+FP4_EXAMPLES = (
+    _FP4_SETUP + "asc.cast(z, x, asc.RoundMode.CAST_RINT, 300)",
+    _FP4_SETUP + "asc.cast(z, x, asc.RoundMode.CAST_FLOOR, 128, 2, asc.UnaryRepeatParams(1, 1, 2, 8))",
+    _FP4_SETUP + "asc.cast(x, z, asc.RoundMode.CAST_NONE, [0x3333, 0xC0], 3, asc.UnaryRepeatParams(1, 1, 8, 2))",
+)
+
+
+@pytest.mark.parametrize("example", FP4_EXAMPLES, ids=range(len(FP4_EXAMPLES)))
+def test_a_mutated_fp4_cast_runs_or_is_rejected_cleanly_on_the_950(example):
+    registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly(helper=ON_950, entry=by_name("ascend", "cast"),
+                                                                     example=example)

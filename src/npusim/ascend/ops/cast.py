@@ -117,7 +117,8 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
                        count_form: bool, page: str = CAST_PAGE) -> str:
     """The product converts ``src``'s type to ``dst``'s with ``mode`` (Cast.md 数据类型): the
     rounding-mode name to use."""
-    source = f"{CAST_PAGE} 数据类型; {semantics('5.8')}"
+    fp4 = "float4_e2m1fn" in (dst.dtype.name, src.dtype.name)  # the 950's fp4x2_e2m1_t: its own section too
+    source = f"{CAST_PAGE} 数据类型; {semantics('5.8', '5.33') if fp4 else semantics('5.8')}"
     pairs = cast_pairs(core.chip)
     if pairs is None:
         raise unsupported_on(core.chip, name, "Cast", lambda c: cast_pairs(c) is not None,
@@ -479,7 +480,8 @@ cast = register(Instruction(
         "the A2/A3, 310P and 950 dequantises with set_deq_scale's half scale (roundMode ignored), an accuracy "
         "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.21).  int4b_t <-> half "
         "(A2/A3; half -> int4b_t on the 310P) packs two lanes a byte; counts and masks cover whole bytes "
-        "(docs/semantics.md §5.23).",
+        "(docs/semantics.md §5.23); so do the 950's int4b_t lines (§5.31) and its fp4x2_e2m1_t <-> bfloat16_t "
+        "lines (§5.33).",
 ))
 
 
