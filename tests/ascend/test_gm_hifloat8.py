@@ -228,6 +228,26 @@ def test_slice_copy_moves_the_codes_as_uint8_moves_its_bytes():
     assert got[:64] == codes[:64].tobytes() and got[64:128] == codes[192:256].tobytes()
 
 
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(1, 3), st.integers(0, 4), st.integers(0, 4),
+       st.sampled_from([-math.inf, 14.0, 0.0, math.nan]))
+@SETTINGS
+def test_nddma_moves_codes_and_pads_with_a_hifloat8_constant(seed, size, stride, left, right, constant):
+    """GMToUB多维数据搬运NDDMA(DataCopy).md (T any type; constantValue is a T): one loop of ``size`` codes
+    ``stride`` apart, ``left`` / ``right`` pads of the constant's code (the reference table's)."""
+    codes = _codes(seed, 64)
+    pad = ref.NAN if constant != constant else ref.NEG_INF if constant == -math.inf else ref.VALUES.index(
+        Fraction(constant))
+    expected = bytes([pad] * left) + codes[: size * stride : stride].tobytes() + bytes([pad] * right)
+    with asc.Core("950") as core:
+        core.ub_write(0, bytes([0x5A]) * 64)
+        ub = asc.LocalTensor(H8, VECIN, 0, 64)
+        info = asc.NdDmaLoopInfo([stride], [1], [size], [left], [right])
+        asc.data_copy(ub, _gm(codes), asc.NdDmaParams(info, constant))
+        assert core.ub_read(0, 64) == expected + bytes([0x5A]) * (64 - len(expected))
+        assert_rejected(core, ParameterRangeError, lambda: asc.data_copy(ub, _gm(codes), asc.NdDmaParams(info, 1.1)),
+                        "holds no such number")
+
+
 def test_data_copy_pad_and_nz2nd_reject_hifloat8():
     """The DataCopyPad pages list no hifloat8_t; NZ2ND's 8-bit rows are not modelled (as for int8)."""
     with asc.Core("950") as core:
@@ -286,7 +306,7 @@ def test_asc_copy_ub2gm_align_moves_codes(count, length, gm_extra):
     assert out.tobytes() == bytes(expected)
 
 
-def test_asc_copy_align_pad_value_must_be_a_byte_and_a2_has_no_hifloat8_prototype():
+def test_asc_copy_align_pad_value_must_be_a_byte_and_the_pages_without_a_hifloat8_prototype():
     with asc.Core("950") as core:
         ub = asc.LocalTensor(H8, VECIN, 0, 256)
         g = _gm(_codes(8, 256))
@@ -294,6 +314,9 @@ def test_asc_copy_align_pad_value_must_be_a_byte_and_a2_has_no_hifloat8_prototyp
         assert_rejected(core, ParameterRangeError, lambda: asc.asc_copy_gm2ub_align(ub, g, 1, 20, 2, 0, True, 0,
                                                                                      20, 32),
                         "int8_t", "asc_set_copy_pad_val.md")
+        # asc_ndim_copy_gm2ub.md has no hifloat8_t prototype
+        assert_rejected(core, UnsupportedError, lambda: asc.asc_ndim_copy_gm2ub(ub, g, 8, 1, 1, 1, 1, 0, 0, True, 0),
+                        "no prototype", "asc_ndim_copy_gm2ub.md")
     with asc.Core("A2") as core:
         ub = asc.LocalTensor(H8, VECIN, 0, 256)
         g = _gm(_codes(8, 256))
