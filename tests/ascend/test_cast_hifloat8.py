@@ -93,7 +93,6 @@ def test_host_write_takes_exactly_the_types_values_and_rejects_the_others():
                         "holds no such value", value=near)
         t.write(np.array([Fraction(7, 4), 2**15, Fraction(1, 2**22)], dtype=object))  # exact values are taken
         assert core.ub_read(0, 3) == bytes([0x0E, 0x6E, 0x01])
-        assert_rejected(core, UnsupportedError, lambda: asc.gm_alloc(H8, 64), "not modelled")
         assert_rejected(core, UnsupportedError, lambda: t.get_value(0), "not modelled")
         assert_rejected(core, UnsupportedError, lambda: t.set_value(0, 1.0), "not modelled")
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from npusim import ascend as asc
-from npusim.errors import OutOfBoundsError, UnsupportedError
+from npusim.errors import OutOfBoundsError, ParameterRangeError, UnsupportedError
 
 F32 = asc.float32
 VECIN = asc.TPosition.VECIN
@@ -205,3 +205,26 @@ def test_torch_tensors_npusim_cannot_hold_are_unsupported_errors_naming_the_argu
     g = asc.GlobalTensor()  # a plain complex64 tensor is GM memory of complex64 elements (docs/semantics.md §5.29)
     g.set_global_buffer(torch.tensor([1 + 2j, -3j], dtype=torch.complex64))
     assert g.dtype is asc.complex64
+
+
+def test_host_write_of_gm_converts_as_local_tensor_write():
+    """GlobalAddress.write: floats rounded once to nearest even, integers in range, nothing written on a rejection;
+    the bytes are those LocalTensor.write stores for the same values."""
+    half = asc.gm_alloc(asc.float16, 4)
+    half.write([1.0, 2049.0, -0.0])  # 2049 is a tie between 2048 and 2050: even mantissa, 2048
+    assert half.read(3).view(np.uint16).tolist() == [0x3C00, 0x6800, 0x8000]
+    codes = np.zeros(4, np.int8)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(codes)
+    address = g.address
+    (address + 1).write([-128, 127])
+    assert codes.tolist() == [0, -128, 127, 0]
+    with pytest.raises(ParameterRangeError):
+        address.write([1, 300])
+    with pytest.raises(OutOfBoundsError):
+        (address + 3).write([1, 2])
+    assert codes.tolist() == [0, -128, 127, 0]
+    with asc.Core("A2") as core:
+        t = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 16)
+        t.write([1.0, 2049.0, -0.0])
+        assert core.ub_read(0, 6) == half.read(3).tobytes()

@@ -36,6 +36,7 @@ from .runtime import (
     get_block_idx,
     get_block_num,
     gm_alloc,
+    gm_codes,
     jit,
 )
 from .tensor import LocalTensor
@@ -142,7 +143,8 @@ __all__ = [
     "VA5", "VA6", "VA7", "VaReg", "VdeqInfo", "bfloat16", "complex32", "complex64", "current_core", "double",
     "float16", "float32",
     "float64", "asc_ndim_pad_count_config",
-    "float_", "fp4x2_e2m1_t", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half",
+    "float_", "fp4x2_e2m1_t", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "gm_codes",
+    "half",
     "hifloat8",
     "instructions",
     "int4b_t", "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32",

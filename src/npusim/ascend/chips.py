@@ -481,20 +481,20 @@ _ROWS = (
         vector_dtypes=_950_VECTOR,
         float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
         # UBToUB连续数据搬运 / UBToUB高维切分数据搬运(DataCopy).md list hifloat8_t (its codes move as bytes, §5.32);
-        # GM与UB连续数据搬运 says b8 (a GM buffer of hifloat8 is not modelled: gm_alloc rejects it)
+        # GM与UB连续 / 高维切分数据搬运(DataCopy).md say b8, which hifloat8_t is (a GM buffer of it: gm_codes, gm_alloc)
         data_copy_dtypes=B8_TO_B64 | COMPLEX | {"hifloat8"},
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
         loop_mode_api=True,
         gatherb_dtypes=B8_TO_B64 - {"float64"},
         reduce_sum_spr=True,
-        # the pages' bool and fp8_e8m0_t are not modelled; their hifloat8_t would need a GM buffer of it, which is
-        # not modelled (gm_alloc; docs/semantics.md §5.32, "Moving hifloat8_t elements")
-        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"} | COMPLEX,
-        nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "complex32"},
-        nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2"} | COMPLEX,
+        # the pages' bool and fp8_e8m0_t are not modelled; their hifloat8_t moves as its 1-byte codes (a GM buffer
+        # of it: gm_codes / gm_alloc; docs/semantics.md §5.32, "Moving hifloat8_t elements")
+        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2", "hifloat8"} | COMPLEX,
+        nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "hifloat8", "complex32"},
+        nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2", "hifloat8"} | COMPLEX,
         nz_copy_unmodelled={f"nz2nd:{name}": "(dav_3510 DataCopyUB2GMNZ2NDImplBase) reads 8-bit NZ rows 32 bytes "
                                              "apart, the page 16 elements"
-                            for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2")},
+                            for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2", "hifloat8")},
         pad_value_api=True,
         copy_pad_fills_first=True,
         data_copy_zero_nop=True,

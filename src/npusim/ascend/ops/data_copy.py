@@ -49,7 +49,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...dtypes import DType
+from ...dtypes import CodedDType, DType
 from ...engine.plan import SelfBinding
 from ...engine.registry import Instruction, register
 from ...engine.trace import ByteRange
@@ -743,7 +743,22 @@ def pad_fill_bits(instruction: str, fill, dtype: DType) -> np.ndarray:
     if isinstance(fill, PadBits):
         low = fill.bits & ((1 << (8 * dtype.itemsize)) - 1)
         return np.frombuffer(low.to_bytes(dtype.itemsize, "little"), dtype=np.uint8)
+    if isinstance(dtype, CodedDType):
+        return _code_pad_bits(instruction, fill, dtype)
     return scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
+
+
+def _code_pad_bits(instruction: str, fill, dtype: DType) -> np.ndarray:
+    """The padding byte of a ``hifloat8`` copy: asc_set_copy_pad_val.md (the 950) has no hifloat8_t overload, its
+    data "需转换成int8_t" first, so the register holds the code as a 1-byte integer (``int8_t`` or ``uint8_t``: the
+    same byte) and the pads are that byte (docs/semantics.md §5.32)."""
+    integral = isinstance(fill, (numbers.Integral, np.integer)) and not isinstance(fill, (bool, np.bool_))
+    if not integral or not -128 <= int(fill) <= 255:
+        raise ParameterRangeError(instruction, "padding value", fill, f"a {dtype} copy pads with the padding "
+                                  "register's byte: the code, set as an int8_t (asc_set_copy_pad_val has no "
+                                  f"{dtype} overload)", "integers in [-128, 255] (int8_t or uint8_t)",
+                                  f"{pages.C_API_DATAMOVE}/asc_set_copy_pad_val.md 功能说明; {semantics('5.32')}")
+    return np.array([int(fill) & 0xFF], dtype=np.uint8)
 
 
 PAD_VALUE_POSITIONS = frozenset({TPosition.MAX, TPosition.VECIN, TPosition.VECOUT})

@@ -8,11 +8,12 @@ are in :mod:`npusim.ascend.ops`).
 """
 
 from .auto import LocalTensorAuto
-from .gm import GlobalAddress, GlobalTensor, GmBuffer, gm_alloc
+from .gm import GlobalAddress, GlobalTensor, GmBuffer, gm_alloc, gm_codes
 from .launch import ConstExpr, JitFunction, Launch, get_block_idx, get_block_num, jit
 from .pipe import TBuf, TBufPool, TPipe, TQue, TQueBind, get_tpipe_ptr
 
 __all__ = [
     "ConstExpr", "GlobalAddress", "GlobalTensor", "GmBuffer", "JitFunction", "Launch", "LocalTensorAuto", "TBuf",
-    "TBufPool", "TPipe", "TQue", "TQueBind", "get_block_idx", "get_block_num", "get_tpipe_ptr", "gm_alloc", "jit",
+    "TBufPool", "TPipe", "TQue", "TQueBind", "get_block_idx", "get_block_num", "get_tpipe_ptr", "gm_alloc", "gm_codes",
+    "jit",
 ]

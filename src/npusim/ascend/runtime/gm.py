@@ -12,6 +12,8 @@ Three objects, each with one job:
   never-written, so reading it before writing is reported like an uninitialised UB read.
 * :class:`GlobalAddress` — what a kernel parameter receives for an array: a typed pointer
   (buffer, element offset).  ``addr + n`` moves it ``n`` elements, as in pyasc.
+* :func:`gm_codes` — GM of a type numpy has no type for (``hifloat8``) over a ``uint8`` array of its codes;
+  :func:`gm_alloc` makes a fresh one.  Host reads give its values, host writes take only values it holds.
 * :class:`GlobalTensor` — pyasc's ``GlobalTensor``: ``set_global_buffer(addr, size)``,
   ``g[offset:]``, ``get_value`` / ``set_value``.
 
@@ -30,10 +32,10 @@ import numpy as np
 
 from ...dtypes import DTYPES, CodedDType, DType, from_numpy, is_little_endian, uint_of_bits
 from ...engine.trace import ByteRange
-from ...errors import GmPastEndWarning, OutOfBoundsError, RuntimeMisuseError, UnsupportedError
+from ...errors import GmPastEndWarning, OutOfBoundsError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
 from ...memory import Memory, UninitPolicy, require_uninit_policy, user_stacklevel
 from ...sources import semantics
-from ...validate import require_int
+from ...validate import require_int, to_elements
 from .. import pages
 from ..core import active_core
 from ..scalars import scalar_bits
@@ -41,7 +43,7 @@ from ..shape_info import ShapeInfo, require_shape_info
 from ..types import CacheMode, CacheRwMode
 
 __all__ = ["GlobalAddress", "GlobalTensor", "GmBuffer", "as_global_address", "device_allocation_bytes", "gm_alloc",
-           "is_array_like"]
+           "gm_codes", "is_array_like"]
 
 GM_ALLOC_MAX_BYTES = 1 << 32
 GM_SOURCE = f"{pages.SET_GLOBAL_BUFFER} 参数说明; {semantics('5.4')}"
@@ -52,8 +54,10 @@ DEVICE_SLACK_BYTES = 512  # the launch asks the device for nbytes + 512 and alig
 HUGE_PAGE_BYTES = 2 << 20  # huge-page allocations (tensors over 2 KiB) come in whole 2 MiB
 SMALL_PAGE_BYTES = 4 << 10  # assumed page of the default policy (documents give none), see §10.7
 PastEndPolicy = Literal["strict", "hardware"]
+CODED_GM_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (hifloat8_t, 表6); {semantics('5.32')}"
 GM_DTYPES = ("int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64, float8_e4m3fn, float8_e5m2, "
-             "complex64, complex32 (docs/semantics.md §5.29)")
+             "complex64, complex32 (docs/semantics.md §5.29); hifloat8: gm_codes over a uint8 array of its codes "
+             "(§5.32)")
 
 
 class GmBuffer:
@@ -140,6 +144,12 @@ class GmBuffer:
         memory see each other's writes, exactly as with contiguous arrays.
         """
         host, dtype = _host_array(array, name)
+        return cls._over(host, dtype, name, uninit)
+
+    @classmethod
+    def _over(cls, host: np.ndarray, dtype: DType, name: str, uninit: UninitPolicy) -> GmBuffer:
+        """A buffer of ``dtype`` elements over the caller's array ``host`` (its elements of ``dtype``'s storage
+        type), in place when it is C-contiguous little-endian, else through a :class:`HostCopy`."""
         writable = bool(host.flags.writeable)
         if host.flags.c_contiguous and is_little_endian(host.dtype):
             raw = host.reshape(-1).view(np.uint8)
@@ -280,22 +290,45 @@ def gm_alloc(dtype: DType, count: int, name: str = "GM workspace", uninit: Unini
     """A fresh GM allocation of ``count`` elements that no one has written yet.
 
     Reading it before writing is reported like an uninitialised UB read.  Useful for
-    workspaces; :meth:`GlobalAddress.read` returns its contents on the host.
+    workspaces; :meth:`GlobalAddress.read` returns its contents on the host, :meth:`GlobalAddress.write`
+    fills it.  A ``hifloat8`` allocation holds codes (docs/semantics.md §5.32).
     """
     if not isinstance(dtype, DType):
         raise TypeError(f"gm_alloc: dtype must be an npusim dtype such as asc.float32, got {dtype!r}")
     if dtype.bits < 8:
         raise UnsupportedError("gm_alloc", "dtype", dtype.name, "npusim's GM holds whole-byte elements",
                                "int8 ... float64 (a packed int4b_t's bytes as uint8)", semantics("5.23"))
-    if isinstance(dtype, CodedDType):
-        raise UnsupportedError("gm_alloc", "dtype", dtype.name, "a GM buffer of hifloat8_t is not modelled (its host "
-                               "reads would need the code table)", "a uint8 allocation, which holds the codes",
-                               semantics("5.32"))
     count = require_int("gm_alloc", "count", count, 0, GM_ALLOC_MAX_BYTES // dtype.itemsize, HOST_SOURCE,
                         rule="npusim holds GM in host memory, at most 4 GiB per allocation")
     uninit = require_uninit_policy("gm_alloc", uninit)
     memory = Memory.over(np.zeros(count * dtype.itemsize, dtype=np.uint8), name, uninit, written=False)
     return GlobalAddress(GmBuffer(name, memory, dtype, True), 0, dtype)
+
+
+def gm_codes(codes: Any, dtype: DType, name: str = "GM codes", uninit: UninitPolicy = "warn") -> GlobalAddress:
+    """GM memory of the coded type ``dtype`` (``asc.hifloat8``) over the caller's array of its codes.
+
+    numpy and torch have no ``hifloat8_t``: its elements are held as their ``uint8`` codes (docs/semantics.md
+    §5.32), so an array cannot say it holds them; this says it.  ``codes`` is a ``uint8`` numpy array or CPU torch
+    tensor, used as :meth:`GmBuffer.from_array` uses an array (in place when C-contiguous): what a kernel writes
+    to the returned address lands in it as codes.  :meth:`GlobalAddress.read` gives the values (float32, exact),
+    :meth:`GlobalAddress.write` takes values the type holds exactly.  The element type an instruction accepts is
+    its page's (on the 950 DataCopy's rows list hifloat8_t; other products reject it).
+    """
+    if not isinstance(dtype, DType):
+        raise TypeError(f"gm_codes: dtype must be an npusim dtype such as asc.hifloat8, got {dtype!r}")
+    if not isinstance(dtype, CodedDType):
+        raise UnsupportedError("gm_codes", "dtype", dtype.name, "gm_codes is for a type numpy has no type for, held "
+                               "as its codes; an array of this type is GM memory of it as it is",
+                               "hifloat8 (for other types: set_global_buffer(array) or a kernel argument)",
+                               CODED_GM_SOURCE)
+    host = _to_numpy(codes, "gm_codes codes")
+    if host.dtype != dtype.np_dtype:
+        raise UnsupportedError("gm_codes", "codes dtype", str(host.dtype), f"{dtype} elements are held as their "
+                               f"1-byte codes (values are written with GlobalAddress.write)", "uint8 (numpy or torch)",
+                               CODED_GM_SOURCE)
+    buffer = GmBuffer._over(host, dtype, name, require_uninit_policy("gm_codes", uninit))
+    return GlobalAddress(buffer, 0, dtype)
 
 
 class GlobalAddress:
@@ -338,10 +371,48 @@ class GlobalAddress:
                                    f"[0x0, {self.buffer.nbytes:#x})", GM_SOURCE)
         stop = start + count * self.dtype.itemsize
         self.buffer.sync_from_host(start, stop)
-        return self.buffer.memory.data[start:stop].view(self.dtype.np_dtype).copy()
+        raw = self.buffer.memory.data[start:stop]
+        if isinstance(self.dtype, CodedDType):  # the codes' values, all exact in float32 (§5.32)
+            return self.dtype.decode(raw)
+        return raw.view(self.dtype.np_dtype).copy()
+
+    def write(self, values) -> None:
+        """Host write: ``values`` (converted to the element type) into the elements from here on, marked written.
+
+        A float type gets each value rounded once to nearest even, an integer type integers in its range (as
+        ``LocalTensor.write``); a coded type (``hifloat8``) only values it holds exactly, NaN and ±infinity
+        included, stored as their codes (§5.32: rounding to it is ``cast``'s, with a RoundMode).  Nothing is
+        written when a value is rejected.
+        """
+        dtype = self.dtype
+        if isinstance(dtype, CodedDType):
+            array = _coded_elements("GlobalAddress.write", values, dtype)
+        else:
+            array = np.ascontiguousarray(to_elements("GlobalAddress.write", "values", values, dtype.np_dtype,
+                                                     GM_SOURCE))
+        start = self.byte_offset
+        stop = start + array.size * dtype.itemsize
+        if start < 0 or stop > self.buffer.nbytes:
+            raise OutOfBoundsError("GlobalAddress.write", "GM byte range", f"[{start:#x}, {stop:#x})",
+                                   f"the values do not fit {self.buffer.name}", f"[0x0, {self.buffer.nbytes:#x})",
+                                   GM_SOURCE)
+        self.buffer.require_writable("GlobalAddress.write", "address")
+        self.buffer.memory.write_bytes(start, array.view(np.uint8), who="GlobalAddress.write")
+        self.buffer.sync_to_host(start, stop)
 
     def __repr__(self) -> str:
         return f"GlobalAddress({self.buffer.name}, offset={self.offset}, dtype={self.dtype})"
+
+
+def _coded_elements(instruction: str, values, dtype: CodedDType) -> np.ndarray:
+    """The codes of ``values``, each a value the coded type holds exactly (§5.32, as ``LocalTensor.write``)."""
+    array = to_elements(instruction, "values", values, np.dtype(np.float64), CODED_GM_SOURCE)
+    held = dtype.holds(array)
+    if not held.all():
+        raise ParameterRangeError(instruction, "values", float(array[~held][0]), f"{dtype} holds no such value "
+                                  "(host writes are exact; cast() rounds to it with a RoundMode)",
+                                  f"one of the {dtype}'s 256 code values", CODED_GM_SOURCE)
+    return dtype.encode(array)
 
 
 def _element_offset(instruction: str, offset) -> int:
@@ -487,6 +558,7 @@ class GlobalTensor:
     # ------------------------------------------------------ scalar access
     def get_value(self, offset: int):
         """Element ``offset`` as a numpy scalar (a scalar GM read)."""
+        _no_coded_scalar("GlobalTensor.get_value", self.dtype)
         offset = require_int("GlobalTensor.get_value", "offset", offset, 0, 1 << 48, GM_SOURCE)
         start = self.check_span("GlobalTensor.get_value", "offset", offset, 1)
         stop = start + self.dtype.itemsize
@@ -498,6 +570,7 @@ class GlobalTensor:
 
     def set_value(self, offset: int, value) -> None:
         """Write element ``offset`` (converted to the tensor's dtype, floats rounding to nearest even)."""
+        _no_coded_scalar("GlobalTensor.set_value", self.dtype)
         offset = require_int("GlobalTensor.set_value", "offset", offset, 0, 1 << 48, GM_SOURCE)
         start = self.check_span("GlobalTensor.set_value", "offset", offset, 1)
         self.buffer.require_writable("GlobalTensor.set_value", "tensor")
@@ -549,6 +622,14 @@ def _check_extent(instruction: str, operand: str, address: GlobalAddress, start:
             instruction, f"{operand} GM byte range", f"[{base + start:#x}, {base + stop:#x})",
             f"the access lies outside {buffer.name}", f"[0x0, {buffer.nbytes:#x})", GM_SOURCE,
         )
+
+
+def _no_coded_scalar(instruction: str, dtype: DType) -> None:
+    """A scalar access of a ``hifloat8_t`` element is not modelled, in GM as in UB (§5.32)."""
+    if isinstance(dtype, CodedDType):
+        raise UnsupportedError(instruction, "tensor dtype", dtype.name, "a scalar access of a hifloat8_t element is "
+                               "not modelled (numpy has no scalar type for it)", "GlobalAddress.read / write, or a "
+                               "DataCopy to UB", CODED_GM_SOURCE)
 
 
 def _scalar_access(instruction: str, buffer: GmBuffer, start: int, stop: int, write: bool) -> None:
