@@ -4,9 +4,14 @@ access-record tests): its cores, memories, state, and how a tensor operand is mu
 A core for an instruction example is an A2 core (the default chip, which the examples are written
 for) whose whole UB holds random bytes, all marked written, tracing.  Its memories, by the record
 space their byte ranges name: ``"UB"``.
+
+:func:`on_product` is the same helper with cores of another product: for the examples an instruction
+registers for one product (``Instruction.examples_on``) and for the instructions only it has.
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -25,6 +30,19 @@ def new_core() -> asc.Core:
     core.ub.data[:] = _UB_FILL[: core.ub.size_bytes]
     core.ub.written[:] = 1
     return core
+
+
+def on_product(chip: str) -> SimpleNamespace:
+    """This module's helper whose cores are ``chip``'s (the whole UB random bytes, all marked written, tracing)."""
+
+    def new_product_core() -> asc.Core:
+        core = asc.Core(chip, trace=True)
+        core.ub.data[:] = np.random.default_rng(7).integers(0, 256, core.ub.size_bytes, dtype=np.uint8)
+        core.ub.written[:] = 1
+        return core
+
+    return SimpleNamespace(VENDOR=VENDOR, NAMESPACE=NAMESPACE, new_core=new_product_core, memories=memories,
+                           registers=registers, state=state, mutated_operand=mutated_operand)
 
 
 def memories(core: asc.Core) -> dict[tuple[str, str | None], Memory]:

@@ -1,43 +1,59 @@
-"""The registry fuzz (``test_fuzz_registry.py``) of the instructions only the 950 has, on a 950 core.
+"""The registry fuzz (``test_fuzz_registry.py``) of what only the 950 has, on a 950 core.
 
-``tests/ascend/poisoned_core.py`` makes A2 cores (the examples' default product), where every call of
-these instructions is rejected as unsupported: here the same mutated examples run where they exist.
+``tests/ascend/poisoned_core.py`` makes A2 cores (the examples' default product), where every call of these
+instructions, and every dtype row and call form only the 950 has, is rejected as unsupported: here the same
+mutated examples run where they exist.  Two kinds of case, both from the registry:
+
+* every example of the instructions only the 950 has (``NAMES``; the C API data movement's in
+  ``test_fuzz_registry_950_c_api_move.py``);
+* every example an instruction registers for the 950 (``Instruction.examples_on["950"]``: the complex32 /
+  complex64, hifloat8_t and int4b_t rows, the scalar-first forms, asc_transto5hd), fuzzed with
+  ``PRODUCT_EXAMPLES`` mutations each (fewer than the A2 examples' 40: the suite's time, docs/architecture.md).
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import os
 
-import numpy as np
 import pytest
+from hypothesis import given, settings
 
-from npusim import ascend as asc
-from npusim.engine.registry import by_name
+from npusim import ascend as _ascend  # noqa: F401  (registers the instructions)
+from npusim.engine.registry import by_name, instructions
 
 from ..ascend import poisoned_core
 from . import test_fuzz_registry as registry_fuzz
+from .harness import FUZZ_SETTINGS
+from .strategies import TAPES, Tape
 
-# tests/ascend/test_elementwise_isasi.py; the shifts' examples include their 950-only tensor form
-NAMES = ("neg", "prelu", "abs_sub", "exp_sub", "mull", "ands", "ors", "muls_cast", "truncate", "shift_left",
-         "shift_right", "interleave", "de_interleave", "adds", "subs", "muls", "divs", "maxs", "mins",
-         "sort_with_config")
+PRODUCT = "950"
+#: the C API data movement's name prefixes (fuzzed in test_fuzz_registry_950_c_api_move.py)
+C_API_MOVE = ("asc_copy_gm2ub", "asc_copy_ub2", "asc_set_gm2ub", "asc_set_ub2gm", "asc_set_ndim", "asc_ndim",
+              "asc_set_copy_pad_val")
+NAMES = [entry.name for entry in instructions("ascend")
+         if list(entry.products) == [PRODUCT] and not entry.name.startswith(C_API_MOVE)]
+PRODUCT_EXAMPLES = int(os.environ.get("NPUSIM_FUZZ_REGISTRY_PRODUCT_EXAMPLES", "15"))
 
-
-def _new_950_core() -> asc.Core:
-    core = asc.Core("950", trace=True)
-    fill = np.random.default_rng(7).integers(0, 256, core.ub.size_bytes, dtype=np.uint8)
-    core.ub.data[:] = fill
-    core.ub.written[:] = 1
-    return core
-
-
-ON_950 = SimpleNamespace(**{name: getattr(poisoned_core, name) for name in
-                            ("VENDOR", "NAMESPACE", "memories", "registers", "state", "mutated_operand")},
-                         new_core=_new_950_core)
+ON_950 = poisoned_core.on_product(PRODUCT)
 CASES = [pytest.param(by_name("ascend", name), example, id=f"{name}[{number}]")
          for name in NAMES for number, example in enumerate(by_name("ascend", name).examples)]
+PRODUCT_CASES = [pytest.param(entry, example, id=f"{entry.name}@{PRODUCT}[{number}]")
+                 for entry in instructions("ascend")
+                 for number, example in enumerate(entry.examples_on.get(PRODUCT, ()))]
+
+
+def test_the_950s_own_instructions_are_found():
+    assert {"neg", "subs", "truncate", "interleave", "sort_with_config", "nd_dma_dci"} <= set(NAMES)
 
 
 @pytest.mark.parametrize(("entry", "example"), CASES)
 def test_a_mutated_example_runs_or_is_rejected_cleanly_on_the_950(entry, example):
     registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly(helper=ON_950, entry=entry, example=example)
+
+
+@pytest.mark.parametrize(("entry", "example"), PRODUCT_CASES)
+@settings(FUZZ_SETTINGS, max_examples=PRODUCT_EXAMPLES)
+@given(tape=TAPES)
+def test_a_mutated_950_example_runs_or_is_rejected_cleanly(entry, example, tape: Tape):
+    registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly.hypothesis.inner_test(
+        helper=ON_950, entry=entry, example=example, tape=tape)
