@@ -7,24 +7,19 @@ mutated examples run where they exist.  Two kinds of case, both from the registr
 * every example of the instructions only the 950 has (``NAMES``; the C API data movement's in
   ``test_fuzz_registry_950_c_api_move.py``);
 * every example an instruction registers for the 950 (``Instruction.examples_on["950"]``: the complex32 /
-  complex64, hifloat8_t and int4b_t rows, the scalar-first forms, asc_transto5hd), fuzzed with
-  ``PRODUCT_EXAMPLES`` mutations each (fewer than the A2 examples' 40: the suite's time, docs/architecture.md).
+  complex64, hifloat8_t and int4b_t rows, the scalar-first forms, asc_transto5hd), and for any other product
+  on that product's cores.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from hypothesis import given, settings
 
 from npusim import ascend as _ascend  # noqa: F401  (registers the instructions)
 from npusim.engine.registry import by_name, instructions
 
 from ..ascend import poisoned_core
 from . import test_fuzz_registry as registry_fuzz
-from .harness import FUZZ_SETTINGS
-from .strategies import TAPES, Tape
 
 PRODUCT = "950"
 #: the C API data movement's name prefixes (fuzzed in test_fuzz_registry_950_c_api_move.py)
@@ -32,14 +27,15 @@ C_API_MOVE = ("asc_copy_gm2ub", "asc_copy_ub2", "asc_set_gm2ub", "asc_set_ub2gm"
               "asc_set_copy_pad_val")
 NAMES = [entry.name for entry in instructions("ascend")
          if list(entry.products) == [PRODUCT] and not entry.name.startswith(C_API_MOVE)]
-PRODUCT_EXAMPLES = int(os.environ.get("NPUSIM_FUZZ_REGISTRY_PRODUCT_EXAMPLES", "15"))
 
 ON_950 = poisoned_core.on_product(PRODUCT)
 CASES = [pytest.param(by_name("ascend", name), example, id=f"{name}[{number}]")
          for name in NAMES for number, example in enumerate(by_name("ascend", name).examples)]
-PRODUCT_CASES = [pytest.param(entry, example, id=f"{entry.name}@{PRODUCT}[{number}]")
-                 for entry in instructions("ascend")
-                 for number, example in enumerate(entry.examples_on.get(PRODUCT, ()))]
+#: every product's examples (the 950's, so far), each on its own product's cores
+PRODUCT_CASES = [pytest.param(ON_950 if product == PRODUCT else poisoned_core.on_product(product), entry, example,
+                              id=f"{entry.name}@{product}[{number}]")
+                 for entry in instructions("ascend") for product, examples in entry.examples_on.items()
+                 for number, example in enumerate(examples)]
 
 
 def test_the_950s_own_instructions_are_found():
@@ -51,9 +47,6 @@ def test_a_mutated_example_runs_or_is_rejected_cleanly_on_the_950(entry, example
     registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly(helper=ON_950, entry=entry, example=example)
 
 
-@pytest.mark.parametrize(("entry", "example"), PRODUCT_CASES)
-@settings(FUZZ_SETTINGS, max_examples=PRODUCT_EXAMPLES)
-@given(tape=TAPES)
-def test_a_mutated_950_example_runs_or_is_rejected_cleanly(entry, example, tape: Tape):
-    registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly.hypothesis.inner_test(
-        helper=ON_950, entry=entry, example=example, tape=tape)
+@pytest.mark.parametrize(("helper", "entry", "example"), PRODUCT_CASES)
+def test_a_mutated_product_example_runs_or_is_rejected_cleanly(helper, entry, example):
+    registry_fuzz.test_a_mutated_example_runs_or_is_rejected_cleanly(helper=helper, entry=entry, example=example)

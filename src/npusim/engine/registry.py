@@ -99,9 +99,11 @@ class Instruction:
             ``core`` the active core).  They run on the vendor's default product (Ascend's A2,
             Sophgo's BM1684X), or, for an instruction that product lacks, on one that has it.
             docs/api.md shows the first; the access-record tests run them all.
-        examples_on: examples of what only some products have, by product name
-            (``{"950": (snippet, ...)}``): dtype rows and call forms the default product rejects
-            (the 950's complex32 lanes, its hifloat8_t Cast lines), written as ``examples`` are.
+        examples_on: examples for named products, by product name (``{"950": (snippet, ...)}``),
+            written as ``examples`` are: the dtype rows and call forms the default product rejects
+            (the 950's complex32 lanes, its hifloat8_t Cast lines, the scalar-first forms), and calls
+            the product lowers its own way (the 950's int4b_t casts) or lists as its own too
+            (asc_transto5hd on the 950).
             The generated tests run each on a core of its product (the fuzz:
             ``tests/fuzz/test_fuzz_registry_950.py``; the access records:
             ``tests/engine/test_access_records.py``); docs/api.md shows none of them.

@@ -746,8 +746,9 @@ def _examples(op: VectorOp) -> tuple[str, ...]:
 #: (element type, scalar) of the 950's complex count-form examples (docs/semantics.md §5.29): each instruction
 #: one of the two types, half of them complex32 (whose steps saturate in half)
 _COMPLEX_EXAMPLES = {"add": ("complex64", None), "sub": ("complex32", None), "mul": ("complex32", None),
-                     "div": ("complex64", None), "adds": ("complex64", "1.5 - 2j"), "muls": ("complex32", "0.5 + 0.25j"),
-                     "subs": ("complex32", "3 + 1j"), "divs": ("complex64", "-0.75j")}
+                     "div": ("complex64", None), "adds": ("complex64", "1.5 - 2j"),
+                     "muls": ("complex32", "0.5 + 0.25j"), "subs": ("complex32", "3 + 1j"),
+                     "divs": ("complex64", "-0.75j")}
 
 
 def _complex_example(name: str) -> str:
@@ -777,7 +778,8 @@ def _examples_950(op: VectorOp) -> tuple[str, ...]:
     if op.name == "abs":  # |z|: complex32 -> half, complex64 -> float
         examples += tuple(f"x = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 0, 128)\n"
                           f"z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 2048, 128)\n"
-                          f"asc.{op.name}(z, x, 100)" for src, dst in (("complex32", "float16"), ("complex64", "float32")))
+                          f"asc.{op.name}(z, x, 100)"
+                          for src, dst in (("complex32", "float16"), ("complex64", "float32")))
     if op.name == "duplicate":  # count form: a complex scalar; a hifloat8_t value (§5.32)
         examples += ("z = asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 0, 128)\n"
                      f"asc.{op.name}(z, 1 - 0.5j, 100)",
@@ -813,7 +815,8 @@ def _register(op: VectorOp):
         op.name, "ascend", op.family, "V", forms,
         lambda core, form, values, op=op: _compile_with_flexible(op, core, form, values), f"{op.doc}",
         support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
-        summary=op.summary, examples=_examples(op), examples_on={"950": on_950} if (on_950 := _examples_950(op)) else {},
+        summary=op.summary, examples=_examples(op),
+        examples_on={"950": on_950} if (on_950 := _examples_950(op)) else {},
         per_call=frozenset({"scalar", "src0", "src1"} if flexible else {"scalar"}),
         plan_context=_shift_plan_context if op.shifts else flexible_plan_context if flexible else mask_plan_context,
         fast_context=mask_fast_context, doc=doc,
