@@ -18,7 +18,8 @@ A vendor takes part with a small helper module (``tests/sophgo/poisoned_core.py`
 The examples an instruction registers for one product (``Instruction.examples_on``) run the same way on a
 core of that product: a vendor in :data:`PRODUCT_HELPERS` gives, per product name, a helper as above
 (``tests/ascend/poisoned_core.on_product``; Ascend's own ``examples`` have their family's record tests,
-``tests/ascend/test_*_records.py``).
+``tests/ascend/test_*_records.py``), and so do the 950's AscendQuant and SoftMax examples
+(``tests/ascend/adv_examples.py``: the ``asc.adv`` APIs are not registry instructions).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import pytest
 from npusim.engine import caches
 from npusim.engine.registry import Instruction, instructions
 
+from ..ascend import adv_examples
 from ..ascend import poisoned_core as ascend
 from ..sophgo import poisoned_core as sophgo
 
@@ -51,7 +53,7 @@ def _cases():
             for number, example in enumerate(entry.examples):
                 yield pytest.param(helper, entry, example, id=f"{entry.name}[{number}]")
     for vendor, on_product in PRODUCT_HELPERS.items():
-        for entry in instructions(vendor):
+        for entry in (*instructions(vendor), *(adv_examples.ENTRIES if vendor == "ascend" else ())):
             for product, examples in entry.examples_on.items():
                 for number, example in enumerate(examples):
                     yield pytest.param(on_product(product), entry, example, id=f"{entry.name}@{product}[{number}]")

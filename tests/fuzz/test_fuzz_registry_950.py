@@ -8,7 +8,8 @@ mutated examples run where they exist.  Two kinds of case, both from the registr
   ``test_fuzz_registry_950_c_api_move.py``);
 * every example an instruction registers for the 950 (``Instruction.examples_on["950"]``: the complex32 /
   complex64, hifloat8_t and int4b_t rows, the scalar-first forms, asc_transto5hd), and for any other product
-  on that product's cores.
+  on that product's cores; and the examples of the 950's AscendQuant and SoftMax forms
+  (``tests/ascend/adv_examples.py``: the ``asc.adv`` APIs are not registry instructions).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from npusim import ascend as _ascend  # noqa: F401  (registers the instructions)
 from npusim.engine.registry import by_name, instructions
 
-from ..ascend import poisoned_core
+from ..ascend import adv_examples, poisoned_core
 from . import test_fuzz_registry as registry_fuzz
 
 PRODUCT = "950"
@@ -31,11 +32,12 @@ NAMES = [entry.name for entry in instructions("ascend")
 ON_950 = poisoned_core.on_product(PRODUCT)
 CASES = [pytest.param(by_name("ascend", name), example, id=f"{name}[{number}]")
          for name in NAMES for number, example in enumerate(by_name("ascend", name).examples)]
-#: every product's examples (the 950's, so far), each on its own product's cores
+#: every product's examples (the 950's, so far), each on its own product's cores; with the 950's AscendQuant and
+#: SoftMax forms (not registry instructions: tests/ascend/adv_examples.py)
 PRODUCT_CASES = [pytest.param(ON_950 if product == PRODUCT else poisoned_core.on_product(product), entry, example,
                               id=f"{entry.name}@{product}[{number}]")
-                 for entry in instructions("ascend") for product, examples in entry.examples_on.items()
-                 for number, example in enumerate(examples)]
+                 for entry in (*instructions("ascend"), *adv_examples.ENTRIES)
+                 for product, examples in entry.examples_on.items() for number, example in enumerate(examples)]
 
 
 def test_the_950s_own_instructions_are_found():
