@@ -32,8 +32,17 @@ def new_core() -> asc.Core:
     return core
 
 
+#: element types only some products have, which a mutated tensor operand of theirs may take too
+_PRODUCT_TYPES = {"950": (asc.complex32, asc.complex64, asc.hifloat8)}
+
+
 def on_product(chip: str) -> SimpleNamespace:
-    """This module's helper whose cores are ``chip``'s (the whole UB random bytes, all marked written, tracing)."""
+    """This module's helper whose cores are ``chip``'s (the whole UB random bytes, all marked written, tracing),
+    whose mutated tensors may also take the product's own element types."""
+    types = _OTHER_TYPES + _PRODUCT_TYPES.get(chip, ())
+
+    def mutated_product_operand(tape, label: str, value, core: asc.Core):
+        return mutated_operand(tape, label, value, core, types)
 
     def new_product_core() -> asc.Core:
         core = asc.Core(chip, trace=True)
@@ -42,7 +51,7 @@ def on_product(chip: str) -> SimpleNamespace:
         return core
 
     return SimpleNamespace(VENDOR=VENDOR, NAMESPACE=NAMESPACE, new_core=new_product_core, memories=memories,
-                           registers=registers, state=state, mutated_operand=mutated_operand)
+                           registers=registers, state=state, mutated_operand=mutated_product_operand)
 
 
 def memories(core: asc.Core) -> dict[tuple[str, str | None], Memory]:
@@ -62,15 +71,16 @@ def state(core: asc.Core) -> tuple:
     return core.ub.snapshot(), core.register_state(), tuple(core.sync_log)
 
 
-def mutated_operand(tape, label: str, value, core: asc.Core):
-    """A changed LocalTensor for ``value``, or ``None`` if ``value`` is not one."""
+def mutated_operand(tape, label: str, value, core: asc.Core, types: tuple = _OTHER_TYPES):
+    """A changed LocalTensor for ``value`` (``types``: the element types an "other type" one may take), or
+    ``None`` if ``value`` is not one."""
     if not isinstance(value, asc.LocalTensor):
         return None
     how = tape.pick(f"{label}: tensor", ("further in", "other type", "freed", "other core", "end of UB"))
     if how == "further in":
         return lambda: value[tape.integer(f"{label}: offset", 1, max(1, value.get_size()))]  # may be rejected
     if how == "other type":
-        dtype = tape.pick(f"{label}: dtype", _OTHER_TYPES)
+        dtype = tape.pick(f"{label}: dtype", types)
         return lambda: asc.LocalTensor(dtype, value.position, value.addr)
     if how == "freed":
         lease = Lease("fuzz")
