@@ -25,7 +25,7 @@ from npusim import ascend as asc
 from npusim import sophgo as tpu
 from npusim.dtypes import by_name
 from npusim.golden import run_case
-from npusim.rounding import float_array_bits, float_bits
+from npusim.rounding import float_array_bits, float_bits, narrowed_bits
 
 from .float_reference import FORMATS, expected_bits, nan_bits, width
 
@@ -240,6 +240,39 @@ def test_any_float32_array_narrows_by_the_rule(values, target):
     array = np.array(values, dtype=np.float32)
     expected = [expected_bits(float(v), target) for v in array]
     assert float_array_bits(array, by_name(target)).tolist() == expected
+
+
+@pytest.mark.parametrize("target", ["float16", "bfloat16", "float8_e5m2"])
+@pytest.mark.parametrize("case", ["edges", "normal", "small, infinite", "large normal", "large, slow, finite",
+                                  "large, slow, infinite", "large, NaN"])
+def test_narrowed_bits_says_whether_a_result_may_be_special(target, case):
+    """narrowed_bits gives the rule's bits and says "special" exactly when some result's magnitude is at
+    least infinity's (a NaN or an infinity, the formats here having both), on every path its float32 ->
+    half conversion takes: a small array at once, a large one numpy converts (the sample finds no slow
+    element) and a large one with elements numpy converts slowly (overflows, inexact subnormals)."""
+    rng = np.random.default_rng(5)
+    normal = rng.uniform(-100, 100, 1024).astype(np.float32)
+    if case == "edges":
+        values = FLOAT32_EDGES.view(np.float32)
+    elif case == "normal":
+        values = normal[:100]
+    elif case == "small, infinite":
+        values = normal[:100].copy()
+        values[3] = np.float32(-70000.0)  # rounds to -infinity
+    elif case == "large normal":
+        values = normal
+    else:
+        values = normal.copy()
+        values[::64] = np.float32(3e-6)  # inexact half subnormals, where the sample looks
+        if case == "large, slow, infinite":
+            values[7] = np.float32(70000.0)  # rounds to infinity (and is slow)
+        elif case == "large, NaN":
+            values[9] = np.float32("nan")
+    bits, special = narrowed_bits(values, by_name(target))
+    assert bits.tolist() == [expected_bits(float(v), target) for v in values]
+    ebits, mbits, _ = FORMATS[target]
+    infinity = (2**ebits - 1) << mbits
+    assert special == bool(((bits.astype(np.int64) & (infinity | (2**mbits - 1))) >= infinity).any())
 
 
 def _decode(bits: int, fmt: str):

@@ -69,6 +69,19 @@ def test_memory_scatter_marks_written_and_last_duplicate_wins():
     assert mem.written[4:8].all() and not mem.written[:4].any()
 
 
+def test_forgetting_bytes_moves_the_shadow_epoch_only_where_some_were_written():
+    """Memory.mark_undefined: the epoch (which cached "all written" checks rely on) moves when written bytes are
+    forgotten, and stays when none of them was written: nothing changed."""
+    mem = Memory(64, "UB")
+    mem.scatter(np.arange(8), np.arange(8, dtype=np.uint8))
+    mem.mark_undefined(np.arange(16, 24))  # never written
+    assert mem.shadow_epoch == 0 and mem.written[:8].all()
+    mem.mark_undefined(slice(4, 12))  # bytes 4..7 were written
+    assert mem.shadow_epoch == 1 and not mem.written[4:12].any() and mem.written[:4].all()
+    mem.mark_undefined(slice(4, 12))  # again: nothing left to forget
+    assert mem.shadow_epoch == 1
+
+
 def test_memory_bounds():
     mem = Memory(64, "UB")
     with pytest.raises(OutOfBoundsError, match=r"\[0x0, 0x40\)"):

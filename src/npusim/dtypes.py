@@ -21,8 +21,8 @@ from .errors import UnsupportedError
 from .lazy import cached_attribute
 from .sources import semantics
 
-__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "PackedDType", "Predicate", "as_little_endian", "by_name",
-           "from_numpy", "is_little_endian", "uint_of_bits"]
+__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "PackedDType", "PackedFloatDType", "Predicate",
+           "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
 
 Kind = Literal["int", "uint", "float", "complex"]
 
@@ -191,7 +191,9 @@ class PackedDType(DType):
 
     def pack(self, values: np.ndarray) -> np.ndarray:
         """Element values (a multiple of :attr:`per_byte` of them, each in range) as packed bytes."""
-        codes = np.asarray(values).reshape(-1).astype(np.uint8) & ((1 << self.bits) - 1)  # two's complement wraps
+        codes = np.asarray(values).reshape(-1).astype(np.uint8) & np.uint8((1 << self.bits) - 1)  # two's complement
+        if self.per_byte == 2:  # the two nibbles in one step each (int4b_t, fp4: the usual case)
+            return codes[0::2] | (codes[1::2] << np.uint8(self.bits))
         packed = codes[0 :: self.per_byte].copy()
         for k in range(1, self.per_byte):
             packed |= codes[k :: self.per_byte] << (k * self.bits)
@@ -207,6 +209,39 @@ class PackedDType(DType):
             top = 1 << (self.bits - 1)
             return ((codes ^ top).view(np.int8) - np.int8(top)).astype(np.int8, copy=False)
         return codes
+
+
+class PackedFloatDType(PackedDType):
+    """A packed float type: the Ascend 950's ``fp4x2_e2m1_t`` (npusim's ``float4_e2m1fn``, docs/semantics.md §5.33),
+    two 4-bit E2M1 values a byte, element ``2i`` in the low nibble of byte ``i`` as for ``int4``.
+
+    :meth:`pack` and :meth:`unpack` move the 4-bit *codes* (``uint8``, 0 .. 15); :meth:`decode` gives their values
+    (float32, exact), :meth:`encode` the codes of values the type holds (:meth:`holds`: the 16 values of
+    :mod:`npusim.fp4`, -0.0 its own code; no NaN, no infinity).
+    """
+
+    @property
+    def value_range(self) -> tuple[int, int]:  # type: ignore[override]
+        raise UnsupportedError(self.name, "value_range", f"{self.bits} bits", "a float type has values, not an "
+                               "integer range", "holds / encode / decode", semantics("5.33"))
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """The values (float32, exact) of 4-bit codes."""
+        from .fp4 import decode_table
+
+        return decode_table()[np.asarray(codes, dtype=np.uint8)]
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        """The 4-bit codes of ``values``, each a value of the type (the caller checks that with :meth:`holds`)."""
+        from .fp4 import encode_exact
+
+        return encode_exact(values)
+
+    def holds(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` the type holds exactly."""
+        from .fp4 import holds
+
+        return holds(values)
 
 
 class ComplexDType(DType):
@@ -294,6 +329,7 @@ DTYPES: dict[str, DType] = {
         DType("float8_e5m2", 8, "float", "ml_dtypes.float8_e5m2"),
         CodedDType("hifloat8", 8, "float", "hifloat8"),
         PackedDType("int4", 4, "int", "packed"),
+        PackedFloatDType("float4_e2m1fn", 4, "float", "packed"),
         ComplexDType("complex32", 32, "complex", "complex32"),
         ComplexDType("complex64", 64, "complex", "<c8"),
     )

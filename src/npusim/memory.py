@@ -7,7 +7,8 @@ reads at byte addresses) and write through :meth:`Memory.scatter`; the shadow
 lets every read report the first never-written address it touched.
 
 The shadow only ever gains written bytes, except through a method that clears
-it, and every such method bumps :attr:`Memory.shadow_epoch`.  Cached
+it, and every such method bumps :attr:`Memory.shadow_epoch` when it clears a
+written byte (clearing bytes never written changes nothing).  Cached
 instruction plans rely on this: once they have seen an operand fully written
 they skip its check until the epoch changes.  A memory over a caller's array
 starts :attr:`Memory.fully_written` (every byte defined); that flag, too, only
@@ -235,8 +236,11 @@ class Memory:
         """Record that an instruction left these bytes with undefined content.
 
         The contents stay as they are; the shadow forgets that they were written, so a
-        later read reports them like never-written bytes.  Bumps :attr:`shadow_epoch`.
+        later read reports them like never-written bytes.  Bumps :attr:`shadow_epoch` (unless none of
+        the bytes was written: then nothing changes).
         """
+        if not self.written[byte_index].any():  # none of them written: the shadow stays as it is (a call
+            return  # that leaves the same scratch undefined every time keeps the epoch, and the plans' checks)
         self.written[byte_index] = 0
         self.fully_written = False
         self.shadow_epoch += 1

@@ -57,7 +57,7 @@ from .lazy import cached_attribute
 
 __all__ = [
     "FLOAT_FORMATS", "MODES", "FloatFormat", "float_array_bits", "float_bits", "float_format", "integral_array",
-    "may_hold_special", "round_increment", "special_results",
+    "may_hold_special", "narrowed_bits", "round_increment", "special_results",
 ]
 
 #: the rounding modes (precision_conversion.md 表1: CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD)
@@ -293,6 +293,19 @@ def float_array_bits(values: np.ndarray, dtype: DType, mode: str = "rint") -> np
     return bits.astype(dtype.raw).reshape(shape)
 
 
+def narrowed_bits(values: np.ndarray, dtype: DType, mode: str = "rint") -> tuple[np.ndarray, bool]:
+    """:func:`float_array_bits` of ``values`` and :func:`may_hold_special` of the result, together: for
+    float32 -> half RINT (half arithmetic, Cast), the common case, numpy's conversion already finds the
+    largest magnitude (its NaN check), which answers the second question without another reduction."""
+    fmt = float_format(dtype)
+    if values.dtype == _SINGLE and mode == "rint" and dtype.np_dtype == _HALF:
+        bits, top = _singles_to_half_top(values.reshape(-1), fmt)
+        bits = bits.reshape(values.shape)
+        return bits, (top >= fmt.overflow) if top is not None else may_hold_special(bits, fmt)
+    bits = float_array_bits(values, dtype, mode)
+    return bits, may_hold_special(bits, fmt)
+
+
 def _one_by_one(values: np.ndarray, dtype: DType, mode: str = "rint") -> np.ndarray:
     """The scalar rule per element (iterating keeps numpy scalars, so a long double stays exact)."""
     return np.array([float_bits(v, dtype, mode) for v in values], dtype=dtype.raw).reshape(-1)
@@ -366,9 +379,15 @@ def _round_doubles(doubles: np.ndarray, fmt: FloatFormat, mode: str = "rint") ->
 
 
 _HALF = np.dtype(np.float16)
+_SINGLE = np.dtype(np.float32)
 
 
 def _singles_to_half(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """:func:`_singles_to_half_top`'s bits."""
+    return _singles_to_half_top(single, fmt)[0]
+
+
+def _singles_to_half_top(single: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, int | None]:
     """Bits (uint16) of each float32 of a 1-D array rounded to nearest even half: numpy's own conversion,
     which is IEEE 754's (normal and subnormal results, ties to even, overflow to infinity; checked
     against :func:`_round_singles` for every one of the 2**32 float32 bit patterns), with every NaN
@@ -383,7 +402,10 @@ def _singles_to_half(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     overflow is infinity, and a magnitude below 2**-14, scaled by 2**24 (exactly: a power of two),
     rounded to an integer (ties to even) is the count of 2**-24 units, the subnormal's bits (1024 of
     them: the smallest normal).  A smaller array is converted by numpy at once: looking would cost
-    more than what it could save, at most ``_SAMPLED`` slow elements."""
+    more than what it could save, at most ``_SAMPLED`` slow elements.
+
+    Also returns the largest magnitude among the result bits when the conversion found it on the way
+    (numpy's path: its NaN check), else ``None``: what :func:`narrowed_bits` asks of it."""
     if single.size < _SAMPLED or not _numpy_may_be_slow(single[::_SAMPLE_STEP]):
         return _numpy_singles_to_half(single, fmt)
     magnitude = single.view(np.uint32) & np.uint32(0x7FFFFFFF)
@@ -393,14 +415,14 @@ def _singles_to_half(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
         return _numpy_singles_to_half(single, fmt)
     bits = np.empty(single.shape, np.uint16)
     fast = ~slow
-    bits[fast] = _numpy_singles_to_half(single[fast], fmt)
+    bits[fast] = _numpy_singles_to_half(single[fast], fmt)[0]
     slow_values = single[slow]
     sign = (slow_values.view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(fmt.sign_bit)
     rounded = np.full(slow_values.shape, np.uint16(fmt.overflow))
     subnormal = tiny[slow]
     rounded[subnormal] = np.rint(np.abs(slow_values[subnormal]) * np.float32(2**24)).astype(np.uint16)
     bits[slow] = rounded | sign
-    return bits
+    return bits, None
 
 
 def _numpy_may_be_slow(single: np.ndarray) -> bool:
@@ -412,14 +434,16 @@ def _numpy_may_be_slow(single: np.ndarray) -> bool:
         int(np.maximum.reduce(magnitude, axis=None)) >= _HALF_OVERFLOW
 
 
-def _numpy_singles_to_half(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
-    """numpy's float32 -> half conversion as bits, every NaN the canonical quiet NaN of its sign."""
+def _numpy_singles_to_half(single: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, int]:
+    """numpy's float32 -> half conversion as bits, every NaN the canonical quiet NaN of its sign, and the
+    largest magnitude among them (0 for no element)."""
     with np.errstate(all="ignore"):  # the cast's flags: the result is the rounding
         bits = single.astype(_HALF).view(np.uint16)
-    if bits.size and int(np.maximum.reduce(bits & np.uint16(0x7FFF))) > fmt.overflow:  # a NaN
+    top = int(np.maximum.reduce(bits & np.uint16(0x7FFF))) if bits.size else 0
+    if top > fmt.overflow:  # a NaN
         bits = np.where((bits & np.uint16(0x7FFF)) > fmt.overflow,
                         (bits & np.uint16(fmt.sign_bit)) | np.uint16(fmt.quiet_nan), bits)
-    return bits
+    return bits, top
 
 
 # float32 magnitudes (as bits) where numpy's float32 -> half conversion is fast: zero, infinity and NaN, and

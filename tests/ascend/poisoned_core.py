@@ -33,7 +33,7 @@ def new_core() -> asc.Core:
 
 
 #: element types only some products have, which a mutated tensor operand of theirs may take too
-_PRODUCT_TYPES = {"950": (asc.complex32, asc.complex64, asc.hifloat8)}
+_PRODUCT_TYPES = {"950": (asc.complex32, asc.complex64, asc.hifloat8, asc.fp4x2_e2m1_t)}
 
 
 def on_product(chip: str) -> SimpleNamespace:

@@ -396,6 +396,14 @@ def test_a_gathered_block_stays_inside_src0():
     assert "src0" in error.operand
 
 
+def test_a_block_past_src0_is_named_with_the_blocks_span():
+    """The error names the span from the lowest block's start to the highest block's end, and the first offset
+    of the highest block."""
+    error = rejected(OutOfBoundsError, offsets=[64, 96, 2 * SRC0_SIZE, 64, 128, 2 * SRC0_SIZE, 64, 64])
+    assert error.operand == "src0 (block of src0_offset[2]) byte range"
+    assert error.value == f"[{SRC0 + 64:#x}, {SRC0 + 2 * SRC0_SIZE + 32:#x})"
+
+
 def test_a_gathered_block_stays_inside_ub():
     rejected(OutOfBoundsError, offsets=[0] * 7 + [(1 << 32) - 32])
 
@@ -471,3 +479,55 @@ def test_every_operand_starts_32_byte_aligned(operand):
             asc.bilinear_interpolation(args["dst"], args["src0"], args["src0_offset"], args["src1"], 128, 1, False,
                                        1, 128, 1, args["shared_tmp_buffer"])
     assert caught.value.operand.startswith(operand)
+
+
+# ------------------------------------------------------------------ the paths a call may take
+@pytest.mark.parametrize(("mask", "blk", "vro"), [(128, 1, 128), (77, 1, 128), (128, 2, 256), ([FULL, 1], 1, 128)],
+                         ids=["dst one run", "dst one run per repeat", "dst strided", "dst lanes masked"])
+def test_dst_written_as_a_run_or_by_lanes_is_the_models(mask, blk, vro):
+    """A dst whose active lanes are one run of halves is written as a slice, any other by lanes; both the model's.
+    Blocks are gathered in a random order, repeating."""
+    rng = np.random.default_rng(3)
+    h, v = 2, 3
+    offsets = [32 * int(b) for b in rng.integers(0, SRC0_SIZE // 16, 8 * h * v)]
+    for chip in ("A2", "950"):
+        before, after, _core = run(chip, offsets, mask, h, False, blk, vro, v)
+        assert after[:TMP] == expected(before, offsets, mask, h, False, blk, vro, v)
+
+
+def test_src0_read_after_its_bytes_became_undefined_is_reported():
+    """src0 seen all written lets later calls skip its shadow, until bytes of it become undefined (the epoch moves):
+    a block over them is reported at its first such byte, with memory unchanged."""
+    from npusim.errors import UninitializedReadError
+
+    offsets = [32 * i for i in range(8)]
+    with asc.Core("A2", strict=True) as core:
+        core.ub_write(0, bytes(image()))
+        z, x, off, w, tmp = tensors(core, offsets)
+        for _ in range(2):  # the second call leaves the same scratch undefined: the epoch stays
+            epoch = core.ub.shadow_epoch
+            asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+        assert core.ub.shadow_epoch == epoch
+        core.ub.mark_undefined(np.arange(SRC0 + 100, SRC0 + 102))
+        before = core.ub_read(0, UB_IMAGE)
+        with pytest.raises(UninitializedReadError) as info:
+            asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+        assert info.value.value == SRC0 + 100 and core.ub_read(0, UB_IMAGE) == before
+
+
+def test_a_never_written_weight_is_reported_until_written():
+    """The offsets' and src1's shadow is looked at on every call until one finds it all written."""
+    from npusim.errors import UninitializedReadError
+
+    offsets = [32 * i for i in range(8)]
+    with asc.Core("A2", strict=True) as core:
+        core.ub_write(0, bytes(image()))
+        core.ub.mark_undefined(np.arange(W, W + 2))  # src1[0], the weight of the one iteration
+        z, x, off, w, tmp = tensors(core, offsets)
+        for _ in range(2):
+            with pytest.raises(UninitializedReadError) as info:
+                asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+            assert info.value.value == W
+        w.write(np.ones(W_SIZE, np.float16))
+        asc.bilinear_interpolation(z, x, off, w, 128, 1, False, 1, 128, 1, tmp)
+        assert z.read(128).tolist() == x.read(128).tolist()

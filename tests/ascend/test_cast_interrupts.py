@@ -50,3 +50,21 @@ def test_cast_int4(form):
         core.set_mask_words((1 << 64) - 1, (1 << 64) - 1)  # asc_int42half's repeat form reads the register
         packed, half = t(asc.int4b_t, 0x1000, 1024, VECOUT), t(asc.float16, 0x3000, 1024)
     assert sweep(Machine(core), lambda: INT4_CASES[form](packed, half), fresh_plans=True)
+
+
+FP4_CASES = {
+    "bfloat16 -> fp4x2_e2m1_t, count (packed dst, mask registers)": lambda q, b: asc.cast(q, b, R.CAST_RINT, 300),
+    "fp4x2_e2m1_t -> bfloat16, mask, strided": lambda q, b: asc.cast(b, q, R.CAST_NONE, 64, 3,
+                                                                     asc.UnaryRepeatParams(2, 1, 16, 2)),
+    "bfloat16 -> fp4x2_e2m1_t, bitwise mask": lambda q, b: asc.cast(q, b, R.CAST_FLOOR, [0x0F0F, 0x3], 2,
+                                                                    asc.UnaryRepeatParams(1, 1, 2, 8)),
+}
+
+
+@pytest.mark.parametrize("form", sorted(FP4_CASES))
+def test_cast_fp4(form):
+    """The 950's fp4x2_e2m1_t lines (docs/semantics.md §5.33): the random UB is taken as bfloat16 and fp4 lanes."""
+    core = core_with_data("950")
+    with core:
+        packed, bf16 = t(asc.fp4x2_e2m1_t, 0x1000, 1024, VECOUT), t(asc.bfloat16, 0x3000, 1024)
+    assert sweep(Machine(core), lambda: FP4_CASES[form](packed, bf16), fresh_plans=True)

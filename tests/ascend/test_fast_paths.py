@@ -38,7 +38,7 @@ from npusim.memory import Memory, zeroed_bytes
 
 from .conftest import assert_rejected, cached
 
-F16, U8 = asc.float16, asc.uint8
+F16, F32, U8 = asc.float16, asc.float32, asc.uint8
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 
 
@@ -316,6 +316,26 @@ def test_cached_copy_marks_its_ub_destination_again_after_the_shadow_forgot_it()
         asc.data_copy(ub, g, 128)  # the cached copy writes the bytes and marks them written again
         asc.data_copy(out, ub, 128)
         assert np.array_equal(out.read(), np.ones(128, np.float16))
+
+
+def test_cached_cast_marks_its_destination_written_and_again_after_the_shadow_forgot_it():
+    """A dense Cast writes its dst as one run of elements (views of UB made once, by the binding): the first
+    call marks dst's bytes written, a later call in the same shadow epoch may skip that, and a call after the
+    shadow forgot some of them (a new epoch) marks them again."""
+    with asc.Core("A2", strict=True) as core:
+        src = asc.LocalTensor(F32, VECIN, 0, 64)
+        dst = asc.LocalTensor(F16, VECOUT, 0x1000, 64)
+        again = asc.LocalTensor(F32, VECOUT, 0x2000, 64)
+        src.write(np.arange(64, dtype=np.float32))
+        params = asc.UnaryRepeatParams(1, 1, 4, 8)
+        asc.cast(dst, src, asc.RoundMode.CAST_RINT, 64, 1, params)
+        asc.cast(again, dst, asc.RoundMode.CAST_NONE, 64, 1, params)  # reads every byte the cast wrote
+        core.ub.mark_undefined(np.arange(0x1010, 0x1012))
+        assert_rejected(core, UninitializedReadError, lambda: asc.cast(again, dst, asc.RoundMode.CAST_NONE, 64, 1,
+                                                                       params), "0x1010")
+        asc.cast(dst, src, asc.RoundMode.CAST_RINT, 64, 1, params)  # the cached cast marks the bytes again
+        asc.cast(again, dst, asc.RoundMode.CAST_NONE, 64, 1, params)
+        assert np.array_equal(again.read(), np.arange(64, dtype=np.float32))
 
 
 def test_cached_copy_rejects_a_freed_ub_tensor():

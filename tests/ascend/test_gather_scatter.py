@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
-from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
+from npusim.errors import OutOfBoundsError, OverlapError, ParameterRangeError, UninitializedReadError, UnsupportedError
 
 UB_IMAGE = 64 * 1024
 FULL = (1 << 64) - 1
@@ -227,3 +227,105 @@ def test_a_huge_count_is_rejected_from_the_count_alone():
         assert info.value.operand.startswith("dst byte")
         with pytest.raises(OutOfBoundsError):
             asc.asc_gather(z, x, off, (1 << 32) - 1)
+
+
+# ------------------------------------------- the paths a Gather's call may take
+def gather_run(chip, dtype, offsets, base=0, src_elems=None, dst_addr=DST, tolerance="strict", call=None):
+    """A Gather count form (or ``call``) over the random image, src at SRC with ``src_elems`` elements."""
+    dt = getattr(asc, dtype)
+    with asc.Core(chip, tolerance=tolerance) as core:
+        core.ub_write(0, with_offsets(offsets))
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, len(offsets))
+        x = asc.LocalTensor(dt, asc.TPosition.VECIN, SRC, src_elems or 8192 // dt.itemsize)
+        z = asc.LocalTensor(dt, asc.TPosition.VECOUT, dst_addr, len(offsets))
+        if call is None:
+            asc.gather(z, x, off, base, len(offsets))
+        else:
+            call(z, x, off)
+        return core.ub_read(0, UB_IMAGE)
+
+
+def gather_model(ub: bytes, itemsize: int, offsets: list[int], base: int, dst_addr: int = DST) -> bytes:
+    out = bytearray(ub)
+    for i, offset in enumerate(offsets):
+        at = SRC + base + offset
+        out[dst_addr + i * itemsize:dst_addr + (i + 1) * itemsize] = ub[at:at + itemsize]
+    return bytes(out)
+
+
+@pytest.mark.parametrize("chip, dtype", [("310B", "int8"), ("950", "uint8"), ("950", "int64"), ("950", "float16"),
+                                         ("A2", "float32"), ("A2", "bfloat16")])
+def test_every_element_width_against_the_model(chip, dtype):
+    """8-bit offsets need no shift, 64-bit ones a shift of 3; a base moves where the elements count from."""
+    itemsize = getattr(asc, dtype).itemsize
+    rng = np.random.default_rng(itemsize)
+    for base in (0, 6 * itemsize):
+        offsets = [itemsize * int(k) for k in rng.integers(0, 8192 // itemsize - 6, 300)]
+        got = gather_run(chip, dtype, offsets, base)
+        assert got == gather_model(with_offsets(offsets), itemsize, offsets, base)
+
+
+def test_a_dst_inside_src_is_fine_while_no_read_meets_it():
+    """dst lies inside src's extent: the call looks for a shared element, finds none, and gathers."""
+    offsets = [2 * k for k in range(64)]  # src elements 0..63 (bytes 0..127); dst from byte 4096
+    got = gather_run("A2", "float16", offsets, dst_addr=4096)
+    assert got == gather_model(with_offsets(offsets), 2, offsets, 0, dst_addr=4096)
+    with pytest.raises(OverlapError):  # the same layout, one read on dst's first element
+        gather_run("A2", "float16", offsets[:-1] + [4096], dst_addr=4096)
+
+
+def test_reads_past_src_under_the_hardware_policy_take_the_ub_bytes_there():
+    """The hardware policy lets an offset reach past src inside UB (UbPastTensorEndWarning): the general path
+    reads those bytes; the strict policy rejects the same call with memory unchanged."""
+    from npusim.errors import UbPastTensorEndWarning
+
+    offsets = [2 * k for k in range(64)]
+    offsets[5] = 2 * 700  # past a src of 512 halves
+    with pytest.warns(UbPastTensorEndWarning):
+        got = gather_run("A2", "float16", offsets, src_elems=512, tolerance="hardware")
+    assert got == gather_model(with_offsets(offsets), 2, offsets, 0)
+    with pytest.raises(OutOfBoundsError) as info:
+        gather_run("A2", "float16", offsets, src_elems=512)
+    assert info.value.operand == "src byte range" and info.value.value == "[0x578, 0x57a)"
+
+
+def test_a_never_written_src_element_is_reported_at_its_byte():
+    with asc.Core("A2", strict=True) as core:
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1024, 512)
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 64)
+        x.write(np.zeros(100, np.float16))  # elements 0..99 written
+        offsets = np.arange(64, dtype=np.uint32) * 2
+        off.write(offsets)
+        asc.gather(z, x, off, 32, 64)  # elements 16..79: all written
+        offsets[9] = 2 * 200
+        off.write(offsets)
+        before = core.ub_read(0, UB_IMAGE)
+        with pytest.raises(UninitializedReadError) as info:
+            asc.gather(z, x, off, 32, 64)
+        assert info.value.value == 1024 + 32 + 400 and core.ub_read(0, UB_IMAGE) == before
+
+
+def test_a_masked_mask_form_writes_its_lanes_by_index():
+    """A mask form whose active lanes are no run (a bit pattern, a repeat stride of 12 DataBlocks) writes dst lane by
+    lane: the model's bytes, the masked lanes left as they were."""
+    mask = [0xF0F0_0000_FFFF_0F0F, 0x8000_0000_0000_0001]
+    offsets = [2 * int(k) for k in np.random.default_rng(9).integers(0, 4000, 256)]
+    got, _ = run("A2", "gather", "float16", offsets, lambda f, z, x, off: f(z, x, off, 6, mask, 2, 12))
+    assert got == model(with_offsets(offsets), "gather", 2, offsets, 6, active(mask, 2, 2), 12)
+
+
+def test_dst_is_marked_written_again_after_its_bytes_became_undefined():
+    """A dst run is marked written once per shadow epoch: bytes of it made undefined since are written again."""
+    with asc.Core("A2", strict=True) as core:
+        core.ub_write(0, image())
+        off = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF, 64)
+        off.write(np.arange(64, dtype=np.uint32) * 2)
+        x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 1024)
+        z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, UB_IMAGE, 64)  # never written before the call
+        asc.gather(z, x, off, 0, 64)
+        assert core.ub.written[UB_IMAGE:UB_IMAGE + 128].all()
+        core.ub.mark_undefined(np.arange(UB_IMAGE + 10, UB_IMAGE + 14))
+        asc.gather(z, x, off, 0, 64)
+        assert core.ub.written[UB_IMAGE:UB_IMAGE + 128].all()
+        assert z.read().view(np.uint16).tolist() == x.read(64).view(np.uint16).tolist()

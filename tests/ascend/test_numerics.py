@@ -59,6 +59,23 @@ def test_half_overflow_and_nan_results_per_product(chip):
     assert _lanes(chip, "add", asc.half, 0xFD01, 0x3C00) == (0x0000 if saturating else HALF_QNAN)
 
 
+@pytest.mark.parametrize("chip", ["A2", "310P"])  # one saturating by default, one not
+@pytest.mark.parametrize("op", ["maxs", "mins"])
+def test_a_nan_or_infinite_scalar_operand_meets_the_rules(chip, op):
+    """The scalar of Maxs/Mins is an operand like a tensor's lanes: a NaN scalar makes every result NaN (0 when
+    saturating), an infinite one that is chosen saturates to ±MAX."""
+    saturating = "float16" in SATURATING_BY_DEFAULT[chip]
+    with asc.Core(chip) as core:
+        core.ub_write(0, (0x3C00).to_bytes(2, "little") * 16)  # 1.0 in every lane
+        x, z = (asc.LocalTensor(asc.half, asc.TPosition.VECCALC, a, 16) for a in (0, 32))
+        function = getattr(asc, op)
+        function(z, x, float("nan"), 16)
+        assert core.ub_read(32, 32) == (0 if saturating else HALF_QNAN).to_bytes(2, "little") * 16
+        function(z, x, float("inf") if op == "maxs" else float("-inf"), 16)
+        chosen = (HALF_MAX if saturating else HALF_INF) | (0 if op == "maxs" else 0x8000)
+        assert core.ub_read(32, 32) == chosen.to_bytes(2, "little") * 16
+
+
 def test_950_bfloat16_and_every_float32_result_are_not_saturated():
     assert _lanes("950", "add", asc.bfloat16, 0x7F7F, 0x7F7F) == 0x7F80  # table 3 lists half only
     assert _lanes("950", "mul", asc.bfloat16, 0x7F80, 0x0000) == 0x7FC0

@@ -162,3 +162,75 @@ def test_an_interrupted_rearrange_changes_nothing():
     for call in calls:
         assert sweep(Machine(core), call, fresh_plans=True)
         assert sweep(Machine(core), call, fresh_plans=False)
+
+
+@pytest.mark.parametrize("fmt", TYPES)
+@pytest.mark.parametrize("form", ["interleave", "de_interleave 2", "de_interleave 1"])
+def test_every_element_width_takes_its_path(fmt, form):
+    """1-, 2- and 4-byte elements move as pairs in one wide integer, 8-byte ones by strided copies: every type, a
+    count of two whole repeats and a tail, against the formulas on random bits."""
+    size = ref.FORMATS[fmt][0]
+    dtype = getattr(asc, fmt)
+    count = 2 * (256 // size) + 6
+    rng = np.random.default_rng(size)
+    src0, src1 = (rng.integers(0, 256, count * size, dtype=np.uint8).tobytes() for _ in range(2))
+    with asc.Core("950") as core:
+        fill(core, 0, 0x8000)
+        core.ub_write(0, src0)
+        core.ub_write(0x1000, src1)
+        a, b = t(dtype, 0, count), t(dtype, 0x1000, count)
+        z0, z1 = t(dtype, 0x4000, count, VECOUT), t(dtype, 0x6000, count, VECOUT)
+        if form == "interleave":
+            asc.interleave(z0, z1, a, b, count)
+        elif form == "de_interleave 2":
+            asc.de_interleave(z0, z1, a, b, count)
+        else:
+            asc.de_interleave(z0, z1, a, count)
+        n = count if form != "de_interleave 1" else count // 2
+        got = core.ub_read(0x4000, n * size), core.ub_read(0x6000, n * size)
+    e0, e1 = ([x[i:i + size] for i in range(0, len(x), size)] for x in (src0, src1))
+    if form == "interleave":
+        z = [v for i in range(count) for v in (e0[i], e1[i])]
+        want = z[:count], z[count:]
+    else:
+        z = e0 + e1 if form == "de_interleave 2" else e0
+        want = z[0::2], z[1::2]
+    assert got == (b"".join(want[0]), b"".join(want[1]))
+
+
+def test_a_never_written_source_byte_is_reported_on_every_call_until_written():
+    """The sources' written-shadow is looked at until a call finds it all written, and again once bytes became
+    undefined (the shadow epoch moved)."""
+    from npusim.errors import UninitializedReadError
+
+    with asc.Core("950", strict=True) as core:
+        a, b = t(I16, 0, 64), t(I16, 0x1000, 64)
+        z0, z1 = t(I16, 0x4000, 64, C), t(I16, 0x6000, 64, C)
+        a.write(np.arange(64, dtype=np.int16))
+        b.write(np.arange(63, dtype=np.int16))  # element 63 never written
+        for _ in range(2):
+            with pytest.raises(UninitializedReadError) as info:
+                asc.interleave(z0, z1, a, b, 64)
+            assert info.value.value == 0x1000 + 126
+        b.write(np.arange(64, dtype=np.int16))
+        asc.interleave(z0, z1, a, b, 64)  # all written: the epoch is remembered
+        core.ub.mark_undefined(np.arange(0x1000 + 10, 0x1000 + 12))
+        with pytest.raises(UninitializedReadError) as info:
+            asc.interleave(z0, z1, a, b, 64)
+        assert info.value.value == 0x1000 + 10
+
+
+def test_the_destinations_are_marked_written_again_after_their_bytes_became_undefined():
+    """Both destinations are marked written once per shadow epoch: bytes of them made undefined since are written
+    (and marked) again by the next call."""
+    with asc.Core("950", strict=True) as core:
+        a, b = t(I16, 0, 64), t(I16, 0x1000, 64)
+        z0, z1 = t(I16, 0x4000, 64, C), t(I16, 0x6000, 64, C)
+        a.write(np.arange(64, dtype=np.int16))
+        b.write(np.arange(64, 128, dtype=np.int16))
+        asc.interleave(z0, z1, a, b, 64)
+        core.ub.mark_undefined(np.r_[0x4000 + 6:0x4000 + 8, 0x6000 + 100:0x6000 + 102])
+        asc.interleave(z0, z1, a, b, 64)
+        assert core.ub.written[0x4000:0x4080].all() and core.ub.written[0x6000:0x6080].all()
+        z = [v for i in range(64) for v in (i, 64 + i)]
+        assert z0.read().tolist() == z[:64] and z1.read().tolist() == z[64:]

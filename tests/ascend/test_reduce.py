@@ -475,8 +475,9 @@ KINDS = {"whole_reduce_sum": ("repeat", "sum"), "whole_reduce_max": ("repeat", "
          "whole_reduce_min": ("repeat", "min"), "block_reduce_sum": ("block", "sum"),
          "block_reduce_max": ("block", "max"), "block_reduce_min": ("block", "min"),
          "pair_reduce_sum": ("pair", "sum"), "repeat_reduce_sum": ("repeat", "sum")}
-SPECIAL = {"float16": [0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x0001, 0x7BFF, 0xFBFF, 0x3C00],
-           "float32": [0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 1, 0x7F7FFFFF, 0x3F800000]}
+SPECIAL = {"float16": [0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE01, 0x0001, 0x7BFF, 0xFBFF, 0x3C00],
+           "float32": [0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0xFFC00001, 1, 0x7F7FFFFF,
+                       0x3F800000]}  # NaNs the canonical quiet NaN and others (a result must be the canonical one)
 
 
 @st.composite
@@ -489,7 +490,7 @@ def calls(draw):
     lanes = 256 // size
     repeats = draw(st.integers(1, 3))
     if name == "repeat_reduce_sum" or draw(st.booleans()):
-        mask = draw(st.integers(1, lanes))
+        mask = draw(st.one_of(st.just(lanes), st.integers(1, lanes)))  # every lane active: the common call
     else:
         words = [draw(st.integers(1, 2**64 - 1)), draw(st.integers(0, 2**64 - 1)) if size == 2 else 0]
         mask = words
@@ -552,6 +553,36 @@ def test_matches_reference(case):
                              saturate=saturating, fills_empty=chip in ("310B", "950") and kind != "repeat",
                              chip=chip)
         assert core.ub_read(0, 0x3000) == bytes(expected)
+
+
+@pytest.mark.parametrize("fmt", ["float16", "float32"])
+@pytest.mark.parametrize("name", ["whole_reduce_max", "whole_reduce_min", "block_reduce_max", "block_reduce_min"])
+@pytest.mark.parametrize("repeats", [1, 3])
+def test_extrema_of_zeros_and_nans_over_every_lane(name, fmt, repeats):
+    """Every lane active (the call numpy's own argmax / argmin may serve): repeats whose extremum is a zero
+    of either sign, a NaN that is not the canonical one (the result must be), or a plain number, against
+    the reference model."""
+    size = 2 if fmt == "float16" else 4
+    lanes, raw = 256 // size, (np.uint16 if size == 2 else np.uint32)
+    zero, minus_zero, one, nan = ((0, 0x8000, 0x3C00, 0xFE01) if size == 2 else (0, 0x80000000, 0x3F800000,
+                                                                                  0x7F800001))
+    rows = [[minus_zero, zero] * (lanes // 2), [one] * 5 + [nan] + [one] * (lanes - 6), list(range(1, lanes + 1))]
+    kind, op = KINDS[name]
+    for chosen in ([[row] for row in rows] if repeats == 1 else [rows]):  # one call per row, or one for all
+        values = [v for row in chosen for v in row]
+        with asc.Core("A2") as core:
+            payload = np.array(values + [0] * (2048 // size - len(values)), dtype=raw).tobytes()
+            core.ub_write(0, payload)
+            core.ub_write(DST, bytes(range(256)) * 8)
+            dtype = F16 if size == 2 else F32
+            x, z = asc.LocalTensor(dtype, VECIN, SRC, 2048 // size), asc.LocalTensor(dtype, VECOUT, DST, 2048 // size)
+            before = bytearray(core.ub_read(0, 0x3000))
+            args = (lanes, repeats, 1, 1, 8) if kind == "repeat" else (repeats, lanes, 1, 1, 8)
+            getattr(asc, name)(z, x, *args)
+            expected = model.run(before, op=op, kind=kind, dst_fmt=fmt, src_fmt=fmt, dst=DST, src=SRC,
+                                 active=_active(lanes, lanes, repeats), dst_rep_stride=1, blk=1, rep=8,
+                                 order="value_index", saturate=False, fills_empty=False, chip="A2")
+            assert core.ub_read(0, 0x3000) == bytes(expected)
 
 
 # ------------------------------------------------------------------ access records

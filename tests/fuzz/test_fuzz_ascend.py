@@ -62,7 +62,7 @@ def test_fuzz_core_and_local_tensor(tape: Tape):
         asc.Core(chip, strict=strict, block_idx=block_idx, block_num=block_num)), tape)
     core = cores[0] if cores else asc.Core("A2")  # a rejected construction still fuzzes the tensor calls
     core.ub.written[:] = 1
-    dtype = tape.hostile("dtype", tape.pick("dtype", ASCEND_DTYPES + (asc.int4b_t,)))  # int4b_t: packed, §5.23
+    dtype = tape.hostile("dtype", tape.pick("dtype", ASCEND_DTYPES + (asc.int4b_t, asc.fp4x2_e2m1_t)))  # packed
     pos = tape.hostile("pos", tape.pick("pos", tuple(asc.TPosition)))
     if tape.calm:  # an aligned tensor inside the smallest UB, and offsets within it
         addr, tile, offset = 32 * tape.integer("addr / 32", 0, 2048), tape.integer("tile", 64, 2048), \

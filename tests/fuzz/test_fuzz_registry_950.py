@@ -7,8 +7,8 @@ mutated examples run where they exist.  Two kinds of case, both from the registr
 * every example of the instructions only the 950 has (``NAMES``; the C API data movement's in
   ``test_fuzz_registry_950_c_api_move.py``);
 * every example an instruction registers for the 950 (``Instruction.examples_on["950"]``: the complex32 /
-  complex64, hifloat8_t and int4b_t rows, the scalar-first forms, asc_transto5hd), and for any other product
-  on that product's cores; and the examples of the 950's AscendQuant and SoftMax forms
+  complex64, hifloat8_t, int4b_t and fp4x2_e2m1_t rows, the scalar-first forms, asc_transto5hd), and for any
+  other product on that product's cores; and the examples of the 950's AscendQuant and SoftMax forms
   (``tests/ascend/adv_examples.py``: the ``asc.adv`` APIs are not registry instructions).
 """
 

@@ -121,6 +121,7 @@ float32 = _DTYPES["float32"]
 float64 = _DTYPES["float64"]
 int4b_t = _DTYPES["int4"]  # two elements a byte (docs/semantics.md §5.23)
 hifloat8 = _DTYPES["hifloat8"]  # the 950's hifloat8_t, stored as its codes (docs/semantics.md §5.32)
+fp4x2_e2m1_t = _DTYPES["float4_e2m1fn"]  # the 950's two E2M1 values a byte (docs/semantics.md §5.33)
 complex32 = _DTYPES["complex32"]  # two halves, real part first (the 950, docs/semantics.md §5.29)
 complex64 = _DTYPES["complex64"]  # two floats, real part first
 half = float16
@@ -141,7 +142,8 @@ __all__ = [
     "VA5", "VA6", "VA7", "VaReg", "VdeqInfo", "bfloat16", "complex32", "complex64", "current_core", "double",
     "float16", "float32",
     "float64", "asc_ndim_pad_count_config",
-    "float_", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half", "hifloat8",
+    "float_", "fp4x2_e2m1_t", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "half",
+    "hifloat8",
     "instructions",
     "int4b_t", "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32",
     "uint64",

@@ -10,9 +10,11 @@ the 310P (half -> int4b_t) and the 950 (int4b_t -> int16_t / half / bfloat16_t, 
 docs/semantics.md §5.31: its vector functions' (un)packing steps put lane ``2i`` in the low nibble of byte
 ``i``, as on the A2).  hifloat8_t (npusim's ``hifloat8``, docs/semantics.md §5.32) is modelled on the 950:
 hifloat8_t -> half / float, and half / float -> hifloat8_t with CAST_ROUND and CAST_HYBRID (the conversion
-rejects half -> hifloat8_t CAST_HYBRID of a half subnormal as not modelled, §5.32).  Not modelled (a
-table line naming one is left out and the call is rejected as unsupported): fp4x2_e2m1_t and
-fp4x2_e1m2_t, which npusim has no element type for (docs/semantics.md §5.31, why they stay rejected).  The
+rejects half -> hifloat8_t CAST_HYBRID of a half subnormal as not modelled, §5.32).  fp4x2_e2m1_t (npusim's
+packed ``float4_e2m1fn``, docs/semantics.md §5.33) is modelled on the 950: fp4x2_e2m1_t -> bfloat16_t (exact) and
+bfloat16_t -> fp4x2_e2m1_t with CAST_RINT / FLOOR / CEIL / ROUND / TRUNC.  Not modelled (its table lines are left
+out and a call is rejected as unsupported): fp4x2_e1m2_t, whose documents contradict each other (docs/semantics.md
+§5.31, why it stays rejected).  The
 int32_t -> half pair that the A2/A3, 310P and 950 run as a dequantisation with the scale of
 ``SetDeqScale`` (roundMode ignored) is listed as :data:`DEQ_SCALE` instead of as a mode.  The 950's complex
 lines (complex32 -> complex64, complex64 -> complex32 / complex64) convert each part as its component's line
@@ -33,17 +35,17 @@ DEQ_SCALE = "deq"  # int32_t -> half: roundMode不生效，与SetDeqScale(half s
 _TYPES = {"int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
           "uint32_t": "uint32", "int64_t": "int64", "half": "float16", "bfloat16_t": "bfloat16", "float": "float32",
           "double": "float64", "fp8_e5m2_t": "float8_e5m2", "fp8_e4m3fn_t": "float8_e4m3fn", "int4b_t": "int4",
-          "hifloat8_t": "hifloat8", "complex32": "complex32", "complex64": "complex64"}
+          "hifloat8_t": "hifloat8", "fp4x2_e2m1_t": "float4_e2m1fn", "complex32": "complex32", "complex64": "complex64"}
 
 _950 = """
     int4b_t int16_t N; int4b_t half N; int4b_t bfloat16_t N
     int8_t int16_t N; int8_t half N; int8_t int32_t N; uint8_t uint16_t N; uint8_t half N; uint8_t uint32_t N
-    hifloat8_t half N; hifloat8_t float N; fp8_e5m2_t float N; fp8_e4m3fn_t float N
+    hifloat8_t half N; hifloat8_t float N; fp8_e5m2_t float N; fp8_e4m3fn_t float N; fp4x2_e2m1_t bfloat16_t N
     int16_t int4b_t N; int16_t uint8_t N; int16_t half RFCAZ; int16_t int32_t N; int16_t uint32_t N; int16_t float N
     uint16_t uint8_t N; uint16_t uint32_t N
     half int4b_t RFCAZ; half int8_t RFCAZ; half uint8_t RFCAZ; half int16_t RFCAZ; half bfloat16_t RFCAZ
     half int32_t RFCAZ; half float N; half hifloat8_t AH
-    bfloat16_t half RFCAZ; bfloat16_t int32_t RFCAZ; bfloat16_t float N
+    bfloat16_t half RFCAZ; bfloat16_t int32_t RFCAZ; bfloat16_t float N; bfloat16_t fp4x2_e2m1_t RFCAZ
     int32_t uint8_t N; int32_t int16_t N; int32_t uint16_t N; int32_t half deq; int32_t float RFCAZ; int32_t int64_t N
     uint32_t uint8_t N; uint32_t int16_t N; uint32_t uint16_t N
     float hifloat8_t AH; float fp8_e5m2_t R; float fp8_e4m3fn_t R; float int16_t RFCAZ; float half RFCAZON

@@ -341,7 +341,8 @@ _A2_A3_COMPARE = CompareSupport(
 
 # ------------------------------------------------- vector arithmetic and fill dtypes
 # "数据类型" sections of 基础算术/{Add,Sub,Mul,Max,Min,Abs,Adds,Muls}.md and 数据填充/Duplicate.md.
-# The 950's 4/8-bit float types are not modelled here (hifloat8_t: only Cast's lines, docs/semantics.md §5.32);
+# The 950's 4/8-bit float types are not modelled here (hifloat8_t: only Cast's lines, docs/semantics.md §5.32;
+# fp4x2_e2m1_t: only Cast's lines, §5.33);
 # its complex32/complex64 (count forms only) are (docs/semantics.md §5.29).
 _INT16_HALF_INT32_FLOAT = frozenset({"int16", "float16", "int32", "float32"})
 _B16_B32 = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})

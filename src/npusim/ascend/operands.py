@@ -104,6 +104,8 @@ class OperandAccess:
             for each, the position in issue order of its last write.
         run_start: flat layout whose lanes are the consecutive elements ``index[0], index[0] + 1, ...``:
             ``index[0]`` (read and written as slices); ``None`` otherwise.
+        run_values, run_shadow: with ``run_start``: the run's elements (raw type) and its bytes' shadow, as
+            views of memory made once (every call would otherwise make them anew).
         seen_written: the memory's ``shadow_epoch`` in which every active element was seen (or
             made) written, ``NEVER`` if not yet.
     """
@@ -121,6 +123,8 @@ class OperandAccess:
     last_index: np.ndarray | None = None
     last_pick: np.ndarray | None = None
     run_start: int | None = None
+    run_values: np.ndarray | None = None
+    run_shadow: np.ndarray | None = None
     seen_written: int = NEVER
 
     @classmethod
@@ -131,8 +135,10 @@ class OperandAccess:
         index = footprint.elem_index
         if layout == "flat":
             access = cls(footprint.name, itemsize, layout, None, None, None, index)
-            access.run_start = run_start(index)
-            if access.run_start is not None:
+            start = access.run_start = run_start(index)
+            if start is not None:
+                access.run_values = memory.data.view(raw)[start : start + index.size]
+                access.run_shadow = memory.written[start * itemsize : (start + index.size) * itemsize]
                 return access
             unique, first = np.unique(index[::-1], return_index=True)
             if unique.size != index.size:
@@ -160,7 +166,9 @@ class OperandAccess:
         DataBlocks into :attr:`buffer`, which the next call overwrites.
         """
         if self.layout == "flat":
-            if self.run_start is not None:  # a copy, as the index gather gives
+            if self.run_values is not None:  # a copy, as the index gather gives
+                if raw == self.run_values.dtype:
+                    return self.run_values.copy()
                 return memory.data.view(raw)[self.run_start : self.run_start + self.index.size].copy()
             return memory.data.view(raw)[self.index]
         if self.blocks is None:
@@ -222,8 +230,10 @@ class OperandAccess:
                     self.shadow[...] = ALL_WRITTEN[self.itemsize]
                 else:
                     np.copyto(self.shadow, ALL_WRITTEN[self.itemsize], where=self.active)
-        elif self.run_start is not None:
-            memory.store_run(self.run_start, result)
+        elif self.run_values is not None:
+            self.run_values[...] = result
+            if self.seen_written != memory.shadow_epoch:  # the shadow's bytes are set until the epoch moves on
+                self.run_shadow[...] = 1
         elif self.last_index is None:
             memory.scatter(self.index, result)
         else:

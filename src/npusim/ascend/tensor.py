@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import CodedDType, DType, PackedDType
+from ..dtypes import CodedDType, DType, PackedDType, PackedFloatDType
 from ..engine.trace import ByteRange
 from ..errors import (
     OutOfBoundsError,
@@ -36,6 +36,7 @@ TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 PACKED_SOURCE = semantics("5.23")
 CODED_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (hifloat8_t, 表6); {semantics('5.32')}"
+FP4_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (fp4x2_e2m1_t, 表5); {semantics('5.33')}"
 
 __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
 
@@ -324,10 +325,13 @@ class LocalTensor(_TensorFields):
 
         A packed tensor (``int4b_t``) takes integers in its range, an even number of them (§5.23); a
         ``hifloat8`` tensor values the type holds exactly (NaN and ±infinity too), stored as their codes
-        (§5.32: rounding to it is ``cast``'s, with a rounding mode).
+        (§5.32: rounding to it is ``cast``'s, with a rounding mode); a ``float4_e2m1fn`` (``fp4x2_e2m1_t``) tensor
+        values the type holds exactly, an even number of them, packed as their 4-bit codes (§5.33).
         """
         self._check_host("write")
-        if isinstance(self.dtype, PackedDType):
+        if isinstance(self.dtype, PackedFloatDType):
+            array = self._packed_float_codes(values)
+        elif isinstance(self.dtype, PackedDType):
             array = self._packed_values(values)
         elif isinstance(self.dtype, CodedDType):
             array = self._coded_values(values)
@@ -339,8 +343,28 @@ class LocalTensor(_TensorFields):
                 "LocalTensor.write", "values length", array.size,
                 "more elements than the tensor holds", f"at most {self.tile_size}", TENSOR_SOURCE,
             )
-        raw = self.dtype.pack(array.astype(np.int8)) if isinstance(self.dtype, PackedDType) else array.view(np.uint8)
+        if isinstance(self.dtype, PackedFloatDType):
+            raw = self.dtype.pack(array)
+        elif isinstance(self.dtype, PackedDType):
+            raw = self.dtype.pack(array.astype(np.int8))
+        else:
+            raw = array.view(np.uint8)
         self.core.ub.write_bytes(self.addr, raw, who="LocalTensor.write")
+
+    def _packed_float_codes(self, values) -> np.ndarray:
+        """``values`` for a packed float tensor: the codes of values the type holds, whole bytes of them (§5.33)."""
+        dtype = self.dtype
+        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), FP4_SOURCE)
+        held = dtype.holds(array)
+        if not held.all():
+            raise ParameterRangeError("LocalTensor.write", "values", float(array[~held][0]), f"{dtype} holds no "
+                                      "such value (host writes are exact; cast() rounds to it with a RoundMode)",
+                                      "±0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6", FP4_SOURCE)
+        if array.size % dtype.per_byte:
+            raise ParameterRangeError("LocalTensor.write", "values length", array.size,
+                                      f"{dtype} values are written a byte ({dtype.per_byte} elements) at a time",
+                                      f"multiples of {dtype.per_byte}", FP4_SOURCE)
+        return dtype.encode(array)
 
     def _packed_values(self, values) -> np.ndarray:
         """``values`` for a packed tensor: integers in the type's range, whole bytes of them (§5.23)."""
@@ -373,11 +397,13 @@ class LocalTensor(_TensorFields):
     def read(self, count: int | None = None) -> np.ndarray:
         """A copy of the first ``count`` elements (default: all) as a numpy array (a packed tensor's as
         ``int8`` values, one per element; its bytes are those of a ``uint8`` view, §5.23; a ``hifloat8``
-        tensor's as float32 values, all exact, §5.32)."""
+        or ``float4_e2m1fn`` tensor's as float32 values, all exact, §5.32, §5.33)."""
         self._check_host("read")
         count = self.tile_size if count is None else require_int("LocalTensor.read", "count", count, 0,
                                                                   self.tile_size, TENSOR_SOURCE)
         raw = self.core.ub.data[self.addr : self.addr + self.dtype.nbytes(count)]
+        if isinstance(self.dtype, PackedFloatDType):  # the codes' values, one per element (§5.33)
+            return self.dtype.decode(self.dtype.unpack(raw)[:count])
         if isinstance(self.dtype, PackedDType):  # element values, one per element (§5.23)
             return self.dtype.unpack(raw)[:count]
         if isinstance(self.dtype, CodedDType):  # the codes' values (§5.32)

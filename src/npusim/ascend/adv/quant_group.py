@@ -21,7 +21,8 @@ parameter elements the results use (the vendor's gathers also load a register's 
 neither reads nor records), writing dst; the temp buffer is a reserved parameter (表7: the forms use no
 temporary space) and is not touched.  Not modelled: dst hifloat8_t (its TransRegForFp8 branch, with the config's
 CAST_ROUND / CAST_HYBRID, is not built here; per tensor and per channel it is, docs/semantics.md §5.32) and
-fp4x2_e2m1_t / fp4x2_e1m2_t (npusim has no such type), the Kirin build (``ascend_quant_per_group_l300_impl.h``;
+fp4x2_e2m1_t / fp4x2_e1m2_t (npusim's fp4x2_e2m1_t has only Cast's lines, docs/semantics.md §5.33; fp4x2_e1m2_t
+has no npusim type, §5.31), the Kirin build (``ascend_quant_per_group_l300_impl.h``;
 the page lists these forms for the 950 alone), and the reserved policies.
 """
 
@@ -129,8 +130,8 @@ def quant_token_group(core: Core, dst, src, scale, offset, temp_buffer, config: 
 def _check_types(dst: LocalTensor, src: LocalTensor, scale: LocalTensor) -> None:
     if dst.dtype.name not in DST_DTYPES:
         raise UnsupportedError(NAME, "dst dtype", dst.dtype.name, "PER_TOKEN / PER_GROUP write int8_t, fp8_e5m2_t or "
-                               "fp8_e4m3fn_t (a hifloat8_t dst is not modelled for these forms; the fp4 types: npusim "
-                               "has no such type)", ", ".join(sorted(DST_DTYPES)), f"{SOURCE} (表2, 表4)")
+                               "fp8_e4m3fn_t (a hifloat8_t dst is not modelled for these forms, nor are the fp4 "
+                               "types)", ", ".join(sorted(DST_DTYPES)), f"{SOURCE} (表2, 表4)")
     if (src.dtype.name, scale.dtype.name) not in TYPE_PAIRS:
         raise UnsupportedError(NAME, "src / scale dtype", f"{src.dtype.name} / {scale.dtype.name}", "the (srcT, "
                                "scaleT) combinations of 表4", ", ".join(f"{a} / {b}" for a, b in sorted(TYPE_PAIRS)),

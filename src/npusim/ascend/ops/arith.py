@@ -60,7 +60,7 @@ import numpy as np
 
 from ...dtypes import DType
 from ...errors import ParameterRangeError
-from ...rounding import float_array_bits, float_format, may_hold_special, special_results
+from ...rounding import float_array_bits, float_format, narrowed_bits, special_results
 from .. import pages
 
 __all__ = ["OPERATIONS", "compute"]
@@ -194,6 +194,10 @@ def _integer(operation: str, dtype: DType, operands: list[np.ndarray]) -> np.nda
 def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: bool, fused: bool) -> np.ndarray:
     fmt = float_format(dtype)
     np_dtype = dtype.np_dtype
+    if np_dtype == _HALF and operation in SELECTING and operands[0].size <= _FEW_HALF_LANES:
+        bits = _selected_halves(operation, fmt, operands, saturate)
+        if bits is not None:
+            return bits
     if np_dtype == _FLOAT32:  # the operands' own views (every lane operation returns a new array)
         values = [op.view(_FLOAT32) for op in operands]
     else:
@@ -212,8 +216,7 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
             # may_hold_special(bits) asked of the floats: an infinite or NaN lane is the one that is not finite
             special = not np.logical_and.reduce(np.isfinite(wide), axis=None)
         else:
-            bits = float_array_bits(wide, dtype)  # rounds once
-            special = may_hold_special(bits, fmt)
+            bits, special = narrowed_bits(wide, dtype)  # rounds once
         if not special:
             return bits
     if nan is None:  # computed (a selected result may hide the other operand's NaN: _selected says where)
@@ -247,7 +250,42 @@ def _selected(operation: str, fmt, operands: list[np.ndarray], values: list[np.n
     return bits, _either_nan(a, b)
 
 
-_FLOAT32 = np.dtype(np.float32)
+_FLOAT32, _HALF = np.dtype(np.float32), np.dtype(np.float16)
+
+
+def _selected_halves(operation: str, fmt, operands: list[np.ndarray], saturate: bool) -> np.ndarray | None:
+    """:func:`_selected`'s result bits for half operands with no NaN (and, under saturation, no infinity), or
+    ``None``: then no lane meets the NaN and infinity rules, and numpy compares halves exactly as they are
+    (no widening to float32, no NaN lanes to find: one reduction per operand says there is none).  numpy's half
+    comparison costs some 2 ns a lane more than float32's, widening included: for :data:`_FEW_HALF_LANES`
+    lanes or fewer, where the 3 µs it saves are more."""
+    limit = fmt.overflow if saturate else fmt.overflow + 1  # a magnitude above infinity's is a NaN
+    for bits in operands:
+        if bits.shape == (1,):  # a scalar operand
+            top = int(bits[0]) & _HALF_MAGNITUDE
+        else:
+            top = int(np.maximum.reduce(bits & np.uint16(_HALF_MAGNITUDE), axis=None)) if bits.size else 0
+        if top >= limit:
+            return None
+    a_bits = operands[0]
+    if operation == "abs":
+        return a_bits & np.uint16(_HALF_MAGNITUDE)
+    a = a_bits.view(_HALF)
+    if operation == "relu":
+        return np.where(a > 0, a_bits, np.uint16(0))  # -0 and the negatives give +0 bits
+    b_bits = operands[1]
+    b = b_bits.view(_HALF)
+    a_lanes, b_lanes = (a[0] if a.shape == (1,) else a), (b[0] if b.shape == (1,) else b)
+    maximum = operation == "max"
+    bits = np.where(a_lanes > b_lanes if maximum else a_lanes < b_lanes, a_bits, b_bits)
+    if _any_both_zero(a, b):  # -0 < +0 (module docstring), which numpy's comparison does not see
+        both_zero = (a == 0) & (b == 0)
+        bits = np.where(both_zero, (a_bits & b_bits) if maximum else (a_bits | b_bits), bits)
+    return bits
+
+
+_HALF_MAGNITUDE = 0x7FFF
+_FEW_HALF_LANES = 1024  # 8 repeats of 128 halves
 
 
 def _any_both_zero(a: np.ndarray, b: np.ndarray) -> bool:

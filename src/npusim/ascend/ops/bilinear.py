@@ -43,6 +43,7 @@ from ...dtypes import DTYPES
 from ...engine.registry import IEEE_RNE, Instruction, register
 from ...engine.trace import ByteRange, merge_ranges, ranges_of_addresses
 from ...errors import OverlapError, ParameterRangeError, TmpBufferSizeWarning, UnsupportedError
+from ...memory import run_start
 from ...overloads import Form, Param
 from ...validate import is_list_like, require_bool, require_int, require_uint
 from .. import pages
@@ -51,6 +52,7 @@ from ..chips import OpDtypes, unsupported_on
 from ..core import Core
 from ..footprint import OVERLAP_SOURCE, Footprint, check_clear_of_scratch, first_common, strided_footprint
 from ..masking import MaskWords, normal_lanes_from_mask_arg
+from ..operands import NEVER
 from ..tensor import LocalTensor
 from ..tolerance import tolerate
 from ..types import MaskMode
@@ -62,6 +64,7 @@ __all__ = ["BILINEAR_DTYPES", "bilinear_interpolation"]
 
 NAME = "bilinear_interpolation"
 PAGE = pages.BILINEAR_INTERPOLATION
+CONSTRAINTS = f"{PAGE} 约束说明"
 #: T per product (产品支持情况, 数据类型: half only)
 BILINEAR_DTYPES: dict[str, OpDtypes] = {name: OpDtypes(frozenset({"float16"})) for name in ("950", "A2", "A3", "310P")}
 HALF = DTYPES["float16"]
@@ -281,31 +284,46 @@ class BilinearBinding(RangesAfterRun):
             np.broadcast_to(np.arange(iterations)[:, None], (iterations, LANES))
         self.weight_index = src1.elem_index[at]  # the src1 element each product lane takes
         self.offset_index, self.dst_index = offsets.elem_index, dst.elem_index  # computed once per placement
+        self.offset_run = slice(offsets.lo // 4, offsets.hi // 4)  # the offsets are consecutive uint32
+        self.dst_run = run_start(self.dst_index)  # dst's active lanes one run of halves (written as a slice), or None
         self.in_block = np.arange(16, dtype=np.int64)
-        self.gathered = np.empty(0, np.int64)  # the src0 element indices the last call read
+        self.starts = np.empty(0, np.int64)  # the byte address of each DataBlock the last call read
+        # the shadow epochs in which the offsets and src1, and all of src0, were seen written (the scratch a
+        # call leaves undefined moves the epoch only where it had written bytes: Memory.mark_undefined)
+        self.sources_seen = self.src0_seen = NEVER
+        # what no gathered block may share a byte with, and the page saying so
+        self.clear_of_src0 = ((offsets, CONSTRAINTS), (src1, CONSTRAINTS), (dst, OVERLAP_SOURCE))
 
     def run(self, core: Core, values: tuple) -> None:
         """Read and check the offsets, gather, multiply, sum over h, then commit dst, the scratch, the mask."""
         plan, ub = self.plan, core.ub
-        for fp in (self.offsets, self.src1):  # contiguous; the scratch a call leaves undefined bumps the epoch
-            ub.check_initialized_span(NAME, fp.name, fp.lo, fp.hi)
-        starts = self._block_starts(ub.data.view(np.uint32)[self.offset_index].astype(np.int64))
-        gathered = (starts[:, None] // 2 + self.in_block).reshape(plan.h * plan.v, LANES)
-        self._check_src0(ub, starts, gathered)
+        if self.sources_seen != ub.shadow_epoch:  # both contiguous
+            if ub.fully_written or all(ub.written[fp.lo:fp.hi].all() for fp in (self.offsets, self.src1)):
+                self.sources_seen = ub.shadow_epoch
+            else:
+                for fp in (self.offsets, self.src1):
+                    ub.check_initialized_span(NAME, fp.name, fp.lo, fp.hi)
+        starts, lo, hi = self._block_starts(ub.data.view(np.uint32)[self.offset_run].astype(np.int64))
+        self._check_src0(ub, lo, hi, starts)
         raw = ub.data.view(np.uint16)
+        # every start is 32-byte aligned (checked): the blocks are rows of UB seen as DataBlocks of 16 halves
+        blocks = raw.reshape(-1, 16).take(starts >> 5, axis=0).reshape(plan.h * plan.v, LANES)
         saturate = core.float_saturation and HALF.name in core.chip.float_saturation_dtypes
-        products = arith.compute("mul", HALF, [raw[self.weight_index], raw[gathered]], saturate)
+        products = arith.compute("mul", HALF, [raw.take(self.weight_index), blocks], saturate)
         products = products.reshape(plan.v, plan.h, LANES)
         total = products[:, 0]
         for step in range(1, plan.h):
             total = arith.compute("add", HALF, [products[:, step], total], saturate)
         result = plus_zero(total)
-        self._commit(core, plan.lanes.select(result), gathered.reshape(-1))
+        self._commit(core, plan.lanes.select(result), starts)
 
-    def _commit(self, core: Core, lanes: np.ndarray, gathered: np.ndarray) -> None:
+    def _commit(self, core: Core, lanes: np.ndarray, starts: np.ndarray) -> None:
         """dst's active lanes, the scratch left undefined, the mask registers the lowering leaves."""
         plan = self.plan
-        core.ub.scatter(self.dst_index, lanes)
+        if self.dst_run is not None:
+            core.ub.store_run(self.dst_run, lanes)
+        else:
+            core.ub.scatter(self.dst_index, lanes)
         if plan.scratch_bytes:
             core.ub.mark_undefined(slice(*self.scratch))
         words, mode = plan.left
@@ -313,21 +331,32 @@ class BilinearBinding(RangesAfterRun):
             core.set_mask_words(*words)
         if mode is not None:
             core.set_mask_mode(mode)
-        self.gathered = gathered
+        self.starts = starts
 
-    def _check_src0(self, ub, starts: np.ndarray, gathered: np.ndarray) -> None:
-        """Report a never-written src0 element (at once when the blocks lie in src0 and all of it is written)."""
+    def _check_src0(self, ub, lo: int, hi: int, starts: np.ndarray) -> None:
+        """Report a never-written src0 element (at once when the blocks, bytes ``[lo, hi)``, lie in src0 and all
+        of it is written, which stays so until the shadow epoch moves)."""
         src0 = self.src0
-        inside = src0.addr <= int(starts.min()) and int(starts.max()) + BLOCK_BYTES <= src0.end
-        if inside and (ub.fully_written or ub.written[src0.addr:src0.end].all()):
-            return
-        ub.check_initialized(NAME, "src0", gathered.reshape(-1), 2)
+        if src0.addr <= lo and hi <= src0.end:
+            if self.src0_seen == ub.shadow_epoch:
+                return
+            if ub.fully_written or ub.written[src0.addr:src0.end].all():
+                self.src0_seen = ub.shadow_epoch
+                return
+        ub.check_initialized(NAME, "src0", self._elements(starts), 2)
 
-    def _block_starts(self, offsets: np.ndarray) -> np.ndarray:
-        """The byte address of each gathered DataBlock, after the page's checks on the offsets (约束说明)."""
-        src0, source = self.src0, f"{PAGE} 约束说明"
+    def _elements(self, starts: np.ndarray) -> np.ndarray:
+        """The half elements of the DataBlocks at byte addresses ``starts``, block by block."""
+        return ((starts >> 1)[:, None] + self.in_block).reshape(-1)
+
+    def _block_starts(self, offsets: np.ndarray) -> tuple[np.ndarray, int, int]:
+        """The byte address of each gathered DataBlock, after the page's checks on the offsets (约束说明), and
+        bytes ``[lo, hi)`` that hold every block."""
+        src0, source = self.src0, CONSTRAINTS
         starts = src0.addr + offsets
-        if (offsets % HALF.itemsize).any() or (starts % BLOCK_BYTES).any():
+        # one OR clears the usual call: src0's address and every offset multiples of 32 make every start one
+        if (int(np.bitwise_or.reduce(offsets)) | src0.addr) % BLOCK_BYTES and \
+                ((offsets % HALF.itemsize).any() or (starts % BLOCK_BYTES).any()):
             bad = np.flatnonzero(offsets % HALF.itemsize)
             if bad.size:
                 k = int(bad[0])
@@ -336,28 +365,30 @@ class BilinearBinding(RangesAfterRun):
             k = int(np.flatnonzero(starts % BLOCK_BYTES)[0])
             raise ParameterRangeError(NAME, f"src0_offset[{k}]", int(offsets[k]), "src0's address plus the offset "
                                       f"must be 32-byte aligned (src0 at {src0.addr:#x})", "multiples of 32", source)
-        lo, far = int(starts.min()), int(np.argmax(starts))
-        hi = int(starts[far]) + BLOCK_BYTES
-        if lo < src0.addr or hi > src0.end:
-            src0.check_span(NAME, f"src0 (block of src0_offset[{far}])", lo, hi)
+        # [lo, hi) holds every block: from src0's address (no offset is negative: no minimum needed) to the end of
+        # the highest block
+        lo, hi = src0.addr, int(np.maximum.reduce(starts)) + BLOCK_BYTES
+        if hi > src0.end:  # the error names the blocks' exact span, and the first offset of the highest block
+            far = int(np.argmax(starts))
+            src0.check_span(NAME, f"src0 (block of src0_offset[{far}])", int(np.minimum.reduce(starts)), hi)
         scratch_lo, scratch_hi = self.scratch
         if self.plan.scratch_bytes and lo < scratch_hi and scratch_lo < hi:
             blocks = Footprint("src0", starts, np.zeros(starts.size, dtype=np.int64), BLOCK_BYTES)
             check_clear_of_scratch(NAME, scratch_lo, self.plan.scratch_bytes, [blocks], "shared_tmp_buffer",
                                    "that the lowering uses for its intermediate results",
                                    f"{PAGE} sharedTmpBuffer空间说明")
-        for fp, where in ((self.offsets, source), (self.src1, source), (self.dst, OVERLAP_SOURCE)):
+        for fp, where in self.clear_of_src0:
             if fp.lo < hi and lo < fp.hi:  # only then can a block share a byte with it
                 block_bytes = (starts[:, None] + np.arange(BLOCK_BYTES, dtype=np.int64)).reshape(-1)
                 shared = first_common(block_bytes, fp.byte_addrs()[0])
                 if shared is not None:
                     raise OverlapError(NAME, "src0 byte address", shared, f"src0 and {fp.name} must not overlap",
                                        "disjoint byte ranges", where)
-        return starts
+        return starts, lo, hi
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
         read = np.concatenate([self.offsets.byte_addrs()[0], self.src1.byte_addrs()[0],
-                               (self.gathered[:, None] * 2 + np.arange(2)).reshape(-1)])
+                               (self._elements(self.starts)[:, None] * 2 + np.arange(2)).reshape(-1)])
         scratch = [("UB", *self.scratch)] if self.plan.scratch_bytes else []
         return (merge_ranges(ranges_of_addresses("UB", read)),
                 merge_ranges([*ranges_of_addresses("UB", self.dst.byte_addrs()[0]), *scratch]))
@@ -376,6 +407,7 @@ _SETUP = ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
 bilinear_interpolation = register(Instruction(
     NAME, "ascend", "arith", "V", _forms(), _compile, f"{PAGE} 功能说明, 约束说明",
     support=lambda chip: BILINEAR_DTYPES.get(chip.name), exactness=IEEE_RNE,
+    fast_context=lambda core: (),  # the plan reads no register: the mask applies in normal mode whatever the mode
     summary="dst_v = sum over h of src0[blocks at src0_offset] * src1 (products and sums rounded to half, h in order)",
     examples=(_SETUP + "asc.bilinear_interpolation(z, x, off, w, 128, 2, False, 1, 128, 2, tmp)",
               _SETUP + "asc.bilinear_interpolation(z, x, off, w, [0x0F0F0F0F0F0F0F0F, 0xFFFF], 4, True, 2, 512, 1, "

@@ -117,7 +117,8 @@ def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor
                        count_form: bool, page: str = CAST_PAGE) -> str:
     """The product converts ``src``'s type to ``dst``'s with ``mode`` (Cast.md 数据类型): the
     rounding-mode name to use."""
-    source = f"{CAST_PAGE} 数据类型; {semantics('5.8')}"
+    fp4 = "float4_e2m1fn" in (dst.dtype.name, src.dtype.name)  # the 950's fp4x2_e2m1_t: its own section too
+    source = f"{CAST_PAGE} 数据类型; {semantics('5.8', '5.33') if fp4 else semantics('5.8')}"
     pairs = cast_pairs(core.chip)
     if pairs is None:
         raise unsupported_on(core.chip, name, "Cast", lambda c: cast_pairs(c) is not None,
@@ -474,8 +475,9 @@ def _example(src: str, dst: str, call: str) -> str:
 
 
 _MODE = "asc.RoundMode."
-#: the 950's own lines (docs/semantics.md §5.29 complex, §5.31 int4b_t, §5.32 hifloat8_t), count and mask forms;
-#: int4b_t <-> half too, which the A2 has, as the 950 lowers them its own way (§5.31: vector functions)
+#: the 950's own lines (docs/semantics.md §5.29 complex, §5.31 int4b_t, §5.32 hifloat8_t, §5.33 fp4x2_e2m1_t),
+#: count and mask forms; int4b_t <-> half too, which the A2 has, as the 950 lowers them its own way (§5.31:
+#: vector functions)
 CAST_EXAMPLES_950 = (
     _example("complex32", "complex64", f"{_MODE}CAST_NONE, 100"),
     _example("complex64", "complex32", f"{_MODE}CAST_RINT, 100"),
@@ -491,6 +493,12 @@ CAST_EXAMPLES_950 = (
     _example("float16", "hifloat8",
              f"{_MODE}CAST_ROUND, [0x5555555555555555, 0], 2, asc.UnaryRepeatParams(1, 1, 4, 8)"),
     _example("float32", "hifloat8", f"{_MODE}CAST_HYBRID, 200"),
+    # fp4x2_e2m1_t <-> bfloat16_t (§5.33): count, mask and bitwise-mask forms
+    _example("bfloat16", "fp4x2_e2m1_t", f"{_MODE}CAST_RINT, 300"),
+    _example("bfloat16", "fp4x2_e2m1_t", f"{_MODE}CAST_FLOOR, 128, 2, asc.UnaryRepeatParams(1, 1, 2, 8)"),
+    "z = asc.LocalTensor(asc.fp4x2_e2m1_t, asc.TPosition.VECIN, 0, 512)\n"
+    "x = asc.LocalTensor(asc.bfloat16, asc.TPosition.VECOUT, 4096, 512)\n"
+    f"asc.cast(x, z, {_MODE}CAST_NONE, [0x3333, 0xC0], 3, asc.UnaryRepeatParams(1, 1, 8, 2))",
 )
 _SUMMARY = ("dst = src converted to dst's type per lane, rounded by round_mode (integers saturate; "
             "floats saturate inf/NaN where the product's CTRL[48] says)")
@@ -506,7 +514,8 @@ cast = register(Instruction(
         "the A2/A3, 310P and 950 dequantises with set_deq_scale's half scale (roundMode ignored), an accuracy "
         "model (docs/numerics.md, \"Ascend: dequantisation\"; docs/semantics.md §5.21).  int4b_t <-> half "
         "(A2/A3; half -> int4b_t on the 310P) packs two lanes a byte; counts and masks cover whole bytes "
-        "(docs/semantics.md §5.23).",
+        "(docs/semantics.md §5.23); so do the 950's int4b_t lines (§5.31) and its fp4x2_e2m1_t <-> bfloat16_t "
+        "lines (§5.33).",
 ))
 
 

@@ -23,16 +23,29 @@ The rules (数据结构/precision_conversion.md, "精度转换规则"; docs/nume
 * **Packed types** (``int4b_t``, docs/semantics.md §5.23): the lanes come and go as packed bytes,
   two elements a byte.  int4b_t -> half is exact; half -> int4b_t rounds by the mode and saturates
   to [-8, 7], as every integer target saturates to its range.
+* **fp4x2_e2m1_t** (npusim's packed ``float4_e2m1fn``, the 950; docs/semantics.md §5.33, :mod:`npusim.fp4`):
+  packed bytes as for int4b_t; to bfloat16 every code is exact, from bfloat16 the value rounds by the mode onto
+  the 16 values, beyond ±6 and ±infinity give ±6 and NaN 0 whatever CTRL[48] says (Reg Cast.md 约束说明).
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from ...dtypes import DTYPES, CodedDType, DType, PackedDType
+from ...dtypes import DTYPES, CodedDType, DType, PackedDType, PackedFloatDType
 from ...errors import UnsupportedError
+from ...fp4 import from_bfloat16_bits, to_bfloat16_bits
 from ...hifloat8 import from_float32_bits, from_half_bits
-from ...rounding import float_array_bits, float_format, integral_array, may_hold_special, special_results
+from ...rounding import (
+    float_array_bits,
+    float_format,
+    integral_array,
+    may_hold_special,
+    narrowed_bits,
+    special_results,
+)
 from ...sources import semantics
 from .. import pages
 from .complex_lanes import join, split
@@ -60,15 +73,18 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
         return _to_hifloat8(src, raw, mode, saturate)
     if isinstance(src, CodedDType):
         return _from_hifloat8(src, dst, raw, saturate)
+    if isinstance(src, PackedFloatDType):  # fp4x2_e2m1_t -> bfloat16_t, exact (§5.33)
+        return _packed_float_to(src, dst, raw)
+    if isinstance(dst, PackedFloatDType):  # bfloat16_t -> fp4x2_e2m1_t (§5.33)
+        return _to_packed_float(src, dst, raw, mode)
     if isinstance(src, PackedDType):
         values = src.unpack(raw)
         if dst.is_float:  # |value| <= 8: exact in every float type, so numpy's conversion is the rounding
             return values.astype(dst.np_dtype).view(dst.raw)
         src, raw = _VALUES, values.view(_VALUES.raw)
-    if isinstance(dst, PackedDType):
-        low, high = dst.value_range
-        values = _to_integer(src, _VALUES, raw.view(src.np_dtype), mode).view(_VALUES.np_dtype)
-        return dst.pack(np.clip(values, low, high))  # the int8 result saturated further to the packed range
+    if isinstance(dst, PackedDType):  # the int8 result saturated further to the packed range: at once
+        values = _to_integer(src, _VALUES, raw.view(src.np_dtype), mode, dst.value_range).view(_VALUES.np_dtype)
+        return dst.pack(values)
     values = raw.view(src.np_dtype)
     if dst.is_float:
         return _to_float(src, dst, values, mode, saturate)
@@ -93,6 +109,21 @@ def _to_hifloat8(src: DType, raw: np.ndarray, mode: str, saturate: bool) -> np.n
     return from_half_bits(raw, mode, saturate)
 
 
+def _packed_float_to(src: PackedFloatDType, dst: DType, raw: np.ndarray) -> np.ndarray:
+    """Packed E2M1 bytes to bfloat16 lanes, two a byte: every code's value is exact (precision_conversion.md)."""
+    if dst.name != "bfloat16":
+        raise ValueError(f"no conversion rule for {src} -> {dst}")  # Cast's table has no such line
+    return to_bfloat16_bits(src.unpack(raw))
+
+
+def _to_packed_float(src: DType, dst: PackedFloatDType, raw: np.ndarray, mode: str) -> np.ndarray:
+    """bfloat16 lanes to packed E2M1 bytes: rounded by the mode, saturated to ±6, NaN to 0 (Reg Cast.md 约束说明:
+    the type has no infinity and no NaN; no CTRL bit is read)."""
+    if src.name != "bfloat16":
+        raise ValueError(f"no conversion rule for {src} -> {dst}")  # Cast's table has no such line
+    return dst.pack(from_bfloat16_bits(raw, mode))
+
+
 def _from_hifloat8(src: CodedDType, dst: DType, raw: np.ndarray, saturate: bool) -> np.ndarray:
     """hifloat8 codes to half / float: every code's value is exact in both (docs/semantics.md §5.32), so only
     NaN and ±infinity meet the target's rules (a NaN's quiet NaN, or saturation's 0 and ±MAX)."""
@@ -113,29 +144,42 @@ def _complex(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool)
 
 
 def _to_float(src: DType, dst: DType, values: np.ndarray, mode: str, saturate: bool) -> np.ndarray:
+    fmt = float_format(dst)
     if src == dst:  # float -> float: an integral value of the same type (exact, in that type)
         bits = integral_array(values, mode).view(dst.raw)
+        special = may_hold_special(bits, fmt)
+    elif not src.is_float:
+        return float_array_bits(values, dst, mode)  # an integer fits every float target's range it is converted to
     else:
-        bits = float_array_bits(values, dst, mode)
-        if not src.is_float:
-            return bits  # an integer fits every float target's range it is converted to
-    fmt = float_format(dst)
-    if not may_hold_special(bits, fmt):
+        bits, special = narrowed_bits(values, dst, mode)
+    if not special:
         return bits
     with np.errstate(invalid="ignore"):
         nan = np.isnan(values) if values.dtype.kind == "f" else np.isnan(values.astype(np.float32))
     return special_results(bits, nan, fmt, saturate)
 
 
-def _to_integer(src: DType, dst: DType, values: np.ndarray, mode: str) -> np.ndarray:
-    info = np.iinfo(dst.np_dtype)
+def _to_integer(src: DType, dst: DType, values: np.ndarray, mode: str,
+                bounds: tuple[int, int] | None = None) -> np.ndarray:
+    """Integral values saturated to dst's range (``bounds``: a narrower one, a packed type's), NaN -> 0."""
+    low, high = bounds or _integer_range(dst.np_dtype)
     if not src.is_float:
         wide = values.astype(np.int64)  # every integer source npusim converts fits int64 (uint64 is none)
-        return np.clip(wide, info.min, info.max).astype(dst.np_dtype).view(dst.raw)
+        return np.minimum(np.maximum(wide, low), high).astype(dst.np_dtype).view(dst.raw)
     integral = integral_array(values, mode).astype(np.float64)  # compared with 2**31 etc. exactly
-    above = integral >= float(info.max) + 1.0  # exact: 2**(bits-1) or 2**bits, never rounded
-    below = integral < float(info.min)
-    nan = np.isnan(integral)
-    inside = np.where(above | below | nan, 0.0, integral).astype(np.int64)
-    result = np.where(above, info.max, np.where(below, info.min, inside))
-    return result.astype(dst.np_dtype).view(dst.raw)
+    if high < _DOUBLE_EXACT:  # the bounds are doubles: saturate in floats (a NaN stays NaN, ±inf meets a bound)
+        saturated = np.minimum(np.maximum(integral, float(low)), float(high))
+        return np.where(np.isnan(saturated), 0.0, saturated).astype(dst.np_dtype).view(dst.raw)
+    above = integral >= float(high) + 1.0  # exact: 2**63 (int64's maximum is no double), never rounded
+    below = integral < float(low)
+    inside = np.where(above | below | np.isnan(integral), 0.0, integral).astype(np.int64)
+    return np.where(above, high, np.where(below, low, inside)).astype(dst.np_dtype).view(dst.raw)
+
+
+_DOUBLE_EXACT = 1 << 53  # every integer up to this magnitude is a double
+
+
+@functools.cache
+def _integer_range(np_dtype: np.dtype) -> tuple[int, int]:
+    info = np.iinfo(np_dtype)
+    return int(info.min), int(info.max)

@@ -62,6 +62,7 @@ from ..cast_dtypes import TRUNCATE_DTYPES, TRUNCATE_MODES, compound_cast_pairs
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
+from ..operands import NEVER
 from ..tensor import LocalTensor
 from . import cast
 from .common import (
@@ -441,6 +442,8 @@ class PairBinding:
     def __init__(self, plan: PairPlan, core: Core, footprints: list[Footprint]) -> None:
         self.plan, self.footprints = plan, footprints
         self.spans = [(fp.lo, fp.hi) for fp in footprints]  # count forms: every operand is contiguous
+        self.sources_seen = NEVER  # the shadow epoch in which every source byte was seen written
+        self.dsts_marked = NEVER  # the shadow epoch in which both destinations were marked written
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -456,16 +459,24 @@ class PairBinding:
             return
         ub, raw, name = core.ub, self.plan.dtype.raw, self.plan.op.name
         sources = self.spans[2:]
-        for label, (lo, hi) in zip(self.plan.operands[2:], sources, strict=True):
-            ub.check_initialized_span(name, label, lo, hi)
+        if self.sources_seen != ub.shadow_epoch:  # written bytes stay written until the epoch moves
+            if ub.fully_written or all(ub.written[lo:hi].all() for lo, hi in sources):
+                self.sources_seen = ub.shadow_epoch
+            else:
+                for label, (lo, hi) in zip(self.plan.operands[2:], sources, strict=True):
+                    ub.check_initialized_span(name, label, lo, hi)
         results = self.plan.op.compute(self.plan.dtype, *(ub.data[lo:hi].view(raw) for lo, hi in sources))
         self._commit(ub, results)
 
     def _commit(self, ub, results: tuple[np.ndarray, np.ndarray]) -> None:
-        """Both destinations' bytes, computed before (nothing changed until here)."""
+        """Both destinations' bytes, computed before (nothing changed until here); marked written once per shadow
+        epoch (they stay written until it moves)."""
         for (lo, hi), result in zip(self.spans[:2], results, strict=True):
             ub.data[lo:hi] = result.view(np.uint8)
-            ub.mark_written(lo, hi)
+        if self.dsts_marked != ub.shadow_epoch:
+            for lo, hi in self.spans[:2]:
+                ub.mark_written(lo, hi)
+            self.dsts_marked = ub.shadow_epoch
 
 
 def mull_halves(dtype: DType, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

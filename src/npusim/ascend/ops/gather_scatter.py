@@ -254,25 +254,50 @@ class IndexedBinding(RangesAfterRun):
             self.dense_run, self.offset_run = run_start(self.dense_index), run_start(self.offset_index)
             self.dense_bounds = (int(self.dense_index.min()), int(self.dense_index.max())) \
                 if self.dense_index.size else (0, -1)
+            size = plan.dtype.itemsize
+            self.dense_span = (self.dense_bounds[0] * size, (self.dense_bounds[1] + 1) * size)  # a run's bytes
         self.registers_read = plan.registers
         self.registers_written = mask_registers_left(plan.mask_words_after, plan.mask_mode_after)
-        self.last: tuple[np.ndarray, np.ndarray] | None = None  # element indices read and written by the last call
+        # the element indices read and written by the last call, and the element the reads count from (a Gather
+        # inside src keeps them relative to src + base: ranges() makes them absolute; else None)
+        self.last: tuple[np.ndarray, np.ndarray, int | None] | None = None
         self.offsets_seen = self.src_seen = NEVER  # the shadow epoch in which they were seen all written
+        self.dst_marked = NEVER  # the shadow epoch in which a Gather's dst run was marked written
+        if dense is not None and plan.kind is GATHER:  # a Gather's per-call arithmetic, fixed by the placement
+            itemsize = plan.dtype.itemsize
+            self.shift = itemsize.bit_length() - 1  # byte offset -> element: offset >> shift
+            # the elements the offsets may reach: from src + base to the last whole element of src
+            self.first = (self.indexed.addr + plan.base) // itemsize
+            self.stop = self.indexed.end // itemsize
+            # only where src's elements from the base can meet dst's lanes must a call look for a shared one
+            self.may_overlap = self.first <= self.dense_bounds[1] and self.dense_bounds[0] < self.stop
+        self.views: tuple | None = None  # views of this core's UB a call uses (_views)
+
+    def _views(self, ub) -> tuple:
+        """(UB's bytes, the offsets as a uint32 run or None, a Gather's src elements from the base and its dst
+        run or None), made once per binding: its core's UB stays the same array."""
+        words, elements = ub.data.view(np.uint32), ub.data.view(self.plan.dtype.raw)
+        offsets = None if self.offset_run is None else words[self.offset_run : self.offset_run + self.offset_index.size]
+        if self.plan.kind is not GATHER:
+            return ub.data, offsets
+        dst = None if self.dense_run is None else elements[self.dense_run : self.dense_run + self.dense_index.size]
+        return ub.data, offsets, elements[self.first : self.stop], dst
 
     def run(self, core: Core, values: tuple) -> None:
         plan = self.plan
         if self.dense is None:
-            self.last = (np.empty(0, np.int64), np.empty(0, np.int64))
+            self.last = (np.empty(0, np.int64), np.empty(0, np.int64), None)
             return
         ub, name, itemsize = core.ub, plan.name, plan.dtype.itemsize
         if self.offsets_seen != ub.shadow_epoch:
             ub.check_initialized(name, plan.kind.offsets, self.offset_index, 4)
             self.offsets_seen = ub.shadow_epoch
-        words = ub.data.view(np.uint32)
-        if self.offset_run is None:
-            offsets = words[self.offset_index]
-        else:
-            offsets = words[self.offset_run : self.offset_run + self.offset_index.size]
+        views = self.views
+        if views is None or views[0] is not ub.data:
+            views = self.views = self._views(ub)
+        offsets = views[1] if views[1] is not None else ub.data.view(np.uint32)[self.offset_index]
+        if plan.kind is GATHER and self._gathered_inside_src(core, offsets, views):
+            return
         indexed, indexed_bounds = self._indexed_elements(offsets)
         dense = self.dense_index
         read, written = (indexed, dense) if plan.kind is GATHER else (dense, indexed)
@@ -298,7 +323,80 @@ class IndexedBinding(RangesAfterRun):
             core.set_mask_words(*plan.mask_words_after)
         if plan.mask_mode_after is not None:
             core.set_mask_mode(plan.mask_mode_after)
-        self.last = (read, written)
+        self.last = (read, written, None)
+
+    def _gathered_inside_src(self, core: Core, offsets: np.ndarray, views: tuple) -> bool:
+        """A Gather whose every read lies inside src, with fewer passes over the offsets than the general path
+        below :meth:`run`'s call of it: one maximum and one OR clear the usual call (no minimum: src's own extent
+        from the base tells whether a read can meet dst at all), the element indices stay relative to src + base
+        until an overlap or never-written check, or the access records (:meth:`ranges`), need them absolute.
+        The same checks, in the same order and with the same errors, as the general path; ``False`` (nothing
+        done) when an offset reaches past src, which the general path rejects or, under the hardware policy,
+        reads past src (UbPastTensorEndWarning)."""
+        plan, ub = self.plan, core.ub
+        itemsize = plan.dtype.itemsize
+        high = int(np.maximum.reduce(offsets))
+        if high > plan.limit or (itemsize > 1 and int(np.bitwise_or.reduce(offsets)) & (itemsize - 1)):
+            self._reject_offset(offsets)
+        if self.first + (high >> self.shift) >= self.stop:  # every offset is aligned now: high is an element's
+            return False
+        # element indices relative to src + base (a copy, never a view of UB: the access records keep it)
+        relative = offsets >> self.shift if self.shift else offsets.astype(np.intp)
+        read = None
+        if self.may_overlap:  # src from the base reaches dst's lanes: look for an element both read and written
+            read = self._absolute(relative)
+            if int(read.min()) <= self.dense_bounds[1] and self.dense_bounds[0] <= int(read.max()):
+                _require_disjoint(plan, self.dense_index, read, "src", itemsize)
+        if self.src_seen != ub.shadow_epoch:  # every read lies in src
+            src = self.indexed
+            if ub.written[src.addr:src.end].all():
+                self.src_seen = ub.shadow_epoch
+            else:
+                ub.check_initialized(plan.name, "src", self._absolute(relative) if read is None else read, itemsize)
+        self._commit_gathered(core, relative, views)
+        return True
+
+    def _commit_gathered(self, core: Core, relative: np.ndarray, views: tuple) -> None:
+        """Move the checked elements: src's, from src + base, at ``relative``, to dst's lanes (every index is
+        inside src, checked, so ``take`` never wraps; src and dst share no element, checked), then the mask
+        registers.  One ``take`` straight into a dst run, without an intermediate array."""
+        plan, ub = self.plan, core.ub
+        _, _, src, dst = views
+        if dst is not None:
+            src.take(relative, out=dst, mode="wrap")
+            if self.dst_marked != ub.shadow_epoch:  # marked written once, dst stays so until the epoch moves
+                ub.mark_written(*self.dense_span)
+                self.dst_marked = ub.shadow_epoch
+        else:
+            ub.scatter(self.dense_index, src.take(relative, mode="wrap"))
+        if plan.mask_words_after is not None:
+            core.set_mask_words(*plan.mask_words_after)
+        if plan.mask_mode_after is not None:
+            core.set_mask_mode(plan.mask_mode_after)
+        self.last = (relative, self.dense_index, self.first)
+
+    def _absolute(self, relative: np.ndarray) -> np.ndarray:
+        """UB element indices (int64) of a Gather's reads, from their indices relative to src + base."""
+        read = relative.astype(np.int64)
+        read += self.first
+        return read
+
+    def _reject_offset(self, offsets: np.ndarray) -> None:
+        """Raise for the first offset that is misaligned or above the product's limit."""
+        plan = self.plan
+        itemsize = plan.dtype.itemsize
+        k = int(np.flatnonzero((offsets % itemsize != 0) | (offsets > plan.limit))[0])
+        raise ParameterRangeError(plan.name, f"{plan.kind.offsets}[{k}]", int(offsets[k]), f"an offset must be a "
+                                  f"multiple of sizeof(T) = {itemsize} and at most {plan.limit} on this product",
+                                  f"multiples of {itemsize} in [0, {plan.limit}]", f"{plan.kind.page} 约束说明")
+
+    def _reject_bounds(self, offsets: np.ndarray) -> None:
+        """Raise for the first (aligned) offset whose element lies past the end of the tensor it indexes."""
+        plan, tensor = self.plan, self.indexed
+        itemsize = plan.dtype.itemsize
+        addrs = tensor.addr + plan.base + offsets.astype(np.int64)
+        k = int(np.flatnonzero(addrs + itemsize > tensor.end)[0])
+        tensor.check_span(plan.name, plan.kind.indexed, int(addrs[k]), int(addrs[k]) + itemsize)
 
     def _check_src(self, ub, read: np.ndarray, bounds: tuple[int, int]) -> None:
         """Report a never-written source element; skipped while the whole src tensor is known written
@@ -327,15 +425,10 @@ class IndexedBinding(RangesAfterRun):
             return offsets.astype(np.int64), (0, -1)
         low, high = int(offsets.min()), int(offsets.max())
         if high > plan.limit or int(np.bitwise_or.reduce(offsets)) % itemsize:
-            k = int(np.flatnonzero((offsets % itemsize != 0) | (offsets > plan.limit))[0])
-            raise ParameterRangeError(name, f"{label}[{k}]", int(offsets[k]), f"an offset must be a multiple of "
-                                      f"sizeof(T) = {itemsize} and at most {plan.limit} on this product",
-                                      f"multiples of {itemsize} in [0, {plan.limit}]", f"{page} 约束说明")
+            self._reject_offset(offsets)
         start = tensor.addr + plan.base  # a multiple of sizeof(T), as every offset now is
         if start + high + itemsize > tensor.end:
-            addrs = start + offsets.astype(np.int64)
-            k = int(np.flatnonzero(addrs + itemsize > tensor.end)[0])
-            tensor.check_span(name, plan.kind.indexed, int(addrs[k]), int(addrs[k]) + itemsize)
+            self._reject_bounds(offsets)
         first = start // itemsize
         elements = offsets.astype(np.int64)
         if itemsize > 1:
@@ -352,7 +445,9 @@ class IndexedBinding(RangesAfterRun):
         return elements, (first + low // itemsize, first + high // itemsize)
 
     def ranges(self, values: tuple) -> tuple[tuple[ByteRange, ...], tuple[ByteRange, ...]]:
-        read, written = self.last
+        read, written, first = self.last
+        if first is not None:
+            read = read.astype(np.int64) + first
         itemsize = self.plan.dtype.itemsize if self.plan.dtype else 1
         offsets = self.offset_bytes if self.offsets is not None else np.empty(0, np.int64)
         return (merge_ranges((*ranges_of_addresses("UB", element_bytes(read, itemsize)),

@@ -48,8 +48,9 @@ SIDE = 16  # the block transpose is 16 x 16
 _B16 = frozenset({"int16", "uint16", "float16"})
 _NCHW = frozenset({"int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"})
 _CLASSIC = ("A2", "A3", "310B", "310P", "910", "KirinX90", "Kirin9030", "950")
-#: T per product and form (数据类型).  The 950's fp4 / e8m0 / int4 types are not modelled; its complex32 moves as
-#: a 4-byte element (docs/semantics.md §5.29), its hifloat8 as a 1-byte code (§5.32).
+#: T per product and form (数据类型).  The 950's fp4 / e8m0 / int4 types are not modelled (fp4x2_e2m1_t: its
+#: transpose moves byte pairs, docs/semantics.md §5.33); its complex32 moves as a 4-byte element
+#: (docs/semantics.md §5.29), its hifloat8 as a 1-byte code (§5.32).
 DTYPES: dict[str, dict[str, frozenset[str]]] = {
     "plain": {chip: _B16 for chip in _CLASSIC},
     "TRANSPOSE_ND2ND_B16": {**{chip: frozenset({"uint16"}) for chip in ("A2", "A3", "310B", "310P")}, "950": _B16},
