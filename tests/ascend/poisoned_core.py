@@ -4,9 +4,14 @@ access-record tests): its cores, memories, state, and how a tensor operand is mu
 A core for an instruction example is an A2 core (the default chip, which the examples are written
 for) whose whole UB holds random bytes, all marked written, tracing.  Its memories, by the record
 space their byte ranges name: ``"UB"``.
+
+:func:`on_product` is the same helper with cores of another product: for the examples an instruction
+registers for one product (``Instruction.examples_on``) and for the instructions only it has.
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -27,6 +32,28 @@ def new_core() -> asc.Core:
     return core
 
 
+#: element types only some products have, which a mutated tensor operand of theirs may take too
+_PRODUCT_TYPES = {"950": (asc.complex32, asc.complex64, asc.hifloat8, asc.fp4x2_e2m1_t)}
+
+
+def on_product(chip: str) -> SimpleNamespace:
+    """This module's helper whose cores are ``chip``'s (the whole UB random bytes, all marked written, tracing),
+    whose mutated tensors may also take the product's own element types."""
+    types = _OTHER_TYPES + _PRODUCT_TYPES.get(chip, ())
+
+    def mutated_product_operand(tape, label: str, value, core: asc.Core):
+        return mutated_operand(tape, label, value, core, types)
+
+    def new_product_core() -> asc.Core:
+        core = asc.Core(chip, trace=True)
+        core.ub.data[:] = np.random.default_rng(7).integers(0, 256, core.ub.size_bytes, dtype=np.uint8)
+        core.ub.written[:] = 1
+        return core
+
+    return SimpleNamespace(VENDOR=VENDOR, NAMESPACE=NAMESPACE, new_core=new_product_core, memories=memories,
+                           registers=registers, state=state, mutated_operand=mutated_product_operand)
+
+
 def memories(core: asc.Core) -> dict[tuple[str, str | None], Memory]:
     """Every memory the core has, by ``(space, buffer)`` of the byte ranges that index it."""
     return {("UB", None): core.ub}
@@ -44,15 +71,16 @@ def state(core: asc.Core) -> tuple:
     return core.ub.snapshot(), core.register_state(), tuple(core.sync_log)
 
 
-def mutated_operand(tape, label: str, value, core: asc.Core):
-    """A changed LocalTensor for ``value``, or ``None`` if ``value`` is not one."""
+def mutated_operand(tape, label: str, value, core: asc.Core, types: tuple = _OTHER_TYPES):
+    """A changed LocalTensor for ``value`` (``types``: the element types an "other type" one may take), or
+    ``None`` if ``value`` is not one."""
     if not isinstance(value, asc.LocalTensor):
         return None
     how = tape.pick(f"{label}: tensor", ("further in", "other type", "freed", "other core", "end of UB"))
     if how == "further in":
         return lambda: value[tape.integer(f"{label}: offset", 1, max(1, value.get_size()))]  # may be rejected
     if how == "other type":
-        dtype = tape.pick(f"{label}: dtype", _OTHER_TYPES)
+        dtype = tape.pick(f"{label}: dtype", types)
         return lambda: asc.LocalTensor(dtype, value.position, value.addr)
     if how == "freed":
         lease = Lease("fuzz")

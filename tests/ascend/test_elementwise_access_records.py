@@ -49,7 +49,8 @@ def run_from_setup(snippet: str, image: bytes, chip: str = "A2"):
 
 
 def chip_of(snippet: str) -> str:
-    """The A2, where the examples are written for, or the 950 for a form only it has (the shifts' tensor form)."""
+    """The A2, where the examples are written for, or the 950 for an instruction only it has (the 950's own forms
+    of the others are their ``examples_on["950"]``, checked in tests/engine/test_access_records.py)."""
     try:
         run(snippet, bytes(SPAN))
     except UnsupportedError as error:

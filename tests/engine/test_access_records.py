@@ -14,12 +14,20 @@ A vendor takes part with a small helper module (``tests/sophgo/poisoned_core.py`
 ``NAMESPACE`` (its module name for the examples), ``new_core()`` (a tracing core),
 ``memories(core)`` (``{(space, buffer): Memory}``, the arrays the ranges index) and
 ``registers(core)`` (name -> value).
+
+The examples an instruction registers for one product (``Instruction.examples_on``) run the same way on a
+core of that product: a vendor in :data:`PRODUCT_HELPERS` gives, per product name, a helper as above
+(``tests/ascend/poisoned_core.on_product``; Ascend's own ``examples`` have their family's record tests,
+``tests/ascend/test_*_records.py``), and so do the 950's AscendQuant and SoftMax examples
+(``tests/ascend/adv_examples.py``: the ``asc.adv`` APIs are not registry instructions).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,9 +35,16 @@ import pytest
 from npusim.engine import caches
 from npusim.engine.registry import Instruction, instructions
 
+from ..ascend import adv_examples
+from ..ascend import poisoned_core as ascend
 from ..sophgo import poisoned_core as sophgo
 
 VENDORS: tuple[ModuleType, ...] = (sophgo,)
+#: per vendor, the helper for a product's cores (its ``examples_on``)
+PRODUCT_HELPERS: dict[str, Callable[[str], Any]] = {"ascend": ascend.on_product}
+#: pipes a call form issues on besides its instruction's (data_copy's is the GM -> UB form's, MTE2;
+#: tests/ascend/test_data_movement_records.py)
+FORM_PIPES = {("ascend", "data_copy"): ("MTE3", "V")}
 
 
 def _cases():
@@ -37,6 +52,11 @@ def _cases():
         for entry in instructions(helper.VENDOR):
             for number, example in enumerate(entry.examples):
                 yield pytest.param(helper, entry, example, id=f"{entry.name}[{number}]")
+    for vendor, on_product in PRODUCT_HELPERS.items():
+        for entry in (*instructions(vendor), *(adv_examples.ENTRIES if vendor == "ascend" else ())):
+            for product, examples in entry.examples_on.items():
+                for number, example in enumerate(examples):
+                    yield pytest.param(on_product(product), entry, example, id=f"{entry.name}@{product}[{number}]")
 
 
 CASES = list(_cases())
@@ -110,11 +130,24 @@ def test_every_registered_instruction_has_an_example_ending_in_its_call():
                 assert ast.unparse(last.value.func).endswith(f".{entry.name}"), example
 
 
+def test_every_product_example_names_a_product_that_has_the_instruction_and_ends_in_its_call():
+    for vendor in ("ascend", "sophgo"):
+        for entry in instructions(vendor):
+            for product, examples in entry.examples_on.items():
+                assert vendor in PRODUCT_HELPERS, f"{entry.name}: no helper runs {vendor}'s product examples"
+                assert product in entry.products, f"{entry.name}: {product} does not have it"
+                for example in examples:
+                    last = ast.parse(example).body[-1]
+                    assert isinstance(last, ast.Expr) and isinstance(last.value, ast.Call), example
+                    assert ast.unparse(last.value.func).endswith(f".{entry.name}"), example
+
+
 @pytest.mark.parametrize(("helper", "entry", "example"), CASES)
 def test_the_record_names_the_call_and_every_changed_byte_lies_in_its_writes(helper, entry, example):
     run = Run(helper, entry, example, seed=1)
     record = run.record
-    assert (record.instruction, record.vendor, record.pipe) == (entry.name, entry.vendor, entry.pipe)
+    assert (record.instruction, record.vendor) == (entry.name, entry.vendor)
+    assert record.pipe in (entry.pipe, *FORM_PIPES.get((entry.vendor, entry.name), ()))
     assert record.writes, "the examples write something"
     for ranges in (record.reads, record.writes):
         assert list(ranges) == sorted(ranges, key=lambda r: (r.space, r.buffer or "", r.start))

@@ -131,6 +131,18 @@ def test_registering_a_name_twice_is_an_error():
         register(Instruction("fill", "toy", "fill", "V", FORMS, _compile, "toy.md", support=lambda c: True))
 
 
+def test_examples_on_maps_product_names_to_snippets_and_is_read_only():
+    entry = Instruction("fill_950", "toy", "fill", "V", FORMS, _compile, "toy.md", support=lambda c: True,
+                        examples_on={"950": ("toy.fill_950(0)",)})
+    assert dict(entry.examples_on) == {"950": ("toy.fill_950(0)",)}
+    with pytest.raises(TypeError):
+        entry.examples_on["A2"] = ("toy.fill_950(1)",)  # type: ignore[index]
+    for bad in ({"950": "toy.fill_950(0)"}, {"950": ()}, {950: ("toy.fill_950(0)",)}):
+        with pytest.raises(ValueError, match="examples_on"):
+            Instruction("fill_950", "toy", "fill", "V", FORMS, _compile, "toy.md", support=lambda c: True,
+                        examples_on=bad)
+
+
 def test_a_plan_is_compiled_once_per_geometry_and_bound_once_per_base(core):
     fill(Buf(0, 8), 1)
     fill(Buf(8, 8), 2)  # moved: same plan, new binding

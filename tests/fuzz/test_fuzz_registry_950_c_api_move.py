@@ -12,11 +12,9 @@ from npusim import ascend as _ascend  # noqa: F401  (registers the instructions)
 from npusim.engine.registry import by_name, instructions
 
 from . import test_fuzz_registry as registry_fuzz
-from .test_fuzz_registry_950 import ON_950
+from .test_fuzz_registry_950 import C_API_MOVE, ON_950
 
-PREFIXES = ("asc_copy_gm2ub", "asc_copy_ub2", "asc_set_gm2ub", "asc_set_ub2gm", "asc_set_ndim", "asc_ndim",
-            "asc_set_copy_pad_val")
-NAMES = [entry.name for entry in instructions("ascend") if entry.name.startswith(PREFIXES)]
+NAMES = [entry.name for entry in instructions("ascend") if entry.name.startswith(C_API_MOVE)]
 CASES = [pytest.param(by_name("ascend", name), example, id=f"{name}[{number}]")
          for name in NAMES for number, example in enumerate(by_name("ascend", name).examples)]
 

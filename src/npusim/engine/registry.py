@@ -14,8 +14,9 @@ dispatches to it (:mod:`.dispatch`).  Registering a name twice is an error.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ..overloads import Form
@@ -95,8 +96,17 @@ class Instruction:
         summary: one line for listings.
         examples: short runnable snippets, one per call form where possible: setup lines, then
             the instruction call as the last statement (``asc`` / ``tpu`` is the vendor module,
-            ``core`` the active core).  docs/api.md shows the first; the access-record tests run
-            them all.
+            ``core`` the active core).  They run on the vendor's default product (Ascend's A2,
+            Sophgo's BM1684X), or, for an instruction that product lacks, on one that has it.
+            docs/api.md shows the first; the access-record tests run them all.
+        examples_on: examples for named products, by product name (``{"950": (snippet, ...)}``),
+            written as ``examples`` are: the dtype rows and call forms the default product rejects
+            (the 950's complex32 lanes, its hifloat8_t Cast lines, the scalar-first forms), and calls
+            the product lowers its own way (the 950's int4b_t casts) or lists as its own too
+            (asc_transto5hd on the 950).
+            The generated tests run each on a core of its product (the fuzz:
+            ``tests/fuzz/test_fuzz_registry_950.py``; the access records:
+            ``tests/engine/test_access_records.py``); docs/api.md shows none of them.
         relative: its plans hold no operand address (module :mod:`.plan`); ``False`` keys
             plans on addresses too.
         per_call: parameters read per call (a scalar operand), left out of plan keys.
@@ -124,6 +134,7 @@ class Instruction:
     exactness: str = BIT_EXACT
     summary: str = ""
     examples: tuple[str, ...] = ()
+    examples_on: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     relative: bool = True
     per_call: frozenset[str] = frozenset()
     address_params: frozenset[str] = frozenset()
@@ -137,6 +148,12 @@ class Instruction:
     def __post_init__(self) -> None:
         if self.exactness not in EXACTNESS_CLASSES:
             raise ValueError(f"{self.name}: exactness must be one of {EXACTNESS_CLASSES}, got {self.exactness!r}")
+        for product, snippets in self.examples_on.items():
+            if not (isinstance(product, str) and isinstance(snippets, tuple) and snippets
+                    and all(isinstance(s, str) for s in snippets)):
+                raise ValueError(f"{self.name}: examples_on maps a product name to a non-empty tuple of snippets, "
+                                 f"got {product!r}: {snippets!r}")
+        object.__setattr__(self, "examples_on", MappingProxyType(dict(self.examples_on)))  # frozen, as the record
 
     @property
     def products(self) -> dict[str, Any]:

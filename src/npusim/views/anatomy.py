@@ -481,7 +481,8 @@ def rule_for(record: AccessRecord):
     """The rule that splits this record per repeat, or None (then it is shown whole)."""
     if record.vendor != "ascend":
         return None
-    if record.instruction in ELEMENTWISE:  # (the 950's flexible-scalar forms of adds/muls: no rule yet, shown whole)
+    if record.instruction in ELEMENTWISE:  # (the 950's flexible-scalar forms of adds/muls, and its complex32 /
+        # complex64 / hifloat8_t rows, whose types _ITEMSIZE lacks: no rule yet, shown whole)
         return _elementwise if all(name in record.params for name in ELEMENTWISE[record.instruction]) else None
     from .. import ascend  # noqa: F401  (its import registers the Ascend instructions: a trace file may come first)
     from ..engine.registry import instructions

@@ -467,12 +467,46 @@ CAST_EXAMPLES = (
     _SETUP.replace("asc.int32", "asc.int4b_t") + "asc.cast(z, x, asc.RoundMode.CAST_CEIL, 128, 2, "
                                                  "asc.UnaryRepeatParams(1, 1, 2, 8))",  # Cast.md's int4b_t example
 )
+
+
+def _example(src: str, dst: str, call: str) -> str:
+    return (f"x = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 0, 512)\n"
+            f"z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 4096, 512)\n" + f"asc.cast(z, x, {call})")
+
+
+_MODE = "asc.RoundMode."
+#: the 950's own lines (docs/semantics.md §5.29 complex, §5.31 int4b_t, §5.32 hifloat8_t, §5.33 fp4x2_e2m1_t),
+#: count and mask forms; int4b_t <-> half too, which the A2 has, as the 950 lowers them its own way (§5.31:
+#: vector functions)
+CAST_EXAMPLES_950 = (
+    _example("complex32", "complex64", f"{_MODE}CAST_NONE, 100"),
+    _example("complex64", "complex32", f"{_MODE}CAST_RINT, 100"),
+    _example("complex64", "complex64", f"{_MODE}CAST_TRUNC, 100"),
+    _example("int4b_t", "int16", f"{_MODE}CAST_NONE, 300"),
+    _example("int4b_t", "float16", f"{_MODE}CAST_NONE, 128, 2, asc.UnaryRepeatParams(1, 1, 8, 2)"),
+    _example("int4b_t", "bfloat16",
+             f"{_MODE}CAST_NONE, [0x0F0F0F0F0F0F0F0F, 0xFF], 1, asc.UnaryRepeatParams(1, 1, 8, 2)"),
+    _example("int16", "int4b_t", f"{_MODE}CAST_NONE, 256"),
+    _example("float16", "int4b_t", f"{_MODE}CAST_RINT, 300"),
+    _example("hifloat8", "float16", f"{_MODE}CAST_NONE, 300"),
+    _example("hifloat8", "float32", f"{_MODE}CAST_NONE, 64, 2, asc.UnaryRepeatParams(1, 1, 8, 2)"),
+    _example("float16", "hifloat8",
+             f"{_MODE}CAST_ROUND, [0x5555555555555555, 0], 2, asc.UnaryRepeatParams(1, 1, 4, 8)"),
+    _example("float32", "hifloat8", f"{_MODE}CAST_HYBRID, 200"),
+    # fp4x2_e2m1_t <-> bfloat16_t (§5.33): count, mask and bitwise-mask forms
+    _example("bfloat16", "fp4x2_e2m1_t", f"{_MODE}CAST_RINT, 300"),
+    _example("bfloat16", "fp4x2_e2m1_t", f"{_MODE}CAST_FLOOR, 128, 2, asc.UnaryRepeatParams(1, 1, 2, 8)"),
+    "z = asc.LocalTensor(asc.fp4x2_e2m1_t, asc.TPosition.VECIN, 0, 512)\n"
+    "x = asc.LocalTensor(asc.bfloat16, asc.TPosition.VECOUT, 4096, 512)\n"
+    f"asc.cast(x, z, {_MODE}CAST_NONE, [0x3333, 0xC0], 3, asc.UnaryRepeatParams(1, 1, 8, 2))",
+)
 _SUMMARY = ("dst = src converted to dst's type per lane, rounded by round_mode (integers saturate; "
             "floats saturate inf/NaN where the product's CTRL[48] says)")
 
 cast = register(Instruction(
     "cast", "ascend", "cast", "V", CAST_FORMS, _compile_cast, f"{CAST_PAGE} 功能说明; {semantics('5.8')}",
     support=cast_pairs, exactness=IEEE_RNE, summary=_SUMMARY, examples=CAST_EXAMPLES,
+    examples_on={"950": CAST_EXAMPLES_950},
     plan_context=mask_plan_context, fast_context=mask_fast_context,
     doc=f"``{_SUMMARY}`` ({CAST_PAGE}).\n\nInteger results are bit-exact; float results are the exact value "
         "rounded once in the documented RoundMode (CAST_NONE = CAST_RINT where the value does not fit).  A "

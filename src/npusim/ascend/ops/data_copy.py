@@ -818,8 +818,8 @@ data_copy = register(Instruction(
     summary="Copy 32-byte-aligned blocks GM -> UB (MTE2), UB -> GM (MTE3) or UB -> UB (V): count elements, "
             "DataCopyParams block runs with gaps in DataBlocks, a SliceInfo slice (GM <-> UB), ND -> NZ "
             "(Nd2NzParams, GM -> UB), NZ -> ND (Nz2NdParamsFull, UB -> GM) or NDDMA (NdDmaParams, 950)",
-    # (the NDDMA form runs on the 950 only, and every example of an entry runs on one product: its record is
-    # checked in tests/ascend/test_nddma.py)
+    # (the NDDMA form runs on the 950 only; its record, with GM ranges the generated access-record test does
+    # not index, is checked in tests/ascend/test_nddma.py)
     examples=(
         _GM_SETUP + "asc.data_copy(ub, x_gm[64:], 256)",
         _GM_SETUP + "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
@@ -832,6 +832,10 @@ data_copy = register(Instruction(
         _GM_SETUP + "asc.data_copy(ub, x_gm[16:], asc.Nd2NzParams(1, 8, 32, 0, 40, 8, 1, 0))",
         _GM_SETUP + "asc.data_copy(x_gm[8:], ub, asc.Nz2NdParamsFull(2, 3, 32, 1, 4, 40, 128))",
     ),
+    examples_on={"950": tuple(  # UB -> UB of the 950's complex64 and hifloat8_t (docs/semantics.md §5.29, §5.32)
+        f"ub = asc.LocalTensor(asc.{dtype}, asc.TPosition.VECIN, 0, 512)\n"
+        f"out = asc.LocalTensor(asc.{dtype}, asc.TPosition.VECOUT, 4096, 512)\n" + f"asc.data_copy(out, ub, {how})"
+        for dtype, how in (("complex64", "128"), ("hifloat8", "256"), ("hifloat8", "asc.DataCopyParams(3, 2, 1, 0)")))},
     plan_context=lambda core, form, values: _loop_context(core), fast_context=lambda core: _loop_context(core),
     doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
         "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks, or GM <-> UB a slice "

@@ -749,14 +749,53 @@ def _examples(op: VectorOp) -> tuple[str, ...]:
         kind += "_int"
     setup, calls = _SNIPPETS[kind]
     examples = tuple(setup + call.format(name=op.name) for call in calls)
-    if op.shifts:  # the 950's form with the amounts in a tensor
+    if op.name in MIXED_SOURCES:
+        examples += _mixed_examples(op)
+    return examples
+
+
+#: (element type, scalar) of the 950's complex count-form examples (docs/semantics.md §5.29): each instruction
+#: one of the two types, half of them complex32 (whose steps saturate in half)
+_COMPLEX_EXAMPLES = {"add": ("complex64", None), "sub": ("complex32", None), "mul": ("complex32", None),
+                     "div": ("complex64", None), "adds": ("complex64", "1.5 - 2j"),
+                     "muls": ("complex32", "0.5 + 0.25j"), "subs": ("complex32", "3 + 1j"),
+                     "divs": ("complex64", "-0.75j")}
+
+
+def _complex_example(name: str) -> str:
+    """``name``'s count form on 100 complex elements; ``subs`` / ``divs`` with the scalar first."""
+    dtype, scalar = _COMPLEX_EXAMPLES[name]
+    setup = "".join(f"{t} = asc.LocalTensor(asc.{dtype}, asc.TPosition.{pos}, {addr}, 128)\n"
+                    for t, pos, addr in (("x", "VECIN", 0), ("y", "VECIN", 1024), ("z", "VECOUT", 2048)))
+    if scalar is None:
+        return setup + f"asc.{name}(z, x, y, 100)"
+    operands = f"{scalar}, x" if name in ("subs", "divs") else f"x, {scalar}"
+    return setup + f"asc.{name}(z, {operands}, 100)"
+
+
+def _examples_950(op: VectorOp) -> tuple[str, ...]:
+    """The 950's own forms and dtype rows of an instruction other products have too (``examples_on["950"]``)."""
+    examples: tuple[str, ...] = ()
+    if op.shifts:  # the amounts in a tensor
         examples += ("x = asc.LocalTensor(asc.uint16, asc.TPosition.VECIN, 0, 512)\n"
                      "n = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, 1024, 512)\n"
                      "n.write([i % 19 for i in range(512)])\n"
                      "z = asc.LocalTensor(asc.uint16, asc.TPosition.VECOUT, 2048, 512)\n"
                      f"asc.{op.name}(z, x, n, 300)",)
-    if op.name in MIXED_SOURCES:
-        examples += _mixed_examples(op)
+    if op.name in FLEXIBLE_ARITH:  # the scalar first, or a tensor's element
+        examples += _flexible_examples(op.name)
+    if op.name in _COMPLEX_EXAMPLES:
+        examples += (_complex_example(op.name),)
+    if op.name == "abs":  # |z|: complex32 -> half, complex64 -> float
+        examples += tuple(f"x = asc.LocalTensor(asc.{src}, asc.TPosition.VECIN, 0, 128)\n"
+                          f"z = asc.LocalTensor(asc.{dst}, asc.TPosition.VECOUT, 2048, 128)\n"
+                          f"asc.{op.name}(z, x, 100)"
+                          for src, dst in (("complex32", "float16"), ("complex64", "float32")))
+    if op.name == "duplicate":  # count form: a complex scalar; a hifloat8_t value (§5.32)
+        examples += ("z = asc.LocalTensor(asc.complex32, asc.TPosition.VECOUT, 0, 128)\n"
+                     f"asc.{op.name}(z, 1 - 0.5j, 100)",
+                     "z = asc.LocalTensor(asc.hifloat8, asc.TPosition.VECOUT, 0, 512)\n"
+                     f"asc.{op.name}(z, 14.0, 300)")
     return examples
 
 
@@ -787,7 +826,8 @@ def _register(op: VectorOp):
         op.name, "ascend", op.family, "V", forms,
         lambda core, form, values, op=op: _compile_with_flexible(op, core, form, values), f"{op.doc}",
         support=lambda chip, name=op.name: vector_support(chip, name), exactness=op.exactness,
-        summary=op.summary, examples=_examples(op) + (_flexible_examples(op.name) if flexible else ()),
+        summary=op.summary, examples=_examples(op),
+        examples_on={"950": on_950} if (on_950 := _examples_950(op)) else {},
         per_call=frozenset({"scalar", "src0", "src1"} if flexible else {"scalar"}),
         plan_context=_shift_plan_context if op.shifts else flexible_plan_context if flexible else mask_plan_context,
         fast_context=mask_fast_context, doc=doc,
@@ -816,7 +856,7 @@ def _register_flexible_only(name: str):
         f"{op.doc} 功能说明", support=lambda chip: vector_support(chip, name), exactness=IEEE_RNE, summary=summary,
         examples=_flexible_examples(name) + ("x = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)\n"
                                              "z = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 2048, 512)\n"
-                                             f"asc.{name}(z, x, 1.5, 500)",),
+                                             f"asc.{name}(z, x, 1.5, 500)", _complex_example(name)),
         per_call=frozenset({"src0", "src1"}), plan_context=flexible_plan_context, fast_context=mask_fast_context,
         doc=f"``{summary}`` ({op.doc}).\n\nThe 950 only.  With two tensors, ``scalar_tensor_index`` (0 or 1) "
             "names the one whose first element is the scalar.",

@@ -771,6 +771,11 @@ SELECT_EXAMPLES = (  # Select.md 调用示例: float32, 256 elements, a uint8 se
     _SETUP + "asc.set_cmp_mask(sel)\n"
     "asc.select(dst, src0, src1, 4, asc.BinaryRepeatParams(), asc.SelMode.VSEL_CMPMASK_SPR)",
 )
+#: the 950's complex rows (docs/semantics.md §5.29: count form, a complex scalar in mode 1)
+SELECT_EXAMPLES_950 = tuple(
+    _SETUP.replace("asc.float32", f"asc.{dtype}") + f"asc.select(dst, sel, src0, {src1}, asc.SelMode.{mode}, 100)"
+    for dtype, src1, mode in (("complex64", "src1", "VSEL_TENSOR_TENSOR_MODE"),
+                              ("complex32", "0.5 - 1j", "VSEL_TENSOR_SCALAR_MODE")))
 _C_SETUP = ("src0 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)\n"
             "src1 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 512, 256)\n"
             "dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 256)\n"
@@ -786,7 +791,8 @@ select = register(Instruction(
     "select", "ascend", "select", "V", SELECT_FORMS, _compile, f"{pages.SELECT} 功能说明; {semantics('2')}",
     support=lambda chip: chip.select, exactness=BIT_EXACT,
     summary="dst = selection bit ? src0 : src1 per lane (mode 0: CMPMASK bits; 1: src1 a scalar; 2: selMask bits)",
-    examples=SELECT_EXAMPLES, per_call=frozenset({"src1"}), plan_context=_plan_context,
+    examples=SELECT_EXAMPLES, examples_on={"950": SELECT_EXAMPLES_950}, per_call=frozenset({"src1"}),
+    plan_context=_plan_context,
     fast_context=_fast_context, fast_ok=_fast_ok,
     doc="``asc.select`` in every form of Select.md (pyasc parameter names): per lane, src0 where the selection "
         "bit is 1, else src1.\n\n``src1`` is a tensor in modes 0 and 2 and a scalar in mode 1.  ``mask`` is an "

@@ -825,7 +825,8 @@ def _register_c_api(bits: int, sync: bool):
         if has_transto5hd_c_api(chip) else None,
         exactness=BIT_EXACT,
         summary=f"TransDataTo5HD of {bits}-bit data from two VA register pairs or address lists (C API)",
-        examples=(example, registers), relative=False, plan_context=lambda core, form, values: va_context(core),
+        examples=(example, registers), examples_on={"950": (example, registers)},  # the 950's too (§5.31)
+        relative=False, plan_context=lambda core, form, values: va_context(core),
         fast_context=va_context, alias_of=NAME, doc=doc,
     ))
 

@@ -237,6 +237,10 @@ copy = register(Instruction(
         _SETUP + "asc.set_mask_count()\nasc.set_vector_mask(144, dtype=asc.int32, mode=asc.MaskMode.COUNTER)\n"
                  "asc.copy(z, x, 0, 1, asc.CopyRepeatParams(1, 8, 8, 8), False)",
     ),
+    examples_on={"950": (  # the count form, of hifloat8_t codes (docs/semantics.md §5.32)
+        "x = asc.LocalTensor(asc.hifloat8, asc.TPosition.VECIN, 0, 1024)\n"
+        "z = asc.LocalTensor(asc.hifloat8, asc.TPosition.VECOUT, 8192, 1024)\n"
+        "asc.copy(z, x, 600)",)},
     plan_context=mask_plan_context, fast_context=mask_fast_context,
     doc="``copy``: UB -> UB with a mask (an int or uint64 words) and CopyRepeatParams(dst_stride, src_stride, "
         "dst_repeat_size, src_repeat_size) in DataBlocks; the count form on the 950. In counter mode the mask "

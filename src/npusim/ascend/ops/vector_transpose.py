@@ -195,6 +195,13 @@ transpose = register(Instruction(
         _SETUP + "tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 4096, 10240)\n"
                  "asc.transpose(z, x, tmp, asc.TransposeParamsExt(1, 16, 4, 4, asc.TransposeType.TRANSPOSE_NCHW2NHWC))",
     ),
+    examples_on={"950": tuple(  # NCHW <-> NHWC of complex32 and hifloat8_t (docs/semantics.md §5.29, §5.32)
+        f"x = asc.LocalTensor(asc.{dtype}, asc.TPosition.VECIN, 0, 256)\n"
+        f"z = asc.LocalTensor(asc.{dtype}, asc.TPosition.VECOUT, 2048, 256)\n"
+        "tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 4096, 10240)\n"
+        f"asc.transpose(z, x, tmp, asc.TransposeParamsExt({shape}, asc.TransposeType.{kind}))"
+        for dtype, shape, kind in (("complex32", "1, 2, 2, 8", "TRANSPOSE_NCHW2NHWC"),
+                                   ("hifloat8", "1, 4, 2, 32", "TRANSPOSE_NHWC2NCHW")))},
     fast_context=lambda core: (),
     doc="``transpose(dst, src)``: the 16 x 16 transpose of int16/uint16/half (in place allowed); "
         "``transpose(dst, src, shared_tmp_buffer, TransposeParamsExt(n, c, h, w, type))``: TRANSPOSE_ND2ND_B16 "
