@@ -27,6 +27,9 @@ the 950's vector-function emulation of the same instructions does step by step (
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 import numpy as np
 
 from ...dtypes import DTYPES
@@ -38,8 +41,9 @@ from ..core import Core, DeqScale
 from . import arith
 from .conversion import convert
 
-__all__ = ["DEQ", "deq_int32_lanes", "half_saturates", "int16_to_b8", "int32_to_half", "pack_word",
-           "require_half_scale", "require_word", "staged_product", "word_fields"]
+__all__ = ["DEQ", "FoldedB8", "deq_int32_lanes", "fold_b8", "half_of_products", "half_saturates", "int16_to_b8",
+           "int32_to_half", "pack_word", "relu_halves", "require_half_scale", "require_word", "staged_product",
+           "word_fields"]
 
 DEQ = "deq"  # the CastGeometry.mode of int32 -> half through DEQSCALE
 RULES = semantics("5.21")
@@ -92,10 +96,116 @@ def half_saturates(core: Core) -> bool:
 
 def int32_to_half(src: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
     """The half bits (uint16) of int32 lanes ``src`` dequantised with the half scale ``half_bits``."""
-    scale = np.float32(np.uint16(half_bits).view(np.float16))
+    scale, clipped = half_scale(half_bits)
+    if clipped:  # a finite scale: the product is finite, numpy's IEEE product (no flag to silence)
+        return half_of_products(src.view(np.int32).astype(np.float32) * scale, half_bits, saturate)
     with np.errstate(over="ignore", invalid="ignore"):
         product = src.view(np.int32).astype(np.float32) * scale  # each step rounds once, in float
     return convert(_FLOAT32, _FLOAT16, product.view(np.uint32), "rint", saturate)
+
+
+# ------------------------------------------------------------------ float -> half of the products, fast
+HALF_MAX = np.float32(65504.0)
+HALF_OVERFLOW = np.float32(65520.0)  # 65504 + half an ulp: from here on, to nearest even, the half is infinite
+_HALF_NORMAL_MIN = 2.0 ** -14
+_HALF_INF, _HALF_NEG_INF = np.uint16(0x7C00), np.uint16(0xFC00)
+
+
+@lru_cache(maxsize=256)
+def half_scale(half_bits: int) -> tuple[np.float32, bool]:
+    """The half scale as a float32, and whether :func:`half_of_products` may clip the products: the scale is
+    finite and 0 or at least 2**-14 (a normal half).  Then ``float(s) * scale`` is finite (at most
+    2**31 * 65504), never a NaN, and for an integer ``s`` either ±0 or at least 2**-14 in magnitude (``|s| >= 1``
+    and rounding to float is monotone and keeps 2**-14): no result lies where numpy's float32 -> half
+    conversion raises a flag element by element (rounding.py, ``_singles_to_half``) except an overflow."""
+    scale = np.float32(np.uint16(half_bits).view(np.float16))
+    clipped = bool(np.isfinite(scale)) and (scale == 0 or abs(float(scale)) >= _HALF_NORMAL_MIN)
+    return scale, clipped
+
+
+def half_of_products(product: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
+    """The half bits (uint16), rounded to nearest even with the product's overflow rule (``saturate``: ±65504,
+    else ±infinity), of float32 products ``float(s) * scale`` of int32 lanes ``s`` and the half scale ``half_bits``.
+
+    With a scale :func:`half_scale` lets clip, the products are clipped to [-65504, 65504] and converted by
+    numpy (IEEE rounding, as ``rounding._singles_to_half``): a magnitude up to 65504 is converted as it is, one
+    in (65504, 65520) rounds to 65504 anyway (65504 is a half and rounding is monotone), and one from 65520
+    on, whose half is infinite, is 65504: the saturated result.  Unsaturated, those lanes (found by one
+    maximum and one minimum) are then ±infinity.  Clipping keeps the sign of a zero.  Every other scale goes
+    through Cast's float -> half (:func:`~.conversion.convert`)."""
+    if not half_scale(half_bits)[1]:
+        return convert(_FLOAT32, _FLOAT16, product.view(np.uint32), "rint", saturate)
+    bits = np.clip(product, -HALF_MAX, HALF_MAX).astype(np.float16).view(np.uint16)
+    if saturate or not product.size:
+        return bits
+    if np.maximum.reduce(product, axis=None) >= HALF_OVERFLOW:
+        bits[product >= HALF_OVERFLOW] = _HALF_INF
+    if np.minimum.reduce(product, axis=None) <= -HALF_OVERFLOW:
+        bits[product <= -HALF_OVERFLOW] = _HALF_NEG_INF
+    return bits
+
+
+def relu_halves(bits: np.ndarray, half_bits: int) -> np.ndarray:
+    """relu of :func:`half_of_products`'s halves (AddDeqRelu, docs/semantics.md §5.22): with a finite scale there
+    is no NaN among them, and ``max(0, x)`` of a half is its bits where they are positive as an int16 (sign clear,
+    not +0) and +0 elsewhere (negatives, -0, -infinity): one integer maximum.  Otherwise the arithmetic's relu."""
+    if np.isfinite(half_scale(half_bits)[0]):
+        return np.maximum(bits.view(np.int16), np.int16(0)).view(np.uint16)
+    return arith.compute("relu", _FLOAT16, [bits])
+
+
+# ------------------------------------------------------------------ int16 -> b8
+@dataclass(frozen=True)
+class FoldedB8:
+    """int16 -> b8's parameters folded for :meth:`lanes` (one set, or 16 broadcast over a lane's block position).
+
+    For an integer ``r`` (the rounded product, or ±infinity) the steps ``clip(clip(r, -256, 255) + offset, lo, hi)``
+    (the int16 saturation is inside the first clip: [-256, 255] lies in int16's range) are
+    ``clip(r, lower, upper) + offset`` with ``lower = max(-256 + offset, lo) - offset`` and
+    ``upper = min(255 + offset, hi) - offset``, as long as ``lower <= upper`` (two clips of overlapping ranges
+    are one); and since the bounds are integers and rint is monotone, ``clip(rint(p), lower, upper) =
+    rint(clip(p, lower, upper))``.  Sums and the final conversion are of integers below 2**10 in magnitude:
+    exact in float32 and in the b8 type."""
+
+    scale: np.ndarray  # float32
+    lower: np.ndarray  # float32 integers
+    upper: np.ndarray
+    offset: np.ndarray
+    signed: bool
+
+    def taken(self, entry: np.ndarray) -> FoldedB8:
+        """The parameters of each lane, by its parameter set ``entry`` (the table form's flat layout)."""
+        return FoldedB8(self.scale[entry], self.lower[entry], self.upper[entry], self.offset[entry], self.signed)
+
+    def lanes(self, src: np.ndarray) -> np.ndarray:
+        """The b8 bits (uint8) of int16 lanes ``src`` (any shape the parameters broadcast over)."""
+        product = src.astype(np.float32)
+        product *= self.scale  # rounded once, as int16_to_b8's; finite (fold_b8 bounds the scale)
+        np.clip(product, self.lower, self.upper, out=product)
+        np.rint(product, out=product)
+        product += self.offset
+        return product.astype(np.int8).view(np.uint8) if self.signed else product.astype(np.uint8)
+
+
+_FOLDED_SCALE_LIMIT = 2.0 ** 112  # |int16| * scale below it stays finite in float32: no overflow flag
+
+
+def fold_b8(scale: np.ndarray, offset: np.ndarray, signed: bool) -> FoldedB8 | None:
+    """:class:`FoldedB8` of the parameter sets (word_fields' scale, offset), or ``None`` where it does not
+    apply and :func:`int16_to_b8` computes the lanes: a scale that is not finite (a NaN product, whose lane is
+    0 + offset), of magnitude from 2**112 on (an infinite product; the clip would give the same bits, but numpy
+    flags the overflow), or a uint8 offset of -256, whose ranges do not overlap (every lane is 0)."""
+    scale = np.asarray(scale, np.float32)
+    if not (np.isfinite(scale).all() and (np.abs(scale) < _FOLDED_SCALE_LIMIT).all()):
+        return None
+    offset = np.asarray(offset, np.int64)
+    lo, hi = (-128, 127) if signed else (0, 255)
+    lower = np.maximum(S9_MIN + offset, lo) - offset
+    upper = np.minimum(S9_MAX + offset, hi) - offset
+    if (lower > upper).any():
+        return None
+    as_float = [np.asarray(v, np.float32) for v in (lower, upper, offset)]
+    return FoldedB8(scale, *as_float, signed)
 
 
 def int16_to_b8(src: np.ndarray, scale: np.ndarray, offset: np.ndarray, signed: np.ndarray) -> np.ndarray:

@@ -45,11 +45,19 @@ from ...rounding import float_bits
 from ...sources import semantics
 from ...validate import require_bool, require_int, require_uint
 from .. import pages
-from ..addressing import ActiveLanes, counter_mode_lanes, lane_offsets, lanes_per_repeat
+from ..addressing import (
+    BLOCK_BYTES,
+    BLOCKS_PER_REPEAT,
+    ActiveLanes,
+    counter_mode_lanes,
+    lane_offsets,
+    lanes_per_repeat,
+)
 from ..chips import unsupported_on
 from ..core import Core, DeqScale
 from ..footprint import Footprint, check_overlap
 from ..masking import lanes_from_register, mask_form_lanes
+from ..operands import OperandAccess, StridedOperand
 from ..scalars import is_scalar, require_scalar
 from ..tensor import LocalTensor
 from ..types import MaskMode, RoundMode, UnaryRepeatParams, VdeqInfo
@@ -67,7 +75,7 @@ from .common import (
     require_repeat_params,
     require_ub_tensor,
 )
-from .deq_conversion import DEQ, int16_to_b8, pack_word, require_word, word_fields
+from .deq_conversion import DEQ, FoldedB8, fold_b8, int16_to_b8, pack_word, require_word, word_fields
 from .elementwise import DST_STRIDE_SOURCE, _count_form_registers
 
 __all__ = ["cast_deq", "set_deq_scale"]
@@ -295,6 +303,12 @@ class B8Plan:
         return word_fields(np.array([self.geometry.word], dtype=np.uint64))
 
     @cached_attribute
+    def folded_word(self) -> FoldedB8 | None:
+        """The per-tensor parameters folded once (:func:`~.deq_conversion.fold_b8`), ``None`` where they fold not."""
+        words = self.word_parameters
+        return None if words is None else fold_b8(words[0], words[1], self.geometry.signed)
+
+    @cached_attribute
     def used_entries(self) -> np.ndarray:
         """The table entries (parameter sets) some active lane uses, ascending."""
         return np.unique(self.entry)
@@ -310,20 +324,44 @@ class B8Plan:
     def bind(self, core: Core, tensors: list[LocalTensor]) -> B8Binding:
         for label, tensor in zip(self.operands, tensors, strict=True):
             require_ub_tensor(self.geometry.name, label, tensor, core)
-        return B8Binding(self, self.placed(tensors))
+        return B8Binding(self, core, self.placed(tensors), [tensor.addr for tensor in tensors])
+
+
+_INT16, _UINT8 = np.dtype(np.int16), np.dtype(np.uint8)
 
 
 class B8Binding:
-    """A :class:`B8Plan` at one placement."""
+    """A :class:`B8Plan` at one placement: src's and dst's accesses, in one of two layouts (as the element-wise
+    operands', :mod:`..operands`).
 
-    def __init__(self, plan: B8Plan, footprints: list[Footprint]) -> None:
+    ``"view"``: src as its ``(repeats, 8, 16)`` int16 view, dst as the ``(repeats, 8, 16)`` byte view of the half
+    blocks it writes (lane ``k`` of a repeat at ``[k // 16, k % 16]`` in both, so parameter set ``k % 16`` is the
+    last axis); used when both views lie in UB and no dst byte is written twice.  ``"flat"``: the active lanes by
+    index, in issue order, each lane's parameters taken by its entry."""
+
+    def __init__(self, plan: B8Plan, core: Core, footprints: list[Footprint], bases: list[int]) -> None:
         self.plan = plan
         self.dst, self.src = footprints
-        self.src_index = self.src.elem_index
         geometry = plan.geometry
         self.registers_read = geometry.registers
         self.registers_written = (("MASK",) if geometry.words_after is not None else ()) + (
             ("MASK_MODE",) if geometry.mode_after is not None else ())
+        ub, lanes = core.ub, geometry.lanes
+        (d_blk, d_rep), (s_blk, s_rep) = geometry.strides
+        source = StridedOperand(bases[1], self.src, s_blk, s_rep)
+        dst_base = bases[0] + HALF_BLOCK_BYTES * geometry.upper_half
+        dst_end = dst_base + ((lanes.repeats - 1) * d_rep + (BLOCKS_PER_REPEAT - 1) * d_blk) * BLOCK_BYTES \
+            + HALF_BLOCK_BYTES
+        addrs = self.dst.addrs
+        self.layout = "view" if (source.view_end(lanes) <= ub.size_bytes and dst_end <= ub.size_bytes
+                                 and np.unique(addrs).size == addrs.size) else "flat"
+        self.src_access = OperandAccess.build(ub, source, _INT16, lanes, self.layout)
+        if self.layout == "view":
+            self.dst_access = _half_blocks(ub, self.dst, dst_base, d_blk, d_rep, lanes)
+        else:
+            self.dst_access = OperandAccess.build(ub, StridedOperand(dst_base, self.dst, d_blk, d_rep), _UINT8,
+                                                  lanes, "flat")
+        self._table: tuple[bytes, tuple] | None = None  # the table form's last table bytes and their parameters
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -335,15 +373,17 @@ class B8Binding:
     def writes(self) -> tuple[ByteRange, ...]:
         return merge_ranges(ranges_of_addresses("UB", self.dst.addrs))
 
-    def _parameters(self, core: Core) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per lane (or broadcast): scale, offset, sign mode; the table's entries checked against dst's type."""
+    def _table_parameters(self, core: Core) -> tuple:
+        """The table form's 16 parameter sets (scale, offset, sign mode, and their :class:`FoldedB8` or ``None``),
+        read from UB per call; the entries lanes use checked against dst's type.  The same 128 bytes as the last
+        call's give the same parameters (they passed the check then)."""
         geometry = self.plan.geometry
-        if geometry.table_addr is None:
-            return self.plan.word_parameters
         start = geometry.table_addr
         core.ub.check_initialized_span(geometry.name, "vdeq table", start, start + VDEQ_BYTES)
-        words = core.ub.data[start:start + VDEQ_BYTES].view(np.uint64)
-        scale, offset, sign = word_fields(words)
+        raw = core.ub.data[start:start + VDEQ_BYTES].tobytes()
+        if self._table is not None and self._table[0] == raw:
+            return self._table[1]
+        scale, offset, sign = word_fields(np.frombuffer(raw, np.uint64))
         used = self.plan.used_entries
         wrong = used[sign[used] != geometry.signed]
         if wrong.size:
@@ -352,27 +392,52 @@ class B8Binding:
                                      f"the dst type ({'int8' if geometry.signed else 'uint8'}) needs sign mode "
                                      f"{geometry.signed} in every parameter set a lane uses",
                                      f"sign_mode={geometry.signed}", f"{CAST_PAGE} 约束说明; {RULES}")
-        entry = self.plan.entry
-        return scale[entry], offset[entry], sign[entry]
+        # an entry no lane uses may hold anything (a NaN scale, the other sign mode): folded as a harmless set
+        unused = np.ones(VDEQ_ENTRIES, bool)
+        unused[used] = False
+        folded = fold_b8(np.where(unused, np.float32(1), scale), np.where(unused, 0, offset), geometry.signed)
+        parameters = (scale, offset, sign, folded)
+        self._table = (raw, parameters)
+        return parameters
 
     def run(self, core: Core, values: tuple) -> None:
         geometry = self.plan.geometry
         ub = core.ub
-        index = self.src_index
-        ub.check_initialized(geometry.name, "src", index, 2)
-        scale, offset, sign = self._parameters(core)
-        result = int16_to_b8(ub.gather(index, np.dtype(np.int16)), scale, offset, sign)
+        src = self.src_access
+        if src.seen_written != ub.shadow_epoch:
+            src.check_initialized(ub, geometry.name)
+        if geometry.table_addr is None:
+            folded, (scale, offset, sign) = self.plan.folded_word, self.plan.word_parameters
+        else:
+            scale, offset, sign, folded = self._table_parameters(core)
+            if self.layout == "flat":  # each lane's own set; the view layout broadcasts the 16 over its last axis
+                entry = self.plan.entry
+                scale, offset, sign = scale[entry], offset[entry], sign[entry]
+                folded = None if folded is None else folded.taken(entry)
+        lanes = src.gather(ub, _INT16)
+        result = int16_to_b8(lanes, scale, offset, sign) if folded is None else folded.lanes(lanes)
         self._commit(core, result)
         if geometry.sync:
             record_pipe_barrier(core)
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
         geometry = self.plan.geometry
-        core.ub.scatter(self.dst.addrs, result)
+        self.dst_access.write(core.ub, result)
         if geometry.words_after is not None:
             core.set_mask_words(*geometry.words_after)
         if geometry.mode_after is not None:
             core.set_mask_mode(geometry.mode_after)
+
+
+def _half_blocks(ub, footprint: Footprint, base: int, d_blk: int, d_rep: int, lanes: ActiveLanes) -> OperandAccess:
+    """dst's access in the view layout: the 16 bytes a repeat's lanes write in each of its 8 blocks, as a
+    ``(repeats, 8, 16)`` byte view of UB and of its written-shadow (masked-off lanes never written)."""
+    shape = (lanes.repeats, BLOCKS_PER_REPEAT, HALF_BLOCK_BYTES)
+    strides = (d_rep * BLOCK_BYTES, d_blk * BLOCK_BYTES, 1)
+    values = np.ndarray(shape, _UINT8, buffer=ub.data, offset=base, strides=strides)
+    shadow = np.ndarray(shape, _UINT8, buffer=ub.written, offset=base, strides=strides)
+    active = None if lanes.mask is None else lanes.mask.reshape(shape)
+    return OperandAccess(footprint.name, 1, "view", values, shadow, active, footprint.elem_index)
 
 
 def _b8_footprints(lanes: ActiveLanes, strides, upper_half: bool) -> tuple[list[Footprint], np.ndarray]:
