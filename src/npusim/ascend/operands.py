@@ -41,7 +41,8 @@ from ..memory import Memory, run_start
 from .addressing import BLOCK_BYTES, BLOCKS_PER_REPEAT, ActiveLanes, elems_per_block
 from .footprint import Footprint
 
-__all__ = ["ALL_WRITTEN", "BLOCK", "NEVER", "ByteSpan", "Layout", "OperandAccess", "StridedOperand", "choose_layout"]
+__all__ = ["ALL_WRITTEN", "BLOCK", "NEVER", "ByteSpan", "ElementRuns", "Layout", "OperandAccess", "StridedOperand",
+           "choose_layout", "element_runs"]
 
 Layout = Literal["view", "flat"]
 ALL_WRITTEN = {1: 0x01, 2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}
@@ -272,3 +273,32 @@ class ByteSpan:
         if self.seen_written != memory.shadow_epoch:
             memory.mark_written(self.start, self.stop)
             self.seen_written = memory.shadow_epoch
+
+
+@dataclass(frozen=True)
+class ElementRuns:
+    """Element indices (issue order) as a few ascending runs of consecutive elements, written as slices.
+
+    Attributes:
+        runs: per run, ``(first element index, start, stop)``: the values ``[start, stop)`` go to the elements
+            from the first on.  Runs are stored in issue order, so an element two runs write ends holding the
+            later run's value, as :meth:`Memory.scatter` leaves it.
+    """
+
+    runs: tuple[tuple[int, int, int], ...]
+
+    def store(self, memory: Memory, values: np.ndarray) -> None:
+        """:meth:`Memory.scatter` of ``values`` (1-D, in the indices' order) to the indices, run by run."""
+        for first, start, stop in self.runs:
+            memory.store_run(first, values[start:stop])
+
+
+def element_runs(index: np.ndarray, most: int = 16) -> ElementRuns | None:
+    """``index`` (1-D element indices) as :class:`ElementRuns`, or ``None`` when it has more than ``most`` runs."""
+    if not index.size:
+        return ElementRuns(())
+    breaks = np.flatnonzero(np.diff(index) != 1) + 1
+    if breaks.size >= most:
+        return None
+    starts, stops = np.r_[0, breaks], np.r_[breaks, index.size]
+    return ElementRuns(tuple((int(index[a]), int(a), int(b)) for a, b in zip(starts, stops, strict=True)))

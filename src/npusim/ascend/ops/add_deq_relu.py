@@ -34,13 +34,12 @@ from .. import pages
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_clear_of_scratch, first_common
+from ..operands import element_runs
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode
-from . import arith
 from .cast import CastBinding, CastPlan, _planned
 from .common import is_int_arg, mask_fast_context, mask_plan_context, require_ub_tensor
-from .conversion import convert
-from .deq_conversion import DEQ, half_saturates, require_half_scale, staged_product
+from .deq_conversion import DEQ, half_of_products, half_saturates, relu_halves, require_half_scale, staged_product
 from .elementwise import _binary_forms
 
 __all__ = ["StagedPlan", "add_deq_relu"]
@@ -52,7 +51,7 @@ TYPES = ("int32", "float16")  # src0 and src1, dst (AddDeqRelu.md 表3)
 CHUNK_REPEATS = 32  # TMP_UB_SIZE / sizeof(int32_t) / 64: the A2/A3 API's 8 KiB of sums per pass
 CHUNK_LANES = 64 * CHUNK_REPEATS
 SCRATCH_BYTES = 4 * CHUNK_LANES
-_INT32, _FLOAT32, _HALF = DTYPES["int32"], DTYPES["float32"], DTYPES["float16"]
+_INT32 = DTYPES["int32"]
 
 
 def _lowering(chip) -> str | None:
@@ -211,7 +210,11 @@ def _require_no_later_read(written: Footprint, read: Footprint) -> None:
 
 
 class StagedBinding(CastBinding):
-    """A :class:`StagedPlan` at one placement: dst, then the intermediates and the scratch."""
+    """A :class:`StagedPlan` at one placement: dst, then the intermediates and the scratch.
+
+    The intermediates are written as a few slices where their elements form a few ascending runs (the count
+    form and dense strides: one run per pass, or one for all), else by index; likewise the scratch, whose
+    bytes are runs of zeros and runs of the sums' bytes."""
 
     def __init__(self, plan: StagedPlan, core: Core, footprints: list[Footprint]) -> None:
         super().__init__(plan, core, footprints[:3])
@@ -219,6 +222,9 @@ class StagedBinding(CastBinding):
         self.product_index, self.half_index = self.products.elem_index, self.halves.elem_index
         self.scratch = plan.scratch_at + plan.scratch_bytes
         self.scratch_source = plan.scratch_source
+        self.product_runs = element_runs(self.product_index)
+        self.half_runs = element_runs(self.half_index)
+        self.scratch_pieces = _scratch_pieces(self.scratch, self.scratch_source)
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
@@ -234,30 +240,59 @@ class StagedBinding(CastBinding):
             if src.seen_written != ub.shadow_epoch:
                 src.check_initialized(ub, NAME)
         a, b = (src.gather(ub, _INT32.raw) for src in sources)
-        sums = arith.compute("add", _INT32, [a, b])
+        sums = np.add(a, b)  # Add's int32 rule (arith): modulo 2**32, as the raw uint32 lanes add
+        scale = require_half_scale(core, NAME)
         saturate = core.float_saturation and "float32" in core.chip.float_saturation_dtypes
-        products = staged_product(sums, require_half_scale(core, NAME), saturate)
-        halves = convert(_FLOAT32, _HALF, products, "rint", half_saturates(core))
-        result = arith.compute("relu", _HALF, [halves])  # vmax(0, half): IEEE maximum with +0
-        sum_bytes = sums.view(np.uint8)
-        if sum_bytes.size:
-            scratch = np.where(self.scratch_source >= 0, sum_bytes[np.maximum(self.scratch_source, 0)], 0)
-            scratch = scratch.astype(np.uint8)
-        else:  # no active lane: only the passes' zeros
-            scratch = np.zeros(self.scratch_source.size, np.uint8)
-        self._commit_staged(core, dst, result, products, halves, scratch)
+        products = staged_product(sums, scale, saturate)
+        halves = half_of_products(products.view(np.float32), scale, half_saturates(core))
+        result = relu_halves(halves, scale)  # vmax(0, half): IEEE maximum with +0
+        self._commit_staged(core, dst, result, products, halves, sums.view(np.uint8))
 
-    def _commit_staged(self, core: Core, dst, result, products, halves, scratch) -> None:
+    def _commit_staged(self, core: Core, dst, result, products, halves, sum_bytes) -> None:
         ub = core.ub
         dst.write(ub, result)
-        ub.scatter(self.product_index, products)
-        ub.scatter(self.half_index, halves)
-        ub.scatter(self.scratch, scratch)
+        for runs, index, lanes in ((self.product_runs, self.product_index, products),
+                                   (self.half_runs, self.half_index, halves)):
+            if runs is None:
+                ub.scatter(index, lanes)
+            else:
+                runs.store(ub, lanes)
+        if self.scratch_pieces is None:
+            ub.scatter(self.scratch, self._scratch_bytes(sum_bytes))
+        else:
+            data = ub.data
+            for begin, end, source in self.scratch_pieces:
+                data[begin:end] = 0 if source < 0 else sum_bytes[source:source + end - begin]
+                ub.mark_written(begin, end)
         geometry = self.plan.geometry
         if geometry.mask_words_after is not None:
             core.set_mask_words(*geometry.mask_words_after)
         if geometry.mask_mode_after is not None:
             core.set_mask_mode(geometry.mask_mode_after)
+
+    def _scratch_bytes(self, sum_bytes: np.ndarray) -> np.ndarray:
+        """The scratch bytes the call leaves, in ``self.scratch``'s order (each a sum's byte, or a zero)."""
+        if not sum_bytes.size:  # no active lane: only the passes' zeros
+            return np.zeros(self.scratch_source.size, np.uint8)
+        return np.where(self.scratch_source >= 0, sum_bytes[np.maximum(self.scratch_source, 0)], 0).astype(np.uint8)
+
+
+MOST_PIECES = 16  # beyond this many runs a write by index is as quick
+
+
+def _scratch_pieces(addresses: np.ndarray, source: np.ndarray) -> tuple[tuple[int, int, int], ...] | None:
+    """The scratch as ``(begin, end, first sum byte or -1)`` runs of consecutive bytes that are all zeros or
+    consecutive bytes of the sums; ``None`` when there are more than :data:`MOST_PIECES`."""
+    if not addresses.size:
+        return ()
+    zero = source < 0
+    same = (np.diff(addresses) == 1) & (zero[1:] == zero[:-1]) & (zero[1:] | (np.diff(source) == 1))
+    breaks = np.flatnonzero(~same) + 1
+    if breaks.size >= MOST_PIECES:
+        return None
+    starts, stops = np.r_[0, breaks], np.r_[breaks, addresses.size]
+    return tuple((int(addresses[a]), int(addresses[a]) + int(b - a), -1 if zero[a] else int(source[a]))
+                 for a, b in zip(starts, stops, strict=True))
 
 
 # ---------------------------------------------------------------------- registration

@@ -358,11 +358,10 @@ class CastBinding:
     def converted(self, core: Core, lanes: np.ndarray) -> np.ndarray:
         """The source lanes (the compound casts': the operation's result) in dst's type, then ``post``."""
         geometry = self.plan.geometry
-        if geometry.mode == DEQ:  # int32 -> half: through DEQSCALE's half scale (deq_conversion)
-            result = deq_int32_lanes(core, geometry.name, lanes)
-        else:
-            saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
-            result = convert(geometry.src_dtype, geometry.dst_dtype, lanes, geometry.mode, saturate)
+        if geometry.mode == DEQ:  # int32 -> half: through DEQSCALE's half scale (deq_conversion); AddDeqRelu's relu
+            return deq_int32_lanes(core, geometry.name, lanes, geometry.post == "relu")
+        saturate = core.float_saturation and conversion_saturates(core.chip, geometry.dst_dtype.name)
+        result = convert(geometry.src_dtype, geometry.dst_dtype, lanes, geometry.mode, saturate)
         return result if geometry.post is None else arith.compute(geometry.post, geometry.dst_dtype, [result])
 
     def _commit(self, core: Core, dst: OperandAccess, result: np.ndarray) -> None:

@@ -252,6 +252,9 @@ def require_word(core: Core, instruction: str, vector: bool) -> int:
     return state.word
 
 
-def deq_int32_lanes(core: Core, instruction: str, src: np.ndarray) -> np.ndarray:
-    """Cast's int32 -> half on a product where it is a dequantisation: the lanes through the half scale."""
-    return int32_to_half(src, require_half_scale(core, instruction), half_saturates(core))
+def deq_int32_lanes(core: Core, instruction: str, src: np.ndarray, relu: bool = False) -> np.ndarray:
+    """Cast's int32 -> half on a product where it is a dequantisation: the lanes through the half scale
+    (``relu``: then relu in half, AddDeqRelu's last step)."""
+    scale = require_half_scale(core, instruction)
+    halves = int32_to_half(src, scale, half_saturates(core))
+    return relu_halves(halves, scale) if relu else halves
