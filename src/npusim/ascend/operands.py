@@ -177,6 +177,15 @@ class OperandAccess:
         self.buffer_blocks[...] = self.blocks
         return self.buffer
 
+    def read(self, memory: Memory, raw: np.ndarray) -> np.ndarray:
+        """:meth:`gather`, except that a flat run of elements is a view of memory, not a copy: for a caller that
+        has done with the values before anything is written."""
+        if self.run_values is not None:
+            if raw == self.run_values.dtype:
+                return self.run_values
+            return memory.data.view(raw)[self.run_start : self.run_start + self.index.size]
+        return self.gather(memory, raw)
+
     def active_values(self, gathered: np.ndarray) -> np.ndarray:
         """The active lanes of what :meth:`gather` returned, in issue order."""
         if self.layout == "view" and self.active is not None:
@@ -287,8 +296,14 @@ class ElementRuns:
 
     runs: tuple[tuple[int, int, int], ...]
 
-    def store(self, memory: Memory, values: np.ndarray) -> None:
-        """:meth:`Memory.scatter` of ``values`` (1-D, in the indices' order) to the indices, run by run."""
+    def store(self, memory: Memory, values: np.ndarray, marked: bool = False) -> None:
+        """:meth:`Memory.scatter` of ``values`` (1-D, in the indices' order) to the indices, run by run
+        (``marked``: the elements are known written in this shadow epoch; only the values are stored)."""
+        if marked:
+            typed = memory.data.view(values.dtype)
+            for first, start, stop in self.runs:
+                typed[first : first + stop - start] = values[start:stop]
+            return
         for first, start, stop in self.runs:
             memory.store_run(first, values[start:stop])
 

@@ -34,12 +34,12 @@ from .. import pages
 from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, check_clear_of_scratch, first_common
-from ..operands import element_runs
+from ..operands import NEVER, element_runs
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode
 from .cast import CastBinding, CastPlan, _planned
 from .common import is_int_arg, mask_fast_context, mask_plan_context, require_ub_tensor
-from .deq_conversion import DEQ, half_of_products, half_saturates, relu_halves, require_half_scale, staged_product
+from .deq_conversion import DEQ, half_of_products, half_saturates_on, relu_halves, require_half_scale, staged_product
 from .elementwise import _binary_forms
 
 __all__ = ["StagedPlan", "add_deq_relu"]
@@ -51,7 +51,7 @@ TYPES = ("int32", "float16")  # src0 and src1, dst (AddDeqRelu.md 表3)
 CHUNK_REPEATS = 32  # TMP_UB_SIZE / sizeof(int32_t) / 64: the A2/A3 API's 8 KiB of sums per pass
 CHUNK_LANES = 64 * CHUNK_REPEATS
 SCRATCH_BYTES = 4 * CHUNK_LANES
-_INT32 = DTYPES["int32"]
+_UINT32 = DTYPES["int32"].raw
 
 
 def _lowering(chip) -> str | None:
@@ -225,6 +225,10 @@ class StagedBinding(CastBinding):
         self.product_runs = element_runs(self.product_index)
         self.half_runs = element_runs(self.half_index)
         self.scratch_pieces = _scratch_pieces(self.scratch, self.scratch_source)
+        self.seen_written = NEVER  # the shadow epoch in which the intermediates and scratch were last marked
+        # what saturates while CTRL[48] is set (the switch is read per call)
+        self.float_saturates = "float32" in core.chip.float_saturation_dtypes
+        self.half_saturates = half_saturates_on(core.chip)
 
     @cached_attribute
     def writes(self) -> tuple[ByteRange, ...]:
@@ -239,31 +243,34 @@ class StagedBinding(CastBinding):
         for src in sources:
             if src.seen_written != ub.shadow_epoch:
                 src.check_initialized(ub, NAME)
-        a, b = (src.gather(ub, _INT32.raw) for src in sources)
-        sums = np.add(a, b)  # Add's int32 rule (arith): modulo 2**32, as the raw uint32 lanes add
+        # Add's int32 rule (arith): modulo 2**32, as the raw uint32 lanes add; read before anything is written
+        sums = np.add(sources[0].read(ub, _UINT32), sources[1].read(ub, _UINT32))
         scale = require_half_scale(core, NAME)
-        saturate = core.float_saturation and "float32" in core.chip.float_saturation_dtypes
-        products = staged_product(sums, scale, saturate)
-        halves = half_of_products(products.view(np.float32), scale, half_saturates(core))
+        saturating = core.float_saturation
+        products = staged_product(sums, scale, saturating and self.float_saturates)
+        halves = half_of_products(products.view(np.float32), scale, saturating and self.half_saturates)
         result = relu_halves(halves, scale)  # vmax(0, half): IEEE maximum with +0
         self._commit_staged(core, dst, result, products, halves, sums.view(np.uint8))
 
     def _commit_staged(self, core: Core, dst, result, products, halves, sum_bytes) -> None:
         ub = core.ub
         dst.write(ub, result)
+        marked = self.seen_written == ub.shadow_epoch  # the intermediates and scratch were marked written
         for runs, index, lanes in ((self.product_runs, self.product_index, products),
                                    (self.half_runs, self.half_index, halves)):
             if runs is None:
                 ub.scatter(index, lanes)
             else:
-                runs.store(ub, lanes)
+                runs.store(ub, lanes, marked)
         if self.scratch_pieces is None:
             ub.scatter(self.scratch, self._scratch_bytes(sum_bytes))
         else:
             data = ub.data
             for begin, end, source in self.scratch_pieces:
                 data[begin:end] = 0 if source < 0 else sum_bytes[source:source + end - begin]
-                ub.mark_written(begin, end)
+                if not marked:
+                    ub.mark_written(begin, end)
+        self.seen_written = ub.shadow_epoch
         geometry = self.plan.geometry
         if geometry.mask_words_after is not None:
             core.set_mask_words(*geometry.mask_words_after)

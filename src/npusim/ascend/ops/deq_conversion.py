@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,7 +42,8 @@ from ..core import Core, DeqScale
 from . import arith
 from .conversion import convert
 
-__all__ = ["DEQ", "FoldedB8", "deq_int32_lanes", "fold_b8", "half_of_products", "half_saturates", "int16_to_b8",
+__all__ = ["DEQ", "FoldedB8", "HalfScale", "deq_int32_lanes", "fold_b8", "half_of_products", "half_saturates",
+           "half_saturates_on", "half_scale", "int16_to_b8",
            "int32_to_half", "pack_word", "relu_halves", "require_half_scale", "require_word", "staged_product",
            "word_fields"]
 
@@ -72,6 +74,29 @@ def word_fields(words: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 # ------------------------------------------------------------------ the lanes
+_HALF_NORMAL_MIN = 2.0 ** -14
+
+
+class HalfScale(NamedTuple):
+    """SetDeqScale's half scale as int32 -> half uses it (:func:`half_scale`)."""
+
+    value: np.float32
+    finite: bool
+    clipped: bool  # half_of_products may clip the products
+
+
+@lru_cache(maxsize=256)
+def half_scale(half_bits: int) -> HalfScale:
+    """The half scale as a float32, whether it is finite, and whether :func:`half_of_products` may clip the
+    products: the scale is finite and 0 or at least 2**-14 (a normal half).  Then ``float(s) * scale`` is finite
+    (at most 2**31 * 65504), never a NaN, and for an integer ``s`` either ±0 or at least 2**-14 in magnitude
+    (``|s| >= 1``, and rounding to float is monotone and keeps 2**-14): no result lies where numpy's float32 ->
+    half conversion raises a flag element by element (rounding.py, ``_singles_to_half``) except an overflow."""
+    value = np.float32(np.uint16(half_bits).view(np.float16))
+    finite = bool(np.isfinite(value))
+    return HalfScale(value, finite, finite and (float(value) == 0 or abs(float(value)) >= _HALF_NORMAL_MIN))
+
+
 def staged_product(src: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
     """The float32 bits (uint32) of ``float(src) * 2**-17 * scale * 2**17`` with the arithmetic's NaN and saturation
     rules (``saturate``: float32's CTRL[48] state): the staged int32 -> half of AddDeqRelu on the A2/A3 (dav_c220
@@ -80,47 +105,44 @@ def staged_product(src: np.ndarray, half_bits: int, saturate: bool) -> np.ndarra
     normal range of float32), so each of the API's three rounded products gives these bits, saturation included
     (an infinity stays one, saturated or not, through the exact factors; a NaN becomes 0 the first time)."""
     source = src.view(np.int32).astype(np.float32)  # vconv_s322f32: to nearest even
-    scale = np.float32(np.uint16(half_bits).view(np.float16))
-    if np.isfinite(scale):  # finite times finite: numpy's IEEE product, no NaN and (see above) no overflow
-        return (source * scale).view(np.uint32)
-    return arith.compute("mul", _FLOAT32, [source.view(np.uint32), np.array([scale]).view(np.uint32)], saturate)
+    scale = half_scale(half_bits)
+    if scale.finite:  # finite times finite: numpy's IEEE product, no NaN and (see above) no overflow
+        source *= scale.value
+        return source.view(np.uint32)
+    return arith.compute("mul", _FLOAT32, [source.view(np.uint32), np.array([scale.value]).view(np.uint32)],
+                         saturate)
 
 
 def half_saturates(core: Core) -> bool:
     """The float -> half step of int32 -> half saturates on this core: the product's rule (``half_saturates``)
     and Cast's CTRL[48] state."""
-    support = core.chip.dequant
-    return (support is not None and support.half_saturates and core.float_saturation
-            and conversion_saturates(core.chip, "float16"))
+    return core.float_saturation and half_saturates_on(core.chip)
+
+
+def half_saturates_on(chip) -> bool:
+    """The float -> half step of int32 -> half saturates on ``chip`` while CTRL[48] is set (:func:`half_saturates`
+    without the switch, which is read per call)."""
+    support = chip.dequant
+    return support is not None and support.half_saturates and conversion_saturates(chip, "float16")
 
 
 def int32_to_half(src: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
     """The half bits (uint16) of int32 lanes ``src`` dequantised with the half scale ``half_bits``."""
-    scale, clipped = half_scale(half_bits)
-    if clipped:  # a finite scale: the product is finite, numpy's IEEE product (no flag to silence)
-        return half_of_products(src.view(np.int32).astype(np.float32) * scale, half_bits, saturate)
+    scale = half_scale(half_bits)
+    product = src.view(np.int32).astype(np.float32)
+    if scale.finite:  # finite times finite: numpy's IEEE product, finite (no flag to silence)
+        product *= scale.value
+        return half_of_products(product, half_bits, saturate)
     with np.errstate(over="ignore", invalid="ignore"):
-        product = src.view(np.int32).astype(np.float32) * scale  # each step rounds once, in float
+        product *= scale.value  # each step rounds once, in float
     return convert(_FLOAT32, _FLOAT16, product.view(np.uint32), "rint", saturate)
 
 
 # ------------------------------------------------------------------ float -> half of the products, fast
 HALF_MAX = np.float32(65504.0)
+_NEG_HALF_MAX = -HALF_MAX
 HALF_OVERFLOW = np.float32(65520.0)  # 65504 + half an ulp: from here on, to nearest even, the half is infinite
-_HALF_NORMAL_MIN = 2.0 ** -14
 _HALF_INF, _HALF_NEG_INF = np.uint16(0x7C00), np.uint16(0xFC00)
-
-
-@lru_cache(maxsize=256)
-def half_scale(half_bits: int) -> tuple[np.float32, bool]:
-    """The half scale as a float32, and whether :func:`half_of_products` may clip the products: the scale is
-    finite and 0 or at least 2**-14 (a normal half).  Then ``float(s) * scale`` is finite (at most
-    2**31 * 65504), never a NaN, and for an integer ``s`` either ±0 or at least 2**-14 in magnitude (``|s| >= 1``
-    and rounding to float is monotone and keeps 2**-14): no result lies where numpy's float32 -> half
-    conversion raises a flag element by element (rounding.py, ``_singles_to_half``) except an overflow."""
-    scale = np.float32(np.uint16(half_bits).view(np.float16))
-    clipped = bool(np.isfinite(scale)) and (scale == 0 or abs(float(scale)) >= _HALF_NORMAL_MIN)
-    return scale, clipped
 
 
 def half_of_products(product: np.ndarray, half_bits: int, saturate: bool) -> np.ndarray:
@@ -133,9 +155,13 @@ def half_of_products(product: np.ndarray, half_bits: int, saturate: bool) -> np.
     on, whose half is infinite, is 65504: the saturated result.  Unsaturated, those lanes (found by one
     maximum and one minimum) are then ±infinity.  Clipping keeps the sign of a zero.  Every other scale goes
     through Cast's float -> half (:func:`~.conversion.convert`)."""
-    if not half_scale(half_bits)[1]:
+    if not half_scale(half_bits).clipped:
         return convert(_FLOAT32, _FLOAT16, product.view(np.uint32), "rint", saturate)
-    bits = np.clip(product, -HALF_MAX, HALF_MAX).astype(np.float16).view(np.uint16)
+    if product.size < _CLIP_BY_UFUNCS:  # the same clip without np.clip's Python layers
+        clipped = np.minimum(np.maximum(product, _NEG_HALF_MAX), HALF_MAX)
+    else:  # numpy's clip loop: the scalar maximum and minimum loops are slower on long arrays
+        clipped = np.clip(product, _NEG_HALF_MAX, HALF_MAX)
+    bits = clipped.astype(np.float16).view(np.uint16)
     if saturate or not product.size:
         return bits
     if np.maximum.reduce(product, axis=None) >= HALF_OVERFLOW:
@@ -145,11 +171,14 @@ def half_of_products(product: np.ndarray, half_bits: int, saturate: bool) -> np.
     return bits
 
 
+_CLIP_BY_UFUNCS = 2048
+
+
 def relu_halves(bits: np.ndarray, half_bits: int) -> np.ndarray:
     """relu of :func:`half_of_products`'s halves (AddDeqRelu, docs/semantics.md §5.22): with a finite scale there
     is no NaN among them, and ``max(0, x)`` of a half is its bits where they are positive as an int16 (sign clear,
     not +0) and +0 elsewhere (negatives, -0, -infinity): one integer maximum.  Otherwise the arithmetic's relu."""
-    if np.isfinite(half_scale(half_bits)[0]):
+    if half_scale(half_bits).finite:
         return np.maximum(bits.view(np.int16), np.int16(0)).view(np.uint16)
     return arith.compute("relu", _FLOAT16, [bits])
 
