@@ -206,11 +206,21 @@ class FoldedB8:
         """The parameters of each lane, by its parameter set ``entry`` (the table form's flat layout)."""
         return FoldedB8(self.scale[entry], self.lower[entry], self.upper[entry], self.offset[entry], self.signed)
 
+    def tiled(self, shape: tuple[int, ...]) -> FoldedB8:
+        """The 16 sets repeated to whole lane arrays of ``shape`` (whose last axis is the set): numpy's loops
+        run at full speed on operands of one shape, and slowly on a 16-element one broadcast."""
+        return FoldedB8(*(np.ascontiguousarray(np.broadcast_to(v, shape))
+                          for v in (self.scale, self.lower, self.upper, self.offset)), self.signed)
+
     def lanes(self, src: np.ndarray) -> np.ndarray:
         """The b8 bits (uint8) of int16 lanes ``src`` (any shape the parameters broadcast over)."""
         product = src.astype(np.float32)
         product *= self.scale  # rounded once, as int16_to_b8's; finite (fold_b8 bounds the scale)
-        np.clip(product, self.lower, self.upper, out=product)
+        if self.lower.size == 1:
+            np.clip(product, self.lower, self.upper, out=product)
+        else:  # the same clip; numpy's clip loop is slow with array bounds
+            np.maximum(product, self.lower, out=product)
+            np.minimum(product, self.upper, out=product)
         np.rint(product, out=product)
         product += self.offset
         return product.astype(np.int8).view(np.uint8) if self.signed else product.astype(np.uint8)

@@ -375,8 +375,9 @@ class B8Binding:
 
     def _table_parameters(self, core: Core) -> tuple:
         """The table form's 16 parameter sets (scale, offset, sign mode, and their :class:`FoldedB8` or ``None``),
-        read from UB per call; the entries lanes use checked against dst's type.  The same 128 bytes as the last
-        call's give the same parameters (they passed the check then)."""
+        read from UB per call, in the binding's layout (the view's last axis, or per lane); the entries lanes use
+        checked against dst's type.  The same 128 bytes as the last call's give the same parameters (they passed
+        the check then)."""
         geometry = self.plan.geometry
         start = geometry.table_addr
         core.ub.check_initialized_span(geometry.name, "vdeq table", start, start + VDEQ_BYTES)
@@ -396,6 +397,12 @@ class B8Binding:
         unused = np.ones(VDEQ_ENTRIES, bool)
         unused[used] = False
         folded = fold_b8(np.where(unused, np.float32(1), scale), np.where(unused, 0, offset), geometry.signed)
+        if self.layout == "flat":  # each lane's own set
+            entry = self.plan.entry
+            scale, offset, sign = scale[entry], offset[entry], sign[entry]
+            folded = None if folded is None else folded.taken(entry)
+        elif folded is not None:  # the view layout: set k % 16 is the last axis
+            folded = folded.tiled(self.src_access.values.shape)
         parameters = (scale, offset, sign, folded)
         self._table = (raw, parameters)
         return parameters
@@ -410,10 +417,6 @@ class B8Binding:
             folded, (scale, offset, sign) = self.plan.folded_word, self.plan.word_parameters
         else:
             scale, offset, sign, folded = self._table_parameters(core)
-            if self.layout == "flat":  # each lane's own set; the view layout broadcasts the 16 over its last axis
-                entry = self.plan.entry
-                scale, offset, sign = scale[entry], offset[entry], sign[entry]
-                folded = None if folded is None else folded.taken(entry)
         lanes = src.gather(ub, _INT16)
         result = int16_to_b8(lanes, scale, offset, sign) if folded is None else folded.lanes(lanes)
         self._commit(core, result)
