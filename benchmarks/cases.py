@@ -27,7 +27,7 @@ from ascend_cases import (
 )
 from cast_cases import cast_bench, int4_bench, tiny_cast_bench
 from complex_cases import complex_mul_bench
-from dequant_cases import add_deq_relu_bench, cast_deq_bench
+from dequant_cases import add_deq_relu_bench, cast_deq_bench, int32_to_half_bench, vdeq_bench
 from fill_cases import create_vec_index_bench, max_min_spr_bench, vector_padding_bench
 from isasi_cases import count_form_bench, interleave_bench, ors_bench, truncate_bench
 from kernel_cases import checked_nchw_to_nc1hwc0_bench, nchw_to_nc1hwc0_bench, plain_nchw_to_nc1hwc0_bench
@@ -87,6 +87,10 @@ CASES: list[Case | Pending] = [
          partial(tiny_cast_bench, 160, False), group="repeat 160"),
     *_repeat_rows("cast half -> int4b_t RINT (cast, packed dst)", int4_bench),
     Case("cast_deq int16 -> int8 per tensor (dequant) r160 dense", DENSE, partial(cast_deq_bench, 160),
+         group="repeat 160"),
+    Case("cast_deq int16 -> uint8 per lane, vdeq table (dequant) r160 dense", DENSE, partial(vdeq_bench, 160),
+         group="repeat 160"),
+    Case("cast_deq int32 -> half count 10240 (dequant)", DENSE, partial(int32_to_half_bench, 10240),
          group="repeat 160"),
     Case("add_deq_relu int32 -> half (dequant, compound) r1", PER_CALL, partial(add_deq_relu_bench, 1),
          group="repeat 1"),

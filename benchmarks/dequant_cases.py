@@ -1,5 +1,5 @@
-"""Dequantisation benchmarks on an emulated Atlas A2, beside numpy: CastDequant int16 -> int8 per tensor
-(``cast_deq``), and AddDeqRelu (``add_deq_relu``).
+"""Dequantisation benchmarks on an emulated Atlas A2, beside numpy: CastDequant int16 -> int8 per tensor and
+int16 -> uint8 per lane (a vdeq table), CastDequant int32 -> half (``cast_deq``), and AddDeqRelu (``add_deq_relu``).
 
 A repeat converts 128 int16 lanes (256 bytes) into the upper halves of eight 32-byte dst blocks
 (``half_block=True``, strides ``{1, 1, 8, 8}``): the scale 0.5 (already (1,8,10)), rint, the 9-bit clamp,
@@ -20,7 +20,7 @@ from registry import Bench
 
 from npusim import ascend as asc
 
-__all__ = ["add_deq_relu_bench", "cast_deq_bench"]
+__all__ = ["add_deq_relu_bench", "cast_deq_bench", "int32_to_half_bench", "vdeq_bench"]
 
 SRC_AT, DST_AT = 0x00000, 0x10000
 SCALE, OFFSET = np.float32(0.5), 3
@@ -29,6 +29,70 @@ SCALE, OFFSET = np.float32(0.5), 3
 def _numpy(values: np.ndarray) -> np.ndarray:
     rounded = np.rint(values.astype(np.float32) * SCALE).astype(np.int32)
     return np.clip(np.clip(rounded, -256, 255) + OFFSET, -128, 127).astype(np.int8)
+
+
+VDEQ_AT = 0x1F000
+VDEQ_SCALES = np.array([0.25 * (j + 1) for j in range(16)], np.float32)  # already (1,8,10)
+VDEQ_OFFSETS = np.array([j - 8 for j in range(16)], np.int32)
+
+
+def _vdeq_numpy(values: np.ndarray) -> np.ndarray:
+    """The same steps per lane, lane ``k`` of a repeat with parameter set ``k % 16`` (uint8 dst)."""
+    rows = values.reshape(-1, 16).astype(np.float32)
+    rounded = np.rint(rows * VDEQ_SCALES).astype(np.int32)
+    return np.clip(np.clip(rounded, -256, 255) + VDEQ_OFFSETS, 0, 255).astype(np.uint8).reshape(-1)
+
+
+def vdeq_bench(repeats: int) -> Bench:
+    """``asc.cast_deq(dst, src, 128, repeats, {1, 1, 8, 8}, is_vec_deq=True)`` with a 16-set table (the per-channel
+    form: scale 0.25 (j + 1), offset j - 8, uint8) vs the numpy steps on ``(lanes / 16, 16)`` rows."""
+    values = np.random.default_rng(31).integers(-(1 << 15), 1 << 15, repeats * 128).astype(np.int16)
+    stack = ExitStack()
+    core = stack.enter_context(asc.Core("A2"))
+    core.ub_write(0, bytes(0x20000))
+    core.ub_write(SRC_AT, values.tobytes())
+    src = asc.LocalTensor(asc.int16, asc.TPosition.VECIN, SRC_AT, repeats * 128)
+    dst = asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, DST_AT, repeats * 256)
+    table = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, VDEQ_AT, 16)
+    asc.set_deq_scale(table, asc.VdeqInfo([float(v) for v in VDEQ_SCALES], [int(v) for v in VDEQ_OFFSETS],
+                                          [False] * 16))
+    params = asc.UnaryRepeatParams(1, 1, 8, 8)
+
+    def npusim_output() -> bytes:
+        blocks = np.frombuffer(core.ub_read(DST_AT, repeats * 256), np.uint8).reshape(-1, 32)
+        return np.ascontiguousarray(blocks[:, 16:]).tobytes()
+
+    return Bench(
+        npusim=lambda: asc.cast_deq(dst, src, 128, repeats, params, True, True, True),
+        numpy=lambda: _vdeq_numpy(values),
+        npusim_output=npusim_output,
+        numpy_output=lambda: _vdeq_numpy(values).tobytes(),
+        resources=stack,
+    )
+
+
+def _int32_to_half_numpy(values: np.ndarray) -> np.ndarray:
+    return (values.astype(np.float32) * DEQ_SCALE).astype(np.float16)
+
+
+def int32_to_half_bench(count: int) -> Bench:
+    """``asc.cast_deq(dst, src, count)`` int32 -> half with the half scale 0.1 vs numpy's two conversions (sums below
+    65504 / 0.1, where the A2's saturation and numpy's overflow would differ)."""
+    values = np.random.default_rng(37).integers(-(1 << 18), 1 << 18, count).astype(np.int32)
+    stack = ExitStack()
+    core = stack.enter_context(asc.Core("A2"))
+    core.ub_write(0, bytes(0x20000))
+    core.ub_write(SRC_AT, values.tobytes())
+    src = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, SRC_AT, count)
+    dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, HALF_AT, count)
+    asc.set_deq_scale(float(DEQ_SCALE))
+    return Bench(
+        npusim=lambda: asc.cast_deq(dst, src, count),
+        numpy=lambda: _int32_to_half_numpy(values),
+        npusim_output=lambda: core.ub_read(HALF_AT, 2 * count),
+        numpy_output=lambda: _int32_to_half_numpy(values).tobytes(),
+        resources=stack,
+    )
 
 
 def cast_deq_bench(repeats: int) -> Bench:

@@ -6,10 +6,11 @@ broken route fails a test and a route no test reaches shows.
 * int16 -> b8 (CastDequant): the steps folded into one clip (``FoldedB8``) for finite scales below 2**112, else
   ``int16_to_b8``; src and dst as UB views, or by index (``layout == "flat"``); the table form's 16 sets folded
   per table contents.
-* int32 -> half (Cast, CastDequant, AddDeqRelu): the products clipped to ±65504 before numpy's float -> half for
+* int32 -> half (Cast, CastDequant, AddDeqRelu): the products clipped to ±65504 before the float -> half for
   finite scales of 0 or at least 2**-14 (``half_scale(...).clipped``), with the overflow lanes made ±infinity
-  where the step does not saturate; below 2048 lanes by two ufuncs, from 2048 by ``np.clip``; relu as one int16
-  maximum for finite scales.
+  where the step does not saturate; below 4096 lanes by two ufuncs and numpy's conversion, from 4096 by
+  ``np.clip`` and rounding on the integer bits (``normal_halves``, also checked against numpy's conversion on
+  every rounding boundary); relu as one int16 maximum for finite scales.
 * AddDeqRelu on the A2/A3: the intermediates and the scratch as slices of their runs, or by index; their
   written-shadow marked once per shadow epoch.
 """
@@ -20,7 +21,7 @@ import numpy as np
 import pytest
 
 from npusim import ascend as asc
-from npusim.ascend.ops.deq_conversion import half_scale
+from npusim.ascend.ops.deq_conversion import half_scale, normal_halves
 
 from . import add_deq_relu_reference as aref
 from . import dequant_reference as ref
@@ -200,7 +201,7 @@ HALF_SCALES = [(0x2E66, True), (0x3C00, True), (0x7BFF, True), (0x0400, True), (
                (0x7E00, False)]
 
 
-@pytest.mark.parametrize("count", [200, 3000])  # two ufuncs below 2048 lanes, np.clip from there
+@pytest.mark.parametrize("count", [200, 5000])  # two ufuncs and numpy's conversion below 4096 lanes, else not
 @pytest.mark.parametrize("chip, api, saturate", [("A2", "cast_deq", True), ("310P", "cast", False),
                                                  ("950", "cast_deq", False)])
 @pytest.mark.parametrize("bits, clipped", HALF_SCALES)
@@ -212,8 +213,8 @@ def test_int32_to_half_clips_where_it_may_and_every_lane_is_the_reference(bits, 
     with asc.Core(chip) as core:
         fill(core, 0, 0x8000)
         core.ub_write(0, values.tobytes())
-        x = asc.LocalTensor(asc.int32, V, 0, 4096)
-        h = asc.LocalTensor(asc.float16, O, 0x4000 * 4, 4096)
+        x = asc.LocalTensor(asc.int32, V, 0, 8192)
+        h = asc.LocalTensor(asc.float16, O, 0x10000, 8192)
         asc.set_deq_scale(scale)
         if api == "cast":
             asc.cast(h, x, asc.RoundMode.CAST_NONE, count)
@@ -325,3 +326,18 @@ def test_the_shadow_is_marked_once_per_epoch_and_again_after_it_changes():
         core.ub.mark_undefined(np.r_[np.arange(SCRATCH, SCRATCH + 8192), np.arange(DST, DST + 10000)])
         _add_deq_relu(core, "count", 5000, 79, None, 0x2E66)
         assert core.ub.written[scratch].all() and core.ub.written[DST:DST + 10000].all()
+
+
+def test_integer_rounding_ofnormal_halves_is_numpys_conversion():
+    """``normal_halves`` against numpy's float32 -> half (IEEE's, rounding.py) on every float32 in the half
+    normal range whose 13 dropped bits lie at a rounding boundary (0, 1, just below, at and above a tie, all
+    ones), for every exponent and kept fraction, both signs, and the zeros; plus random values of the range."""
+    low, high = (int(np.float32(v).view(np.uint32)) for v in (2.0 ** -14, 65504.0))
+    kept = np.arange(low >> 13, (high >> 13) + 1, dtype=np.uint32) << np.uint32(13)
+    tails = np.array([0, 1, 0xFFE, 0xFFF, 0x1000, 0x1001, 0x1FFE, 0x1FFF], np.uint32)
+    bits = (kept[:, None] | tails).reshape(-1)
+    bits = bits[bits <= high]
+    rng = np.random.default_rng(11)
+    bits = np.concatenate([bits, rng.integers(low, high + 1, 200_000).astype(np.uint32), np.zeros(1, np.uint32)])
+    values = np.concatenate([bits, bits | np.uint32(0x80000000)]).view(np.float32)
+    assert np.array_equal(normal_halves(values.copy()), values.astype(np.float16).view(np.uint16))

@@ -43,9 +43,8 @@ from . import arith
 from .conversion import convert
 
 __all__ = ["DEQ", "FoldedB8", "HalfScale", "deq_int32_lanes", "fold_b8", "half_of_products", "half_saturates",
-           "half_saturates_on", "half_scale", "int16_to_b8",
-           "int32_to_half", "pack_word", "relu_halves", "require_half_scale", "require_word", "staged_product",
-           "word_fields"]
+           "half_saturates_on", "half_scale", "int16_to_b8", "int32_to_half", "normal_halves", "pack_word",
+           "relu_halves", "require_half_scale", "require_word", "staged_product", "word_fields"]
 
 DEQ = "deq"  # the CastGeometry.mode of int32 -> half through DEQSCALE
 RULES = semantics("5.21")
@@ -149,19 +148,19 @@ def half_of_products(product: np.ndarray, half_bits: int, saturate: bool) -> np.
     """The half bits (uint16), rounded to nearest even with the product's overflow rule (``saturate``: ±65504,
     else ±infinity), of float32 products ``float(s) * scale`` of int32 lanes ``s`` and the half scale ``half_bits``.
 
-    With a scale :func:`half_scale` lets clip, the products are clipped to [-65504, 65504] and converted by
-    numpy (IEEE rounding, as ``rounding._singles_to_half``): a magnitude up to 65504 is converted as it is, one
+    With a scale :func:`half_scale` lets clip, the products are clipped to [-65504, 65504] and converted (by
+    numpy's IEEE rounding, as ``rounding._singles_to_half``, below 4096 lanes, else by :func:`normal_halves`,
+    which gives the same bits for these values): a magnitude up to 65504 is converted as it is, one
     in (65504, 65520) rounds to 65504 anyway (65504 is a half and rounding is monotone), and one from 65520
     on, whose half is infinite, is 65504: the saturated result.  Unsaturated, those lanes (found by one
     maximum and one minimum) are then ±infinity.  Clipping keeps the sign of a zero.  Every other scale goes
     through Cast's float -> half (:func:`~.conversion.convert`)."""
     if not half_scale(half_bits).clipped:
         return convert(_FLOAT32, _FLOAT16, product.view(np.uint32), "rint", saturate)
-    if product.size < _CLIP_BY_UFUNCS:  # the same clip without np.clip's Python layers
-        clipped = np.minimum(np.maximum(product, _NEG_HALF_MAX), HALF_MAX)
-    else:  # numpy's clip loop: the scalar maximum and minimum loops are slower on long arrays
-        clipped = np.clip(product, _NEG_HALF_MAX, HALF_MAX)
-    bits = clipped.astype(np.float16).view(np.uint16)
+    if product.size < _LONG:  # the clip without np.clip's Python layers, numpy's conversion
+        bits = np.minimum(np.maximum(product, _NEG_HALF_MAX), HALF_MAX).astype(np.float16).view(np.uint16)
+    else:  # numpy's clip loop (its scalar maximum and minimum loops are slower on long arrays), integer rounding
+        bits = normal_halves(np.clip(product, _NEG_HALF_MAX, HALF_MAX))
     if saturate or not product.size:
         return bits
     if np.maximum.reduce(product, axis=None) >= HALF_OVERFLOW:
@@ -171,7 +170,30 @@ def half_of_products(product: np.ndarray, half_bits: int, saturate: bool) -> np.
     return bits
 
 
-_CLIP_BY_UFUNCS = 2048
+_LONG = 4096  # from here on the long-array steps are the quicker (their dozen numpy calls cost about 7 us)
+_U32 = np.uint32
+_TO_HALF_BINADES = np.float32(2.0 ** -112)  # 2**(15 - 127): float32's exponent bias moved to half's
+
+
+def normal_halves(values: np.ndarray) -> np.ndarray:
+    """The half bits (uint16), to nearest even, of float32 ``values`` each ±0 or of magnitude in [2**-14, 65504]
+    (a new array; ``values`` is overwritten): rounding on the integer bits, which numpy does faster than its
+    float -> half conversion on long arrays.  ``values * 2**-112`` is exact and a normal float32 (magnitude at
+    least 2**-126) or zero, whose exponent field is the half's and whose 23 fraction bits hold the half's 10:
+    the magnitude's bits shifted right by 13 and rounded to nearest even (a carry into the exponent is the next
+    binade, and nothing above 65504 rounds past it) are the half's magnitude, to which the sign is added
+    (rounding._round_singles' normal path; equal to numpy's conversion for every such float32, both signs,
+    tests/ascend/test_dequant_routes.py)."""
+    values *= _TO_HALF_BINADES
+    bits = values.view(np.uint32)
+    sign = bits >> _U32(16)
+    sign &= _U32(0x8000)
+    magnitude = bits & _U32(0x7FFFFFFF)
+    magnitude += (magnitude >> _U32(13)) & _U32(1)
+    magnitude += _U32(0xFFF)
+    magnitude >>= _U32(13)
+    magnitude |= sign
+    return magnitude.astype(np.uint16)
 
 
 def relu_halves(bits: np.ndarray, half_bits: int) -> np.ndarray:
