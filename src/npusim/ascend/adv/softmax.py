@@ -565,5 +565,6 @@ class _restored_on_failure:  # noqa: N801 - used as a statement
         for start, data, written in reversed(self.saved):
             ub.data[start:start + data.size] = data
             ub.written[start:start + written.size] = written
+        ub.shadow_epoch += 1  # the shadow may have lost marks: accesses that saw their bytes written look again
         self.core.set_mask_words(*self.registers[0])
         self.core.set_mask_mode(self.registers[1])
