@@ -328,7 +328,7 @@ def test_the_shadow_is_marked_once_per_epoch_and_again_after_it_changes():
         assert core.ub.written[scratch].all() and core.ub.written[DST:DST + 10000].all()
 
 
-def test_integer_rounding_ofnormal_halves_is_numpys_conversion():
+def test_integer_rounding_of_normal_halves_is_numpys_conversion():
     """``normal_halves`` against numpy's float32 -> half (IEEE's, rounding.py) on every float32 in the half
     normal range whose 13 dropped bits lie at a rounding boundary (0, 1, just below, at and above a tie, all
     ones), for every exponent and kept fraction, both signs, and the zeros; plus random values of the range."""
