@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
+from npusim.dtypes import by_name as dtype_named
 from npusim.engine.registry import by_name
 from npusim.errors import AlignmentError, OutOfBoundsError, OverlapError, ParameterRangeError, UnsupportedError
 
@@ -306,6 +307,33 @@ def test_950_align_gm2ub(dtype, count, elems, data, gm_extra, ub_extra, constant
                        setup=lambda: asc.asc_set_copy_pad_val(3))
     assert got == expect_ub(lambda ub: ref_padded(ub, DST_UB, source, 0, count, length, gm_pitch, ub_pitch,
                                                   left * size, right * size, size, pad_bits(3, dtype), not constant))
+
+
+@pytest.mark.parametrize("dtype", [dtype_named("float8_e5m2"), dtype_named("float8_e4m3fn")])
+@pytest.mark.parametrize("pad", [-8, 0x7E, 0, 255])
+def test_950_align_gm2ub_of_fp8_pads_with_the_registers_byte(dtype, pad):
+    """asc_set_copy_pad_val.md (950): fp8_e5m2_t / fp8_e4m3fn_t data "需转换成int8_t" before the call (there is no
+    overload of theirs), so the pads are the int8_t's byte, not the number converted to the fp8 type."""
+    count, length, left, right = 2, 20, 3, 5
+    gm_pitch, ub_pitch = length, align32(left + right + length)
+    source = gm_image().tobytes()
+    got, _, _, _ = run("950", lambda d, s, g: asc.asc_copy_gm2ub_align(d, g, count, length, left, right, True, 0,
+                                                                       gm_pitch, ub_pitch), dtype,
+                       setup=lambda: asc.asc_set_copy_pad_val(pad))
+    assert got == expect_ub(lambda ub: ref_padded(ub, DST_UB, source, 0, count, length, gm_pitch, ub_pitch, left,
+                                                  right, 1, bytes([pad & 0xFF]), False))
+
+
+def test_950_align_gm2ub_of_fp8_rejects_a_pad_value_that_is_no_byte():
+    with asc.Core("950") as core:
+        e4m3 = dtype_named("float8_e4m3fn")
+        dst = asc.LocalTensor(e4m3, asc.TPosition.VECOUT, 0, 256)
+        g = gm(gm_image().view(e4m3.np_dtype))
+        for value in (1.5, 256, -129):
+            asc.asc_set_copy_pad_val(value)
+            assert_rejected(core, ParameterRangeError, lambda: asc.asc_copy_gm2ub_align(dst, g, 1, 20, 2, 0, True, 0,
+                                                                                         20, 32),
+                            "int8_t", "asc_set_copy_pad_val.md")
 
 
 @SETTINGS

@@ -743,21 +743,28 @@ def pad_fill_bits(instruction: str, fill, dtype: DType) -> np.ndarray:
     if isinstance(fill, PadBits):
         low = fill.bits & ((1 << (8 * dtype.itemsize)) - 1)
         return np.frombuffer(low.to_bytes(dtype.itemsize, "little"), dtype=np.uint8)
-    if isinstance(dtype, CodedDType):
+    if isinstance(dtype, CodedDType) or (instruction == "asc_copy_gm2ub_align" and dtype.name in BYTE_PADDED):
         return _code_pad_bits(instruction, fill, dtype)
     return scalar_bits(instruction, "padding value", fill, dtype).view(np.uint8)
 
 
+#: the 8-bit float types whose asc_copy_gm2ub_align (the 950) pads with the register's byte: asc_set_copy_pad_val.md
+#: has no overload of theirs and says their data "需转换成int8_t" first (hifloat8_t, a coded type, as well)
+BYTE_PADDED = frozenset({"float8_e5m2", "float8_e4m3fn"})
+
+
 def _code_pad_bits(instruction: str, fill, dtype: DType) -> np.ndarray:
-    """The padding byte of a ``hifloat8`` copy: asc_set_copy_pad_val.md (the 950) has no hifloat8_t overload, its
-    data "需转换成int8_t" first, so the register holds the code as a 1-byte integer (``int8_t`` or ``uint8_t``: the
-    same byte) and the pads are that byte (docs/semantics.md §5.32)."""
+    """The padding byte of a ``hifloat8`` copy, or of an fp8 asc_copy_gm2ub_align: asc_set_copy_pad_val.md (the
+    950) has no overload of these types, their data "需转换成int8_t" first, so the register holds the element's
+    byte as a 1-byte integer (``int8_t`` or ``uint8_t``: the same byte) and the pads are that byte
+    (docs/semantics.md §5.32; §5.17 for the fp8 types)."""
     integral = isinstance(fill, (numbers.Integral, np.integer)) and not isinstance(fill, (bool, np.bool_))
     if not integral or not -128 <= int(fill) <= 255:
+        section = semantics("5.32") if isinstance(dtype, CodedDType) else semantics("5.17")
         raise ParameterRangeError(instruction, "padding value", fill, f"a {dtype} copy pads with the padding "
-                                  "register's byte: the code, set as an int8_t (asc_set_copy_pad_val has no "
-                                  f"{dtype} overload)", "integers in [-128, 255] (int8_t or uint8_t)",
-                                  f"{pages.C_API_DATAMOVE}/asc_set_copy_pad_val.md 功能说明; {semantics('5.32')}")
+                                  "register's byte: the element's bits, set as an int8_t (asc_set_copy_pad_val has "
+                                  f"no {dtype} overload)", "integers in [-128, 255] (int8_t or uint8_t)",
+                                  f"{pages.C_API_DATAMOVE}/asc_set_copy_pad_val.md 功能说明; {section}")
     return np.array([int(fill) & 0xFF], dtype=np.uint8)
 
 
