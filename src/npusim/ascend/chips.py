@@ -372,7 +372,9 @@ _950_VECTOR = {
     "adds": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, _B8_B64_INT | COMPLEX),
     "muls": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}) | COMPLEX),
     # Duplicate.md: hifloat8_t in the count form only; its scalar is a hifloat8_t value (scalars.py, §5.32)
-    "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn", "hifloat8"} | COMPLEX),
+    # and fp8_e8m0_t (npusim's float8_e8m0fnu) the same way (§5.34)
+    "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn", "hifloat8", "float8_e8m0fnu"}
+                          | COMPLEX),
 }
 # the data-movement pages of the 950 (DataCopy GM<->UB, UB->UB, DataCopyPad, SetPadValue, the slice copy, NZ2ND)
 # list complex32 and complex64: their elements move as bytes of their size (docs/semantics.md §5.29)
@@ -482,7 +484,7 @@ _ROWS = (
         float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
         # UBToUB连续数据搬运 / UBToUB高维切分数据搬运(DataCopy).md list hifloat8_t (its codes move as bytes, §5.32);
         # GM与UB连续数据搬运 says b8 (a GM buffer of hifloat8 is not modelled: gm_alloc rejects it)
-        data_copy_dtypes=B8_TO_B64 | COMPLEX | {"hifloat8"},
+        data_copy_dtypes=B8_TO_B64 | COMPLEX | {"hifloat8", "float8_e8m0fnu"},  # fp8_e8m0_t likewise (§5.34)
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
         loop_mode_api=True,
         gatherb_dtypes=B8_TO_B64 - {"float64"},

@@ -35,10 +35,15 @@ from .types import TPosition
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 PACKED_SOURCE = semantics("5.23")
-CODED_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (hifloat8_t, 表6); {semantics('5.32')}"
 FP4_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (fp4x2_e2m1_t, 表5); {semantics('5.33')}"
 
 __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
+
+
+def coded_source(dtype: CodedDType) -> str:
+    """Where a coded type's values are documented: 内置数据类型.md's part of it and its section (hifloat8: §5.32,
+    fp8_e8m0_t: §5.34)."""
+    return f"{pages.BUILTIN_TYPES} {dtype.codec.PAGE_PART}; {dtype.codec.SECTION}"
 
 
 def element_text(values: np.ndarray) -> str:
@@ -385,13 +390,13 @@ class LocalTensor(_TensorFields):
 
     def _coded_values(self, values) -> np.ndarray:
         """``values`` for a ``hifloat8`` tensor: their codes, each value one the type holds (§5.32)."""
-        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), CODED_SOURCE)
+        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), coded_source(self.dtype))
         held = self.dtype.holds(array)
         if not held.all():
             bad = float(array[~held][0])
             raise ParameterRangeError("LocalTensor.write", "values", bad, f"{self.dtype} holds no such value "
                                       "(host writes are exact; cast() rounds to it with a RoundMode)",
-                                      f"one of the {self.dtype}'s 256 code values", CODED_SOURCE)
+                                      self.dtype.codec.VALUES_TEXT, coded_source(self.dtype))
         return self.dtype.encode(array)
 
     def read(self, count: int | None = None) -> np.ndarray:
@@ -455,9 +460,10 @@ class LocalTensor(_TensorFields):
                                    f"bytes, {self.dtype} elements are {self.dtype.bits} bits",
                                    "write / read, or a uint8 view (reinterpret_cast)", PACKED_SOURCE)
         if isinstance(self.dtype, CodedDType):
-            raise UnsupportedError(what, "tensor dtype", self.dtype.name, "a scalar access of a hifloat8_t element "
+            raise UnsupportedError(what, "tensor dtype", self.dtype.name, f"a scalar access of a {self.dtype} element "
                                    "is not modelled (numpy has no scalar type for it)",
-                                   "write / read, or a uint8 view (reinterpret_cast) for the codes", CODED_SOURCE)
+                                   "write / read, or a uint8 view (reinterpret_cast) for the codes",
+                                   coded_source(self.dtype))
 
     def _check_host(self, what: str, scalar: bool = False) -> None:
         """The tensor is still allocated; the host (not ``scalar``, the S pipe's get/set_value) sees every
