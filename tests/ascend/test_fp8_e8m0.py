@@ -299,3 +299,16 @@ def test_other_instructions_reject_it():
                         "float8_e8m0fnu")
         assert_rejected(core, UnsupportedError, lambda: asc.cast(out, bf16, asc.RoundMode.CAST_RINT, 256),
                         "float8_e8m0fnu")
+
+
+@pytest.mark.parametrize("other", ["bfloat16", "float32", "hifloat8"])
+def test_the_conversion_layer_never_runs_another_types_rules_on_it(other):
+    """Below Cast's line table, ``convert`` refuses the type too rather than apply hifloat8's rules to its codes."""
+    from npusim.ascend.ops.conversion import convert
+    from npusim.dtypes import DTYPES
+
+    raw = np.zeros(8, dtype=DTYPES[other].raw)
+    with pytest.raises(UnsupportedError, match="no conversion of float8_e8m0fnu"):
+        convert(DTYPES[other], E8, raw, "rint", True)
+    with pytest.raises(UnsupportedError, match="no conversion of float8_e8m0fnu"):
+        convert(E8, DTYPES[other], np.zeros(8, np.uint8), "none", True)
