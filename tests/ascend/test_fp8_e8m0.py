@@ -269,7 +269,7 @@ def test_duplicate_mask_forms_are_rejected():
 
 
 # ------------------------------------------------------------------ what rejects it
-@pytest.mark.parametrize("chip", ["A2", "A3", "310B", "310P"])
+@pytest.mark.parametrize("chip", ["A2", "A3", "310B", "310P", "910", "KirinX90", "Kirin9030"])
 def test_other_products_reject_the_moves(chip):
     with asc.Core(chip) as core:
         src, dst = asc.LocalTensor(E8, VECIN, 0, 256), asc.LocalTensor(E8, VECOUT, 1024, 256)
@@ -277,11 +277,11 @@ def test_other_products_reject_the_moves(chip):
         assert_rejected(core, UnsupportedError, lambda: asc.data_copy(dst, src, 256), "float8_e8m0fnu")
         assert_rejected(core, UnsupportedError, lambda: asc.duplicate(dst, 1.0, 64), "float8_e8m0fnu")
         params = asc.TransposeParamsExt(1, 2, 4, 32, asc.TransposeType.TRANSPOSE_NCHW2NHWC)
-        named = () if chip == "310B" else ("float8_e8m0fnu",)  # the 310B has no NCHW transpose of any type
+        named = () if chip in ("310B", "910") else ("float8_e8m0fnu",)  # these have no NCHW transpose of any type
         assert_rejected(core, UnsupportedError, lambda: asc.transpose(dst, src, tmp, params), *named)
-        if chip != "310P":  # the 310P has no Copy at all
-            assert_rejected(core, UnsupportedError,
-                            lambda: asc.copy(dst, src, 64, 1, asc.CopyRepeatParams(1, 1, 8, 8)), "float8_e8m0fnu")
+        named = () if chip in ("310P", "910") else ("float8_e8m0fnu",)  # these have no Copy of any type
+        assert_rejected(core, UnsupportedError, lambda: asc.copy(dst, src, 64, 1, asc.CopyRepeatParams(1, 1, 8, 8)),
+                        *named)
 
 
 def test_other_instructions_reject_it():
