@@ -11,7 +11,6 @@ pyasc names, ``npusim.sophgo.types`` under ``DT_*`` codes).
 
 from __future__ import annotations
 
-import importlib
 import sys
 from dataclasses import dataclass
 from typing import Literal
@@ -22,8 +21,8 @@ from .errors import UnsupportedError
 from .lazy import cached_attribute
 from .sources import semantics
 
-__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "PackedDType", "PackedFloatDType", "Predicate",
-           "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
+__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "E8M0DType", "PackedDType", "PackedFloatDType",
+           "Predicate", "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
 
 Kind = Literal["int", "uint", "float", "complex"]
 
@@ -268,33 +267,76 @@ class ComplexDType(DType):
 
 class CodedDType(DType):
     """A float type whose 256 codes numpy has no type for (``hifloat8``, the Ascend 950's ``hifloat8_t``,
-    docs/semantics.md §5.32; ``float8_e8m0fnu``, its ``fp8_e8m0_t``, §5.34): its elements are stored, moved and
-    compared as their ``uint8`` codes (``np_dtype`` is ``uint8``); :meth:`decode` gives their values, :meth:`encode`
-    the codes of values the type holds exactly.  ``storage`` names the module with the code table
-    (:mod:`npusim.hifloat8`, :mod:`npusim.fp8_e8m0`).  Like the packed types it is never found by :func:`from_numpy`.
+    docs/semantics.md §5.32): its elements are stored, moved and compared as their ``uint8`` codes
+    (``np_dtype`` is ``uint8``); :meth:`decode` gives their values, :meth:`encode` the codes of values the
+    type holds exactly.  Like the packed types it is never found by :func:`from_numpy`.  :class:`E8M0DType` is
+    such a type with another code table.
     """
+
+    #: where npusim describes the type, where 内置数据类型.md gives its values, and its values in words
+    #: (the sources and the allowed set of a rejected host value or scalar)
+    section = semantics("5.32")
+    page_part = "浮点数 (hifloat8_t, 表6)"
+    values_text = "one of the hifloat8's 256 code values"
 
     @cached_attribute
     def np_dtype(self) -> np.dtype:
         return np.dtype(np.uint8)
 
-    @cached_attribute
-    def codec(self):
-        """The module of the type's codes: ``decode_table``, ``holds``, ``encode_exact``, ``SECTION`` (its section of
-        docs/semantics.md, cited) and ``VALUES_TEXT`` (its values, in words)."""
-        return importlib.import_module(f".{self.storage}", __package__)
-
     def decode(self, codes: np.ndarray) -> np.ndarray:
         """The values (float32, all exact) of the codes ``codes``."""
-        return self.codec.decode_table()[np.asarray(codes, dtype=np.uint8)]
+        from .hifloat8 import decode_table
+
+        return decode_table()[np.asarray(codes, dtype=np.uint8)]
 
     def encode(self, values: np.ndarray) -> np.ndarray:
-        """The codes of ``values``, each a value of the type; the caller checks that with :meth:`holds`."""
-        return self.codec.encode_exact(values)
+        """The codes of ``values``, each a value of the type (NaN and ±infinity included); the caller checks
+        that with :meth:`holds`."""
+        from .hifloat8 import HIF8_NAN, decode_table
+
+        table = decode_table()
+        values = np.asarray(values, dtype=np.float64).reshape(-1)
+        order = np.argsort(table[np.isfinite(table)], kind="stable")
+        finite_codes = np.flatnonzero(np.isfinite(table))[order]
+        finite_values = table[finite_codes].astype(np.float64)
+        at = np.clip(np.searchsorted(finite_values, values), 0, finite_values.size - 1)
+        codes = finite_codes[at].astype(np.uint8)
+        codes = np.where(np.isinf(values), np.where(values > 0, np.flatnonzero(table == np.inf)[0],
+                                                    np.flatnonzero(table == -np.inf)[0]), codes)
+        return np.where(np.isnan(values), HIF8_NAN, codes).astype(np.uint8)
 
     def holds(self, values: np.ndarray) -> np.ndarray:
         """Which of ``values`` the type holds exactly."""
-        return self.codec.holds(values)
+        from .hifloat8 import is_value_code
+
+        return is_value_code(values)
+
+
+class E8M0DType(CodedDType):
+    """``float8_e8m0fnu``, the Ascend 950's ``fp8_e8m0_t`` (docs/semantics.md §5.34): a :class:`CodedDType` whose
+    256 codes are the powers of two 2**-127 .. 2**127 and NaN (:mod:`npusim.fp8_e8m0` holds the table)."""
+
+    section = semantics("5.34")
+    page_part = "浮点数 (fp8_e8m0_t, 表5)"
+    values_text = "the powers of two 2**-127 .. 2**127, or NaN (no zero, no sign, no infinity)"
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """The values (float32, all exact; 0xFF NaN) of the codes ``codes``."""
+        from .fp8_e8m0 import decode_table
+
+        return decode_table()[np.asarray(codes, dtype=np.uint8)]
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        """The codes of ``values``, each a value of the type; the caller checks that with :meth:`holds`."""
+        from .fp8_e8m0 import encode_exact
+
+        return encode_exact(values)
+
+    def holds(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` the type holds exactly."""
+        from .fp8_e8m0 import holds
+
+        return holds(values)
 
 
 def uint_of_bits(bits: int) -> np.dtype:
@@ -320,7 +362,7 @@ DTYPES: dict[str, DType] = {
         DType("float8_e4m3fn", 8, "float", "ml_dtypes.float8_e4m3fn"),
         DType("float8_e5m2", 8, "float", "ml_dtypes.float8_e5m2"),
         CodedDType("hifloat8", 8, "float", "hifloat8"),
-        CodedDType("float8_e8m0fnu", 8, "float", "fp8_e8m0"),
+        E8M0DType("float8_e8m0fnu", 8, "float", "fp8_e8m0"),
         PackedDType("int4", 4, "int", "packed"),
         PackedFloatDType("float4_e2m1fn", 4, "float", "packed"),
         ComplexDType("complex32", 32, "complex", "complex32"),

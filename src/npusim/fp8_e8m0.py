@@ -13,16 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sources import semantics
-
-__all__ = ["E8M0_MAX", "E8M0_NAN", "PAGE_PART", "SECTION", "VALUES_TEXT", "decode_table", "encode_exact", "holds"]
+__all__ = ["E8M0_MAX", "E8M0_NAN", "decode_table", "encode_exact", "holds"]
 
 E8M0_NAN = 0xFF  # Reg Cast.md 约束说明: fp8_e8m0_t nan = 0b11111111
 E8M0_MAX = 0xFE  # 2**127, the largest value (Reg Cast.md 约束说明: 0b11111110)
 BIAS = 127  # 2**(Ebits - 1) - 1 with Ebits = 8
-SECTION = semantics("5.34")  # where npusim describes the type
-PAGE_PART = "浮点数 (fp8_e8m0_t, 表5)"  # where 内置数据类型.md gives its values
-VALUES_TEXT = "the powers of two 2**-127 .. 2**127, or NaN (no zero, no sign, no infinity)"
 
 _TABLE = np.array([np.ldexp(1.0, code - BIAS) for code in range(E8M0_NAN)] + [np.nan], dtype=np.float32)
 _TABLE.setflags(write=False)

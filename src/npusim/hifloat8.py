@@ -34,18 +34,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sources import semantics
-
-__all__ = ["HIF8_INF", "HIF8_MAX", "HIF8_NAN", "PAGE_PART", "SECTION", "VALUES_TEXT", "decode_table", "encode_exact",
-           "from_float32_bits", "from_half_bits", "holds", "is_value_code"]
+__all__ = ["HIF8_INF", "HIF8_MAX", "HIF8_NAN", "decode_table", "from_float32_bits", "from_half_bits",
+           "is_value_code"]
 
 HIF8_NAN = 0x80  # Cast.md: HiF8NAN(8'b10000000)
 HIF8_INF = 0x6F  # Cast.md: HiF8+inf(8'b01101111); -inf is 0xEF
 HIF8_MAX = 0x6E  # 2**15: D = 11, E = 0111, M = 0, the largest finite code
 _SIGN = 0x80
-SECTION = semantics("5.32")  # where npusim describes the type
-VALUES_TEXT = "one of the hifloat8's 256 code values"
-PAGE_PART = "浮点数 (hifloat8_t, 表6)"  # where 内置数据类型.md gives its values
 
 
 def _mantissa_width(magnitude: np.ndarray) -> np.ndarray:
@@ -178,19 +173,3 @@ def is_value_code(values: np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     finite = _TABLE[np.isfinite(_TABLE)].astype(np.float64)
     return np.isin(values, finite) | np.isnan(values) | np.isinf(values)
-
-
-holds = is_value_code  # the name every coded type's module gives it (npusim.dtypes.CodedDType)
-
-
-def encode_exact(values: np.ndarray) -> np.ndarray:
-    """The codes of ``values``, each a value of the type (NaN and ±infinity included; ±0 is 0x00); the caller
-    checks that with :func:`holds`."""
-    values = np.asarray(values, dtype=np.float64).reshape(-1)
-    order = np.argsort(_TABLE[np.isfinite(_TABLE)], kind="stable")
-    finite_codes = np.flatnonzero(np.isfinite(_TABLE))[order]
-    finite_values = _TABLE[finite_codes].astype(np.float64)
-    at = np.clip(np.searchsorted(finite_values, values), 0, finite_values.size - 1)
-    codes = finite_codes[at].astype(np.uint8)
-    codes = np.where(np.isinf(values), np.where(values > 0, HIF8_INF, HIF8_INF | _SIGN), codes)
-    return np.where(np.isnan(values), HIF8_NAN, codes).astype(np.uint8)

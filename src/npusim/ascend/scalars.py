@@ -75,7 +75,7 @@ def _coded_bits(instruction: str, name: str, value, dtype: CodedDType) -> np.nda
     if as_float is None or not bool(dtype.holds(np.array([as_float]))[0]):
         raise ParameterRangeError(instruction, name, value, f"a {dtype} scalar is a {dtype} value; {dtype} holds no "
                                   "such number (cast() rounds to it with a RoundMode)",
-                                  dtype.codec.VALUES_TEXT, f"{SCALAR_SOURCE}; {dtype.codec.SECTION}")
+                                  dtype.values_text, f"{SCALAR_SOURCE}; {dtype.section}")
     return dtype.encode(np.array([as_float])).view(dtype.raw)
 
 

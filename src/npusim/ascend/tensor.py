@@ -43,7 +43,7 @@ __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
 def coded_source(dtype: CodedDType) -> str:
     """Where a coded type's values are documented: 内置数据类型.md's part of it and its section (hifloat8: §5.32,
     fp8_e8m0_t: §5.34)."""
-    return f"{pages.BUILTIN_TYPES} {dtype.codec.PAGE_PART}; {dtype.codec.SECTION}"
+    return f"{pages.BUILTIN_TYPES} {dtype.page_part}; {dtype.section}"
 
 
 def element_text(values: np.ndarray) -> str:
@@ -396,7 +396,7 @@ class LocalTensor(_TensorFields):
             bad = float(array[~held][0])
             raise ParameterRangeError("LocalTensor.write", "values", bad, f"{self.dtype} holds no such value "
                                       "(host writes are exact; cast() rounds to it with a RoundMode)",
-                                      self.dtype.codec.VALUES_TEXT, coded_source(self.dtype))
+                                      self.dtype.values_text, coded_source(self.dtype))
         return self.dtype.encode(array)
 
     def read(self, count: int | None = None) -> np.ndarray:
