@@ -21,8 +21,8 @@ from .errors import UnsupportedError
 from .lazy import cached_attribute
 from .sources import semantics
 
-__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "PackedDType", "PackedFloatDType", "Predicate",
-           "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
+__all__ = ["CodedDType", "ComplexDType", "DType", "DTYPES", "E8M0DType", "PackedDType", "PackedFloatDType",
+           "Predicate", "as_little_endian", "by_name", "from_numpy", "is_little_endian", "uint_of_bits"]
 
 Kind = Literal["int", "uint", "float", "complex"]
 
@@ -53,8 +53,8 @@ class DType:
         kind: ``"int"`` (two's complement), ``"uint"``, ``"float"`` or ``"complex"`` (a
             :class:`ComplexDType`: two floats).
         storage: how to find the numpy storage type: a numpy type code (``"<f2"``), or
-            ``"ml_dtypes.<name>"``, or ``"packed"`` (a :class:`PackedDType`: none), or ``"hifloat8"`` (a
-            :class:`CodedDType`: its ``uint8`` codes).
+            ``"ml_dtypes.<name>"``, or ``"packed"`` (a :class:`PackedDType`: none), or ``"hifloat8"`` /
+            ``"fp8_e8m0"`` (a :class:`CodedDType`: its ``uint8`` codes).
         np_dtype: numpy storage dtype, little-endian (made on first use).
     """
 
@@ -269,8 +269,15 @@ class CodedDType(DType):
     """A float type whose 256 codes numpy has no type for (``hifloat8``, the Ascend 950's ``hifloat8_t``,
     docs/semantics.md §5.32): its elements are stored, moved and compared as their ``uint8`` codes
     (``np_dtype`` is ``uint8``); :meth:`decode` gives their values, :meth:`encode` the codes of values the
-    type holds exactly.  Like the packed types it is never found by :func:`from_numpy`.
+    type holds exactly.  Like the packed types it is never found by :func:`from_numpy`.  :class:`E8M0DType` is
+    such a type with another code table.
     """
+
+    #: where npusim describes the type, where 内置数据类型.md gives its values, and its values in words
+    #: (the sources and the allowed set of a rejected host value or scalar)
+    section = semantics("5.32")
+    page_part = "浮点数 (hifloat8_t, 表6)"
+    values_text = "one of the hifloat8's 256 code values"
 
     @cached_attribute
     def np_dtype(self) -> np.dtype:
@@ -296,6 +303,33 @@ class CodedDType(DType):
         return is_value_code(values)
 
 
+class E8M0DType(CodedDType):
+    """``float8_e8m0fnu``, the Ascend 950's ``fp8_e8m0_t`` (docs/semantics.md §5.34): a :class:`CodedDType` whose
+    256 codes are the powers of two 2**-127 .. 2**127 and NaN (:mod:`npusim.fp8_e8m0` holds the table)."""
+
+    section = semantics("5.34")
+    page_part = "浮点数 (fp8_e8m0_t, 表5)"
+    values_text = "the powers of two 2**-127 .. 2**127, or NaN (no zero, no sign, no infinity)"
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """The values (float32, all exact; 0xFF NaN) of the codes ``codes``."""
+        from .fp8_e8m0 import decode_table
+
+        return decode_table()[np.asarray(codes, dtype=np.uint8)]
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        """The codes of ``values``, each a value of the type; the caller checks that with :meth:`holds`."""
+        from .fp8_e8m0 import encode_exact
+
+        return encode_exact(values)
+
+    def holds(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` the type holds exactly."""
+        from .fp8_e8m0 import holds
+
+        return holds(values)
+
+
 def uint_of_bits(bits: int) -> np.dtype:
     """The unsigned integer numpy dtype with ``bits`` bits (8, 16, 32 or 64)."""
     return np.dtype(f"<u{bits // 8}")
@@ -319,6 +353,7 @@ DTYPES: dict[str, DType] = {
         DType("float8_e4m3fn", 8, "float", "ml_dtypes.float8_e4m3fn"),
         DType("float8_e5m2", 8, "float", "ml_dtypes.float8_e5m2"),
         CodedDType("hifloat8", 8, "float", "hifloat8"),
+        E8M0DType("float8_e8m0fnu", 8, "float", "fp8_e8m0"),
         PackedDType("int4", 4, "int", "packed"),
         PackedFloatDType("float4_e2m1fn", 4, "float", "packed"),
         ComplexDType("complex32", 32, "complex", "complex32"),

@@ -122,6 +122,7 @@ float32 = _DTYPES["float32"]
 float64 = _DTYPES["float64"]
 int4b_t = _DTYPES["int4"]  # two elements a byte (docs/semantics.md §5.23)
 hifloat8 = _DTYPES["hifloat8"]  # the 950's hifloat8_t, stored as its codes (docs/semantics.md §5.32)
+fp8_e8m0_t = _DTYPES["float8_e8m0fnu"]  # the 950's E8M0 exponents, stored as their codes (docs/semantics.md §5.34)
 fp4x2_e2m1_t = _DTYPES["float4_e2m1fn"]  # the 950's two E2M1 values a byte (docs/semantics.md §5.33)
 complex32 = _DTYPES["complex32"]  # two halves, real part first (the 950, docs/semantics.md §5.29)
 complex64 = _DTYPES["complex64"]  # two floats, real part first
@@ -150,5 +151,6 @@ __all__ = [
     "int4b_t", "int8", "int16", "int32", "int64", "jit", "set_default_chip", "sort", "uint8", "uint16", "uint32",
     "uint64",
     "using_chip",
+    "fp8_e8m0_t",
     *INSTRUCTION_NAMES,
 ]

@@ -372,7 +372,9 @@ _950_VECTOR = {
     "adds": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, _B8_B64_INT | COMPLEX),
     "muls": OpDtypes(_INT16_HALF_INT32_FLOAT | {"bfloat16"}, frozenset({"int64", "uint64"}) | COMPLEX),
     # Duplicate.md: hifloat8_t in the count form only; its scalar is a hifloat8_t value (scalars.py, §5.32)
-    "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn", "hifloat8"} | COMPLEX),
+    # and fp8_e8m0_t (npusim's float8_e8m0fnu) the same way (§5.34)
+    "duplicate": OpDtypes(_B16_B32, _B8_B64_INT | {"float8_e5m2", "float8_e4m3fn", "hifloat8", "float8_e8m0fnu"}
+                          | COMPLEX),
 }
 # the data-movement pages of the 950 (DataCopy GM<->UB, UB->UB, DataCopyPad, SetPadValue, the slice copy, NZ2ND)
 # list complex32 and complex64: their elements move as bytes of their size (docs/semantics.md §5.29)
@@ -481,17 +483,19 @@ _ROWS = (
         vector_dtypes=_950_VECTOR,
         float_saturation_dtypes=frozenset({"float16"}),  # CTRL[60] = 1 and CTRL[48] = 0 at power-on
         # UBToUB连续数据搬运 / UBToUB高维切分数据搬运(DataCopy).md list hifloat8_t (its codes move as bytes, §5.32);
-        # GM与UB连续 / 高维切分数据搬运(DataCopy).md say b8, which hifloat8_t is (a GM buffer of it: gm_codes, gm_alloc)
-        data_copy_dtypes=B8_TO_B64 | COMPLEX | {"hifloat8"},
+        # GM与UB连续 / 高维切分数据搬运(DataCopy).md say b8, which hifloat8_t and fp8_e8m0_t are (GM buffers of them:
+        # gm_codes, gm_alloc; §5.32, §5.34)
+        data_copy_dtypes=B8_TO_B64 | COMPLEX | {"hifloat8", "float8_e8m0fnu"},
         data_copy_pad_dtypes=_DATA_COPY_PAD_950,
         loop_mode_api=True,
         gatherb_dtypes=B8_TO_B64 - {"float64"},
         reduce_sum_spr=True,
-        # the pages' bool and fp8_e8m0_t are not modelled; their hifloat8_t moves as its 1-byte codes (a GM buffer
-        # of it: gm_codes / gm_alloc; docs/semantics.md §5.32, "Moving hifloat8_t elements")
-        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2", "hifloat8"} | COMPLEX,
-        nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "hifloat8", "complex32"},
-        nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2", "hifloat8"} | COMPLEX,
+        # the pages' bool is not modelled; their hifloat8_t and fp8_e8m0_t move as 1-byte codes (GM buffers of them:
+        # gm_codes / gm_alloc; docs/semantics.md §5.32 "Moving hifloat8_t elements", §5.34)
+        data_copy_slice_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2", "hifloat8", "float8_e8m0fnu"} | COMPLEX,
+        nd2nz_dtypes=B8_TO_B32 | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "hifloat8", "float8_e8m0fnu",
+                                  "complex32"},
+        nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2", "hifloat8", "float8_e8m0fnu"} | COMPLEX,
         nz_copy_unmodelled={f"nz2nd:{name}": "(dav_3510 DataCopyUB2GMNZ2NDImplBase) reads 8-bit NZ rows 32 bytes "
                                              "apart, the page 16 elements"
                             for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2", "hifloat8")},

@@ -78,7 +78,7 @@ def _coded_bits(instruction: str, name: str, value, dtype: CodedDType) -> np.nda
     if not exact or not bool(dtype.holds(np.array([as_float]))[0]):
         raise ParameterRangeError(instruction, name, value, f"a {dtype} scalar is a {dtype} value; {dtype} holds no "
                                   "such number (cast() rounds to it with a RoundMode)",
-                                  f"one of the {dtype}'s 256 code values", f"{SCALAR_SOURCE}; {semantics('5.32')}")
+                                  dtype.values_text, f"{SCALAR_SOURCE}; {dtype.section}")
     return dtype.encode(np.array([as_float])).view(dtype.raw)
 
 

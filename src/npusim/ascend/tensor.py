@@ -27,6 +27,7 @@ from ..errors import (
 from ..sources import semantics
 from ..validate import require_int, to_elements
 from . import pages
+from .coded_values import coded_codes, coded_source
 from .core import Core, current_core
 from .shape_info import ShapeInfo, require_shape_info
 from .tolerance import tolerate
@@ -35,7 +36,6 @@ from .types import TPosition
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 PACKED_SOURCE = semantics("5.23")
-CODED_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (hifloat8_t, 表6); {semantics('5.32')}"
 FP4_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (fp4x2_e2m1_t, 表5); {semantics('5.33')}"
 
 __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
@@ -384,19 +384,9 @@ class LocalTensor(_TensorFields):
         return array
 
     def _coded_values(self, values) -> np.ndarray:
-        """``values`` for a ``hifloat8`` tensor: their codes, each value one the type holds (§5.32)."""
-        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), CODED_SOURCE)
-        held = self.dtype.holds(array)
-        given = np.asarray(values).reshape(-1)
-        if given.dtype.kind == "O":  # Python numbers (a Fraction, an int beyond int64): exact only if their double is
-            held &= np.array([f == v or f != f for v, f in zip(given.tolist(), array.tolist(), strict=True)], bool)
-        if not held.all():
-            at = int(np.flatnonzero(~held)[0])
-            bad = given[at] if given.dtype.kind == "O" else float(array[at])
-            raise ParameterRangeError("LocalTensor.write", "values", bad, f"{self.dtype} holds no such value "
-                                      "(host writes are exact; cast() rounds to it with a RoundMode)",
-                                      f"one of the {self.dtype}'s 256 code values", CODED_SOURCE)
-        return self.dtype.encode(array)
+        """``values`` for a coded tensor (``hifloat8``, ``fp8_e8m0_t``): their codes, each value one the type holds
+        (§5.32, §5.34)."""
+        return coded_codes("LocalTensor.write", values, self.dtype)
 
     def read(self, count: int | None = None) -> np.ndarray:
         """A copy of the first ``count`` elements (default: all) as a numpy array (a packed tensor's as
@@ -459,9 +449,10 @@ class LocalTensor(_TensorFields):
                                    f"bytes, {self.dtype} elements are {self.dtype.bits} bits",
                                    "write / read, or a uint8 view (reinterpret_cast)", PACKED_SOURCE)
         if isinstance(self.dtype, CodedDType):
-            raise UnsupportedError(what, "tensor dtype", self.dtype.name, "a scalar access of a hifloat8_t element "
+            raise UnsupportedError(what, "tensor dtype", self.dtype.name, f"a scalar access of a {self.dtype} element "
                                    "is not modelled (numpy has no scalar type for it)",
-                                   "write / read, or a uint8 view (reinterpret_cast) for the codes", CODED_SOURCE)
+                                   "write / read, or a uint8 view (reinterpret_cast) for the codes",
+                                   coded_source(self.dtype))
 
     def _check_host(self, what: str, scalar: bool = False) -> None:
         """The tensor is still allocated; the host (not ``scalar``, the S pipe's get/set_value) sees every

@@ -69,6 +69,10 @@ def convert(src: DType, dst: DType, raw: np.ndarray, mode: str, saturate: bool) 
     """
     if src.is_complex:  # the 950's complex lines (dav_3510 CastIntrinsicsB64ImplVF): each part as its component's
         return _complex(src, dst, raw, mode, saturate)
+    for coded in (src, dst):  # fp8_e8m0_t: no Memory-level Cast line (docs/semantics.md §5.34); never hifloat8's rules
+        if isinstance(coded, CodedDType) and coded.name != "hifloat8":
+            raise UnsupportedError("cast", "src/dst dtypes", f"{src} -> {dst}", f"no conversion of {coded} is modelled",
+                                   "hifloat8's lines (Cast.md 数据类型)", semantics("5.34"))
     if isinstance(dst, CodedDType):
         return _to_hifloat8(src, raw, mode, saturate)
     if isinstance(src, CodedDType):

@@ -69,14 +69,14 @@ COUNTER_SOURCE = f"{pages.COPY} 约束说明 (Copy高维切分计算API的Counte
 _B16_B32 = frozenset({"int16", "uint16", "float16", "bfloat16", "int32", "uint32", "float32"})
 #: T per product (数据类型).  The 950's 8-bit types (int8, uint8, the fp8 types npusim has) are
 #: modelled in the count form only: how ``SetMask`` spreads a contiguous mask over 256 8-bit
-#: lanes is not documented.  The 950's fp4 / e8m0 types are not modelled (fp4x2_e2m1_t: Copy's vector function counts it
-#: in bytes while its tensors count 4-bit values, docs/semantics.md §5.33); hifloat8 (§5.32) is an 8-bit type
-#: like int8: its codes move as bytes, in the count form.
+#: lanes is not documented.  The 950's fp4 types are not modelled (fp4x2_e2m1_t: Copy's vector function counts it
+#: in bytes while its tensors count 4-bit values, docs/semantics.md §5.33); hifloat8 (§5.32) and fp8_e8m0_t
+#: (float8_e8m0fnu, §5.34) are 8-bit types like int8: their codes move as bytes, in the count form.
 COPY_DTYPES: dict[str, OpDtypes] = {
     **{chip: OpDtypes(_B16_B32) for chip in ("A2", "A3", "310B")},
     **{chip: OpDtypes(_B16_B32 - {"bfloat16"}) for chip in ("KirinX90", "Kirin9030")},
     "950": OpDtypes(_B16_B32 | {"int64", "uint64"},
-                    frozenset({"int8", "uint8", "float8_e4m3fn", "float8_e5m2", "hifloat8"})),
+                    frozenset({"int8", "uint8", "float8_e4m3fn", "float8_e5m2", "hifloat8", "float8_e8m0fnu"})),
 }
 COUNT_FORM_CHIPS = frozenset({"950"})  # UBToUB连续数据搬运(Copy).md: the 950 only
 

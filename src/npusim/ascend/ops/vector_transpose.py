@@ -48,14 +48,15 @@ SIDE = 16  # the block transpose is 16 x 16
 _B16 = frozenset({"int16", "uint16", "float16"})
 _NCHW = frozenset({"int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"})
 _CLASSIC = ("A2", "A3", "310B", "310P", "910", "KirinX90", "Kirin9030", "950")
-#: T per product and form (数据类型).  The 950's fp4 / e8m0 / int4 types are not modelled (fp4x2_e2m1_t: its
+#: T per product and form (数据类型).  The 950's fp4 / int4 types are not modelled (fp4x2_e2m1_t: its
 #: transpose moves byte pairs, docs/semantics.md §5.33); its complex32 moves as a 4-byte element
-#: (docs/semantics.md §5.29), its hifloat8 as a 1-byte code (§5.32).
+#: (docs/semantics.md §5.29), its hifloat8 and fp8_e8m0_t (float8_e8m0fnu) as 1-byte codes (§5.32, §5.34).
 DTYPES: dict[str, dict[str, frozenset[str]]] = {
     "plain": {chip: _B16 for chip in _CLASSIC},
     "TRANSPOSE_ND2ND_B16": {**{chip: frozenset({"uint16"}) for chip in ("A2", "A3", "310B", "310P")}, "950": _B16},
     "NCHW": {**{chip: _NCHW for chip in ("A2", "A3", "310P", "KirinX90", "Kirin9030")},
-             "950": _NCHW | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "hifloat8", "complex32"}},
+             "950": _NCHW | {"bfloat16", "float8_e4m3fn", "float8_e5m2", "hifloat8", "float8_e8m0fnu",
+                     "complex32"}},
 }
 NO_TMP_BUFFER = frozenset({"310P"})  # Atlas inference AI Core: 不需要临时Buffer
 DIRECTIONS = {TransposeType.TRANSPOSE_NCHW2NHWC: (0, 2, 3, 1), TransposeType.TRANSPOSE_NHWC2NCHW: (0, 3, 1, 2)}

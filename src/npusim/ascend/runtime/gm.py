@@ -32,11 +32,12 @@ import numpy as np
 
 from ...dtypes import DTYPES, CodedDType, DType, from_numpy, is_little_endian, uint_of_bits
 from ...engine.trace import ByteRange
-from ...errors import GmPastEndWarning, OutOfBoundsError, ParameterRangeError, RuntimeMisuseError, UnsupportedError
+from ...errors import GmPastEndWarning, OutOfBoundsError, RuntimeMisuseError, UnsupportedError
 from ...memory import Memory, UninitPolicy, require_uninit_policy, user_stacklevel
 from ...sources import semantics
 from ...validate import require_int, to_elements
 from .. import pages
+from ..coded_values import coded_codes, coded_source
 from ..core import active_core
 from ..scalars import scalar_bits
 from ..shape_info import ShapeInfo, require_shape_info
@@ -54,10 +55,10 @@ DEVICE_SLACK_BYTES = 512  # the launch asks the device for nbytes + 512 and alig
 HUGE_PAGE_BYTES = 2 << 20  # huge-page allocations (tensors over 2 KiB) come in whole 2 MiB
 SMALL_PAGE_BYTES = 4 << 10  # assumed page of the default policy (documents give none), see §10.7
 PastEndPolicy = Literal["strict", "hardware"]
-CODED_GM_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (hifloat8_t, 表6); {semantics('5.32')}"
+CODED_GM_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数; {semantics('5.32')}; {semantics('5.34')}"
 GM_DTYPES = ("int8 ... uint64, float16, bfloat16 (ml_dtypes), float32, float64, float8_e4m3fn, float8_e5m2, "
-             "complex64, complex32 (docs/semantics.md §5.29); hifloat8: gm_codes over a uint8 array of its codes "
-             "(§5.32)")
+             "complex64, complex32 (docs/semantics.md §5.29); hifloat8, fp8_e8m0_t: gm_codes over a uint8 array "
+             "of codes (§5.32, §5.34)")
 
 
 class GmBuffer:
@@ -320,13 +321,13 @@ def gm_codes(codes: Any, dtype: DType, name: str = "GM codes", uninit: UninitPol
     if not isinstance(dtype, CodedDType):
         raise UnsupportedError("gm_codes", "dtype", dtype.name, "gm_codes is for a type numpy has no type for, held "
                                "as its codes; an array of this type is GM memory of it as it is",
-                               "hifloat8 (for other types: set_global_buffer(array) or a kernel argument)",
-                               CODED_GM_SOURCE)
+                               "hifloat8, fp8_e8m0_t (for other types: set_global_buffer(array) or a kernel "
+                               "argument)", CODED_GM_SOURCE)
     host = _to_numpy(codes, "gm_codes codes")
     if host.dtype != dtype.np_dtype:
         raise UnsupportedError("gm_codes", "codes dtype", str(host.dtype), f"{dtype} elements are held as their "
                                f"1-byte codes (values are written with GlobalAddress.write)", "uint8 (numpy or torch)",
-                               CODED_GM_SOURCE)
+                               coded_source(dtype))
     buffer = GmBuffer._over(host, dtype, name, require_uninit_policy("gm_codes", uninit))
     return GlobalAddress(buffer, 0, dtype)
 
@@ -405,14 +406,8 @@ class GlobalAddress:
 
 
 def _coded_elements(instruction: str, values, dtype: CodedDType) -> np.ndarray:
-    """The codes of ``values``, each a value the coded type holds exactly (§5.32, as ``LocalTensor.write``)."""
-    array = to_elements(instruction, "values", values, np.dtype(np.float64), CODED_GM_SOURCE)
-    held = dtype.holds(array)
-    if not held.all():
-        raise ParameterRangeError(instruction, "values", float(array[~held][0]), f"{dtype} holds no such value "
-                                  "(host writes are exact; cast() rounds to it with a RoundMode)",
-                                  f"one of the {dtype}'s 256 code values", CODED_GM_SOURCE)
-    return dtype.encode(array)
+    """The codes of ``values``, each a value the coded type holds exactly (as ``LocalTensor.write``)."""
+    return coded_codes(instruction, values, dtype)
 
 
 def _element_offset(instruction: str, offset) -> int:
@@ -625,11 +620,11 @@ def _check_extent(instruction: str, operand: str, address: GlobalAddress, start:
 
 
 def _no_coded_scalar(instruction: str, dtype: DType) -> None:
-    """A scalar access of a ``hifloat8_t`` element is not modelled, in GM as in UB (§5.32)."""
+    """A scalar access of a coded element (``hifloat8_t``, ``fp8_e8m0_t``) is not modelled, in GM as in UB."""
     if isinstance(dtype, CodedDType):
-        raise UnsupportedError(instruction, "tensor dtype", dtype.name, "a scalar access of a hifloat8_t element is "
+        raise UnsupportedError(instruction, "tensor dtype", dtype.name, f"a scalar access of a {dtype} element is "
                                "not modelled (numpy has no scalar type for it)", "GlobalAddress.read / write, or a "
-                               "DataCopy to UB", CODED_GM_SOURCE)
+                               "DataCopy to UB", coded_source(dtype))
 
 
 def _scalar_access(instruction: str, buffer: GmBuffer, start: int, stop: int, write: bool) -> None:
