@@ -34,10 +34,13 @@ def _codes(seed: int, n: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8)
 
 
-def _gm(codes: np.ndarray) -> asc.GlobalTensor:
+def _gm(codes: np.ndarray, dtype=H8) -> asc.GlobalTensor:
     g = asc.GlobalTensor()
-    g.set_global_buffer(asc.gm_codes(codes, H8))
+    g.set_global_buffer(asc.gm_codes(codes, dtype))
     return g
+
+
+CODED = [H8, asc.fp8_e8m0_t]  # the 950's coded types, whose GM pages list both (§5.32, §5.34)
 
 
 def _reference_values() -> np.ndarray:
@@ -187,24 +190,25 @@ def test_a_kernel_reads_and_writes_hifloat8_gm():
     assert np.array_equal(out.read().astype(np.float64), _reference_values()[codes], equal_nan=True)
 
 
-def _same_call_as_uint8(call, gm_codes_in: np.ndarray, ub_bytes: int) -> tuple[bytes, bytes]:
-    """``call(ub, g)`` on hifloat8 operands and on uint8 operands over the same bytes: the UB images."""
+def _same_call_as_uint8(call, gm_codes_in: np.ndarray, ub_bytes: int, coded=H8) -> tuple[bytes, bytes]:
+    """``call(ub, g)`` on ``coded`` operands and on uint8 operands over the same bytes: the UB images."""
     images = []
-    for dtype in (H8, asc.uint8):
+    for dtype in (coded, asc.uint8):
         with asc.Core("950") as core:
             core.ub_write(0, bytes([0x5A]) * ub_bytes)
             ub = asc.LocalTensor(dtype, VECIN, 0, ub_bytes)
-            g = _gm(gm_codes_in.copy()) if dtype is H8 else asc.GlobalTensor()
-            if dtype is not H8:
+            g = _gm(gm_codes_in.copy(), coded) if dtype is coded else asc.GlobalTensor()
+            if dtype is not coded:
                 g.set_global_buffer(gm_codes_in.copy())
             call(ub, g)
             images.append(core.ub_read(0, ub_bytes))
     return images[0], images[1]
 
 
-def test_nd2nz_moves_the_codes():
-    """GMToUB随路转换ND2NZ搬运(DataCopy).md lists hifloat8_t: rows of 64 codes cut into 32-byte pieces, piece b
-    of row r at (b * n + r) DataBlocks (dst_nz_c0_stride n, dst_nz_n_stride 1)."""
+@pytest.mark.parametrize("coded", CODED)
+def test_nd2nz_moves_the_codes(coded):
+    """GMToUB随路转换ND2NZ搬运(DataCopy).md lists hifloat8_t and fp8_e8m0_t: rows of 64 codes cut into 32-byte
+    pieces, piece b of row r at (b * n + r) DataBlocks (dst_nz_c0_stride n, dst_nz_n_stride 1)."""
     n, d = 4, 64
     codes = _codes(4, n * d)
     expected = np.zeros(n * d, np.uint8)
@@ -212,18 +216,19 @@ def test_nd2nz_moves_the_codes():
         for b in range(d // 32):
             expected[(b * n + r) * 32:][:32] = codes[r * d + b * 32:][:32]
     with asc.Core("950") as core:
-        ub = asc.LocalTensor(H8, VECIN, 0, n * d)
-        asc.data_copy(ub, _gm(codes), asc.Nd2NzParams(1, n, d, 0, d, n, 1, 0))
+        ub = asc.LocalTensor(coded, VECIN, 0, n * d)
+        asc.data_copy(ub, _gm(codes, coded), asc.Nd2NzParams(1, n, d, 0, d, n, 1, 0))
         assert core.ub_read(0, n * d) == expected.tobytes()
 
 
-def test_slice_copy_moves_the_codes_as_uint8_moves_its_bytes():
-    """GM与UB切片数据搬运(DataCopy).md lists hifloat8_t: two rows of 2 DataBlocks out of a 3 x 96 GM matrix
-    give the bytes a uint8 copy of the same call gives (that path's own tests hold its reference model)."""
+@pytest.mark.parametrize("coded", CODED)
+def test_slice_copy_moves_the_codes_as_uint8_moves_its_bytes(coded):
+    """GM与UB切片数据搬运(DataCopy).md lists hifloat8_t and fp8_e8m0_t: two rows of 2 DataBlocks out of a 3 x 96 GM
+    matrix give the bytes a uint8 copy of the same call gives (that path's own tests hold its reference model)."""
     codes = _codes(5, 3 * 96)
     src = [asc.SliceInfo(0, 63, 0, 2, 96), asc.SliceInfo(0, 2, 1, 1, 3)]
     dst = [asc.SliceInfo(0, 63, 0, 2, 64), asc.SliceInfo(0, 1, 0, 1, 2)]
-    got, as_uint8 = _same_call_as_uint8(lambda ub, g: asc.data_copy(ub, g, dst, src, 2), codes, 256)
+    got, as_uint8 = _same_call_as_uint8(lambda ub, g: asc.data_copy(ub, g, dst, src, 2), codes, 256, coded)
     assert got == as_uint8 and got != bytes([0x5A]) * 256
     assert got[:64] == codes[:64].tobytes() and got[64:128] == codes[192:256].tobytes()
 
