@@ -329,3 +329,13 @@ def test_dst_is_marked_written_again_after_its_bytes_became_undefined():
         asc.gather(z, x, off, 0, 64)
         assert core.ub.written[UB_IMAGE:UB_IMAGE + 128].all()
         assert z.read().view(np.uint16).tolist() == x.read(64).view(np.uint16).tolist()
+
+
+@pytest.mark.parametrize("chip", ["A2", "A3"])  # (the 310P rejects a mask of 0)
+def test_a_mask_form_of_no_lane_moves_nothing(chip):
+    """A continuous mask of 0 lanes has no offset to read: the call moves nothing (the model's bytes: UB as it was)
+    and leaves the mask it set; the fast path's maximum over the offsets must not meet an empty array."""
+    offsets = [0] * 64
+    got, core = run(chip, "gather", "float32", offsets, lambda f, z, x, off: f(z, x, off, 0, 0, 1, 8))
+    assert got == model(with_offsets(offsets), "gather", 4, offsets, 0, active(0, 4, 1), 8)
+    assert core.mask_words[:2] == (0, 0)

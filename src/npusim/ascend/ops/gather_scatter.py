@@ -335,6 +335,8 @@ class IndexedBinding(RangesAfterRun):
         reads past src (UbPastTensorEndWarning)."""
         plan, ub = self.plan, core.ub
         itemsize = plan.dtype.itemsize
+        if not offsets.size:  # a mask of no lane (continuous mask 0): nothing to reduce, the general path moves none
+            return False
         high = int(np.maximum.reduce(offsets))
         if high > plan.limit or (itemsize > 1 and int(np.bitwise_or.reduce(offsets)) & (itemsize - 1)):
             self._reject_offset(offsets)
