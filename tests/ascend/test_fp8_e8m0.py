@@ -114,6 +114,42 @@ def test_write_rejects_a_value_the_type_does_not_hold(value):
                         "2**-127 .. 2**127", "内置数据类型.md", "§5.34")
 
 
+@pytest.mark.parametrize("values", [np.array([2 ** 62 + 1], np.int64), np.array([2 ** 63 - 1], np.int64),
+                                    np.array([2 ** 64 - 1], np.uint64), [2 ** 62 + 1], [np.int64(2 ** 62 + 1)],
+                                    np.int64(2 ** 54 + 2), [2 ** 64 - 1]])
+def test_write_rejects_an_integer_whose_double_is_a_power_of_two(values):
+    """A host write is exact: an integer array (or Python int) past 2**53 is compared as the integer, not as its
+    nearest double (2**62 + 1 is no power of two, though float(2**62 + 1) is); ParameterRangeError naming the
+    integer itself, UB and GM unchanged.  2**62 itself is taken."""
+    with asc.Core("950") as core:
+        tensor = asc.LocalTensor(E8, VECIN, 0, 64)
+        tensor.write([1.0] * 64)
+        assert_rejected(core, ParameterRangeError, lambda: tensor.write(values), "float8_e8m0fnu holds no such",
+                        "§5.34")
+        first = np.asarray(values).reshape(-1)[0]
+        with pytest.raises(ParameterRangeError, match=str(int(first))):
+            tensor.write(values)
+        gm = asc.gm_codes(np.full(4, 0x7F, np.uint8), E8)
+        with pytest.raises(ParameterRangeError, match="§5.34"):
+            gm.write(values)
+        assert gm.read(4).tolist() == [1.0] * 4
+        tensor.write(np.array([2 ** 62, 2 ** 63], np.uint64))
+        assert core.ub_read(0, 2) == bytes([127 + 62, 127 + 63])
+
+
+@pytest.mark.parametrize("scalar", [np.int64(2 ** 62 + 1), np.uint64(2 ** 64 - 1), np.int64(2 ** 54 + 2)])
+def test_duplicate_rejects_a_numpy_integer_whose_double_is_a_power_of_two(scalar):
+    """Duplicate's scalar likewise: a numpy integer is compared as the integer (numpy's own comparison with a float
+    would round it to a double first)."""
+    with asc.Core("950") as core:
+        dst = asc.LocalTensor(E8, VECOUT, 0, 64)
+        dst.write([1.0] * 64)
+        assert_rejected(core, ParameterRangeError, lambda: asc.duplicate(dst, scalar, 64),
+                        "float8_e8m0fnu holds no such", "§5.34")
+        asc.duplicate(dst, np.int64(2 ** 62), 64)
+        assert core.ub_read(0, 64) == bytes([127 + 62]) * 64
+
+
 def test_scalar_access_is_rejected():
     with asc.Core("950") as core:
         tensor = asc.LocalTensor(E8, VECIN, 0, 64)

@@ -14,6 +14,7 @@ from ..dtypes import CodedDType, DType
 from ..errors import ParameterRangeError
 from ..rounding import float_bits
 from ..sources import semantics
+from .coded_values import is_its_double
 
 __all__ = ["SCALAR_SOURCE", "is_scalar", "require_scalar", "scalar_bits"]
 
@@ -74,7 +75,7 @@ def _coded_bits(instruction: str, name: str, value, dtype: CodedDType) -> np.nda
     except OverflowError:  # an int beyond a double: no hifloat8_t value either
         as_float = None
     # the nearest double must be the number itself (a Fraction need not be; NaN is NaN)
-    exact = as_float is not None and (as_float == value or as_float != as_float)
+    exact = as_float is not None and is_its_double(value, as_float)
     if not exact or not bool(dtype.holds(np.array([as_float]))[0]):
         raise ParameterRangeError(instruction, name, value, f"a {dtype} scalar is a {dtype} value; {dtype} holds no "
                                   "such number (cast() rounds to it with a RoundMode)",
