@@ -10,6 +10,8 @@ compared too; the lower-bounds environment (ml_dtypes 0.3) tests against the ref
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -101,10 +103,11 @@ def test_the_codes_agree_with_ml_dtypes():
 
 
 # ------------------------------------------------- host access
-@pytest.mark.parametrize("bad", [2.5, 7, 0.25, -5, float("nan"), float("inf"), -float("inf")])
+@pytest.mark.parametrize("bad", [2.5, 7, 0.25, -5, float("nan"), float("inf"), -float("inf"),
+                                 Fraction(1, 2) + Fraction(1, 2 ** 80)])  # (its nearest double is 0.5)
 def test_host_writes_reject_a_value_the_type_does_not_hold(bad):
     """Host writes are exact (rounding is cast's): any other value, NaN and ±infinity included (the type has
-    neither), is rejected and nothing is written."""
+    neither), a Fraction whose nearest double it holds too, is rejected and nothing is written."""
     with fresh_core() as core:
         x = asc.LocalTensor(FP4, VECIN, SRC, 16)
         assert_rejected(core, ParameterRangeError, lambda: x.write([1.0, bad]), "holds no such value",

@@ -9,6 +9,7 @@ Expected values come from precision_conversion.md, or from ``cast_reference`` (o
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -419,7 +420,8 @@ def test_host_writes_round_trip_and_pack_as_the_reference(values, offset):
         assert core.ub_read(0x100, offset // 2) == bytes(range(256))[: offset // 2]  # the bytes before: unchanged
 
 
-@pytest.mark.parametrize("bad", [8, -9, 0.5, float("nan"), float("inf"), -float("inf"), 2**70, 1e9])
+@pytest.mark.parametrize("bad", [8, -9, 0.5, float("nan"), float("inf"), -float("inf"), 2**70, 1e9,
+                                 Fraction(7) - Fraction(1, 2**80)])  # (its nearest double is 7)
 def test_host_writes_reject_what_is_not_an_int4_value(bad):
     with fresh_core("A2") as core:
         t = asc.LocalTensor(I4, VECIN, 0x100, 16)

@@ -27,7 +27,7 @@ from ..errors import (
 from ..sources import semantics
 from ..validate import require_int, to_elements
 from . import pages
-from .coded_values import coded_codes, coded_source
+from .coded_values import coded_codes, coded_source, exact_doubles
 from .core import Core, current_core
 from .shape_info import ShapeInfo, require_shape_info
 from .tolerance import tolerate
@@ -355,9 +355,12 @@ class LocalTensor(_TensorFields):
         """``values`` for a packed float tensor: the codes of values the type holds, whole bytes of them (§5.33)."""
         dtype = self.dtype
         array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), FP4_SOURCE)
-        held = dtype.holds(array)
+        given = np.asarray(values).reshape(-1)
+        held = dtype.holds(array) & exact_doubles(given, array)  # a Fraction's nearest double need not be it
         if not held.all():
-            raise ParameterRangeError("LocalTensor.write", "values", float(array[~held][0]), f"{dtype} holds no "
+            at = int(np.flatnonzero(~held)[0])
+            raise ParameterRangeError("LocalTensor.write", "values", given[at] if given.dtype.kind == "O" else
+                                      float(array[at]), f"{dtype} holds no "
                                       "such value (host writes are exact; cast() rounds to it with a RoundMode)",
                                       "±0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6", FP4_SOURCE)
         if array.size % dtype.per_byte:
@@ -371,9 +374,15 @@ class LocalTensor(_TensorFields):
         dtype = self.dtype
         low, high = dtype.value_range
         array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), PACKED_SOURCE)
-        wrong = ~((array >= low) & (array <= high) & (array == np.round(array)))  # NaN is wrong too
+        given = np.asarray(values).reshape(-1)
+        wrong = ~((array >= low) & (array <= high) & (array == np.round(array))  # NaN is wrong too
+                  & exact_doubles(given, array))  # a Fraction's nearest double need not be it
         if wrong.any():
-            bad = float(array[wrong][0])
+            at = int(np.flatnonzero(wrong)[0])
+            if given.dtype.kind == "O":
+                raise ParameterRangeError("LocalTensor.write", "values", given[at], f"{dtype} values are integers "
+                                          f"in [{low}, {high}]", f"integers in [{low}, {high}]", PACKED_SOURCE)
+            bad = float(array[at])
             raise ParameterRangeError("LocalTensor.write", "values", int(bad) if bad.is_integer() else bad,
                                       f"{dtype} values are integers in [{low}, {high}]", f"integers in [{low}, {high}]",
                                       PACKED_SOURCE)
