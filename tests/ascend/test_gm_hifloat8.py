@@ -265,6 +265,22 @@ def test_data_copy_pad_and_nz2nd_reject_hifloat8():
                                                                                                1)), "not modelled")
 
 
+@pytest.mark.parametrize("dtype", [asc.int8, asc.uint8, *CODED])
+def test_nz2nd_of_every_one_byte_type_is_not_modelled(dtype):
+    """dav_3510 DataCopyUB2GMNZ2NDImplBase is one template for every T: its 8-bit NZ rows (32 bytes apart, the page
+    says 16 elements) are those of any 1-byte type, fp8_e8m0_t's as int8's; the copy is rejected, GM unchanged."""
+    with asc.Core("950") as core:
+        ub = asc.LocalTensor(dtype, VECIN, 0, 4096)
+        core.ub_write(0, _codes(8, 4096).tobytes())
+        codes = _codes(9, 4096)
+        g = asc.GlobalTensor()
+        g.set_global_buffer(asc.gm_codes(codes, dtype) if dtype in CODED else codes.view(dtype.np_dtype))
+        assert_rejected(core, UnsupportedError, lambda: asc.data_copy(g[8:], ub, asc.Nz2NdParamsFull(2, 3, 32, 1, 4,
+                                                                                                    40, 128)),
+                        "not modelled", "DataCopyUB2GMNZ2NDImplBase")
+        assert codes.tobytes() == _codes(9, 4096).tobytes()
+
+
 @pytest.mark.parametrize("chip", sorted(name for name in asc.CHIPS if name != "950"))
 def test_other_products_reject_hifloat8_gm_copies(chip):
     with asc.Core(chip) as core:

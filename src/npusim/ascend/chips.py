@@ -498,7 +498,8 @@ _ROWS = (
         nz2nd_dtypes=B8_TO_B64 | {"float8_e4m3fn", "float8_e5m2", "hifloat8", "float8_e8m0fnu"} | COMPLEX,
         nz_copy_unmodelled={f"nz2nd:{name}": "(dav_3510 DataCopyUB2GMNZ2NDImplBase) reads 8-bit NZ rows 32 bytes "
                                              "apart, the page 16 elements"
-                            for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2", "hifloat8")},
+                            for name in ("int8", "uint8", "float8_e4m3fn", "float8_e5m2", "hifloat8",
+                                         "float8_e8m0fnu")},  # one template for every T: any 1-byte type
         pad_value_api=True,
         copy_pad_fills_first=True,
         data_copy_zero_nop=True,
