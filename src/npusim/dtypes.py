@@ -11,6 +11,7 @@ pyasc names, ``npusim.sophgo.types`` under ``DT_*`` codes).
 
 from __future__ import annotations
 
+import importlib
 import sys
 from dataclasses import dataclass
 from typing import Literal
@@ -211,7 +212,30 @@ class PackedDType(DType):
         return codes
 
 
-class PackedFloatDType(PackedDType):
+class CodeTable:
+    """A float type's values by a table of its codes, kept in the npusim module :attr:`table_module` (its
+    ``decode_table()``, ``encode_exact(values)`` and ``holds(values)``), imported when first used: the
+    ``fp4x2_e2m1_t`` (:mod:`npusim.fp4`) and ``fp8_e8m0_t`` (:mod:`npusim.fp8_e8m0`) types."""
+
+    table_module: str
+
+    def _table(self):
+        return importlib.import_module(f"npusim.{self.table_module}")
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """The values (float32, exact; NaN where the code is one) of the codes ``codes``."""
+        return self._table().decode_table()[np.asarray(codes, dtype=np.uint8)]
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        """The codes of ``values``, each a value of the type (the caller checks that with :meth:`holds`)."""
+        return self._table().encode_exact(values)
+
+    def holds(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` the type holds exactly."""
+        return self._table().holds(values)
+
+
+class PackedFloatDType(CodeTable, PackedDType):
     """A packed float type: the Ascend 950's ``fp4x2_e2m1_t`` (npusim's ``float4_e2m1fn``, docs/semantics.md §5.33),
     two 4-bit E2M1 values a byte, element ``2i`` in the low nibble of byte ``i`` as for ``int4``.
 
@@ -225,23 +249,7 @@ class PackedFloatDType(PackedDType):
         raise UnsupportedError(self.name, "value_range", f"{self.bits} bits", "a float type has values, not an "
                                "integer range", "holds / encode / decode", semantics("5.33"))
 
-    def decode(self, codes: np.ndarray) -> np.ndarray:
-        """The values (float32, exact) of 4-bit codes."""
-        from .fp4 import decode_table
-
-        return decode_table()[np.asarray(codes, dtype=np.uint8)]
-
-    def encode(self, values: np.ndarray) -> np.ndarray:
-        """The 4-bit codes of ``values``, each a value of the type (the caller checks that with :meth:`holds`)."""
-        from .fp4 import encode_exact
-
-        return encode_exact(values)
-
-    def holds(self, values: np.ndarray) -> np.ndarray:
-        """Which of ``values`` the type holds exactly."""
-        from .fp4 import holds
-
-        return holds(values)
+    table_module = "fp4"
 
 
 class ComplexDType(DType):
@@ -303,7 +311,7 @@ class CodedDType(DType):
         return is_value_code(values)
 
 
-class E8M0DType(CodedDType):
+class E8M0DType(CodeTable, CodedDType):
     """``float8_e8m0fnu``, the Ascend 950's ``fp8_e8m0_t`` (docs/semantics.md §5.34): a :class:`CodedDType` whose
     256 codes are the powers of two 2**-127 .. 2**127 and NaN (:mod:`npusim.fp8_e8m0` holds the table)."""
 
@@ -311,23 +319,7 @@ class E8M0DType(CodedDType):
     page_part = "浮点数 (fp8_e8m0_t, 表5)"
     values_text = "the powers of two 2**-127 .. 2**127, or NaN (no zero, no sign, no infinity)"
 
-    def decode(self, codes: np.ndarray) -> np.ndarray:
-        """The values (float32, all exact; 0xFF NaN) of the codes ``codes``."""
-        from .fp8_e8m0 import decode_table
-
-        return decode_table()[np.asarray(codes, dtype=np.uint8)]
-
-    def encode(self, values: np.ndarray) -> np.ndarray:
-        """The codes of ``values``, each a value of the type; the caller checks that with :meth:`holds`."""
-        from .fp8_e8m0 import encode_exact
-
-        return encode_exact(values)
-
-    def holds(self, values: np.ndarray) -> np.ndarray:
-        """Which of ``values`` the type holds exactly."""
-        from .fp8_e8m0 import holds
-
-        return holds(values)
+    table_module = "fp8_e8m0"
 
 
 def uint_of_bits(bits: int) -> np.dtype:
