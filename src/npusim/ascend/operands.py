@@ -168,9 +168,7 @@ class OperandAccess:
         """
         if self.layout == "flat":
             if self.run_values is not None:  # a copy, as the index gather gives
-                if raw == self.run_values.dtype:
-                    return self.run_values.copy()
-                return memory.data.view(raw)[self.run_start : self.run_start + self.index.size].copy()
+                return self._run(memory, raw).copy()
             return memory.data.view(raw)[self.index]
         if self.blocks is None:
             return self.values
@@ -181,10 +179,14 @@ class OperandAccess:
         """:meth:`gather`, except that a flat run of elements is a view of memory, not a copy: for a caller that
         has done with the values before anything is written."""
         if self.run_values is not None:
-            if raw == self.run_values.dtype:
-                return self.run_values
-            return memory.data.view(raw)[self.run_start : self.run_start + self.index.size]
+            return self._run(memory, raw)
         return self.gather(memory, raw)
+
+    def _run(self, memory: Memory, raw: np.dtype) -> np.ndarray:
+        """A flat run's elements as a view: the one made with the access, or one made now for another raw type."""
+        if raw == self.run_values.dtype:
+            return self.run_values
+        return memory.data.view(raw)[self.run_start : self.run_start + self.index.size]
 
     def active_values(self, gathered: np.ndarray) -> np.ndarray:
         """The active lanes of what :meth:`gather` returned, in issue order."""
