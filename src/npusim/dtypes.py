@@ -244,6 +244,11 @@ class PackedFloatDType(CodeTable, PackedDType):
     :mod:`npusim.fp4`, -0.0 its own code; no NaN, no infinity).
     """
 
+    #: as :class:`CodedDType`'s: the sources and the allowed set of a rejected host value
+    section = semantics("5.33")
+    page_part = "浮点数 (fp4x2_e2m1_t, 表5)"
+    values_text = "±0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6"
+
     @property
     def value_range(self) -> tuple[int, int]:  # type: ignore[override]
         raise UnsupportedError(self.name, "value_range", f"{self.bits} bits", "a float type has values, not an "

@@ -112,6 +112,10 @@ def test_host_writes_reject_a_value_the_type_does_not_hold(bad):
         x = asc.LocalTensor(FP4, VECIN, SRC, 16)
         assert_rejected(core, ParameterRangeError, lambda: x.write([1.0, bad]), "holds no such value",
                         operand="values")
+        with pytest.raises(ParameterRangeError) as error:
+            x.write([bad, 1.0])
+        assert "±0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6" in str(error.value)  # the type's values, and where they are
+        assert "浮点数 (fp4x2_e2m1_t, 表5); docs/semantics.md §5.33" in str(error.value)
 
 
 def test_host_access_rules():

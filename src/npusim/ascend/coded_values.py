@@ -1,4 +1,5 @@
-"""Host values of a coded element type (hifloat8_t, fp8_e8m0_t): each one the type holds exactly, as its code.
+"""Host values of a coded element type (hifloat8_t, fp8_e8m0_t, and the packed fp4x2_e2m1_t): each one the type holds
+exactly, as its code.
 
 A host write (``LocalTensor.write``, ``GlobalAddress.write``) is exact: a value the type does not hold is a
 ``ParameterRangeError`` (rounding to the type is ``cast``'s, with a RoundMode).  Python numbers (a
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import CodedDType
+from ..dtypes import CodedDType, PackedFloatDType
 from ..errors import ParameterRangeError
 from ..validate import to_elements
 from . import pages
@@ -18,13 +19,13 @@ from . import pages
 __all__ = ["coded_codes", "coded_source", "exact_doubles", "is_its_double"]
 
 
-def coded_source(dtype: CodedDType) -> str:
+def coded_source(dtype: CodedDType | PackedFloatDType) -> str:
     """Where a coded type's values are documented: 内置数据类型.md's part of it and its section (hifloat8: §5.32,
-    fp8_e8m0_t: §5.34)."""
+    fp4x2_e2m1_t: §5.33, fp8_e8m0_t: §5.34)."""
     return f"{pages.BUILTIN_TYPES} {dtype.page_part}; {dtype.section}"
 
 
-def coded_codes(instruction: str, values, dtype: CodedDType) -> np.ndarray:
+def coded_codes(instruction: str, values, dtype: CodedDType | PackedFloatDType) -> np.ndarray:
     """The codes of ``values`` (a number, a sequence or an array), each a value ``dtype`` holds exactly."""
     source = coded_source(dtype)
     array = to_elements(instruction, "values", values, np.dtype(np.float64), source)

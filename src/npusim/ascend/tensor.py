@@ -26,7 +26,6 @@ from ..errors import (
 )
 from ..sources import semantics
 from ..validate import require_int, to_elements
-from . import pages
 from .coded_values import coded_codes, coded_source, exact_doubles
 from .core import Core, current_core
 from .shape_info import ShapeInfo, require_shape_info
@@ -36,7 +35,6 @@ from .types import TPosition
 TENSOR_SOURCE = semantics("10.2")
 EXTENT_SOURCE = semantics("1.7")
 PACKED_SOURCE = semantics("5.23")
-FP4_SOURCE = f"{pages.BUILTIN_TYPES} 浮点数 (fp4x2_e2m1_t, 表5); {semantics('5.33')}"
 
 __all__ = ["Lease", "LocalTensor", "PhyAddress", "element_text"]
 
@@ -353,21 +351,12 @@ class LocalTensor(_TensorFields):
 
     def _packed_float_codes(self, values) -> np.ndarray:
         """``values`` for a packed float tensor: the codes of values the type holds, whole bytes of them (§5.33)."""
-        dtype = self.dtype
-        array = to_elements("LocalTensor.write", "values", values, np.dtype(np.float64), FP4_SOURCE)
-        given = np.asarray(values).reshape(-1)
-        held = dtype.holds(array) & exact_doubles(given, array)  # a Fraction's nearest double need not be it
-        if not held.all():
-            at = int(np.flatnonzero(~held)[0])
-            raise ParameterRangeError("LocalTensor.write", "values", given[at] if given.dtype.kind == "O" else
-                                      float(array[at]), f"{dtype} holds no "
-                                      "such value (host writes are exact; cast() rounds to it with a RoundMode)",
-                                      "±0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6", FP4_SOURCE)
-        if array.size % dtype.per_byte:
-            raise ParameterRangeError("LocalTensor.write", "values length", array.size,
-                                      f"{dtype} values are written a byte ({dtype.per_byte} elements) at a time",
-                                      f"multiples of {dtype.per_byte}", FP4_SOURCE)
-        return dtype.encode(array)
+        codes = coded_codes("LocalTensor.write", values, self.dtype)
+        if codes.size % self.dtype.per_byte:
+            raise ParameterRangeError("LocalTensor.write", "values length", codes.size,
+                                      f"{self.dtype} values are written a byte ({self.dtype.per_byte} elements) at a "
+                                      f"time", f"multiples of {self.dtype.per_byte}", coded_source(self.dtype))
+        return codes
 
     def _packed_values(self, values) -> np.ndarray:
         """``values`` for a packed tensor: integers in the type's range, whole bytes of them (§5.23)."""
