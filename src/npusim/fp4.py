@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rounding import round_increment
+
 __all__ = ["E2M1_MAX_CODE", "decode_table", "encode_exact", "from_bfloat16_bits", "holds", "to_bfloat16_bits"]
 
 E2M1_MAX_CODE = 0x7  # 6.0: E = 11, M = 1
@@ -81,16 +83,8 @@ def from_bfloat16_bits(bits: np.ndarray, mode: str) -> np.ndarray:
     high = np.minimum(low + 1, 7)
     exact = magnitude == _MAGNITUDES[low]
     below, above = magnitude - _MAGNITUDES[low], _MAGNITUDES[high] - magnitude  # exact in float64
-    if mode == "trunc":
-        up = np.zeros_like(exact)
-    elif mode == "floor":  # toward -inf: away from zero for a negative value
-        up = negative
-    elif mode == "ceil":
-        up = ~negative
-    elif mode == "round":
-        up = below >= above
-    else:  # rint: nearest, a tie to the even code (its mantissa bit 0)
-        up = (below > above) | ((below == above) & (low % 2 == 1))
+    # the dropped part past the code below: at least half the gap to the next code, and not exactly half
+    up = round_increment(mode, low % 2 == 1, ~exact & (below >= above), ~exact & (below != above), negative)
     code = np.where(exact, low, np.where(up, high, low))
     code = np.where(beyond, E2M1_MAX_CODE, code).astype(np.uint8)
     code = np.where(negative, code | _SIGN, code)
