@@ -51,12 +51,24 @@ def on_product(chip: str) -> SimpleNamespace:
         return core
 
     return SimpleNamespace(VENDOR=VENDOR, NAMESPACE=NAMESPACE, new_core=new_product_core, memories=memories,
-                           registers=registers, state=state, mutated_operand=mutated_product_operand)
+                           setup_memories=setup_memories, registers=registers, state=state,
+                           mutated_operand=mutated_product_operand)
 
 
 def memories(core: asc.Core) -> dict[tuple[str, str | None], Memory]:
     """Every memory the core has, by ``(space, buffer)`` of the byte ranges that index it."""
     return {("UB", None): core.ub}
+
+
+def setup_memories(namespace: dict) -> dict[tuple[str, str | None], Memory]:
+    """The GM allocations an example's setup left in ``namespace`` (``asc.gm_alloc`` / ``asc.gm_codes`` addresses,
+    GlobalTensors over them), by the ``("GM", buffer name)`` of the byte ranges that index them."""
+    found = {}
+    for value in namespace.values():
+        buffer = value.bound_buffer if isinstance(value, asc.GlobalTensor) else getattr(value, "buffer", None)
+        if isinstance(value, (asc.GlobalTensor, asc.GlobalAddress)) and buffer is not None:
+            found[("GM", buffer.name)] = buffer.memory
+    return found
 
 
 def registers(core: asc.Core) -> dict[str, object]:

@@ -13,7 +13,8 @@ each of its ``examples``, on cores whose memories hold random bytes, every byte 
 A vendor takes part with a small helper module (``tests/sophgo/poisoned_core.py``): ``VENDOR``,
 ``NAMESPACE`` (its module name for the examples), ``new_core()`` (a tracing core),
 ``memories(core)`` (``{(space, buffer): Memory}``, the arrays the ranges index) and
-``registers(core)`` (name -> value).
+``registers(core)`` (name -> value); optionally ``setup_memories(namespace)``, the memories an example's setup
+made (Ascend: the GM allocations its names hold), poisoned after the setup as the core's are before it.
 
 The examples an instruction registers for one product (``Instruction.examples_on``) run the same way on a
 core of that product: a vendor in :data:`PRODUCT_HELPERS` gives, per product name, a helper as above
@@ -77,6 +78,9 @@ class Run:
             self.memories = helper.memories(core)
             _poison(self.memories, rng)
             exec(compile(setup, f"<{entry.name} example>", "exec"), namespace)
+            made = getattr(helper, "setup_memories", lambda namespace: {})(namespace)  # e.g. GM the setup allocated
+            _poison(made, rng)
+            self.memories = {**self.memories, **made}
             if image is not None:
                 _poison(self.memories, rng)
                 for key, memory in self.memories.items():

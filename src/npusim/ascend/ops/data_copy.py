@@ -816,6 +816,24 @@ _GM_SETUP = (_FILLED_UB + "x = asc.gm_alloc(asc.float16, 512)\n"
              "x_gm.set_global_buffer(x)\n"
              "asc.data_copy(x_gm, ub, 512)\n")
 
+
+
+def _coded_gm_setup(dtype: str) -> str:
+    """GM of a coded 8-bit type (hifloat8_t, fp8_e8m0_t: every byte a code, docs/semantics.md §5.32, §5.34)
+    written from UB, for the 950's GM examples."""
+    return (f"core.ub_write(0, bytes(range(256)) * 4)\n"
+            f"ub = asc.LocalTensor(asc.{dtype}, asc.TPosition.VECIN, 0, 1024)\n"
+            f"x = asc.gm_alloc(asc.{dtype}, 1024)\nx_gm = asc.GlobalTensor()\nx_gm.set_global_buffer(x)\n"
+            "asc.data_copy(x_gm, ub, 1024)\n")
+
+
+_CODED_GM_CALLS = (
+    "asc.data_copy(ub, x_gm[64:], 256)",
+    "asc.data_copy(x_gm[32:], ub, asc.DataCopyParams(4, 2, 1, 3))",
+    "asc.data_copy(ub, x_gm, [asc.SliceInfo(0, 63, 0, 1, 64), asc.SliceInfo(0, 1, 0, 1, 2)], "
+    "[asc.SliceInfo(5, 100, 32, 1, 200), asc.SliceInfo(0, 2, 1, 1, 4)], 2)",
+)
+
 data_copy = register(Instruction(
     "data_copy", "ascend", "data_movement", "MTE2", COPY_FORMS, _compile_copy,
     f"{COPY_DOC} 函数原型; {pages.DATA_COPY_PARAMS} 参数说明; {pages.DATA_COPY_SLICE} 参数说明; "
@@ -839,10 +857,11 @@ data_copy = register(Instruction(
         _GM_SETUP + "asc.data_copy(ub, x_gm[16:], asc.Nd2NzParams(1, 8, 32, 0, 40, 8, 1, 0))",
         _GM_SETUP + "asc.data_copy(x_gm[8:], ub, asc.Nz2NdParamsFull(2, 3, 32, 1, 4, 40, 128))",
     ),
-    examples_on={"950": tuple(  # UB -> UB of the 950's complex64 and hifloat8_t (docs/semantics.md §5.29, §5.32)
+    examples_on={"950": (*(  # UB -> UB of the 950's complex64 and hifloat8_t (docs/semantics.md §5.29, §5.32)
         f"ub = asc.LocalTensor(asc.{dtype}, asc.TPosition.VECIN, 0, 512)\n"
         f"out = asc.LocalTensor(asc.{dtype}, asc.TPosition.VECOUT, 4096, 512)\n" + f"asc.data_copy(out, ub, {how})"
-        for dtype, how in (("complex64", "128"), ("hifloat8", "256"), ("hifloat8", "asc.DataCopyParams(3, 2, 1, 0)")))},
+        for dtype, how in (("complex64", "128"), ("hifloat8", "256"), ("hifloat8", "asc.DataCopyParams(3, 2, 1, 0)"))),
+        *(_coded_gm_setup(dtype) + call for dtype in ("hifloat8", "fp8_e8m0_t") for call in _CODED_GM_CALLS))},
     plan_context=lambda core, form, values: _loop_context(core), fast_context=lambda core: _loop_context(core),
     doc="``asc.data_copy``: GM -> UB, UB -> GM or UB -> UB; count * sizeof(T) a multiple of 32 bytes, or "
         "DataCopyParams(block_count, block_len, src_stride, dst_stride) in DataBlocks, or GM <-> UB a slice "

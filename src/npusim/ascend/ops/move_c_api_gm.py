@@ -648,9 +648,30 @@ _ALIGNS = {
 }
 
 
+def _gm_of(dtype: str) -> str:
+    """The examples' GM and UB (``_GM``) of another element type."""
+    return _GM.replace("asc.float16", f"asc.{dtype}")
+
+
+#: the 950's own call forms (bytes and strides; docs/semantics.md §5.17) and element types (hifloat8_t, fp8,
+#: §5.32; fp8_e8m0_t, §5.34), as (setup, call) pairs
+_EXAMPLES_950 = {
+    "asc_copy_gm2ub": ((_GM, "asc.{n}(ub, x_gm[16:], 96)"), (_GM, "asc.{n}(ub, x_gm[3:], 3, 40, 70, 64)"),
+                       (_gm_of("fp8_e8m0_t"), "asc.{n}(ub, x_gm[5:], 2, 33, 50, 64)")),
+    "asc_copy_ub2gm": ((_GM, "asc.{n}(x_gm[64:], ub, 64)"), (_GM, "asc.{n}(x_gm[1:], ub, 3, 22, 30, 64)"),
+                       (_gm_of("hifloat8"), "asc.{n}(x_gm[7:], ub, 2, 17, 40, 32)")),
+    "asc_copy_ub2ub": ((_GM + _UB2, "asc.{n}(out, ub, 256)"), (_GM + _UB2, "asc.{n}(out, ub, 4, 1, 1, 2)")),
+    "asc_copy_gm2ub_align": ((_gm_of("hifloat8"), "asc.{n}(ub, x_gm[3:], 96)"),
+                             (_gm_of("hifloat8"), "asc.{n}(ub, x_gm, 2, 20, 1, 2, True, 0, 30, 64)"),
+                             (_gm_of("int8"), "asc.{n}(ub, x_gm[9:], 3, 11, 2, 0, False, 0, 13, 32)")),
+    "asc_copy_ub2gm_align": ((_gm_of("hifloat8"), "asc.{n}(x_gm[5:], ub, 64)"),
+                             (_gm_of("float16"), "asc.{n}(x_gm, ub, 3, 22, 0, 50, 64)")),
+}
+
+
 def _entry(name: str, alias_of: str | None, family: str, pipe: str, forms, compile_, support, summary: str,
            examples: tuple[str, ...], loop_context: bool = False, per_call: frozenset[str] = frozenset(),
-           context=None):
+           context=None, examples_950: tuple[str, ...] = ()):
     """Register one function; ``context(core)``: the registers its plans depend on (``loop_context``: the
     loop-mode registers)."""
     barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if name.endswith("_sync") else ""
@@ -659,7 +680,7 @@ def _entry(name: str, alias_of: str | None, family: str, pipe: str, forms, compi
     return register(Instruction(
         name, "ascend", family, pipe, forms, lambda core, form, values: compile_(name, core, form, values),
         f"{page} 参数说明; {RULES}", support=support, exactness=BIT_EXACT, summary=summary, examples=examples,
-        per_call=per_call,
+        examples_on={"950": examples_950} if examples_950 else {}, per_call=per_call,
         plan_context=(lambda core, form, values: context(core)) if context else None,
         fast_context=context or (lambda core: ()),
         alias_of=alias_of, doc=f"``{name}``: {summary} ({page}; {RULES}).{barrier}",
@@ -673,9 +694,11 @@ def _gm_copy_entry(name: str, table: dict, alias_of: str, forms, compile_, suppo
     sync = name.endswith("_sync")
     direction, pipe, summary, examples = table[base]
     shown = examples[:1] if sync else examples
+    on_950 = _EXAMPLES_950[base][:1] if sync else _EXAMPLES_950[base]
     return _entry(name, alias_of, "data_movement", pipe, forms(direction, sync),
                   lambda n, core, form, values: compile_(n, direction, core, form, values),
-                  support(base), summary, tuple(_GM + e.format(n=name) for e in shown), loop_context=True)
+                  support(base), summary, tuple(_GM + e.format(n=name) for e in shown), loop_context=True,
+                  examples_950=tuple(setup + e.format(n=name) for setup, e in on_950))
 
 
 for _table, _alias, _forms, _compile, _support in (
