@@ -19,7 +19,7 @@ import numpy as np
 
 from npusim import ascend as asc
 from npusim import sophgo as tpu
-from npusim.ascend.runtime import pipe as pipe_module
+from npusim.ascend.runtime import owners
 
 __all__ = ["LANE_FILL", "ascend_core", "ascend_state", "sophgo_core", "sophgo_state"]
 
@@ -39,11 +39,12 @@ def ascend_core(chip: str, strict: bool = False, **options) -> asc.Core:
 
 def ascend_state(core: asc.Core, *gm, runtime: tuple = ()) -> tuple:
     """UB, registers and sync log of ``core``; the memory of GM buffers or addresses ``gm``;
-    the state of runtime objects (TPipe, TQue, TBuf) ``runtime``, and which TPipe the core has."""
+    the state of runtime objects (TPipe, TQue, TBuf) ``runtime``, and which TPipe and LocalMemAllocator the core
+    has."""
     buffers = [g.buffer if hasattr(g, "buffer") else g for g in gm]
     return (core.ub.snapshot(), core.register_state(), tuple(core.sync_log),
             tuple(b.memory.snapshot() for b in buffers), tuple(obj.state() for obj in runtime),
-            id(pipe_module._PIPES.get(core)))
+            id(owners.live_pipe_of(core)), id(owners.allocator_of(core)))
 
 
 # ----------------------------------------------------------------------- Sophgo

@@ -85,7 +85,7 @@ def test_fuzz_global_memory(tape: Tape):
 
 # --------------------------------------------------------- TPipe, TQue, TBuf
 PIPE_STEPS = ("alloc_tensor", "enque", "deque", "free_tensor", "use tensor", "tbuf.get", "tbuf.get_with_offset",
-              "init_buffer again", "queries", "reset", "destroy", "new pipe")
+              "init_buffer again", "queries", "reset", "destroy", "new pipe", "new allocator", "allocator.alloc")
 # A calm example runs the canonical pipeline once per queue (AllocTensor/EnQue/DeQue/FreeTensor), using the
 # tensors in between.
 CANONICAL = ("alloc_tensor", "use tensor", "enque", "deque", "use tensor", "free_tensor")
@@ -100,10 +100,12 @@ class PipeWorld:
         self.queues: list[asc.TQue] = []
         self.bufs: list[asc.TBuf] = []
         self.tensors: list[asc.LocalTensor] = []  # live or freed
+        self.allocator: asc.LocalMemAllocator | None = None  # only once the pipe is destroyed (§5.36)
 
     def state(self) -> tuple:
         runtime = ([self.pipe] if self.pipe is not None else []) + self.queues + self.bufs
-        return ascend_state(self.core, runtime=tuple(runtime))
+        head = self.allocator.get_cur_addr() if self.allocator is not None else None
+        return ascend_state(self.core, runtime=tuple(runtime)), head
 
     def keep(self, tensor) -> None:
         if isinstance(tensor, asc.LocalTensor):
@@ -140,6 +142,9 @@ def pipe_step(tape: Tape, world: PipeWorld, step: str, que: asc.TQue | None = No
         "reset": lambda: world.pipe.reset(),
         "destroy": lambda: world.pipe.destroy(),
         "new pipe": lambda: setattr(world, "pipe", asc.TPipe()),
+        "new allocator": lambda: setattr(world, "allocator", asc.LocalMemAllocator()),
+        "allocator.alloc": lambda: world.keep(world.allocator.alloc(
+            tape.hostile("pos", tape.pick("pos", UB_POSITIONS)), dtype, size)) if world.allocator else None,
     }[step]
 
 

@@ -280,6 +280,8 @@ class AscendChip:
             other products the documents do not say, and npusim rejects it.
         dequant: SetDeqScale / CastDequant support (:class:`DequantSupport`), ``None`` where SetDeqScale.md
             says 不支持 (310B, the 310P Vector Core, the 910, Kirin).
+        local_mem_allocator: LocalMemAllocator exists (its pages: the 950, A2/A3 and the 310P AI Core and Vector
+            Core; not the 310B, the 910 or Kirin, which they do not list; docs/semantics.md §5.36).
         source: where this row's numbers come from.
     """
 
@@ -316,6 +318,7 @@ class AscendChip:
     loop_mode_api: bool = False
     data_copy_zero_nop: bool = False
     dequant: DequantSupport | None = None
+    local_mem_allocator: bool = False
     source: str = ""
 
 
@@ -412,6 +415,7 @@ _A2 = AscendChip(
     pad_value_api=True,
     data_copy_zero_nop=True,
     dequant=_NATIVE_DEQUANT,
+    local_mem_allocator=True,
     source=semantics("1.7", "2.4", "3.4", "4.4"),
 )
 
@@ -504,6 +508,7 @@ _ROWS = (
         copy_pad_fills_first=True,
         data_copy_zero_nop=True,
         dequant=_950_DEQUANT,
+        local_mem_allocator=True,
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
     ),
     replace(
@@ -576,6 +581,7 @@ _ROWS = (
         nz_copy_unmodelled={"nd2nz:*": "(dav_m200 DataCopyGM2UBSingleImpl) takes srcDValue in DataBlocks, the "
                                        "page in elements"},
         dequant=replace(_NATIVE_DEQUANT, cast_dequant_pairs=_DEQ_B8, add_deq_relu="native"),
+        local_mem_allocator=True,
         source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(
@@ -585,6 +591,7 @@ _ROWS = (
         npu_arch=None,
         ub_bytes=256 * KIB,  # not documented; assumed equal to the AI Core's
         cmpmask_api=False,
+        local_mem_allocator=True,
         source=semantics("2.4", "4.4"),  # Select and TransDataTo5HD not supported on the Vector Core
     ),
     AscendChip(

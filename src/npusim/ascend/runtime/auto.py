@@ -18,21 +18,20 @@ import bisect
 import math
 import os
 import sys
-import weakref
 
 from ...dtypes import DType
 from ...errors import RuntimeMisuseError
 from ...sources import semantics
 from ...validate import align_up, require_int
+from .. import pages
 from ..core import Core, current_core
 from ..tensor import Lease, LocalTensor
 from ..types import TPosition
-from . import pipe as _pipe
+from .owners import AUTO_POOLS, allocator_of, live_pipe_of
 
 __all__ = ["LocalTensorAuto"]
 
 SOURCE = semantics("10.7")
-_POOLS: weakref.WeakKeyDictionary[Core, _AutoPool] = weakref.WeakKeyDictionary()
 
 
 class _AutoPool:
@@ -65,9 +64,8 @@ class _AutoPool:
                 break
             ceiling = addr
         start = ceiling - nbytes
-        pipe_ref = _pipe._PIPES.get(core)
-        pipe = pipe_ref() if pipe_ref is not None else None
-        floor = pipe.next_addr if pipe is not None and not pipe.destroyed else 0
+        pipe = live_pipe_of(core)
+        floor = pipe.next_addr if pipe is not None else 0
         if start < floor:
             raise RuntimeMisuseError(
                 "LocalTensorAuto", "bytes", nbytes, f"the UB below {self.top:#x} has no free {nbytes}-byte range "
@@ -93,9 +91,15 @@ class LocalTensorAuto(LocalTensor):
         dims = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
         dims = tuple(require_int("LocalTensorAuto", "shape", d, 1, top // dtype.itemsize, SOURCE) for d in dims)
         count = require_int("LocalTensorAuto", "elements", math.prod(dims), 1, top // dtype.itemsize, SOURCE)
-        pool = _POOLS.get(core)
+        allocator = allocator_of(core)
+        if allocator is not None:
+            raise RuntimeMisuseError("LocalTensorAuto", "allocator", repr(allocator), "pyasc's insert_sync makes "
+                                     "LocalTensorAuto buffers TPipe buffers, and a TPipe is not mixed with a "
+                                     "LocalMemAllocator", "LocalTensorAuto or LocalMemAllocator, not both",
+                                     f"{pages.LOCAL_MEM_ALLOCATOR_INTRO} LocalMemAllocator简介; {semantics('5.36')}")
+        pool = AUTO_POOLS.get(core)
         if pool is None:
-            pool = _POOLS[core] = _AutoPool(top)
+            pool = AUTO_POOLS[core] = _AutoPool(top)
         nbytes = align_up(count * dtype.itemsize, 32)
         addr, lease = pool.buffer_for(core, _call_site(), nbytes)
         if core.observer is not None:  # its uses are ordered by pyasc's insert_sync, not by the kernel's flags

@@ -41,6 +41,7 @@ from ..core import Core, SyncRecord, active_core, current_core
 from ..races import event_pipes
 from ..tensor import Lease, LocalTensor
 from ..types import UB_POSITIONS, HardEvent, PipeID, TPosition
+from .owners import allocator_of, live_pipe_of, set_pipe
 
 __all__ = ["TBuf", "TBufPool", "TPipe", "TQue", "TQueBind", "get_tpipe_ptr", "queue_events"]
 
@@ -51,9 +52,6 @@ PIPE_SOURCE = f"{pages.INIT_BUFFER} 参数说明; {RULES}"
 QUE_SOURCE = f"{pages.TQUE_INTRO} TQue简介; {RULES}"
 CORE_SOURCE = semantics("10.2")  # a queue, pipe or tensor is used on its own core only
 
-# Each core's TPipe.  Both sides are weak: a pipe refers to its core, so a strong value would keep
-# every core that ever had a pipe (and its UB) alive for the life of the process.
-_PIPES: weakref.WeakKeyDictionary[Core, weakref.ref[TPipe]] = weakref.WeakKeyDictionary()
 
 
 def _misuse(instruction: str, operand: str, value, rule: str, allowed: str, source: str = QUE_SOURCE):
@@ -552,9 +550,9 @@ class TPipe:
         if core.chip.vec_local_bytes is None:
             raise unsupported_on(core.chip, "TPipe", "the TPipe/TQue framework",
                                  lambda c: c.vec_local_bytes is not None, f"{pages.INIT_BUFFER} 产品支持情况; {RULES}")
-        existing = _PIPES.get(core)
-        existing = existing() if existing is not None else None
-        if existing is not None and not existing.destroyed:
+        _require_no_allocator("TPipe", core)
+        existing = live_pipe_of(core)
+        if existing is not None:
             raise _misuse("TPipe", "pipe", repr(existing), "this core already has a TPipe (a kernel creates one "
                           "TPipe)", "pipe.destroy() the first one, or reuse it",
                           f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
@@ -568,7 +566,7 @@ class TPipe:
         self.event_ids: dict[HardEvent, int] = {}  # per event, a bit set of the ids alloc_event_id handed out
         self.pools: list[TBufPool] = []
         self.destroyed = False
-        _PIPES[core] = weakref.ref(self)
+        set_pipe(core, self)
 
     @property
     def core(self) -> Core:
@@ -707,14 +705,14 @@ class TPipe:
         if core is not self.core:
             raise _misuse("TPipe.init", "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
                           CORE_SOURCE)
-        existing = _PIPES.get(core)
-        existing = existing() if existing is not None else None
-        if existing is not None and existing is not self and not existing.destroyed:
+        _require_no_allocator("TPipe.init", core)
+        existing = live_pipe_of(core)
+        if existing is not None and existing is not self:
             raise _misuse("TPipe.init", "pipe", repr(existing), "this core has another live TPipe",
                           "destroy it first", f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
         self.destroyed = False
         self.event_ids = {}
-        _PIPES[core] = weakref.ref(self)
+        set_pipe(core, self)
 
     def get_base_addr(self, logic_pos: TPosition) -> int:
         """The base address of ``logic_pos``'s memory (``GetBaseAddr``): 0 for the UB positions.
@@ -795,19 +793,25 @@ class TPipe:
                           f"{pages.TPIPE_DESTROY} 功能说明; {RULES}")
 
 
+def _require_no_allocator(instruction: str, core: Core) -> None:
+    """A TPipe is not made beside a LocalMemAllocator (LocalMemAllocator简介.md; docs/semantics.md §5.36)."""
+    allocator = allocator_of(core)
+    if allocator is not None:
+        raise _misuse(instruction, "allocator", repr(allocator), "a TPipe is not mixed with a LocalMemAllocator",
+                      "the TPipe / TQue framework or static-Tensor programming, not both",
+                      f"{pages.LOCAL_MEM_ALLOCATOR_INTRO} LocalMemAllocator简介; {semantics('5.36')}")
+
+
 def tensors_in_use(core: Core) -> list[str]:
     """The queue buffers of ``core``'s live TPipe still allocated, enqueued or dequeued (for the sync checker)."""
-    ref = _PIPES.get(core)
-    pipe = ref() if ref is not None else None
-    if pipe is None or pipe.destroyed:
+    pipe = live_pipe_of(core)
+    if pipe is None:
         return []
     return [f"{slot.owner} ({slot.state})" for que in pipe.queues for slot in que._slots if slot.state != "free"]
 def get_tpipe_ptr() -> TPipe:
     """The running core's live TPipe (pyasc ``get_tpipe_ptr``, Ascend C ``GetTPipePtr``)."""
-    core = current_core("get_tpipe_ptr")
-    existing = _PIPES.get(core)
-    existing = existing() if existing is not None else None
-    if existing is None or existing.destroyed:
+    existing = live_pipe_of(current_core("get_tpipe_ptr"))
+    if existing is None:
         raise _misuse("get_tpipe_ptr", "pipe", "none", "the running core has no live TPipe", "create one: asc.TPipe()",
                       f"{pages.TPIPE_INTRO} TPipe简介; {RULES}")
     return existing
