@@ -289,6 +289,8 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_PIPE}/TPipe/InitBuffer.md": ("InitBuffer", *FRAMEWORK),
     f"{_PIPE}/TPipe/Reset.md": ("Reset", *FRAMEWORK_NO_PARAMETERS),
     f"{_PIPE}/TPipe/TPipe简介.md": ("TPipe简介",),
+    f"{_PIPE}/TBufPool/InitBufPool-55.md": ("InitBufPool", "产品支持情况", "功能说明", "函数原型", "参数说明",
+                                            "约束说明", "返回值说明", "调用示例"),
     f"{_BASIC}/资源管理/内存管理/LocalMemAllocator/LocalMemAllocator简介.md": ("LocalMemAllocator简介", "原型定义",
                                                                      "模板参数"),
     f"{_BASIC}/资源管理/内存管理/LocalMemAllocator/LocalMemAllocator构造函数.md": ("LocalMemAllocator构造函数",

@@ -148,3 +148,68 @@ def test_tbufpool_lends_its_bytes_and_takes_them_back():
         other = asc.TQue(P.VECOUT, 1)
         shared.init_buffer(other, 1, 128)
         assert other.alloc_tensor(asc.int8).addr == 64  # the same bytes as the pool it shares
+
+
+def test_tbufpool_init_buf_pool_runs_the_pages_example():
+    """TBufPool/InitBufPool-55.md 调用示例: tbufPool0 from the pipe (4 * bufSize), tbufPool1 carved from it
+    (2 * bufSize) at its start, srcQue0 after it, tbufPool2 sharing tbufPool1's bytes; the second stage reuses
+    them.  Addresses: a pool starts at its parent's next free byte and moves it on by its 32-rounded length
+    (kernel_tbufpool_impl.h)."""
+    size = 1024
+    with asc.Core("A2"):
+        pipe = asc.TPipe()
+        pool0, pool1, pool2 = asc.TBufPool(P.VECCALC), asc.TBufPool(P.VECCALC), asc.TBufPool(P.VECCALC)
+        src0, src1, src2 = asc.TQue(P.VECIN, 1), asc.TQue(P.VECIN, 1), asc.TQue(P.VECIN, 1)
+        dst0, dst1 = asc.TQue(P.VECOUT, 1), asc.TQue(P.VECOUT, 1)
+        assert pipe.init_buf_pool(pool0, size * 4)
+        assert pool0.init_buf_pool(pool1, size * 2)
+        pool0.init_buffer(src0, 1, size * 2)
+        assert pool0.init_buf_pool(pool2, size * 2, pool1)
+        pool1.init_buffer(src1, 1, size)
+        pool1.init_buffer(dst0, 1, size)
+        first = [q.alloc_tensor(asc.float32) for q in (src0, src1, dst0)]
+        assert [t.addr for t in first] == [2 * size, 0, size]
+        pool1.reset()
+        with pytest.raises(RuntimeMisuseError, match="freed"):
+            first[1].get_value(0)
+        pool2.init_buffer(src2, 1, size)
+        pool2.init_buffer(dst1, 1, size)
+        assert [q.alloc_tensor(asc.float32).addr for q in (src2, dst1)] == [0, size]
+        pool2.reset()
+        pool0.reset()
+        with pytest.raises(RuntimeMisuseError, match="freed"):
+            first[0].get_value(0)
+        with pytest.raises(RuntimeMisuseError, match="no memory"):  # a pool carved from a reset one is gone too
+            pool1.init_buffer(src1, 1, 32)
+        pipe.reset()
+
+
+def test_tbufpool_init_buf_pool_rules():
+    with asc.Core("A2") as core:
+        pipe = asc.TPipe()
+        parent, child, other = asc.TBufPool(P.VECCALC), asc.TBufPool(P.VECCALC), asc.TBufPool(P.VECCALC)
+        with pytest.raises(RuntimeMisuseError, match="no memory"):
+            parent.init_buf_pool(child, 64)
+        pipe.init_buf_pool(parent, 1000)  # 1024 bytes
+        assert parent.init_buf_pool(child, 33) and (child.start_addr, child.end_addr) == (0, 64)
+        assert parent.next_addr == 64
+        before = (parent.next_addr, core.ub.snapshot())
+        with pytest.raises(RuntimeMisuseError, match="past the pool's end"):
+            parent.init_buf_pool(other, 1024 - 64 + 1)
+        with pytest.raises(ParameterRangeError, match="len"):
+            parent.init_buf_pool(other, 0)
+        with pytest.raises(RuntimeMisuseError, match="already has memory"):
+            parent.init_buf_pool(child, 32)
+        with pytest.raises(RuntimeMisuseError, match="from itself"):
+            parent.init_buf_pool(parent, 32)
+        with pytest.raises(RuntimeMisuseError, match="more than the 64 bytes of the pool to share"):
+            parent.init_buf_pool(other, 65, child)
+        with pytest.raises(TypeError):
+            parent.init_buf_pool(other, 32, "child")
+        assert (parent.next_addr, core.ub.snapshot()) == before  # rejected calls change nothing
+        assert parent.init_buf_pool(other, 64, child) and (other.start_addr, other.end_addr) == (0, 64)
+        assert parent.next_addr == 64  # sharing takes no new bytes
+        last = asc.TBufPool(P.VECCALC)
+        assert parent.init_buf_pool(last, 1024 - 64) and last.end_addr == 1024
+        with pytest.raises(RuntimeMisuseError, match="past the pool.s end"):
+            parent.init_buf_pool(asc.TBufPool(P.VECCALC), 32)

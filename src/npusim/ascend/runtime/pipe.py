@@ -480,6 +480,7 @@ class TBufPool:
         self.start_addr = self.end_addr = self.next_addr = 0
         self.buffer_count = 0
         self._members: list = []
+        self._pools: list[TBufPool] = []  # the pools carved from this one (init_buf_pool)
 
     def __repr__(self) -> str:
         return f"TBufPool({self.position.name}, [{self.start_addr:#x}, {self.end_addr:#x}))"
@@ -494,14 +495,29 @@ class TBufPool:
         self._members += pipe.queues[queues:] + pipe.bufs[bufs:]
         return True
 
+    def init_buf_pool(self, buf_pool: TBufPool, len: int = 0, share_buf: TBufPool | None = None) -> bool:  # noqa: A002
+        """Carve ``buf_pool`` from this pool (TBufPool ``InitBufPool``): ``len`` bytes at the pool's next free
+        address, or with ``share_buf`` that pool's bytes to share (TBufPool/InitBufPool-55.md)."""
+        instruction = "TBufPool.init_buf_pool"
+        return self._ready(instruction)._init_pool(instruction, self, buf_pool, len, share_buf)
+
     def reset(self) -> None:
-        """Take back every buffer of the pool (their tensors become unusable); carving starts again."""
+        """Take back every buffer of the pool and every pool carved from it (their tensors become unusable);
+        carving starts again."""
         pipe = self._ready("TBufPool.reset")
+        self._take_back(pipe)
+        self.next_addr = self.start_addr
+
+    def _take_back(self, pipe: TPipe) -> None:
+        for pool in self._pools:
+            pool._take_back(pipe)
+            pool._detach()
+            pipe.pools.remove(pool)
         for member in self._members:
             member._detach()
             (pipe.queues if isinstance(member, TQueBind) else pipe.bufs).remove(member)
         pipe.buffer_count -= self.buffer_count
-        self._members, self.buffer_count, self.next_addr = [], 0, self.start_addr
+        self._members, self._pools, self.buffer_count = [], [], 0
 
     def check_count(self, instruction: str, num: int) -> None:
         if self.buffer_count + num > self.buf_id_size:
@@ -518,10 +534,10 @@ class TBufPool:
 
     def _attach(self, pipe: TPipe, start: int, end: int) -> None:
         self._pipe, self.start_addr, self.end_addr, self.next_addr = pipe, start, end, start
-        self._members, self.buffer_count = [], 0
+        self._members, self._pools, self.buffer_count = [], [], 0
 
     def _detach(self) -> None:
-        self._pipe, self._members, self.buffer_count = None, [], 0
+        self._pipe, self._members, self._pools, self.buffer_count = None, [], [], 0
 
 
 def _is_que(value) -> bool:
@@ -653,31 +669,50 @@ class TPipe:
 
         The pool then hands its bytes to queues and TBufs with its own ``init_buffer``.
         """
-        instruction = "TPipe.init_buf_pool"
-        self._require_alive(instruction)
+        self._require_alive("TPipe.init_buf_pool")
+        return self._init_pool("TPipe.init_buf_pool", self, buf_pool, len, share_buf)
+
+    def _init_pool(self, instruction: str, region, buf_pool: TBufPool, length, share_buf: TBufPool | None) -> bool:
+        """``InitBufPool`` from ``region`` (this pipe, or a TBufPool of it: TBufPool/InitBufPool-55.md): ``length``
+        bytes, rounded up to 32, at the region's next free address, or in share mode ``share_buf``'s start and
+        length, which ``length`` may not exceed (``kernel_tbufpool_impl.h``)."""
+        if current_core(instruction) is not self.core:
+            raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
+                          CORE_SOURCE)
         if not isinstance(buf_pool, TBufPool):
             raise TypeError(f"{instruction}: buf_pool must be an asc.TBufPool, got {type(buf_pool).__name__}")
+        if buf_pool is region:
+            raise _misuse(instruction, "buf_pool", repr(buf_pool), "a pool cannot be carved from itself",
+                          "another TBufPool", f"{pages.TBUFPOOL_INIT_BUF_POOL} 功能说明; {RULES}")
         if buf_pool._pipe is not None and not buf_pool._pipe.destroyed:
             raise _misuse(instruction, "buf_pool", repr(buf_pool), "the pool already has memory",
                           "call pipe.reset() before re-initialising", PIPE_SOURCE)
+        if share_buf is not None and not isinstance(share_buf, TBufPool):
+            raise TypeError(f"{instruction}: share_buf must be an asc.TBufPool, got {type(share_buf).__name__}")
+        # in share mode the length is only held against the shared pool's (约束说明), so 0, pyasc's default, is fine
+        low = 0 if share_buf is not None else 1
+        nbytes = align_up(require_int(instruction, "len", length, low, (1 << 32) - 1, PIPE_SOURCE), BUFFER_ALIGN)
         if share_buf is not None:
-            if not isinstance(share_buf, TBufPool):
-                raise TypeError(f"{instruction}: share_buf must be an asc.TBufPool, got {type(share_buf).__name__}")
             if share_buf._pipe is not self:
                 raise _misuse(instruction, "share_buf", repr(share_buf), "the pool to share has no memory of this "
                               "pipe", "a pool this pipe's init_buf_pool initialised", PIPE_SOURCE)
+            shared = share_buf.end_addr - share_buf.start_addr
+            if nbytes > shared:
+                raise _misuse(instruction, "len", length, f"{nbytes} bytes (rounded up to 32) are more than the "
+                              f"{shared} bytes of the pool to share", f"at most {shared}",
+                              f"{pages.TBUFPOOL_INIT_BUF_POOL} 约束说明; {RULES}")
             buf_pool._attach(self, share_buf.start_addr, share_buf.end_addr)
-            self.pools.append(buf_pool)
-            return True
-        nbytes = align_up(require_int(instruction, "len", len, 1, (1 << 32) - 1, PIPE_SOURCE), BUFFER_ALIGN)
-        end = self.next_addr + nbytes
-        if end > self.capacity_bytes:
-            raise _misuse(instruction, "len", len, self.overflow_rule(1, nbytes, end),
-                          f"at most {self.capacity_bytes - self.next_addr} more bytes",
-                          f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}")
-        buf_pool._attach(self, self.next_addr, end)
+        else:
+            end = region.next_addr + nbytes
+            if end > region.end_addr:
+                raise _misuse(instruction, "len", length, region.overflow_rule(1, nbytes, end),
+                              f"at most {region.end_addr - region.next_addr} more bytes",
+                              f"{pages.INIT_BUFFER} 约束说明; {semantics('1.7', '5.5')}")
+            buf_pool._attach(self, region.next_addr, end)
+            region.next_addr = end
         self.pools.append(buf_pool)
-        self.next_addr = end
+        if region is not self:
+            region._pools.append(buf_pool)
         return True
 
     def reset(self) -> None:
