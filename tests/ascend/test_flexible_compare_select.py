@@ -97,19 +97,25 @@ def test_the_scalar_first_reads_left_to_right():
     assert after == ref.pack_bits([1 if v < 2 else 0 for v in range(1, 65)])
 
 
+def draw_form(draw, mask_types: list[str], count_only: list[str]) -> tuple[str, str, object]:
+    """A dtype, a form (``count``, contiguous ``mask``, ``bits``) it has, and for a mask form its mask."""
+    fmt = draw(st.sampled_from(mask_types + count_only))
+    size = SIZE[fmt]
+    form = draw(st.sampled_from(["count"] if fmt in count_only else ["count", "mask", "bits"]))
+    words = st.tuples(st.integers(1, FULL), st.integers(0, FULL) if size == 2 else st.just(0)).map(list)
+    mask = None if form == "count" else draw(st.integers(1, 256 // size)) if form == "mask" else draw(words)
+    return fmt, form, mask
+
+
 # ------------------------------------------------------------------ Compares: the property
 @st.composite
 def compare_cases(draw):
-    fmt = draw(st.sampled_from(COMPARE_MASK_T + COMPARE_COUNT_ONLY))
-    size = SIZE[fmt]
-    lanes = 256 // size
-    form = draw(st.sampled_from(["count"] if fmt in COMPARE_COUNT_ONLY else ["count", "mask", "bits"]))
+    fmt, form, mask = draw_form(draw, COMPARE_MASK_T, COMPARE_COUNT_ONLY)
     mode = "EQ" if fmt == "float64" else draw(st.sampled_from(MODES))
     if form == "count":
         shape = {"repeats": draw(st.integers(0, 4))}
     else:
-        words = st.tuples(st.integers(1, FULL), st.integers(0, FULL) if size == 2 else st.just(0)).map(list)
-        shape = {"mask": draw(st.integers(1, lanes)) if form == "mask" else draw(words),
+        shape = {"mask": mask,
                  "repeats": draw(st.integers(0, 3)), "blk": draw(st.integers(1, 2)), "rep": draw(st.integers(8, 16)),
                  "dst_strides": (draw(st.integers(1, 3)), draw(st.integers(1, 16)))}
     return dict(fmt=fmt, form=form, mode=mode, shape=shape, side=draw(st.sampled_from(["src0", "src1"])),
@@ -255,16 +261,12 @@ def _select_number(bits: int, fmt: str):
 
 @st.composite
 def select_cases(draw):
-    fmt = draw(st.sampled_from(SELECT_MASK_T + SELECT_COUNT_ONLY))
-    size = SIZE[fmt]
-    lanes = 256 // size
-    form = draw(st.sampled_from(["count"] if fmt in SELECT_COUNT_ONLY else ["count", "mask", "bits"]))
+    fmt, form, mask = draw_form(draw, SELECT_MASK_T, SELECT_COUNT_ONLY)
     element = draw(st.booleans())
     if form == "count":
-        shape = {"count": draw(st.integers(1, 3 * lanes))}
+        shape = {"count": draw(st.integers(1, 3 * 256 // SIZE[fmt]))}
     else:
-        words = st.tuples(st.integers(1, FULL), st.integers(0, FULL) if size == 2 else st.just(0)).map(list)
-        shape = {"mask": draw(st.integers(1, lanes)) if form == "mask" else draw(words),
+        shape = {"mask": mask,
                  "repeats": draw(st.integers(1, 3)),
                  "strides": (draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2)),
                              draw(st.integers(8, 16)), draw(st.integers(8, 16)), draw(st.integers(8, 16)))}

@@ -179,7 +179,6 @@ class SelectCall:
             or ``"cmpmask"`` (CMPMASK bit ``j``).
         fixed_sel_addr: no-mask mode 2: the selMask address CMPMASK holds.
         scalar_from: mode 1: ``"argument"`` (the value at ``scalar_at``, named ``scalar_name``) or ``"cmpmask"``.
-        scalar_first: mode 1 with the scalar as src0 (a flexible form): bit 1 takes the scalar, bit 0 src1.
         cmpmask_after: ``"selmask"`` (its first 16 bytes) or ``"scratch"`` (the first 16 bytes of
             the scratch copies); ``None``: CMPMASK is left alone.
         scratch_kind: what the scratch copies hold: ``"scalar"``, ``"address"`` or ``"cmpmask"``.
@@ -198,7 +197,6 @@ class SelectCall:
     scalar_from: str | None = None
     scalar_at: int | None = None
     scalar_name: str = "src1"
-    scalar_first: bool = False
     sel_addr_from_cmpmask: bool = False
     cmpmask_after: str | None = None
     scratch_kind: str | None = None
@@ -285,7 +283,7 @@ def _plan(instruction: str, core: Core, form: str, bound: dict,
 
     call = SelectCall(instruction, dtype, mode, None, DEFAULT_STRIDES, tuple(tensors))
     if position is not None:
-        call.scalar_name, call.scalar_first = position.scalar, position.scalar == "src0"
+        call.scalar_name = position.scalar  # src0 (not an operand then): bit 1 takes the scalar, bit 0 src1
     native = support.lowering == "native"
     itemsize = dtype.itemsize
     if form == "count":
