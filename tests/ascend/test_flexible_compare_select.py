@@ -32,6 +32,7 @@ VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 FULL = (1 << 64) - 1
 SPAN = 0x8000
 MODES = ("EQ", "GE", "GT", "LE", "LT", "NE")
+M1 = asc.SelMode.VSEL_TENSOR_SCALAR_MODE
 #: Compares（灵活标量位置）.md / Select（灵活标量位置）.md 数据类型, restated (the mask forms' types; the count forms
 #: add the rest)
 COMPARE_MASK_T = ["float16", "bfloat16", "int16", "uint16", "int32", "uint32", "float32"]
@@ -179,6 +180,18 @@ def test_an_element_mask_list_sets_the_register_in_counter_mode_too():
         assert core.mask_words == (5, 0, 0, 0)
 
 
+def test_is_set_mask_false_takes_the_mask_register():
+    """isSetMask false (模板参数说明): the lanes come from the vector mask register set beforehand."""
+    with asc.Core("950") as core:
+        x, dst = t("int16", 0, 128), t(asc.uint8, 0x1000, 32, VECOUT)
+        x.write(np.arange(128, dtype=np.int16))
+        dst.write(np.full(32, 0xFF, np.uint8))
+        asc.set_vector_mask(0, 0b1011)
+        asc.compare_scalar(dst, 1, x, asc.CMPMODE.LE, 0, 1, asc.UnaryRepeatParams(), is_set_mask=False)
+        assert dst.read(16).tobytes() == ref.pack_bits([0, 1, 0, 1] + [0] * 124)  # 1 <= x at lanes 0, 1, 3
+        assert core.mask_words == (0b1011, 0, 0, 0)
+
+
 # ------------------------------------------------------------------ Select: the page's calls
 @pytest.mark.parametrize("scalar_first", [False, True], ids=["src1-element", "src0-element"])
 def test_select_page_calls(scalar_first):
@@ -232,6 +245,22 @@ def test_the_element_is_read_when_the_call_runs():
             asc.select(dst, mask, s, x, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 128, scalar_tensor_index=0)
             assert dst.read().tolist() == [value] * 128
             mask.write(np.zeros(32, np.uint8))
+
+
+def test_select_in_counter_mode_takes_the_count_from_the_mask():
+    """Counter mode (dav_3510 SelectBothTensorMode1Level0, isCounterMode): mask is the element count, 200 half
+    lanes in two repeats; the rest of dst keeps its bytes."""
+    with asc.Core("950") as core:
+        fill(core, 0, SPAN, seed=11)
+        x, s = t("float16", 0, 256), t("float16", 0x200, 16)
+        sel, dst = t(asc.uint8, 0x400, 32), t("float16", 0x800, 256, VECOUT)
+        asc.set_mask_count()
+        before = core.ub_read(0, SPAN)
+        asc.select(dst, sel, s, x, M1, 200, 0, asc.BinaryRepeatParams(), scalar_tensor_index=0)
+        after = core.ub_read(0, SPAN)
+    case = ref.SelectCase(1, 2, 0x800, None, 0, before[0x200:0x202], 0x400, b"", ref.counter_lanes(200, 2),
+                          scalar_first=True)
+    assert after == bytes(ref.run_select(bytearray(before), case))
 
 
 # ------------------------------------------------------------------ Select: the property
@@ -293,7 +322,7 @@ def test_flexible_select_matches_the_model(case):
         index = {"scalar_tensor_index": 0 if scalar_first else 1} if case["element"] else {}
         words_before = core.mask_words
         before = core.ub_read(0, SPAN)
-        mode = asc.SelMode.VSEL_TENSOR_SCALAR_MODE
+        mode = M1
         if form == "count":
             lanes_model, strides = ref.counter_lanes(shape["count"], size), (1, 1, 1, 8, 8, 8)
             asc.select(dst, sel, *operands, mode, shape["count"], **index)
@@ -320,7 +349,6 @@ def test_flexible_select_matches_the_model(case):
 
 # ------------------------------------------------------------------ constraints
 H, C = "float16", VECOUT
-M1 = asc.SelMode.VSEL_TENSOR_SCALAR_MODE
 U8 = asc.uint8
 CASES = [
     ("compares scalar first on the A2", "A2",
