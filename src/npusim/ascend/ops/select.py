@@ -160,8 +160,8 @@ C_API_FORMS = (  # asc_select.md: every parameter is checked by the plan step, a
     Form("repeat", (DST, Param("src0", _any), Param("src1", _any), Param("repeat", _any),
                     *(Param(name, _any) for name in _STRIDE_NAMES))),
 )
-_SCALAR_AT = {"src0": 2, "src1": 3}  # in the count and mask forms, plain and flexible alike: dst, sel_mask, src0, src1
-assert all(f.names[2:4] == ("src0", "src1") for f in (*SELECT_FORMS[:2], *FLEXIBLE_FORMS))
+#: mode 1's scalar among the call's values: the same place in the count and mask forms, plain and flexible
+_SCALAR_AT = {name: SELECT_FORMS[0].names.index(name) for name in ("src0", "src1")}
 _NO_MASK_MODE = next(form for form in SELECT_FORMS if form.name == "no_mask").names.index("sel_mode")
 
 
@@ -291,7 +291,7 @@ def _plan(instruction: str, core: Core, form: str, bound: dict,
         if native:
             call.mask_words_after = (FULL_WORD, FULL_WORD, 0, 0)
             call.mask_mode_after = MaskMode.NORMAL
-        _plan_tensor_form_registers(call, support, sel, form)
+        _plan_tensor_form_registers(call, support, sel)
     elif form == "mask":
         if not require_bool(instruction, "is_set_mask", bound["is_set_mask"]):
             raise ParameterRangeError(
@@ -303,7 +303,7 @@ def _plan(instruction: str, core: Core, form: str, bound: dict,
                                                 lowering_counts_raw=not native)
         if native or (support.bitwise_mask_sets_register and not is_integer(bound["mask"])):
             call.mask_words_after = words
-        _plan_tensor_form_registers(call, support, sel, form)
+        _plan_tensor_form_registers(call, support, sel)
         call.registers_read = ("MASK_MODE",)
     else:
         call.strides = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
@@ -324,7 +324,7 @@ def _require_same_dtype(instruction: str, name: str, tensor: LocalTensor, dtype:
                                dtype.name, DTYPE_SOURCE)
 
 
-def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport, sel: LocalTensor, form: str) -> None:
+def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport, sel: LocalTensor) -> None:
     """CMPMASK, scratch and selMask source for the forms that take a selMask tensor (docs/semantics.md §2.2, §2.3)."""
     if call.mode == 1:
         call.scalar_from, call.scalar_at = "argument", _SCALAR_AT[call.scalar_name]
@@ -771,6 +771,7 @@ def _compiled(planned: tuple[SelectCall, list[LocalTensor]], core: Core) -> Sele
 
 
 def _compile(core: Core, form: str, bound: dict):
+    """A ``select`` call's plan: Select.md's forms, or (the 950) Select（灵活标量位置）'s."""
     if form.startswith(FLEX_PREFIX):
         return _compile_flexible(core, form, bound)
     if form in ("count", "mask") and is_tensor(bound["src1"]) and _is_int(bound["sel_mode"]) \
