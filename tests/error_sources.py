@@ -274,6 +274,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_VECTOR}/比较与选择/Compare（结果存入寄存器）.md": ("Compare（结果存入寄存器）", *WITH_TYPES),
     f"{_VECTOR}/比较与选择/GetCmpMask(ISASI).md": ("GetCmpMask(ISASI)", *WITH_TYPES),
     f"{_VECTOR}/比较与选择/Select.md": ("Select", *WITH_TYPES),
+    **{f"{_VECTOR}/比较与选择/{page}（灵活标量位置）.md": WITH_TYPES for page in ("Compares", "Select")},
     f"{_VECTOR}/比较与选择/SetCmpMask(ISASI).md": ("SetCmpMask(ISASI)", *WITH_TYPES),
     f"{_BASIC}/同步控制/核内同步/SetFlag-WaitFlag(ISASI).md": ("SetFlag/WaitFlag(ISASI)", *WITHOUT_TYPES),
     f"{_BASIC}/工具接口/系统资源与变量/GetBlockIdx.md": ("GetBlockIdx", *WITHOUT_TYPES),

@@ -93,6 +93,7 @@ class SelectCase:
     lanes: Lanes
     strides: tuple[int, int, int, int, int, int] = (1, 1, 1, 8, 8, 8)
     accesses: list = field(default_factory=list)
+    scalar_first: bool = False  # mode 1 with the scalar as src0 (the 950's flexible forms): the vector is src1
 
 
 def run_select(ub: bytearray, case: SelectCase) -> bytearray:
@@ -109,11 +110,11 @@ def run_select(ub: bytearray, case: SelectCase) -> bytearray:
                 bit = get_bit(case.cmpmask, j) if case.sel is None else get_bit(out, case.sel * 8 + j)
             else:
                 bit = get_bit(out, case.sel * 8 + r * lanes.lanes + j)
-            if bit:
+            if case.mode == 1 and bool(bit) == case.scalar_first:  # Select（灵活标量位置）.md: bit 1 takes src0
+                value = case.scalar
+            elif bit:
                 a = lane_address(case.src0, r, j, size, s0_blk, s0_rep)
                 value = out[a : a + size]
-            elif case.mode == 1:
-                value = case.scalar
             else:
                 a = lane_address(case.src1, r, j, size, s1_blk, s1_rep)
                 value = out[a : a + size]
@@ -481,11 +482,13 @@ def compares(mode: str, a, b) -> bool:
 
 
 def compare_bits(ub: bytes, fmt: str, mode: str, src0: int, src1: int | None, scalar_bits: int | None, repeats: int,
-                 strides: tuple[int, int, int, int], active=lambda r, j: True) -> list[int]:
+                 strides: tuple[int, int, int, int], active=lambda r, j: True, scalar_first: bool = False) -> list[int]:
     """Result bit of every lane of every repeat, repeat-major; inactive lanes give 0 (ref §3.1-3.2).
 
     ``strides`` are ``(src0_blk, src0_rep, src1_blk, src1_rep)``; against a scalar ``src1`` is
-    ``None`` and ``scalar_bits`` holds the scalar's raw bits in ``fmt``.
+    ``None`` and ``scalar_bits`` holds the scalar's raw bits in ``fmt``.  ``scalar_first``: the scalar is the
+    left operand, ``scalar <mode> lane`` (Compares（灵活标量位置）.md: LT is "src0 小于 src1"); the lanes are
+    still read at ``src0`` with the first two strides.
     """
     size = FORMATS[fmt][0]
     s0_blk, s0_rep, s1_blk, s1_rep = strides
@@ -497,7 +500,8 @@ def compare_bits(ub: bytes, fmt: str, mode: str, src0: int, src1: int | None, sc
                 continue
             a = number(load(ub, lane_address(src0, r, j, size, s0_blk, s0_rep), size), fmt)
             b_bits = scalar_bits if src1 is None else load(ub, lane_address(src1, r, j, size, s1_blk, s1_rep), size)
-            bits.append(1 if compares(mode, a, number(b_bits, fmt)) else 0)
+            pair = (number(b_bits, fmt), a) if scalar_first else (a, number(b_bits, fmt))
+            bits.append(1 if compares(mode, *pair) else 0)
     return bits
 
 

@@ -97,8 +97,8 @@ def run_example(snippet: str, seed: int, keep=None, image=None, registers_image=
 
 def test_every_form_has_an_example():
     for name in {name for name, _ in CASES}:
-        entry = by_name("ascend", name)
-        assert len(entry.examples) >= len(entry.forms), name
+        entry = by_name("ascend", name)  # the 950's flexible-scalar forms have 950 examples (examples_on)
+        assert len(entry.examples) + sum(map(len, entry.examples_on.values())) >= len(entry.forms), name
 
 
 @pytest.mark.parametrize(("name", "index"), sorted(EXPECTED))

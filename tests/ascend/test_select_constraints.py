@@ -291,7 +291,6 @@ def test_freed_tensor(a2):
     lambda t: asc.select(t[0], t[1], t[2], t[3], MODE2, 64.0, 1, DEFAULT),
     lambda t: asc.select(t[0], t[1], t[2], t[3], MODE2, 64, 1, (1, 1, 1, 8, 8, 8)),
     lambda t: asc.select(t[0], t[1], t[2], None, MODE2, 64),
-    lambda t: asc.select(t[0], t[1], t[2], t[3], MODE1, 64),
     lambda t: asc.select(t[0], t[1], t[2], 1.0, MODE2, 64),
 ])
 def test_wrong_python_types_are_type_errors(a2, bad):

@@ -45,6 +45,8 @@ SELECT = f"{_CMPSEL}/Select.md"
 COMPARE = f"{_CMPSEL}/Compare.md"
 COMPARES = f"{_CMPSEL}/Compares.md"
 COMPARE_TO_REGISTER = f"{_CMPSEL}/Compare（结果存入寄存器）.md"
+COMPARES_FLEXIBLE = f"{_CMPSEL}/Compares（灵活标量位置）.md"
+SELECT_FLEXIBLE = f"{_CMPSEL}/Select（灵活标量位置）.md"
 SET_CMP_MASK = f"{_CMPSEL}/SetCmpMask(ISASI).md"
 GET_CMP_MASK = f"{_CMPSEL}/GetCmpMask(ISASI).md"
 

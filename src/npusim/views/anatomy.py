@@ -289,15 +289,15 @@ def _select(record: AccessRecord, chip: str | None) -> Built | None:
     call = binding.call
     lanes = call.lanes
     d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
-    operands = [_planned_lanes("dst", "write", values["dst"], lanes, d_blk, d_rep),
-                _planned_lanes("src0", "read", values["src0"], lanes, s0_blk, s0_rep)]
+    operands = [_planned_lanes("dst", "write", values["dst"], lanes, d_blk, d_rep)]
+    for name, blk, rep in (("src0", s0_blk, s0_rep), ("src1", s1_blk, s1_rep)):
+        if name in call.operands:  # mode 1 (the 950's flexible forms: src0 or src1) has one tensor source
+            operands.append(_planned_lanes(name, "read", values[name], lanes, blk, rep))
     notes = [f"sel_mode {call.mode}"]
-    if "src1" in call.operands:
-        operands.append(_planned_lanes("src1", "read", values["src1"], lanes, s1_blk, s1_rep))
-    elif call.scalar_from == "cmpmask":
+    if call.scalar_from == "cmpmask":
         notes.append("src1 is a scalar: the first element of CMPMASK")
-    else:
-        notes.append(f"src1 is the scalar {record.params.get('src1')!r}")
+    elif call.scalar_from == "argument":
+        notes.append(f"{call.scalar_name} is the scalar {record.params.get(call.scalar_name)!r}")
     width = lanes.lanes
     if binding.sel_fp is not None:
         how = (f"lane j of repeat r uses selMask bit r*{width} + j ({width // 8} bytes per repeat, consumed "
@@ -488,9 +488,32 @@ def rule_for(record: AccessRecord):
     from ..engine.registry import instructions
 
     entry = next((e for e in instructions("ascend") if e.name == record.instruction), None)
-    if entry is None:
+    if entry is None or _flexible_scalar(record):
         return None
     return _INSTRUCTION_RULES.get(entry.alias_of or entry.name) or _FAMILY_RULES.get(entry.family)
+
+
+def _flexible_scalar(record: AccessRecord) -> bool:
+    """A 950 Compares / Select（灵活标量位置）call (the scalar first, or a tensor's element; Select in mode 1): no
+    rule yet (a replan on another product rejects it), shown whole, as the element-wise flexible forms are."""
+    params = record.params
+    if record.instruction == "compare_scalar":
+        return "src1_scalar" not in params
+    if record.instruction != "select" or _sel_mode(params.get("sel_mode")) != 1 or "sel_mask" not in params:
+        return False
+    return "scalar_tensor_index" in params or _is_tensor(params.get("src1")) or not _is_tensor(params.get("src0"))
+
+
+def _is_tensor(value) -> bool:
+    return str(value).startswith("LocalTensor(")
+
+
+def _sel_mode(value) -> int | None:
+    """A recorded ``sel_mode``: an int, or an enum member's text (``"SelMode.VSEL_TENSOR_SCALAR_MODE"``)."""
+    if isinstance(value, int):
+        return value
+    return {"VSEL_CMPMASK_SPR": 0, "VSEL_TENSOR_SCALAR_MODE": 1, "VSEL_TENSOR_TENSOR_MODE": 2}.get(
+        str(value).rsplit(".", 1)[-1])
 
 
 def _whole(record: AccessRecord) -> tuple[OperandLanes, ...]:

@@ -42,9 +42,16 @@ Semantics (docs/semantics.md §3; ``Compare.md``, ``Compares.md``, ``Compare（�
 * **The C API** (docs/semantics.md §3.6; ``include/c_api/vector_compute/vector_compute.h``):
   ``asc_<op>`` is the bare ``vcmpv_<op>`` (to a uint8 UB bitmask) or ``vcmp_<op>`` (to
   CMPMASK), ``asc_<op>_scalar`` the bare ``vcmpvs_<op>``; exactly those overloads, no count
-  form.  The C API exists on Atlas A2/A3 only.  ``*_sync`` variants add a
+  form.  The C API exists on Atlas A2/A3 only (the 950's register-level ``asc_ne_scalar`` ... take the vector
+  first too: no page has a scalar-first compare in the C API).  ``*_sync`` variants add a
   ``pipe_barrier(PIPE_ALL)``, which the emulator records.  They are registered as aliases of
   ``compare`` / ``compare_scalar``: the same plans.
+
+* **The flexible scalar position** (docs/semantics.md §3.9; ``Compares（灵活标量位置）.md``, the 950 only):
+  ``compare_scalar(dst, src0, src1, cmp_mode, ...)`` with either source a number or a tensor's first element
+  (``scalar_tensor_index`` when both are tensors, :mod:`.flexible_scalar`).  With the scalar first a lane's
+  bit is ``scalar <op> src1_i`` (``dav_3510`` ``CompareSrc0Scalar*`` / ``CompareScalarBothTensor*``:
+  ``Compare(dst, scalarReg, src1Reg)``); the forms, types and rules are Compares' own.
 
 On the engine (docs/architecture.md): ``compile`` checks every rule with the call's real
 tensors and plans its geometry (:class:`ComparePlan`: no tensor address);
@@ -95,7 +102,17 @@ from .common import (
     require_repeat_params,
     require_ub_tensor,
     scalar_bits,
-    scalar_bits_cached,
+)
+from .flexible_scalar import (
+    FLEX_PREFIX,
+    FLEXIBLE_PRODUCTS,
+    SCALAR_INDEX,
+    SRC0,
+    SRC1,
+    ScalarPosition,
+    scalar_position,
+    scalar_raw_bits,
+    with_element,
 )
 
 __all__ = [
@@ -173,6 +190,22 @@ COMPARE_SCALAR_FORMS = (
     )),
 )
 
+#: the flexible scalar position (Compares（灵活标量位置）.md 函数原型): src0 and src1 each a number or a tensor
+FLEXIBLE_SCALAR_FORMS = (
+    Form("flexible_count", (
+        Param("dst", is_tensor), SRC0, SRC1, Param("cmp_mode", _is_int), Param("count", _is_int), SCALAR_INDEX,
+    )),
+    Form("flexible_mask", (
+        Param("dst", is_tensor), SRC0, SRC1, Param("cmp_mode", _is_int), Param("mask", _is_mask),
+        Param("repeat_times", _is_int), Param("repeat_params", lambda v: isinstance(v, UnaryRepeatParams)),
+        Param("is_set_mask", _any, True), SCALAR_INDEX,
+    )),
+)
+_IS_SET_MASK_AT = {form.name: form.names.index("is_set_mask")
+                   for form in (*COMPARE_FORMS, *COMPARE_SCALAR_FORMS, *FLEXIBLE_SCALAR_FORMS)
+                   if "is_set_mask" in form.names}
+FLEXIBLE_SOURCE = f"{pages.COMPARES_FLEXIBLE} 产品支持情况; {semantics('3.9')}"
+
 _STRIDES8 = ("dst_block_stride", "src0_block_stride", "src1_block_stride",
              "dst_repeat_stride", "src0_repeat_stride", "src1_repeat_stride")
 _SCALAR_STRIDES16 = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
@@ -200,13 +233,18 @@ class CompareCall:
         strides: ``(src0_blk, src0_rep, src1_blk, src1_rep)`` in DataBlocks.
         operands: the values that bind per call, in the order the plan step checks them: the
             tensors (``dst``, then ``src0`` — ``src`` in the C API's vcmpvs — and ``src1``), then a
-            scalar (``src1_scalar`` / ``value``), whose conversion the plan step checks after them.
+            scalar (``src1_scalar`` / ``value``; a flexible form's number ``src0`` or ``src1``), whose
+            conversion the plan step checks after them.  A tensor element as the scalar is not here: its
+            :class:`~.flexible_scalar.ElementScalarPlan` binds it.
         to_register: the result goes to CMPMASK (no dst).
         mask_words_after: the vector mask register value the call leaves behind, if it sets one.
         extent_checks: ``(operand, bytes)``: the first bytes of an operand the plan step checks
             against UB and the tensor before it builds any footprint (count forms, counter mode).
         reads_mask_words, reads_mask_mode: the plan depends on the vector mask / the mask mode.
         sync: a ``*_sync`` C API call: ``pipe_barrier(PIPE_ALL)`` follows.
+        scalar: the scalar operand's name, ``None`` for tensor-tensor.
+        scalar_at: its place among the call's values.
+        scalar_first: the scalar is the left operand (``scalar <op> src1_i``, the flexible forms).
     """
 
     instruction: str
@@ -222,12 +260,9 @@ class CompareCall:
     reads_mask_words: bool = False
     reads_mask_mode: bool = True
     sync: bool = False
-
-    @property
-    def scalar(self) -> str | None:
-        """The scalar operand's name (``src1_scalar`` / ``value``), ``None`` for tensor-tensor."""
-        last = self.operands[-1]
-        return last if last in ("src1_scalar", "value") else None
+    scalar: str | None = None
+    scalar_at: int = _SCALAR_AT
+    scalar_first: bool = False
 
     @property
     def registers_read(self) -> tuple[str, ...]:
@@ -273,13 +308,14 @@ def _tensors(instruction: str, core: Core, named: tuple[tuple[str, LocalTensor |
 
 def _check_dtypes(instruction: str, core: Core, support: CompareSupport, form: str, mode: CMPMODE,
                   src0: LocalTensor, src1: LocalTensor | None, dst: LocalTensor, *, scalar: bool,
-                  src0_name: str = "src0") -> None:
+                  src0_name: str = "src0", page: str | None = None) -> None:
     product = core.chip.name
     dtypes = support.scalar_dtypes if scalar else support.dtypes
     if form != "count":
         dtypes = dtypes - support.count_only_dtypes
-    doc = "Compares.md" if scalar else "Compare.md"
-    source = f"{pages.COMPARES if scalar else pages.COMPARE} 数据类型; {semantics('3.4')}"
+    page = page or (pages.COMPARES if scalar else pages.COMPARE)
+    doc = page.rsplit("/", 1)[-1]
+    source = f"{page} 数据类型; {semantics('3.4')}"
     require_dtype(instruction, src0_name, src0.dtype, dtypes,
                   f"{doc} '数据类型': not a supported T{'' if form == 'count' else ' of the high-dim forms'} "
                   f"on {product}", source)
@@ -319,26 +355,35 @@ def _check_extents(instruction: str, checks: tuple[tuple[str, int], ...], tensor
         tensor.check_span(instruction, name, tensor.addr, tensor.addr + nbytes)
 
 
-def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *,
-                  scalar: bool) -> tuple[CompareCall, dict]:
-    """The checked call of a ``compare`` / ``compare_scalar`` bitmask form, and its operands by name."""
+def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *, scalar: bool,
+                  position: ScalarPosition | None = None) -> tuple[CompareCall, dict]:
+    """The checked call of a ``compare`` / ``compare_scalar`` bitmask form, and its operands by name.
+
+    ``position``: a flexible-scalar call's vector and scalar (``form`` then names the plain form, count or
+    mask); a tensor element as the scalar is left to :func:`.flexible_scalar.with_element`."""
     what = "Compares" if scalar else "Compare"
     support = _support(core, instruction, what, (lambda s: bool(s.scalar_dtypes)) if scalar else
                        (lambda s: bool(s.dtypes)))
     mode = _cmp_mode(instruction, bound["cmp_mode"])
-    tensors = _tensors(instruction, core, (("dst", bound["dst"]), ("src0", bound["src0"]),
-                                           ("src1", bound.get("src1"))))
-    dst, src0, src1 = tensors["dst"], tensors["src0"], tensors.get("src1")
-    _check_dtypes(instruction, core, support, form, mode, src0, src1, dst, scalar=scalar)
+    vector = position.vector if position is not None else "src0"
+    sources = (vector,) if scalar else ("src0", "src1")
+    tensors = _tensors(instruction, core, (("dst", bound["dst"]), *((name, bound[name]) for name in sources)))
+    dst, src0, src1 = tensors["dst"], tensors[vector], tensors.get("src1") if not scalar else None
+    _check_dtypes(instruction, core, support, form, mode, src0, src1, dst, scalar=scalar, src0_name=vector,
+                  page=pages.COMPARES_FLEXIBLE if position is not None else None)
     dtype = src0.dtype
     operands = tuple(tensors)
-    if scalar:
-        scalar_bits(instruction, "src1_scalar", bound["src1_scalar"], dtype)  # rejected now; read per call
-        tensors["src1_scalar"] = bound["src1_scalar"]
-        operands += ("src1_scalar",)
     call = CompareCall(instruction, support, dtype, mode, None, (1, 8, 1, 8), operands)  # type: ignore[arg-type]
+    if scalar:
+        call.scalar = position.scalar if position is not None else "src1_scalar"
+        if position is not None:
+            call.scalar_at, call.scalar_first = position.at, position.scalar == "src0"
+        if position is None or not position.element:
+            scalar_bits(instruction, call.scalar, bound[call.scalar], dtype)  # rejected now; read per call
+            tensors[call.scalar] = bound[call.scalar]
+            call.operands += (call.scalar,)
     if form == "count":
-        call.lanes, call.extent_checks = _count_lanes(instruction, core, support, bound["count"], tensors)
+        call.lanes, call.extent_checks = _count_lanes(instruction, core, support, bound["count"], tensors, sources)
         call.reads_mask_mode = not support.counter_mode_modelled
     else:
         params_cls = UnaryRepeatParams if scalar else BinaryRepeatParams
@@ -352,15 +397,15 @@ def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *,
                 "bitmask; keep the default", "True", PARAMETER_SOURCE,
             )
         _high_dim_lanes(call, core, "compares" if scalar else "compare", bound["mask"], bound["repeat_times"],
-                        is_set_mask, tensors)
+                        is_set_mask, tensors, element=position is not None and position.element)
     return call, tensors
 
 
-def _count_lanes(instruction: str, core: Core, support: CompareSupport, count,
-                 tensors: dict) -> tuple[ActiveLanes, tuple[tuple[str, int], ...]]:
-    """Full repeats covering ``count`` elements, after checking that they fit every operand; also those
-    extent checks."""
-    dtype = tensors["src0"].dtype
+def _count_lanes(instruction: str, core: Core, support: CompareSupport, count, tensors: dict,
+                 sources: tuple[str, ...]) -> tuple[ActiveLanes, tuple[tuple[str, int], ...]]:
+    """Full repeats covering ``count`` elements, after checking that they fit every operand (dst and the
+    tensors named in ``sources``); also those extent checks."""
+    dtype = tensors[sources[0]].dtype
     itemsize = dtype.itemsize
     count = require_int(instruction, "count", count, 0, COUNT_MAX, COUNT_SOURCE, rule="count is uint32_t")
     if count * itemsize % REPEAT_BYTES:
@@ -375,15 +420,18 @@ def _count_lanes(instruction: str, core: Core, support: CompareSupport, count,
     # Bounds first, from the contiguous extents, so a huge count never builds huge index arrays.
     checks: tuple[tuple[str, int], ...] = ()
     if repeats:
-        checks = (*((name, repeats * REPEAT_BYTES) for name in ("src0", "src1") if name in tensors),
-                  ("dst", repeats * lanes // 8))
+        checks = (*((name, repeats * REPEAT_BYTES) for name in sources), ("dst", repeats * lanes // 8))
         _check_extents(instruction, checks, tensors)
     return ActiveLanes(repeats, lanes, None, repeats * lanes), checks
 
 
 def _high_dim_lanes(call: CompareCall, core: Core, kind: str, mask, repeat_times, is_set_mask: bool,
-                    tensors: dict) -> None:
-    """Lanes of a high-dim bitmask form and the vector mask register value it leaves, if any."""
+                    tensors: dict, *, element: bool = False) -> None:
+    """Lanes of a high-dim bitmask form and the vector mask register value it leaves, if any.
+
+    ``element``: a flexible call whose scalar is a tensor element; its ``mask[]`` form sets the register in
+    counter mode too (dav_3510 ``VcmpvsImpl`` of two tensors calls ``SetVectorMask`` before it tests the
+    mode; the other forms only in normal mode)."""
     instruction, support, itemsize = call.instruction, call.support, call.dtype.itemsize
     lanes = lanes_per_repeat(itemsize)
     _require_normal_mode(instruction, core, support)
@@ -405,7 +453,7 @@ def _high_dim_lanes(call: CompareCall, core: Core, kind: str, mask, repeat_times
         _check_extents(instruction, call.extent_checks, tensors)
     call.lanes, words = lanes_from_mask_arg(core, instruction, mask, repeat_times, itemsize, lowering_counts_raw=True)
     form_key = f"{kind}_{'len' if _is_int(mask) else 'bits'}"
-    if not counter and form_key in support.mask_arg_sets_register:
+    if (not counter or element) and form_key in support.mask_arg_sets_register:
         call.mask_words_after = words
 
 
@@ -536,7 +584,7 @@ def _plan_c_api_scalar(instruction: str, mode: CMPMODE, core: Core, form: str,
     tensors["value"] = bound["value"]
     call = CompareCall(instruction, support, src.dtype, mode, None,  # type: ignore[arg-type]
                        (strides["src_block_stride"], strides["src_repeat_stride"], 0, 0), ("dst", "src", "value"),
-                       sync=instruction.endswith("_sync"))
+                       sync=instruction.endswith("_sync"), scalar="value")
     _bare_lanes(call, core, repeat)
     return call, tensors
 
@@ -563,13 +611,18 @@ class ComparePlan:
     def operands(self) -> tuple[str, ...]:
         return self.call.operands
 
+    @property
+    def footprints(self) -> list[Footprint]:
+        """dst's bytes (if any), then the sources' (what :class:`~.flexible_scalar.ElementScalarPlan` checks)."""
+        return ([self.dst_fp] if self.dst_fp is not None else []) + self.sources
+
     @classmethod
     def compile(cls, call: CompareCall, core: Core, operands: dict) -> ComparePlan:
         """The plan of a checked call; the rules that depend on the tensors' addresses are checked for
         ``operands`` (this call's), as :meth:`bind` checks them for every other placement."""
         lanes, itemsize = call.lanes, call.dtype.itemsize
         s0_blk, s0_rep, s1_blk, s1_rep = call.strides
-        names = [name for name in call.operands if name in ("src0", "src", "src1")]
+        names = [name for name in call.operands if name in ("src0", "src", "src1") and name != call.scalar]
         sources = [strided_footprint(name, 0, lanes, itemsize, blk, rep)
                    for name, (blk, rep) in zip(names, ((s0_blk, s0_rep), (s1_blk, s1_rep)), strict=False)]
         dst_fp = None if call.to_register else bytes_footprint("dst", 0, lanes.lanes // 8, lanes.repeats)
@@ -675,6 +728,7 @@ class CompareBinding:
                  dst_fp: Footprint | None) -> None:
         call = self.call = plan.call
         self.comparison, self.sources, self.dst_fp = plan.comparison, sources, dst_fp
+        self.footprints = ([dst_fp] if dst_fp is not None else []) + sources
         self.registers_read, self.registers_written = call.registers_read, call.registers_written
         ub, lanes = core.ub, call.lanes
         s0_blk, s0_rep, s1_blk, s1_rep = call.strides
@@ -718,12 +772,12 @@ class CompareBinding:
         if self.src1 is not None:
             second = comparison.operand(self.src1.gather(ub, raw))
         else:
-            scalar_raw = scalar_bits_cached(call.instruction, call.scalar, values[_SCALAR_AT], call.dtype)
+            scalar_raw = scalar_raw_bits(call.instruction, call.scalar, values[call.scalar_at], call.dtype)
             memo = self.scalar_operand  # scalar_bits_cached hands out one array per value: compare by identity
             if memo is None or memo[0] is not scalar_raw:
                 memo = self.scalar_operand = (scalar_raw, comparison.operand(scalar_raw)[0])
             second = memo[1]
-        hits = comparison.operator(first, second)
+        hits = comparison.operator(second, first) if call.scalar_first else comparison.operator(first, second)
         if self.src0.layout == "view":  # every lane was compared: clear the bits of inactive ones
             bits = hits.reshape(lanes.repeats, lanes.lanes)
             if self.lane_mask is not None:
@@ -782,8 +836,26 @@ def _compile_compare(core: Core, form: str, bound: dict) -> ComparePlan:
     return _compiled(_plan_bitmask("compare", core, form, bound, scalar=False), core)
 
 
-def _compile_compare_scalar(core: Core, form: str, bound: dict) -> ComparePlan:
+def _compile_compare_scalar(core: Core, form: str, bound: dict):
+    if form.startswith(FLEX_PREFIX):
+        return _compile_flexible(core, form, bound)
     return _compiled(_plan_bitmask("compare_scalar", core, form, bound, scalar=True), core)
+
+
+def _compile_flexible(core: Core, form: str, bound: dict):
+    """Compares（灵活标量位置）(docs/semantics.md §3.9): which source is the scalar (:mod:`.flexible_scalar`), then
+    Compares' plan of the vector against it (a number per call, or the element, read when the call runs)."""
+    page = pages.COMPARES_FLEXIBLE
+    if core.chip.name not in FLEXIBLE_PRODUCTS:
+        raise unsupported_on(core.chip, "compare_scalar", "Compares with the scalar first or a tensor element",
+                             lambda c: c.name in FLEXIBLE_PRODUCTS, FLEXIBLE_SOURCE)
+    names = next(f for f in FLEXIBLE_SCALAR_FORMS if f.name == form).names
+    position = scalar_position("compare_scalar", bound, page, names)
+    planned = _plan_bitmask("compare_scalar", core, form.removeprefix(FLEX_PREFIX), bound, scalar=True,
+                            position=position)
+    vector = planned[1][position.vector]
+    return with_element(_compiled(planned, core), "compare_scalar", page, position, bound, vector.dtype, core,
+                        raw_bits=True)
 
 
 def _plan_context(core: Core, form: str, values: tuple) -> tuple:
@@ -791,9 +863,10 @@ def _plan_context(core: Core, form: str, values: tuple) -> tuple:
     (except for a count form where counter mode is modelled), and the vector mask when the lanes may
     come from it (``is_set_mask`` not True where the mask is honoured, and for the register form)."""
     support = core.chip.compare
-    if form == "count":
+    if form.removeprefix(FLEX_PREFIX) == "count":
         return () if support is not None and support.counter_mode_modelled else (core.mask_mode,)
-    from_register = values[-1] is not True and (form == "register" or support is None or support.mask_honoured)
+    from_register = values[_IS_SET_MASK_AT[form]] is not True and (form == "register" or support is None
+                                                                    or support.mask_honoured)
     return (core.mask_mode, core.mask_words if from_register else None)
 
 
@@ -823,6 +896,22 @@ COMPARE_SCALAR_EXAMPLES = (
     _SETUP + "asc.compare_scalar(dst, src0, -1.0, asc.CMPMODE.NE, 128, 2, asc.UnaryRepeatParams())",
 )
 
+_FLEX_SETUP = ("x = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)\n"
+               "s = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 1024, 8)\n"
+               "s.write([0.5, 0, 0, 0, 0, 0, 0, 0])\n"
+               "dst = asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, 2048, 64)\n")
+#: Compares（灵活标量位置）.md 调用示例 (float, 256 elements): the scalar after and first, a number or an element
+COMPARE_SCALAR_EXAMPLES_950 = (
+    _FLEX_SETUP + "asc.compare_scalar(dst, x, s, asc.CMPMODE.LT, 256)",
+    _FLEX_SETUP + "asc.compare_scalar(dst, s, x, asc.CMPMODE.LT, 256, scalar_tensor_index=0)",
+    _FLEX_SETUP + "asc.compare_scalar(dst, 0.25, x, asc.CMPMODE.GE, 64, 4, asc.UnaryRepeatParams(1, 1, 8, 8))",
+    _FLEX_SETUP + "asc.compare_scalar(dst, s, x, asc.CMPMODE.NE, [0xFFFF0000FFFF0000, 0], 2, "
+                  "asc.UnaryRepeatParams(1, 2, 8, 16), scalar_tensor_index=0)",
+    "x = asc.LocalTensor(asc.int64, asc.TPosition.VECIN, 0, 64)\n"
+    "dst = asc.LocalTensor(asc.uint8, asc.TPosition.VECOUT, 1024, 32)\n"
+    "asc.compare_scalar(dst, -3, x, asc.CMPMODE.GT, 64)",
+)
+
 compare = register(Instruction(
     "compare", "ascend", "compare", "V", COMPARE_FORMS, _compile_compare,
     f"{pages.COMPARE} 功能说明; {pages.COMPARE_TO_REGISTER} 功能说明; {semantics('3')}",
@@ -835,15 +924,17 @@ compare = register(Instruction(
         "``asc.get_cmp_mask``.",
 ))
 compare_scalar = register(Instruction(
-    "compare_scalar", "ascend", "compare", "V", COMPARE_SCALAR_FORMS, _compile_compare_scalar,
-    f"{pages.COMPARES} 功能说明; {semantics('3')}",
+    "compare_scalar", "ascend", "compare", "V", (*COMPARE_SCALAR_FORMS, *FLEXIBLE_SCALAR_FORMS),
+    _compile_compare_scalar, f"{pages.COMPARES} 功能说明; {pages.COMPARES_FLEXIBLE} 功能说明; {semantics('3')}",
     support=lambda chip: chip.compare if chip.compare is not None and chip.compare.scalar_dtypes else None,
     exactness=BIT_EXACT, summary="bit = src0 <cmp_mode> scalar per lane, packed into a uint8 bitmask",
-    examples=COMPARE_SCALAR_EXAMPLES, per_call=frozenset({"src1_scalar"}), plan_context=_plan_context,
-    fast_context=_fast_context,
+    examples=COMPARE_SCALAR_EXAMPLES, examples_on={"950": COMPARE_SCALAR_EXAMPLES_950},
+    per_call=frozenset({"src1_scalar", "src0", "src1"}), plan_context=_plan_context, fast_context=_fast_context,
     doc="``asc.compare_scalar`` (``Compares.md``): each element of ``src0`` against one scalar.\n\nThe scalar "
         "is converted to ``src0``'s dtype first (round to nearest even for floats), as the C++ ``T src1Scalar`` "
-        "parameter does.",
+        "parameter does.\n\nThe 950 also takes the scalar first (``scalar <cmp_mode> src1`` per lane), or a "
+        "tensor's first element on either side (``Compares（灵活标量位置）.md``; ``scalar_tensor_index`` when both "
+        "are tensors).",
 ))
 
 

@@ -90,7 +90,14 @@ from .common import (
     scalar_bits,
     scalar_bits_cached,
 )
-from .flexible_scalar import flexible_forms, flexible_plan_context, scalar_position, with_element
+from .flexible_scalar import (
+    FLEX_PREFIX,
+    FLEXIBLE_PRODUCTS,
+    flexible_forms,
+    flexible_plan_context,
+    scalar_position,
+    with_element,
+)
 
 __all__ = [
     "VECTOR_OPS", "VectorBinding", "VectorOp", "VectorPlan", "abs_", "add", "add_relu", "adds", "axpy",
@@ -662,8 +669,6 @@ class VectorBinding:
 
 # ------------------------------------------------------------------ the flexible scalar position (the 950)
 FLEXIBLE_PAGES = {"adds": "Adds", "subs": "Subs", "muls": "Muls", "divs": "Divs", "maxs": "Maxs", "mins": "Mins"}
-FLEXIBLE_PRODUCTS = frozenset({"950"})  # the（灵活标量位置）pages: every other row "不支持"
-FLEX_PREFIX = "flexible_"  # adds/muls/maxs/mins keep their scalar-after forms under the plain names
 
 
 def flexible_ops(base: VectorOp, page: str) -> dict[str, VectorOp]:

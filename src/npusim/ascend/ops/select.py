@@ -18,6 +18,11 @@ the register all ones.  Vector-function lowerings (950, 310B, Kirin) leave CMPMA
 on the 950 and Kirin the bitwise-mask forms leave ``mask[]`` in the vector mask register
 (``SelectSupport.bitwise_mask_sets_register``), the other forms leave it alone.
 
+The flexible scalar position (Select（灵活标量位置）.md, the 950, mode 1 only; docs/semantics.md §2.7): src0 or
+src1 is the scalar, a number or a tensor's first element (:mod:`.flexible_scalar`); a selection bit 1 takes
+src0 and 0 takes src1 whichever is the scalar (dav_3510 ``SelectSrc0ScalarMode1*``: ``Select(dst, scalarReg,
+src1Reg, selMask)``).  A mode-1 call of the plain forms with a tensor src1 is that form with src1's element.
+
 The C API ``asc_select`` / ``asc_select_sync`` is the bare ``vsel`` in mode 0 (CMPMASK
 bits, docs/semantics.md §2.6), registered as an alias of the same plans.
 
@@ -70,7 +75,17 @@ from .common import (
     require_dtype,
     require_repeat_params,
     require_ub_tensor,
-    scalar_bits_cached,
+)
+from .flexible_scalar import (
+    FLEX_PREFIX,
+    FLEXIBLE_PRODUCTS,
+    SCALAR_INDEX,
+    SRC0,
+    SRC1,
+    ScalarPosition,
+    scalar_position,
+    scalar_raw_bits,
+    with_element,
 )
 
 __all__ = ["SELECT_FORMS", "SelectBinding", "SelectCall", "SelectPlan", "asc_select", "asc_select_sync", "select"]
@@ -125,6 +140,19 @@ SELECT_FORMS = (
         Param("repeat_params", _is_params), Param("sel_mode", _is_int),
     )),
 )
+#: Select（灵活标量位置）.md 函数原型 (mode 1): src0 and src1 each a number or a tensor
+FLEXIBLE_FORMS = (
+    Form("flexible_count", (
+        DST, Param("sel_mask", is_tensor), SRC0, SRC1, Param("sel_mode", _is_int), Param("count", _is_int),
+        SCALAR_INDEX,
+    )),
+    Form("flexible_mask", (
+        DST, Param("sel_mask", is_tensor), SRC0, SRC1, Param("sel_mode", _is_int), Param("mask", _is_mask),
+        Param("repeat_times", _is_int), Param("repeat_params", _is_params), Param("is_set_mask", _any, True),
+        SCALAR_INDEX,
+    )),
+)
+FLEXIBLE_SOURCE = f"{pages.SELECT_FLEXIBLE} 功能说明; {semantics('2.7')}"
 _STRIDE_NAMES = ("dst_block_stride", "src0_block_stride", "src1_block_stride",
                  "dst_repeat_stride", "src0_repeat_stride", "src1_repeat_stride")
 C_API_FORMS = (  # asc_select.md: every parameter is checked by the plan step, as the C signature has no overloads
@@ -132,7 +160,8 @@ C_API_FORMS = (  # asc_select.md: every parameter is checked by the plan step, a
     Form("repeat", (DST, Param("src0", _any), Param("src1", _any), Param("repeat", _any),
                     *(Param(name, _any) for name in _STRIDE_NAMES))),
 )
-_SRC1_AT = {form.name: form.names.index("src1") for form in SELECT_FORMS if "src1" in form.names}
+#: mode 1's scalar among the call's values: the same place in the count and mask forms, plain and flexible
+_SCALAR_AT = {name: SELECT_FORMS[0].names.index(name) for name in ("src0", "src1")}
 _NO_MASK_MODE = next(form for form in SELECT_FORMS if form.name == "no_mask").names.index("sel_mode")
 
 
@@ -149,7 +178,7 @@ class SelectCall:
         bits_from: ``"stream"`` (selMask bit ``r*E+j``), ``"selmask_head"`` (selMask bit ``j``)
             or ``"cmpmask"`` (CMPMASK bit ``j``).
         fixed_sel_addr: no-mask mode 2: the selMask address CMPMASK holds.
-        scalar_from: mode 1: ``"argument"`` (the value at ``scalar_at``) or ``"cmpmask"``.
+        scalar_from: mode 1: ``"argument"`` (the value at ``scalar_at``, named ``scalar_name``) or ``"cmpmask"``.
         cmpmask_after: ``"selmask"`` (its first 16 bytes) or ``"scratch"`` (the first 16 bytes of
             the scratch copies); ``None``: CMPMASK is left alone.
         scratch_kind: what the scratch copies hold: ``"scalar"``, ``"address"`` or ``"cmpmask"``.
@@ -167,6 +196,7 @@ class SelectCall:
     fixed_sel_addr: int | None = None
     scalar_from: str | None = None
     scalar_at: int | None = None
+    scalar_name: str = "src1"
     sel_addr_from_cmpmask: bool = False
     cmpmask_after: str | None = None
     scratch_kind: str | None = None
@@ -206,17 +236,22 @@ def _mode(instruction: str, value, support: SelectSupport, core: Core, allowed=N
     return mode
 
 
-def _plan(instruction: str, core: Core, form: str, bound: dict) -> tuple[SelectCall, list[LocalTensor]]:
+def _plan(instruction: str, core: Core, form: str, bound: dict,
+          position: ScalarPosition | None = None) -> tuple[SelectCall, list[LocalTensor]]:
     """Check every rule of a ``select`` call in the plan step's order and resolve it (nothing is read
-    or written); also the tensors that bind per call, in ``SelectCall.operands`` order."""
+    or written); also the tensors that bind per call, in ``SelectCall.operands`` order.
+
+    ``position``: a flexible-scalar call's vector and scalar (mode 1; ``form`` names the plain form, count or
+    mask); a tensor element as the scalar is left to :func:`.flexible_scalar.with_element`."""
     support = _support(core, instruction)
     dst = require_ub_tensor(instruction, "dst", bound["dst"], core)
     dtype = dst.dtype
-    src0 = require_ub_tensor(instruction, "src0", bound["src0"], core)
+    vector = position.vector if position is not None else "src0"
+    source = require_ub_tensor(instruction, vector, bound[vector], core)
     allowed_t = support.count_dtypes if form == "count" else support.dtypes
     require_dtype(instruction, "dst", dtype, allowed_t, f"Select does not support this data type on {core.chip.name}",
-                  DTYPE_SOURCE)
-    _require_same_dtype(instruction, "src0", src0, dtype)
+                  f"{pages.SELECT_FLEXIBLE} 数据类型; {semantics('2.7')}" if position is not None else DTYPE_SOURCE)
+    _require_same_dtype(instruction, vector, source, dtype)
 
     if form == "no_mask_scalar":
         mode = _mode(instruction, SelMode.VSEL_TENSOR_SCALAR_MODE, support, core, support.no_mask_modes)
@@ -231,15 +266,12 @@ def _plan(instruction: str, core: Core, form: str, bound: dict) -> tuple[SelectC
             f"{pages.SELECT} 功能说明; {semantics('2.5')}",
         )
 
-    tensors = {"dst": dst, "src0": src0}
+    tensors = {"dst": dst, vector: source}
     src1 = bound.get("src1")
-    if form in ("count", "mask"):
-        if mode == 1 and not is_scalar(src1):
-            raise TypeError(f"{instruction}: src1 must be a scalar in mode 1 (VSEL_TENSOR_SCALAR_MODE), "
-                            f"got {type(src1).__name__}")
-        if mode != 1 and not is_tensor(src1):
-            raise TypeError(f"{instruction}: src1 must be a LocalTensor in mode {mode}, got {type(src1).__name__}")
-    if is_tensor(src1):
+    # (mode 1 with a tensor src1 is a flexible call, planned with position)
+    if form in ("count", "mask") and position is None and mode != 1 and not is_tensor(src1):
+        raise TypeError(f"{instruction}: src1 must be a LocalTensor in mode {mode}, got {type(src1).__name__}")
+    if is_tensor(src1) and position is None:
         tensors["src1"] = require_ub_tensor(instruction, "src1", src1, core)
         _require_same_dtype(instruction, "src1", src1, dtype)
 
@@ -250,6 +282,8 @@ def _plan(instruction: str, core: Core, form: str, bound: dict) -> tuple[SelectC
                       DTYPE_SOURCE)
 
     call = SelectCall(instruction, dtype, mode, None, DEFAULT_STRIDES, tuple(tensors))
+    if position is not None:
+        call.scalar_name = position.scalar  # src0 (not an operand then): bit 1 takes the scalar, bit 0 src1
     native = support.lowering == "native"
     itemsize = dtype.itemsize
     if form == "count":
@@ -257,7 +291,7 @@ def _plan(instruction: str, core: Core, form: str, bound: dict) -> tuple[SelectC
         if native:
             call.mask_words_after = (FULL_WORD, FULL_WORD, 0, 0)
             call.mask_mode_after = MaskMode.NORMAL
-        _plan_tensor_form_registers(call, support, sel, form)
+        _plan_tensor_form_registers(call, support, sel)
     elif form == "mask":
         if not require_bool(instruction, "is_set_mask", bound["is_set_mask"]):
             raise ParameterRangeError(
@@ -269,7 +303,7 @@ def _plan(instruction: str, core: Core, form: str, bound: dict) -> tuple[SelectC
                                                 lowering_counts_raw=not native)
         if native or (support.bitwise_mask_sets_register and not is_integer(bound["mask"])):
             call.mask_words_after = words
-        _plan_tensor_form_registers(call, support, sel, form)
+        _plan_tensor_form_registers(call, support, sel)
         call.registers_read = ("MASK_MODE",)
     else:
         call.strides = require_repeat_params(instruction, bound["repeat_params"], BinaryRepeatParams)
@@ -290,10 +324,10 @@ def _require_same_dtype(instruction: str, name: str, tensor: LocalTensor, dtype:
                                dtype.name, DTYPE_SOURCE)
 
 
-def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport, sel: LocalTensor, form: str) -> None:
+def _plan_tensor_form_registers(call: SelectCall, support: SelectSupport, sel: LocalTensor) -> None:
     """CMPMASK, scratch and selMask source for the forms that take a selMask tensor (docs/semantics.md §2.2, §2.3)."""
     if call.mode == 1:
-        call.scalar_from, call.scalar_at = "argument", _SRC1_AT[form]
+        call.scalar_from, call.scalar_at = "argument", _SCALAR_AT[call.scalar_name]
     if support.lowering != "native":
         call.bits_from = "selmask_head" if call.mode == 0 else "stream"
         return
@@ -430,10 +464,10 @@ class SelectPlan:
         ``tensors`` (this call's), as :meth:`bind` checks them for every other placement."""
         lanes, itemsize = call.lanes, call.dtype.itemsize
         d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
-        footprints = [strided_footprint("dst", 0, lanes, itemsize, d_blk, d_rep),
-                      strided_footprint("src0", 0, lanes, itemsize, s0_blk, s0_rep)]
-        if "src1" in call.operands:
-            footprints.append(strided_footprint("src1", 0, lanes, itemsize, s1_blk, s1_rep))
+        footprints = [strided_footprint("dst", 0, lanes, itemsize, d_blk, d_rep)]
+        for name, blk, rep in (("src0", s0_blk, s0_rep), ("src1", s1_blk, s1_rep)):
+            if name in call.operands:  # the tensor sources (mode 1: one, src0 or src1), in operand order
+                footprints.append(strided_footprint(name, 0, lanes, itemsize, blk, rep))
         bit_index, sel_fp = _selection_bits(call)
         sel_bytes, sel_check = 0, None
         if sel_fp is not None:
@@ -527,12 +561,16 @@ class SelectBinding:
         self.registers_read, self.registers_written = call.registers_read, call.registers_written
         ub, lanes, itemsize, raw = core.ub, call.lanes, call.dtype.itemsize, call.dtype.raw
         d_blk, s0_blk, s1_blk, d_rep, s0_rep, s1_rep = call.strides
-        operands = [StridedOperand(tensor.addr, fp, blk, rep) for tensor, fp, (blk, rep) in zip(
-            tensors, footprints, ((d_blk, d_rep), (s0_blk, s0_rep), (s1_blk, s1_rep)), strict=False)]
+        strides = {"dst": (d_blk, d_rep), "src0": (s0_blk, s0_rep), "src1": (s1_blk, s1_rep)}
+        operands = [StridedOperand(tensor.addr, fp, *strides[fp.name])
+                    for tensor, fp in zip(tensors, footprints, strict=False)]
         layout = choose_layout(ub, operands, lanes, operands[0])
-        accesses = [OperandAccess.build(ub, op, raw, lanes, layout) for op in operands]
-        self.dst, self.src0 = accesses[0], accesses[1]
-        self.src1: OperandAccess | None = accesses[2] if len(accesses) > 2 else None
+        accesses = {fp.name: OperandAccess.build(ub, op, raw, lanes, layout)
+                    for fp, op in zip(footprints, operands, strict=True)}
+        self.dst = accesses["dst"]
+        # src0 / src1 as tensors; the one that is mode 1's scalar is None
+        self.src0: OperandAccess | None = accesses.get("src0")
+        self.src1: OperandAccess | None = accesses.get("src1")
         self.bit_index = plan.bit_index if layout == "flat" else None
         self.sel_span = None  # the selMask bytes read, when their check is a span check
         if sel_fp is not None and plan.sel_check is None:
@@ -590,7 +628,7 @@ class SelectBinding:
         scalar = scratch = None
         scalar_from = call.scalar_from
         if scalar_from == "argument":
-            scalar = scalar_bits_cached(instruction, "src1", values[call.scalar_at], call.dtype)
+            scalar = scalar_raw_bits(instruction, call.scalar_name, values[call.scalar_at], call.dtype)
         elif scalar_from == "cmpmask":
             core.report_unset_cmpmask(instruction)
             scalar = np.frombuffer(core.cmpmask[: call.dtype.itemsize], dtype=call.dtype.raw)
@@ -613,10 +651,9 @@ class SelectBinding:
 
         # --- reads (memory as it is before any write), then the select
         epoch = ub.shadow_epoch
-        if self.src0.seen_written != epoch:
-            self.src0.check_initialized(ub, instruction)
-        if self.src1 is not None and self.src1.seen_written != epoch:
-            self.src1.check_initialized(ub, instruction)
+        for source in (self.src0, self.src1):
+            if source is not None and source.seen_written != epoch:
+                source.check_initialized(ub, instruction)
         packed = self._packed_bits(ub, bits)
         if self.tmp is not None:
             blended, second = self._blend(ub, packed, scalar)
@@ -662,7 +699,7 @@ class SelectBinding:
                 np.copyto(self.pattern, self.mask)  # ufuncs on equal shapes skip broadcasting
             self.mask_bits = bits
         mask = self.mask if self.pattern is None else self.pattern
-        first = self.src0.gather(ub, raw)
+        first = self.src0.gather(ub, raw) if self.src0 is not None else self._scalar_lanes(scalar)
         second = self.src1.gather(ub, raw) if self.src1 is not None else self._scalar_lanes(scalar)
         tmp = self.tmp
         np.bitwise_xor(first, second, out=tmp)
@@ -670,7 +707,7 @@ class SelectBinding:
         return tmp, second
 
     def _scalar_lanes(self, scalar: np.ndarray):
-        """The scalar as the second operand: its bits in every lane for a short call (ufuncs on equal
+        """Mode 1's scalar as an operand: its bits in every lane for a short call (ufuncs on equal
         shapes skip broadcasting, which dominates there), else a numpy scalar (no memory to stream)."""
         if self.tmp.size > SCALAR_LANES_UP_TO:
             return scalar[0]
@@ -685,8 +722,9 @@ class SelectBinding:
         if packed.size < self.stream_bytes:
             packed = np.concatenate([packed, np.zeros(self.stream_bytes - packed.size, np.uint8)])
         bits = np.unpackbits(packed, bitorder="little").view(bool)[self.bit_index]
+        chosen0 = self.src0.gather(ub, raw) if self.src0 is not None else scalar
         chosen1 = self.src1.gather(ub, raw) if self.src1 is not None else scalar
-        return np.where(bits, self.src0.gather(ub, raw), chosen1)
+        return np.where(bits, chosen0, chosen1)
 
     def _packed_bits(self, ub, cmpmask: np.ndarray | None) -> np.ndarray:
         """The packed selection bits a call reads (uint8): CMPMASK's, or selMask's after its check."""
@@ -732,14 +770,60 @@ def _compiled(planned: tuple[SelectCall, list[LocalTensor]], core: Core) -> Sele
     return SelectPlan.compile(call, core, tensors)
 
 
-def _compile(core: Core, form: str, bound: dict) -> SelectPlan:
+def _compile(core: Core, form: str, bound: dict):
+    """A ``select`` call's plan: Select.md's forms, or (the 950) Select（灵活标量位置）'s."""
+    if form.startswith(FLEX_PREFIX):
+        return _compile_flexible(core, form, bound)
+    if form in ("count", "mask") and is_tensor(bound["src1"]) and _is_int(bound["sel_mode"]) \
+            and int(bound["sel_mode"]) == SelMode.VSEL_TENSOR_SCALAR_MODE:
+        # mode 1 with two tensors: the flexible form with src1's first element (BinaryConfig's default index 1)
+        return _compile_flexible(core, FLEX_PREFIX + form, {**bound, "scalar_tensor_index": 1})
     return _compiled(_plan("select", core, form, bound), core)
+
+
+def _compile_flexible(core: Core, form: str, bound: dict):
+    """Select（灵活标量位置）(docs/semantics.md §2.7): mode 1 only ("针对模式1，提供灵活标量位置的接口"), which
+    source is the scalar (:mod:`.flexible_scalar`), then mode 1's plan with it (a number per call, or the
+    element's own bits, read when the call runs)."""
+    page = pages.SELECT_FLEXIBLE
+    if core.chip.name not in FLEXIBLE_PRODUCTS:
+        raise unsupported_on(core.chip, "select", "Select with the scalar first or a tensor element",
+                             lambda c: c.name in FLEXIBLE_PRODUCTS,
+                             f"{page} 产品支持情况; {semantics('2.7')}")
+    names = next(f for f in FLEXIBLE_FORMS if f.name == form).names
+    position = scalar_position("select", bound, page, names)
+    mode = int(bound["sel_mode"])
+    if mode != SelMode.VSEL_TENSOR_SCALAR_MODE:
+        raise ParameterRangeError("select", "sel_mode", mode, "the flexible scalar position is mode 1's alone "
+                                  "(a scalar or a tensor element as src0 or src1)", "1 (VSEL_TENSOR_SCALAR_MODE)",
+                                  FLEXIBLE_SOURCE)
+    call, tensors = _plan("select", core, form.removeprefix(FLEX_PREFIX), bound, position)
+    if position.element and position.scalar == "src0":
+        _check_element_tail_stride(call)
+    return with_element(_compiled((call, tensors), core), "select", page, position, bound, call.dtype, core,
+                        raw_bits=True)
+
+
+def _check_element_tail_stride(call: SelectCall) -> None:
+    """src0's element and a 32-bit T: the 950 runs the repeats two at a time and places the odd last one of
+    src1 with src0's repeat stride (dav_3510 ``SelectBothTensorMode1Level0``, scalarIdx 0: ``offset0`` from
+    ``src0RepStride``); the page says src1's.  npusim models neither guess where the two differ."""
+    s0_rep, s1_rep = call.strides[4], call.strides[5]
+    if call.dtype.itemsize == 4 and call.lanes.repeats % 2 and s0_rep != s1_rep:
+        raise UnsupportedError(
+            "select", "repeat_params.src0_rep_stride", s0_rep,
+            f"with src0's element as the scalar, 32-bit data and an odd number of repeats ({call.lanes.repeats}), "
+            f"the 950 places src1's last repeat with src0's repeat stride, not src1's ({s1_rep}); npusim does "
+            "not guess which", "src0_rep_stride equal to src1_rep_stride, or an even number of repeats",
+            f"{pages.SELECT_FLEXIBLE} 参数说明; {semantics('2.7')}",
+        )
 
 
 def _plan_context(core: Core, form: str, values: tuple) -> tuple:
     """The register configuration a ``select`` plan depends on: none for the count forms; the mask mode
     for the mask forms; the vector mask too for the no-mask forms, and for no-mask mode 2 the CMPMASK
     bytes that hold its selMask address."""
+    form = form.removeprefix(FLEX_PREFIX)
     if form == "count":
         return ()
     if form == "mask":
@@ -775,7 +859,15 @@ SELECT_EXAMPLES = (  # Select.md 调用示例: float32, 256 elements, a uint8 se
 SELECT_EXAMPLES_950 = tuple(
     _SETUP.replace("asc.float32", f"asc.{dtype}") + f"asc.select(dst, sel, src0, {src1}, asc.SelMode.{mode}, 100)"
     for dtype, src1, mode in (("complex64", "src1", "VSEL_TENSOR_TENSOR_MODE"),
-                              ("complex32", "0.5 - 1j", "VSEL_TENSOR_SCALAR_MODE")))
+                              ("complex32", "0.5 - 1j", "VSEL_TENSOR_SCALAR_MODE"))) + (
+    # Select（灵活标量位置）.md 调用示例 (mode 1): src1's element, then src0's; a number first in a mask form
+    _SETUP + "asc.select(dst, sel, src0, src1, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 256)",
+    _SETUP + "asc.select(dst, sel, src0, src1, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 256, scalar_tensor_index=0)",
+    _SETUP + "asc.select(dst, sel, -1.5, src1, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, [(1 << 64) - 1, 0], 2, "
+             "asc.BinaryRepeatParams(1, 1, 2, 8, 8, 16))",
+    _SETUP.replace("asc.float32", "asc.complex64")
+    + "asc.select(dst, sel, src0, src1, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 96, scalar_tensor_index=0)",
+)
 _C_SETUP = ("src0 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)\n"
             "src1 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 512, 256)\n"
             "dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 256)\n"
@@ -788,16 +880,19 @@ def _c_api_examples(name: str) -> tuple[str, ...]:
 
 
 select = register(Instruction(
-    "select", "ascend", "select", "V", SELECT_FORMS, _compile, f"{pages.SELECT} 功能说明; {semantics('2')}",
+    "select", "ascend", "select", "V", (*SELECT_FORMS, *FLEXIBLE_FORMS), _compile,
+    f"{pages.SELECT} 功能说明; {pages.SELECT_FLEXIBLE} 功能说明; {semantics('2')}",
     support=lambda chip: chip.select, exactness=BIT_EXACT,
     summary="dst = selection bit ? src0 : src1 per lane (mode 0: CMPMASK bits; 1: src1 a scalar; 2: selMask bits)",
-    examples=SELECT_EXAMPLES, examples_on={"950": SELECT_EXAMPLES_950}, per_call=frozenset({"src1"}),
+    examples=SELECT_EXAMPLES, examples_on={"950": SELECT_EXAMPLES_950}, per_call=frozenset({"src0", "src1"}),
     plan_context=_plan_context,
     fast_context=_fast_context, fast_ok=_fast_ok,
     doc="``asc.select`` in every form of Select.md (pyasc parameter names): per lane, src0 where the selection "
         "bit is 1, else src1.\n\n``src1`` is a tensor in modes 0 and 2 and a scalar in mode 1.  ``mask`` is an "
         "int (contiguous mode) or a list of uint64 words (bitwise mode); the forms without it use the vector "
-        "mask register and CMPMASK set beforehand.",
+        "mask register and CMPMASK set beforehand.\n\nThe 950, mode 1: the scalar may be src0 (a selection bit 1 "
+        "takes it, 0 takes src1), and either scalar may be a tensor's first element (Select（灵活标量位置）.md; "
+        "``scalar_tensor_index`` names it, default 1: a mode-1 call with two tensors takes src1's).",
 ))
 
 
