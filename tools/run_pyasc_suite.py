@@ -3,7 +3,7 @@
 Usage::
 
     python tools/run_pyasc_suite.py PYASC_CHECKOUT [--policy hardware|strict] [--sync raise|warn|off]
-                                    [--jobs N] [FILE ...]
+                                    [--jobs N] [--unit] [FILE ...]
 
 ``PYASC_CHECKOUT`` is a clone of ``hicann/pyasc`` (the files are under ``python/``); FILEs,
 relative to ``python/``, choose some of them (default: every tutorial and every file under
@@ -15,6 +15,12 @@ loses ``config.Backend.NPU`` (pyasc comments Model out) — and then
 * a test file runs as ``python -m pytest -p npusim.pyasc FILE`` (``--backend`` / ``--platform``
   of pyasc's ``kernels/conftest.py`` keep their defaults: Model, Ascend910B1);
 * a tutorial runs as ``python -m npusim.pyasc FILE -r Model``.
+
+``--unit`` adds pyasc's ``test/unit/language`` files.  pyasc runs them with the launch mocked away (they check
+the generated code); here the second edit is made: their ``mock_launcher_run`` fixture counts npusim's launches
+and lets them run, so each kernel executes on npusim.  Many of these kernels were never meant to run (every tensor
+at address 0, so operands partly overlap; queues used before ``init_buffer``) and are rejected as the documents
+say, or call APIs npusim does not model (the cube, the ``asc.adv`` math library).
 
 ``--sync`` is the pipe sync checker of every launch (``NPUSIM_SYNC``; the entry points' default
 is ``warn``, whose warnings the runs ignore: ``raise`` makes a race fail its file).
@@ -50,9 +56,22 @@ def enable_model_backend(path: Path) -> None:
     path.write_text(BACKEND_NPU.sub(r"\1# \2", BACKEND_MODEL.sub(r"\1\2", text)), encoding="utf-8")
 
 
-def discover(python_dir: Path) -> list[str]:
+# pyasc's unit tests mock the launch away (they check code generation); under npusim the kernel runs, counted
+UNIT_MOCK = 'patch("asc.runtime.launcher.Launcher.run", return_value=None)'
+UNIT_LAUNCH = 'patch.object(_NpusimKernel, "launch", autospec=True, side_effect=_NpusimKernel.launch)'
+
+
+def run_unit_launches(path: Path) -> None:
+    """The unit tests' ``mock_launcher_run`` fixture: count npusim's launches and let them run."""
+    text = path.read_text(encoding="utf-8")
+    if UNIT_MOCK in text:
+        text = "from npusim.pyasc.jit import PyascKernel as _NpusimKernel\n" + text.replace(UNIT_MOCK, UNIT_LAUNCH)
+        path.write_text(text, encoding="utf-8")
+
+
+def discover(python_dir: Path, unit: bool = False) -> list[str]:
     files = sorted(p for p in (python_dir / "tutorials").glob("*/*.py"))
-    for sub in ("test/generalization", "test/kernels"):
+    for sub in ("test/generalization", "test/kernels", *(("test/unit/language",) if unit else ())):
         files += sorted(p for p in (python_dir / sub).rglob("test_*.py"))
     return [str(p.relative_to(python_dir)) for p in files]
 
@@ -91,17 +110,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", choices=("hardware", "strict"), default="hardware")
     parser.add_argument("--sync", choices=("raise", "warn", "off"), default="warn")
     parser.add_argument("--jobs", type=int, default=1, help="files run at once")
+    parser.add_argument("--unit", action="store_true", help="also pyasc's test/unit/language files, whose kernels "
+                        "then run on npusim (pyasc mocks their launch: they test code generation)")
     args = parser.parse_intermixed_args(argv)
     python_dir = args.checkout / "python"
     if not (python_dir / "test").is_dir():
         parser.error(f"{args.checkout} has no python/test: not a pyasc checkout")
-    files = args.files or discover(python_dir)
+    files = args.files or discover(python_dir, args.unit)
     with tempfile.TemporaryDirectory(prefix="npusim-pyasc-") as tmp:
         work = Path(tmp)
         for tree in ("test", "tutorials"):
             shutil.copytree(python_dir / tree, work / tree)
         for path in (work / "test").rglob("*.py"):
             enable_model_backend(path)
+        if (work / "test" / "unit" / "conftest.py").is_file():
+            run_unit_launches(work / "test" / "unit" / "conftest.py")
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             results = list(pool.map(lambda f: run_one(work, f, args.policy, args.sync), files))
     width = max(len(name) for name, _, _ in results)
