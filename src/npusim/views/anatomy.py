@@ -37,7 +37,6 @@ planned all active, and those the record shows are kept (:func:`_shown_lanes`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -45,35 +44,7 @@ import numpy as np
 from ..engine.trace import AccessRecord, ByteRange, merge_ranges, ranges_of_addresses
 from .replan import replan
 
-__all__ = ["Anatomy", "OperandLanes", "anatomy", "subtract_ranges", "tensor_of"]
-
-_TENSOR = re.compile(r"LocalTensor\((\w+), \w+, addr=0x([0-9a-f]+), tile_size=(\d+)\)")
-_ITEMSIZE = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
-             "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8}
-ELEMENTWISE = {"add": ("src0", "src1"), "sub": ("src0", "src1"), "mul": ("src0", "src1"), "max": ("src0", "src1"),
-               "min": ("src0", "src1"), "abs": ("src",), "adds": ("src",), "muls": ("src",), "duplicate": ()}
-
-
-@dataclass(frozen=True)
-class Tensor:
-    """A UB tensor as a record's parameters describe it."""
-
-    dtype: str
-    addr: int
-    size: int
-
-    @property
-    def itemsize(self) -> int:
-        return _ITEMSIZE[self.dtype]
-
-
-def tensor_of(param) -> Tensor | None:
-    """The tensor a record parameter describes (``"LocalTensor(float16, VECIN, addr=0x0, tile_size=256)"``), or None."""
-    match = _TENSOR.fullmatch(param) if isinstance(param, str) else None
-    if match is None or match.group(1) not in _ITEMSIZE:
-        return None
-    return Tensor(match.group(1), int(match.group(2), 16), int(match.group(3)))
-
+__all__ = ["ELEMENTWISE_FAMILIES", "Anatomy", "OperandLanes", "anatomy", "rule_for", "subtract_ranges"]
 
 @dataclass(frozen=True)
 class OperandLanes:
@@ -181,74 +152,89 @@ def subtract_ranges(ranges, taken) -> tuple[ByteRange, ...]:
 Built = tuple[list[OperandLanes], list[str], tuple[ByteRange, ...], tuple[ByteRange, ...]]
 
 
-def _mask_lanes(params: dict, itemsize: int, repeats: int) -> np.ndarray | None:
-    """``(repeats, E)`` active lanes of a mask or count form; None for a form that uses the register."""
-    from ..ascend.addressing import counter_mode_lanes, lanes_per_repeat, normal_mode_lanes
-    from ..ascend.masking import mask_arg_words
-
-    lanes = lanes_per_repeat(itemsize)
-    if "count" in params:
-        active = counter_mode_lanes(int(params["count"]), lanes)
-    elif "mask" in params and params.get("is_set_mask", True):
-        words = mask_arg_words("explain", params["mask"], itemsize, lowering_counts_raw=False, counter=False)
-        active = normal_mode_lanes(words, lanes, repeats)
-    else:
-        return None
-    return np.ones((active.repeats, lanes), bool) if active.mask is None else np.array(active.mask)
-
-
-def _strides(params: dict, name: str) -> tuple[int, int]:
-    """``(block stride, repeat stride)`` of operand ``name`` in DataBlocks (1, 8 when the form has none)."""
-    repeat_params = params.get("repeat_params")
-    if isinstance(repeat_params, dict):
-        short = "src" if name.startswith("src") and "src_blk_stride" in repeat_params else name  # UnaryRepeatParams
-        if f"{short}_blk_stride" in repeat_params:
-            return int(repeat_params[f"{short}_blk_stride"]), int(repeat_params[f"{short}_rep_stride"])
-    if f"{name}_block_stride" in params:
-        return int(params[f"{name}_block_stride"]), int(params[f"{name}_repeat_stride"])
-    return 1, 8
-
-
-def _lane_operand(name: str, role: str, tensor: Tensor, params: dict, active: np.ndarray) -> OperandLanes:
-    from ..ascend.addressing import elems_per_block, lane_offsets
-
-    blk, rep = _strides(params, name)
-    offsets = lane_offsets(active.shape[0], tensor.itemsize, blk, rep)
-    return OperandLanes(name, role, "lane", tensor.itemsize, tensor.addr + offsets, active,
-                        elems_per_block(tensor.itemsize), note=f"block stride {blk}, repeat stride {rep}")
-
-
-def _repeats(params: dict, itemsize: int) -> int:
-    from ..ascend.addressing import lanes_per_repeat
-
-    if "count" in params:
-        return -(-int(params["count"]) // lanes_per_repeat(itemsize))
-    return int(params.get("repeat_times", params.get("repeat", 1)))
-
-
-def _elementwise(record: AccessRecord, chip: str | None) -> Built | None:
-    params = record.params
-    dst = tensor_of(params.get("dst"))
-    if dst is None:
-        return None
-    active = _mask_lanes(params, dst.itemsize, _repeats(params, dst.itemsize))
-    if active is None:
-        return None
-    operands = [_lane_operand("dst", "write", dst, params, active)]
-    for name in ELEMENTWISE[record.instruction]:
-        source = tensor_of(params.get(name))
-        if source is None:
-            return None
-        operands.append(_lane_operand(name, "read", source, params, active))
-    return operands, [], (), ()
-
-
 # ------------------------------------------------------------------ rules from the instruction's own plan
-
-
 def _active_grid(lanes) -> np.ndarray:
     """``(repeats, E)`` active lanes of a plan's :class:`~npusim.ascend.addressing.ActiveLanes`."""
     return np.ones((lanes.repeats, lanes.lanes), bool) if lanes.mask is None else np.array(lanes.mask)
+
+
+def _unwrapped(binding):
+    """The instruction's own binding inside the C API's wrappers (``*_sync``, the checked scalars and sources:
+    :class:`~npusim.ascend.ops.move_c_api.DelegatingBinding`)."""
+    from ..ascend.ops.move_c_api import DelegatingBinding
+
+    while isinstance(binding, DelegatingBinding):
+        binding = binding.binding
+    return binding
+
+
+def _lane_geometry(plan) -> tuple | None:
+    """``(lanes, strides, reads_dst)`` of an element-wise plan: its ActiveLanes, each operand's (block, repeat)
+    stride in footprint order, and whether dst is also an input; None for a plan of another shape."""
+    from ..ascend.ops.cast import CastPlan
+    from ..ascend.ops.elementwise import VectorPlan
+
+    if isinstance(plan, VectorPlan):
+        return plan.lanes, plan.strides, plan.op.reads_dst
+    if isinstance(plan, CastPlan):
+        return plan.geometry.lanes, plan.geometry.strides, False
+    return None
+
+
+def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
+    """The element-wise instructions (docs/semantics.md §1.1-1.4), from their own plan
+    (:class:`~npusim.ascend.ops.elementwise.VectorPlan`, :class:`~npusim.ascend.ops.cast.CastPlan`): each operand
+    with the plan's lanes (a conversion's narrower operand the wider one's count, the first lanes; a packed
+    int4b_t operand its bytes), its element size and its strides, placed by the one address formula and checked
+    against the footprint the plan's binding made; a tensor element used as the scalar (the 950's flexible
+    scalar) read once.  A plan of another shape (AddDeqRelu's staged intermediates on the A2/A3) gives None."""
+    from ..ascend.addressing import elems_per_block, lane_offsets
+    from ..ascend.ops.flexible_scalar import ElementScalarBinding
+    from ..ascend.ops.packed_lanes import operand_lanes
+    from ..ascend.tensor import LocalTensor
+    from ..dtypes import PackedDType
+
+    planned = replan(record, chip)
+    if planned is None:
+        return None
+    binding, operands, notes = _unwrapped(planned.binding), [], []
+    scalar_element = None
+    if isinstance(binding, ElementScalarBinding):
+        size = binding.plan.dtype.itemsize
+        scalar_element = OperandLanes(
+            binding.plan.position.scalar, "read", "lane", size, np.array([[binding.addr]]), np.ones((1, 1), bool),
+            elems_per_block(size), note="its first element is the scalar, read once per call")
+        binding = _unwrapped(binding.inner)
+    geometry = _lane_geometry(getattr(binding, "plan", None))
+    if geometry is None or not getattr(binding, "footprints", None):
+        return None
+    lanes, strides, reads_dst = geometry
+    if len(binding.footprints) != len(strides):
+        return None
+    for index, (fp, (blk, rep)) in enumerate(zip(binding.footprints, strides, strict=True)):
+        tensor = planned.values.get(fp.name)
+        if not isinstance(tensor, LocalTensor):
+            return None
+        own = operand_lanes(tensor.dtype, lanes)
+        addresses = tensor.addr + lane_offsets(own.repeats, fp.itemsize, blk, rep)[:, :own.lanes]
+        active = _active_grid(own)
+        if not np.array_equal(addresses[active], fp.addrs):  # not the one formula: leave it to the record
+            return None
+        packed = isinstance(tensor.dtype, PackedDType)
+        note = f"block stride {blk}, repeat stride {rep}"
+        if packed:
+            note += f"; {tensor.dtype.per_byte} {tensor.dtype} lanes a byte"
+        elif own.lanes < addresses.shape[1] or own.lanes < 256 // fp.itemsize:
+            note += f"; {own.lanes} of the {256 // fp.itemsize} lanes a repeat of {tensor.dtype} holds (the first)"
+        roles = ("write", "read") if index == 0 and reads_dst else ("write",) if index == 0 else ("read",)
+        operands += [OperandLanes(fp.name, role, "byte" if packed else "lane", fp.itemsize, addresses, active,
+                                  elems_per_block(fp.itemsize), note=note) for role in roles]
+    if scalar_element is not None:
+        operands.append(scalar_element)
+    _shown_lanes(planned, operands, notes)
+    return operands, notes, (), ()
+
+
 
 
 def _planned_lanes(name: str, role: str, tensor, lanes, blk: int, rep: int) -> OperandLanes:
@@ -473,17 +459,21 @@ def _inside(operand: OperandLanes, ranges) -> np.ndarray:
     return inside
 
 #: the rule of each family the registry lists (element-wise instructions by name, as their family holds more)
-_FAMILY_RULES = {"select": _select, "compare": _compare}
-_INSTRUCTION_RULES = {"trans_data_to_5hd": _layout}  # of the layout family, Transpose has no rule yet
+#: the families whose instructions work lane by lane on strided operands (their own plan says whether a call does,
+#: :func:`_lane_plan`: Duplicate does, CreateVecIndex and Brcb do not)
+ELEMENTWISE_FAMILIES = frozenset({"arith", "logic", "compound", "cast", "fill"})
+#: the rule of each family the registry lists
+_FAMILY_RULES = {"select": _select, "compare": _compare, **dict.fromkeys(ELEMENTWISE_FAMILIES, _lane_plan)}
+#: ... and of single instructions of other families (with their C API aliases): of the layout family Transpose has
+#: no rule yet; of data movement, Copy is element-wise
+_INSTRUCTION_RULES = {"trans_data_to_5hd": _layout, "copy": _lane_plan}
 
 
 def rule_for(record: AccessRecord):
-    """The rule that splits this record per repeat, or None (then it is shown whole)."""
+    """The rule that may split this record per repeat (by its registry entry's family, or its own instruction's
+    or its C API alias's), or None (then it is shown whole)."""
     if record.vendor != "ascend":
         return None
-    if record.instruction in ELEMENTWISE:  # (the 950's flexible-scalar forms of adds/muls, and its complex32 /
-        # complex64 / hifloat8_t rows, whose types _ITEMSIZE lacks: no rule yet, shown whole)
-        return _elementwise if all(name in record.params for name in ELEMENTWISE[record.instruction]) else None
     from .. import ascend  # noqa: F401  (its import registers the Ascend instructions: a trace file may come first)
     from ..engine.registry import instructions
 
@@ -515,14 +505,14 @@ def anatomy(record: AccessRecord, chip: str | None = None) -> Anatomy:
     if rule is not None:
         try:
             built = rule(record, chip)
-        except (KeyError, TypeError, ValueError):  # parameters this rule cannot read: show the record whole
-            built = None
+        except Exception:  # noqa: BLE001  (parameters a rule cannot read, of any kind: a view never raises, the
+            built = None  # record is shown whole)
     if built is not None:
         operands, extra, side_reads, side_writes = built
         reads = merge_ranges([*(r for o in operands if o.role == "read" for r in o.repeat_ranges()), *side_reads])
         writes = merge_ranges([*(r for o in operands if o.role == "write" for r in o.repeat_ranges()), *side_writes])
         if reads == merge_ranges(record.reads) and writes == merge_ranges(record.writes):
-            repeats = operands[0].repeats
+            repeats = max(o.repeats for o in operands)
             lanes = operands[0].addresses.shape[1] if operands[0].unit == "lane" else 0
             return Anatomy(record, repeats, lanes, tuple(operands), side_reads, side_writes, tuple(notes + extra),
                            chip=chip)
