@@ -184,6 +184,21 @@ def test_a_tensor_element_as_the_scalar_is_read_once():
     assert _operand(parts, "src1", "read").addresses.tolist() == lane_addresses(0, 4, 1, 8, 3, 64)
 
 
+def test_is_set_mask_false_runs_the_lanes_the_register_holds():
+    """is_set_mask=False: the mask argument is not written, the call runs under the register (0xFF: lanes 0-7 of
+    each repeat, §1.3), whose value the record does not hold; the lanes the record shows are the active ones."""
+    def body(core):
+        asc.set_vector_mask(0, 0xFF)
+        asc.adds(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 512),
+                 asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512), 1.0, 64, 2, asc.UnaryRepeatParams(), False)
+
+    record = traced(body)[-1]
+    parts = anatomy(record)
+    assert parts.decomposed and "vector mask register" in parts.notes[-1]
+    assert _operand(parts, "dst", "write").active.tolist() == mask_lanes(8, 2, 128)
+    assert _operand(parts, "src", "read").addresses.tolist() == lane_addresses(0, 2, 1, 8, 2, 128)
+
+
 def test_a_mask_form_on_a_core_in_counter_mode_is_shown_whole():
     """The record does not hold the mask mode or the register: planned in normal mode under a full mask, one repeat
     of 128 lanes is not the record's 200 lanes (the count the register holds, §1.4)."""

@@ -185,9 +185,9 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
     """The element-wise instructions (docs/semantics.md §1.1-1.4), from their own plan
     (:class:`~npusim.ascend.ops.elementwise.VectorPlan`, :class:`~npusim.ascend.ops.cast.CastPlan`): each operand
     with the plan's lanes (a conversion's narrower operand the wider one's count, the first lanes; a packed
-    int4b_t operand its bytes), its element size and its strides, placed by the one address formula and checked
-    against the footprint the plan's binding made; a tensor element used as the scalar (the 950's flexible
-    scalar) read once.  A plan of another shape (AddDeqRelu's staged intermediates on the A2/A3) gives None."""
+    int4b_t operand its bytes), its element size and its strides (the plan's footprints are made by the same
+    formula, :func:`~npusim.ascend.footprint.strided_footprint`); a tensor element used as the scalar (the 950's
+    flexible scalar) read once.  A plan of another shape (AddDeqRelu's staged intermediates on the A2/A3) gives None."""
     from ..ascend.addressing import elems_per_block, lane_offsets
     from ..ascend.ops.flexible_scalar import ElementScalarBinding
     from ..ascend.ops.packed_lanes import operand_lanes
@@ -218,8 +218,6 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
         own = operand_lanes(tensor.dtype, lanes)
         addresses = tensor.addr + lane_offsets(own.repeats, fp.itemsize, blk, rep)[:, :own.lanes]
         active = _active_grid(own)
-        if not np.array_equal(addresses[active], fp.addrs):  # not the one formula: leave it to the record
-            return None
         packed = isinstance(tensor.dtype, PackedDType)
         note = f"block stride {blk}, repeat stride {rep}"
         if packed:
