@@ -171,6 +171,40 @@ def test_every_lane_lies_where_the_address_formula_puts_it(chip, code, expected)
     assert 'class="unit"' in explain(record, chip).svg()
 
 
+def b8_addresses(base: int, blk: int, rep: int, repeats: int, upper: bool) -> list[list[int]]:
+    """int16 -> b8 (CastDequant.md, docs/semantics.md §5.21): lane k's byte sits in its int16 lane's DataBlock
+    (16 lanes a block), at byte k % 16 of the lower or upper half."""
+    return [[base + r * rep * 32 + (k // 16) * blk * 32 + 16 * upper + k % 16 for k in range(128)]
+            for r in range(repeats)]
+
+
+@pytest.mark.parametrize("upper", [True, False])
+def test_int16_to_b8_places_each_lane_in_its_half_block(upper):
+    code = (f"asc.set_deq_scale(0.5, 3, True)\nx = {_t('int16', 0, 256)}\nz = {_t('int8', 1024, 1024, 'VECOUT')}\n"
+            f"asc.cast_deq(z, x, 200, False, {upper})")
+    record = traced(lambda core: exec(code, {"asc": asc}))[-1]
+    parts = anatomy(record)
+    assert parts.decomposed, parts.notes
+    dst, src = _operand(parts, "dst", "write"), _operand(parts, "src", "read")
+    assert dst.addresses.tolist() == b8_addresses(1024, 1, 8, 2, upper)
+    assert src.addresses.tolist() == lane_addresses(0, 2, 1, 8, 2, 128)
+    assert dst.active.tolist() == src.active.tolist() == count_lanes(200, 128, 2, 128)
+    assert dst.per_block == 16
+
+
+def test_the_vdeq_table_is_the_read_the_lanes_leave():
+    """is_vec_deq=True: the 16 parameter sets at DEQSCALE's address, 8 bytes each (SetDeqScale.md, §5.21)."""
+    code = (f"t = {_t('uint64', 4096, 16, 'VECCALC')}\n"
+            "asc.set_deq_scale(t, asc.VdeqInfo([0.5] * 16, list(range(16)), [True] * 16))\n"
+            f"x = {_t('int16', 0, 256)}\nz = {_t('int8', 1024, 1024, 'VECOUT')}\n"
+            "asc.cast_deq(z, x, 128, 2, asc.UnaryRepeatParams(1, 1, 8, 8), is_vec_deq=True, half_block=False)")
+    record = traced(lambda core: exec(code, {"asc": asc}))[-1]
+    parts = anatomy(record)
+    assert parts.decomposed, parts.notes
+    assert _operand(parts, "vdeq table", "read").addresses.tolist() == [[4096 + 8 * i for i in range(16)]]
+    assert _operand(parts, "dst", "write").addresses.tolist() == b8_addresses(1024, 1, 8, 2, False)
+
+
 def test_a_tensor_element_as_the_scalar_is_read_once():
     """The 950's Adds with its scalar a LocalTensor's element (scalar_tensor_index=0): src0's first element is
     read once, src1 per lane (Adds（灵活标量位置）参数说明)."""

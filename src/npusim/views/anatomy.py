@@ -168,26 +168,60 @@ def _unwrapped(binding):
     return binding
 
 
-def _lane_geometry(plan) -> tuple | None:
-    """``(lanes, strides, reads_dst)`` of an element-wise plan: its ActiveLanes, each operand's (block, repeat)
-    stride in footprint order, and whether dst is also an input; None for a plan of another shape."""
+@dataclass(frozen=True)
+class _LaneGeometry:
+    """What an element-wise plan says of its operands (in footprint order: dst, then the sources).
+
+    Attributes:
+        lanes: the call's ActiveLanes.
+        strides: each operand's ``(block stride, repeat stride)`` in DataBlocks.
+        reads_dst: dst is also an input (the multiply-adds).
+        placed: per operand, every lane's offset from its tensor, ``(repeats, E)``, where the plan does not place
+            lanes by the one formula (``None``: :func:`~npusim.ascend.addressing.lane_offsets`).
+        per_block: per operand, lanes a DataBlock, where not ``32 / size``.
+        table_entries: the 8-byte entries of a parameter table the call reads at an address a register holds
+            (the vdeq table of int16 -> b8 with is_vec_deq, at DEQSCALE's address), 0 for none.
+    """
+
+    lanes: object
+    strides: tuple
+    reads_dst: bool = False
+    placed: tuple | None = None
+    per_block: tuple | None = None
+    table_entries: int = 0
+
+
+def _lane_geometry(plan) -> _LaneGeometry | None:
+    """The geometry of an element-wise plan (:class:`~npusim.ascend.ops.elementwise.VectorPlan`,
+    :class:`~npusim.ascend.ops.cast.CastPlan`, the int16 -> b8 :class:`~npusim.ascend.ops.dequant.B8Plan`), or
+    None for a plan of another shape."""
+    from ..ascend.addressing import ActiveLanes
     from ..ascend.ops.cast import CastPlan
+    from ..ascend.ops.dequant import VDEQ_ENTRIES, B8Plan, _b8_footprints
     from ..ascend.ops.elementwise import VectorPlan
 
     if isinstance(plan, VectorPlan):
-        return plan.lanes, plan.strides, plan.op.reads_dst
+        return _LaneGeometry(plan.lanes, plan.strides, plan.op.reads_dst)
     if isinstance(plan, CastPlan):
-        return plan.geometry.lanes, plan.geometry.strides, False
+        return _LaneGeometry(plan.geometry.lanes, plan.geometry.strides)
+    if isinstance(plan, B8Plan):  # a lane's dst byte at its int16 lane's place in a half block (CastDequant.md)
+        geometry = plan.geometry
+        lanes = geometry.lanes
+        every = ActiveLanes(lanes.repeats, lanes.lanes, None, lanes.repeats * lanes.lanes)
+        placed, _ = _b8_footprints(every, geometry.strides, geometry.upper_half)  # the plan's own placement
+        return _LaneGeometry(lanes, geometry.strides, placed=tuple(fp.addrs.reshape(lanes.repeats, lanes.lanes)
+                                                                   for fp in placed), per_block=(16, 16),
+                             table_entries=0 if geometry.table_addr is None else VDEQ_ENTRIES)
     return None
 
 
 def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
-    """The element-wise instructions (docs/semantics.md §1.1-1.4), from their own plan
-    (:class:`~npusim.ascend.ops.elementwise.VectorPlan`, :class:`~npusim.ascend.ops.cast.CastPlan`): each operand
-    with the plan's lanes (a conversion's narrower operand the wider one's count, the first lanes; a packed
-    int4b_t operand its bytes), its element size and its strides (the plan's footprints are made by the same
-    formula, :func:`~npusim.ascend.footprint.strided_footprint`); a tensor element used as the scalar (the 950's
-    flexible scalar) read once.  A plan of another shape (AddDeqRelu's staged intermediates on the A2/A3) gives None."""
+    """The element-wise instructions (docs/semantics.md §1.1-1.4), from their own plan (:func:`_lane_geometry`):
+    each operand with the plan's lanes (a conversion's narrower operand the wider one's count, the first lanes; a
+    packed int4b_t operand its bytes), its element size and its strides, placed by the one address formula (the
+    plan's footprints are made by it, :func:`~npusim.ascend.footprint.strided_footprint`) or, for int16 -> b8,
+    by the plan's own placement; a tensor element used as the scalar (the 950's flexible scalar) read once.  A
+    plan of another shape (AddDeqRelu's staged intermediates on the A2/A3) gives None."""
     from ..ascend.addressing import elems_per_block, lane_offsets
     from ..ascend.ops.flexible_scalar import ElementScalarBinding
     from ..ascend.ops.packed_lanes import operand_lanes
@@ -205,34 +239,48 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
             binding.plan.position.scalar, "read", "lane", size, np.array([[binding.addr]]), np.ones((1, 1), bool),
             elems_per_block(size), note="its first element is the scalar, read once per call")
         binding = _unwrapped(binding.inner)
-    geometry = _lane_geometry(getattr(binding, "plan", None))
-    if geometry is None or not getattr(binding, "footprints", None):
-        return None
-    lanes, strides, reads_dst = geometry
-    if len(binding.footprints) != len(strides):
-        return None
-    for index, (fp, (blk, rep)) in enumerate(zip(binding.footprints, strides, strict=True)):
+    plan = getattr(binding, "plan", None)
+    geometry = _lane_geometry(plan)
+    if geometry is None or not plan.footprints or len(plan.footprints) != len(geometry.strides):
+        return None  # (a NOP: count 0 or repeat_times 0)
+    for index, (fp, (blk, rep)) in enumerate(zip(plan.footprints, geometry.strides, strict=True)):
         tensor = planned.values.get(fp.name)
         if not isinstance(tensor, LocalTensor):
             return None
-        own = operand_lanes(tensor.dtype, lanes)
-        addresses = tensor.addr + lane_offsets(own.repeats, fp.itemsize, blk, rep)[:, :own.lanes]
-        active = _active_grid(own)
+        own = operand_lanes(tensor.dtype, geometry.lanes)
+        offsets = (lane_offsets(own.repeats, fp.itemsize, blk, rep)[:, :own.lanes] if geometry.placed is None
+                   else geometry.placed[index])
         packed = isinstance(tensor.dtype, PackedDType)
         note = f"block stride {blk}, repeat stride {rep}"
         if packed:
             note += f"; {tensor.dtype.per_byte} {tensor.dtype} lanes a byte"
-        elif own.lanes < addresses.shape[1] or own.lanes < 256 // fp.itemsize:
+        elif geometry.placed is not None:
+            note += f"; lane k in DataBlock k // {geometry.per_block[index]}"
+        elif own.lanes < 256 // fp.itemsize:
             note += f"; {own.lanes} of the {256 // fp.itemsize} lanes a repeat of {tensor.dtype} holds (the first)"
-        roles = ("write", "read") if index == 0 and reads_dst else ("write",) if index == 0 else ("read",)
-        operands += [OperandLanes(fp.name, role, "byte" if packed else "lane", fp.itemsize, addresses, active,
-                                  elems_per_block(fp.itemsize), note=note) for role in roles]
+        roles = ("write", "read") if index == 0 and geometry.reads_dst else ("write",) if index == 0 else ("read",)
+        per_block = elems_per_block(fp.itemsize) if geometry.per_block is None else geometry.per_block[index]
+        operands += [OperandLanes(fp.name, role, "byte" if packed else "lane", fp.itemsize, tensor.addr + offsets,
+                                  _active_grid(own), per_block, note=note) for role in roles]
     if scalar_element is not None:
         operands.append(scalar_element)
+    if geometry.table_entries:
+        operands.append(_register_table(record, operands, geometry.table_entries))
     _shown_lanes(planned, operands, notes)
     return operands, notes, (), ()
 
 
+def _register_table(record: AccessRecord, operands: list[OperandLanes], entries: int) -> OperandLanes:
+    """The vdeq table DEQSCALE points to (docs/semantics.md §5.21): its address is a register's, not in the record,
+    so it is the record's one read the lane operands leave, if that is the table's size (else not shown: the
+    anatomy then does not reproduce the record and is shown whole)."""
+    left = subtract_ranges(merge_ranges(record.reads),
+                           merge_ranges(r for o in operands if o.role == "read" for r in o.repeat_ranges()))
+    found = len(left) == 1 and left[0].stop - left[0].start == 8 * entries
+    addresses = (left[0].start if found else 0) + 8 * np.arange(entries)[None, :]
+    return OperandLanes("vdeq table", "read", "entry", 8, addresses, np.full(addresses.shape, found),
+                        4, note=f"the {entries} parameter sets at DEQSCALE's address (the record's read the lanes "
+                                "leave); lane k uses entry k % 16")
 
 
 def _planned_lanes(name: str, role: str, tensor, lanes, blk: int, rep: int) -> OperandLanes:

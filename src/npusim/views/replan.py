@@ -107,12 +107,14 @@ def _value(name: str, value, core):
     return value
 
 
-#: SetDeqScale's three prototypes (docs/semantics.md §5.21), one value of each: a call that reads DEQSCALE checks
-#: that the prototype its form needs was the last (CastDequant.md 约束说明); which value it held is not in the
-#: record, and no lane's address depends on it, so the call is planned after each in turn until one fits
+#: SetDeqScale's three prototypes (docs/semantics.md §5.21), a value of each (the word in both sign modes): a call
+#: that reads DEQSCALE checks that the prototype its form needs was the last (CastDequant.md 约束说明); which value
+#: it held is not in the record, and no lane's address depends on it, so the call is planned after each in turn
+#: until one fits
 _DEQSCALE_STAND_INS = (
     lambda asc: asc.set_deq_scale(1.0),
-    lambda asc: asc.set_deq_scale(1.0, 0, False),
+    lambda asc: asc.set_deq_scale(1.0, 0, False),  # (a uint8 dst)
+    lambda asc: asc.set_deq_scale(1.0, 0, True),  # (an int8 dst)
     lambda asc: asc.set_deq_scale(asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 0, 16),
                                   asc.VdeqInfo([1.0] * 16, [0] * 16, [False] * 16)),
 )
