@@ -158,16 +158,6 @@ def _active_grid(lanes) -> np.ndarray:
     return np.ones((lanes.repeats, lanes.lanes), bool) if lanes.mask is None else np.array(lanes.mask)
 
 
-def _unwrapped(binding):
-    """The instruction's own binding inside the C API's wrappers (``*_sync``, the checked scalars and sources:
-    :class:`~npusim.ascend.ops.move_c_api.DelegatingBinding`)."""
-    from ..ascend.ops.move_c_api import DelegatingBinding
-
-    while isinstance(binding, DelegatingBinding):
-        binding = binding.binding
-    return binding
-
-
 @dataclass(frozen=True)
 class _LaneGeometry:
     """What an element-wise plan says of its operands (in footprint order: dst, then the sources).
@@ -231,14 +221,14 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
     planned = replan(record, chip)
     if planned is None:
         return None
-    binding, operands, notes = _unwrapped(planned.binding), [], []
+    binding, operands, notes = planned.binding, [], []  # (a C API wrapper's plan is its instruction's, by delegation)
     scalar_element = None
     if isinstance(binding, ElementScalarBinding):
         size = binding.plan.dtype.itemsize
         scalar_element = OperandLanes(
             binding.plan.position.scalar, "read", "lane", size, np.array([[binding.addr]]), np.ones((1, 1), bool),
             elems_per_block(size), note="its first element is the scalar, read once per call")
-        binding = _unwrapped(binding.inner)
+        binding = binding.inner
     plan = getattr(binding, "plan", None)
     geometry = _lane_geometry(plan)
     if geometry is None or not plan.footprints or len(plan.footprints) != len(geometry.strides):
