@@ -25,6 +25,8 @@ NOT_SPLIT = {
     "create_vec_index": "writes an index sequence, not lanes of a strided source",
     "brcb": "broadcasts each source element to a whole DataBlock",
     "vector_padding": "pads rows of DataBlocks",
+    "reduce_sum": "a whole-tensor reduction: one result (and its work tensor), not a result per repeat",
+    "reduce_max": "as reduce_sum", "reduce_min": "as reduce_sum",
 }
 
 
@@ -32,7 +34,8 @@ NOT_SPLIT = {
 def test_every_registered_example_is_explained_with_exactly_its_records_bytes(entry):
     """Every example of every registered instruction, on its product: the anatomy's bytes are the record's, its
     table and picture are drawn without raising, and every record with a rule (element-wise families, Copy,
-    select, compare, TransDataTo5HD) is split per repeat, none shown whole, but for :data:`NOT_SPLIT`."""
+    select, compare, the per-repeat reductions, TransDataTo5HD) is split per repeat, none shown whole, but for
+    :data:`NOT_SPLIT`."""
     chips = sorted(entry.products, key=lambda name: (name != "A2", name))  # the A2 first, if it has the instruction
     runs = [(example, chips) for example in entry.examples]
     runs += [(example, [product]) for product, examples in entry.examples_on.items() for example in examples]

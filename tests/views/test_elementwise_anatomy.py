@@ -246,3 +246,54 @@ def test_a_mask_form_on_a_core_in_counter_mode_is_shown_whole():
     parts = anatomy(record)
     assert not parts.decomposed
     assert parts.ranges("read") == record.reads and parts.ranges("write") == record.writes
+
+
+# ------------------------------------------------------------------ reductions: src per lane, dst per result slot
+def _groups(active: list[list[bool]], width: int) -> list[list[bool]]:
+    """A result is written where its group of ``width`` lanes has an active lane (the A2 leaves the others)."""
+    return [[any(row[g * width:(g + 1) * width]) for g in range(len(row) // width)] for row in active]
+
+
+REDUCTIONS = [
+    # (id, call, src blk / rep, mask, repeats, dst result bytes, dst bytes per repeat, pitch, group width)
+    ("whole_reduce_sum: one half per repeat", "asc.whole_reduce_sum(z, x, 100, 3, 1, 2, 16)", (2, 16), 100, 3,
+     2, 2, 2, 128),
+    ("whole_reduce_max: value and index, 2 elements per repeat", "asc.whole_reduce_max(z, x, 64, 3, 1, 1, 8)", (1, 8),
+     64, 3, 4, 4, 4, 128),
+    ("block_reduce_sum: 8 results per repeat, dst repeat stride 2", "asc.block_reduce_sum(z, x, 2, "
+     "[0x00FF00FF00FF00FF, 0], 2, 1, 8)", (1, 8), [0x00FF00FF00FF00FF, 0], 2, 2, 32, 2, 16),
+    ("pair_reduce_sum: 64 results per repeat", "asc.pair_reduce_sum(z, x, 2, 40, 1, 1, 8)", (1, 8), 40, 2,
+     2, 128, 2, 2),
+]
+
+
+@pytest.mark.parametrize(("call", "src_strides", "mask", "repeats", "size", "unit", "pitch", "width"),
+                         [r[1:] for r in REDUCTIONS], ids=[r[0] for r in REDUCTIONS])
+def test_a_reduction_reads_lanes_and_writes_one_slot_per_group(call, src_strides, mask, repeats, size, unit, pitch,
+                                                               width):
+    """ReduceRepeat.md / ReduceDataBlock.md / ReducePairElem.md 表3 (half): result g of repeat r at
+    dst + r * dst_rep_stride * (its unit) + g * (a result's size); groups with no active lane left as they were."""
+    code = f"x = {_t('float16', 0, 1024)}\nz = {_t('float16', 4096, 512, 'VECOUT')}\n" + call
+    record = traced(lambda core: exec(code, {"asc": asc}))[-1]
+    parts = anatomy(record)
+    assert parts.decomposed, parts.notes
+    src, dst = _operand(parts, "src", "read"), _operand(parts, "dst", "write")
+    active = mask_lanes(mask, repeats, 128)
+    assert src.addresses.tolist() == lane_addresses(0, 2, *src_strides, repeats, 128)
+    assert src.active.tolist() == active
+    groups = 128 // width
+    assert (dst.unit, dst.unit_bytes) == ("entry", size)
+    assert dst.addresses.tolist() == [[4096 + r * unit + g * pitch for g in range(groups)] for r in range(repeats)]
+    assert dst.active.tolist() == _groups(active, width)
+    assert explain(record).svg().startswith("<svg")
+
+
+def test_a_reduction_under_the_mask_register_writes_the_groups_the_record_shows():
+    """asc_datablock_reduce_max's repeat form runs under the register (lanes 0-7 and 32-39 of half here): only
+    DataBlocks 0 and 2 have an active lane, so only their results are written on the A2 (§1.3)."""
+    code = (f"x = {_t('float16', 0, 1024)}\nz = {_t('float16', 4096, 512, 'VECOUT')}\n"
+            "asc.set_vector_mask(0, 0xFF000000FF)\nasc.asc_datablock_reduce_max(z, x, 2, 1, 1, 8)")
+    record = traced(lambda core: exec(code, {"asc": asc}))[-1]
+    parts = anatomy(record)
+    assert parts.decomposed and "vector mask register" in " ".join(parts.notes)
+    assert _operand(parts, "dst", "write").active.tolist() == [[g in (0, 2) for g in range(8)]] * 2

@@ -273,6 +273,38 @@ def _register_table(record: AccessRecord, operands: list[OperandLanes], entries:
                                 "leave); lane k uses entry k % 16")
 
 
+def _reduction(record: AccessRecord, chip: str | None) -> Built | None:
+    """WholeReduce*, BlockReduce*, PairReduceSum, RepeatReduceSum and their C API forms (ReduceRepeat.md,
+    ReduceDataBlock.md, ReducePairElem.md), from :class:`~npusim.ascend.ops.reduce.ReducePlan`: src per lane at its
+    strides; dst per result slot of each repeat (``r * unit + g * pitch``, the plan's layout), the slots the
+    plan writes active (a group with no active lane is left unchanged where the product does so)."""
+    from ..ascend.addressing import elems_per_block, lane_offsets
+    from ..ascend.ops.reduce import ReducePlan
+
+    planned = replan(record, chip)
+    plan = None if planned is None else planned.binding.plan
+    if not isinstance(plan, ReducePlan) or plan.lanes is None:
+        return None
+    lanes, layout, (blk, rep) = plan.lanes, plan.layout, plan.src_strides
+    src, dst = planned.values["src"], planned.values["dst"]
+    size = plan.src_dtype.itemsize
+    operands = [OperandLanes("src", "read", "lane", size, src.addr + lane_offsets(lanes.repeats, size, blk, rep),
+                             _active_grid(lanes), elems_per_block(size),
+                             note=f"block stride {blk}, repeat stride {rep}")]
+    notes = ["MAX_MIN_CNT: the extremum over every repeat and its first index (docs/semantics.md §5.18)"] \
+        if plan.max_min_cnt is not None else []
+    _shown_lanes(planned, operands, notes)
+    written = np.array(plan.written)
+    if planned.mask_from_register and not plan.fills_empty:  # a group with none of the lanes shown is not written
+        written &= operands[0].active.reshape(lanes.repeats, layout.groups, layout.width).any(axis=2)
+    operands.append(OperandLanes(
+        "dst", "write", "entry", layout.result_bytes, dst.addr + np.arange(lanes.repeats)[:, None] * layout.unit
+        + np.arange(layout.groups)[None, :] * layout.pitch, written, 1,
+        note=f"result g of repeat r at dst + r * {layout.unit} + g * {layout.pitch} bytes, one per {layout.width} "
+             f"source lanes ({', '.join(kind for kind, _ in layout.slots)})"))
+    return operands, notes, (), ()
+
+
 def _planned_lanes(name: str, role: str, tensor, lanes, blk: int, rep: int) -> OperandLanes:
     """A strided operand's lanes as the plan made them: its ActiveLanes and strides, placed by the one address
     formula (:func:`npusim.ascend.addressing.lane_offsets`, docs/semantics.md §1.1)."""
@@ -499,7 +531,8 @@ def _inside(operand: OperandLanes, ranges) -> np.ndarray:
 #: :func:`_lane_plan`: Duplicate does, CreateVecIndex and Brcb do not)
 ELEMENTWISE_FAMILIES = frozenset({"arith", "logic", "compound", "cast", "fill"})
 #: the rule of each family the registry lists
-_FAMILY_RULES = {"select": _select, "compare": _compare, **dict.fromkeys(ELEMENTWISE_FAMILIES, _lane_plan)}
+_FAMILY_RULES = {"select": _select, "compare": _compare, "reduce": _reduction,
+                 **dict.fromkeys(ELEMENTWISE_FAMILIES, _lane_plan)}
 #: ... and of single instructions of other families (with their C API aliases): of the layout family Transpose has
 #: no rule yet; of data movement, Copy is element-wise
 _INSTRUCTION_RULES = {"trans_data_to_5hd": _layout, "copy": _lane_plan}

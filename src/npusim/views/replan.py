@@ -77,6 +77,10 @@ def _parameter_classes() -> tuple[type, ...]:
                  if isinstance(cls, type) and issubclass(cls, KeyedFields) and cls is not KeyedFields)
 
 
+#: parameters that are enums besides the golden case vocabulary's: Cast's round mode, the reductions' order
+_MORE_ENUMS = {"round_mode": "RoundMode", "order": "ReduceOrder"}
+
+
 def _value(name: str, value, core):
     from .. import ascend as asc
     from ..dtypes import by_name
@@ -89,8 +93,8 @@ def _value(name: str, value, core):
             return asc.LocalTensor(by_name(dtype), asc.TPosition[position], int(addr, 16), int(size), core=core)
         if name in ENUMS:
             return ENUMS[name][value]
-        if name == "round_mode":  # Cast's, by name (not a key of the golden case vocabulary)
-            return asc.RoundMode[value]
+        if name in _MORE_ENUMS:  # by name, as the golden case vocabulary has no key for them
+            return getattr(asc, _MORE_ENUMS[name])[value]
         if value.endswith(("j", "j)")):  # a complex scalar, recorded by its repr (complex32 / complex64 lanes)
             with contextlib.suppress(ValueError):
                 return complex(value)
