@@ -251,7 +251,9 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
         roles = ("write", "read") if index == 0 and geometry.reads_dst else ("write",) if index == 0 else ("read",)
         per_block = elems_per_block(fp.itemsize) if geometry.per_block is None else geometry.per_block[index]
         operands += [OperandLanes(fp.name, role, "byte" if packed else "lane", fp.itemsize, tensor.addr + offsets,
-                                  _active_grid(own), per_block, note=note) for role in roles]
+                                  _active_grid(own), per_block, note=note if role == "write" or index else
+                                  "its lanes are read too, before they are written (an input of the multiply-add)")
+                     for role in roles]
     if scalar_element is not None:
         operands.append(scalar_element)
     if geometry.table_entries:
