@@ -2,24 +2,29 @@
 
 An access record (:class:`~npusim.engine.trace.AccessRecord`) gives the merged byte ranges
 a call read and wrote.  Its *anatomy* says which lane of which repeat of which operand
-each byte belongs to.  The geometry comes from the instruction itself: for Select, the
-compares and TransDataTo5HD the call is planned and bound again from the record's
-parameters (:mod:`.replan`) and the anatomy reads the plan — its lanes, strides,
-selMask footprint, bitmask bytes, API scratch, TransDataTo5HD layout; lanes are placed
-by the Ascend addressing layer's one formula (:func:`~npusim.ascend.addressing.lane_offsets`,
-docs/semantics.md §1.1-1.4).
+each byte belongs to.  The geometry comes from the instruction itself: the call is planned
+and bound again from the record's parameters (:mod:`.replan`) and the anatomy reads the
+plan — its lanes, element sizes, strides, selMask footprint, bitmask bytes, result slots,
+API scratch, TransDataTo5HD layout; lanes are placed by the Ascend addressing layer's one
+formula (:func:`~npusim.ascend.addressing.lane_offsets`, docs/semantics.md §1.1-1.4).  Which
+rule applies follows the registry (:func:`rule_for`: the instruction's family, or its C API
+alias's instruction).
 
 An anatomy is only ever shown when it reproduces the record: the bytes of its operands
 and of the side effects the plan names (the API scratch of Select's modes 1 and 2,
 docs/semantics.md §2.3; the 950's compare staging, §3.5) are exactly the record's reads and
 writes.  A call it cannot decompose (an instruction it has no rule for, a mask form on a
-core in counter mode, parameters it cannot read back) gets the record's ranges as one
-operand per range, marked ``whole``.
+core in counter mode, parameters it cannot read back, a rule that fails in any way) gets the
+record's ranges as one operand per range, marked ``whole``: :func:`anatomy` never raises.
 
 Rules (by the instruction's family):
 
-* element-wise (``add`` ... ``duplicate``): ``dst``, ``src0``, ``src1`` (or ``src``) per
-  lane, strides from the repeat parameters;
+* element-wise (:data:`ELEMENTWISE_FAMILIES`: arith, logic, compound, cast, fill; and Copy),
+  whose plan is a lane plan (:func:`_lane_geometry`): every operand per lane at its own element
+  size and strides, dst also read where the plan reads it; int4b_t operands per byte; the 950's
+  scalar tensor element once; int16 -> b8 per the plan's half-block placement and its vdeq table;
+* the per-repeat reductions (``reduce``: whole/block/pair/repeat reduce): src per lane, dst per
+  result slot (:func:`_reduction`);
 * ``select`` (and ``asc_select``): dst and the sources per lane; ``sel_mask`` per byte as
   the plan reads it — modes 1 and 2 ``E / 8`` bytes per repeat, consumed continuously
   (bit ``r * E + j``), mode 0 its first 16 bytes loaded into CMPMASK; the scratch as a
