@@ -297,3 +297,35 @@ def test_a_reduction_under_the_mask_register_writes_the_groups_the_record_shows(
     parts = anatomy(record)
     assert parts.decomposed and "vector mask register" in " ".join(parts.notes)
     assert _operand(parts, "dst", "write").active.tolist() == [[g in (0, 2) for g in range(8)]] * 2
+
+
+# ------------------------------------------------------------------ explaining never raises
+ROBUST = [
+    (f"x = {_t('float16', 0, 512)}\ny = {_t('float16', 1024, 512)}\nz = {_t('float16', 2048, 512, 'VECOUT')}\n"
+     "asc.add(z, x, y, 64, 2, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))", "A2"),
+    (f"x = {_t('float16', 0, 512)}\nz = {_t('int32', 1024, 512, 'VECOUT')}\n"
+     "asc.cast(z, x, asc.RoundMode.CAST_RINT, 300)", "A2"),
+    (f"x = {_t('complex64', 0, 128)}\nz = {_t('float32', 2048, 128, 'VECOUT')}\nasc.abs(z, x, 100)", "950"),
+    (f"x = {_t('float16', 0, 1024)}\nz = {_t('float16', 4096, 512, 'VECOUT')}\n"
+     "asc.whole_reduce_max(z, x, 64, 3, 1, 1, 8)", "A2"),
+]
+GARBAGE = (None, "garbage", -1, 10**9, [1, 2], {"x": 1}, 0.5, "(1+2j)")
+
+
+@pytest.mark.parametrize(("code", "chip"), ROBUST, ids=["add", "cast", "abs complex64", "whole_reduce_max"])
+def test_a_record_with_parameters_that_cannot_be_read_back_is_shown_whole_and_nothing_raises(code, chip):
+    """Every parameter dropped or replaced by values of other kinds, and an unknown chip: the anatomy's bytes
+    are still the record's (shown whole where the call cannot be planned again), and table and picture draw."""
+    from dataclasses import replace
+
+    record = traced(lambda core: exec(code, {"asc": asc}), chip)[-1]
+    variants = [(record, "no such chip")]
+    for name in record.params:
+        variants.append((replace(record, params={k: v for k, v in record.params.items() if k != name}), chip))
+        variants += [(replace(record, params={**record.params, name: value}), chip) for value in GARBAGE]
+    for variant, where in variants:
+        explanation = explain(variant, where)
+        parts = explanation.anatomy
+        assert parts.ranges("read") == variant.reads and parts.ranges("write") == variant.writes, variant.params
+        assert str(explanation) and explanation.svg().startswith("<svg")
+    assert anatomy(record, chip).decomposed

@@ -574,24 +574,32 @@ def anatomy(record: AccessRecord, chip: str | None = None) -> Anatomy:
     ``chip``: the chip the call ran on (a trace's core names it; default: the default chip), whose
     plan step the select, compare and TransDataTo5HD rules run again (:mod:`.replan`).
     """
-    rule = rule_for(record)
     notes = [f"registers read: {', '.join(record.registers_read) or '-'}; "
              f"written: {', '.join(record.registers_written) or '-'}"]
-    built = None
-    if rule is not None:
-        try:
-            built = rule(record, chip)
-        except Exception:  # noqa: BLE001  (parameters a rule cannot read, of any kind: a view never raises, the
-            built = None  # record is shown whole)
-    if built is not None:
-        operands, extra, side_reads, side_writes = built
-        reads = merge_ranges([*(r for o in operands if o.role == "read" for r in o.repeat_ranges()), *side_reads])
-        writes = merge_ranges([*(r for o in operands if o.role == "write" for r in o.repeat_ranges()), *side_writes])
-        if reads == merge_ranges(record.reads) and writes == merge_ranges(record.writes):
-            repeats = max(o.repeats for o in operands)
-            lanes = operands[0].addresses.shape[1] if operands[0].unit == "lane" else 0
-            return Anatomy(record, repeats, lanes, tuple(operands), side_reads, side_writes, tuple(notes + extra),
-                           chip=chip)
-        notes.append("the parameters' lanes do not reproduce the record (a mode the record does not show): "
-                     "ranges shown whole")
+    try:
+        split = _split(record, chip, notes)
+    except Exception:  # noqa: BLE001  (parameters a rule cannot read, of any kind: a view never raises, the record
+        split = None  # is shown whole)
+    if split is not None:
+        return split
+    return Anatomy(record, 1, 0, _whole(record), notes=tuple(notes), decomposed=False, chip=chip)
+
+
+def _split(record: AccessRecord, chip: str | None, notes: list[str]) -> Anatomy | None:
+    """The record split by its rule, if the rule's bytes are exactly the record's (else a note says why not)."""
+    rule = rule_for(record)
+    built = None if rule is None else rule(record, chip)
+    if built is None:
+        return None
+    operands, extra, side_reads, side_writes = built
+    reads = merge_ranges([*(r for o in operands if o.role == "read" for r in o.repeat_ranges()), *side_reads])
+    writes = merge_ranges([*(r for o in operands if o.role == "write" for r in o.repeat_ranges()), *side_writes])
+    if reads == merge_ranges(record.reads) and writes == merge_ranges(record.writes):
+        repeats = max(o.repeats for o in operands)
+        lanes = operands[0].addresses.shape[1] if operands[0].unit == "lane" else 0
+        return Anatomy(record, repeats, lanes, tuple(operands), side_reads, side_writes, tuple(notes + extra),
+                       chip=chip)
+    notes.append("the parameters' lanes do not reproduce the record (a mode the record does not show): "
+                 "ranges shown whole")
+    return None
     return Anatomy(record, 1, 0, _whole(record), notes=tuple(notes), decomposed=False, chip=chip)
