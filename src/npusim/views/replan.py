@@ -12,7 +12,10 @@ record's chip.  Nothing is run and nothing of the user's core is touched.
 
 The scratch core's registers are the reset values with every lane of the vector mask
 set; a form that takes its lanes from the register therefore plans every lane, and the
-anatomy keeps those the record shows (:func:`.anatomy.anatomy` says so in its notes).
+anatomy keeps those the record shows (:func:`.anatomy.anatomy` says so in its notes).  A
+call that reads DEQSCALE is planned after a stand-in SetDeqScale of each prototype in turn
+(:data:`_DEQSCALE_STAND_INS`).  A record that leaves out parameters with defaults (written
+by hand, or by an older npusim) is read with those defaults.
 A call whose parameters cannot be read back (a record of an older trace, an address
 list held in a UB tensor whose content the record does not hold) gets ``None``; a call whose
 addresses are read from UB per call (TransDataTo5HD's address tensors) is planned, not bound.
@@ -168,9 +171,9 @@ def replan(record: AccessRecord, chip: str | None = None) -> Replanned | None:
                 continue
         else:
             return None
+    # with is_set_mask=False the mask argument is not written to the register: the call runs under what it holds
     from_register = (binding is not None and "MASK" in binding.registers_read and "count" not in values
-                     and ("mask" not in values or values.get("is_set_mask") is False))  # (is_set_mask=False: the
-    # mask argument is not written to the register; the call runs under what it holds)
+                     and ("mask" not in values or values.get("is_set_mask") is False))
     return Replanned(record, entry, form.name, values, plan, binding, from_register)
 
 
