@@ -216,8 +216,9 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
     packed int4b_t operand its bytes), its element size and its strides, placed by the one address formula (the
     plan's footprints are made by it, :func:`~npusim.ascend.footprint.strided_footprint`) or, for int16 -> b8,
     by the plan's own placement; a tensor element used as the scalar (the 950's flexible scalar) read once.  A
-    plan of another shape (AddDeqRelu's staged intermediates on the A2/A3) gives None."""
-    from ..ascend.addressing import elems_per_block, lane_offsets
+    plan of another shape gives None; AddDeqRelu on the A2/A3 (a CastPlan that also stages intermediates in
+    src0, src1 and the API scratch, §5.22) does not reproduce its record and is shown whole."""
+    from ..ascend.addressing import elems_per_block, lane_offsets, lanes_per_repeat
     from ..ascend.ops.flexible_scalar import ElementScalarBinding
     from ..ascend.ops.packed_lanes import operand_lanes
     from ..ascend.tensor import LocalTensor
@@ -251,8 +252,9 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
             note += f"; {tensor.dtype.per_byte} {tensor.dtype} lanes a byte"
         elif geometry.placed is not None:
             note += f"; lane k in DataBlock k // {geometry.per_block[index]}"
-        elif own.lanes < 256 // fp.itemsize:
-            note += f"; {own.lanes} of the {256 // fp.itemsize} lanes a repeat of {tensor.dtype} holds (the first)"
+        elif own.lanes < lanes_per_repeat(fp.itemsize):
+            note += f"; {own.lanes} of the {lanes_per_repeat(fp.itemsize)} lanes a repeat of {tensor.dtype} holds " \
+                    "(the first)"
         roles = ("write", "read") if index == 0 and geometry.reads_dst else ("write",) if index == 0 else ("read",)
         per_block = elems_per_block(fp.itemsize) if geometry.per_block is None else geometry.per_block[index]
         operands += [OperandLanes(fp.name, role, "byte" if packed else "lane", fp.itemsize, tensor.addr + offsets,
