@@ -19,7 +19,6 @@ ENTRIES = [e for e in asc.instructions()]
 #: instructions of the element-wise families (and their C API aliases) whose records are not split per repeat, and
 #: why: their plans place lanes in ways the one address formula does not describe (shown whole)
 NOT_SPLIT = {
-    "add_deq_relu": "the A2/A3 lowering stages intermediates in src0, src1 and the API scratch (§5.22)",
     "bilinear_interpolation": "gathers by offsets read from UB per call",
     "mull": "two destinations (the low and high halves of each product)",
     "create_vec_index": "writes an index sequence, not lanes of a strided source",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import pytest
 
 from npusim import ascend as asc
+from npusim.engine.trace import ByteRange
 from npusim.views.anatomy import anatomy
 from npusim.views.explain import explain
 
@@ -203,6 +204,25 @@ def test_the_vdeq_table_is_the_read_the_lanes_leave():
     assert parts.decomposed, parts.notes
     assert _operand(parts, "vdeq table", "read").addresses.tolist() == [[4096 + 8 * i for i in range(16)]]
     assert _operand(parts, "dst", "write").addresses.tolist() == b8_addresses(1024, 1, 8, 2, False)
+
+
+def test_add_deq_relu_on_the_a2_shows_its_staged_intermediates_and_the_scratch():
+    """AddDeqRelu's A2/A3 lowering (docs/semantics.md §5.22), count 100 of int32 (2 repeats of 64 lanes): lane
+    (r, k) is lane p = 64 r + k of the one pass; its float32 sum is staged at src0 + 4 p, its half at src1 + 2 p,
+    and the sums' 4 * 100 bytes at the API scratch (184 KiB, §1.7)."""
+    code = (f"x = {_t('int32', 0, 512)}\ny = {_t('int32', 4096, 512)}\nz = {_t('float16', 8192, 512, 'VECOUT')}\n"
+            "asc.set_deq_scale(0.5)\nasc.add_deq_relu(z, x, y, 100)")
+    record = traced(lambda core: exec(code, {"asc": asc}))[-1]
+    parts = anatomy(record)
+    assert parts.decomposed, parts.notes
+    lanes = [list(range(64)), list(range(36))]
+    products = _operand(parts, "src0 (float intermediates)", "write")
+    halves = _operand(parts, "src1 (half intermediates)", "write")
+    for repeat, row in enumerate(lanes):
+        assert products.addresses[repeat][products.active[repeat]].tolist() == [4 * (64 * repeat + k) for k in row]
+        assert halves.addresses[repeat][halves.active[repeat]].tolist() == [4096 + 2 * (64 * repeat + k) for k in row]
+    assert _operand(parts, "dst", "write").addresses.tolist() == lane_addresses(8192, 2, 1, 4, 2, 64)
+    assert parts.side_writes == (ByteRange("UB", 184 * 1024, 184 * 1024 + 400),)
 
 
 def test_a_tensor_element_as_the_scalar_is_read_once():

@@ -23,6 +23,7 @@ Rules (by the instruction's family):
   whose plan is a lane plan (:func:`_lane_geometry`): every operand per lane at its own element
   size and strides, dst also read where the plan reads it; int4b_t operands per byte; the 950's
   scalar tensor element once; int16 -> b8 per the plan's half-block placement and its vdeq table;
+  AddDeqRelu's staged intermediates (per active lane) and its API scratch (a side effect);
 * the per-repeat reductions (``reduce``: whole/block/pair/repeat reduce): src per lane, dst per
   result slot (:func:`_reduction`);
 * ``select`` (and ``asc_select``): dst and the sources per lane; ``sel_mask`` per byte as
@@ -215,9 +216,8 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
     each operand with the plan's lanes (a conversion's narrower operand the wider one's count, the first lanes; a
     packed int4b_t operand its bytes), its element size and its strides, placed by the one address formula (the
     plan's footprints are made by it, :func:`~npusim.ascend.footprint.strided_footprint`) or, for int16 -> b8,
-    by the plan's own placement; a tensor element used as the scalar (the 950's flexible scalar) read once.  A
-    plan of another shape gives None; AddDeqRelu on the A2/A3 (a CastPlan that also stages intermediates in
-    src0, src1 and the API scratch, §5.22) does not reproduce its record and is shown whole."""
+    by the plan's own placement; a tensor element used as the scalar (the 950's flexible scalar) read once;
+    AddDeqRelu's A2/A3 intermediates and scratch (:func:`_staged`).  A plan of another shape gives None."""
     from ..ascend.addressing import elems_per_block, lane_offsets, lanes_per_repeat
     from ..ascend.ops.flexible_scalar import ElementScalarBinding
     from ..ascend.ops.packed_lanes import operand_lanes
@@ -265,8 +265,23 @@ def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
         operands.append(scalar_element)
     if geometry.table_entries:
         operands.append(_register_table(record, operands, geometry.table_entries))
+    staged, scratch = _staged(binding, geometry.lanes.repeats)
     _shown_lanes(planned, operands, notes)
-    return operands, notes, (), ()
+    return operands + staged, notes, (), scratch
+
+
+def _staged(binding, repeats: int) -> tuple[list[OperandLanes], tuple[ByteRange, ...]]:
+    """What AddDeqRelu's A2/A3 lowering leaves besides dst (docs/semantics.md §5.22, :mod:`~npusim.ascend.ops.
+    add_deq_relu`): the float32 sums staged in src0 and the half results in src1, one per active lane of each
+    repeat, and the API scratch the passes write; nothing for any other binding."""
+    from ..ascend.ops.add_deq_relu import StagedBinding
+
+    if not isinstance(binding, StagedBinding):
+        return [], ()
+    units = [_per_repeat_bytes(fp.name, "write", fp, repeats, f"one {kind} per active lane, staged by the API "
+                               "(written over the source's bytes)", unit="entry")
+             for fp, kind in ((binding.products, "float32 product"), (binding.halves, "half result"))]
+    return units, merge_ranges(ranges_of_addresses("UB", binding.scratch))
 
 
 def _register_table(record: AccessRecord, operands: list[OperandLanes], entries: int) -> OperandLanes:
@@ -325,15 +340,17 @@ def _planned_lanes(name: str, role: str, tensor, lanes, blk: int, rep: int) -> O
                         elems_per_block(itemsize), note=f"block stride {blk}, repeat stride {rep}")
 
 
-def _per_repeat_bytes(name: str, role: str, footprint, repeats: int, note: str) -> OperandLanes:
-    """A plan's byte footprint (each access one byte, with its repeat) as units per repeat."""
+def _per_repeat_bytes(name: str, role: str, footprint, repeats: int, note: str, unit: str = "byte") -> OperandLanes:
+    """A plan's footprint (each access one unit of its itemsize, with its repeat) as units per repeat, in address
+    order (``unit``: ``"byte"`` for the bytes of a bit mask, ``"entry"`` for staged values); a shorter repeat's
+    row is padded with inactive units at address -1 (no byte: not drawn)."""
     rows = [np.unique(footprint.addrs[footprint.repeats == r]) for r in range(repeats)]
     width = max((row.size for row in rows), default=0)
-    addresses = np.zeros((repeats, width), np.int64)
+    addresses = np.full((repeats, width), -1, np.int64)
     active = np.zeros((repeats, width), bool)
     for r, row in enumerate(rows):
         addresses[r, :row.size], active[r, :row.size] = row, True
-    return OperandLanes(name, role, "byte", 1, addresses, active, 4, note=note)
+    return OperandLanes(name, role, unit, footprint.itemsize, addresses, active, 4, note=note)
 
 
 def _span_ranges(*spans) -> tuple[ByteRange, ...]:

@@ -102,6 +102,8 @@ def _draw_operand(group, operand: OperandLanes, colour: str, columns, cell: floa
         for unit, start in enumerate(operand.addresses[repeat]):
             start = int(start)
             active = bool(operand.active[repeat, unit])
+            if start < 0:  # the padding of a shorter row of units (anatomy._per_repeat_bytes): no byte
+                continue
             for lo in range(start, start + operand.unit_bytes, BLOCK - start % BLOCK if operand.unit == "whole"
                             else operand.unit_bytes):
                 hi = min(start + operand.unit_bytes, (lo // BLOCK + 1) * BLOCK)
