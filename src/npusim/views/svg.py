@@ -102,13 +102,12 @@ def _draw_operand(group, operand: OperandLanes, colour: str, columns, cell: floa
         for unit, start in enumerate(operand.addresses[repeat]):
             start = int(start)
             active = bool(operand.active[repeat, unit])
-            if start < 0:  # the padding of a shorter row of units (anatomy._per_repeat_bytes): no byte
-                continue
             for lo in range(start, start + operand.unit_bytes, BLOCK - start % BLOCK if operand.unit == "whole"
                             else operand.unit_bytes):
                 hi = min(start + operand.unit_bytes, (lo // BLOCK + 1) * BLOCK)
                 key = (operand.space, operand.buffer or "", lo // BLOCK)
-                if key not in columns:  # a masked-off byte unit in a block the call does not touch: not drawn
+                if key not in columns:  # an inactive unit in no block the call touches (a masked-off int4b_t byte, a
+                    # shorter row's padding at address -1): not drawn
                     continue
                 x = LEFT + columns[key] * cell + (lo % BLOCK) * cell / BLOCK
                 w = max(0.5, (hi - lo) * cell / BLOCK)
