@@ -2,24 +2,30 @@
 
 An access record (:class:`~npusim.engine.trace.AccessRecord`) gives the merged byte ranges
 a call read and wrote.  Its *anatomy* says which lane of which repeat of which operand
-each byte belongs to.  The geometry comes from the instruction itself: for Select, the
-compares and TransDataTo5HD the call is planned and bound again from the record's
-parameters (:mod:`.replan`) and the anatomy reads the plan — its lanes, strides,
-selMask footprint, bitmask bytes, API scratch, TransDataTo5HD layout; lanes are placed
-by the Ascend addressing layer's one formula (:func:`~npusim.ascend.addressing.lane_offsets`,
-docs/semantics.md §1.1-1.4).
+each byte belongs to.  The geometry comes from the instruction itself: the call is planned
+and bound again from the record's parameters (:mod:`.replan`) and the anatomy reads the
+plan — its lanes, element sizes, strides, selMask footprint, bitmask bytes, result slots,
+API scratch, TransDataTo5HD layout; lanes are placed by the Ascend addressing layer's one
+formula (:func:`~npusim.ascend.addressing.lane_offsets`, docs/semantics.md §1.1-1.4).  Which
+rule applies follows the registry (:func:`rule_for`: the instruction's family, or its C API
+alias's instruction).
 
 An anatomy is only ever shown when it reproduces the record: the bytes of its operands
 and of the side effects the plan names (the API scratch of Select's modes 1 and 2,
 docs/semantics.md §2.3; the 950's compare staging, §3.5) are exactly the record's reads and
 writes.  A call it cannot decompose (an instruction it has no rule for, a mask form on a
-core in counter mode, parameters it cannot read back) gets the record's ranges as one
-operand per range, marked ``whole``.
+core in counter mode, parameters it cannot read back, a rule that fails in any way) gets the
+record's ranges as one operand per range, marked ``whole``: :func:`anatomy` never raises.
 
 Rules (by the instruction's family):
 
-* element-wise (``add`` ... ``duplicate``): ``dst``, ``src0``, ``src1`` (or ``src``) per
-  lane, strides from the repeat parameters;
+* element-wise (:data:`ELEMENTWISE_FAMILIES`: arith, logic, compound, cast, fill; and Copy),
+  whose plan is a lane plan (:func:`_lane_geometry`): every operand per lane at its own element
+  size and strides, dst also read where the plan reads it; int4b_t operands per byte; the 950's
+  scalar tensor element once; int16 -> b8 per the plan's half-block placement and its vdeq table;
+  AddDeqRelu's staged intermediates (per active lane) and its API scratch (a side effect);
+* the per-repeat reductions (``reduce``: whole/block/pair/repeat reduce): src per lane, dst per
+  result slot (:func:`_reduction`);
 * ``select`` (and ``asc_select``): dst and the sources per lane; ``sel_mask`` per byte as
   the plan reads it — modes 1 and 2 ``E / 8`` bytes per repeat, consumed continuously
   (bit ``r * E + j``), mode 0 its first 16 bytes loaded into CMPMASK; the scratch as a
@@ -37,7 +43,6 @@ planned all active, and those the record shows are kept (:func:`_shown_lanes`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -45,35 +50,7 @@ import numpy as np
 from ..engine.trace import AccessRecord, ByteRange, merge_ranges, ranges_of_addresses
 from .replan import replan
 
-__all__ = ["Anatomy", "OperandLanes", "anatomy", "subtract_ranges", "tensor_of"]
-
-_TENSOR = re.compile(r"LocalTensor\((\w+), \w+, addr=0x([0-9a-f]+), tile_size=(\d+)\)")
-_ITEMSIZE = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
-             "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8}
-ELEMENTWISE = {"add": ("src0", "src1"), "sub": ("src0", "src1"), "mul": ("src0", "src1"), "max": ("src0", "src1"),
-               "min": ("src0", "src1"), "abs": ("src",), "adds": ("src",), "muls": ("src",), "duplicate": ()}
-
-
-@dataclass(frozen=True)
-class Tensor:
-    """A UB tensor as a record's parameters describe it."""
-
-    dtype: str
-    addr: int
-    size: int
-
-    @property
-    def itemsize(self) -> int:
-        return _ITEMSIZE[self.dtype]
-
-
-def tensor_of(param) -> Tensor | None:
-    """The tensor a record parameter describes (``"LocalTensor(float16, VECIN, addr=0x0, tile_size=256)"``), or None."""
-    match = _TENSOR.fullmatch(param) if isinstance(param, str) else None
-    if match is None or match.group(1) not in _ITEMSIZE:
-        return None
-    return Tensor(match.group(1), int(match.group(2), 16), int(match.group(3)))
-
+__all__ = ["ELEMENTWISE_FAMILIES", "Anatomy", "OperandLanes", "anatomy", "rule_for", "subtract_ranges"]
 
 @dataclass(frozen=True)
 class OperandLanes:
@@ -181,74 +158,175 @@ def subtract_ranges(ranges, taken) -> tuple[ByteRange, ...]:
 Built = tuple[list[OperandLanes], list[str], tuple[ByteRange, ...], tuple[ByteRange, ...]]
 
 
-def _mask_lanes(params: dict, itemsize: int, repeats: int) -> np.ndarray | None:
-    """``(repeats, E)`` active lanes of a mask or count form; None for a form that uses the register."""
-    from ..ascend.addressing import counter_mode_lanes, lanes_per_repeat, normal_mode_lanes
-    from ..ascend.masking import mask_arg_words
-
-    lanes = lanes_per_repeat(itemsize)
-    if "count" in params:
-        active = counter_mode_lanes(int(params["count"]), lanes)
-    elif "mask" in params and params.get("is_set_mask", True):
-        words = mask_arg_words("explain", params["mask"], itemsize, lowering_counts_raw=False, counter=False)
-        active = normal_mode_lanes(words, lanes, repeats)
-    else:
-        return None
-    return np.ones((active.repeats, lanes), bool) if active.mask is None else np.array(active.mask)
-
-
-def _strides(params: dict, name: str) -> tuple[int, int]:
-    """``(block stride, repeat stride)`` of operand ``name`` in DataBlocks (1, 8 when the form has none)."""
-    repeat_params = params.get("repeat_params")
-    if isinstance(repeat_params, dict):
-        short = "src" if name.startswith("src") and "src_blk_stride" in repeat_params else name  # UnaryRepeatParams
-        if f"{short}_blk_stride" in repeat_params:
-            return int(repeat_params[f"{short}_blk_stride"]), int(repeat_params[f"{short}_rep_stride"])
-    if f"{name}_block_stride" in params:
-        return int(params[f"{name}_block_stride"]), int(params[f"{name}_repeat_stride"])
-    return 1, 8
-
-
-def _lane_operand(name: str, role: str, tensor: Tensor, params: dict, active: np.ndarray) -> OperandLanes:
-    from ..ascend.addressing import elems_per_block, lane_offsets
-
-    blk, rep = _strides(params, name)
-    offsets = lane_offsets(active.shape[0], tensor.itemsize, blk, rep)
-    return OperandLanes(name, role, "lane", tensor.itemsize, tensor.addr + offsets, active,
-                        elems_per_block(tensor.itemsize), note=f"block stride {blk}, repeat stride {rep}")
-
-
-def _repeats(params: dict, itemsize: int) -> int:
-    from ..ascend.addressing import lanes_per_repeat
-
-    if "count" in params:
-        return -(-int(params["count"]) // lanes_per_repeat(itemsize))
-    return int(params.get("repeat_times", params.get("repeat", 1)))
-
-
-def _elementwise(record: AccessRecord, chip: str | None) -> Built | None:
-    params = record.params
-    dst = tensor_of(params.get("dst"))
-    if dst is None:
-        return None
-    active = _mask_lanes(params, dst.itemsize, _repeats(params, dst.itemsize))
-    if active is None:
-        return None
-    operands = [_lane_operand("dst", "write", dst, params, active)]
-    for name in ELEMENTWISE[record.instruction]:
-        source = tensor_of(params.get(name))
-        if source is None:
-            return None
-        operands.append(_lane_operand(name, "read", source, params, active))
-    return operands, [], (), ()
-
-
 # ------------------------------------------------------------------ rules from the instruction's own plan
-
-
 def _active_grid(lanes) -> np.ndarray:
     """``(repeats, E)`` active lanes of a plan's :class:`~npusim.ascend.addressing.ActiveLanes`."""
     return np.ones((lanes.repeats, lanes.lanes), bool) if lanes.mask is None else np.array(lanes.mask)
+
+
+@dataclass(frozen=True)
+class _LaneGeometry:
+    """What an element-wise plan says of its operands (in footprint order: dst, then the sources).
+
+    Attributes:
+        lanes: the call's ActiveLanes.
+        strides: each operand's ``(block stride, repeat stride)`` in DataBlocks.
+        reads_dst: dst is also an input (the multiply-adds).
+        placed: per operand, every lane's offset from its tensor, ``(repeats, E)``, where the plan does not place
+            lanes by the one formula (``None``: :func:`~npusim.ascend.addressing.lane_offsets`).
+        per_block: per operand, lanes a DataBlock, where not ``32 / size``.
+        table_entries: the 8-byte entries of a parameter table the call reads at an address a register holds
+            (the vdeq table of int16 -> b8 with is_vec_deq, at DEQSCALE's address), 0 for none.
+    """
+
+    lanes: object
+    strides: tuple
+    reads_dst: bool = False
+    placed: tuple | None = None
+    per_block: tuple | None = None
+    table_entries: int = 0
+
+
+def _lane_geometry(plan) -> _LaneGeometry | None:
+    """The geometry of an element-wise plan (:class:`~npusim.ascend.ops.elementwise.VectorPlan`,
+    :class:`~npusim.ascend.ops.cast.CastPlan`, the int16 -> b8 :class:`~npusim.ascend.ops.dequant.B8Plan`), or
+    None for a plan of another shape."""
+    from ..ascend.addressing import ActiveLanes
+    from ..ascend.ops.cast import CastPlan
+    from ..ascend.ops.dequant import VDEQ_ENTRIES, B8Plan, _b8_footprints
+    from ..ascend.ops.elementwise import VectorPlan
+
+    if isinstance(plan, VectorPlan):
+        return _LaneGeometry(plan.lanes, plan.strides, plan.op.reads_dst)
+    if isinstance(plan, CastPlan):
+        return _LaneGeometry(plan.geometry.lanes, plan.geometry.strides)
+    if isinstance(plan, B8Plan):  # a lane's dst byte at its int16 lane's place in a half block (CastDequant.md)
+        geometry = plan.geometry
+        lanes = geometry.lanes
+        every = ActiveLanes(lanes.repeats, lanes.lanes, None, lanes.repeats * lanes.lanes)
+        placed, _ = _b8_footprints(every, geometry.strides, geometry.upper_half)  # the plan's own placement
+        return _LaneGeometry(lanes, geometry.strides, placed=tuple(fp.addrs.reshape(lanes.repeats, lanes.lanes)
+                                                                   for fp in placed), per_block=(16, 16),
+                             table_entries=0 if geometry.table_addr is None else VDEQ_ENTRIES)
+    return None
+
+
+def _lane_plan(record: AccessRecord, chip: str | None) -> Built | None:
+    """The element-wise instructions (docs/semantics.md §1.1-1.4), from their own plan (:func:`_lane_geometry`):
+    each operand with the plan's lanes (a conversion's narrower operand the wider one's count, the first lanes; a
+    packed int4b_t operand its bytes), its element size and its strides, placed by the one address formula (the
+    plan's footprints are made by it, :func:`~npusim.ascend.footprint.strided_footprint`) or, for int16 -> b8,
+    by the plan's own placement; a tensor element used as the scalar (the 950's flexible scalar) read once;
+    AddDeqRelu's A2/A3 intermediates and scratch (:func:`_staged`).  A plan of another shape gives None."""
+    from ..ascend.addressing import elems_per_block, lane_offsets, lanes_per_repeat
+    from ..ascend.ops.flexible_scalar import ElementScalarBinding
+    from ..ascend.ops.packed_lanes import operand_lanes
+    from ..ascend.tensor import LocalTensor
+    from ..dtypes import PackedDType
+
+    planned = replan(record, chip)
+    if planned is None:
+        return None
+    binding, operands, notes = planned.binding, [], []  # (a C API wrapper's plan is its instruction's, by delegation)
+    scalar_element = None
+    if isinstance(binding, ElementScalarBinding):
+        size = binding.plan.dtype.itemsize
+        scalar_element = OperandLanes(
+            binding.plan.position.scalar, "read", "lane", size, np.array([[binding.addr]]), np.ones((1, 1), bool),
+            elems_per_block(size), note="its first element is the scalar, read once per call")
+        binding = binding.inner
+    plan = getattr(binding, "plan", None)
+    geometry = _lane_geometry(plan)
+    if geometry is None or not plan.footprints or len(plan.footprints) != len(geometry.strides):
+        return None  # (a NOP: count 0 or repeat_times 0)
+    for index, (fp, (blk, rep)) in enumerate(zip(plan.footprints, geometry.strides, strict=True)):
+        tensor = planned.values.get(fp.name)
+        if not isinstance(tensor, LocalTensor):
+            return None
+        own = operand_lanes(tensor.dtype, geometry.lanes)
+        offsets = (lane_offsets(own.repeats, fp.itemsize, blk, rep)[:, :own.lanes] if geometry.placed is None
+                   else geometry.placed[index])
+        packed = isinstance(tensor.dtype, PackedDType)
+        note = f"block stride {blk}, repeat stride {rep}"
+        if packed:
+            note += f"; {tensor.dtype.per_byte} {tensor.dtype} lanes a byte"
+        elif geometry.placed is not None:
+            note += f"; lane k in DataBlock k // {geometry.per_block[index]}"
+        elif own.lanes < lanes_per_repeat(fp.itemsize):
+            note += f"; {own.lanes} of the {lanes_per_repeat(fp.itemsize)} lanes a repeat of {tensor.dtype} holds " \
+                    "(the first)"
+        roles = ("write", "read") if index == 0 and geometry.reads_dst else ("write",) if index == 0 else ("read",)
+        per_block = elems_per_block(fp.itemsize) if geometry.per_block is None else geometry.per_block[index]
+        operands += [OperandLanes(fp.name, role, "byte" if packed else "lane", fp.itemsize, tensor.addr + offsets,
+                                  _active_grid(own), per_block, note=note if role == "write" or index else
+                                  "its lanes are read too, before they are written (an input of the multiply-add)")
+                     for role in roles]
+    if scalar_element is not None:
+        operands.append(scalar_element)
+    if geometry.table_entries:
+        operands.append(_register_table(record, operands, geometry.table_entries))
+    staged, scratch = _staged(binding, geometry.lanes.repeats)
+    _shown_lanes(planned, operands, notes)
+    return operands + staged, notes, (), scratch
+
+
+def _staged(binding, repeats: int) -> tuple[list[OperandLanes], tuple[ByteRange, ...]]:
+    """What AddDeqRelu's A2/A3 lowering leaves besides dst (docs/semantics.md §5.22, :mod:`~npusim.ascend.ops.
+    add_deq_relu`): the float32 sums staged in src0 and the half results in src1, one per active lane of each
+    repeat, and the API scratch the passes write; nothing for any other binding."""
+    from ..ascend.ops.add_deq_relu import StagedBinding
+
+    if not isinstance(binding, StagedBinding):
+        return [], ()
+    units = [_per_repeat_bytes(fp.name, "write", fp, repeats, f"one {kind} per active lane, staged by the API "
+                               "(written over the source's bytes)", unit="entry")
+             for fp, kind in ((binding.products, "float32 product"), (binding.halves, "half result"))]
+    return units, merge_ranges(ranges_of_addresses("UB", binding.scratch))
+
+
+def _register_table(record: AccessRecord, operands: list[OperandLanes], entries: int) -> OperandLanes:
+    """The vdeq table DEQSCALE points to (docs/semantics.md §5.21): its address is a register's, not in the record,
+    so it is the record's one read the lane operands leave, if that is the table's size (else not shown: the
+    anatomy then does not reproduce the record and is shown whole)."""
+    left = subtract_ranges(merge_ranges(record.reads),
+                           merge_ranges(r for o in operands if o.role == "read" for r in o.repeat_ranges()))
+    found = len(left) == 1 and left[0].stop - left[0].start == 8 * entries
+    addresses = (left[0].start if found else 0) + 8 * np.arange(entries)[None, :]
+    return OperandLanes("vdeq table", "read", "entry", 8, addresses, np.full(addresses.shape, found),
+                        4, note=f"the {entries} parameter sets at DEQSCALE's address (the record's read the lanes "
+                                "leave); lane k uses entry k % 16")
+
+
+def _reduction(record: AccessRecord, chip: str | None) -> Built | None:
+    """WholeReduce*, BlockReduce*, PairReduceSum, RepeatReduceSum and their C API forms (ReduceRepeat.md,
+    ReduceDataBlock.md, ReducePairElem.md), from :class:`~npusim.ascend.ops.reduce.ReducePlan`: src per lane at its
+    strides; dst per result slot of each repeat (``r * unit + g * pitch``, the plan's layout), the slots the
+    plan writes active (a group with no active lane is left unchanged where the product does so)."""
+    from ..ascend.addressing import elems_per_block, lane_offsets
+    from ..ascend.ops.reduce import ReducePlan
+
+    planned = replan(record, chip)
+    plan = None if planned is None else planned.binding.plan
+    if not isinstance(plan, ReducePlan) or plan.lanes is None:
+        return None
+    lanes, layout, (blk, rep) = plan.lanes, plan.layout, plan.src_strides
+    src, dst = planned.values["src"], planned.values["dst"]
+    size = plan.src_dtype.itemsize
+    operands = [OperandLanes("src", "read", "lane", size, src.addr + lane_offsets(lanes.repeats, size, blk, rep),
+                             _active_grid(lanes), elems_per_block(size),
+                             note=f"block stride {blk}, repeat stride {rep}")]
+    notes = ["MAX_MIN_CNT: the extremum over every repeat and its first index (docs/semantics.md §5.18)"] \
+        if plan.max_min_cnt is not None else []
+    _shown_lanes(planned, operands, notes)
+    written = np.array(plan.written)
+    if planned.mask_from_register and not plan.fills_empty:  # a group with none of the lanes shown is not written
+        written &= operands[0].active.reshape(lanes.repeats, layout.groups, layout.width).any(axis=2)
+    operands.append(OperandLanes(
+        "dst", "write", "entry", layout.result_bytes, dst.addr + np.arange(lanes.repeats)[:, None] * layout.unit
+        + np.arange(layout.groups)[None, :] * layout.pitch, written, 1,
+        note=f"result g of repeat r at dst + r * {layout.unit} + g * {layout.pitch} bytes, one per {layout.width} "
+             f"source lanes ({', '.join(kind for kind, _ in layout.slots)})"))
+    return operands, notes, (), ()
 
 
 def _planned_lanes(name: str, role: str, tensor, lanes, blk: int, rep: int) -> OperandLanes:
@@ -262,15 +340,17 @@ def _planned_lanes(name: str, role: str, tensor, lanes, blk: int, rep: int) -> O
                         elems_per_block(itemsize), note=f"block stride {blk}, repeat stride {rep}")
 
 
-def _per_repeat_bytes(name: str, role: str, footprint, repeats: int, note: str) -> OperandLanes:
-    """A plan's byte footprint (each access one byte, with its repeat) as units per repeat."""
+def _per_repeat_bytes(name: str, role: str, footprint, repeats: int, note: str, unit: str = "byte") -> OperandLanes:
+    """A plan's footprint (each access one unit of its itemsize, with its repeat) as units per repeat, in address
+    order (``unit``: ``"byte"`` for the bytes of a bit mask, ``"entry"`` for staged values); a shorter repeat's
+    row is padded with inactive units at address -1 (no byte: not drawn)."""
     rows = [np.unique(footprint.addrs[footprint.repeats == r]) for r in range(repeats)]
     width = max((row.size for row in rows), default=0)
-    addresses = np.zeros((repeats, width), np.int64)
+    addresses = np.full((repeats, width), -1, np.int64)
     active = np.zeros((repeats, width), bool)
     for r, row in enumerate(rows):
         addresses[r, :row.size], active[r, :row.size] = row, True
-    return OperandLanes(name, role, "byte", 1, addresses, active, 4, note=note)
+    return OperandLanes(name, role, unit, footprint.itemsize, addresses, active, 4, note=note)
 
 
 def _span_ranges(*spans) -> tuple[ByteRange, ...]:
@@ -473,17 +553,22 @@ def _inside(operand: OperandLanes, ranges) -> np.ndarray:
     return inside
 
 #: the rule of each family the registry lists (element-wise instructions by name, as their family holds more)
-_FAMILY_RULES = {"select": _select, "compare": _compare}
-_INSTRUCTION_RULES = {"trans_data_to_5hd": _layout}  # of the layout family, Transpose has no rule yet
+#: the families whose instructions work lane by lane on strided operands (their own plan says whether a call does,
+#: :func:`_lane_plan`: Duplicate does, CreateVecIndex and Brcb do not)
+ELEMENTWISE_FAMILIES = frozenset({"arith", "logic", "compound", "cast", "fill"})
+#: the rule of each family the registry lists
+_FAMILY_RULES = {"select": _select, "compare": _compare, "reduce": _reduction,
+                 **dict.fromkeys(ELEMENTWISE_FAMILIES, _lane_plan)}
+#: ... and of single instructions of other families (with their C API aliases): of the layout family Transpose has
+#: no rule yet; of data movement, Copy is element-wise
+_INSTRUCTION_RULES = {"trans_data_to_5hd": _layout, "copy": _lane_plan}
 
 
 def rule_for(record: AccessRecord):
-    """The rule that splits this record per repeat, or None (then it is shown whole)."""
+    """The rule that may split this record per repeat (by its registry entry's family, or its own instruction's
+    or its C API alias's), or None (then it is shown whole)."""
     if record.vendor != "ascend":
         return None
-    if record.instruction in ELEMENTWISE:  # (the 950's flexible-scalar forms of adds/muls, and its complex32 /
-        # complex64 / hifloat8_t rows, whose types _ITEMSIZE lacks: no rule yet, shown whole)
-        return _elementwise if all(name in record.params for name in ELEMENTWISE[record.instruction]) else None
     from .. import ascend  # noqa: F401  (its import registers the Ascend instructions: a trace file may come first)
     from ..engine.registry import instructions
 
@@ -531,24 +616,32 @@ def anatomy(record: AccessRecord, chip: str | None = None) -> Anatomy:
     ``chip``: the chip the call ran on (a trace's core names it; default: the default chip), whose
     plan step the select, compare and TransDataTo5HD rules run again (:mod:`.replan`).
     """
-    rule = rule_for(record)
     notes = [f"registers read: {', '.join(record.registers_read) or '-'}; "
              f"written: {', '.join(record.registers_written) or '-'}"]
-    built = None
-    if rule is not None:
-        try:
-            built = rule(record, chip)
-        except (KeyError, TypeError, ValueError):  # parameters this rule cannot read: show the record whole
-            built = None
-    if built is not None:
-        operands, extra, side_reads, side_writes = built
-        reads = merge_ranges([*(r for o in operands if o.role == "read" for r in o.repeat_ranges()), *side_reads])
-        writes = merge_ranges([*(r for o in operands if o.role == "write" for r in o.repeat_ranges()), *side_writes])
-        if reads == merge_ranges(record.reads) and writes == merge_ranges(record.writes):
-            repeats = operands[0].repeats
-            lanes = operands[0].addresses.shape[1] if operands[0].unit == "lane" else 0
-            return Anatomy(record, repeats, lanes, tuple(operands), side_reads, side_writes, tuple(notes + extra),
-                           chip=chip)
-        notes.append("the parameters' lanes do not reproduce the record (a mode the record does not show): "
-                     "ranges shown whole")
+    try:
+        split = _split(record, chip, notes)
+    except Exception:  # noqa: BLE001  (parameters a rule cannot read, of any kind: a view never raises, the record
+        split = None  # is shown whole)
+    if split is not None:
+        return split
+    return Anatomy(record, 1, 0, _whole(record), notes=tuple(notes), decomposed=False, chip=chip)
+
+
+def _split(record: AccessRecord, chip: str | None, notes: list[str]) -> Anatomy | None:
+    """The record split by its rule, if the rule's bytes are exactly the record's (else a note says why not)."""
+    rule = rule_for(record)
+    built = None if rule is None else rule(record, chip)
+    if built is None:
+        return None
+    operands, extra, side_reads, side_writes = built
+    reads = merge_ranges([*(r for o in operands if o.role == "read" for r in o.repeat_ranges()), *side_reads])
+    writes = merge_ranges([*(r for o in operands if o.role == "write" for r in o.repeat_ranges()), *side_writes])
+    if reads == merge_ranges(record.reads) and writes == merge_ranges(record.writes):
+        repeats = max(o.repeats for o in operands)
+        lanes = operands[0].addresses.shape[1] if operands[0].unit == "lane" else 0
+        return Anatomy(record, repeats, lanes, tuple(operands), side_reads, side_writes, tuple(notes + extra),
+                       chip=chip)
+    notes.append("the parameters' lanes do not reproduce the record (a mode the record does not show): "
+                 "ranges shown whole")
+    return None
     return Anatomy(record, 1, 0, _whole(record), notes=tuple(notes), decomposed=False, chip=chip)

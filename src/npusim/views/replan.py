@@ -12,7 +12,10 @@ record's chip.  Nothing is run and nothing of the user's core is touched.
 
 The scratch core's registers are the reset values with every lane of the vector mask
 set; a form that takes its lanes from the register therefore plans every lane, and the
-anatomy keeps those the record shows (:func:`.anatomy.anatomy` says so in its notes).
+anatomy keeps those the record shows (:func:`.anatomy.anatomy` says so in its notes).  A
+call that reads DEQSCALE is planned after a stand-in SetDeqScale of each prototype in turn
+(:data:`_DEQSCALE_STAND_INS`).  A record that leaves out parameters with defaults (written
+by hand, or by an older npusim) is read with those defaults.
 A call whose parameters cannot be read back (a record of an older trace, an address
 list held in a UB tensor whose content the record does not hold) gets ``None``; a call whose
 addresses are read from UB per call (TransDataTo5HD's address tensors) is planned, not bound.
@@ -21,6 +24,7 @@ addresses are read from UB per call (TransDataTo5HD's address tensors) is planne
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from dataclasses import dataclass, fields
 from typing import Any
@@ -65,6 +69,21 @@ def _scratch_core(core_type, chip, **options):
         yield core
 
 
+@functools.cache
+def _parameter_classes() -> tuple[type, ...]:
+    """Every parameter class of :mod:`npusim.ascend.types` (Copy's CopyRepeatParams, Brcb's BrcbRepeatParams ...):
+    a record's parameter object the golden case vocabulary names no class for is the one with its fields."""
+    from ..ascend import types
+    from ..ascend.types import KeyedFields
+
+    return tuple(cls for cls in vars(types).values()
+                 if isinstance(cls, type) and issubclass(cls, KeyedFields) and cls is not KeyedFields)
+
+
+#: parameters that are enums besides the golden case vocabulary's: Cast's round mode, the reductions' order
+_MORE_ENUMS = {"round_mode": "RoundMode", "order": "ReduceOrder"}
+
+
 def _value(name: str, value, core):
     from .. import ascend as asc
     from ..dtypes import by_name
@@ -77,11 +96,16 @@ def _value(name: str, value, core):
             return asc.LocalTensor(by_name(dtype), asc.TPosition[position], int(addr, 16), int(size), core=core)
         if name in ENUMS:
             return ENUMS[name][value]
+        if name in _MORE_ENUMS:  # by name, as the golden case vocabulary has no key for them
+            return getattr(asc, _MORE_ENUMS[name])[value]
+        if value.endswith(("j", "j)")):  # a complex scalar, recorded by its repr (complex32 / complex64 lanes)
+            with contextlib.suppress(ValueError):
+                return complex(value)
         return value
     if isinstance(value, dict):
         if name == "dtype" and "name" in value:
             return by_name(value["name"])
-        for cls in PARAM_CLASSES.get(name, ()):
+        for cls in (*PARAM_CLASSES.get(name, ()), *_parameter_classes()):
             if value.keys() == {f.name for f in fields(cls)}:
                 return cls(**value)
         raise ValueError(f"{name}: no parameter class has the fields {sorted(value)}")
@@ -90,30 +114,66 @@ def _value(name: str, value, core):
     return value
 
 
+#: SetDeqScale's three prototypes (docs/semantics.md §5.21), a value of each (the word in both sign modes): a call
+#: that reads DEQSCALE checks that the prototype its form needs was the last (CastDequant.md 约束说明); which value
+#: it held is not in the record, and no lane's address depends on it, so the call is planned after each in turn
+#: until one fits
+_DEQSCALE_STAND_INS = (
+    lambda asc: asc.set_deq_scale(1.0),
+    lambda asc: asc.set_deq_scale(1.0, 0, False),  # (a uint8 dst)
+    lambda asc: asc.set_deq_scale(1.0, 0, True),  # (an int8 dst)
+    lambda asc: asc.set_deq_scale(asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 0, 16),
+                                  asc.VdeqInfo([1.0] * 16, [0] * 16, [False] * 16)),
+)
+
+
+def _form_of(entry, params: dict):
+    """``(form, defaults)``: the call form whose parameters the record names, in order; else one that has them all
+    and defaults for the rest (a record written by hand, or by an older npusim, may leave those out), with those
+    defaults; ``(None, {})`` when none fits."""
+    from ..overloads import REQUIRED
+
+    exact = next((f for f in entry.forms if tuple(f.names) == tuple(params)), None)
+    if exact is not None:
+        return exact, {}
+    for form in entry.forms:
+        missing = [p for p in form.params if p.name not in params]
+        if set(params) <= set(form.names) and all(p.default is not REQUIRED for p in missing):
+            return form, {p.name: p.default for p in missing}
+    return None, {}
+
+
 def replan(record: AccessRecord, chip: str | None = None) -> Replanned | None:
     """The record's call planned and bound again on a scratch core of ``chip`` (module docstring), or None."""
     from .. import ascend as asc
     from ..ascend.ops.transpose import PerCallPlan
     from ..engine.registry import instructions
-    from ..errors import ConstraintError
 
     entry = next((e for e in instructions("ascend") if e.name == record.instruction), None)
     if entry is None:
         return None
-    form = next((f for f in entry.forms if tuple(f.names) == tuple(record.params)), None)
+    form, defaults = _form_of(entry, record.params)
     if form is None:
         return None
     with _scratch_core(asc.Core, chip) as core:
         core.set_mask_words(FULL_WORD, FULL_WORD, FULL_WORD, FULL_WORD)
-        try:
-            values = {name: _value(name, record.params[name], core) for name in form.names}
-            plan = entry.compile(core, form.name, values)
-            # a per-call plan reads its lists from UB, whose content the record does not hold: no binding
-            binding = None if isinstance(plan, PerCallPlan) else plan.bind(core, [values[n] for n in plan.operands])
-        except (ConstraintError, KeyError, TypeError, ValueError):
+        for stand_in in (None, *(_DEQSCALE_STAND_INS if "DEQSCALE" in record.registers_read else ())):
+            try:
+                if stand_in is not None:
+                    stand_in(asc)
+                values = {name: _value(name, record.params[name], core) if name in record.params else defaults[name]
+                          for name in form.names}
+                plan = entry.compile(core, form.name, values)
+                # a per-call plan reads its lists from UB, whose content the record does not hold: no binding
+                binding = None if isinstance(plan, PerCallPlan) else plan.bind(core, [values[n] for n in plan.operands])
+                break
+            except Exception:  # noqa: BLE001, S112  (values read back from JSON can fail in any way: no plan)
+                continue
+        else:
             return None
-    from_register = (binding is not None and "MASK" in binding.registers_read and "mask" not in values
-                     and "count" not in values)
+    # with is_set_mask=False the mask argument is not written to the register: the call runs under what it holds
+    from_register = (binding is not None and "MASK" in binding.registers_read and "count" not in values
+                     and ("mask" not in values or values.get("is_set_mask") is False))
     return Replanned(record, entry, form.name, values, plan, binding, from_register)
 
 

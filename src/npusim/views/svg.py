@@ -106,6 +106,9 @@ def _draw_operand(group, operand: OperandLanes, colour: str, columns, cell: floa
                             else operand.unit_bytes):
                 hi = min(start + operand.unit_bytes, (lo // BLOCK + 1) * BLOCK)
                 key = (operand.space, operand.buffer or "", lo // BLOCK)
+                if key not in columns:  # an inactive unit in no block the call touches (a masked-off int4b_t byte, a
+                    # shorter row's padding at address -1): not drawn
+                    continue
                 x = LEFT + columns[key] * cell + (lo % BLOCK) * cell / BLOCK
                 w = max(0.5, (hi - lo) * cell / BLOCK)
                 attrs = {"x": f"{x:.2f}", "y": str(y), "width": f"{w:.2f}", "height": str(ROW - 4)}

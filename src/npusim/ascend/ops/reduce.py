@@ -361,7 +361,8 @@ def _compile(op: ReduceOp, core: Core, form: str, bound: dict) -> ReducePlan:
         spr = max_min_cnt_write(core, op.operation, src.dtype, lanes, contiguous=contiguous, counter=counter,
                                 exact_index=True)
     plan = ReducePlan(op, dst.dtype, src.dtype, lanes, layout, written, src_fp, _dst_footprint(layout, written),
-                      words_after, registers, core.chip.name in WRITES_EMPTY_GROUPS, spr)
+                      words_after, registers, core.chip.name in WRITES_EMPTY_GROUPS, spr,
+                      src_strides=(strides["src_blk_stride"], strides["src_rep_stride"]))
     plan.placed([dst, src])
     return plan
 
@@ -429,6 +430,8 @@ class ReducePlan:
         registers: the registers a call reads.
         fills_empty: a group with no active lane is written with a default (310B, 950).
         max_min_cnt: how the call writes MAX_MIN_CNT (WholeReduceMax/Min where the product has it), or None.
+        src_strides: src's ``(block stride, repeat stride)``, as ``src_fp`` places its lanes (the views draw the
+            masked-off lanes there too).
     """
 
     op: ReduceOp
@@ -444,6 +447,7 @@ class ReducePlan:
     fills_empty: bool
     max_min_cnt: MaxMinCntWrite | None = None
     operands: tuple[str, ...] = ("dst", "src")
+    src_strides: tuple[int, int] = (1, 8)
 
     def bind(self, core: Core, tensors: list[LocalTensor]) -> ReduceBinding:
         """The per-placement checks, in the plan step's order: usable tensors, bounds, overlap."""
