@@ -88,7 +88,8 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
                        "move_c_api", "move_c_api_gm", "va_registers", "arith_c_api", "bilinear", "rearrange", "sort",
-                       "merge_sort", "proposal", "dequant", "add_deq_relu", "sort_config")
+                       "merge_sort", "proposal", "dequant", "add_deq_relu", "sort_config",
+                       "scalar_compute", "scalar_cast")
 
 
 def instructions() -> list[_registry.Instruction]:

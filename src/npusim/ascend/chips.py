@@ -280,6 +280,11 @@ class AscendChip:
             other products the documents do not say, and npusim rejects it.
         dequant: SetDeqScale / CastDequant support (:class:`DequantSupport`), ``None`` where SetDeqScale.md
             says 不支持 (310B, the 310P Vector Core, the 910, Kirin).
+        scalar_compute: the scalar-unit computations (标量计算, docs/semantics.md §5.35) the product has, by page
+            group: ``"bits"`` (GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit, GetSFFValue and
+            Cast（float转half-int32_t）), ``"bfloat16"`` (Cast（float转bfloat16_t）, Cast（多类型转float）), ``"regbase"`` (CeilDivision, Nop),
+            ``"c_api"`` (asc_clz ... asc_clear_nthbit), ``"c_api_float2int32"`` (asc_float2int32_*); each
+            page's 产品支持情况.
         source: where this row's numbers come from.
     """
 
@@ -316,6 +321,7 @@ class AscendChip:
     loop_mode_api: bool = False
     data_copy_zero_nop: bool = False
     dequant: DequantSupport | None = None
+    scalar_compute: frozenset[str] = frozenset()
     source: str = ""
 
 
@@ -412,6 +418,7 @@ _A2 = AscendChip(
     pad_value_api=True,
     data_copy_zero_nop=True,
     dequant=_NATIVE_DEQUANT,
+    scalar_compute=frozenset({"bits", "bfloat16", "c_api"}),
     source=semantics("1.7", "2.4", "3.4", "4.4"),
 )
 
@@ -443,6 +450,7 @@ _KIRIN_X90 = AscendChip(
     vector_lowering="vf",
     vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT,
                                  scalar=_INT16_HALF_INT32_FLOAT, duplicate=frozenset({"float16"})),
+    scalar_compute=frozenset({"bits"}),
     source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
 )
 
@@ -504,6 +512,7 @@ _ROWS = (
         copy_pad_fills_first=True,
         data_copy_zero_nop=True,
         dequant=_950_DEQUANT,
+        scalar_compute=frozenset({"bits", "bfloat16", "regbase", "c_api", "c_api_float2int32"}),
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
     ),
     replace(
@@ -576,6 +585,7 @@ _ROWS = (
         nz_copy_unmodelled={"nd2nz:*": "(dav_m200 DataCopyGM2UBSingleImpl) takes srcDValue in DataBlocks, the "
                                        "page in elements"},
         dequant=replace(_NATIVE_DEQUANT, cast_dequant_pairs=_DEQ_B8, add_deq_relu="native"),
+        scalar_compute=frozenset({"bits"}),
         source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(
