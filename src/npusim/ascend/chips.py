@@ -281,10 +281,10 @@ class AscendChip:
         dequant: SetDeqScale / CastDequant support (:class:`DequantSupport`), ``None`` where SetDeqScale.md
             says 不支持 (310B, the 310P Vector Core, the 910, Kirin).
         scalar_compute: the scalar-unit computations (标量计算, docs/semantics.md §5.35) the product has, by page
-            group: ``"bits"`` (GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit, GetSFFValue and
-            Cast（float转half-int32_t）), ``"bfloat16"`` (Cast（float转bfloat16_t）, Cast（多类型转float）), ``"regbase"`` (CeilDivision, Nop),
-            ``"c_api"`` (asc_clz ... asc_clear_nthbit), ``"c_api_float2int32"`` (asc_float2int32_*); each
-            page's 产品支持情况.
+            group (each page's 产品支持情况): ``"bits"`` (GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit,
+            GetSFFValue, Cast（float转half-int32_t）), ``"bfloat16"`` (Cast（float转bfloat16_t）,
+            Cast（多类型转float）),
+            ``"regbase"`` (CeilDivision, Nop), ``"c_api"`` (asc_clz ... asc_clear_nthbit).
         source: where this row's numbers come from.
     """
 
@@ -512,7 +512,7 @@ _ROWS = (
         copy_pad_fills_first=True,
         data_copy_zero_nop=True,
         dequant=_950_DEQUANT,
-        scalar_compute=frozenset({"bits", "bfloat16", "regbase", "c_api", "c_api_float2int32"}),
+        scalar_compute=frozenset({"bits", "bfloat16", "regbase", "c_api"}),
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
     ),
     replace(

@@ -117,7 +117,7 @@ def _require_product(core: Core, instruction: str, group: str, what: str) -> Non
 
 def _count_value(instruction: str, value) -> int:
     return require_int(instruction, "count_value", value, 0, 1,
-                       f"{page_of(instruction)} 模板参数说明; {RULES}", rule="the bit value to look for is 0 or 1")
+                       f"{page_of(instruction)} 参数说明; {RULES}", rule="the bit value to look for is 0 or 1")
 
 
 def _anything(_value) -> bool:
@@ -255,8 +255,7 @@ def ceil_division_operands(num1, num2) -> tuple[int, int]:
     if num1 + num2 - 1 > _INT32_MAX:
         raise ParameterRangeError("ceil_division", "num1 + num2 - 1", num1 + num2 - 1,
                                   "the int32 sum CeilDivision computes overflows",
-                                  f"num1 + num2 - 1 <= {_INT32_MAX}", f"{source}; impl/basic_api/utils/"
-                                                                        "kernel_utils_ceil_oom_que.h")
+                                  f"num1 + num2 - 1 <= {_INT32_MAX}", source)
     return num1, num2
 
 
