@@ -39,11 +39,9 @@ def count_bits_same_as_sign(value: int) -> int:
     """CountBitsCntSameAsSignBit: bits after the sign bit equal to it, counted from the top; -1 for 0 and -1."""
     bits = bits_of(value)
     sign = bits[0]
-    same = 0
-    for bit in bits[1:]:
+    for same, bit in enumerate(bits[1:]):
         if bit != sign:
             return same
-        same += 1
     return -1  # every bit is the sign: 0 or -1
 
 

@@ -35,7 +35,7 @@ from ..scalars import scalar_bits
 from ..types import RoundMode
 from .cast import MODE_NAMES, require_round_mode
 from .conversion import convert
-from .scalar_compute import RULES, _anything, _require_product
+from .scalar_compute import RULES, anything, require_product
 
 __all__ = ["SCALAR_CAST_MODES", "to_bfloat16_bits"]
 
@@ -72,7 +72,7 @@ class ScalarCast(SelfBinding):
 
 def _compile_scalar_cast(core: Core, form: str, bound: dict) -> ScalarCast:
     name = "scalar_cast"
-    _require_product(core, name, "bits", "Cast（float转half/int32_t）")
+    require_product(core, name, "bits", "Cast（float转half/int32_t）", pages.SCALAR_CAST_HALF_INT32)
     _float_in(name, "value_in", bound["value_in"])
     dtype = bound["dtype"]
     if not isinstance(dtype, DType):
@@ -91,7 +91,7 @@ def _compile_scalar_cast(core: Core, form: str, bound: dict) -> ScalarCast:
 
 scalar_cast = register(Instruction(
     "scalar_cast", "ascend", "scalar", "S",
-    (Form("", (Param("value_in", _anything), Param("dtype", _anything), Param("round_mode", _anything))),),
+    (Form("", (Param("value_in", anything), Param("dtype", anything), Param("round_mode", anything))),),
     _compile_scalar_cast, f"{pages.SCALAR_CAST_HALF_INT32} 函数原型, 约束说明; {RULES}",
     support=lambda chip: "bits" in chip.scalar_compute or None, per_call=frozenset({"value_in"}),
     exactness=IEEE_RNE,
@@ -120,13 +120,13 @@ class ToBfloat16(SelfBinding):
 
 
 def _compile_to_bfloat16(core: Core, form: str, bound: dict) -> ToBfloat16:
-    _require_product(core, "to_bfloat16", "bfloat16", "Cast（float转bfloat16_t）")
+    require_product(core, "to_bfloat16", "bfloat16", "Cast（float转bfloat16_t）", pages.SCALAR_CAST_BF16)
     _float_in("to_bfloat16", "f_val", bound["f_val"])
     return ToBfloat16()
 
 
 to_bfloat16 = register(Instruction(
-    "to_bfloat16", "ascend", "scalar", "S", (Form("", (Param("f_val", _anything),)),), _compile_to_bfloat16,
+    "to_bfloat16", "ascend", "scalar", "S", (Form("", (Param("f_val", anything),)),), _compile_to_bfloat16,
     f"{pages.SCALAR_CAST_BF16} 约束说明; impl/basic_api/kernel_scalar_convert.h; {RULES}",
     support=lambda chip: "bfloat16" in chip.scalar_compute or None, per_call=frozenset({"f_val"}),
     exactness=IEEE_RNE, summary="A float scalar to bfloat16_t, CAST_RINT; NaN gives 0x7FFF (Cast, ToBfloat16)",
@@ -151,7 +151,7 @@ class ToFloat(SelfBinding):
 
 def _compile_to_float(core: Core, form: str, bound: dict) -> ToFloat:
     name = "to_float"
-    _require_product(core, name, "bfloat16", "Cast（多类型转float）")
+    require_product(core, name, "bfloat16", "Cast（多类型转float）", pages.SCALAR_CAST_FLOAT)
     dtype = bound["dtype"]
     if not isinstance(dtype, DType):
         raise TypeError(f"{name}: dtype must be an element type (asc.bfloat16), got {type(dtype).__name__}")
@@ -164,7 +164,7 @@ def _compile_to_float(core: Core, form: str, bound: dict) -> ToFloat:
 
 
 to_float = register(Instruction(
-    "to_float", "ascend", "scalar", "S", (Form("", (Param("b_val", _anything), Param("dtype", _anything, BFLOAT16))),),
+    "to_float", "ascend", "scalar", "S", (Form("", (Param("b_val", anything), Param("dtype", anything, BFLOAT16))),),
     _compile_to_float, f"{pages.SCALAR_CAST_FLOAT} 函数原型; impl/basic_api/kernel_scalar_convert.h; {RULES}",
     support=lambda chip: "bfloat16" in chip.scalar_compute or None, per_call=frozenset({"b_val"}),
     exactness=BIT_EXACT, summary="A bfloat16_t scalar to float, exact (Cast, ToFloat)",

@@ -31,7 +31,7 @@ from ..chips import unsupported_on
 from ..core import Core
 from .common import record_pipe_barrier
 
-__all__ = ["bit_count", "bits64", "count_leading_zeros", "find_first", "same_as_sign_bits"]
+__all__ = ["bit_count", "bits64", "count_leading_zeros", "find_first", "require_product", "same_as_sign_bits"]
 
 RULES = semantics("5.35")
 _WIDTH = 64
@@ -109,10 +109,11 @@ class ScalarBits(SelfBinding):
                               for name, value in zip(self.operands_named, values, strict=False)))
 
 
-def _require_product(core: Core, instruction: str, group: str, what: str) -> None:
+def require_product(core: Core, instruction: str, group: str, what: str, page: str | None = None) -> None:
+    """Raise unless the product has ``group`` of ``AscendChip.scalar_compute`` (``page``'s 产品支持情况)."""
     if group not in core.chip.scalar_compute:
         raise unsupported_on(core.chip, instruction, what, lambda c: group in c.scalar_compute,
-                             f"{page_of(instruction)} 产品支持情况; {RULES}")
+                             f"{page or page_of(instruction)} 产品支持情况; {RULES}")
 
 
 def _count_value(instruction: str, value) -> int:
@@ -120,12 +121,13 @@ def _count_value(instruction: str, value) -> int:
                        f"{page_of(instruction)} 参数说明; {RULES}", rule="the bit value to look for is 0 or 1")
 
 
-def _anything(_value) -> bool:
+def anything(_value) -> bool:
+    """Every argument binds (the compile step checks it, with a clear error)."""
     return True
 
 
-_VALUE = Param("value_in", _anything)
-_COUNT = Param("count_value", _anything)
+_VALUE = Param("value_in", anything)
+_COUNT = Param("count_value", anything)
 
 
 def _entry(name: str, group: str, params: tuple[Param, ...], compute, summary: str, examples: tuple[str, ...],
@@ -135,7 +137,7 @@ def _entry(name: str, group: str, params: tuple[Param, ...], compute, summary: s
     what = "the asc_* scalar C API" if group.startswith("c_api") else name
 
     def compile_(core: Core, form: str, bound: dict) -> ScalarBits:
-        _require_product(core, name, group, what)
+        require_product(core, name, group, what)
         for label in value_names:
             bits64(name, label, bound[label])
         if count:
@@ -176,13 +178,13 @@ scalar_get_sff_value = _entry(
     count=True)
 
 # The C API (scalar_compute/asc_*.md): the same computations with the bit value fixed by the name.
-_C_VALUE = Param("value", _anything)
+_C_VALUE = Param("value", anything)
 asc_popc = _entry("asc_popc", "c_api", (_C_VALUE,), lambda bits: bit_count(bits, 1),
                   "The 1 bits of a uint64 (bcnt1)", ("asc.asc_popc(33)",), "``asc_popc(value)`` (asc_popc.md).")
 asc_zero_bits_cnt = _entry("asc_zero_bits_cnt", "c_api", (_C_VALUE,), lambda bits: bit_count(bits, 0),
                            "The 0 bits of a uint64 (bcnt0)", ("asc.asc_zero_bits_cnt(33)",),
                            "``asc_zero_bits_cnt(value)`` (asc_zero_bits_cnt.md).")
-asc_clz = _entry("asc_clz", "c_api", (Param("value_in", _anything),), count_leading_zeros,
+asc_clz = _entry("asc_clz", "c_api", (Param("value_in", anything),), count_leading_zeros,
                  "The leading zeros of a uint64", ("asc.asc_clz(0x0fffffffffffffff)",),
                  "``asc_clz(value_in)`` (asc_clz.md).")
 asc_sflbits = _entry("asc_sflbits", "c_api", (_C_VALUE,), same_as_sign_bits,
@@ -218,13 +220,13 @@ def bit_index(instruction: str, idx) -> int:
 
 def _nthbit_entry(name: str, value: int, summary: str, example: str):
     def compile_(core: Core, form: str, bound: dict) -> NthBit:
-        _require_product(core, name, "c_api", "the asc_* scalar C API")
+        require_product(core, name, "c_api", "the asc_* scalar C API")
         bits64(name, "bits", bound["bits"])
         bit_index(name, bound["idx"])
         return NthBit(name, value)
 
     return register(Instruction(
-        name, "ascend", "scalar", "S", (Form("", (Param("bits", _anything), Param("idx", _anything))),), compile_,
+        name, "ascend", "scalar", "S", (Form("", (Param("bits", anything), Param("idx", anything))),), compile_,
         f"{page_of(name)} 功能说明, 返回值说明; {RULES}", support=lambda chip: "c_api" in chip.scalar_compute or None,
         per_call=frozenset({"bits", "idx"}), exactness=BIT_EXACT, summary=summary, examples=(example,),
         fast_context=lambda core: (), doc=f"``{name}(bits, idx)`` ({name}.md): a uint64_t.",
@@ -260,13 +262,13 @@ def ceil_division_operands(num1, num2) -> tuple[int, int]:
 
 
 def _compile_ceil_division(core: Core, form: str, bound: dict) -> CeilDivision:
-    _require_product(core, "ceil_division", "regbase", "CeilDivision")
+    require_product(core, "ceil_division", "regbase", "CeilDivision")
     ceil_division_operands(bound["num1"], bound["num2"])
     return CeilDivision()
 
 
 ceil_division = register(Instruction(
-    "ceil_division", "ascend", "scalar", "S", (Form("", (Param("num1", _anything), Param("num2", _anything))),),
+    "ceil_division", "ascend", "scalar", "S", (Form("", (Param("num1", anything), Param("num2", anything))),),
     _compile_ceil_division, f"{page_of('ceil_division')} 功能说明, 约束说明; {RULES}",
     support=lambda chip: "regbase" in chip.scalar_compute or None, per_call=frozenset({"num1", "num2"}),
     exactness=BIT_EXACT, summary="num1 / num2 rounded up, of two positive int32 (0 for num2 = 0) (CeilDivision)",
@@ -289,13 +291,13 @@ class Nop(SelfBinding):
 
 
 def _compile_nop(core: Core, form: str, bound: dict) -> Nop:
-    _require_product(core, "nop", "regbase", "Nop")
+    require_product(core, "nop", "regbase", "Nop")
     return Nop(require_int("nop", "count", bound["count"], _INT32_MIN, _INT32_MAX,
                            f"{page_of('nop')} 参数说明; {RULES}", rule="the template parameter is an int"))
 
 
 nop = register(Instruction(
-    "nop", "ascend", "scalar", "S", (Form("", (Param("count", _anything, 1),)),), _compile_nop,
+    "nop", "ascend", "scalar", "S", (Form("", (Param("count", anything, 1),)),), _compile_nop,
     f"{page_of('nop')} 功能说明; include/basic_api/kernel_operator_utils_intf.h; {RULES}",
     support=lambda chip: "regbase" in chip.scalar_compute or None, exactness=BIT_EXACT,
     summary="Wait count cycles (Nop<count>): a pipe barrier (PIPE_ALL) for count > 0, nothing otherwise",
