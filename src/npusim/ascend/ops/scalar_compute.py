@@ -40,13 +40,10 @@ _ALL_ONES = _SPAN - 1
 _INT64_MIN = -(1 << 63)
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 
-_BASIC_PAGES = {
-    "scalar_get_count_of_value": f"{pages.SCALAR}/GetBitCount.md",
-    "scalar_count_leading_zero": f"{pages.SCALAR}/CountLeadingZero.md",
-    "count_bits_cnt_same_as_sign_bit": f"{pages.SCALAR}/CountBitsCntSameAsSignBit.md",
-    "scalar_get_sff_value": f"{pages.SCALAR}/GetSFFValue.md",
-    "ceil_division": f"{pages.SCALAR}/CeilDivision.md",
-    "nop": f"{pages.SCALAR}/Nop.md",
+_BASIC_PAGES = {  # under 基础API/标量计算/
+    "scalar_get_count_of_value": "GetBitCount", "scalar_count_leading_zero": "CountLeadingZero",
+    "count_bits_cnt_same_as_sign_bit": "CountBitsCntSameAsSignBit", "scalar_get_sff_value": "GetSFFValue",
+    "ceil_division": "CeilDivision", "nop": "Nop",
 }
 
 
@@ -54,7 +51,7 @@ def page_of(instruction: str) -> str:
     """The page an instruction of this module follows (a C API function: ``asc_<name>.md``)."""
     if instruction.startswith("asc_"):
         return f"{pages.C_API_SCALAR}/{instruction}.md"
-    return _BASIC_PAGES[instruction]
+    return f"{pages.SCALAR}/{_BASIC_PAGES[instruction]}.md"
 
 
 # ------------------------------------------------------------------ what the scalar unit computes
