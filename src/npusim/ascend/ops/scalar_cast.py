@@ -48,6 +48,13 @@ SCALAR_CAST_MODES = {
 _BF16_NAN = 0x7FFF  # kernel_scalar_convert.h Cast(const float&): bf16AbsMax for every NaN
 
 
+def _element_type(instruction: str, dtype, examples: str) -> DType:
+    """``dtype`` if it is one of npusim's element types (not a look-alike)."""
+    if not (isinstance(dtype, DType) and isinstance(dtype.name, str) and DTYPES.get(dtype.name) is dtype):
+        raise TypeError(f"{instruction}: dtype must be an element type ({examples}), got {dtype!r}")
+    return dtype
+
+
 def _float_in(instruction: str, name: str, value) -> np.ndarray:
     """The C float argument's bits (a one-element uint32 array)."""
     return scalar_bits(instruction, name, value, FLOAT32)
@@ -74,9 +81,7 @@ def _compile_scalar_cast(core: Core, form: str, bound: dict) -> ScalarCast:
     name = "scalar_cast"
     require_product(core, name, "bits", "Cast（float转half/int32_t）", pages.SCALAR_CAST_HALF_INT32)
     _float_in(name, "value_in", bound["value_in"])
-    dtype = bound["dtype"]
-    if not isinstance(dtype, DType):
-        raise TypeError(f"{name}: dtype must be an element type (asc.half, asc.int32), got {type(dtype).__name__}")
+    dtype = _element_type(name, bound["dtype"], "asc.half, asc.int32")
     if dtype.name not in SCALAR_CAST_MODES:
         raise UnsupportedError(name, "dtype", dtype.name, "Cast<float, U, roundMode> returns half or int32_t",
                                "float16 (half), int32", f"{pages.SCALAR_CAST_HALF_INT32} 数据类型; {RULES}")
@@ -152,9 +157,7 @@ class ToFloat(SelfBinding):
 def _compile_to_float(core: Core, form: str, bound: dict) -> ToFloat:
     name = "to_float"
     require_product(core, name, "bfloat16", "Cast（多类型转float）", pages.SCALAR_CAST_FLOAT)
-    dtype = bound["dtype"]
-    if not isinstance(dtype, DType):
-        raise TypeError(f"{name}: dtype must be an element type (asc.bfloat16), got {type(dtype).__name__}")
+    dtype = _element_type(name, bound["dtype"], "asc.bfloat16")
     if dtype is not BFLOAT16:
         raise UnsupportedError(name, "dtype", dtype.name, "the modelled source type is bfloat16_t (the 950's "
                                "hifloat8_t, fp8 and fp4 sources are not modelled)", "bfloat16",
