@@ -183,4 +183,69 @@ def test_bad_arguments(core):
                  lambda: asc.to_bfloat16(None), lambda: asc.to_float([1.0]), lambda: asc.to_float(1.0, "bf16")):
         with pytest.raises(TypeError):
             call()
-    assert_rejected(core, UnsupportedError, lambda: asc.to_float(1.0, asc.float16), operand="dtype")
+    assert_rejected(core, UnsupportedError, lambda: asc.to_float(1.0, asc.float16), "数据类型", operand="dtype")
+
+
+# ------------------------------------------------------------------ the 950's other sources of Cast（多类型转float）
+FP32_NAN = 0x7FFFFFFF  # kernel_type_conversion_utils.h FPTranslation: every fp8 / hifloat8_t NaN
+
+
+def float32_bits_of(value, negative: bool) -> int:
+    """The float bits of an exact value (a Fraction, ``"nan"``, ``"±inf"``; ``negative`` for the sign of 0)."""
+    if value == "nan" or (isinstance(value, float) and math.isnan(value)):
+        return FP32_NAN
+    if value in ("+inf", "-inf"):
+        return 0x7F800000 | (0x80000000 if value == "-inf" else 0)
+    if isinstance(value, float) and math.isinf(value):
+        return 0x7F800000 | (0x80000000 if value < 0 else 0)
+    if value == 0:
+        return 0x80000000 if negative else 0
+    return expected_bits(value, "float32")  # exact: every source value is a float
+
+
+@pytest.mark.parametrize("name, asc_name", [("float8_e5m2", "fp8_e5m2_t"), ("float8_e4m3fn", "fp8_e4m3fn_t")])
+def test_to_float_of_every_fp8_code(name, asc_name):
+    import ml_dtypes
+    from .cast_reference import decode
+    with asc.Core("950"):
+        for code in range(256):
+            got = asc.to_float(np.uint8(code).view(getattr(ml_dtypes, name)), getattr(asc, asc_name))
+            assert raw(got) == float32_bits_of(decode(name, code), code >= 0x80), hex(code)
+
+
+def test_to_float_of_every_hifloat8_code():
+    from .hifloat8_reference import VALUES
+    with asc.Core("950"):
+        for code, value in enumerate(VALUES):
+            argument = float("nan") if value == "nan" else float(value) if isinstance(value, str) else value
+            got = asc.to_float(argument, asc.hifloat8)
+            assert raw(got) == float32_bits_of(value, code >= 0x80), hex(code)
+
+
+def test_to_float_of_every_fp4_code():
+    import ml_dtypes
+    from .fp4_reference import is_negative, value_of
+    with asc.Core("950"):
+        for code in range(16):
+            expected = float32_bits_of(value_of(code), is_negative(code))
+            assert raw(asc.to_float(np.uint8(code).view(ml_dtypes.float4_e2m1fn), asc.fp4x2_e2m1_t)) == expected
+            as_number = -0.0 if code == 8 else float(value_of(code))
+            assert raw(asc.to_float(as_number, asc.fp4x2_e2m1_t)) == expected
+
+
+def test_the_950s_sources_are_rejected_on_the_a2_a3():
+    for chip in ("A2", "A3"):
+        with asc.Core(chip) as c:
+            for dtype in (asc.hifloat8, asc.fp8_e5m2_t, asc.fp8_e4m3fn_t, asc.fp4x2_e2m1_t):
+                assert_rejected(c, UnsupportedError, lambda d=dtype: asc.to_float(1.0, d), "产品支持情况",
+                                operand="product")
+
+
+def test_a_value_a_coded_type_does_not_hold_is_rejected():
+    with asc.Core("950") as c:
+        assert_rejected(c, ParameterRangeError, lambda: asc.to_float(0.3, asc.hifloat8), operand="b_val")
+        assert_rejected(c, ParameterRangeError, lambda: asc.to_float(5.0, asc.fp4x2_e2m1_t), "数据类型",
+                        operand="b_val", allowed="±6")
+        assert_rejected(c, ParameterRangeError, lambda: asc.to_float(float("nan"), asc.fp4x2_e2m1_t), operand="b_val")
+        for dtype in (asc.int8, asc.float32, asc.fp8_e8m0_t, asc.complex32):
+            assert_rejected(c, UnsupportedError, lambda d=dtype: asc.to_float(1.0, d), "数据类型", operand="dtype")

@@ -10,7 +10,8 @@
   its sign and payload (impl/basic_api/kernel_scalar_convert.h ``Cast(const float&)``, a software conversion:
   no CTRL[48] saturation, overflow to infinity).
 * ``to_float(b_val, dtype=bfloat16)`` (Cast（多类型转float）.md; ToFloat): bfloat16_t -> float, exact (the bits
-  shifted up 16 places).
+  shifted up 16 places); on the 950 also from hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t and fp4x2_e2m1_t, every value
+  exactly and a NaN 0x7FFFFFFF (kernel_type_conversion_utils.h FPTranslation).
 
 ``value_in`` / ``f_val`` is a C ``float``: a Python number becomes one by rounding to nearest even, as a
 literal does (``float valueIn = 3.14159f``); a numpy float32 is taken as it is.
@@ -22,22 +23,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...dtypes import DTYPES, DType
+from ...dtypes import DTYPES, CodedDType, DType, PackedFloatDType
 from ...engine.plan import SelfBinding
 from ...engine.registry import BIT_EXACT, IEEE_RNE, Instruction, register
-from ...errors import UnsupportedError
+from ...errors import ParameterRangeError, UnsupportedError
+from ...fp4 import decode_table as fp4_values
+from ...fp4 import encode_exact
+from ...hifloat8 import decode_table as hifloat8_values
 from ...overloads import Form, Param
 from ...rounding import float_bits
 from .. import pages
 from ..cast_dtypes import conversion_saturates
 from ..core import Core
-from ..scalars import scalar_bits
+from ..scalars import require_scalar, scalar_bits
 from ..types import RoundMode
 from .cast import MODE_NAMES, require_round_mode
 from .conversion import convert
 from .scalar_compute import RULES, anything, require_product
 
-__all__ = ["SCALAR_CAST_MODES", "to_bfloat16_bits"]
+__all__ = ["SCALAR_CAST_MODES", "SOURCES_950", "float_bits_of", "to_bfloat16_bits"]
 
 FLOAT32, FLOAT16, INT32, BFLOAT16 = (DTYPES[n] for n in ("float32", "float16", "int32", "bfloat16"))
 #: Cast（float转half-int32_t）.md 约束说明: the RoundModes of each target
@@ -141,17 +145,46 @@ to_bfloat16 = register(Instruction(
 ))
 
 
-def _bfloat16_in(value) -> int:
-    """The bfloat16_t argument's bits: an ml_dtypes.bfloat16 as it is (NaN payloads included), a number rounded."""
-    if isinstance(value, np.generic) and value.dtype == BFLOAT16.np_dtype:
-        return int(np.asarray(value).reshape(1).view(np.uint16)[0])
-    return int(scalar_bits("to_float", "b_val", value, BFLOAT16)[0])
+#: Cast（多类型转float）.md 数据类型: the 950's sources besides bfloat16_t (its fp4x2_e1m2_t has no npusim type)
+SOURCES_950 = ("hifloat8", "float8_e5m2", "float8_e4m3fn", "float4_e2m1fn")
+_FP32_NAN = 0x7FFFFFFF  # FPTranslation::FP32_NAN: what a NaN of hifloat8_t, fp8_e5m2_t or fp8_e4m3fn_t gives
+
+
+def _source_code(dtype: DType, value) -> int:
+    """The bits (a code) of the argument of type ``dtype``: an ml_dtypes scalar of the type as it is (NaN
+    payloads included); else a number, rounded to nearest even to bfloat16 or fp8 (scalar_bits), and a value
+    hifloat8_t or fp4 E2M1 holds exactly (a coded type's scalars are its values, docs/semantics.md §5.32, §5.33)."""
+    if isinstance(value, np.generic) and value.dtype.name == dtype.name:
+        return int(np.asarray(value).reshape(1).view(np.uint16 if dtype is BFLOAT16 else np.uint8)[0])
+    if isinstance(dtype, PackedFloatDType):  # fp4x2_e2m1_t: the low 4 bits are the value converted (数据类型)
+        require_scalar("to_float", "b_val", value)
+        if isinstance(value, (complex, np.complexfloating)) or not bool(dtype.holds(np.array([value]))[0]):
+            raise ParameterRangeError("to_float", "b_val", value, f"a {dtype} scalar is a {dtype} value",
+                                      dtype.values_text, f"{pages.SCALAR_CAST_FLOAT} 数据类型; {RULES}")
+        return int(encode_exact(np.array([value]))[0])
+    return int(scalar_bits("to_float", "b_val", value, dtype)[0])
+
+
+def float_bits_of(dtype: DType, code: int) -> int:
+    """The float bits of the ``dtype`` code (Cast（多类型转float）; kernel_scalar_convert.h ``Cast(T bVal)``): every
+    value exactly, the fp8 and hifloat8_t NaNs 0x7FFFFFFF, -0 kept."""
+    if dtype is BFLOAT16:
+        return code << 16
+    if isinstance(dtype, PackedFloatDType):
+        value = fp4_values()[code & 0xF]
+    elif isinstance(dtype, CodedDType):
+        value = hifloat8_values()[code]
+    else:
+        value = np.array([code], dtype=np.uint8).view(dtype.np_dtype).astype(np.float32)[0]
+    return _FP32_NAN if np.isnan(value) else int(np.float32(value).view(np.uint32))
 
 
 @dataclass(eq=False)
 class ToFloat(SelfBinding):
+    dtype: DType
+
     def run(self, core: Core, values: tuple):
-        return np.uint32(_bfloat16_in(values[0]) << 16).view(np.float32)
+        return np.uint32(float_bits_of(self.dtype, _source_code(self.dtype, values[0]))).view(np.float32)
 
 
 def _compile_to_float(core: Core, form: str, bound: dict) -> ToFloat:
@@ -159,20 +192,28 @@ def _compile_to_float(core: Core, form: str, bound: dict) -> ToFloat:
     require_product(core, name, "bfloat16", "Cast（多类型转float）", pages.SCALAR_CAST_FLOAT)
     dtype = _element_type(name, bound["dtype"], "asc.bfloat16")
     if dtype is not BFLOAT16:
-        raise UnsupportedError(name, "dtype", dtype.name, "the modelled source type is bfloat16_t (the 950's "
-                               "hifloat8_t, fp8 and fp4 sources are not modelled)", "bfloat16",
-                               f"{pages.SCALAR_CAST_FLOAT} 数据类型; {RULES}")
-    _bfloat16_in(bound["b_val"])
-    return ToFloat()
+        if dtype.name not in SOURCES_950:
+            raise UnsupportedError(name, "dtype", dtype.name, "Cast（多类型转float）converts bfloat16_t (and on the "
+                                   "950 hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t, fp4x2_e2m1_t)",
+                                   ", ".join(("bfloat16", *SOURCES_950)),
+                                   f"{pages.SCALAR_CAST_FLOAT} 数据类型; {RULES}")
+        require_product(core, name, "950_float", f"Cast（多类型转float）from {dtype.name}", pages.SCALAR_CAST_FLOAT)
+    _source_code(dtype, bound["b_val"])
+    return ToFloat(dtype)
 
 
 to_float = register(Instruction(
     "to_float", "ascend", "scalar", "S", (Form("", (Param("b_val", anything), Param("dtype", anything, BFLOAT16))),),
     _compile_to_float, f"{pages.SCALAR_CAST_FLOAT} 函数原型; impl/basic_api/kernel_scalar_convert.h; {RULES}",
     support=lambda chip: "bfloat16" in chip.scalar_compute or None, per_call=frozenset({"b_val"}),
-    exactness=BIT_EXACT, summary="A bfloat16_t scalar to float, exact (Cast, ToFloat)",
+    exactness=BIT_EXACT,
+    summary="A bfloat16_t scalar to float, exact; on the 950 also hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t, "
+            "fp4x2_e2m1_t (NaN 0x7FFFFFFF) (Cast, ToFloat)",
     examples=("asc.to_float(asc.to_bfloat16(3.14159))", "asc.to_float(-1.5, asc.bfloat16)"),
+    examples_on={"950": ("asc.to_float(-0.75, asc.hifloat8)", "asc.to_float(57344.0, asc.fp8_e5m2_t)",
+                         "asc.to_float(448.0, asc.fp8_e4m3fn_t)", "asc.to_float(-6.0, asc.fp4x2_e2m1_t)")},
     fast_context=lambda core: (),
-    doc="``to_float(b_val, dtype=asc.bfloat16)``: Cast(bfloat16_t) -> float (Cast（多类型转float）.md); b_val a "
-        "bfloat16 value (a Python number is rounded to one, to nearest even); returns a numpy float32.",
+    doc="``to_float(b_val, dtype=asc.bfloat16)``: Cast(T) -> float (Cast（多类型转float）.md); b_val a value of "
+        "dtype (a number is rounded to bfloat16 / fp8 to nearest even; hifloat8 and fp4 take values they hold); "
+        "returns a numpy float32.",
 ))
