@@ -55,7 +55,7 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_BASIC}/标量计算/Nop.md": ("Nop", "产品支持情况", "功能说明", "函数原型", "参数说明", "约束说明", "调用示例"),
     **{f"{_C_API}/scalar_compute/{name}.md": (name, *C_API)
        for name in ("asc_clz", "asc_ffs", "asc_ffz", "asc_popc", "asc_sflbits", "asc_zero_bits_cnt", "asc_set_nthbit",
-                    "asc_clear_nthbit")},
+                    "asc_clear_nthbit", "asc_float2int32")},
     f"{_C_API}/reg/compare_and_select/asc_ge_scalar.md": ("asc_ge_scalar", *C_API),
     f"{_C_API}/reg/compare_and_select/asc_gt_scalar.md": ("asc_gt_scalar", *C_API),
     f"{_C_API}/reg/compare_and_select/asc_ne_scalar.md": ("asc_ne_scalar", *C_API),

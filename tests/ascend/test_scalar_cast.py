@@ -249,3 +249,33 @@ def test_a_value_a_coded_type_does_not_hold_is_rejected():
         assert_rejected(c, ParameterRangeError, lambda: asc.to_float(float("nan"), asc.fp4x2_e2m1_t), operand="b_val")
         for dtype in (asc.int8, asc.float32, asc.fp8_e8m0_t, asc.complex32):
             assert_rejected(c, UnsupportedError, lambda d=dtype: asc.to_float(1.0, d), "数据类型", operand="dtype")
+
+
+# ------------------------------------------------------------------ the 950's scalar asc_float2int32_*
+FLOAT2INT32 = {"_rn": R.CAST_RINT, "_rna": R.CAST_ROUND, "_rd": R.CAST_FLOOR, "_ru": R.CAST_CEIL}  # 函数原型
+
+
+def test_asc_float2int32_page_example():
+    with asc.Core("950"):
+        assert asc.asc_float2int32_rn(3.0) == 3  # asc_float2int32.md
+        assert [getattr(asc, f"asc_float2int32{s}")(2.5) for s in FLOAT2INT32] == [2, 3, 2, 3]
+        assert [getattr(asc, f"asc_float2int32{s}")(-2.5) for s in FLOAT2INT32] == [-2, -3, -3, -2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(bits=float32_bits, suffix=st.sampled_from(sorted(FLOAT2INT32)))
+def test_asc_float2int32_matches_casts_reference(bits, suffix):
+    with asc.Core("950", trace=True) as c:
+        got = getattr(asc, f"asc_float2int32{suffix}")(as_float32(bits))
+        assert c.trace[-1].pipe == "S" and c.trace[-1].writes == ()
+    assert got & 0xFFFFFFFF == reference_cast("float32", "int32", bits, int(FLOAT2INT32[suffix]), True)
+
+
+def test_asc_float2int32s_scalar_form_is_the_950s():
+    for chip in ("A2", "A3", "310P"):
+        with asc.Core(chip) as c:
+            assert_rejected(c, UnsupportedError, lambda: asc.asc_float2int32_rn(1.0),
+                            "asc_float2int32.md 产品支持情况", operand="product")
+    with asc.Core("950") as c:
+        assert_rejected(c, TypeError, lambda: asc.asc_float2int32_rz(1.0))  # no such scalar function
+        assert_rejected(c, TypeError, lambda: asc.asc_float2int32_rn_sync(1.0))

@@ -284,7 +284,8 @@ class AscendChip:
             group (each page's 产品支持情况): ``"bits"`` (GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit,
             GetSFFValue, Cast（float转half-int32_t）), ``"bfloat16"`` (Cast（float转bfloat16_t）,
             Cast（多类型转float）), ``"950_float"`` (Cast（多类型转float）from hifloat8_t, fp8, fp4),
-            ``"regbase"`` (CeilDivision, Nop), ``"c_api"`` (asc_clz ... asc_clear_nthbit).
+            ``"regbase"`` (CeilDivision, Nop), ``"c_api"`` (asc_clz ... asc_clear_nthbit), ``"c_api_float2int32"``
+            (asc_float2int32_*'s scalar form).
         source: where this row's numbers come from.
     """
 
@@ -512,7 +513,7 @@ _ROWS = (
         copy_pad_fills_first=True,
         data_copy_zero_nop=True,
         dequant=_950_DEQUANT,
-        scalar_compute=frozenset({"bits", "bfloat16", "950_float", "regbase", "c_api"}),
+        scalar_compute=frozenset({"bits", "bfloat16", "950_float", "regbase", "c_api", "c_api_float2int32"}),
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
     ),
     replace(

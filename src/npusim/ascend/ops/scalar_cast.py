@@ -37,11 +37,11 @@ from ..cast_dtypes import conversion_saturates
 from ..core import Core
 from ..scalars import require_scalar, scalar_bits
 from ..types import RoundMode
-from .cast import MODE_NAMES, require_round_mode
 from .conversion import convert
+from .round_modes import MODE_NAMES, require_round_mode
 from .scalar_compute import RULES, anything, require_product
 
-__all__ = ["SCALAR_CAST_MODES", "SOURCES_950", "float_bits_of", "to_bfloat16_bits"]
+__all__ = ["SCALAR_CAST_MODES", "SOURCES_950", "float2int32_plan", "float_bits_of", "to_bfloat16_bits"]
 
 FLOAT32, FLOAT16, INT32, BFLOAT16 = (DTYPES[n] for n in ("float32", "float16", "int32", "bfloat16"))
 #: Cast（float转half-int32_t）.md 约束说明: the RoundModes of each target
@@ -72,9 +72,12 @@ class ScalarCast(SelfBinding):
     mode: str
     saturable: bool
     registers_read: tuple[str, ...] = ()
+    instruction: str = "scalar_cast"  # or asc_float2int32_*
+    operand: str = "value_in"
+    pipe: str = "S"  # asc_float2int32_*'s vector forms issue on V
 
     def run(self, core: Core, values: tuple):
-        raw = _float_in("scalar_cast", "value_in", values[0])
+        raw = _float_in(self.instruction, self.operand, values[0])
         bits = convert(FLOAT32, self.dst, raw, self.mode, self.saturable and core.float_saturation)
         if self.dst is INT32:
             return int(bits.view(np.int32)[0])
@@ -112,6 +115,16 @@ scalar_cast = register(Instruction(
     doc="``scalar_cast(value_in, dtype, round_mode)``: Cast<float, U, roundMode>(valueIn) "
         "(Cast（float转half-int32_t）.md); returns an int (int32) or a numpy float16.",
 ))
+
+
+def float2int32_plan(core: Core, instruction: str, mode: RoundMode, value) -> ScalarCast:
+    """asc_float2int32_rn / _rna / _rd / _ru(float value), the 950's (C-API/scalar_compute/asc_float2int32.md):
+    float -> int32_t in the suffix's mode, as scalar_cast (the vector C API's asc_float2int32_* of the A2/A3 share
+    the names)."""
+    require_product(core, instruction, "c_api_float2int32", f"{instruction}(float value)",
+                    f"{pages.C_API_SCALAR}/asc_float2int32.md")
+    _float_in(instruction, "value", value)
+    return ScalarCast(INT32, MODE_NAMES[mode], False, instruction=instruction, operand="value")
 
 
 def to_bfloat16_bits(raw: int) -> int:
