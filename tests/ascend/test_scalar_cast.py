@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import struct
 
+import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -16,7 +17,10 @@ from npusim.errors import ParameterRangeError, UnsupportedError
 
 from ..float_reference import expected_bits
 from .cast_reference import cast as reference_cast
+from .cast_reference import decode
 from .conftest import assert_rejected
+from .fp4_reference import is_negative, value_of
+from .hifloat8_reference import VALUES
 
 R = asc.RoundMode
 INT32_MODES = (R.CAST_ROUND, R.CAST_CEIL, R.CAST_FLOOR, R.CAST_RINT)
@@ -130,7 +134,6 @@ def test_to_bfloat16_special_values(core):
 @settings(max_examples=200, deadline=None)
 @given(bits=st.integers(0, 2**16 - 1))
 def test_to_float_shifts_the_bits(bits):
-    import ml_dtypes
     with asc.Core("950"):
         got = asc.to_float(np.uint16(bits).view(ml_dtypes.bfloat16))
     assert isinstance(got, np.float32) and raw(got) == bits << 16
@@ -205,8 +208,6 @@ def float32_bits_of(value, negative: bool) -> int:
 
 @pytest.mark.parametrize("name, asc_name", [("float8_e5m2", "fp8_e5m2_t"), ("float8_e4m3fn", "fp8_e4m3fn_t")])
 def test_to_float_of_every_fp8_code(name, asc_name):
-    import ml_dtypes
-    from .cast_reference import decode
     with asc.Core("950"):
         for code in range(256):
             got = asc.to_float(np.uint8(code).view(getattr(ml_dtypes, name)), getattr(asc, asc_name))
@@ -214,7 +215,6 @@ def test_to_float_of_every_fp8_code(name, asc_name):
 
 
 def test_to_float_of_every_hifloat8_code():
-    from .hifloat8_reference import VALUES
     with asc.Core("950"):
         for code, value in enumerate(VALUES):
             argument = float("nan") if value == "nan" else float(value) if isinstance(value, str) else value
@@ -223,8 +223,6 @@ def test_to_float_of_every_hifloat8_code():
 
 
 def test_to_float_of_every_fp4_code():
-    import ml_dtypes
-    from .fp4_reference import is_negative, value_of
     with asc.Core("950"):
         for code in range(16):
             expected = float32_bits_of(value_of(code), is_negative(code))
