@@ -39,7 +39,7 @@ from ..scalars import require_scalar, scalar_bits
 from ..types import RoundMode
 from .conversion import convert
 from .round_modes import MODE_NAMES, require_round_mode
-from .scalar_compute import RULES, anything, require_product
+from .scalar_compute import RULES, anything, page_of, require_product
 
 __all__ = ["SCALAR_CAST_MODES", "SOURCES_950", "float2int32_plan", "float_bits_of", "to_bfloat16_bits"]
 
@@ -122,7 +122,7 @@ def float2int32_plan(core: Core, instruction: str, mode: RoundMode, value) -> Sc
     float -> int32_t in the suffix's mode, as scalar_cast (the vector C API's asc_float2int32_* of the A2/A3 share
     the names)."""
     require_product(core, instruction, "c_api_float2int32", f"{instruction}(float value)",
-                    f"{pages.C_API_SCALAR}/asc_float2int32.md")
+                    page_of("asc_float2int32"))
     _float_in(instruction, "value", value)
     return ScalarCast(INT32, MODE_NAMES[mode], False, instruction=instruction, operand="value")
 
