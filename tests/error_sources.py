@@ -46,6 +46,16 @@ FRAMEWORK = ("产品支持情况", "功能说明", "函数原型", "参数说明
 FRAMEWORK_NO_PARAMETERS = ("产品支持情况", "功能说明", "函数原型", "约束说明", "返回值说明", "调用示例")
 
 ASCEND_PAGES: dict[str, tuple[str, ...]] = {
+    # 标量计算 (docs/semantics.md §5.35)
+    f"{_BASIC}/标量计算/Cast（float转bfloat16_t）.md": ("Cast（float转bfloat16_t）", *WITHOUT_TYPES),
+    f"{_BASIC}/标量计算/Cast（float转half-int32_t）.md": ("Cast（float转half/int32_t）", *WITH_TYPES),
+    f"{_BASIC}/标量计算/Cast（多类型转float）.md": ("Cast（多类型转float）", *WITH_TYPES),
+    **{f"{_BASIC}/标量计算/{name}.md": (name, *WITHOUT_TYPES)
+       for name in ("CeilDivision", "CountBitsCntSameAsSignBit", "CountLeadingZero", "GetBitCount", "GetSFFValue")},
+    f"{_BASIC}/标量计算/Nop.md": ("Nop", "产品支持情况", "功能说明", "函数原型", "参数说明", "约束说明", "调用示例"),
+    **{f"{_C_API}/scalar_compute/{name}.md": (name, *C_API)
+       for name in ("asc_clz", "asc_ffs", "asc_ffz", "asc_popc", "asc_sflbits", "asc_zero_bits_cnt", "asc_set_nthbit",
+                    "asc_clear_nthbit", "asc_float2int32")},
     f"{_C_API}/reg/compare_and_select/asc_ge_scalar.md": ("asc_ge_scalar", *C_API),
     f"{_C_API}/reg/compare_and_select/asc_gt_scalar.md": ("asc_gt_scalar", *C_API),
     f"{_C_API}/reg/compare_and_select/asc_ne_scalar.md": ("asc_ne_scalar", *C_API),

@@ -68,3 +68,14 @@ def test_a_kernel_computes_with_c_division(asc):
     z = np.zeros(24, np.int32)
     kernel[1](z, -7)
     assert z.tolist() == [-3] * 8 + [-1] * 8 + [-1] * 8
+
+
+def test_cint64_has_cs_64_bit_arithmetic():
+    from npusim.pyasc.cint import CInt32, CInt64
+    top = CInt64(2**63 - 1)
+    assert type(top + 1) is CInt64 and top + 1 == -(2**63)  # wraps
+    assert type(CInt32(5) + CInt64(2**40)) is CInt64 and CInt32(5) + CInt64(2**40) == 2**40 + 5
+    assert type(CInt64(2**40) - CInt32(5)) is CInt64
+    assert CInt64(1) << 63 == -(2**63) and CInt64(-7) // 2 == -3 and CInt64(-7) % 2 == -1
+    with pytest.raises(ParameterRangeError):
+        CInt64(1) << 64

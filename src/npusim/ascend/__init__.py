@@ -90,7 +90,8 @@ INSTRUCTION_MODULES = ("elementwise", "elementwise_isasi", "cast", "registers", 
                        "reduce_max_min_spr", "create_vec_index", "vector_padding",
                        "vector_copy", "vector_transpose", "brcb", "gather_scatter", "gatherb", "gather_mask",
                        "move_c_api", "move_c_api_gm", "va_registers", "arith_c_api", "bilinear", "rearrange", "sort",
-                       "merge_sort", "proposal", "dequant", "add_deq_relu", "sort_config")
+                       "merge_sort", "proposal", "dequant", "add_deq_relu", "sort_config",
+                       "scalar_compute", "scalar_cast")
 
 
 def instructions() -> list[_registry.Instruction]:
@@ -126,6 +127,8 @@ int4b_t = _DTYPES["int4"]  # two elements a byte (docs/semantics.md §5.23)
 hifloat8 = _DTYPES["hifloat8"]  # the 950's hifloat8_t, stored as its codes (docs/semantics.md §5.32)
 fp8_e8m0_t = _DTYPES["float8_e8m0fnu"]  # the 950's E8M0 exponents, stored as their codes (docs/semantics.md §5.34)
 fp4x2_e2m1_t = _DTYPES["float4_e2m1fn"]  # the 950's two E2M1 values a byte (docs/semantics.md §5.33)
+fp8_e5m2_t = _DTYPES["float8_e5m2"]  # the 950's fp8 types (AscendQuant's dst, to_float's sources: §5.30, §5.35)
+fp8_e4m3fn_t = _DTYPES["float8_e4m3fn"]
 complex32 = _DTYPES["complex32"]  # two halves, real part first (the 950, docs/semantics.md §5.29)
 complex64 = _DTYPES["complex64"]  # two floats, real part first
 half = float16
@@ -147,7 +150,8 @@ __all__ = [
     "VA5", "VA6", "VA7", "VaReg", "VdeqInfo", "bfloat16", "complex32", "complex64", "current_core", "double",
     "float16", "float32",
     "float64", "asc_ndim_pad_count_config",
-    "float_", "fp4x2_e2m1_t", "get_block_idx", "get_block_num", "get_chip", "get_default_chip", "gm_alloc", "gm_codes",
+    "float_", "fp4x2_e2m1_t", "fp8_e4m3fn_t", "fp8_e5m2_t", "get_block_idx", "get_block_num", "get_chip",
+    "get_default_chip", "gm_alloc", "gm_codes",
     "half",
     "hifloat8",
     "instructions",

@@ -282,6 +282,12 @@ class AscendChip:
             says 不支持 (310B, the 310P Vector Core, the 910, Kirin).
         local_mem_allocator: LocalMemAllocator exists (its pages: the 950, A2/A3 and the 310P AI Core and Vector
             Core; not the 310B, the 910 or Kirin, which they do not list; docs/semantics.md §5.36).
+        scalar_compute: the scalar-unit computations (标量计算, docs/semantics.md §5.35) the product has, by page
+            group (each page's 产品支持情况): ``"bits"`` (GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit,
+            GetSFFValue, Cast（float转half-int32_t）), ``"bfloat16"`` (Cast（float转bfloat16_t）,
+            Cast（多类型转float）), ``"950_float"`` (Cast（多类型转float）from hifloat8_t, fp8, fp4),
+            ``"regbase"`` (CeilDivision, Nop), ``"c_api"`` (asc_clz ... asc_clear_nthbit), ``"c_api_float2int32"``
+            (asc_float2int32_*'s scalar form).
         source: where this row's numbers come from.
     """
 
@@ -319,6 +325,7 @@ class AscendChip:
     data_copy_zero_nop: bool = False
     dequant: DequantSupport | None = None
     local_mem_allocator: bool = False
+    scalar_compute: frozenset[str] = frozenset()
     source: str = ""
 
 
@@ -416,6 +423,7 @@ _A2 = AscendChip(
     data_copy_zero_nop=True,
     dequant=_NATIVE_DEQUANT,
     local_mem_allocator=True,
+    scalar_compute=frozenset({"bits", "bfloat16", "c_api"}),
     source=semantics("1.7", "2.4", "3.4", "4.4"),
 )
 
@@ -447,6 +455,7 @@ _KIRIN_X90 = AscendChip(
     vector_lowering="vf",
     vector_dtypes=_vector_dtypes(binary=_INT16_HALF_INT32_FLOAT, abs_=HALF_FLOAT,
                                  scalar=_INT16_HALF_INT32_FLOAT, duplicate=frozenset({"float16"})),
+    scalar_compute=frozenset({"bits"}),
     source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
 )
 
@@ -509,6 +518,7 @@ _ROWS = (
         data_copy_zero_nop=True,
         dequant=_950_DEQUANT,
         local_mem_allocator=True,
+        scalar_compute=frozenset({"bits", "bfloat16", "950_float", "regbase", "c_api", "c_api_float2int32"}),
         source=semantics("0.2", "1.7", "2.4", "3.4", "4.4"),
     ),
     replace(
@@ -582,6 +592,7 @@ _ROWS = (
                                        "page in elements"},
         dequant=replace(_NATIVE_DEQUANT, cast_dequant_pairs=_DEQ_B8, add_deq_relu="native"),
         local_mem_allocator=True,
+        scalar_compute=frozenset({"bits"}),
         source=semantics("1.7", "2.4", "3.4", "4.4"),
     ),
     AscendChip(

@@ -143,3 +143,10 @@ GET_SORT_MAX_MIN_TMP_SIZE = f"{_SORT_HIGH_LEVEL}/GetSortMaxMinTmpSize.md"
 PROPOSAL_CONCAT = f"{_SORT}/ProposalConcat.md"
 PROPOSAL_EXTRACT = f"{_SORT}/ProposalExtract.md"
 RP_SORT16 = f"{_SORT}/RpSort16.md"
+
+# 标量计算: the scalar unit's computations (docs/semantics.md §5.35)
+SCALAR = f"{_BASIC}/标量计算"  # + "/GetBitCount.md" ...
+SCALAR_CAST_HALF_INT32 = f"{SCALAR}/Cast（float转half-int32_t）.md"
+SCALAR_CAST_BF16 = f"{SCALAR}/Cast（float转bfloat16_t）.md"
+SCALAR_CAST_FLOAT = f"{SCALAR}/Cast（多类型转float）.md"
+C_API_SCALAR = "SIMD-API/C-API/scalar_compute"  # + "/asc_<name>.md"

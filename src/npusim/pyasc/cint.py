@@ -12,6 +12,9 @@ variable of a ``range`` loop are runtime values, compiled to ``int32_t`` arithme
 
 Python ints (ConstExprs, literals) keep Python's arithmetic; an operation with a :class:`CInt32`
 on either side gives a CInt32.  Division by zero, undefined on the device, is an error.
+
+:class:`CInt64` is the same for ``int64_t`` (the scalar APIs' results, docs/semantics.md §5.35): shifts by 0 to
+63, and an operation of a CInt32 and a CInt64 gives a CInt64, as C converts to the wider type.
 """
 
 from __future__ import annotations
@@ -23,24 +26,26 @@ import numpy as np
 from ..errors import ParameterRangeError
 from ..sources import semantics
 
-__all__ = ["CInt32", "c_int32"]
+__all__ = ["CInt32", "CInt64", "c_int32"]
 
 SOURCE = semantics("10.9")
 _SPAN = 1 << 32
 _HALF = 1 << 31
 
 
-def _wrap(value: int) -> CInt32:
-    return CInt32((value + _HALF) % _SPAN - _HALF)
+def _wrap(value: int, bits: int = 32):
+    span, half = 1 << bits, 1 << (bits - 1)
+    return (CInt32 if bits == 32 else CInt64)((value + half) % span - half)
 
 
-def _operand(symbol: str, value) -> int:
-    """The other operand converted to int32 as pyasc converts it (``int()``, then wrapped)."""
+def _operand(symbol: str, value, bits: int = 32) -> int:
+    """The other operand converted to the type as pyasc converts it (``int()``, then wrapped)."""
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     if isinstance(value, (int, float, np.integer, np.floating)):
-        return (int(value) + _HALF) % _SPAN - _HALF
-    raise TypeError(f"int32 {symbol}: the other operand must be a number, got {type(value).__name__}")
+        span, half = 1 << bits, 1 << (bits - 1)
+        return (int(value) + half) % span - half
+    raise TypeError(f"int{bits} {symbol}: the other operand must be a number, got {type(value).__name__}")
 
 
 def _divide(symbol: str, dividend: int, divisor: int) -> tuple[int, int]:
@@ -54,11 +59,11 @@ def _divide(symbol: str, dividend: int, divisor: int) -> tuple[int, int]:
     return quotient, dividend - quotient * divisor
 
 
-def _shift(symbol: str, amount: int) -> int:
-    if not 0 <= amount <= 31:
-        raise ParameterRangeError(f"int32 {symbol}", "shift amount", amount,
-                                  "a shift of an int32 by a negative amount or by 32 or more is undefined",
-                                  "[0, 31]", SOURCE)
+def _shift(symbol: str, amount: int, bits: int = 32) -> int:
+    if not 0 <= amount < bits:
+        raise ParameterRangeError(f"int{bits} {symbol}", "shift amount", amount,
+                                  f"a shift of an int{bits} by a negative amount or by {bits} or more is undefined",
+                                  f"[0, {bits - 1}]", SOURCE)
     return amount
 
 
@@ -69,8 +74,8 @@ _OPERATIONS = {
     "floordiv": ("//", lambda a, b: _divide("//", a, b)[0]),
     "truediv": ("/", lambda a, b: _divide("/", a, b)[0]),
     "mod": ("%", lambda a, b: _divide("%", a, b)[1]),
-    "lshift": ("<<", lambda a, b: a << _shift("<<", b)),
-    "rshift": (">>", lambda a, b: a >> _shift(">>", b)),
+    "lshift": ("<<", lambda a, b, bits=32: a << _shift("<<", b, bits)),
+    "rshift": (">>", lambda a, b, bits=32: a >> _shift(">>", b, bits)),
     "and": ("&", operator.and_),
     "or": ("|", operator.or_),
     "xor": ("^", operator.xor),
@@ -90,21 +95,42 @@ class CInt32(np.int32):
         return _wrap(abs(int(self)))
 
 
-def _binary(name: str, symbol: str, function):
+class CInt64(np.int64):
+    """An int64 runtime value of a pyasc kernel (a numpy int64 with C's arithmetic)."""
+
+    def __neg__(self) -> CInt64:
+        return _wrap(-int(self), 64)
+
+    def __pos__(self) -> CInt64:
+        return self
+
+    def __abs__(self) -> CInt64:
+        return _wrap(abs(int(self)), 64)
+
+
+def _binary(name: str, symbol: str, function, bits: int):
+    shifts = name in ("lshift", "rshift")
+
+    def apply(a: int, b: int) -> int:
+        return function(a, b, bits) if shifts else function(a, b)
+
     def forward(self, other):
-        return _wrap(function(int(self), _operand(symbol, other)))
+        if bits == 32 and isinstance(other, CInt64):
+            return NotImplemented  # int32 op int64 is int64 (C's usual arithmetic conversions)
+        return _wrap(apply(int(self), _operand(symbol, other, bits)), bits)
 
     def reflected(self, other):
-        return _wrap(function(_operand(symbol, other), int(self)))
+        return _wrap(apply(_operand(symbol, other, bits), int(self)), bits)
 
     forward.__name__, reflected.__name__ = f"__{name}__", f"__r{name}__"
     return forward, reflected
 
 
-for _name, (_symbol, _function) in _OPERATIONS.items():
-    _forward, _reflected = _binary(_name, _symbol, _function)
-    setattr(CInt32, f"__{_name}__", _forward)
-    setattr(CInt32, f"__r{_name}__", _reflected)
+for _type, _bits in ((CInt32, 32), (CInt64, 64)):
+    for _name, (_symbol, _function) in _OPERATIONS.items():
+        _forward, _reflected = _binary(_name, _symbol, _function, _bits)
+        setattr(_type, f"__{_name}__", _forward)
+        setattr(_type, f"__r{_name}__", _reflected)
 
 
 def c_int32(value) -> CInt32:

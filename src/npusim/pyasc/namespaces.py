@@ -18,7 +18,7 @@ from ..ascend.runtime import LocalTensorAuto, get_tpipe_ptr
 from ..ascend.types import CacheMode, CacheRwMode, DataFormat
 from ..dtypes import DTYPES, DType, by_name
 from . import adv as pyasc_adv
-from . import aipp, config, language, names, struct
+from . import aipp, config, language, names, scalar, struct
 from . import jit as jit_module
 from . import runtime as rt
 from .cint import CInt32
@@ -93,6 +93,7 @@ def _vector_names() -> dict:
                     get_shape_size=shape_info.get_shape_size, DataFormat=DataFormat, CacheMode=CacheMode,
                     CacheRwMode=CacheRwMode, printf=printing.printf, dump_tensor=printing.dump_tensor)
     exported.update((name, getattr(language, name)) for name in language.__all__)
+    exported.update(scalar.scalar_names())
     exported.update(_dtypes())
     exported.update((name, getattr(aipp, name)) for name in aipp.__all__ if name != "aipp_config")
     return exported

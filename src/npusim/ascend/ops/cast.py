@@ -45,6 +45,7 @@ from ..core import Core
 from ..footprint import Footprint, check_overlap, strided_footprint
 from ..masking import MaskWords, lanes_from_register, mask_form_lanes
 from ..operands import OperandAccess, StridedOperand
+from ..scalars import is_scalar
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, RoundMode, UnaryRepeatParams
 from . import arith
@@ -74,14 +75,12 @@ from .elementwise import (
     _unary_params,
 )
 from .packed_lanes import lane_bytes, operand_lanes, packed_side, require_even_count, require_whole_bytes
+from .round_modes import MODE_NAMES, require_round_mode
+from .scalar_cast import float2int32_plan
 
 __all__ = ["C_API_CASTS", "CastBinding", "CastPlan", "add_relu_cast", "cast", "mul_cast", "sub_relu_cast"]
 
 CAST_PAGE = pages.CAST
-MODE_NAMES = {RoundMode.CAST_NONE: "rint", RoundMode.CAST_RINT: "rint", RoundMode.CAST_FLOOR: "floor",
-              RoundMode.CAST_CEIL: "ceil", RoundMode.CAST_ROUND: "round", RoundMode.CAST_TRUNC: "trunc",
-              RoundMode.CAST_ODD: "odd", RoundMode.CAST_HYBRID: "hybrid"}
-# CAST_NONE: RINT where the value does not fit (RoundMode取值说明); CAST_HYBRID: hifloat8_t targets only (§5.32)
 # "complex32/complex64/double数据类型仅支持tensor前n个数据计算接口"
 COUNT_ONLY_950 = frozenset({"float64", "complex32", "complex64"})
 
@@ -98,21 +97,12 @@ C_API_FORMS = (
                     *(Param(n, is_int_arg) for n in _C_STRIDES))),
 )
 C_API_SYNC_FORMS = C_API_FORMS[:1]
+#: the 950's scalar asc_float2int32_rn / _rna / _rd / _ru(float value) (C-API/scalar_compute/asc_float2int32.md)
+SCALAR_FORM = Form("scalar", (Param("value", is_scalar),))
+SCALAR_FORM_FUNCTIONS = {"asc_float2int32" + suffix for suffix in ("_rn", "_rna", "_rd", "_ru")}
 
 
 # ----------------------------------------------------------------- checks
-def require_round_mode(name: str, value) -> RoundMode:
-    """``round_mode`` as a :class:`RoundMode` (an int of the enum is accepted, as by the C++ enum)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}: round_mode must be asc.RoundMode, got {type(value).__name__}")
-    try:
-        return RoundMode(int(value))
-    except ValueError:
-        raise ParameterRangeError(name, "round_mode", int(value), "not a RoundMode value",
-                                  ", ".join(f"{m.name} ({m.value})" for m in RoundMode),
-                                  f"{CAST_PAGE} RoundMode取值说明") from None
-
-
 def require_conversion(name: str, core: Core, dst: LocalTensor, src: LocalTensor, mode: RoundMode,
                        count_form: bool, page: str = CAST_PAGE) -> str:
     """The product converts ``src``'s type to ``dst``'s with ``mode`` (Cast.md 数据类型): the
@@ -410,7 +400,10 @@ def _compile_c_api(name: str, page: str, mode: RoundMode, types: tuple[str, str]
     def compile(core: Core, form: str, bound: dict) -> CastPlan:
         """``asc_<src>2<dst>*``: the bare ``vconv`` (repeat form, under the vector mask register), or the
         count form: ``set_mask_count(); set_vector_mask(0, count)``, the ``vconv``, ``set_mask_norm()``
-        (``impl/c_api/instr_impl/npu_arch_2201/vector_compute_impl/vconv``)."""
+        (``impl/c_api/instr_impl/npu_arch_2201/vector_compute_impl/vconv``); the 950's scalar form of
+        asc_float2int32_* is the scalar unit's (docs/semantics.md §5.35)."""
+        if form == "scalar":
+            return float2int32_plan(core, name, mode, bound["value"])
         if not core.chip.c_api:
             raise unsupported_on(core.chip, name, "the asc_* C API", lambda c: c.c_api,
                                  f"{c_api_page(page)} 产品支持情况; {semantics('5.8')}")
@@ -454,6 +447,11 @@ def _compile_c_api(name: str, page: str, mode: RoundMode, types: tuple[str, str]
 
 def _c_api_support(chip):
     return cast_pairs(chip) if chip.c_api else None
+
+
+def _float2int32_support(chip):
+    """The vector forms' products (A2/A3), and the 950's scalar form."""
+    return _c_api_support(chip) or ("c_api_float2int32" in chip.scalar_compute or None)
 
 
 # ------------------------------------------------------------------ registration
@@ -615,13 +613,25 @@ def _register_c_api(page: str, suffix: str, sync: bool):
     mode = C_API_SUFFIXES[suffix]
     src, dst = _c_types(page)
     barrier = "  Followed by ``pipe_barrier(PIPE_ALL)``." if sync else ""
+    forms = C_API_SYNC_FORMS if sync else C_API_FORMS
+    scalar = function in SCALAR_FORM_FUNCTIONS
+    extra = {}
+    if scalar:  # the 950's scalar form besides the A2/A3 vector forms
+        forms += (SCALAR_FORM,)
+        extra = {"examples_on": {"950": (f"asc.{function}(3.5)", f"asc.{function}(-2.5)")},
+                 "per_call": frozenset({"value"})}
     return register(Instruction(
-        function, "ascend", "cast", "V", C_API_SYNC_FORMS if sync else C_API_FORMS,
-        _compile_c_api(function, page, mode), f"{c_api_page(page)}; {_sections(src, dst)}", support=_c_api_support,
-        exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}", examples=_c_api_examples(
+        function, "ascend", "cast", "V", forms,
+        _compile_c_api(function, page, mode), f"{c_api_page(page)}; {_sections(src, dst)}",
+        support=_float2int32_support if scalar else _c_api_support,
+        exactness=IEEE_RNE, summary=f"dst = src ({src} -> {dst}) per lane, {mode.name}" + (
+            "; on the 950 a float scalar's int32 (the scalar unit)" if scalar else ""), examples=_c_api_examples(
             page, function), plan_context=count_form_context, fast_context=mask_fast_context, alias_of="cast",
         doc=f"``cast`` from {src} to {dst} with ``{mode.name}`` ({page}.md): a count, or ``repeat`` repeats "
-            f"under the vector mask register with the four strides.{barrier}",
+            f"under the vector mask register with the four strides.{barrier}" + (
+                f"  On the 950 ``{function}(value)`` converts a float scalar instead (scalar_compute/"
+                "asc_float2int32.md, pipe S; docs/semantics.md §5.35)." if scalar else ""),
+        **extra,
     ))
 
 
