@@ -174,6 +174,9 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
     f"{_BASIC}/Reg矢量计算/Reg数据搬入/连续对齐搬入（LoadAlign）.md": (
         "连续对齐搬入（LoadAlign）", "产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "返回值说明",
         "约束说明", "关键特性说明", "调用示例"),
+    f"{_BASIC}/Reg矢量计算/Reg数据搬出/MaskReg非对齐搬出（StoreUnAlign）.md": (
+        "MaskReg非对齐搬出（StoreUnAlign）", *WITH_TYPES, "关键特性说明"),
+    f"{_BASIC}/Reg矢量计算/比较与选择/Compare.md": WITH_TYPES,
     f"{_C_API}/reg/data_type_convert/asc_int4x22int16_deprecated.md": ("asc_int4x22int16 (废弃)", *C_API),
     f"{_VECTOR}/复合计算/AddReluCast.md": WITH_TYPES,
     f"{_VECTOR}/复合计算/AddDeqRelu.md": (*WITH_TYPES, "关键特性", "溢出保护"),

@@ -513,6 +513,21 @@ def pack_bits(bits: list[int]) -> bytes:
     return bytes(out)
 
 
+def count_bitmask(bits: list[int], size: int) -> bytes:
+    """The bytes a count-form compare stores (ref §3.3): the packed bits; for 64-bit T (the 950 only) padded
+    with zero bytes to a multiple of 8.  The 950's library compares 64-bit data 64 elements per loop
+    iteration (two registers: ``repeatElm = GetVecLen() / sizeof(T) * 2`` in dav_3510
+    ``kernel_operator_vec_compare_continuous_impl.h`` CompareLevel2, ``kernel_operator_vec_cmp_impl.h``
+    CompareScalarLevel2 / CompareSrc0ScalarLevel2 / CompareScalarLevel2B64) and stores each iteration's
+    MaskReg with StoreUnAlign as uint32, 8 bytes (Reg数据搬出/MaskReg非对齐搬出（StoreUnAlign）.md 关键特性说明);
+    lanes past ``count`` are outside UpdateMask's mask, and Compare zeroes them (比较与选择/Compare.md 约束说明).
+    So an odd number of 32-element repeats ends with 4 zero bytes."""
+    out = pack_bits(bits)
+    if size == 8:
+        out += bytes(-len(out) % 8)
+    return out
+
+
 def mask_active(mask, lanes: int):
     """Normal mode (ref §1.2): an int is a count of leading lanes (clamped); a list is bits, LSB first."""
     if isinstance(mask, int):

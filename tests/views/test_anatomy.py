@@ -113,6 +113,24 @@ def test_count_form_masks_the_tail_of_the_last_repeat():
     assert dst.repeat_ranges(1) == (ByteRange("UB", 0x500, 0x590),)
 
 
+def test_a_64_bit_count_compare_ends_with_its_zero_tail():
+    """The 950, int64, count 96 = 3 repeats of 32 lanes: 4 bitmask bytes each, and the last repeat's 8-byte store
+    4 zero bytes more (docs/semantics.md §3.3)."""
+    def body(core):
+        x = asc.LocalTensor(asc.int64, VECIN, 0, 96)
+        y = asc.LocalTensor(asc.int64, VECIN, 0x400, 96)
+        z = asc.LocalTensor(asc.uint8, VECOUT, 0x800, 32)
+        asc.compare(z, x, y, asc.CMPMODE.GE, 96)
+
+    (record,) = traced(body, "950")
+    parts = anatomy(record, "950")
+    dst = next(o for o in parts.operands if o.name == "dst")
+    assert [dst.repeat_ranges(r) for r in range(3)] == [
+        (ByteRange("UB", 0x800, 0x804),), (ByteRange("UB", 0x804, 0x808),), (ByteRange("UB", 0x808, 0x810),)]
+    assert parts.ranges("write") == record.writes == (ByteRange("UB", 0x800, 0x810),)
+    assert any("4 zero bytes" in note for note in parts.notes)
+
+
 def test_block_stride_and_bitwise_mask_place_lanes_in_their_datablocks():
     """dst block stride 2: lane j of half lies at (j // 16) * 64 + (j % 16) * 2; mask bits 0x5555 pick the even
     lanes 0-14 (docs/semantics.md §1.2, §1.3)."""

@@ -424,6 +424,9 @@ def _compare(record: AccessRecord, chip: str | None) -> Built | None:
             "dst", "write", binding.dst_fp, lanes.repeats,
             f"repeat r writes bits r*{width} .. r*{width}+{width - 1}, one per lane, LSB first ({width // 8} "
             "bytes per repeat, packed whatever the dst strides)"))
+        if call.dst_tail:
+            notes.append(f"the last repeat also stores {call.dst_tail} zero bytes: the 950 stores 64-bit results "
+                         "8 bytes per 64 elements (docs/semantics.md §3.3)")
     else:
         notes.append(f"result: CMPMASK bits 0..{width - 1}, one per lane")
     if call.scalar is not None:

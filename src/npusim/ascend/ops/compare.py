@@ -18,7 +18,10 @@ Semantics (docs/semantics.md §3; ``Compare.md``, ``Compares.md``, ``Compare（�
   written.  On 950 and 310B masked-off lanes produce 0 bits (their bytes are still written).
 * **Count forms** (docs/semantics.md §3.3): ``count * sizeof(T)`` must be a multiple of 256; the call
   runs ``count * sizeof(T) / 256`` full repeats with default strides.  (The library would
-  silently skip a partial tail; npusim rejects it, as the 950 does with a hard assert.)
+  silently skip a partial tail; npusim rejects it, as the 950 does with a hard assert.)  On the 950 a
+  64-bit T's loop stores 8 result bytes per 64 elements (two registers, ``CompareLevel2`` /
+  ``CompareScalarLevel2``): with ``count / 32`` odd the last store's 4 bytes past the result bits are
+  written too, all 0 (:data:`B64_STORE_LANES`).
 * ``repeat_times == 0`` / ``count == 0`` writes nothing (parameters are still checked).  The
   docs guarantee the NOP on A2/A3 only; on the 950 "不保证…视为NOP" (Compare.md 约束说明),
   and npusim treats it as a NOP there too.
@@ -124,6 +127,12 @@ __all__ = [
 ]
 
 COUNT_MAX = (1 << 32) - 1  # count is uint32_t (Compare.md)
+#: Lanes per result store of the 950's count loop for 64-bit T (docs/semantics.md §3.3): dav_3510
+#: ``CompareLevel2`` / ``CompareScalarLevel2`` / ``CompareSrc0ScalarLevel2`` / ``CompareScalarLevel2B64`` take
+#: ``GetVecLen() / sizeof(T) * 2`` elements per iteration and store its MaskReg with ``StoreUnAlign`` as
+#: uint32, which packs 8 bytes (MaskReg非对齐搬出（StoreUnAlign）.md 关键特性说明); the lanes past ``count``
+#: are inactive in ``UpdateMask`` and Compare zeroes them (Reg Compare.md 约束说明).
+B64_STORE_LANES = 64
 WIDEN_FROM = 4096  # elements: from here a 16-bit float compare widens to float32 first (LaneComparison.operand)
 COUNT_SOURCE = f"{pages.COMPARE} 约束说明; {semantics('3.3')}"
 COUNTER_MODE_SOURCE = semantics("3.8")  # vcmpv/vcmp in counter mode: undocumented, never issued by the library
@@ -240,6 +249,8 @@ class CompareCall:
         mask_words_after: the vector mask register value the call leaves behind, if it sets one.
         extent_checks: ``(operand, bytes)``: the first bytes of an operand the plan step checks
             against UB and the tensor before it builds any footprint (count forms, counter mode).
+        dst_tail: zero bytes the call stores after the packed result bits (a 64-bit count form's last
+            half-filled 8-byte store, :data:`B64_STORE_LANES`).
         reads_mask_words, reads_mask_mode: the plan depends on the vector mask / the mask mode.
         sync: a ``*_sync`` C API call: ``pipe_barrier(PIPE_ALL)`` follows.
         scalar: the scalar operand's name, ``None`` for tensor-tensor.
@@ -257,6 +268,7 @@ class CompareCall:
     to_register: bool = False
     mask_words_after: MaskWords | None = None
     extent_checks: tuple[tuple[str, int], ...] = ()
+    dst_tail: int = 0
     reads_mask_words: bool = False
     reads_mask_mode: bool = True
     sync: bool = False
@@ -383,7 +395,8 @@ def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *, scala
             tensors[call.scalar] = bound[call.scalar]
             call.operands += (call.scalar,)
     if form == "count":
-        call.lanes, call.extent_checks = _count_lanes(instruction, core, support, bound["count"], tensors, sources)
+        call.lanes, call.extent_checks, call.dst_tail = _count_lanes(instruction, core, support, bound["count"],
+                                                                     tensors, sources)
         call.reads_mask_mode = not support.counter_mode_modelled
     else:
         params_cls = UnaryRepeatParams if scalar else BinaryRepeatParams
@@ -402,9 +415,10 @@ def _plan_bitmask(instruction: str, core: Core, form: str, bound: dict, *, scala
 
 
 def _count_lanes(instruction: str, core: Core, support: CompareSupport, count, tensors: dict,
-                 sources: tuple[str, ...]) -> tuple[ActiveLanes, tuple[tuple[str, int], ...]]:
+                 sources: tuple[str, ...]) -> tuple[ActiveLanes, tuple[tuple[str, int], ...], int]:
     """Full repeats covering ``count`` elements, after checking that they fit every operand (dst and the
-    tensors named in ``sources``); also those extent checks."""
+    tensors named in ``sources``); also those extent checks and the zero bytes stored after the result bits
+    (:data:`B64_STORE_LANES`)."""
     dtype = tensors[sources[0]].dtype
     itemsize = dtype.itemsize
     count = require_int(instruction, "count", count, 0, COUNT_MAX, COUNT_SOURCE, rule="count is uint32_t")
@@ -417,12 +431,13 @@ def _count_lanes(instruction: str, core: Core, support: CompareSupport, count, t
     _require_normal_mode(instruction, core, support)
     repeats = count * itemsize // REPEAT_BYTES
     lanes = lanes_per_repeat(itemsize)
+    tail = (div_up(count, B64_STORE_LANES) * B64_STORE_LANES - count) // 8 if itemsize == 8 else 0
     # Bounds first, from the contiguous extents, so a huge count never builds huge index arrays.
     checks: tuple[tuple[str, int], ...] = ()
     if repeats:
-        checks = (*((name, repeats * REPEAT_BYTES) for name in sources), ("dst", repeats * lanes // 8))
+        checks = (*((name, repeats * REPEAT_BYTES) for name in sources), ("dst", repeats * lanes // 8 + tail))
         _check_extents(instruction, checks, tensors)
-    return ActiveLanes(repeats, lanes, None, repeats * lanes), checks
+    return ActiveLanes(repeats, lanes, None, repeats * lanes), checks, tail
 
 
 def _high_dim_lanes(call: CompareCall, core: Core, kind: str, mask, repeat_times, is_set_mask: bool,
@@ -597,8 +612,8 @@ class ComparePlan:
     Attributes:
         call: the resolved call.
         sources: the sources' element accesses, relative to each source tensor (one against a scalar).
-        dst_fp: the packed bitmask bytes relative to dst (``E / 8`` per repeat, docs/semantics.md §3.1),
-            ``None`` for CMPMASK.
+        dst_fp: the packed bitmask bytes relative to dst (``E / 8`` per repeat, docs/semantics.md §3.1; a
+            64-bit count form's zero tail counts as the last repeat's, §3.3), ``None`` for CMPMASK.
         comparison: how lanes compare (:class:`LaneComparison`).
     """
 
@@ -625,7 +640,7 @@ class ComparePlan:
         names = [name for name in call.operands if name in ("src0", "src", "src1") and name != call.scalar]
         sources = [strided_footprint(name, 0, lanes, itemsize, blk, rep)
                    for name, (blk, rep) in zip(names, ((s0_blk, s0_rep), (s1_blk, s1_rep)), strict=False)]
-        dst_fp = None if call.to_register else bytes_footprint("dst", 0, lanes.lanes // 8, lanes.repeats)
+        dst_fp = None if call.to_register else _dst_footprint(lanes, call.dst_tail)
         plan = cls(call, sources, dst_fp, LaneComparison.of(call.mode, call.dtype, call.support.float_semantics))
         plan.placed(operands)
         return plan
@@ -665,6 +680,17 @@ class ComparePlan:
                 "UB scratch", "this call writes (该接口占用8KB Unified Buffer临时空间)",
                 f"{pages.COMPARE_TO_REGISTER} 约束说明; {semantics('3.5')}")  # dav_3510 VcmpImpl
         return reads, dst
+
+
+def _dst_footprint(lanes: ActiveLanes, tail: int) -> Footprint:
+    """The bitmask's bytes relative to dst: ``E / 8`` per repeat, then ``tail`` zero bytes stored with the
+    last repeat's bits (docs/semantics.md §3.3)."""
+    packed = bytes_footprint("dst", 0, lanes.lanes // 8, lanes.repeats)
+    if not tail:
+        return packed
+    extra = np.arange(packed.addrs.size, packed.addrs.size + tail, dtype=np.int64)
+    return Footprint("dst", np.concatenate((packed.addrs, extra)),
+                     np.concatenate((packed.repeats, np.full(tail, lanes.repeats - 1, np.int64))), 1)
 
 
 # ------------------------------------------------------------------ execution
@@ -741,7 +767,7 @@ class CompareBinding:
         self.dst = None
         if dst_fp is not None:
             start = operands["dst"].addr
-            self.dst = ByteSpan("dst", start, start + lanes.repeats * lanes.lanes // 8)
+            self.dst = ByteSpan("dst", start, start + lanes.repeats * lanes.lanes // 8 + call.dst_tail)
         self.scratch = None
         start = call.support.register_scratch_offset_bytes
         if call.to_register and start is not None:
@@ -793,7 +819,10 @@ class CompareBinding:
             packed = np.packbits(bits[0], bitorder="little") if self.scratch is not None else None
             self._commit(core, packed, _cmpmask_after(call, core, bits[0]))
         else:
-            self._commit(core, np.packbits(bits, axis=None, bitorder="little") if lanes.repeats else None, None)
+            packed = np.packbits(bits, axis=None, bitorder="little") if lanes.repeats else None
+            if call.dst_tail:  # the last 8-byte store's lanes past count: 0 bits (docs/semantics.md §3.3)
+                packed = np.concatenate((packed, np.zeros(call.dst_tail, np.uint8)))
+            self._commit(core, packed, None)
 
     def _commit(self, core: Core, packed: np.ndarray | None, cmpmask: bytes | None) -> None:
         """Store a computed compare: the packed bits (dst, or the 950's UB staging), CMPMASK, the mask
