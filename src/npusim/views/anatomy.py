@@ -569,8 +569,9 @@ _INSTRUCTION_RULES = {"trans_data_to_5hd": _layout, "copy": _lane_plan}
 
 def rule_for(record: AccessRecord):
     """The rule that may split this record per repeat (by its registry entry's family, or its own instruction's
-    or its C API alias's), or None (then it is shown whole)."""
-    if record.vendor != "ascend":
+    or its C API alias's), or None (then it is shown whole; so is a call that touched no memory, such as the scalar
+    form of asc_float2int32_*: it has nothing to split)."""
+    if record.vendor != "ascend" or not (record.reads or record.writes):
         return None
     from .. import ascend  # noqa: F401  (its import registers the Ascend instructions: a trace file may come first)
     from ..engine.registry import instructions
