@@ -91,6 +91,7 @@ from .common import (
 )
 from .reduce_max_min_spr import REGISTER as MAX_MIN_CNT
 from .reduce_max_min_spr import MaxMinCntWrite, max_min_cnt_write
+from .reduce_tree import PairTree, bounded_tree_sum
 
 __all__ = [
     "REDUCE_OPS", "ReduceBinding", "ReduceOp", "ReducePlan", "block_reduce_max", "block_reduce_min",
@@ -486,12 +487,19 @@ class ReduceBinding:
         self.registers_read = plan.registers
         self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + \
             ((MAX_MIN_CNT,) if plan.max_min_cnt is not None else ())
-        self.src_run_values = None  # a dense source's elements: a view of UB, made by the first call
+        self.src_run_values = None  # a dense source's (repeats, lanes) elements: a view of UB, made by the first call
         if src_fp is not None:  # the source's element indices, and a dense source's first: computed once
             self.src_index = src_fp.elem_index
             self.src_run = run_start(self.src_index)
         self.src_seen = NEVER  # the shadow epoch in which every source element was seen written
         self.every_slot = plan.written is not None and bool(plan.written.all())  # no result slot left out
+        # a float sum in T: the tree's buffers (made by the first call), and where its results go when they
+        # fill one run of dst bytes (dst_run, written directly by the tree's last add)
+        self.tree: PairTree | None = None
+        self.tree_route = (plan.lanes is not None and plan.op.operation == SUM and plan.dst_dtype == plan.src_dtype
+                           and plan.dst_dtype.np_dtype in (_HALF, _SINGLE))
+        self.dst_run = run_start(dst_fp.addrs) if self.tree_route and self.every_slot else None
+        self.dst_marked = NEVER  # the shadow epoch in which dst_run's bytes were marked written
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -519,13 +527,15 @@ class ReduceBinding:
             if self.src_run is not None:
                 grid = self.src_run_values
                 if grid is None:
-                    grid = self.src_run_values = ub.data.view(src_dtype.raw)[self.src_run : self.src_run + index.size]
+                    run = ub.data.view(src_dtype.raw)[self.src_run : self.src_run + index.size]
+                    grid = self.src_run_values = run.reshape(lanes.repeats, lanes.lanes)
             else:
-                grid = ub.gather(index, src_dtype.raw)
-            grid = grid.reshape(lanes.repeats, lanes.lanes)
+                grid = ub.gather(index, src_dtype.raw).reshape(lanes.repeats, lanes.lanes)
         else:
             grid = np.zeros((lanes.repeats, lanes.lanes), dtype=src_dtype.raw)  # inactive lanes: +0
             grid[lanes.mask] = ub.gather(index, src_dtype.raw)
+        if self.tree_route and self._tree_sum(core, grid):
+            return
         spr_state = extrema = None
         if plan.max_min_cnt is not None:  # over every repeat at once: the first extremum of all active lanes
             active = None if lanes.mask is None else lanes.mask.reshape(1, -1)
@@ -535,9 +545,39 @@ class ReduceBinding:
                 extrema = value, index
         self._commit(core, reduce_groups(plan, core, grid, extrema, self.every_slot), spr_state)
 
-    def _commit(self, core: Core, result: np.ndarray, spr_state=None) -> None:
-        """Store the results' bytes, then MAX_MIN_CNT, then the mask the lowering leaves behind."""
-        core.ub.scatter(self.dst_fp.addrs, result)
+    def _tree_sum(self, core: Core, grid: np.ndarray) -> bool:
+        """A float sum by :class:`.reduce_tree.PairTree`, committed; ``False`` (nothing done) when the
+        sources are not all within its bound."""
+        tree = self.tree
+        if tree is None:
+            tree = self.tree = self._make_tree(core.ub, grid)
+        root = tree.sum(grid)
+        if root is None:
+            return False
+        if self.dst_run is None:
+            value = root.view(self.plan.dst_dtype.raw).reshape(-1)
+            self._commit(core, result_bytes(self.plan, value, None, self.every_slot))
+            return True
+        ub = core.ub
+        if self.dst_marked != ub.shadow_epoch:  # marked since, and nothing unmarked (that moves the epoch)
+            ub.mark_written(self.dst_run, self.dst_run + self.dst_fp.addrs.size)
+            self.dst_marked = ub.shadow_epoch
+        self._commit(core, None)
+        return True
+
+    def _make_tree(self, ub, grid: np.ndarray) -> PairTree:
+        layout, dtype = self.plan.layout, self.plan.dst_dtype
+        rows = grid.shape[0] * layout.groups
+        root = None
+        if self.dst_run is not None:
+            root = ub.data[self.dst_run : self.dst_run + rows * dtype.itemsize].view(dtype.np_dtype).reshape(rows, 1)
+        return PairTree(rows, layout.width, dtype, grid if grid is self.src_run_values else None, root)
+
+    def _commit(self, core: Core, result: np.ndarray | None, spr_state=None) -> None:
+        """Store the results' bytes (``None``: stored already), then MAX_MIN_CNT, then the mask the lowering
+        leaves behind."""
+        if result is not None:
+            core.ub.scatter(self.dst_fp.addrs, result)
         if spr_state is not None:
             core.max_min_cnt = spr_state
         if self.plan.mask_words_after is not None:
@@ -564,10 +604,15 @@ def reduce_groups(plan: ReducePlan, core: Core, grid: np.ndarray,
         if active is not None and plan.fills_empty:
             empty = ~active.any(axis=1)
             value = np.where(empty, _empty_value(core, dst_dtype, plan.op.operation == MAX), value)
+    return result_bytes(plan, value, index, every_slot)
+
+
+def result_bytes(plan: ReducePlan, value: np.ndarray, index: np.ndarray | None, every_slot: bool) -> np.ndarray:
+    """Every written result's bytes, in the dst footprint's order, from each group's value and index."""
     parts = []
-    for kind, size in layout.slots:
+    for kind, size in plan.layout.slots:
         if kind == "value":
-            parts.append(value.astype(dst_dtype.raw).view(np.uint8).reshape(-1, size))
+            parts.append(value.astype(plan.dst_dtype.raw).view(np.uint8).reshape(-1, size))
         else:
             parts.append(index.astype(np.dtype(f"<u{size}")).view(np.uint8).reshape(-1, size))
     result = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
@@ -581,7 +626,10 @@ def tree_sum(groups: np.ndarray, src: DType, dst: DType, saturate: bool) -> np.n
     if not dst.is_float:
         wide = groups.view(src.np_dtype).astype(np.int64).sum(axis=1)
         return (wide & 0xFFFFFFFF).astype(np.uint32).view(dst.raw)
-    if src == dst:
+    if src == dst and dst.np_dtype in (_HALF, _SINGLE):
+        bounded = bounded_tree_sum(groups, dst)  # sources too small for any node to overflow
+        if bounded is not None:
+            return bounded
         finite = _finite_tree_sum(groups, dst)
         if finite is not None:
             return finite
