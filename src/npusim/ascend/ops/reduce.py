@@ -493,13 +493,16 @@ class ReduceBinding:
             self.src_run = run_start(self.src_index)
         self.src_seen = NEVER  # the shadow epoch in which every source element was seen written
         self.every_slot = plan.written is not None and bool(plan.written.all())  # no result slot left out
-        # a float sum in T: the tree's buffers (made by the first call), and where its results go when they
-        # fill one run of dst bytes (dst_run, written directly by the tree's last add)
-        self.tree: PairTree | None = None
+        # results that fill one run of dst bytes are stored as a slice (a float sum's by the tree's last add)
+        self.dst_run = run_start(dst_fp.addrs) if dst_fp is not None and self.every_slot else None
+        self.dst_marked = NEVER  # the shadow epoch in which dst_run's bytes were marked written
+        self.tree: PairTree | None = None  # a float sum in T: the tree's buffers, made by the first call
         self.tree_route = (plan.lanes is not None and plan.op.operation == SUM and plan.dst_dtype == plan.src_dtype
                            and plan.dst_dtype.np_dtype in (_HALF, _SINGLE))
-        self.dst_run = run_start(dst_fp.addrs) if self.tree_route and self.every_slot else None
-        self.dst_marked = NEVER  # the shadow epoch in which dst_run's bytes were marked written
+        # a max / min of one repeat of every lane, of half or float32: one result, found on Python integers
+        self.one_extremum = (plan.lanes is not None and plan.op.operation != SUM and plan.lanes.mask is None
+                             and plan.lanes.repeats == 1 and plan.layout.groups == 1
+                             and plan.src_dtype.np_dtype in (_HALF, _SINGLE) and self.dst_run is not None)
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -536,6 +539,8 @@ class ReduceBinding:
             grid[lanes.mask] = ub.gather(index, src_dtype.raw)
         if self.tree_route and self._tree_sum(core, grid):
             return
+        if self.one_extremum and self._one_extremum(core, grid[0]):
+            return
         spr_state = extrema = None
         if plan.max_min_cnt is not None:  # over every repeat at once: the first extremum of all active lanes
             active = None if lanes.mask is None else lanes.mask.reshape(1, -1)
@@ -557,12 +562,21 @@ class ReduceBinding:
         if self.dst_run is None:
             value = root.view(self.plan.dst_dtype.raw).reshape(-1)
             self._commit(core, result_bytes(self.plan, value, None, self.every_slot))
-            return True
-        ub = core.ub
-        if self.dst_marked != ub.shadow_epoch:  # marked since, and nothing unmarked (that moves the epoch)
-            ub.mark_written(self.dst_run, self.dst_run + self.dst_fp.addrs.size)
-            self.dst_marked = ub.shadow_epoch
-        self._commit(core, None)
+        else:  # the root is dst's bytes
+            self._commit(core, None)
+        return True
+
+    def _one_extremum(self, core: Core, row: np.ndarray) -> bool:
+        """A max / min of one repeat of every lane by :func:`compared_lane`, committed (MAX_MIN_CNT gets the
+        same extremum: the call's only repeat); ``False`` (nothing done) for a zero or NaN extremum."""
+        plan = self.plan
+        found = compared_lane(row, plan.src_dtype, plan.op.operation == MAX)
+        if found is None:
+            return False
+        lane, bits = found
+        spr_state = None if plan.max_min_cnt is None else plan.max_min_cnt.state(bits, lane)
+        slots = [(bits if kind == "value" else lane).to_bytes(size, "little") for kind, size in plan.layout.slots]
+        self._commit(core, np.frombuffer(b"".join(slots), np.uint8), spr_state)
         return True
 
     def _make_tree(self, ub, grid: np.ndarray) -> PairTree:
@@ -574,10 +588,17 @@ class ReduceBinding:
         return PairTree(rows, layout.width, dtype, grid if grid is self.src_run_values else None, root)
 
     def _commit(self, core: Core, result: np.ndarray | None, spr_state=None) -> None:
-        """Store the results' bytes (``None``: stored already), then MAX_MIN_CNT, then the mask the lowering
-        leaves behind."""
-        if result is not None:
-            core.ub.scatter(self.dst_fp.addrs, result)
+        """Store the results' bytes (``None``: in dst's run already, by the tree), then MAX_MIN_CNT, then the
+        mask the lowering leaves behind."""
+        ub, run = core.ub, self.dst_run
+        if run is None:
+            ub.scatter(self.dst_fp.addrs, result)
+        else:
+            if result is not None:
+                ub.data[run : run + result.size] = result
+            if self.dst_marked != ub.shadow_epoch:  # marked since, and nothing unmarked (that moves the epoch)
+                ub.mark_written(run, run + self.dst_fp.addrs.size)
+                self.dst_marked = ub.shadow_epoch
         if spr_state is not None:
             core.max_min_cnt = spr_state
         if self.plan.mask_words_after is not None:
@@ -737,21 +758,29 @@ def _compared_extremum(groups: np.ndarray, dtype: DType, maximum: bool) -> tuple
     Otherwise the extremum is a nonzero number, equal values have equal bits, and numpy's first occurrence
     of it is the keys' (half and float32 only: numpy compares them exactly; halves some 5 ns each, against
     the keys' fixed 3-4 µs: only :data:`_FEW_HALVES` of them)."""
+    if groups.shape[0] == 1:  # one row (a repeat-1 call)
+        found = compared_lane(groups[0], dtype, maximum)
+        return None if found is None else (groups[0, found[0] : found[0] + 1].copy(), np.array([found[0]]))
     fmt = float_format(dtype)
     values = groups.view(dtype.np_dtype)
-    if groups.shape[0] == 1:  # one row (a repeat-1 call): the check on Python integers
-        lane = int(values[0].argmax() if maximum else values[0].argmin())
-        bits = int(groups[0, lane])
-        magnitude = bits & (fmt.sign_bit - 1)
-        if magnitude == 0 or magnitude > fmt.exponent_all_ones:
-            return None
-        return groups[0, lane : lane + 1].copy(), np.array([lane])
     lane = values.argmax(axis=1) if maximum else values.argmin(axis=1)
     value = groups[np.arange(groups.shape[0]), lane]
     magnitude = value & dtype.raw.type(fmt.sign_bit - 1)
     if np.logical_or.reduce((magnitude == 0) | (magnitude > dtype.raw.type(fmt.exponent_all_ones)), axis=None):
         return None
     return value, lane
+
+
+def compared_lane(row: np.ndarray, dtype: DType, maximum: bool) -> tuple[int, int] | None:
+    """:func:`_compared_extremum` of one row of every lane active, as Python integers: the lane of the first
+    extremum and its bits, or ``None`` (a zero or NaN extremum)."""
+    lane = int(row.view(dtype.np_dtype).argmax() if maximum else row.view(dtype.np_dtype).argmin())
+    bits = int(row[lane])
+    fmt = float_format(dtype)
+    magnitude = bits & (fmt.sign_bit - 1)
+    if magnitude == 0 or magnitude > fmt.exponent_all_ones:
+        return None
+    return lane, bits
 
 
 def _empty_value(core: Core, dtype: DType, maximum: bool):
