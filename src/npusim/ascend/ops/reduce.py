@@ -26,7 +26,8 @@ written contiguously) or each pair of adjacent lanes (pair_reduce_sum: E/2 resul
   value remains; every add is rounded to T (:func:`.arith.compute`, so CTRL[48]'s saturation of
   half applies at each node, the pages' ``[60000, 60000, -30000, 100] -> 35604``).  The vendor's
   lowering is one ``vcadd`` / ``vcgadd`` / ``vcpadd`` (implementation_notes §3.3,
-  ``dav_c220/kernel_operator_vec_reduce_impl.h``).  Masked-off lanes enter the tree as +0.  The 950's
+  ``dav_c220/kernel_operator_vec_reduce_impl.h``).  Masked-off lanes enter the tree as +0.  Sources too
+  small for any node to overflow are summed by numpy's own adds (:mod:`.reduce_tree`, the same bits).  The 950's
   integer sums (int16 -> int32, uint16 -> uint32, int32, uint32) wrap modulo 2^32, in any order.
 * **MAX / MIN** give the IEEE maximum / minimum of the active lanes (a NaN wins, -0 < +0) and the
   lane of its *first* occurrence (ReduceRepeat.md 约束说明: the smallest index on ties; a NaN's
