@@ -8,7 +8,9 @@ shows.
   half on the bits (``_half_tree_in_singles``); the root straight into dst when the results fill one run of
   it, else through the result bytes.  Any source at the bound or beyond, an infinity, a NaN, sums that
   overflow (with and without saturation): the other routes (``_finite_tree_sum``, node by node).
-* ``tree_sum`` without a binding (ReduceSum): ``bounded_tree_sum``, the float32 route from 8192 sources.
+* ``tree_sum`` without a binding (ReduceSum): ``bounded_tree_sum``, the float32 route from 8192 sources; the
+  A2 count form's in-order adds of the repeat sums by ``np.add.accumulate`` below their bound
+  (``bounded_running_sum``), else one at a time.
 * A max / min of one repeat of every lane (half / float32): found on Python integers (``_one_extremum``),
   every order, MAX_MIN_CNT too; a zero or NaN extremum: the keys.
 * ``sort_order.rank``: every half pattern and the float32 edges against the definition.
@@ -21,6 +23,7 @@ import pytest
 
 from npusim import ascend as asc
 from npusim.ascend.ops import reduce as reduce_module
+from npusim.ascend.ops import reduce_all as reduce_all_module
 from npusim.ascend.ops import reduce_tree
 from npusim.ascend.ops.reduce import ReduceBinding
 from npusim.ascend.ops.reduce_tree import PairTree
@@ -54,6 +57,7 @@ def routes(monkeypatch):
     spy(reduce_tree, "_half_tree_in_singles", "singles")
     spy(reduce_module, "bounded_tree_sum", "bounded")
     spy(reduce_module, "_finite_tree_sum", "finite")
+    spy(reduce_all_module, "bounded_running_sum", "running")
     spy(ReduceBinding, "_one_extremum", "one extremum")
     return taken
 
@@ -178,13 +182,21 @@ def test_half_sums_in_float32_from_8192_sources(routes, name, blk, rep, dst_rep,
     assert [given for label, given in routes if label == "singles"] == ([True] if kind == "small" else [])
 
 
-def test_bounded_tree_sum_without_a_binding(routes):
-    """ReduceSum (the count form, 方式一 on the A2) sums its repeats by ``tree_sum``: 10240 halves below
-    the bound take the float32 route, 1000 numpy's half adds; float32 too."""
-    for fmt, count in (("float16", 10240), ("float16", 1000), ("float32", 3000)):
+def test_bounded_sums_without_a_binding(routes):
+    """ReduceSum (the count form, 方式一 on the A2) sums each repeat by ``tree_sum`` (10240 halves below the
+    bound: the float32 route; 1000 halves and float32: numpy's adds in T), then adds the repeat sums in order
+    by ``bounded_running_sum`` when they lie below its bound (small data), else one add at a time (every
+    source 200: repeat sums of 25600, whose running total overflows)."""
+    rng = np.random.default_rng(9)
+    for fmt, count, data in (
+            ("float16", 10240, _sources("float16", 128, 10240, "small", seed=1)),
+            ("float16", 10240, (rng.standard_normal(10240) * 0.01).astype(np.float16).view(np.uint16)),
+            ("float16", 10240, np.full(10240, 200, np.float16).view(np.uint16)),
+            ("float16", 1000, (rng.standard_normal(1000) * 0.1).astype(np.float16).view(np.uint16)),
+            ("float32", 3000, _sources("float32", 64, 3000, "small", seed=2)),
+            ("float32", 3000, rng.standard_normal(3000).astype(np.float32).view(np.uint32))):
         dtype, raw, _inf, _sign = FORMATS[fmt]
         per = 256 // np.dtype(raw).itemsize
-        data = _sources(fmt, per, count, "small", seed=count)
         routes.clear()
         with asc.Core("A2") as core:
             asc.set_saturation_flag(False)
@@ -194,9 +206,14 @@ def test_bounded_tree_sum_without_a_binding(routes):
             z = asc.LocalTensor(dtype, VECOUT, 0xE000, 16)
             asc.reduce_sum(z, x, w, count)
             got = int(np.frombuffer(core.ub_read(0xE000, np.dtype(raw).itemsize), raw)[0])
-        assert got == ref_sum(data.tolist(), fmt, 1, per, False)
+        values = data.tolist()
+        assert got == ref_sum(values, fmt, 1, per, False)
         assert ("bounded", True) in routes
         assert [given for label, given in routes if label == "singles"] == ([True] if count >= 8192 else [])
+        sums = [model.tree_sum(values[i:i + per] + [0] * (per - len(values[i:i + per])), fmt, fmt, False)
+                for i in range(0, count, per)]
+        bound = _bound_bits(fmt, 1 << (len(sums) - 1).bit_length())
+        assert routes[-1] == ("running", all(v & (_sign - 1) < bound for v in sums))
 
 
 def _extremum_rows(fmt: str) -> dict[str, np.ndarray]:

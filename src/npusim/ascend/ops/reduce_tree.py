@@ -29,7 +29,7 @@ import numpy as np
 from ...dtypes import DType
 from ...rounding import float_format
 
-__all__ = ["PairTree", "bounded_tree_sum", "magnitude_limit"]
+__all__ = ["PairTree", "bounded_running_sum", "bounded_tree_sum", "magnitude_limit"]
 
 
 def magnitude_limit(dtype: DType, width: int) -> int:
@@ -63,6 +63,19 @@ def bounded_tree_sum(groups: np.ndarray, dtype: DType) -> np.ndarray | None:
     while level.shape[1] > 1:
         level = level[:, 0::2] + level[:, 1::2]
     return level.view(dtype.raw).reshape(-1)
+
+
+def bounded_running_sum(values: np.ndarray, dtype: DType) -> int | None:
+    """The in-order sum ``((v0 + v1) + v2) + ...`` of a 1-D array of T's bits, each add rounded to T
+    (ReduceSum.md 方式一), by numpy's ``np.add.accumulate`` in T, or ``None`` when some value's magnitude
+    reaches ``2**(emax - k)`` for ``n <= 2**k`` values.  Below it the partial sum after ``j`` adds is at most
+    ``RN(j * 2**(emax - k)) <= 2**emax`` (rounding is monotone), so no add overflows, and each step is the
+    IEEE sum of two T rounded to T, as in the tree (module docstring); the accumulation rounds every step
+    (only ``np.add.reduce`` keeps half's partial sums in float32)."""
+    width = 1 << max(values.size - 1, 1).bit_length()
+    if not within(values, magnitude_limit(dtype, width)):
+        return None
+    return int(np.add.accumulate(values.view(dtype.np_dtype))[-1:].view(dtype.raw)[0])
 
 
 def _half_tree_in_singles(groups: np.ndarray) -> np.ndarray:
