@@ -25,7 +25,7 @@ from ub_image import Placement, place, read_back
 from npusim import ascend as asc
 
 __all__ = ["compare_bench", "compare_count_bench", "elementwise_bench", "moving_copy_bench", "ne_scalar_bench",
-           "reduce_bench", "select_bench", "trans_tile_bench"]
+           "reduce_all_bench", "reduce_bench", "select_bench", "trans_tile_bench"]
 __all__ = ["c_api_add_count_bench", "compare_bench", "compare_count_bench", "elementwise_bench", "gather_bench",
            "moving_copy_bench", "ne_scalar_bench", "select_bench", "slice_copy_bench", "trans_tile_bench"]
 
@@ -310,10 +310,21 @@ def elementwise_bench(name: str, repeats: int, strided: bool) -> Bench:
     )
 
 
+def _pair_tree(rows: np.ndarray) -> np.ndarray:
+    """numpy's adjacent-pair tree over each row, in half (numpy adds half exactly as the hardware's order
+    asks: each add rounded to half)."""
+    level = rows
+    while level.shape[1] > 1:
+        level = level[:, 0::2] + level[:, 1::2]
+    return level[:, 0]
+
+
 def reduce_bench(name: str, repeats: int, strided: bool) -> Bench:
-    """``asc.whole_reduce_max`` (value only) or ``asc.block_reduce_sum``, half, a full mask, vs numpy's
-    max over each repeat's 128 elements / an adjacent-pair tree over each 16-element block (numpy adds
-    in half, exactly the hardware's order).  Strided: the source at block stride 2, repeat stride 16."""
+    """A per-repeat / per-DataBlock / per-pair reduction of half, a full mask, vs numpy doing the same job:
+    ``asc.whole_reduce_max`` (value only) or ``whole_reduce_min`` against a max / min of each repeat's 128
+    elements, ``block_reduce_max`` of each 16-element block, and the sums (``block_reduce_sum``,
+    ``whole_reduce_sum``, ``repeat_reduce_sum``, ``pair_reduce_sum``) against an adjacent-pair tree over
+    each block / repeat / pair.  Strided: the source at block stride 2, repeat stride 16."""
     rng = np.random.default_rng(21)
     blk, rep = (2, 16) if strided else (1, 8)
     data = rng.standard_normal(repeats * LANES).astype(np.float16)
@@ -324,24 +335,63 @@ def reduce_bench(name: str, repeats: int, strided: bool) -> Bench:
     core.ub_write(0, image.tobytes())
     src = _tensor(asc.half, VECIN, 0, src_place.span(max(repeats, 1)))
     dst_addr = 0x14000
-    dst = _tensor(asc.half, VECOUT, dst_addr, repeats * 16)
-    if name == "whole_reduce_max":
+    dst = _tensor(asc.half, VECOUT, dst_addr, repeats * 128)  # pair_reduce_sum: 128 bytes a repeat
+    value_only = asc.ReduceOrder.ORDER_ONLY_VALUE
+    calls = {  # name: (the call, numpy's job, result bytes per repeat)
+        "whole_reduce_max": (lambda: asc.whole_reduce_max(dst, src, LANES, repeats, 1, blk, rep, value_only),
+                             lambda: data.reshape(repeats, LANES).max(axis=1), 2),
+        "whole_reduce_min": (lambda: asc.whole_reduce_min(dst, src, LANES, repeats, 1, blk, rep, value_only),
+                             lambda: data.reshape(repeats, LANES).min(axis=1), 2),
+        "block_reduce_max": (lambda: asc.block_reduce_max(dst, src, repeats, LANES, 1, blk, rep),
+                             lambda: data.reshape(-1, 16).max(axis=1), 16),
+        "block_reduce_sum": (lambda: asc.block_reduce_sum(dst, src, repeats, LANES, 1, blk, rep),
+                             lambda: _pair_tree(data.reshape(-1, 16)), 16),
+        "whole_reduce_sum": (lambda: asc.whole_reduce_sum(dst, src, LANES, repeats, 1, blk, rep),
+                             lambda: _pair_tree(data.reshape(-1, LANES)), 2),
+        "repeat_reduce_sum": (lambda: asc.repeat_reduce_sum(dst, src, repeats, LANES, 0, blk, 1, rep),
+                              lambda: _pair_tree(data.reshape(-1, LANES)), 2),
+        "pair_reduce_sum": (lambda: asc.pair_reduce_sum(dst, src, repeats, LANES, 1, blk, rep),
+                            lambda: data[0::2] + data[1::2], 128),
+    }
+    call, numpy_job, per_repeat = calls[name]
+    return Bench(
+        npusim=call,
+        numpy=numpy_job,
+        npusim_output=lambda: core.ub_read(dst_addr, repeats * per_repeat),
+        numpy_output=lambda: numpy_job().tobytes(),
+        resources=stack,
+    )
+
+
+def reduce_all_bench(name: str, count: int) -> Bench:
+    """The count form of ``asc.reduce_sum`` (the A2's order, ReduceSum.md 方式一: each repeat's
+    adjacent-pair tree, then the repeat sums added in order, each add rounded to half) or ``asc.reduce_max``
+    with ``cal_index`` (the largest value and its first index), over ``count`` halves, vs numpy doing the
+    same job (the in-order adds as an ``np.add.accumulate``, which rounds each step to half)."""
+    data = np.random.default_rng(23).standard_normal(count).astype(np.float16)
+    stack, core = _fresh_core()
+    core.ub_write(0, data.tobytes())
+    src = _tensor(asc.half, VECIN, 0, count * 2)
+    work = _tensor(asc.half, asc.TPosition.VECCALC, 0x10000, 0x8000)
+    dst_addr = 0x18000
+    dst = _tensor(asc.half, VECOUT, dst_addr, 64)
+    if name == "reduce_sum":
         def call() -> None:
-            asc.whole_reduce_max(dst, src, LANES, repeats, 1, blk, rep, asc.ReduceOrder.ORDER_ONLY_VALUE)
+            asc.reduce_sum(dst, src, work, count)
 
         def numpy_job() -> np.ndarray:
-            return data.reshape(repeats, LANES).max(axis=1)
-        out_bytes = repeats * 2
+            padded = np.zeros(-(-count // LANES) * LANES, np.float16)
+            padded[:count] = data
+            return np.add.accumulate(_pair_tree(padded.reshape(-1, LANES)))[-1:]
+        out_bytes = 2
     else:
         def call() -> None:
-            asc.block_reduce_sum(dst, src, repeats, LANES, 1, blk, rep)
+            asc.reduce_max(dst, src, work, count, True)
 
         def numpy_job() -> np.ndarray:
-            level = data.reshape(-1, 16)
-            while level.shape[1] > 1:
-                level = level[:, 0::2] + level[:, 1::2]
-            return level[:, 0]
-        out_bytes = repeats * 16
+            lane = int(data.argmax())
+            return np.array([data.view(np.uint16)[lane], lane], np.uint16)
+        out_bytes = 4
     return Bench(
         npusim=call,
         numpy=numpy_job,

@@ -26,7 +26,8 @@ written contiguously) or each pair of adjacent lanes (pair_reduce_sum: E/2 resul
   value remains; every add is rounded to T (:func:`.arith.compute`, so CTRL[48]'s saturation of
   half applies at each node, the pages' ``[60000, 60000, -30000, 100] -> 35604``).  The vendor's
   lowering is one ``vcadd`` / ``vcgadd`` / ``vcpadd`` (implementation_notes §3.3,
-  ``dav_c220/kernel_operator_vec_reduce_impl.h``).  Masked-off lanes enter the tree as +0.  The 950's
+  ``dav_c220/kernel_operator_vec_reduce_impl.h``).  Masked-off lanes enter the tree as +0.  Sources too
+  small for any node to overflow are summed by numpy's own adds (:mod:`.reduce_tree`, the same bits).  The 950's
   integer sums (int16 -> int32, uint16 -> uint32, int32, uint32) wrap modulo 2^32, in any order.
 * **MAX / MIN** give the IEEE maximum / minimum of the active lanes (a NaN wins, -0 < +0) and the
   lane of its *first* occurrence (ReduceRepeat.md 约束说明: the smallest index on ties; a NaN's
@@ -91,6 +92,7 @@ from .common import (
 )
 from .reduce_max_min_spr import REGISTER as MAX_MIN_CNT
 from .reduce_max_min_spr import MaxMinCntWrite, max_min_cnt_write
+from .reduce_tree import PairTree, bounded_tree_sum
 
 __all__ = [
     "REDUCE_OPS", "ReduceBinding", "ReduceOp", "ReducePlan", "block_reduce_max", "block_reduce_min",
@@ -490,12 +492,22 @@ class ReduceBinding:
         self.registers_read = plan.registers
         self.registers_written = (("MASK",) if plan.mask_words_after is not None else ()) + \
             ((MAX_MIN_CNT,) if plan.max_min_cnt is not None else ())
-        self.src_run_values = None  # a dense source's elements: a view of UB, made by the first call
+        self.src_run_values = None  # a dense source's (repeats, lanes) elements: a view of UB, made by the first call
         if src_fp is not None:  # the source's element indices, and a dense source's first: computed once
             self.src_index = src_fp.elem_index
             self.src_run = run_start(self.src_index)
         self.src_seen = NEVER  # the shadow epoch in which every source element was seen written
         self.every_slot = plan.written is not None and bool(plan.written.all())  # no result slot left out
+        # results that fill one run of dst bytes are stored as a slice (a float sum's by the tree's last add)
+        self.dst_run = run_start(dst_fp.addrs) if dst_fp is not None and self.every_slot else None
+        self.dst_marked = NEVER  # the shadow epoch in which dst_run's bytes were marked written
+        self.tree: PairTree | None = None  # a float sum in T: the tree's buffers, made by the first call
+        self.tree_route = (plan.lanes is not None and plan.op.operation == SUM and plan.dst_dtype == plan.src_dtype
+                           and plan.dst_dtype.np_dtype in (_HALF, _SINGLE))
+        # a max / min of one repeat of every lane, of half or float32: one result, found on Python integers
+        self.one_extremum = (plan.lanes is not None and plan.op.operation != SUM and plan.lanes.mask is None
+                             and plan.lanes.repeats == 1 and plan.layout.groups == 1
+                             and plan.src_dtype.np_dtype in (_HALF, _SINGLE) and self.dst_run is not None)
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -523,13 +535,17 @@ class ReduceBinding:
             if self.src_run is not None:
                 grid = self.src_run_values
                 if grid is None:
-                    grid = self.src_run_values = ub.data.view(src_dtype.raw)[self.src_run : self.src_run + index.size]
+                    run = ub.data.view(src_dtype.raw)[self.src_run : self.src_run + index.size]
+                    grid = self.src_run_values = run.reshape(lanes.repeats, lanes.lanes)
             else:
-                grid = ub.gather(index, src_dtype.raw)
-            grid = grid.reshape(lanes.repeats, lanes.lanes)
+                grid = ub.gather(index, src_dtype.raw).reshape(lanes.repeats, lanes.lanes)
         else:
             grid = np.zeros((lanes.repeats, lanes.lanes), dtype=src_dtype.raw)  # inactive lanes: +0
             grid[lanes.mask] = ub.gather(index, src_dtype.raw)
+        if self.tree_route and self._tree_sum(core, grid):
+            return
+        if self.one_extremum and self._one_extremum(core, grid[0]):
+            return
         spr_state = extrema = None
         if plan.max_min_cnt is not None:  # over every repeat at once: the first extremum of all active lanes
             active = None if lanes.mask is None else lanes.mask.reshape(1, -1)
@@ -539,9 +555,55 @@ class ReduceBinding:
                 extrema = value, index
         self._commit(core, reduce_groups(plan, core, grid, extrema, self.every_slot), spr_state)
 
-    def _commit(self, core: Core, result: np.ndarray, spr_state=None) -> None:
-        """Store the results' bytes, then MAX_MIN_CNT, then the mask the lowering leaves behind."""
-        core.ub.scatter(self.dst_fp.addrs, result)
+    def _tree_sum(self, core: Core, grid: np.ndarray) -> bool:
+        """A float sum by :class:`.reduce_tree.PairTree`, committed; ``False`` (nothing done) when the
+        sources are not all within its bound."""
+        tree = self.tree
+        if tree is None:
+            tree = self.tree = self._make_tree(core.ub, grid)
+        root = tree.sum(grid)
+        if root is None:
+            return False
+        if self.dst_run is None:
+            value = root.view(self.plan.dst_dtype.raw).reshape(-1)
+            self._commit(core, result_bytes(self.plan, value, None, self.every_slot))
+        else:  # the root is dst's bytes
+            self._commit(core, None)
+        return True
+
+    def _one_extremum(self, core: Core, row: np.ndarray) -> bool:
+        """A max / min of one repeat of every lane by :func:`compared_lane`, committed (MAX_MIN_CNT gets the
+        same extremum: the call's only repeat); ``False`` (nothing done) for a zero or NaN extremum."""
+        plan = self.plan
+        found = compared_lane(row, plan.src_dtype, plan.op.operation == MAX)
+        if found is None:
+            return False
+        lane, bits = found
+        spr_state = None if plan.max_min_cnt is None else plan.max_min_cnt.state(bits, lane)
+        slots = [(bits if kind == "value" else lane).to_bytes(size, "little") for kind, size in plan.layout.slots]
+        self._commit(core, np.frombuffer(b"".join(slots), np.uint8), spr_state)
+        return True
+
+    def _make_tree(self, ub, grid: np.ndarray) -> PairTree:
+        layout, dtype = self.plan.layout, self.plan.dst_dtype
+        rows = grid.shape[0] * layout.groups
+        root = None
+        if self.dst_run is not None:
+            root = ub.data[self.dst_run : self.dst_run + rows * dtype.itemsize].view(dtype.np_dtype).reshape(rows, 1)
+        return PairTree(rows, layout.width, dtype, grid if grid is self.src_run_values else None, root)
+
+    def _commit(self, core: Core, result: np.ndarray | None, spr_state=None) -> None:
+        """Store the results' bytes (``None``: in dst's run already, by the tree), then MAX_MIN_CNT, then the
+        mask the lowering leaves behind."""
+        ub, run = core.ub, self.dst_run
+        if run is None:
+            ub.scatter(self.dst_fp.addrs, result)
+        else:
+            if result is not None:
+                ub.data[run : run + result.size] = result
+            if self.dst_marked != ub.shadow_epoch:  # marked since, and nothing unmarked (that moves the epoch)
+                ub.mark_written(run, run + self.dst_fp.addrs.size)
+                self.dst_marked = ub.shadow_epoch
         if spr_state is not None:
             core.max_min_cnt = spr_state
         if self.plan.mask_words_after is not None:
@@ -568,10 +630,15 @@ def reduce_groups(plan: ReducePlan, core: Core, grid: np.ndarray,
         if active is not None and plan.fills_empty:
             empty = ~active.any(axis=1)
             value = np.where(empty, _empty_value(core, dst_dtype, plan.op.operation == MAX), value)
+    return result_bytes(plan, value, index, every_slot)
+
+
+def result_bytes(plan: ReducePlan, value: np.ndarray, index: np.ndarray | None, every_slot: bool) -> np.ndarray:
+    """Every written result's bytes, in the dst footprint's order, from each group's value and index."""
     parts = []
-    for kind, size in layout.slots:
+    for kind, size in plan.layout.slots:
         if kind == "value":
-            parts.append(value.astype(dst_dtype.raw).view(np.uint8).reshape(-1, size))
+            parts.append(value.astype(plan.dst_dtype.raw).view(np.uint8).reshape(-1, size))
         else:
             parts.append(index.astype(np.dtype(f"<u{size}")).view(np.uint8).reshape(-1, size))
     result = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
@@ -585,7 +652,10 @@ def tree_sum(groups: np.ndarray, src: DType, dst: DType, saturate: bool) -> np.n
     if not dst.is_float:
         wide = groups.view(src.np_dtype).astype(np.int64).sum(axis=1)
         return (wide & 0xFFFFFFFF).astype(np.uint32).view(dst.raw)
-    if src == dst:
+    if src == dst and dst.np_dtype in (_HALF, _SINGLE):
+        bounded = bounded_tree_sum(groups, dst)  # sources too small for any node to overflow
+        if bounded is not None:
+            return bounded
         finite = _finite_tree_sum(groups, dst)
         if finite is not None:
             return finite
@@ -693,21 +763,29 @@ def _compared_extremum(groups: np.ndarray, dtype: DType, maximum: bool) -> tuple
     Otherwise the extremum is a nonzero number, equal values have equal bits, and numpy's first occurrence
     of it is the keys' (half and float32 only: numpy compares them exactly; halves some 5 ns each, against
     the keys' fixed 3-4 µs: only :data:`_FEW_HALVES` of them)."""
+    if groups.shape[0] == 1:  # one row (a repeat-1 call)
+        found = compared_lane(groups[0], dtype, maximum)
+        return None if found is None else (groups[0, found[0] : found[0] + 1].copy(), np.array([found[0]]))
     fmt = float_format(dtype)
     values = groups.view(dtype.np_dtype)
-    if groups.shape[0] == 1:  # one row (a repeat-1 call): the check on Python integers
-        lane = int(values[0].argmax() if maximum else values[0].argmin())
-        bits = int(groups[0, lane])
-        magnitude = bits & (fmt.sign_bit - 1)
-        if magnitude == 0 or magnitude > fmt.exponent_all_ones:
-            return None
-        return groups[0, lane : lane + 1].copy(), np.array([lane])
     lane = values.argmax(axis=1) if maximum else values.argmin(axis=1)
     value = groups[np.arange(groups.shape[0]), lane]
     magnitude = value & dtype.raw.type(fmt.sign_bit - 1)
     if np.logical_or.reduce((magnitude == 0) | (magnitude > dtype.raw.type(fmt.exponent_all_ones)), axis=None):
         return None
     return value, lane
+
+
+def compared_lane(row: np.ndarray, dtype: DType, maximum: bool) -> tuple[int, int] | None:
+    """:func:`_compared_extremum` of one row of every lane active, as Python integers: the lane of the first
+    extremum and its bits, or ``None`` (a zero or NaN extremum)."""
+    lane = int(row.view(dtype.np_dtype).argmax() if maximum else row.view(dtype.np_dtype).argmin())
+    bits = int(row[lane])
+    fmt = float_format(dtype)
+    magnitude = bits & (fmt.sign_bit - 1)
+    if magnitude == 0 or magnitude > fmt.exponent_all_ones:
+        return None
+    return lane, bits
 
 
 def _empty_value(core: Core, dtype: DType, maximum: bool):

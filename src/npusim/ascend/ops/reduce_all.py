@@ -54,17 +54,20 @@ from ..chips import unsupported_on
 from ..core import Core
 from ..footprint import Footprint, bytes_footprint, check_overlap, strided_footprint
 from ..masking import MAX_MODELLED_REPEATS, checked_counter_lanes, mask_arg_words
+from ..operands import NEVER
 from ..tensor import LocalTensor
 from . import arith
 from .common import is_bool_arg, is_int_arg, is_mask_arg, require_dtype, require_ub_tensor
 from .reduce import extremum, tree_sum
 from .reduce_max_min_spr import REGISTER as MAX_MIN_CNT
 from .reduce_max_min_spr import MaxMinCntWrite, max_min_cnt_write
+from .reduce_tree import bounded_running_sum
 
 __all__ = ["REDUCE_ALL_OPS", "ReduceAllPlan", "reduce_max", "reduce_min", "reduce_sum"]
 
 DOC_DIR = pages.REDUCE
 INT32_MAX = (1 << 31) - 1
+_HALF_OR_SINGLE = (np.dtype(np.float16), np.dtype(np.float32))
 METHOD_1 = frozenset({"A2", "A3"})  # the count form accumulates in order (方式一)
 
 
@@ -270,6 +273,8 @@ class ReduceAllBinding:
         self.registers_read = plan.registers
         self.registers_written = (("ACC",) if plan.writes_acc else ()) + \
             ((MAX_MIN_CNT,) if plan.max_min_cnt is not None else ())
+        self.src_index = None if footprints is None else footprints[1].elem_index  # computed once
+        self.src_seen = NEVER  # the shadow epoch in which every source element was seen written
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -289,13 +294,15 @@ class ReduceAllBinding:
         if plan.lanes is None:
             return
         dtype, lanes = plan.dtype, plan.lanes
-        _dst, src, _work = self.footprints
-        core.ub.check_initialized(plan.op.name, "src", src.elem_index, dtype.itemsize)
+        ub, index = core.ub, self.src_index
+        if self.src_seen != ub.shadow_epoch:  # written bytes stay written until the epoch changes
+            ub.check_initialized(plan.op.name, "src", index, dtype.itemsize)
+            self.src_seen = ub.shadow_epoch
         grid = np.zeros((lanes.repeats, lanes.lanes), dtype=dtype.raw)
         if lanes.mask is None:
-            grid[:] = core.ub.gather(src.elem_index, dtype.raw).reshape(grid.shape)
+            grid[:] = ub.gather(index, dtype.raw).reshape(grid.shape)
         else:
-            grid[lanes.mask] = core.ub.gather(src.elem_index, dtype.raw)
+            grid[lanes.mask] = ub.gather(index, dtype.raw)
         spr_state = None
         if plan.op.operation == "sum":
             saturate = core.float_saturation and dtype.name in core.chip.float_saturation_dtypes
@@ -330,6 +337,10 @@ def whole_sum(grid: np.ndarray, lanes: ActiveLanes, dtype: DType, method: int, s
         return _merged_tree(grid, lanes, dtype, saturate)
     sums = tree_sum(grid, dtype, dtype, saturate)
     if method == 1:
+        if dtype.np_dtype in _HALF_OR_SINGLE:
+            running = bounded_running_sum(sums, dtype)
+            if running is not None:
+                return dtype.raw.type(running)
         total = sums[:1]
         for r in range(1, sums.size):
             total = arith.compute("add", dtype, [total, sums[r:r + 1]], saturate)
@@ -379,6 +390,7 @@ def _register(op: ReduceAllOp):
         lambda core, form, values, op=op: _compile(op, core, form, values), op.page,
         support=lambda chip, op=op: op.dtypes.get(chip.name), exactness=op.exactness, summary=op.summary,
         examples=tuple(_SNIPPET + call for call in _CALLS[op.name]), doc=f"``{op.summary}`` ({op.page}).",
+        fast_context=lambda core: (),  # the plans read no register (the mask is an argument; CTRL per call)
     ))
 
 

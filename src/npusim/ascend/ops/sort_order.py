@@ -20,8 +20,8 @@ from ...dtypes import DType
 
 __all__ = ["merge_order", "rank", "stable_descending"]
 
-#: per score width: the signed view of its bits, the least such integer, +inf's bits
-_FLOAT_BITS = {2: (np.int16, np.int16(-0x8000), 0x7C00), 4: (np.int32, np.int32(-0x80000000), 0x7F800000)}
+#: per score width: the signed view of its bits, the magnitude's bits, +inf's bits
+_FLOAT_BITS = {2: (np.int16, np.int16(0x7FFF), 0x7C00), 4: (np.int32, np.int32(0x7FFFFFFF), 0x7F800000)}
 _FEW_ROWS = 8  # up to this many rows a stable argsort is quicker than sorting composite keys
 
 
@@ -30,12 +30,17 @@ def rank(raw: np.ndarray, dtype: DType) -> np.ndarray:
 
     A sign-magnitude pattern ``s`` (the bits read as a signed integer) maps to ``s`` when positive and to
     ``INT_MIN - s`` (minus its magnitude) when negative, which sends -0.0 to 0; a NaN maps above +inf.
+    The magnitude ``m`` is negated where the sign ``s >> (width - 1)`` is -1 as ``(m ^ -1) - (-1)``, two's
+    complement (integer operations only: quicker than a ``np.where``).
     """
-    signed, least, inf = _FLOAT_BITS[dtype.itemsize]
+    signed, magnitude_bits, inf = _FLOAT_BITS[dtype.itemsize]
     bits = raw.view(signed)
-    keys = np.where(bits < 0, least - bits, bits)
-    if np.abs(keys).max(initial=0) > inf:  # a NaN (|key| is the magnitude's bits)
-        keys[np.abs(keys) > inf] = inf + 1
+    magnitude = bits & magnitude_bits
+    sign = bits >> (8 * dtype.itemsize - 1)
+    keys = magnitude ^ sign
+    keys -= sign
+    if magnitude.size and int(np.maximum.reduce(magnitude, axis=None)) > inf:  # a NaN
+        keys[magnitude > inf] = inf + 1
     return keys
 
 
