@@ -1,11 +1,8 @@
 """float32 -> half (RINT) on each of its routes in ``npusim.rounding``: numpy's conversion, the integer rounding
 of long arrays whose magnitudes are all zero or in [2**-14, 65520), and the slow elements rounded directly.
 
-The expected bits come from an independent model written here from IEEE 754-2019 (§4.3.1 roundTiesToEven, §7.4
-overflow): every finite half value and every midpoint between neighbours is exact in a double, so a float32's
-half is the code whose interval of midpoints holds it, a value on a midpoint taking the even code; from 65520
-(the midpoint between 65504 and 2**16, infinity's place with an unbounded exponent) on, infinity.  A NaN is the
-quiet NaN of its sign (npusim's rule, docs/numerics.md).  It uses no numpy or ml_dtypes conversion to half.
+The expected bits come from ``tests/float_reference.py``'s midpoint model of float32 -> half
+(:func:`half_bits_of_singles`), itself checked here against the exact-rational reference.
 """
 
 from __future__ import annotations
@@ -17,53 +14,26 @@ from npusim import rounding
 from npusim.dtypes import by_name
 from npusim.rounding import float_array_bits, narrowed_bits
 
-from .float_reference import expected_bits
+from .float_reference import expected_bits, half_bits_of_singles, half_midpoints, half_values
 
 HALF = by_name("float16")
 LONG = rounding._INTEGER_ROUTE
 
 
-def _half_values() -> np.ndarray:
-    """The value of every positive half code 0 .. 0x7BFF, then 2**16 (code 0x7C00, infinity's place), as doubles."""
-    codes = np.arange(0x7C01)
-    exponent, mantissa = codes >> 10, codes & 0x3FF
-    normal = exponent > 0
-    significand = np.where(normal, mantissa + 1024, mantissa).astype(np.float64)
-    return np.ldexp(significand, np.where(normal, exponent, 1) - 25)
-
-
-VALUES = _half_values()
-MIDPOINTS = (VALUES[:-1] + VALUES[1:]) / 2  # exact: 12 significant bits at most
-
-
-def reference(values: np.ndarray) -> np.ndarray:
-    """The half bits of float32 ``values`` by the module docstring's model."""
-    single = np.asarray(values, np.float32)
-    sign = np.where(np.signbit(single), 0x8000, 0)
-    with np.errstate(invalid="ignore"):  # a signalling NaN
-        magnitude = np.abs(single.astype(np.float64))  # float32 -> float64 is exact
-    code = np.searchsorted(MIDPOINTS, magnitude, side="left")  # the midpoints below the value
-    on_midpoint = (code < MIDPOINTS.size) & (MIDPOINTS[np.minimum(code, MIDPOINTS.size - 1)] == magnitude)
-    code = np.where(on_midpoint & (code % 2 == 1), code + 1, code)  # a tie: the even one of code, code + 1
-    code = np.minimum(code, 0x7C00)
-    code = np.where(np.isnan(magnitude), 0x7E00, code)
-    return (code | sign).astype(np.uint16)
-
-
-def test_the_model_agrees_with_the_exact_rational_reference():
+def test_the_model_agrees_with_the_exact_rational_half_bits_of_singles():
     rng = np.random.default_rng(1)
     sample = np.concatenate([rng.standard_normal(300) * 10.0 ** rng.integers(-9, 6, 300),
                              [0.0, -0.0, 65504, 65519.996, 65520, 2.0**-24, 2.0**-25, 3 * 2.0**-26, 1e-45,
                               np.inf, -np.inf, np.nan]]).astype(np.float32)
-    assert reference(sample).tolist() == [expected_bits(float(v), "float16") for v in sample]
+    assert half_bits_of_singles(sample).tolist() == [expected_bits(float(v), "float16") for v in sample]
 
 
 def _neighbourhoods(top: int = 0x7BFE) -> np.ndarray:
     """Positive float32 values at and around every normal half code up to ``top`` and its midpoint to the next:
     the code's value, the float32 just above it, the midpoint and the float32 on either side of it."""
     codes = np.arange(0x0400, top + 1)
-    exact = VALUES[codes].astype(np.float32)
-    middle = MIDPOINTS[codes].astype(np.float32)
+    exact = half_values()[codes].astype(np.float32)
+    middle = half_midpoints()[codes].astype(np.float32)
     up, down = np.float32(np.inf), np.float32(0)
     return np.concatenate([exact, np.nextafter(exact, up), middle, np.nextafter(middle, up),
                            np.nextafter(middle, down)])
@@ -80,7 +50,7 @@ def test_every_normal_half_neighbourhood_by_the_integer_route(monkeypatch, sign)
     values = _neighbourhoods() * np.float32(sign)
     _without_numpy_conversion(monkeypatch)
     bits, special = narrowed_bits(values, HALF)
-    assert bits.tobytes() == reference(values).tobytes()
+    assert bits.tobytes() == half_bits_of_singles(values).tobytes()
     assert special is False
 
 
@@ -91,7 +61,7 @@ def test_zeros_of_both_signs_among_the_values_take_the_integer_route_too(monkeyp
     values[5::11] = -0.0
     _without_numpy_conversion(monkeypatch)
     bits, special = narrowed_bits(values, HALF)
-    assert bits.tobytes() == reference(values).tobytes()
+    assert bits.tobytes() == half_bits_of_singles(values).tobytes()
     assert not special
 
 
@@ -101,7 +71,7 @@ def test_a_strided_array_by_the_integer_route(monkeypatch, step):
     values[1::2] *= -1
     _without_numpy_conversion(monkeypatch)
     view = values[::step]
-    assert float_array_bits(view, HALF).tobytes() == reference(view).tobytes()
+    assert float_array_bits(view, HALF).tobytes() == half_bits_of_singles(view).tobytes()
 
 
 def _long_normal(seed: int = 3) -> np.ndarray:
@@ -129,7 +99,7 @@ def test_values_off_the_integer_route_round_by_the_other_routes(where, patterns,
     at = np.linspace(0, size - 1, len(patterns)).astype(int)
     values.view(np.uint32)[at] = patterns
     bits, special = narrowed_bits(values, HALF)
-    expected = reference(values)
+    expected = half_bits_of_singles(values)
     assert bits.tobytes() == expected.tobytes()
     assert special == bool(((expected & 0x7FFF) >= 0x7C00).any())
 
@@ -140,5 +110,5 @@ def test_the_integer_route_boundaries_are_the_fast_ranges():
     values[:4] = [2.0**-14, -(2.0**-14), 65519.996, -65519.996]
     bits, special = narrowed_bits(values, HALF)
     assert bits[:4].tolist() == [0x0400, 0x8400, 0x7BFF, 0xFBFF]
-    assert bits.tobytes() == reference(values).tobytes()
+    assert bits.tobytes() == half_bits_of_singles(values).tobytes()
     assert not special
