@@ -143,13 +143,15 @@ def half_midpoints() -> np.ndarray:
 
 
 def half_bits_of_singles(values) -> np.ndarray:
-    """The half bits (uint16) of float32 ``values``, rounded to nearest even, vectorised for long arrays: every
+    """The half bits (uint16) of float32 ``values`` (or float64 ones, taken exactly), rounded to nearest even,
+    vectorised for long arrays: every
     finite half value and every midpoint between neighbours is exact in a double, so a float32's half is the
     code whose interval of midpoints holds it, a value on a midpoint taking the even code; from 65520 (the
     midpoint between 65504 and 2**16, infinity's place with an unbounded exponent) on, infinity; a NaN the
     quiet NaN of its sign.  No conversion to half is used."""
     midpoints = half_midpoints()
-    single = np.asarray(values, np.float32)
+    values = np.asarray(values)
+    single = values if values.dtype == np.float64 else values.astype(np.float32)
     sign = np.where(np.signbit(single), 0x8000, 0)
     with np.errstate(invalid="ignore"):  # a signalling NaN
         magnitude = np.abs(single.astype(np.float64))  # float32 -> float64 is exact
