@@ -78,26 +78,59 @@ def _long_normal(seed: int = 3) -> np.ndarray:
     return (np.random.default_rng(seed).standard_normal(LONG) * 100).astype(np.float32)
 
 
-# (description, float32 bit patterns put among long normal data): each keeps the array off the integer route
-OFF_ROUTE = [
+# (description, float32 bit patterns put among long normal data): the integer route's elements below 2**-14
+SMALL = [
     ("the smallest half subnormal", [0x33800000]),
     ("just below 2**-14", [0x387FFFFF]),
-    ("a float32 subnormal", [0x00000001]),
-    ("zeros and one tiny value", [0x00000000, 0x80000000, 0x33000001]),
+    ("a tie at the top subnormal, rounding up to 2**-14", [0x387FE000]),
+    ("ties between subnormals", [0x33000000, 0x33C00000, 0xB4200000]),
+    ("float32 subnormals", [0x00000001, 0x807FFFFF]),
+    ("zeros and tiny values", [0x00000000, 0x80000000, 0x33000001, 0xB3000001]),
+]
+# ... and the values that keep an array off the integer route
+OFF_ROUTE = [
     ("65520: rounds to infinity", [0x477FF000]),
-    ("just below 65520", [0x477FEFFF]),
     ("the largest float32, negative", [0xFF7FFFFF]),
     ("infinities", [0x7F800000, 0xFF800000]),
     ("NaNs with payloads, signalling and negative", [0x7FC00001, 0x7F800001, 0xFFBFFFFF, 0xFFC00000]),
+    ("an infinity and subnormal results", [0x7F800000, 0x33800000, 0x387FFFFF, 0x00000001]),
 ]
 
 
-@pytest.mark.parametrize("where, patterns", OFF_ROUTE, ids=[c[0] for c in OFF_ROUTE])
-@pytest.mark.parametrize("size", [LONG - 1, LONG, 3 * LONG])
-def test_values_off_the_integer_route_round_by_the_other_routes(where, patterns, size):
+def _with(patterns: list[int], size: int, sampled: bool) -> np.ndarray:
     values = np.resize(_long_normal(), size)
-    at = np.linspace(0, size - 1, len(patterns)).astype(int)
+    at = np.linspace(0, size - 1, len(patterns)).astype(int) // 64 * 64 + (0 if sampled else 1)
     values.view(np.uint32)[at] = patterns
+    return values
+
+
+@pytest.mark.parametrize("where, patterns", SMALL, ids=[c[0] for c in SMALL])
+def test_results_below_the_normal_range_on_the_integer_route(monkeypatch, where, patterns):
+    values = _with(patterns, 2 * LONG, False)
+    _without_numpy_conversion(monkeypatch)
+    bits, special = narrowed_bits(values, HALF)
+    assert bits.tobytes() == half_bits_of_singles(values).tobytes()
+    assert special is False
+
+
+def test_an_array_of_subnormal_results_on_the_integer_route(monkeypatch):
+    """The benchmark's values near 1e-5 (most results subnormal and inexact), with every half subnormal's
+    neighbourhood: each is rounded as the small elements are."""
+    rng = np.random.default_rng(23)
+    units = np.arange(1024, dtype=np.float64)
+    grid = np.concatenate([units, units + 0.5, units + 0.25, units + 0.75]) * 2.0**-24
+    values = np.concatenate([rng.standard_normal(10240) * 1e-5, grid, -grid]).astype(np.float32)
+    _without_numpy_conversion(monkeypatch)
+    assert float_array_bits(values, HALF).tobytes() == half_bits_of_singles(values).tobytes()
+
+
+@pytest.mark.parametrize("where, patterns", SMALL + OFF_ROUTE, ids=[c[0] for c in SMALL + OFF_ROUTE])
+@pytest.mark.parametrize("size", [LONG - 1, LONG, 3 * LONG])
+@pytest.mark.parametrize("sampled", [True, False])
+def test_values_off_the_integer_route_round_by_the_other_routes(where, patterns, size, sampled):
+    """Below :data:`LONG` elements and off the route: where the 1-in-64 sample sees the first such value (the
+    slow elements rounded directly) and where it sees none (numpy converts them all)."""
+    values = _with(patterns, size, sampled)
     bits, special = narrowed_bits(values, HALF)
     expected = half_bits_of_singles(values)
     assert bits.tobytes() == expected.tobytes()

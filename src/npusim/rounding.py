@@ -400,32 +400,27 @@ def _singles_to_half_special(single: np.ndarray, fmt: FloatFormat) -> tuple[np.n
       other two leave.  numpy raises the underflow or overflow flag element by element, which makes it some
       hundred times slower for an element whose result overflows or is an inexact subnormal (about 0.25 µs
       each: 10240 values near 1e-5 took 1.3 ms instead of 18 µs).
-    * **integer rounding** (:func:`_normal_singles_to_half`) of an array of :data:`_INTEGER_ROUTE` elements or
-      more whose magnitudes are all zero or in the half normal range below 65520 (one minimum and one maximum
-      say so): a dozen passes of integer arithmetic that numpy runs faster than its conversion loop, and no
-      result is special.
-    * **the slow elements rounded here**: in an array of :data:`_SAMPLED` elements or more, one element in
-      :data:`_SAMPLE_STEP` is looked at (all of them, from ``_INTEGER_ROUTE`` on): when none of those is
-      such an element, numpy converts the array (what the sample missed is rare, and costs numpy its 0.25 µs
-      each: the result is the same); else such elements are found and rounded here: an overflow is infinity,
-      and a magnitude below 2**-14, scaled by 2**24 (exactly: a power of two), rounded to an integer (ties to
-      even) is the count of 2**-24 units, the subnormal's bits (1024 of them: the smallest normal).  A smaller
-      array is converted by numpy at once: looking would cost more than what it could save, at most
-      ``_SAMPLED`` slow elements."""
+    * **integer rounding** (:func:`_integer_singles_to_half`) of an array of :data:`_INTEGER_ROUTE` elements or
+      more whose magnitudes are all below 65520 (one maximum says so: no infinity, NaN or overflow, so no
+      result is special): a dozen passes of integer arithmetic that numpy runs faster than its conversion loop
+      for the normal results, and the few below 2**-14 (zeros, subnormal results; one minimum says whether
+      there is any) rounded as the slow elements below are.
+    * **the slow elements rounded here**: in an array of :data:`_SAMPLED` elements or more (off the integer
+      route: with an infinity, a NaN or an overflow), one element in :data:`_SAMPLE_STEP` is looked at: when
+      none of those is such an element, numpy converts the array (what the sample missed is rare, and costs
+      numpy its 0.25 µs each: the result is the same); else such elements are found and rounded here: an
+      overflow is infinity, a magnitude below 2**-14 by :func:`_small_halves`.  A smaller array is converted by
+      numpy at once: looking would cost more than what it could save, at most ``_SAMPLED`` slow elements."""
     if single.size < _SAMPLED:
         return _numpy_singles_to_half(single, fmt)
+    magnitude = None
     if single.size >= _INTEGER_ROUTE:
         magnitude = single.view(np.uint32) & np.uint32(0x7FFFFFFF)
-        low, high = int(np.minimum.reduce(magnitude)), int(np.maximum.reduce(magnitude))
-        if high < _HALF_OVERFLOW:
-            if low >= _HALF_NORMAL_LOW:
-                return _normal_singles_to_half(single, magnitude, zeros=False), False
-            # zeros are rounded by the integer route too; a non-zero magnitude below 2**-14 (m - 1 wraps 0 to the top)
-            if int(np.minimum.reduce(magnitude - np.uint32(1))) >= _HALF_NORMAL_LOW - 1:
-                return _normal_singles_to_half(single, magnitude, zeros=True), False
-    elif not _numpy_may_be_slow(single[::_SAMPLE_STEP]):
+        if int(np.maximum.reduce(magnitude)) < _HALF_OVERFLOW:  # no infinity, NaN or overflow: none is special
+            return _integer_singles_to_half(single, magnitude), False
+    if not _numpy_may_be_slow(single[::_SAMPLE_STEP]):
         return _numpy_singles_to_half(single, fmt)
-    else:
+    if magnitude is None:
         magnitude = single.view(np.uint32) & np.uint32(0x7FFFFFFF)
     tiny = (magnitude < np.uint32(_HALF_NORMAL_LOW)) & (magnitude != 0)
     slow = tiny | ((magnitude >= np.uint32(_HALF_OVERFLOW)) & (magnitude < np.uint32(0x7F800000)))
@@ -437,10 +432,30 @@ def _singles_to_half_special(single: np.ndarray, fmt: FloatFormat) -> tuple[np.n
     slow_values = single[slow]
     sign = (slow_values.view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(fmt.sign_bit)
     rounded = np.full(slow_values.shape, np.uint16(fmt.overflow))
-    subnormal = tiny[slow]
-    rounded[subnormal] = np.rint(np.abs(slow_values[subnormal]) * np.float32(2**24)).astype(np.uint16)
+    rounded[tiny[slow]] = _small_halves(slow_values[tiny[slow]])
     bits[slow] = rounded | sign
     return bits, None
+
+
+def _small_halves(single: np.ndarray) -> np.ndarray:
+    """The half bits of float32 values of magnitude below 2**-14 (zeros included): scaled by 2**24 (exactly: a
+    power of two), the magnitude rounded to an integer (ties to even) is the count of 2**-24 units, the
+    subnormal's bits (1024 of them: the smallest normal), and the sign is float32's."""
+    units = np.rint(np.abs(single) * np.float32(2**24)).astype(np.uint16)
+    return units | ((single.view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(0x8000))
+
+
+def _integer_singles_to_half(single: np.ndarray, magnitude: np.ndarray) -> np.ndarray:
+    """The half bits of float32 ``single`` (1-D) whose magnitudes' bits ``magnitude`` (uint32, overwritten) are
+    all below 65520: :func:`_normal_singles_to_half`, then the elements below 2**-14 (zeros, subnormal results;
+    one minimum says whether there is any) replaced by :func:`_small_halves`."""
+    small = None
+    if int(np.minimum.reduce(magnitude)) < _HALF_NORMAL_LOW:
+        small = np.flatnonzero(magnitude < np.uint32(_HALF_NORMAL_LOW))
+    bits = _normal_singles_to_half(single, magnitude)  # meaningless at ``small``
+    if small is not None:
+        bits[small] = _small_halves(single[small])
+    return bits
 
 
 def _numpy_may_be_slow(single: np.ndarray) -> bool:
@@ -464,38 +479,32 @@ def _numpy_singles_to_half(single: np.ndarray, fmt: FloatFormat) -> tuple[np.nda
     return bits, top >= fmt.overflow
 
 
-def _normal_singles_to_half(single: np.ndarray, magnitude: np.ndarray, zeros: bool = True) -> np.ndarray:
+def _normal_singles_to_half(single: np.ndarray, magnitude: np.ndarray) -> np.ndarray:
     """The half bits (uint16), to nearest even, of float32 ``single`` (1-D) whose magnitudes' bits
-    ``magnitude`` (uint32, overwritten) are each 0 or in [2**-14, 65520): integer rounding, as
-    :func:`_round_singles`' normal path.  Moving float32's exponent bias to half's (``- 112 << 23``; for
-    ``zeros`` a multiply by 2**-112 instead, exact, which keeps a zero zero) leaves the half's exponent and
-    10 fraction bits above 13 dropped ones, bits 13 to 27 at most; adding ``0xFFF`` plus the last kept bit
-    and shifting right by 13 rounds them to nearest even (a carry into the exponent is the next binade; 65520
-    and above, which would carry to infinity, are not given; no carry reaches bit 28).  The sign, added as
-    bit 28 (the sums are modulo 2**32 and the result's magnitude lies below it), lands in the half's bit 15."""
-    if zeros:
-        as_float = magnitude.view(np.float32)
-        as_float *= _TO_HALF_BINADES
-        rounding = _U32(0xFFF)
-    else:
-        rounding = _TO_HALF_BIAS_AND_ROUNDING
+    ``magnitude`` (uint32, overwritten) are each in [2**-14, 65520) (others give meaningless bits): integer
+    rounding, as :func:`_round_singles`' normal path.  Moving float32's exponent bias to half's (``- 112 << 23``)
+    leaves the half's exponent and 10 fraction bits above 13 dropped ones, bits 13 to 27 at most; adding
+    ``0xFFF`` plus the last kept bit and shifting right by 13 rounds them to nearest even (a carry into the
+    exponent is the next binade; 65520 and above, which would carry to infinity, are not given; no carry reaches
+    bit 28).  The sign, added as bit 28 (the sums are modulo 2**32 and the result's magnitude lies below it),
+    lands in the half's bit 15."""
     sign = single.view(np.uint32) >> _U32(3)
     sign &= _U32(1 << 28)
     magnitude += sign  # an add, not an OR: before the bias moves, the exponent may use bit 28
     odd = np.right_shift(magnitude, _U32(13), out=sign)
     odd &= _U32(1)
     magnitude += odd
-    magnitude += rounding
+    magnitude += _TO_HALF_BIAS_AND_ROUNDING
     magnitude >>= _U32(13)
     return magnitude.astype(np.uint16)
 
 
 def normal_halves(values: np.ndarray) -> np.ndarray:
-    """The half bits (uint16), to nearest even, of float32 ``values`` (any shape) each ±0 or of magnitude
-    in [2**-14, 65520): :func:`_normal_singles_to_half`, which numpy runs faster than its own float -> half
-    conversion on long arrays (from some 4096 elements)."""
+    """The half bits (uint16), to nearest even, of float32 ``values`` (any shape) each of magnitude below 65520
+    (NaN and infinity excluded): :func:`_integer_singles_to_half`, which numpy runs faster than its own float ->
+    half conversion on long arrays (from some 4096 elements)."""
     flat = values.reshape(-1)
-    return _normal_singles_to_half(flat, flat.view(np.uint32) & _U32(0x7FFFFFFF)).reshape(values.shape)
+    return _integer_singles_to_half(flat, flat.view(np.uint32) & _U32(0x7FFFFFFF)).reshape(values.shape)
 
 
 # float32 magnitudes (as bits) where numpy's float32 -> half conversion is fast: zero, infinity and NaN, and
@@ -506,8 +515,7 @@ _SAMPLE_STEP = 64  # one element in 64 sampled: 10240 elements look at 160
 _SAMPLED = 4 * _SAMPLE_STEP
 _INTEGER_ROUTE = 4096  # from here on the integer rounding is the quicker (its dozen numpy calls cost some 7 µs)
 _U32 = np.uint32
-_TO_HALF_BINADES = np.float32(2.0 ** -112)  # 2**(15 - 127): float32's exponent bias moved to half's
-_TO_HALF_BIAS_AND_ROUNDING = _U32((0xFFF - (112 << 23)) % (1 << 32))  # the same as an integer, plus 0xFFF
+_TO_HALF_BIAS_AND_ROUNDING = _U32((0xFFF - (112 << 23)) % (1 << 32))  # float32's exponent bias moved to half's, + 0xFFF
 
 
 def _round_singles(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
