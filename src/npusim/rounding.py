@@ -393,8 +393,9 @@ def _singles_to_half_special(single: np.ndarray, fmt: FloatFormat) -> tuple[np.n
     quiet NaN of its sign, as :func:`_round_singles` gives it; and whether a result is a NaN or an infinity
     when the route taken found out on the way (``None``: not known).
 
-    Three routes, all giving those bits (checked against :func:`_round_singles` for every one of the 2**32
-    float32 bit patterns):
+    Three routes, all giving those bits (numpy's and the slow elements' checked against :func:`_round_singles`
+    for every one of the 2**32 float32 bit patterns, the integer route for every one below 65520, both signs;
+    tests/test_half_conversion_routes.py):
 
     * **numpy's own conversion** (``astype``, about 2 ns an element), for short arrays and whatever the
       other two leave.  numpy raises the underflow or overflow flag element by element, which makes it some
