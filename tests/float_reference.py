@@ -161,3 +161,13 @@ def half_bits_of_singles(values) -> np.ndarray:
     code = np.minimum(code, 0x7C00)
     code = np.where(np.isnan(magnitude), 0x7E00, code)
     return (code | sign).astype(np.uint16)
+
+
+def half_doubles(codes: np.ndarray) -> np.ndarray:
+    """Each half code's value as a double (exact), NaN and ±inf included."""
+    sign = np.where(codes >> 15, -1.0, 1.0)
+    exponent, mantissa = (codes >> 10) & 0x1F, (codes & 0x3FF).astype(np.float64)
+    magnitude = np.where(exponent > 0, np.ldexp(mantissa + 1024, exponent.astype(np.int64) - 25),
+                         np.ldexp(mantissa, -24))
+    magnitude = np.where(exponent == 0x1F, np.where(mantissa == 0, np.inf, np.nan), magnitude)
+    return sign * magnitude

@@ -23,7 +23,7 @@ from npusim.ascend import RoundMode as R
 from npusim.ascend.cast_dtypes import cast_pairs
 from npusim.dtypes import DTYPES
 
-from ..float_reference import half_bits_of_singles
+from ..float_reference import half_bits_of_singles, half_doubles
 
 VECIN, VECOUT = asc.TPosition.VECIN, asc.TPosition.VECOUT
 SRC, DST = 0x00000, 0x14000
@@ -107,16 +107,6 @@ INTEGER_TARGETS = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-(2**15), 2
 CHUNK = 8192  # codes per call: 16 KiB of halves, at most 32 KiB of int32
 
 
-def _half_doubles(codes: np.ndarray) -> np.ndarray:
-    """Each half code's value as a double (exact), NaN and ±inf included."""
-    sign = np.where(codes >> 15, -1.0, 1.0)
-    exponent, mantissa = (codes >> 10) & 0x1F, (codes & 0x3FF).astype(np.float64)
-    magnitude = np.where(exponent > 0, np.ldexp(mantissa + 1024, exponent.astype(np.int64) - 25),
-                         np.ldexp(mantissa, -24))
-    magnitude = np.where(exponent == 0x1F, np.where(mantissa == 0, np.inf, np.nan), magnitude)
-    return sign * magnitude
-
-
 def _integral(x: np.ndarray, mode: str) -> np.ndarray:
     """precision_conversion.md 表1 on doubles: the integer chosen by each mode (exact: x is a half)."""
     whole = np.trunc(x)
@@ -144,7 +134,7 @@ MODES = {R.CAST_NONE: "rint", R.CAST_RINT: "rint", R.CAST_FLOOR: "floor", R.CAST
 
 def _expected_integers(dst: str, mode: str) -> np.ndarray:
     low, high = INTEGER_TARGETS[dst]
-    x = _half_doubles(HALF_CODES)
+    x = half_doubles(HALF_CODES)
     integral = np.clip(np.nan_to_num(_integral(x, mode), nan=0.0, posinf=high, neginf=low), low, high)
     return integral.astype(np.int64).astype(DTYPES[dst].raw)
 

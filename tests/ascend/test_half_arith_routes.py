@@ -15,7 +15,7 @@ import pytest
 from npusim.ascend.ops import arith
 from npusim.dtypes import DTYPES
 
-from ..float_reference import half_bits_of_singles
+from ..float_reference import half_bits_of_singles, half_doubles
 
 HALF = DTYPES["float16"]
 
@@ -31,17 +31,8 @@ def _halves() -> np.ndarray:
 CODES = _halves()
 
 
-def _values(codes: np.ndarray) -> np.ndarray:
-    sign = np.where(codes >> 15, -1.0, 1.0)
-    exponent, mantissa = (codes >> 10) & 0x1F, (codes & 0x3FF).astype(np.float64)
-    magnitude = np.where(exponent > 0, np.ldexp(mantissa + 1024, exponent.astype(np.int64) - 25),
-                         np.ldexp(mantissa, -24))
-    magnitude = np.where(exponent == 0x1F, np.where(mantissa == 0, np.inf, np.nan), magnitude)
-    return sign * magnitude
-
-
 def _expected(operation: str, a: np.ndarray, b: np.ndarray, saturate: bool) -> np.ndarray:
-    x, y = _values(a), _values(b)
+    x, y = half_doubles(a), half_doubles(b)
     with np.errstate(invalid="ignore"):
         exact = {"add": x + y, "sub": x - y, "mul": x * y}[operation]  # exact in doubles for finite halves
     bits = half_bits_of_singles(exact)
