@@ -7,13 +7,19 @@ significand), then encode the chosen value field by field.  It shares no code wi
 and uses no numpy or ml_dtypes conversion.
 
 Values are Python ints, floats or Fractions; ``-0.0``, infinities and NaN carry their sign.
+:func:`half_bits_of_singles` is the same rule for float32 -> half on long arrays, by comparisons with the
+midpoints between half values (doubles, exact), checked against the rational one in
+tests/test_half_conversion_routes.py.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from fractions import Fraction
+
+import numpy as np
 
 # name: (exponent bits, mantissa bits, finite only: the top exponent holds numbers, all-ones is NaN)
 FORMATS = {
@@ -116,3 +122,52 @@ def expected_bits(value, name: str, mode: str = "rint") -> int:
                        "ceil": not negative}[mode]
         return encode_exact(name, negative, None if to_infinity and not finite_only else largest_finite(name))
     return encode_exact(name, negative, chosen)
+
+
+# ------------------------------------------------------------------ float32 -> half, vectorised
+@functools.cache
+def half_values() -> np.ndarray:
+    """The value of every positive half code 0 .. 0x7BFF, then 2**16 (code 0x7C00, infinity's place), as doubles."""
+    codes = np.arange(0x7C01)
+    exponent, mantissa = codes >> 10, codes & 0x3FF
+    normal = exponent > 0
+    significand = np.where(normal, mantissa + 1024, mantissa).astype(np.float64)
+    return np.ldexp(significand, np.where(normal, exponent, 1) - 25)
+
+
+@functools.cache
+def half_midpoints() -> np.ndarray:
+    """The midpoint between each two neighbours of :func:`half_values` (exact: 12 significant bits at most)."""
+    values = half_values()
+    return (values[:-1] + values[1:]) / 2
+
+
+def half_bits_of_singles(values) -> np.ndarray:
+    """The half bits (uint16) of float32 ``values`` (or float64 ones, taken exactly), rounded to nearest even,
+    vectorised for long arrays: every
+    finite half value and every midpoint between neighbours is exact in a double, so a float32's half is the
+    code whose interval of midpoints holds it, a value on a midpoint taking the even code; from 65520 (the
+    midpoint between 65504 and 2**16, infinity's place with an unbounded exponent) on, infinity; a NaN the
+    quiet NaN of its sign.  No conversion to half is used."""
+    midpoints = half_midpoints()
+    values = np.asarray(values)
+    single = values if values.dtype == np.float64 else values.astype(np.float32)
+    sign = np.where(np.signbit(single), 0x8000, 0)
+    with np.errstate(invalid="ignore"):  # a signalling NaN
+        magnitude = np.abs(single.astype(np.float64))  # float32 -> float64 is exact
+    code = np.searchsorted(midpoints, magnitude, side="left")  # the midpoints below the value
+    on_midpoint = (code < midpoints.size) & (midpoints[np.minimum(code, midpoints.size - 1)] == magnitude)
+    code = np.where(on_midpoint & (code % 2 == 1), code + 1, code)  # a tie: the even one of code, code + 1
+    code = np.minimum(code, 0x7C00)
+    code = np.where(np.isnan(magnitude), 0x7E00, code)
+    return (code | sign).astype(np.uint16)
+
+
+def half_doubles(codes: np.ndarray) -> np.ndarray:
+    """Each half code's value as a double (exact), NaN and ±inf included."""
+    sign = np.where(codes >> 15, -1.0, 1.0)
+    exponent, mantissa = (codes >> 10) & 0x1F, (codes & 0x3FF).astype(np.float64)
+    magnitude = np.where(exponent > 0, np.ldexp(mantissa + 1024, exponent.astype(np.int64) - 25),
+                         np.ldexp(mantissa, -24))
+    magnitude = np.where(exponent == 0x1F, np.where(mantissa == 0, np.inf, np.nan), magnitude)
+    return sign * magnitude

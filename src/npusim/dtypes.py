@@ -193,6 +193,11 @@ class PackedDType(DType):
     def pack(self, values: np.ndarray) -> np.ndarray:
         """Element values (a multiple of :attr:`per_byte` of them, each in range) as packed bytes."""
         codes = np.asarray(values).reshape(-1).astype(np.uint8) & np.uint8((1 << self.bits) - 1)  # two's complement
+        return self.pack_codes(codes)
+
+    def pack_codes(self, codes: np.ndarray) -> np.ndarray:
+        """Element codes (uint8, 1-D, each below ``2**bits``; a multiple of :attr:`per_byte` of them) as packed
+        bytes, low bits first."""
         if self.per_byte == 2:  # the two nibbles in one step each (int4b_t, fp4: the usual case)
             return codes[0::2] | (codes[1::2] << np.uint8(self.bits))
         packed = codes[0 :: self.per_byte].copy()

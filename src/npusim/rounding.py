@@ -57,7 +57,7 @@ from .lazy import cached_attribute
 
 __all__ = [
     "FLOAT_FORMATS", "MODES", "FloatFormat", "float_array_bits", "float_bits", "float_format", "integral_array",
-    "may_hold_special", "narrowed_bits", "round_increment", "special_results",
+    "may_hold_special", "narrowed_bits", "normal_halves", "round_increment", "special_results",
 ]
 
 #: the rounding modes (precision_conversion.md 表1: CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD)
@@ -295,13 +295,13 @@ def float_array_bits(values: np.ndarray, dtype: DType, mode: str = "rint") -> np
 
 def narrowed_bits(values: np.ndarray, dtype: DType, mode: str = "rint") -> tuple[np.ndarray, bool]:
     """:func:`float_array_bits` of ``values`` and :func:`may_hold_special` of the result, together: for
-    float32 -> half RINT (half arithmetic, Cast), the common case, numpy's conversion already finds the
-    largest magnitude (its NaN check), which answers the second question without another reduction."""
+    float32 -> half RINT (half arithmetic, Cast), the common case, the conversion's own look at the values (the
+    range checks of :func:`_singles_to_half_special`) answers the second question without another reduction."""
     fmt = float_format(dtype)
     if values.dtype == _SINGLE and mode == "rint" and dtype.np_dtype == _HALF:
-        bits, top = _singles_to_half_top(values.reshape(-1), fmt)
+        bits, special = _singles_to_half_special(values.reshape(-1), fmt)
         bits = bits.reshape(values.shape)
-        return bits, (top >= fmt.overflow) if top is not None else may_hold_special(bits, fmt)
+        return bits, special if special is not None else may_hold_special(bits, fmt)
     bits = float_array_bits(values, dtype, mode)
     return bits, may_hold_special(bits, fmt)
 
@@ -383,32 +383,46 @@ _SINGLE = np.dtype(np.float32)
 
 
 def _singles_to_half(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:
-    """:func:`_singles_to_half_top`'s bits."""
-    return _singles_to_half_top(single, fmt)[0]
+    """:func:`_singles_to_half_special`'s bits."""
+    return _singles_to_half_special(single, fmt)[0]
 
 
-def _singles_to_half_top(single: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, int | None]:
-    """Bits (uint16) of each float32 of a 1-D array rounded to nearest even half: numpy's own conversion,
-    which is IEEE 754's (normal and subnormal results, ties to even, overflow to infinity; checked
-    against :func:`_round_singles` for every one of the 2**32 float32 bit patterns), with every NaN
-    made the canonical quiet NaN of its sign, as :func:`_round_singles` gives it.
+def _singles_to_half_special(single: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, bool | None]:
+    """Bits (uint16) of each float32 of a 1-D array rounded to nearest even half (IEEE 754's conversion:
+    normal and subnormal results, ties to even, overflow to infinity), with every NaN made the canonical
+    quiet NaN of its sign, as :func:`_round_singles` gives it; and whether a result is a NaN or an infinity
+    when the route taken found out on the way (``None``: not known).
 
-    numpy raises the underflow or overflow flag element by element, which makes its conversion some
-    hundred times slower for an element whose result overflows or is an inexact subnormal (about
-    0.25 µs each, against 2 ns: 10240 values near 1e-5 took 1.3 ms instead of 18 µs).  In an array of
-    :data:`_SAMPLED` elements or more, one element in :data:`_SAMPLE_STEP` is looked at: when none of
-    those is such an element, numpy converts the array (what the sample missed is rare, and costs numpy
-    its 0.25 µs each: the result is the same); else such elements are found and rounded here: an
-    overflow is infinity, and a magnitude below 2**-14, scaled by 2**24 (exactly: a power of two),
-    rounded to an integer (ties to even) is the count of 2**-24 units, the subnormal's bits (1024 of
-    them: the smallest normal).  A smaller array is converted by numpy at once: looking would cost
-    more than what it could save, at most ``_SAMPLED`` slow elements.
+    Three routes, all giving those bits (numpy's and the slow elements' checked against :func:`_round_singles`
+    for every one of the 2**32 float32 bit patterns, the integer route for every one below 65520, both signs;
+    tests/test_half_conversion_routes.py):
 
-    Also returns the largest magnitude among the result bits when the conversion found it on the way
-    (numpy's path: its NaN check), else ``None``: what :func:`narrowed_bits` asks of it."""
-    if single.size < _SAMPLED or not _numpy_may_be_slow(single[::_SAMPLE_STEP]):
+    * **numpy's own conversion** (``astype``, about 2 ns an element), for short arrays and whatever the
+      other two leave.  numpy raises the underflow or overflow flag element by element, which makes it some
+      hundred times slower for an element whose result overflows or is an inexact subnormal (about 0.25 µs
+      each: 10240 values near 1e-5 took 1.3 ms instead of 18 µs).
+    * **integer rounding** (:func:`_integer_singles_to_half`) of an array of :data:`_INTEGER_ROUTE` elements or
+      more whose magnitudes are all below 65520 (one maximum says so: no infinity, NaN or overflow, so no
+      result is special): a dozen passes of integer arithmetic that numpy runs faster than its conversion loop
+      for the normal results, and the few below 2**-14 (zeros, subnormal results; one minimum says whether
+      there is any) rounded as the slow elements below are.
+    * **the slow elements rounded here**: in an array of :data:`_SAMPLED` elements or more (off the integer
+      route: with an infinity, a NaN or an overflow), one element in :data:`_SAMPLE_STEP` is looked at: when
+      none of those is such an element, numpy converts the array (what the sample missed is rare, and costs
+      numpy its 0.25 µs each: the result is the same); else such elements are found and rounded here: an
+      overflow is infinity, a magnitude below 2**-14 by :func:`_small_halves`.  A smaller array is converted by
+      numpy at once: looking would cost more than what it could save, at most ``_SAMPLED`` slow elements."""
+    if single.size < _SAMPLED:
         return _numpy_singles_to_half(single, fmt)
-    magnitude = single.view(np.uint32) & np.uint32(0x7FFFFFFF)
+    magnitude = None
+    if single.size >= _INTEGER_ROUTE:
+        magnitude = single.view(np.uint32) & np.uint32(0x7FFFFFFF)
+        if int(np.maximum.reduce(magnitude)) < _HALF_OVERFLOW:  # no infinity, NaN or overflow: none is special
+            return _integer_singles_to_half(single, magnitude), False
+    if not _numpy_may_be_slow(single[::_SAMPLE_STEP]):
+        return _numpy_singles_to_half(single, fmt)
+    if magnitude is None:
+        magnitude = single.view(np.uint32) & np.uint32(0x7FFFFFFF)
     tiny = (magnitude < np.uint32(_HALF_NORMAL_LOW)) & (magnitude != 0)
     slow = tiny | ((magnitude >= np.uint32(_HALF_OVERFLOW)) & (magnitude < np.uint32(0x7F800000)))
     if not np.logical_or.reduce(slow, axis=None):
@@ -419,31 +433,79 @@ def _singles_to_half_top(single: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarr
     slow_values = single[slow]
     sign = (slow_values.view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(fmt.sign_bit)
     rounded = np.full(slow_values.shape, np.uint16(fmt.overflow))
-    subnormal = tiny[slow]
-    rounded[subnormal] = np.rint(np.abs(slow_values[subnormal]) * np.float32(2**24)).astype(np.uint16)
+    rounded[tiny[slow]] = _small_halves(slow_values[tiny[slow]])
     bits[slow] = rounded | sign
     return bits, None
 
 
+def _small_halves(single: np.ndarray) -> np.ndarray:
+    """The half bits of float32 values of magnitude below 2**-14 (zeros included): scaled by 2**24 (exactly: a
+    power of two), the magnitude rounded to an integer (ties to even) is the count of 2**-24 units, the
+    subnormal's bits (1024 of them: the smallest normal), and the sign is float32's."""
+    units = np.rint(np.abs(single) * np.float32(2**24)).astype(np.uint16)
+    return units | ((single.view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(0x8000))
+
+
+def _integer_singles_to_half(single: np.ndarray, magnitude: np.ndarray) -> np.ndarray:
+    """The half bits of float32 ``single`` (1-D) whose magnitudes' bits ``magnitude`` (uint32, overwritten) are
+    all below 65520: :func:`_normal_singles_to_half`, then the elements below 2**-14 (zeros, subnormal results;
+    one minimum says whether there is any) replaced by :func:`_small_halves`."""
+    small = None
+    if int(np.minimum.reduce(magnitude)) < _HALF_NORMAL_LOW:
+        small = np.flatnonzero(magnitude < np.uint32(_HALF_NORMAL_LOW))
+    bits = _normal_singles_to_half(single, magnitude)  # meaningless at ``small``
+    if small is not None:
+        bits[small] = _small_halves(single[small])
+    return bits
+
+
 def _numpy_may_be_slow(single: np.ndarray) -> bool:
     """Whether some float32 lies where numpy's conversion to half is slow, or is infinite or NaN (rare; then
-    :func:`_singles_to_half` looks element by element): a non-zero magnitude below 2**-14 (``m - 1``
+    :func:`_singles_to_half_special` looks element by element): a non-zero magnitude below 2**-14 (``m - 1``
     wraps a zero to the top, so one minimum finds one), or one from 65520 on (one maximum)."""
     magnitude = single.view(np.uint32) & np.uint32(0x7FFFFFFF)
     return int(np.minimum.reduce(magnitude - np.uint32(1), axis=None)) < _HALF_NORMAL_LOW - 1 or \
         int(np.maximum.reduce(magnitude, axis=None)) >= _HALF_OVERFLOW
 
 
-def _numpy_singles_to_half(single: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, int]:
-    """numpy's float32 -> half conversion as bits, every NaN the canonical quiet NaN of its sign, and the
-    largest magnitude among them (0 for no element)."""
+def _numpy_singles_to_half(single: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, bool]:
+    """numpy's float32 -> half conversion as bits, every NaN the canonical quiet NaN of its sign, and whether
+    a result is a NaN or an infinity (the largest magnitude among them, which the NaN check finds anyway)."""
     with np.errstate(all="ignore"):  # the cast's flags: the result is the rounding
         bits = single.astype(_HALF).view(np.uint16)
     top = int(np.maximum.reduce(bits & np.uint16(0x7FFF))) if bits.size else 0
     if top > fmt.overflow:  # a NaN
         bits = np.where((bits & np.uint16(0x7FFF)) > fmt.overflow,
                         (bits & np.uint16(fmt.sign_bit)) | np.uint16(fmt.quiet_nan), bits)
-    return bits, top
+    return bits, top >= fmt.overflow
+
+
+def _normal_singles_to_half(single: np.ndarray, magnitude: np.ndarray) -> np.ndarray:
+    """The half bits (uint16), to nearest even, of float32 ``single`` (1-D) whose magnitudes' bits
+    ``magnitude`` (uint32, overwritten) are each in [2**-14, 65520) (others give meaningless bits): integer
+    rounding, as :func:`_round_singles`' normal path.  Moving float32's exponent bias to half's (``- 112 << 23``)
+    leaves the half's exponent and 10 fraction bits above 13 dropped ones, bits 13 to 27 at most; adding
+    ``0xFFF`` plus the last kept bit and shifting right by 13 rounds them to nearest even (a carry into the
+    exponent is the next binade; 65520 and above, which would carry to infinity, are not given; no carry reaches
+    bit 28).  The sign, added as bit 28 (the sums are modulo 2**32 and the result's magnitude lies below it),
+    lands in the half's bit 15."""
+    sign = single.view(np.uint32) >> _U32(3)
+    sign &= _U32(1 << 28)
+    magnitude += sign  # an add, not an OR: before the bias moves, the exponent may use bit 28
+    odd = np.right_shift(magnitude, _U32(13), out=sign)
+    odd &= _U32(1)
+    magnitude += odd
+    magnitude += _TO_HALF_BIAS_AND_ROUNDING
+    magnitude >>= _U32(13)
+    return magnitude.astype(np.uint16)
+
+
+def normal_halves(values: np.ndarray) -> np.ndarray:
+    """The half bits (uint16), to nearest even, of float32 ``values`` (any shape) each of magnitude below 65520
+    (NaN and infinity excluded): :func:`_integer_singles_to_half`, which numpy runs faster than its own float ->
+    half conversion on long arrays (from some 4096 elements)."""
+    flat = values.reshape(-1)
+    return _integer_singles_to_half(flat, flat.view(np.uint32) & _U32(0x7FFFFFFF)).reshape(values.shape)
 
 
 # float32 magnitudes (as bits) where numpy's float32 -> half conversion is fast: zero, infinity and NaN, and
@@ -452,6 +514,9 @@ _HALF_NORMAL_LOW = 0x38800000  # 2**-14
 _HALF_OVERFLOW = 0x477FF000  # 65520 = 65504 + half an ulp: rounds (ties to even) to infinity
 _SAMPLE_STEP = 64  # one element in 64 sampled: 10240 elements look at 160
 _SAMPLED = 4 * _SAMPLE_STEP
+_INTEGER_ROUTE = 4096  # from here on the integer rounding is the quicker (its dozen numpy calls cost some 7 µs)
+_U32 = np.uint32
+_TO_HALF_BIAS_AND_ROUNDING = _U32((0xFFF - (112 << 23)) % (1 << 32))  # float32's exponent bias moved to half's, + 0xFFF
 
 
 def _round_singles(single: np.ndarray, fmt: FloatFormat) -> np.ndarray:

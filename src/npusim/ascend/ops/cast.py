@@ -327,7 +327,10 @@ class CastBinding:
             for src in sources:
                 if src.seen_written != ub.shadow_epoch:
                     src.check_initialized(ub, geometry.name)
-            lanes = [src.gather(ub, lane_raw(geometry.src_dtype)) for src in sources]
+            if geometry.operation is None and not geometry.in_dst_type:  # Cast: convert reads them into a new array
+                lanes = [src.read(ub, lane_raw(geometry.src_dtype)) for src in sources]
+            else:
+                lanes = [src.gather(ub, lane_raw(geometry.src_dtype)) for src in sources]
             if geometry.scalar_at is not None:  # MulsCast: the scalar, in the sources' type, read per call
                 lanes.append(scalar_bits_cached(geometry.name, geometry.scalar_name, values[geometry.scalar_at],
                                                 geometry.src_dtype))

@@ -35,6 +35,7 @@ import numpy as np
 
 from ...dtypes import DTYPES
 from ...errors import RuntimeMisuseError
+from ...rounding import normal_halves
 from ...sources import semantics
 from .. import pages
 from ..cast_dtypes import conversion_saturates
@@ -171,29 +172,6 @@ def half_of_products(product: np.ndarray, half_bits: int, saturate: bool) -> np.
 
 
 _LONG = 4096  # from here on the long-array steps are the quicker (their dozen numpy calls cost about 7 us)
-_U32 = np.uint32
-_TO_HALF_BINADES = np.float32(2.0 ** -112)  # 2**(15 - 127): float32's exponent bias moved to half's
-
-
-def normal_halves(values: np.ndarray) -> np.ndarray:
-    """The half bits (uint16), to nearest even, of float32 ``values`` each ±0 or of magnitude in [2**-14, 65504]
-    (a new array; ``values`` is overwritten): rounding on the integer bits, which numpy does faster than its
-    float -> half conversion on long arrays.  ``values * 2**-112`` is exact and a normal float32 (magnitude at
-    least 2**-126) or zero, whose exponent field is the half's and whose 23 fraction bits hold the half's 10:
-    the magnitude's bits shifted right by 13 and rounded to nearest even (a carry into the exponent is the next
-    binade, and nothing above 65504 rounds past it) are the half's magnitude, to which the sign is added
-    (rounding._round_singles' normal path; equal to numpy's conversion for every such float32, both signs,
-    tests/ascend/test_dequant_routes.py)."""
-    values *= _TO_HALF_BINADES
-    bits = values.view(np.uint32)
-    sign = bits >> _U32(16)
-    sign &= _U32(0x8000)
-    magnitude = bits & _U32(0x7FFFFFFF)
-    magnitude += (magnitude >> _U32(13)) & _U32(1)
-    magnitude += _U32(0xFFF)
-    magnitude >>= _U32(13)
-    magnitude |= sign
-    return magnitude.astype(np.uint16)
 
 
 def relu_halves(bits: np.ndarray, half_bits: int) -> np.ndarray:
