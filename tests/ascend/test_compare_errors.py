@@ -316,6 +316,20 @@ def test_counter_mode_is_undocumented_for_native_compares():
         assert err.source == "docs/semantics.md §3.8"
 
 
+def test_a_plan_made_in_normal_mode_is_not_reused_in_counter_mode():
+    """§3.8's rejection holds for a call whose plan was made in normal mode: the mask mode is part of what a
+    count compare's plan depends on where counter mode is not modelled (a cached plan ran silently without it)."""
+    core, src0, src1, dst = setup("A2")
+    calls = (lambda: asc.compare(dst, src0, src1, LT, 64), lambda: asc.compare_scalar(dst, src0, 0.0, LT, 64),
+             lambda: asc.compare_scalar(dst, src0, 0.0, LT, 64, 1, UN()))
+    with core:
+        for call in calls:
+            call()
+        asc.set_mask_count()
+    for call in calls:
+        rejected(core, UnsupportedError, call, operand="mask mode", value="counter")
+
+
 def test_950_counter_mode_with_register_mask_spill_is_not_guessed():
     core, src0, src1, dst = setup("950")
     with core:

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from npusim import ascend as asc
-from npusim.errors import OverlapError, ParameterRangeError, UnsupportedError
+from npusim.errors import OverlapError, ParameterRangeError, UninitializedReadError, UnsupportedError
 
 from . import reference_model as ref
 from .conftest import assert_rejected, fill
@@ -246,6 +246,27 @@ def test_the_element_is_read_when_the_call_runs():
             asc.select(dst, mask, s, x, asc.SelMode.VSEL_TENSOR_SCALAR_MODE, 128, scalar_tensor_index=0)
             assert dst.read().tolist() == [value] * 128
             mask.write(np.zeros(32, np.uint8))
+
+
+@pytest.mark.parametrize("instruction", ["compare_scalar", "select"])
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_never_written_element_is_a_never_written_read(instruction, index):
+    """The element is a scalar read of UB: under a raising policy a never-written one rejects the call, naming
+    its operand, before any byte or register changes (docs/semantics.md §3.9, §2.7)."""
+    with asc.Core("950", uninit="raise") as core:
+        x, s = t("float32", 0, 64), t("float32", 0x100, 8)
+        mask, dst = t(asc.uint8, 0x200, 32), t("float32", 0x400, 64, VECOUT)
+        bits = t(asc.uint8, 0x800, 32, VECOUT)
+        x.write(np.arange(64, dtype=np.float32))
+        mask.write(np.full(32, 0x55, np.uint8))
+        src0, src1 = (s, x) if index == 0 else (x, s)
+        call = (lambda: asc.compare_scalar(bits, src0, src1, asc.CMPMODE.LT, 64, scalar_tensor_index=index)) \
+            if instruction == "compare_scalar" else \
+            (lambda: asc.select(dst, mask, src0, src1, M1, 64, scalar_tensor_index=index))
+        error = assert_rejected(core, UninitializedReadError, call, "never written")
+        assert error.operand.startswith(("src0", "src1")[index])
+        s.write(np.full(8, 7.0, np.float32))
+        call()  # written, it is read
 
 
 def test_select_in_counter_mode_takes_the_count_from_the_mask():

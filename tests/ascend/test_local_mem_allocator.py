@@ -91,6 +91,9 @@ def test_constraints():
             allocator.alloc(VECIN, "int8", 1)
         with pytest.raises(TypeError):
             allocator.alloc(VECIN, asc.int8)
+        with pytest.raises(TypeError, match="repeated"):  # not the keyword's value silently taken
+            allocator.alloc(VECIN, asc.int8, 32, tile_size=64)
+        assert allocator.get_cur_addr() == 100 + left // 4 * 4
         with pytest.raises(TypeError):
             asc.LocalMemAllocator(hard=1)
         for hard in (asc.Hardware.GM, asc.Hardware.MAX):

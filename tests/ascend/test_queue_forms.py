@@ -184,6 +184,26 @@ def test_tbufpool_init_buf_pool_runs_the_pages_example():
         pipe.reset()
 
 
+def test_resetting_a_pool_takes_back_the_buffers_of_the_pools_carved_from_it():
+    """TBufPool.reset takes back its pools' buffers too, reset or not (TBufPool/InitBufPool-55.md: the carved pool
+    lends its parent's bytes): their tensors become unusable, their queues can be initialised again."""
+    with asc.Core("A2"):
+        pipe = asc.TPipe()
+        parent, child = asc.TBufPool(P.VECCALC), asc.TBufPool(P.VECCALC)
+        pipe.init_buf_pool(parent, 2048)
+        parent.init_buf_pool(child, 1024)
+        que, buf = asc.TQue(P.VECIN, 1), asc.TBuf(P.VECCALC)
+        child.init_buffer(que, 1, 512)
+        child.init_buffer(buf=buf, len=256)
+        t, b = que.alloc_tensor(asc.float32), buf.get(asc.uint8)
+        parent.reset()  # the child was never reset
+        for tensor in (t, b):
+            with pytest.raises(RuntimeMisuseError, match="freed"):
+                tensor.get_value(0)
+        parent.init_buffer(que, 1, 256)  # detached, the queue takes new bytes
+        assert que.alloc_tensor(asc.int8).addr == 0 and pipe.buffer_count == 1
+
+
 def test_tbufpool_init_buf_pool_rules():
     with asc.Core("A2") as core:
         pipe = asc.TPipe()

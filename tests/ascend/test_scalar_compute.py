@@ -126,6 +126,12 @@ def test_nop_is_a_pipe_barrier_for_a_positive_count():
         asc.nop(10)
         asc.nop()
         assert [entry[0] for entry in core.sync_log[before:]] == ["pipe_barrier", "pipe_barrier"]
+        asc.nop(-(2**31))  # the template parameter's whole int range
+        asc.nop(2**31 - 1)
+        assert len(core.sync_log) == before + 3
+        for count in (-(2**31) - 1, 2**31):
+            assert_rejected(core, ParameterRangeError, lambda n=count: asc.nop(n), "Nop.md 参数说明",
+                            instruction="nop", operand="count")
 
 
 # ------------------------------------------------------------------ products and rejections

@@ -74,8 +74,34 @@ def test_cint64_has_cs_64_bit_arithmetic():
     from npusim.pyasc.cint import CInt32, CInt64
     top = CInt64(2**63 - 1)
     assert type(top + 1) is CInt64 and top + 1 == -(2**63)  # wraps
-    assert type(CInt32(5) + CInt64(2**40)) is CInt64 and CInt32(5) + CInt64(2**40) == 2**40 + 5
-    assert type(CInt64(2**40) - CInt32(5)) is CInt64
+    assert type(CInt64(2**40) - CInt32(5)) is CInt64 and CInt64(2**40) - CInt32(5) == 2**40 - 5
     assert CInt64(1) << 63 == -(2**63) and CInt64(-7) // 2 == -3 and CInt64(-7) % 2 == -1
     with pytest.raises(ParameterRangeError):
         CInt64(1) << 64
+
+
+def test_a_mixed_operation_has_the_left_operands_type():
+    """pyasc's ``apply_binary_op`` takes the left runtime value's dtype (``infer_common_type``) and casts the
+    right one to it (``TruncIOp`` / ``ExtSIOp``): int32 op int64 is int32, the int64 truncated to its low 32
+    bits; int64 op int32 is int64 (python/asc/language/core/ir_value.py; docs/semantics.md §10.9)."""
+    from npusim.pyasc.cint import CInt32, CInt64
+    low = CInt32(5) + CInt64(2**40 + 3)  # 2**40 + 3 truncated to int32 is 3
+    assert type(low) is CInt32 and low == 8
+    assert type(CInt32(-1) * CInt64(2**32 + 2)) is CInt32 and CInt32(-1) * CInt64(2**32 + 2) == -2
+    assert type(CInt64(5) + CInt32(-1)) is CInt64 and CInt64(5) + CInt32(-1) == 4
+    with pytest.raises(ParameterRangeError):
+        CInt32(1) << CInt64(40)  # an int32 shifted by 40: undefined
+    with pytest.raises(ParameterRangeError, match="int64 //"):
+        CInt64(1) // CInt64(0)
+
+
+@pytest.mark.parametrize("other", [float("nan"), float("inf"), -np.inf, np.float32("nan")])
+def test_a_non_finite_float_operand_is_a_range_error(other):
+    """int() of a NaN or an infinity has no value (a ValueError / OverflowError escaped before; §10.9)."""
+    from npusim.pyasc.cint import CInt32, CInt64
+    for value in (CInt32(3), CInt64(3)):
+        with pytest.raises(ParameterRangeError, match="finite"):
+            value + other
+        if not isinstance(other, np.generic):  # a numpy scalar on the left computes itself
+            with pytest.raises(ParameterRangeError, match="finite"):
+                other * value

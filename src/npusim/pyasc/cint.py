@@ -14,7 +14,9 @@ Python ints (ConstExprs, literals) keep Python's arithmetic; an operation with a
 on either side gives a CInt32.  Division by zero, undefined on the device, is an error.
 
 :class:`CInt64` is the same for ``int64_t`` (the scalar APIs' results, docs/semantics.md §5.35): shifts by 0 to
-63, and an operation of a CInt32 and a CInt64 gives a CInt64, as C converts to the wider type.
+63.  A mixed operation has its left operand's type, as pyasc's ``apply_binary_op`` does (``infer_common_type``
+takes the left runtime value's dtype and casts the other to it): ``CInt32 op CInt64`` is a CInt32 of the int64's
+low 32 bits, ``CInt64 op CInt32`` a CInt64 (not C's usual conversion to the wider type).
 """
 
 from __future__ import annotations
@@ -42,16 +44,19 @@ def _operand(symbol: str, value, bits: int = 32) -> int:
     """The other operand converted to the type as pyasc converts it (``int()``, then wrapped)."""
     if isinstance(value, (bool, np.bool_)):
         return int(value)
+    if isinstance(value, (float, np.floating)) and not np.isfinite(value):
+        raise ParameterRangeError(f"int{bits} {symbol}", "other operand", float(value), "a NaN or an infinity has "
+                                  "no integer to convert to", "a finite number", SOURCE)
     if isinstance(value, (int, float, np.integer, np.floating)):
         span, half = 1 << bits, 1 << (bits - 1)
         return (int(value) + half) % span - half
     raise TypeError(f"int{bits} {symbol}: the other operand must be a number, got {type(value).__name__}")
 
 
-def _divide(symbol: str, dividend: int, divisor: int) -> tuple[int, int]:
+def _divide(symbol: str, dividend: int, divisor: int, bits: int = 32) -> tuple[int, int]:
     """C's truncating quotient and remainder."""
     if divisor == 0:
-        raise ParameterRangeError(f"int32 {symbol}", "divisor", 0, "division by zero is undefined on the device",
+        raise ParameterRangeError(f"int{bits} {symbol}", "divisor", 0, "division by zero is undefined on the device",
                                   "a non-zero divisor", SOURCE)
     quotient = abs(dividend) // abs(divisor)
     if (dividend < 0) != (divisor < 0):
@@ -71,9 +76,9 @@ _OPERATIONS = {
     "add": ("+", operator.add),
     "sub": ("-", operator.sub),
     "mul": ("*", operator.mul),
-    "floordiv": ("//", lambda a, b: _divide("//", a, b)[0]),
-    "truediv": ("/", lambda a, b: _divide("/", a, b)[0]),
-    "mod": ("%", lambda a, b: _divide("%", a, b)[1]),
+    "floordiv": ("//", lambda a, b, bits=32: _divide("//", a, b, bits)[0]),
+    "truediv": ("/", lambda a, b, bits=32: _divide("/", a, b, bits)[0]),
+    "mod": ("%", lambda a, b, bits=32: _divide("%", a, b, bits)[1]),
     "lshift": ("<<", lambda a, b, bits=32: a << _shift("<<", b, bits)),
     "rshift": (">>", lambda a, b, bits=32: a >> _shift(">>", b, bits)),
     "and": ("&", operator.and_),
@@ -109,14 +114,12 @@ class CInt64(np.int64):
 
 
 def _binary(name: str, symbol: str, function, bits: int):
-    shifts = name in ("lshift", "rshift")
+    sized = name in ("lshift", "rshift", "floordiv", "truediv", "mod")
 
     def apply(a: int, b: int) -> int:
-        return function(a, b, bits) if shifts else function(a, b)
+        return function(a, b, bits) if sized else function(a, b)
 
-    def forward(self, other):
-        if bits == 32 and isinstance(other, CInt64):
-            return NotImplemented  # int32 op int64 is int64 (C's usual arithmetic conversions)
+    def forward(self, other):  # the left operand's type, the other converted to it (a CInt64 truncated too)
         return _wrap(apply(int(self), _operand(symbol, other, bits)), bits)
 
     def reflected(self, other):
