@@ -1,7 +1,8 @@
-"""asc.adv floor / ceil / trunc / round / frac (高阶API/数学计算, A2/A3): the pages' worked examples, an
-independent per-element reference (Python's exact integer rounding and Fraction arithmetic, then the half
-conversion's saturation, CTRL[48]) over every half and over float value classes, the vendor's chunking by
-the temp buffer, and every documented rule as a ConstraintError with memory unchanged.
+"""asc.adv floor / ceil / trunc / round / frac (高阶API/数学计算, A2/A3) and sign (A2/A3, 310P): the pages'
+worked examples, an independent per-element reference (Python's exact integer rounding and Fraction
+arithmetic, then the half conversion's saturation, CTRL[48]) over every half and over float value classes,
+the vendor's chunking by the temp buffer, and every documented rule as a ConstraintError with memory
+unchanged.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def reference_bits(name: str, dtype, bits: int, saturate: bool = True) -> int:
     np_float = np.float16 if dtype is asc.float16 else np.float32
     unsigned = np.uint16 if dtype is asc.float16 else np.uint32
     x = float(np.array(bits, unsigned).view(np_float))
+    if name == "sign":  # Sign.md 功能说明: -1, 0, 1; a NaN compares neither way: 1 + -1 = +0
+        return int(np.array(-1.0 if x < 0 else 1.0 if x > 0 else 0.0, np_float).view(unsigned))
     y = math.nan if math.isnan(x) else reference_float(name, x)
     if math.isnan(y):
         return 0 if dtype is asc.float16 and saturate else (HALF_NAN if dtype is asc.float16 else FLOAT_NAN)
@@ -198,7 +201,7 @@ def test_in_place(name):
 def test_pyasc_namespace_has_them():
     from npusim.pyasc.namespaces import module_names
     names = module_names("asc.language.adv")
-    for name in NAMES:
+    for name in [*NAMES, "sign"]:
         assert names[name] is getattr(adv, name)
 
 
@@ -277,3 +280,86 @@ def test_other_products_are_not_modelled():
         with pytest.raises(UnsupportedError) as info:
             adv.floor(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 64), src)
         assert info.value.operand == "product"
+
+
+# --- Sign (A2/A3 and the 310P: sign_common_impl.h) --------------------------------------------------------------------
+
+def test_sign_page_example_float():
+    got, _ = run("sign", asc.float32, float_bits([-math.inf, -2.0, -0.0, 0.0, math.nan, -math.nan, 2.0, math.inf] * 8),
+                 temp=False)
+    assert got == float_bits([-1, -1, 0, 0, 0, 0, 1, 1] * 8)  # zeros +0
+
+
+@pytest.mark.parametrize("chip", ["A2", "310P"])
+def test_sign_every_half(chip):
+    for start in range(0, 1 << 16, 4096):
+        bits = list(range(start, start + 4096))
+        got, _ = run("sign", asc.float16, bits, chip=chip, tmp_bytes=768)
+        assert got == [reference_bits("sign", asc.float16, b) for b in bits]
+
+
+@settings(max_examples=40, deadline=None)
+@given(float_codes().map(lambda b: b + [0] * (-len(b) % 64)), st.sampled_from(["A2", "310P"]),
+       st.sampled_from([None, 768, 1024, 3000]))
+def test_sign_float_against_reference(bits, chip, tmp_bytes):
+    got, _ = run("sign", asc.float32, bits, chip=chip, tmp_bytes=tmp_bytes or 768, temp=tmp_bytes is not None)
+    assert got == [reference_bits("sign", asc.float32, b) for b in bits]
+
+
+def test_sign_steps_and_chunks():
+    bits = float_bits(np.linspace(-3, 3, 192))
+    got, issued = run("sign", asc.float32, bits, tmp_bytes=768, trace=True)  # 64 floats a chunk: 3 chunks
+    per_chunk = ["set_vector_mask", "duplicate", "set_mask_norm", "reset_mask", "compare", "compare",
+                 "set_mask_count", "set_vector_mask", "duplicate", "set_cmp_mask", "select", "duplicate",
+                 "set_cmp_mask", "select", "add"]
+    assert issued == ["set_mask_count"] + per_chunk * 3 + ["set_mask_norm", "reset_mask"]
+    assert got == [reference_bits("sign", asc.float32, b) for b in bits]
+
+
+def test_sign_count_past_a_partial_repeat():
+    """count 40 of 64-lane float repeats: the Compares read the whole repeat, inside the tensors here."""
+    bits = float_bits(np.linspace(-3, 3, 64))
+    got, _ = run("sign", asc.float32, bits, count=40)
+    assert got[:40] == [reference_bits("sign", asc.float32, b) for b in bits[:40]]
+    assert got[40:] == [0x55] * 24
+
+
+def test_sign_rejects_a_repeat_past_the_tensors():
+    with asc.Core("A2"):
+        src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, SRC, 40)
+        src.write(np.ones(40, np.float32))
+        dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, DST, 40)
+        dst.write(np.full(40, 7, np.float32))
+        with pytest.raises(OutOfBoundsError) as info:
+            adv.sign(dst, src, temp_buffer=asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 768))
+        assert info.value.operand == "src byte range"
+        assert dst.read().tolist() == [7.0] * 40
+
+
+def test_sign_rules():
+    rejected(lambda d, s, t: adv.sign(d, s, None, asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 767)),
+             ParameterRangeError, "temp_buffer size")
+    rejected(lambda d, s, t: adv.sign(s, s, None, t), OverlapError, "dst byte range")
+    rejected(lambda d, s, t: adv.sign(d, s, 257, t), ParameterRangeError, "count")
+    with asc.Core("950"):
+        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 128)
+        with pytest.raises(UnsupportedError) as info:
+            adv.sign(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 128), src)
+        assert info.value.operand == "product"
+
+
+def test_sign_never_written_dst_past_count_under_a_raising_policy():
+    """count 40: the Compares read dst's lanes 40-63, which the Duplicate did not write; under uninit="raise"
+    that is rejected before the first instruction (dst unchanged: still never written)."""
+    from npusim.errors import UninitializedReadError
+    with asc.Core("A2", uninit="raise", trace=True) as core:
+        src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, SRC, 64)
+        src.write(np.ones(64, np.float32))
+        dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, DST, 64)
+        tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, TMP, 768)
+        with pytest.raises(UninitializedReadError):
+            adv.sign(dst, src, 40, tmp)
+        assert core.trace == []
+        dst.write(np.zeros(64, np.float32))
+        adv.sign(dst, src, 40, tmp)
+        assert dst.read().tolist() == [1.0] * 40 + [0.0] * 24

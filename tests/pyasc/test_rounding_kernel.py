@@ -1,4 +1,4 @@
-"""A pyasc kernel calling asc.adv.floor / ceil / trunc / round / frac (pyasc's math.py signatures), run through
+"""A pyasc kernel calling asc.adv.floor / ceil / trunc / round / frac / sign (pyasc's math.py signatures), run through
 the import hook: GM -> UB, the function with and without ``temp_buffer``, UB -> GM, compared byte for byte with
 the reference of tests/ascend/test_adv_rounding.py."""
 
@@ -19,7 +19,7 @@ def _kernel(asc, config, name):
         dst_gm.set_global_buffer(dst)
         data = asc.LocalTensorAuto(src.dtype, n)
         out = asc.LocalTensorAuto(dst.dtype, n)
-        tmp = asc.LocalTensorAuto(asc.uint8, 1024)
+        tmp = asc.LocalTensorAuto(asc.uint8, 1536)  # Sign: 256 halves a chunk, whole repeats
         asc.data_copy(data, src_gm, count=n)
         function(out, data, count=n // 2, temp_buffer=tmp)
         function(out[n // 2:], data[n // 2:], count=n // 2)
@@ -28,7 +28,7 @@ def _kernel(asc, config, name):
     return kernel
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, "sign"])
 def test_kernel(asc, name):
     import asc.lib.runtime as rt
     import asc.runtime.config as config

@@ -134,6 +134,7 @@ CEIL = f"{_MATH}/Ceil接口/Ceil.md"
 TRUNC = f"{_MATH}/Trunc接口/Trunc.md"
 ROUND = f"{_MATH}/Round接口/Round.md"
 FRAC = f"{_MATH}/Frac接口/Frac.md"
+SIGN = f"{_MATH}/Sign接口/Sign.md"
 # sort (排序组合)
 _SORT = f"{_VECTOR}/排序组合（ISASI）"
 SORT32 = f"{_SORT}/Sort32.md"

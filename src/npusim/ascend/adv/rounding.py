@@ -46,7 +46,7 @@ from ..tensor import LocalTensor
 from ..types import RoundMode, TPosition
 from .quant_common import check_written_up_front
 
-__all__ = ["APIS", "ceil", "floor", "frac", "round_", "trunc"]
+__all__ = ["APIS", "BLOCK", "SEMANTICS", "RoundingApi", "ceil", "checked_call", "floor", "frac", "round_", "trunc"]
 
 FLOAT = DTYPES["float32"]
 HALF = DTYPES["float16"]
@@ -54,8 +54,8 @@ UINT8 = DTYPES["uint8"]
 BLOCK = 32  # ONE_BLK_SIZE: chunk lengths are multiples of 32 elements
 #: the products whose implementation npusim follows, by __NPU_ARCH__
 MODELLED_ARCH = 2201
-#: bytes PopStackBuffer leaves for the KFC message at the UB's end on 2201 (kernel_pop_stack_buffer.h)
-KFC_MESSAGE = 64
+#: bytes PopStackBuffer leaves for the KFC message at the UB's end (kernel_pop_stack_buffer.h)
+KFC_MESSAGE = {2201: 64, 2002: 0}
 SEMANTICS = "docs/semantics.md §5.37"
 
 
@@ -132,8 +132,32 @@ def frac(dst: LocalTensor, src: LocalTensor, count: int | None = None, temp_buff
 
 
 def _run(api: RoundingApi, dst, src, count, temp_buffer, is_reuse_source) -> None:
+    core, dst, src, total, tmp = checked_call(api, dst, src, count, temp_buffer, is_reuse_source)
+    if total == 0:
+        return
+    if src.dtype is FLOAT and api.fraction:
+        cast(dst, src, RoundMode.CAST_TRUNC, total)
+        sub(dst, src, dst, total)
+        return
+    split = api.chunk(tmp.nbytes) if api.uses_tmp(src.dtype) else total
+    for start in range(0, total, split):
+        _chunk(api, dst[start:], src[start:], tmp, min(split, total - start), split)
+
+
+def _used_tmp(api: RoundingApi, tmp: LocalTensor, total: int, dtype) -> int:
+    """The buffer's bytes a call uses: ``min(split, count)`` floats (Frac: two such arrays), none for float
+    Floor, Round and Frac."""
+    if not api.uses_tmp(dtype):
+        return 0
+    return min(api.chunk(tmp.nbytes), total) * FLOAT.itemsize * (2 if api.fraction else 1)
+
+
+def checked_call(api: RoundingApi, dst, src, count, temp_buffer, is_reuse_source, arches=(MODELLED_ARCH,),
+                 used_tmp=_used_tmp) -> tuple:
+    """(core, dst, src, count, buffer or None) after every check of the call (the product among ``arches``;
+    ``used_tmp(api, buffer, count, dtype)``: the buffer bytes the steps use), before any instruction runs."""
     core = current_core(api.name)
-    _require_product(core, api)
+    _require_product(core, api, arches)
     require_bool(api.name, "is_reuse_source", is_reuse_source)  # reserved (表1: 该参数预留)
     dst = require_ub_tensor(api.name, "dst", dst, core)
     src = require_ub_tensor(api.name, "src", src, core)
@@ -145,19 +169,9 @@ def _run(api: RoundingApi, dst, src, count, temp_buffer, is_reuse_source) -> Non
     total = _count(api, dst, src, count)
     needs_tmp = api.uses_tmp(dtype) or api.fraction  # Frac checks a float buffer too (CheckTmpBufferSize)
     tmp = _tmp_buffer(core, api, temp_buffer, dtype) if needs_tmp or temp_buffer is not None else None
-    split = api.chunk(tmp.nbytes) if api.uses_tmp(dtype) else total
-    used_tmp = 0 if tmp is None or not api.uses_tmp(dtype) else \
-        min(split, total) * FLOAT.itemsize * (2 if api.fraction else 1)
-    _check_overlaps(api, dst, src, tmp, total, used_tmp)
+    _check_overlaps(api, dst, src, tmp, total, 0 if tmp is None else used_tmp(api, tmp, total, dtype))
     check_written_up_front(core, {"src": (src.addr, src.addr + total * dtype.itemsize)}, api.name)
-    if total == 0:
-        return
-    if dtype is FLOAT and api.fraction:
-        cast(dst, src, RoundMode.CAST_TRUNC, total)
-        sub(dst, src, dst, total)
-        return
-    for start in range(0, total, split):
-        _chunk(api, dst[start:], src[start:], tmp, min(split, total - start), split)
+    return core, dst, src, total, tmp
 
 
 def _chunk(api: RoundingApi, dst: LocalTensor, src: LocalTensor, tmp: LocalTensor | None, n: int, split: int) -> None:
@@ -177,12 +191,14 @@ def _chunk(api: RoundingApi, dst: LocalTensor, src: LocalTensor, tmp: LocalTenso
     cast(dst, work, RoundMode.CAST_NONE, n)
 
 
-def _require_product(core, api: RoundingApi) -> None:
-    if core.chip.npu_arch != MODELLED_ARCH:
+PRODUCTS = {2201: "Atlas A2, Atlas A3", 2002: "Atlas inference AI Core"}
+
+
+def _require_product(core, api: RoundingApi, arches) -> None:
+    if core.chip.npu_arch not in arches:
         raise UnsupportedError(api.name, "product", core.chip.product, f"npusim follows {api.name.capitalize()}'s "
-                               f"implementation for __NPU_ARCH__ {MODELLED_ARCH} ({api.name}_v220_impl.h); the "
-                               "310P's, the 950's and the others' are not modelled", "Atlas A2, Atlas A3",
-                               f"{api.page} 产品支持情况; {SEMANTICS}")
+                               f"implementation for __NPU_ARCH__ {', '.join(map(str, arches))} only",
+                               ", ".join(PRODUCTS[a] for a in arches), f"{api.page} 产品支持情况; {SEMANTICS}")
 
 
 def _count(api: RoundingApi, dst: LocalTensor, src: LocalTensor, count) -> int:
@@ -202,7 +218,8 @@ def _tmp_buffer(core, api: RoundingApi, temp_buffer, dtype) -> LocalTensor:
     """The given buffer (uint8, at least the page's minimum), or the API scratch standing for the stack buffer."""
     if temp_buffer is None:
         start = core.chip.vec_local_bytes
-        return LocalTensor(UINT8, TPosition.VECCALC, start, core.chip.ub_bytes - KFC_MESSAGE - start)
+        end = core.chip.ub_bytes - KFC_MESSAGE.get(core.chip.npu_arch, 0)
+        return LocalTensor(UINT8, TPosition.VECCALC, start, end - start)
     tmp = require_ub_tensor(api.name, "temp_buffer", temp_buffer, core)
     if tmp.dtype is not UINT8:
         raise UnsupportedError(api.name, "temp_buffer dtype", tmp.dtype.name, "sharedTmpBuffer is a "
