@@ -274,11 +274,13 @@ def test_dtypes():
     rejected(int_buffer, UnsupportedError, "temp_buffer dtype")
 
 
-def test_other_products_are_not_modelled():
-    with asc.Core("310P"):
-        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 64)
+@pytest.mark.parametrize(("name", "chip"), [*((name, "310P") for name in NAMES), ("floor", "950"), ("sign", "950"),
+                                            ("sign", "KirinX90")])
+def test_other_products_are_not_modelled(name, chip):
+    with asc.Core(chip):
+        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 128)
         with pytest.raises(UnsupportedError) as info:
-            adv.floor(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 64), src)
+            getattr(adv, name)(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 128), src)
         assert info.value.operand == "product"
 
 
@@ -341,11 +343,6 @@ def test_sign_rules():
              ParameterRangeError, "temp_buffer size")
     rejected(lambda d, s, t: adv.sign(s, s, None, t), OverlapError, "dst byte range")
     rejected(lambda d, s, t: adv.sign(d, s, 257, t), ParameterRangeError, "count")
-    with asc.Core("950"):
-        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 128)
-        with pytest.raises(UnsupportedError) as info:
-            adv.sign(asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 128), src)
-        assert info.value.operand == "product"
 
 
 def test_sign_never_written_dst_past_count_under_a_raising_policy():
