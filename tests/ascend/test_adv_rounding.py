@@ -360,3 +360,18 @@ def test_sign_never_written_dst_past_count_under_a_raising_policy():
         dst.write(np.zeros(64, np.float32))
         adv.sign(dst, src, 40, tmp)
         assert dst.read().tolist() == [1.0] * 40 + [0.0] * 24
+
+
+def test_sign_repeats_reaching_the_buffer():
+    """pyasc's sign kernel with its tensors moved apart: dst [0x400, 0x800), the buffer from 0x800; the last
+    chunk (32 halves) reads a whole repeat of dst, past its end into the bitmask the Compare writes.  The
+    hardware tolerance lets the read pass the tensor's end; the overlap is rejected before any instruction."""
+    with asc.Core("A2", trace=True, tolerance="hardware") as core:
+        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)
+        src.write(np.ones(512, np.float16))
+        dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 512)
+        dst.write(np.zeros(512, np.float16))
+        with pytest.warns(UserWarning), pytest.raises(OverlapError) as info:
+            adv.sign(dst, src, 512, asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, 1024))
+        assert info.value.operand == "dst byte range"
+        assert core.trace == [] and dst.read().tolist() == [0.0] * 512

@@ -22,6 +22,7 @@ modelled: an :class:`~npusim.errors.UnsupportedError` (docs/semantics.md §5.37)
 
 from __future__ import annotations
 
+from ...errors import OverlapError
 from .. import pages
 from ..ops.compare import compare
 from ..ops.elementwise import add, duplicate
@@ -29,7 +30,7 @@ from ..ops.registers import reset_mask, set_cmp_mask, set_mask_count, set_mask_n
 from ..ops.select import select
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode
 from . import rounding
-from .rounding import BLOCK, RoundingApi
+from .rounding import BLOCK, SEMANTICS, RoundingApi
 
 #: the implementation npusim follows, by __NPU_ARCH__: A2/A3 and the 310P AI Core share sign_common_impl.h
 ARCHES = (2201, 2002)
@@ -50,10 +51,10 @@ def sign(dst, src, count: int | None = None, temp_buffer=None, is_reuse_source: 
                                                     _used_tmp)
     dtype = src.dtype
     split = _split(tmp.nbytes, dtype)
-    _check_whole_repeats(core, dst, src, total, split)
+    mask_bytes = _mask_bytes(split)
+    _check_whole_repeats(core, dst, src, tmp, total, split, mask_bytes)
     if total == 0:
         return
-    mask_bytes = -(-split // 8 // BLOCK) * BLOCK  # AlignUp(splitCount / SIGN_BIT, ONE_BLK_SIZE)
     below, above = tmp, tmp[mask_bytes:]
     stack = tmp[2 * mask_bytes:].reinterpret_cast(dtype)
     constant, low = stack, stack[split:]
@@ -89,17 +90,30 @@ def _repeats(n: int, dtype) -> int:
     return -(-n * dtype.itemsize // REPEAT_BYTES)
 
 
-def _check_whole_repeats(core, dst, src, total: int, split: int) -> None:
+def _mask_bytes(split: int) -> int:
+    """Bytes of one bitmask: ``AlignUp(splitCount / SIGN_BIT, ONE_BLK_SIZE)``."""
+    return -(-split // 8 // BLOCK) * BLOCK
+
+
+def _check_whole_repeats(core, dst, src, tmp, total: int, split: int, mask_bytes: int) -> None:
     """The Compares read whole repeats: past ``count`` (to the repeat's end) in src and in dst, whose lanes past
     the chunk the Duplicate has not written.  Those bytes lie inside the tensors (or the tolerance policy lets
-    the call read past them, docs/semantics.md §1.7) and, under a raising never-written policy, are written:
-    checked up front, so a rejected call changes nothing."""
+    the call read past them, docs/semantics.md §1.7), clear of the bitmasks the Compares write (a read past a
+    tensor's end may reach the buffer), and, under a raising never-written policy, are written: checked up
+    front, so a rejected call changes nothing."""
     size = src.dtype.itemsize
+    masks = (tmp.addr, tmp.addr + 2 * mask_bytes)
     for start in range(0, total, split):
         n = min(split, total - start)
         stop = start + _repeats(n, src.dtype) * REPEAT_BYTES // size
         for label, tensor in (("src", src), ("dst", dst)):
-            tensor.check_span(SIGN.name, label, tensor.addr + start * size, tensor.addr + stop * size)
+            lo, hi = tensor.addr + start * size, tensor.addr + stop * size
+            tensor.check_span(SIGN.name, label, lo, hi)
+            if lo < masks[1] and masks[0] < hi:
+                raise OverlapError(SIGN.name, f"{label} byte range", f"[{lo:#x}, {hi:#x})", "the Compares read "
+                                   f"whole repeats of {label}, which reach the bitmask bytes [{masks[0]:#x}, "
+                                   f"{masks[1]:#x}) they write (不支持sharedTmpBuffer与源操作数和目的操作数地址重叠)",
+                                   "the repeats' bytes clear of the buffer", f"{SIGN.page} 约束说明; {SEMANTICS}")
         if core.ub.raises_on_uninitialized() and stop > start + n:
             core.ub.check_initialized_span(SIGN.name, "dst", dst.addr + (start + n) * size, dst.addr + stop * size)
 
@@ -111,6 +125,5 @@ def _split(tmp_bytes: int, dtype) -> int:
 def _used_tmp(api, tmp, total: int, dtype) -> int:
     """The buffer's bytes a call uses: two bitmasks, then two T arrays of ``split`` elements."""
     split = _split(tmp.nbytes, dtype)
-    mask_bytes = -(-split // 8 // BLOCK) * BLOCK
-    return 2 * mask_bytes + 2 * split * dtype.itemsize
+    return 2 * _mask_bytes(split) + 2 * split * dtype.itemsize
 
