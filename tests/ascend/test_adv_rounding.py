@@ -274,8 +274,8 @@ def test_dtypes():
     rejected(int_buffer, UnsupportedError, "temp_buffer dtype")
 
 
-@pytest.mark.parametrize(("name", "chip"), [*((name, "310P") for name in NAMES), ("floor", "950"), ("sign", "950"),
-                                            ("sign", "KirinX90")])
+@pytest.mark.parametrize(("name", "chip"), [*((name, "310P") for name in NAMES), ("frac", "950"), ("sign", "950"),
+                                            ("floor", "KirinX90"), ("sign", "KirinX90")])
 def test_other_products_are_not_modelled(name, chip):
     with asc.Core(chip):
         src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 128)
@@ -375,3 +375,49 @@ def test_sign_repeats_reaching_the_buffer():
             adv.sign(dst, src, 512, asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 2048, 1024))
         assert info.value.operand == "dst byte range"
         assert core.trace == [] and dst.read().tolist() == [0.0] * 512
+
+
+# --- the 950 (<name>_3510_impl.h: Truncate<T, mode>) ---------------------------------------------------------------
+
+NAMES_950 = ["floor", "ceil", "trunc", "round"]
+
+
+@pytest.mark.parametrize("name", NAMES_950)
+def test_950_every_half(name):
+    """The 950's half results saturate (no CTRL[48] switch there): inf -> 65504, NaN -> 0, as the reference's."""
+    for start in range(0, 1 << 16, 4096):
+        bits = list(range(start, start + 4096))
+        got, _ = run(name, asc.float16, bits, chip="950", temp=start % 8192 == 0, tmp_bytes=32)
+        assert got == [reference_bits(name, asc.float16, b) for b in bits]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(NAMES_950), float_codes())
+def test_950_float_against_reference(name, bits):
+    got, issued = run(name, asc.float32, bits, chip="950", temp=False, trace=True)
+    assert issued == ["truncate"]  # one call, one access record
+    assert got == [reference_bits(name, asc.float32, b) for b in bits]
+
+
+def test_950_page_examples():
+    got, _ = run("floor", asc.float16, half_bits([-1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5]), chip="950")
+    assert got == half_bits([-2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    got, _ = run("round", asc.float32, float_bits([6.6, -4.3, -8.6, 8.8, -8.3, 6.53, 6.5]), chip="950")
+    assert got == float_bits([7.0, -4.0, -9.0, 9.0, -8.0, 7.0, 6.0])
+
+
+def test_950_rules():
+    with asc.Core("950"):
+        src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, SRC, 256)
+        src.write(np.ones(256, np.float16))
+        dst = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST, 256)
+        dst.write(np.zeros(256, np.float16))
+        with pytest.raises(OverlapError):
+            adv.floor(src, src)
+        with pytest.raises(ParameterRangeError):
+            adv.ceil(dst, src, 257)
+        with pytest.raises(UnsupportedError):
+            adv.trunc(dst, src, None, asc.LocalTensor(asc.int16, asc.TPosition.VECCALC, TMP, 64))
+        assert dst.read().tolist() == [0.0] * 256
+        adv.trunc(src, src)  # Trunc's page: src and dst may overlap
+        assert src.read().tolist() == [1.0] * 256

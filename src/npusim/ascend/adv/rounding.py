@@ -26,8 +26,13 @@ message area, as :mod:`.softmax` does.  A given buffer must hold the page's mini
 (GetXxxMaxMinTmpSize, ``impl/adv_api/tiling/math/<name>_tiling_impl.cpp``).  Every check runs before
 the first instruction, so a rejected call changes nothing (docs/semantics.md §5.37).
 
+On the 950 (``<name>_3510_impl.h``) Floor and Trunc are the Memory-level ``Truncate<T, CAST_FLOOR /
+CAST_TRUNC>(dst, src, calCount)`` and Ceil and Round a vector function whose lanes are ``Reg::Truncate``
+(CAST_CEIL, CAST_RINT): npusim issues ``truncate(dst, src, mode, count)`` for all four, one call and one
+access record; the buffer is only checked to be a UB uint8 tensor (no minimum: the kernel does not use it).
+
 Not modelled (an :class:`~npusim.errors.UnsupportedError`): the other products (the 310P's ``_v200``
-int32 route, the 950's vector functions, the Atlas 200I/500 A2's ``_v300``).
+int32 route, the 950's Frac vector function, Kirin, the Atlas 200I/500 A2's ``_v300``).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from ..core import current_core
 from ..ops.cast import cast
 from ..ops.common import require_ub_tensor
 from ..ops.elementwise import sub
+from ..ops.elementwise_isasi import truncate
 from ..tensor import LocalTensor
 from ..types import RoundMode, TPosition
 from .quant_common import check_written_up_front
@@ -52,8 +58,11 @@ FLOAT = DTYPES["float32"]
 HALF = DTYPES["float16"]
 UINT8 = DTYPES["uint8"]
 BLOCK = 32  # ONE_BLK_SIZE: chunk lengths are multiples of 32 elements
-#: the products whose implementation npusim follows, by __NPU_ARCH__
+#: the products whose implementation npusim follows, by __NPU_ARCH__: the A2/A3 (v220); for Floor, Ceil, Trunc
+#: and Round also the 950 (3510), where each is ``Truncate<T, mode>`` (floor and trunc: the Memory-level call;
+#: ceil and round: a vector function of Reg::Truncate lanes, the same lanes in one call)
 MODELLED_ARCH = 2201
+REGISTER_ARCH = 3510
 #: bytes PopStackBuffer leaves for the KFC message at the UB's end (kernel_pop_stack_buffer.h)
 KFC_MESSAGE = {2201: 64, 2002: 0}
 SEMANTICS = "docs/semantics.md §5.37"
@@ -132,7 +141,11 @@ def frac(dst: LocalTensor, src: LocalTensor, count: int | None = None, temp_buff
 
 
 def _run(api: RoundingApi, dst, src, count, temp_buffer, is_reuse_source) -> None:
-    core, dst, src, total, tmp = checked_call(api, dst, src, count, temp_buffer, is_reuse_source)
+    arches = (MODELLED_ARCH,) if api.fraction else (MODELLED_ARCH, REGISTER_ARCH)
+    core, dst, src, total, tmp = checked_call(api, dst, src, count, temp_buffer, is_reuse_source, arches)
+    if core.chip.npu_arch == REGISTER_ARCH:  # <name>_3510_impl.h: Truncate<T, mode>, the buffer unused
+        truncate(dst, src, api.mode, total)
+        return
     if total == 0:
         return
     if src.dtype is FLOAT and api.fraction:
@@ -167,8 +180,12 @@ def checked_call(api: RoundingApi, dst, src, count, temp_buffer, is_reuse_source
                                "the same for src and dst (表1 模板参数说明)", "float16, float32",
                                f"{api.page} 参数说明; {SEMANTICS}")
     total = _count(api, dst, src, count)
-    needs_tmp = api.uses_tmp(dtype) or api.fraction  # Frac checks a float buffer too (CheckTmpBufferSize)
-    tmp = _tmp_buffer(core, api, temp_buffer, dtype) if needs_tmp or temp_buffer is not None else None
+    register_isa = core.chip.npu_arch == REGISTER_ARCH  # the 950 only checks the buffer's position
+    needs_tmp = (api.uses_tmp(dtype) or api.fraction) and not register_isa  # Frac: CheckTmpBufferSize too
+    tmp = _tmp_buffer(core, api, temp_buffer, dtype, register_isa) if needs_tmp or temp_buffer is not None \
+        else None
+    if register_isa:
+        used_tmp = _no_tmp
     _check_overlaps(api, dst, src, tmp, total, 0 if tmp is None else used_tmp(api, tmp, total, dtype))
     check_written_up_front(core, {"src": (src.addr, src.addr + total * dtype.itemsize)}, api.name)
     return core, dst, src, total, tmp
@@ -191,7 +208,7 @@ def _chunk(api: RoundingApi, dst: LocalTensor, src: LocalTensor, tmp: LocalTenso
     cast(dst, work, RoundMode.CAST_NONE, n)
 
 
-PRODUCTS = {2201: "Atlas A2, Atlas A3", 2002: "Atlas inference AI Core"}
+PRODUCTS = {2201: "Atlas A2, Atlas A3", 2002: "Atlas inference AI Core", 3510: "Ascend 950PR/950DT"}
 
 
 def _require_product(core, api: RoundingApi, arches) -> None:
@@ -214,7 +231,11 @@ def _count(api: RoundingApi, dst: LocalTensor, src: LocalTensor, count) -> int:
     return count
 
 
-def _tmp_buffer(core, api: RoundingApi, temp_buffer, dtype) -> LocalTensor:
+def _no_tmp(*_) -> int:
+    return 0
+
+
+def _tmp_buffer(core, api: RoundingApi, temp_buffer, dtype, register_isa: bool = False) -> LocalTensor:
     """The given buffer (uint8, at least the page's minimum), or the API scratch standing for the stack buffer."""
     if temp_buffer is None:
         start = core.chip.vec_local_bytes
@@ -224,7 +245,7 @@ def _tmp_buffer(core, api: RoundingApi, temp_buffer, dtype) -> LocalTensor:
     if tmp.dtype is not UINT8:
         raise UnsupportedError(api.name, "temp_buffer dtype", tmp.dtype.name, "sharedTmpBuffer is a "
                                "LocalTensor<uint8_t> (函数原型)", "uint8", f"{api.page} 函数原型; {SEMANTICS}")
-    minimum = api.min_tmp[dtype.name]
+    minimum = 0 if register_isa else api.min_tmp[dtype.name]
     minimum = max(minimum, FLOAT.itemsize if api.fraction else 0)
     if tmp.nbytes < minimum:
         raise ParameterRangeError(api.name, "temp_buffer size", tmp.nbytes, "the temporary space must not be "
