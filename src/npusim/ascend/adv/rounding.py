@@ -32,7 +32,8 @@ CAST_TRUNC>(dst, src, calCount)`` and Ceil and Round a vector function whose lan
 access record; the buffer is only checked to be a UB uint8 tensor (no minimum: the kernel does not use it).
 
 Not modelled (an :class:`~npusim.errors.UnsupportedError`): the other products (the 310P's ``_v200``
-int32 route, the 950's Frac vector function, Kirin, the Atlas 200I/500 A2's ``_v300``).
+int32 route: Cast.md's 310P table lists float -> int64_t, not the float -> int32_t it issues, docs/semantics.md
+§5.37; the 950's Frac vector function, Kirin, the Atlas 200I/500 A2's ``_v300``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from ..ops.elementwise_isasi import truncate
 from ..tensor import LocalTensor
 from ..types import RoundMode, TPosition
 from .quant_common import check_written_up_front
+from .softmax import KFC_MESSAGE  # the bytes PopStackBuffer leaves at the UB's end
 
 __all__ = ["APIS", "BLOCK", "SEMANTICS", "RoundingApi", "ceil", "checked_call", "floor", "frac", "round_", "trunc"]
 
@@ -63,8 +65,6 @@ BLOCK = 32  # ONE_BLK_SIZE: chunk lengths are multiples of 32 elements
 #: ceil and round: a vector function of Reg::Truncate lanes, the same lanes in one call)
 MODELLED_ARCH = 2201
 REGISTER_ARCH = 3510
-#: bytes PopStackBuffer leaves for the KFC message at the UB's end (kernel_pop_stack_buffer.h)
-KFC_MESSAGE = {2201: 64, 2002: 0}
 SEMANTICS = "docs/semantics.md §5.37"
 
 
