@@ -244,6 +244,10 @@ ASCEND_PAGES: dict[str, tuple[str, ...]] = {
         "调用示例"),
     "SIMD-API/高阶API/量化操作/GetAscendQuantMaxMinTmpSize.md": (
         "GetAscendQuantMaxMinTmpSize", "功能说明", "函数原型", "参数说明", "返回值说明", "约束说明", "调用示例"),
+    **{f"SIMD-API/高阶API/数学计算/{name}接口/{page}.md": (page, *(("产品支持情况",) if page == name else ()),
+                                                      "功能说明", "函数原型", "参数说明", "返回值说明", "约束说明",
+                                                      "调用示例")
+       for name in ("Floor", "Ceil", "Trunc", "Round", "Frac", "Sign") for page in (name, f"Get{name}MaxMinTmpSize")},
     f"{_VECTOR}/数据排布转换/TransDataTo5HD.md": (
         "TransDataTo5HD", "产品支持情况", "功能说明", "函数原型", "参数说明", "数据类型", "约束说明", "返回值说明",
         "关键特性说明", "单次repeat处理16个DataBlock的数据", "将NCHW格式转换成NC1HWC0格式", "调用示例",

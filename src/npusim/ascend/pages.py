@@ -128,6 +128,13 @@ KERNEL_LAUNCH = "guide/编程指南/语言扩展层/SIMD-BuiltIn关键字.md"
 # high-level APIs (SIMD-API/高阶API)
 SOFTMAX = "SIMD-API/高阶API/激活函数/SoftMax接口/SoftMax.md"
 SOFTMAX_TILING = "SIMD-API/高阶API/激活函数/SoftMax接口/SoftMax-SimpleSoftMax-Tiling.md"
+_MATH = "SIMD-API/高阶API/数学计算"
+FLOOR = f"{_MATH}/Floor接口/Floor.md"
+CEIL = f"{_MATH}/Ceil接口/Ceil.md"
+TRUNC = f"{_MATH}/Trunc接口/Trunc.md"
+ROUND = f"{_MATH}/Round接口/Round.md"
+FRAC = f"{_MATH}/Frac接口/Frac.md"
+SIGN = f"{_MATH}/Sign接口/Sign.md"
 # sort (排序组合)
 _SORT = f"{_VECTOR}/排序组合（ISASI）"
 SORT32 = f"{_SORT}/Sort32.md"

@@ -129,13 +129,13 @@ def _as_float32(value) -> np.float32:
     return np.uint32(float_bits(value, FLOAT)).view(np.float32)
 
 
-def check_written_up_front(core, spans: dict[str, tuple[int, int]]) -> None:
+def check_written_up_front(core, spans: dict[str, tuple[int, int]], name: str = NAME) -> None:
     """Under a raising never-written policy, the caller's bytes the steps read (``label -> [start, stop)``),
     checked before the first step runs: a later step's raise would leave the earlier steps' writes (dst's
     first chunks, a float scale tensor's halves), and a rejected call changes nothing."""
     if core.ub.raises_on_uninitialized():
         for label, (start, stop) in spans.items():
-            core.ub.check_initialized_span(NAME, label, start, stop)
+            core.ub.check_initialized_span(name, label, start, stop)
 
 
 def check_overlap(src: LocalTensor, dst: LocalTensor, tmp: LocalTensor, total: int, used_tmp: int) -> None:
