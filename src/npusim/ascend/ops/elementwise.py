@@ -71,7 +71,7 @@ from ..masking import MaskWords, mask_form_lanes
 from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
-from . import arith, complex_lanes
+from . import arith, complex_lanes, float32_lanes
 from . import mixed_multiply_add as mixed
 from .common import (
     DST,
@@ -561,6 +561,23 @@ class VectorBinding:
             layout = choose_layout(ub, operands, lanes, operands[0]) if plan.source_dtype is None else "flat"
             self.accesses = [OperandAccess.build(ub, operand, raw, lanes, layout)
                              for operand, raw in zip(operands, raws, strict=True)]
+        self.route, self.into = self._route(core)
+
+    def _route(self, core: Core) -> tuple:
+        """The float32 route of :mod:`.float32_lanes` for this call, or ``None``; and the array it computes into:
+        dst's output in the view layout when no source's view may share memory with it, else ``None`` (a new
+        array).  Only where no result saturates (float32 is no product's saturating type)."""
+        plan = self.plan
+        route = float32_lanes.ROUTES.get(plan.op.operation)
+        if (route is None or not self.accesses or plan.dtype.name != "float32" or plan.source_dtype is not None
+                or "float32" in core.chip.float_saturation_dtypes):
+            return None, None
+        dst, *sources = self.accesses
+        if dst.layout != "view":
+            return route, None
+        out = dst.output()
+        shared = any(np.may_share_memory(out, source.values) for source in sources)
+        return route, None if shared else out
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -577,6 +594,8 @@ class VectorBinding:
         """Read the sources, compute every active lane, then commit (nothing changes before)."""
         plan = self.plan
         if plan.lanes is None:
+            return
+        if self.route is not None and self._routed(core):
             return
         op, dtype, ub, source_dtype = plan.op, plan.dtype, core.ub, plan.source_dtype
         name, operation = op.name, op.operation
@@ -621,6 +640,22 @@ class VectorBinding:
                 else:
                     result = arith.compute(operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
+
+    def _routed(self, core: Core) -> bool:
+        """Run the call by its float32 route (:meth:`_route`); ``False`` when the route gives up (a lane may be NaN
+        or infinite), having written nothing but its own output, so that :func:`.arith.compute` runs it."""
+        ub = core.ub
+        epoch = ub.shadow_epoch
+        raw = self.plan.dtype.raw
+        _dst, a, b = self.accesses  # every route has two sources
+        if a.seen_written != epoch or b.seen_written != epoch:
+            a.check_initialized(ub, self.plan.op.name)
+            b.check_initialized(ub, self.plan.op.name)
+        bits = self.route(a.gather(ub, raw), b.gather(ub, raw), self.into)
+        if bits is None:
+            return False
+        self._commit(core, bits)
+        return True
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
         """Store the computed lanes, then the mask registers the lowering leaves behind."""
