@@ -620,11 +620,13 @@ class VectorBinding:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
                 raw = (source_dtype or dtype).raw
-                operands = [access.gather(ub, raw) for access in sources]
+                # half sources of a float dst are widened into new arrays: a flat run is read as a view, not copied
+                widening = source_dtype is not None and not source_dtype.is_complex
+                operands = [access.read(ub, raw) if widening else access.gather(ub, raw) for access in sources]
                 if source_dtype is not None and source_dtype.is_complex:  # |z| of a complex source
                     self._commit(core, complex_lanes.compute("abs", source_dtype, operands, saturate))
                     return
-                if source_dtype is not None:  # half sources (and scalar) of a float dst, widened exactly
+                if widening:  # half sources (and scalar) of a float dst, widened exactly
                     operands = [mixed.widened(o, source_dtype, dtype) for o in operands]
                     scalar = None if scalar is None else mixed.widened(scalar, source_dtype, dtype)
                 if operation in arith.SHIFT_BY_LANE:  # a negative amount in an active lane rejects the call
@@ -632,7 +634,7 @@ class VectorBinding:
                 if op.reads_dst:
                     if dst.seen_written != epoch:
                         dst.check_initialized(ub, name)
-                    operands.append(dst.gather(ub, dtype.raw))
+                    operands.append(dst.read(ub, dtype.raw) if widening else dst.gather(ub, dtype.raw))
                 if scalar is not None:
                     operands.insert(0 if op.scalar_first else len(operands), scalar)
                 if dtype.is_complex:
