@@ -639,6 +639,8 @@ class VectorBinding:
                     operands.insert(0 if op.scalar_first else len(operands), scalar)
                 if dtype.is_complex:
                     result = complex_lanes.compute(operation, dtype, operands, saturate)
+                elif widening and not saturate and (sums := mixed.finite_sums(operation, operands)) is not None:
+                    result = sums
                 else:
                     result = arith.compute(operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)

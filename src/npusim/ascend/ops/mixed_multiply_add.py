@@ -32,9 +32,11 @@ from ..core import Core
 from ..footprint import Footprint, first_common
 from ..tensor import LocalTensor
 from ..types import MaskMode
+from .arith import MULTIPLY_ADD
 from .common import is_bool_arg, is_int_arg
 
-__all__ = ["LANES", "SOURCE_REPEAT_STRIDE", "check_disjoint", "check_mask", "mixed_source", "page_of", "widened"]
+__all__ = ["LANES", "SOURCE_REPEAT_STRIDE", "check_disjoint", "check_mask", "finite_sums", "mixed_source", "page_of",
+           "widened"]
 
 LANES = 64  # dst's lanes: a float repeat
 SOURCE_REPEAT_STRIDE = 4  # the count forms: 64 halves, 4 DataBlocks, a repeat
@@ -142,3 +144,16 @@ def floats_of_halves(raw: np.ndarray) -> np.ndarray | None:
     values = bits.view(np.float32)
     np.multiply(values, _SCALE, out=values)
     return bits.view(np.uint32)
+
+
+def finite_sums(operation: str, operands: list[np.ndarray]) -> np.ndarray | None:
+    """The float bits of a mixed-form multiply-add from its widened operands (:data:`.arith.MULTIPLY_ADD`'s order;
+    Axpy's scalar of shape ``(1,)``): the exact product plus the old dst, rounded once, which is both the rounded
+    product's sum and the fused one (module docstring); or ``None`` when a lane is NaN or infinite, whose rules
+    :func:`.arith.compute` applies.  A float lane never saturates (no product lists float32 among its
+    ``float_saturation_dtypes``)."""
+    x, y, z = (operands[i].view(np.float32) for i in MULTIPLY_ADD[operation])
+    with np.errstate(all="ignore"):
+        total = np.multiply(x, y)
+        np.add(total, z, out=total)
+    return total.view(np.uint32) if np.logical_and.reduce(np.isfinite(total), axis=None) else None
