@@ -64,12 +64,16 @@ def _pair(count: int, seed: int, special: bool, top: int = 253) -> tuple[np.ndar
 def recorded(monkeypatch):
     """Each route call's (got an output array, computed the lanes) while the test runs."""
     calls = []
-    for name, route in list(float32_lanes.ROUTES.items()):
-        def spy(a, b, out, route=route):
-            bits = route(a, b, out)
-            calls.append((out is not None, bits is not None))
-            return bits
-        monkeypatch.setitem(float32_lanes.ROUTES, name, spy)
+    for name, bind in list(float32_lanes.ROUTES.items()):
+        def spy_bind(a, b, out, bind=bind):
+            route = bind(a, b, out)
+
+            def spy():
+                bits = route()
+                calls.append((out is not None, bits is not None))
+                return bits
+            return spy
+        monkeypatch.setitem(float32_lanes.ROUTES, name, spy_bind)
     return calls
 
 

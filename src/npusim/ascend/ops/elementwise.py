@@ -561,23 +561,23 @@ class VectorBinding:
             layout = choose_layout(ub, operands, lanes, operands[0]) if plan.source_dtype is None else "flat"
             self.accesses = [OperandAccess.build(ub, operand, raw, lanes, layout)
                              for operand, raw in zip(operands, raws, strict=True)]
-        self.route, self.into = self._route(core)
+        self.route = self._route(core)
 
-    def _route(self, core: Core) -> tuple:
-        """The float32 route of :mod:`.float32_lanes` for this call, or ``None``; and the array it computes into:
-        dst's output in the view layout when no source's view may share memory with it, else ``None`` (a new
-        array).  Only where no result saturates (float32 is no product's saturating type)."""
+    def _route(self, core: Core):
+        """The float32 route of :mod:`.float32_lanes` for this binding, or ``None``: the view layout (whose reads
+        return the same arrays every call), the route computing into dst's output when no source's view may share
+        memory with it.  Only where no result saturates (float32 is no product's saturating type)."""
         plan = self.plan
-        route = float32_lanes.ROUTES.get(plan.op.operation)
-        if (route is None or not self.accesses or plan.dtype.name != "float32" or plan.source_dtype is not None
-                or "float32" in core.chip.float_saturation_dtypes):
-            return None, None
-        dst, *sources = self.accesses
-        if dst.layout != "view":
-            return route, None
+        bind = float32_lanes.ROUTES.get(plan.op.operation)
+        if (bind is None or not self.accesses or plan.dtype.name != "float32" or plan.source_dtype is not None
+                or "float32" in core.chip.float_saturation_dtypes or self.accesses[0].layout != "view"):
+            return None
+        dst, a, b = self.accesses
         out = dst.output()
-        shared = any(np.may_share_memory(out, source.values) for source in sources)
-        return route, None if shared else out
+        shared = any(np.may_share_memory(out, source.values) for source in (a, b))
+        raw = plan.dtype.raw
+        self.gathered = [source for source in (a, b) if source.blocks is not None]  # copied in by each call
+        return bind(a.gather(core.ub, raw), b.gather(core.ub, raw), None if shared else out)
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -650,12 +650,13 @@ class VectorBinding:
         or infinite), having written nothing but its own output, so that :func:`.arith.compute` runs it."""
         ub = core.ub
         epoch = ub.shadow_epoch
-        raw = self.plan.dtype.raw
         _dst, a, b = self.accesses  # every route has two sources
         if a.seen_written != epoch or b.seen_written != epoch:
             a.check_initialized(ub, self.plan.op.name)
             b.check_initialized(ub, self.plan.op.name)
-        bits = self.route(a.gather(ub, raw), b.gather(ub, raw), self.into)
+        for source in self.gathered:  # strided: the DataBlocks into the buffer the route reads
+            source.gather(ub, self.plan.dtype.raw)
+        bits = self.route()
         if bits is None:
             return False
         self._commit(core, bits)

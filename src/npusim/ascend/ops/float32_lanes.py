@@ -2,8 +2,10 @@
 
 :func:`.arith.compute` computes each step of a lane into a new array and then looks for NaN or infinite lanes with
 a reduction of ``np.isfinite``.  For the operations here (AddRelu, SubRelu, AbsSub, Prelu on float32: the compound
-and arith rows of issue 14) a route computes into the destination's array instead, when the binding says no source
-shares memory with it (``out``; else a new array), and takes a short cut where one is exact:
+and arith rows of issue 14) a binding in the view layout makes a route once, over the arrays its operands' reads
+return every call (views of UB, or the strided operands' buffers); the route computes into the destination's output
+when no source may share memory with it (else into an array of its own), with its views and scratch arrays made
+once, and takes a short cut where one is exact:
 
 * **add_relu / sub_relu**: the sum (difference) rounded once by numpy's float32 arithmetic, then relu
   (``maximum(x, +0)``, docs/semantics.md: AddRelu rounds the sum first) on the bit patterns: a finite float's bits
@@ -27,7 +29,6 @@ were.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
 
@@ -38,19 +39,14 @@ _INF = np.float32(np.inf)
 _MAGNITUDE = np.uint32(0x7FFFFFFF)
 _ZERO = np.float32(0)
 
+#: a route for the arrays it reads and the array it writes (``None``: its own), made once per binding: the lanes'
+#: result bits of a call, or ``None`` when a lane may be NaN or infinite
+Route = Callable[[], "np.ndarray | None"]
 
-def _into(out: np.ndarray | None, like: np.ndarray) -> np.ndarray:
-    """Where a route's raw uint32 results go: ``out``, or a new array of ``like``'s shape."""
+
+def _own(out: np.ndarray | None, like: np.ndarray) -> np.ndarray:
+    """Where a route's raw uint32 results go: ``out``, or an array of its own of ``like``'s shape."""
     return np.empty(like.shape, _U32) if out is None else out
-
-
-@lru_cache(maxsize=64)
-def _zero_bits(shape: tuple[int, ...]) -> np.ndarray:
-    """A read-only int32 zeros array of ``shape``: numpy's ``maximum`` of two arrays runs its vector loop, with a
-    scalar operand a loop about three times slower (2 against 6 µs at 10240 lanes)."""
-    zeros = np.zeros(shape, _I32)
-    zeros.flags.writeable = False
-    return zeros
 
 
 def _below_infinity(values: np.ndarray) -> bool:
@@ -58,38 +54,57 @@ def _below_infinity(values: np.ndarray) -> bool:
     return bool(np.maximum.reduce(values, axis=None) < _INF)
 
 
-def _relu_of(ufunc) -> Callable:
-    def route(a: np.ndarray, b: np.ndarray, out: np.ndarray | None) -> np.ndarray | None:
-        bits = _into(out, a)
+def _relu_of(ufunc) -> Callable[..., Route]:
+    def bind(a: np.ndarray, b: np.ndarray, out: np.ndarray | None) -> Route:
+        a, b = a.view(_F32), b.view(_F32)
+        bits = _own(out, a)
+        total, signed = bits.view(_F32), bits.view(_I32)
+        # numpy's maximum of two arrays runs its vector loop, with a scalar operand one about three times slower
+        zeros = np.zeros(a.shape, _I32)
+
+        def route() -> np.ndarray | None:
+            with np.errstate(all="ignore"):
+                ufunc(a, b, out=total)
+            if not _below_infinity(total):  # a NaN or +infinity lane (a -infinity lane's relu is +0)
+                return None
+            np.maximum(signed, zeros, out=signed)
+            return bits
+        return route
+    return bind
+
+
+def abs_sub(a: np.ndarray, b: np.ndarray, out: np.ndarray | None) -> Route:
+    a, b = a.view(_F32), b.view(_F32)
+    bits = _own(out, a)
+    difference = bits.view(_F32)
+
+    def route() -> np.ndarray | None:
         with np.errstate(all="ignore"):
-            total = ufunc(a.view(_F32), b.view(_F32), out=bits.view(_F32))
-        if not _below_infinity(total):  # a NaN or +infinity lane (a -infinity lane's relu is +0)
-            return None
-        signed = bits.view(_I32)
-        np.maximum(signed, _zero_bits(signed.shape), out=signed)
-        return bits
+            np.subtract(a, b, out=difference)
+        np.bitwise_and(bits, _MAGNITUDE, out=bits)
+        return bits if _below_infinity(difference) else None
     return route
 
 
-def abs_sub(a: np.ndarray, b: np.ndarray, out: np.ndarray | None) -> np.ndarray | None:
-    bits = _into(out, a)
-    with np.errstate(all="ignore"):
-        np.subtract(a.view(_F32), b.view(_F32), out=bits.view(_F32))
-    np.bitwise_and(bits, _MAGNITUDE, out=bits)
-    return bits if _below_infinity(bits.view(_F32)) else None
+def prelu(a: np.ndarray, alpha: np.ndarray, out: np.ndarray | None) -> Route:
+    x, alpha = a.view(_F32), alpha.view(_F32)
+    bits = _own(out, a)
+    negative = np.empty(a.shape, np.bool_)
+    picked = np.empty(a.shape, _U32)  # its own: out may alias a source
+    product = picked.view(_F32)
+
+    def route() -> np.ndarray | None:
+        np.less(x, _ZERO, out=negative)
+        with np.errstate(all="ignore"):
+            np.multiply(x, alpha, out=product)
+        np.bitwise_xor(picked, a, out=picked)
+        np.multiply(picked, negative, out=picked)  # x ^ p where x < 0, else 0
+        np.bitwise_xor(a, picked, out=bits)
+        return bits if np.logical_and.reduce(np.isfinite(bits.view(_F32)), axis=None) else None
+    return route
 
 
-def prelu(a: np.ndarray, alpha: np.ndarray, out: np.ndarray | None) -> np.ndarray | None:
-    x = a.view(_F32)
-    negative = np.less(x, _ZERO)
-    with np.errstate(all="ignore"):
-        picked = np.multiply(x, alpha.view(_F32)).view(_U32)  # a new array: out may alias a source
-    np.bitwise_xor(picked, a, out=picked)
-    np.multiply(picked, negative, out=picked)  # x ^ p where x < 0, else 0
-    bits = np.bitwise_xor(a, picked, out=_into(out, a))
-    return bits if np.logical_and.reduce(np.isfinite(bits.view(_F32)), axis=None) else None
-
-
-#: operation -> route (the two sources' raw uint32 lanes, the output or ``None``) -> result bits or ``None``
-ROUTES: dict[str, Callable] = {"add_relu": _relu_of(np.add), "sub_relu": _relu_of(np.subtract),
-                               "abs_sub": abs_sub, "prelu": prelu}
+#: operation -> the route of a binding, for the two arrays of raw uint32 lanes its sources' reads return (the same
+#: arrays every call: views of UB or the operands' buffers) and dst's output (``None``: an array of the route's own)
+ROUTES: dict[str, Callable[..., Route]] = {"add_relu": _relu_of(np.add), "sub_relu": _relu_of(np.subtract),
+                                           "abs_sub": abs_sub, "prelu": prelu}
