@@ -65,7 +65,7 @@ def _relu_of(ufunc) -> Callable[..., Route]:
         def route() -> np.ndarray | None:
             with np.errstate(all="ignore"):
                 ufunc(a, b, out=total)
-            if not _below_infinity(total):  # a NaN or +infinity lane (a -infinity lane's relu is +0)
+            if not np.maximum.reduce(total, axis=None) < _INF:  # a NaN or +infinity lane (-infinity's relu is +0)
                 return None
             np.maximum(signed, zeros, out=signed)
             return bits
