@@ -153,7 +153,11 @@ def finite_sums(operation: str, operands: list[np.ndarray]) -> np.ndarray | None
     :func:`.arith.compute` applies.  A float lane never saturates (no product lists float32 among its
     ``float_saturation_dtypes``)."""
     x, y, z = (operands[i].view(np.float32) for i in MULTIPLY_ADD[operation])
-    with np.errstate(all="ignore"):
-        total = np.multiply(x, y)
-        np.add(total, z, out=total)
+    total = _sum_of_product(x, y, z)
     return total.view(np.uint32) if np.logical_and.reduce(np.isfinite(total), axis=None) else None
+
+
+@np.errstate(all="ignore")  # as a decorator numpy's errstate costs less than a ``with`` block, which makes it anew
+def _sum_of_product(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    total = np.multiply(x, y)
+    return np.add(total, z, out=total)
