@@ -210,11 +210,7 @@ def _float(operation: str, dtype: DType, operands: list[np.ndarray], saturate: b
     if operation in SELECTING:
         bits, nan = _selected(operation, fmt, operands, values)
     else:
-        with np.errstate(all="ignore"):
-            if operation in MULTIPLY_ADD:
-                wide = _multiply_add(operation, dtype, values, fused)
-            else:
-                wide = _float_lanes(operation, values)
+        wide = _quiet_lanes(operation, dtype, values, fused)
         if wide.dtype == _FLOAT32 and dtype.name == "float32":
             bits = wide.view(dtype.raw)  # a new array: no lane operation returns its input
             # may_hold_special(bits) asked of the floats: an infinite or NaN lane is the one that is not finite
@@ -324,6 +320,15 @@ def _either_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if x.shape == (1,) and not np.isnan(x[0]):
             return np.isnan(y)
     return np.isnan(a) | np.isnan(b)
+
+
+@np.errstate(all="ignore")  # as a decorator numpy's errstate costs 0.6-1.5 µs a call less than a with block
+def _quiet_lanes(operation: str, dtype: DType, values: list[np.ndarray], fused: bool) -> np.ndarray:
+    """The lanes before the final rounding, with numpy's floating-point warnings off (the NaN and infinity rules
+    are applied to the results)."""
+    if operation in MULTIPLY_ADD:
+        return _multiply_add(operation, dtype, values, fused)
+    return _float_lanes(operation, values)
 
 
 def _float_lanes(operation: str, values: list[np.ndarray]) -> np.ndarray:

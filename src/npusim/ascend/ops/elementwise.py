@@ -71,7 +71,7 @@ from ..masking import MaskWords, mask_form_lanes
 from ..operands import OperandAccess, StridedOperand, choose_layout
 from ..tensor import LocalTensor
 from ..types import BinaryRepeatParams, MaskMode, UnaryRepeatParams
-from . import arith, complex_lanes
+from . import arith, complex_lanes, float32_lanes
 from . import mixed_multiply_add as mixed
 from .common import (
     DST,
@@ -568,6 +568,23 @@ class VectorBinding:
             layout = choose_layout(ub, operands, lanes, operands[0]) if plan.source_dtype is None else "flat"
             self.accesses = [OperandAccess.build(ub, operand, raw, lanes, layout)
                              for operand, raw in zip(operands, raws, strict=True)]
+        self.route = self._route(core)
+
+    def _route(self, core: Core):
+        """The float32 route of :mod:`.float32_lanes` for this binding, or ``None``: the view layout (whose reads
+        return the same arrays every call), the route computing into dst's output when no source's view may share
+        memory with it.  Only where no result saturates (float32 is no product's saturating type)."""
+        plan = self.plan
+        bind = float32_lanes.ROUTES.get(plan.op.operation)
+        if (bind is None or not self.accesses or plan.dtype.name != "float32" or plan.source_dtype is not None
+                or "float32" in core.chip.float_saturation_dtypes or self.accesses[0].layout != "view"):
+            return None
+        dst, a, b = self.accesses
+        out = dst.output()
+        shared = any(np.may_share_memory(out, source.values) for source in (a, b))
+        raw = plan.dtype.raw
+        self.gathered = [source for source in (a, b) if source.blocks is not None]  # copied in by each call
+        return bind(a.gather(core.ub, raw), b.gather(core.ub, raw), None if shared else out)
 
     @cached_attribute
     def reads(self) -> tuple[ByteRange, ...]:
@@ -584,6 +601,8 @@ class VectorBinding:
         """Read the sources, compute every active lane, then commit (nothing changes before)."""
         plan = self.plan
         if plan.lanes is None:
+            return
+        if self.route is not None and self._routed(core):
             return
         op, dtype, ub, source_dtype = plan.op, plan.dtype, core.ub, plan.source_dtype
         name, operation = op.name, op.operation
@@ -608,11 +627,13 @@ class VectorBinding:
                 result = np.broadcast_to(scalar, dst.output().shape if dst.layout == "view" else dst.index.shape)
             else:
                 raw = (source_dtype or dtype).raw
-                operands = [access.gather(ub, raw) for access in sources]
+                # half sources of a float dst are widened into new arrays: a flat run is read as a view, not copied
+                widening = source_dtype is not None and not source_dtype.is_complex
+                operands = [access.read(ub, raw) if widening else access.gather(ub, raw) for access in sources]
                 if source_dtype is not None and source_dtype.is_complex:  # |z| of a complex source
                     self._commit(core, complex_lanes.compute("abs", source_dtype, operands, saturate))
                     return
-                if source_dtype is not None:  # half sources (and scalar) of a float dst, widened exactly
+                if widening:  # half sources (and scalar) of a float dst, widened exactly
                     operands = [mixed.widened(o, source_dtype, dtype) for o in operands]
                     scalar = None if scalar is None else mixed.widened(scalar, source_dtype, dtype)
                 if operation in arith.SHIFT_BY_LANE:  # a negative amount in an active lane rejects the call
@@ -620,14 +641,33 @@ class VectorBinding:
                 if op.reads_dst:
                     if dst.seen_written != epoch:
                         dst.check_initialized(ub, name)
-                    operands.append(dst.gather(ub, dtype.raw))
+                    operands.append(dst.read(ub, dtype.raw) if widening else dst.gather(ub, dtype.raw))
                 if scalar is not None:
                     operands.insert(0 if op.scalar_first else len(operands), scalar)
                 if dtype.is_complex:
                     result = complex_lanes.compute(operation, dtype, operands, saturate)
+                elif widening and not saturate and (sums := mixed.finite_sums(operation, operands)) is not None:
+                    result = sums
                 else:
                     result = arith.compute(operation, dtype, operands, saturate, plan.fused)
         self._commit(core, result)
+
+    def _routed(self, core: Core) -> bool:
+        """Run the call by its float32 route (:meth:`_route`); ``False`` when the route gives up (a lane may be NaN
+        or infinite), having written nothing but its own output, so that :func:`.arith.compute` runs it."""
+        ub = core.ub
+        epoch = ub.shadow_epoch
+        _dst, a, b = self.accesses  # every route has two sources
+        if a.seen_written != epoch or b.seen_written != epoch:
+            a.check_initialized(ub, self.plan.op.name)
+            b.check_initialized(ub, self.plan.op.name)
+        for source in self.gathered:  # strided: the DataBlocks into the buffer the route reads
+            source.gather(ub, self.plan.dtype.raw)
+        bits = self.route()
+        if bits is None:
+            return False
+        self._commit(core, bits)
+        return True
 
     def _commit(self, core: Core, result: np.ndarray) -> None:
         """Store the computed lanes, then the mask registers the lowering leaves behind."""
