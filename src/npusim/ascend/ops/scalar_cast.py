@@ -34,6 +34,7 @@ from ...overloads import Form, Param
 from ...rounding import float_bits
 from .. import pages
 from ..cast_dtypes import conversion_saturates
+from ..coded_values import is_its_double
 from ..core import Core
 from ..scalars import require_scalar, scalar_bits
 from ..types import RoundMode
@@ -171,11 +172,23 @@ def _source_code(dtype: DType, value) -> int:
         return int(np.asarray(value).reshape(1).view(np.uint16 if dtype is BFLOAT16 else np.uint8)[0])
     if isinstance(dtype, PackedFloatDType):  # fp4x2_e2m1_t: the low 4 bits are the value converted (数据类型)
         require_scalar("to_float", "b_val", value)
-        if isinstance(value, (complex, np.complexfloating)) or not bool(dtype.holds(np.array([value]))[0]):
+        number = _as_double(value)
+        if number is None or not is_its_double(value, number) or not bool(dtype.holds(np.array([number]))[0]):
             raise ParameterRangeError("to_float", "b_val", value, f"a {dtype} scalar is a {dtype} value",
                                       dtype.values_text, f"{pages.SCALAR_CAST_FLOAT} 数据类型; {RULES}")
-        return int(encode_exact(np.array([value]))[0])
+        return int(encode_exact(np.array([number]))[0])
     return int(scalar_bits("to_float", "b_val", value, dtype)[0])
+
+
+def _as_double(value) -> float | None:
+    """``value`` as a double, or None where it has none (a complex number; an integer past the doubles' range,
+    which no fp4 value is); :func:`is_its_double` then says whether the double is the number exactly."""
+    if isinstance(value, (complex, np.complexfloating)):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return None
 
 
 def float_bits_of(dtype: DType, code: int) -> int:
