@@ -626,9 +626,7 @@ class TPipe:
 
     def _carve(self, instruction: str, form: str, bound: dict, region) -> bool:
         """Give the queue or TBuf of ``bound`` its buffers from ``region`` (this pipe, or a TBufPool of it)."""
-        if current_core(instruction) is not self.core:
-            raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
-                          CORE_SOURCE)
+        self._require_own_core(instruction)
         if form == "queue":
             target, num = bound["que"], require_int(instruction, "num", bound["num"], 1, MAX_BUFFERS, PIPE_SOURCE)
             length = bound["len"]
@@ -676,9 +674,7 @@ class TPipe:
         """``InitBufPool`` from ``region`` (this pipe, or a TBufPool of it: TBufPool/InitBufPool-55.md): ``length``
         bytes, rounded up to 32, at the region's next free address, or in share mode ``share_buf``'s start and
         length, which ``length`` may not exceed (``kernel_tbufpool_impl.h``)."""
-        if current_core(instruction) is not self.core:
-            raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
-                          CORE_SOURCE)
+        self._require_own_core(instruction)
         if not isinstance(buf_pool, TBufPool):
             raise TypeError(f"{instruction}: buf_pool must be an asc.TBufPool, got {type(buf_pool).__name__}")
         if buf_pool is region:
@@ -736,10 +732,8 @@ class TPipe:
         """
         if not self.destroyed:
             return
-        core = current_core("TPipe.init")
-        if core is not self.core:
-            raise _misuse("TPipe.init", "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
-                          CORE_SOURCE)
+        self._require_own_core("TPipe.init")
+        core = self.core
         _require_no_allocator("TPipe.init", core)
         existing = live_pipe_of(core)
         if existing is not None and existing is not self:
@@ -821,6 +815,11 @@ class TPipe:
         self.queues, self.bufs, self.pools = [], [], []
         self.busy_by_position = {}
         self.next_addr = self.buffer_count = 0
+
+    def _require_own_core(self, instruction: str) -> None:
+        if current_core(instruction) is not self.core:
+            raise _misuse(instruction, "pipe", repr(self), "the TPipe belongs to another core", "the running core's",
+                          CORE_SOURCE)
 
     def _require_alive(self, instruction: str) -> None:
         if self.destroyed:
