@@ -84,6 +84,10 @@ class RoundingApi:
     dst_may_be_src: bool = False
     #: the difference src - trunc(src) (Frac)
     fraction: bool = False
+    #: the section of docs/semantics.md that states the function's rules, cited by its errors
+    semantics: str = SEMANTICS
+    #: the element types T may be (表1 模板参数说明), src and dst alike
+    dtypes: tuple = ("float16", "float32")
 
     def chunk(self, tmp_bytes: int) -> int:
         """Elements per chunk: ``bytes / sizeof(float) [/ 2 for Frac's two float arrays] / 32 * 32``."""
@@ -175,10 +179,10 @@ def checked_call(api: RoundingApi, dst, src, count, temp_buffer, is_reuse_source
     dst = require_ub_tensor(api.name, "dst", dst, core)
     src = require_ub_tensor(api.name, "src", src, core)
     dtype = src.dtype
-    if dtype not in (HALF, FLOAT) or dst.dtype is not dtype:
-        raise UnsupportedError(api.name, "dtype", f"src {dtype.name}, dst {dst.dtype.name}", "T is half or float, "
-                               "the same for src and dst (表1 模板参数说明)", "float16, float32",
-                               f"{api.page} 参数说明; {SEMANTICS}")
+    if dtype.name not in api.dtypes or dst.dtype is not dtype:
+        raise UnsupportedError(api.name, "dtype", f"src {dtype.name}, dst {dst.dtype.name}", f"T is one of "
+                               f"{', '.join(api.dtypes)}, the same for src and dst (表1 模板参数说明)",
+                               ", ".join(api.dtypes), f"{api.page} 参数说明; {api.semantics}")
     total = _count(api, dst, src, count)
     register_isa = core.chip.npu_arch == REGISTER_ARCH  # the 950 only checks the buffer's position
     needs_tmp = (api.uses_tmp(dtype) or api.fraction) and not register_isa  # Frac: CheckTmpBufferSize too
@@ -215,7 +219,7 @@ def _require_product(core, api: RoundingApi, arches) -> None:
     if core.chip.npu_arch not in arches:
         raise UnsupportedError(api.name, "product", core.chip.product, f"npusim follows {api.name.capitalize()}'s "
                                f"implementation for __NPU_ARCH__ {', '.join(map(str, arches))} only",
-                               ", ".join(PRODUCTS[a] for a in arches), f"{api.page} 产品支持情况; {SEMANTICS}")
+                               ", ".join(PRODUCTS[a] for a in arches), f"{api.page} 产品支持情况; {api.semantics}")
 
 
 def _count(api: RoundingApi, dst: LocalTensor, src: LocalTensor, count) -> int:
@@ -223,11 +227,11 @@ def _count(api: RoundingApi, dst: LocalTensor, src: LocalTensor, count) -> int:
     if count is None:
         count = src.tile_size
     else:
-        count = require_int(api.name, "count", count, 0, src.tile_size, f"{api.page} 参数说明; {SEMANTICS}",
+        count = require_int(api.name, "count", count, 0, src.tile_size, f"{api.page} 参数说明; {api.semantics}",
                             rule="calCount must not exceed src's size")
     if count > dst.tile_size:
         raise OutOfBoundsError(api.name, "dst size", dst.tile_size, f"dst must hold the {count} results",
-                               f"at least {count} elements", f"{api.page} 参数说明; {SEMANTICS}")
+                               f"at least {count} elements", f"{api.page} 参数说明; {api.semantics}")
     return count
 
 
@@ -244,14 +248,14 @@ def _tmp_buffer(core, api: RoundingApi, temp_buffer, dtype, register_isa: bool =
     tmp = require_ub_tensor(api.name, "temp_buffer", temp_buffer, core)
     if tmp.dtype is not UINT8:
         raise UnsupportedError(api.name, "temp_buffer dtype", tmp.dtype.name, "sharedTmpBuffer is a "
-                               "LocalTensor<uint8_t> (函数原型)", "uint8", f"{api.page} 函数原型; {SEMANTICS}")
+                               "LocalTensor<uint8_t> (函数原型)", "uint8", f"{api.page} 函数原型; {api.semantics}")
     minimum = 0 if register_isa else api.min_tmp[dtype.name]
     minimum = max(minimum, FLOAT.itemsize if api.fraction else 0)
     if tmp.nbytes < minimum:
         raise ParameterRangeError(api.name, "temp_buffer size", tmp.nbytes, "the temporary space must not be "
                                   f"smaller than Get{api.name.capitalize()}MaxMinTmpSize's minimum for "
                                   f"{dtype.name}", f"at least {minimum} bytes",
-                                  f"{api.tmp_page} 参数说明; {SEMANTICS}")
+                                  f"{api.tmp_page} 参数说明; {api.semantics}")
     return tmp
 
 
@@ -267,9 +271,9 @@ def _check_overlaps(api: RoundingApi, dst, src, tmp, total: int, used_tmp: int) 
                 "chunk reads)" if api.dst_may_be_src else "src and dst must not overlap "
                 "(不支持源操作数与目的操作数地址重叠)")
         raise OverlapError(api.name, "dst byte range", f"[{d_lo:#x}, {d_hi:#x})", rule, allowed,
-                           f"{api.page} 约束说明; {SEMANTICS}")
+                           f"{api.page} 约束说明; {api.semantics}")
     for label, (lo, hi) in spans.items():
         if total and used_tmp and lo < tmp.addr + used_tmp and tmp.addr < hi:
             raise OverlapError(api.name, f"{label} byte range", f"[{lo:#x}, {hi:#x})", f"{label} must not overlap "
                                f"the temp buffer bytes [{tmp.addr:#x}, {tmp.addr + used_tmp:#x}) the chunks use",
-                               "disjoint byte ranges", f"{api.page} 约束说明; {SEMANTICS}")
+                               "disjoint byte ranges", f"{api.page} 约束说明; {api.semantics}")

@@ -30,7 +30,7 @@ from ..ops.registers import reset_mask, set_cmp_mask, set_mask_count, set_mask_n
 from ..ops.select import select
 from ..types import CMPMODE, BinaryRepeatParams, MaskMode
 from . import rounding
-from .rounding import BLOCK, SEMANTICS, RoundingApi
+from .rounding import BLOCK, RoundingApi
 
 #: the implementation npusim follows, by __NPU_ARCH__: A2/A3 and the 310P AI Core share sign_common_impl.h
 ARCHES = (2201, 2002)
@@ -113,7 +113,7 @@ def _check_whole_repeats(core, dst, src, tmp, total: int, split: int, mask_bytes
                 raise OverlapError(SIGN.name, f"{label} byte range", f"[{lo:#x}, {hi:#x})", "the Compares read "
                                    f"whole repeats of {label}, which reach the bitmask bytes [{masks[0]:#x}, "
                                    f"{masks[1]:#x}) they write (不支持sharedTmpBuffer与源操作数和目的操作数地址重叠)",
-                                   "the repeats' bytes clear of the buffer", f"{SIGN.page} 约束说明; {SEMANTICS}")
+                                   "the repeats' bytes clear of the buffer", f"{SIGN.page} 约束说明; {SIGN.semantics}")
         if core.ub.raises_on_uninitialized() and stop > start + n:
             core.ub.check_initialized_span(SIGN.name, "dst", dst.addr + (start + n) * size, dst.addr + stop * size)
 
